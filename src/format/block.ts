@@ -1,0 +1,317 @@
+/**
+ * The generic block format shared by data, index, metaindex, properties and
+ * range-deletion blocks (RocksDB `table/block_based/block_builder.cc`, `block.cc`).
+ *
+ *   entries | restarts: u32[num_restarts] | [hash index] | [values_section_offset: u32] | packed footer: u32
+ *
+ *   entry := varint32 shared | varint32 non_shared | varint32 value_len | key_delta | value
+ *
+ * Packed footer: bits 0..27 num_restarts, bit 28 separated key/value layout,
+ * bit 29 "uniform keys" hint, bit 30 reserved, bit 31 data-block hash index.
+ *
+ * Variants: index blocks with delta-encoded values omit value_len (the value is
+ * self-delimiting; see index-block.ts); separated key/value data blocks keep
+ * values in a section after the keys and store a value offset at restart points.
+ */
+import { readFixed32 } from './coding.js'
+import { CorruptionError } from './errors.js'
+
+export const BLOCK_FOOTER_BYTES = 4
+const NUM_RESTARTS_MASK = 0x0fffffff
+const SEPARATED_KV_BIT = 1 << 28
+const UNIFORM_BIT = 1 << 29
+const RESERVED_BIT = 1 << 30
+const HASH_INDEX_BIT = 0x80000000
+/** The hash index is only written into blocks up to 64 KiB; larger blocks predate the flag bits. */
+const MAX_BLOCK_SIZE_WITH_HASH_INDEX = 1 << 16
+
+export interface BlockLayout {
+  readonly numRestarts: number
+  /** Offset of the restart array within the block (= end of the entries / keys section). */
+  readonly restartsOffset: number
+  /** End of the key entries: restartsOffset, or values_section_offset for separated blocks. */
+  readonly entriesEnd: number
+  readonly separatedKV: boolean
+  readonly uniform: boolean
+  readonly hashIndex: { readonly bucketsOffset: number; readonly numBuckets: number } | null
+  /** Separated key/value blocks: where the values section starts and ends. */
+  readonly valuesStart: number
+  readonly valuesEnd: number
+}
+
+/**
+ * Decode the tail of a block.
+ * @param block uncompressed block contents (no trailer)
+ * @param base file offset of the block, for error messages
+ */
+export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block'): BlockLayout {
+  const size = block.length
+  if (size < BLOCK_FOOTER_BYTES) {
+    throw new CorruptionError(`${what} is too short (${size} bytes) to hold a block footer`, base)
+  }
+  let packed = readFixed32(block, size - BLOCK_FOOTER_BYTES)
+  let tail = size - BLOCK_FOOTER_BYTES
+  let separatedKV = false
+  let uniform = false
+  let hashIndex: BlockLayout['hashIndex'] = null
+  let numRestarts: number
+  if (size > MAX_BLOCK_SIZE_WITH_HASH_INDEX && packed >= HASH_INDEX_BIT && (packed & SEPARATED_KV_BIT) === 0) {
+    // Legacy compatibility, as RocksDB: a block over 64 KiB cannot carry a hash index.
+    packed = packed & 0x7fffffff
+  }
+  numRestarts = packed & NUM_RESTARTS_MASK
+  if (packed & RESERVED_BIT) {
+    throw new CorruptionError(`${what} footer has the reserved bit 30 set (0x${packed.toString(16)})`, base + tail)
+  }
+  uniform = (packed & UNIFORM_BIT) !== 0
+  let valuesStart = 0
+  let valuesEnd = 0
+  if (packed & SEPARATED_KV_BIT) {
+    separatedKV = true
+    if (tail < 4) throw new CorruptionError(`${what} is too short for its values-section offset`, base)
+    tail -= 4
+    valuesStart = readFixed32(block, tail)
+    valuesEnd = tail
+  }
+  if (packed >= HASH_INDEX_BIT) {
+    if (tail < 2) throw new CorruptionError(`${what} is too short for its hash index`, base)
+    const numBuckets = block[tail - 2] | (block[tail - 1] << 8)
+    tail -= 2
+    if (numBuckets > tail) {
+      throw new CorruptionError(`${what} hash index claims ${numBuckets} buckets but only ${tail} bytes precede it`, base + tail)
+    }
+    tail -= numBuckets
+    hashIndex = { bucketsOffset: tail, numBuckets }
+  }
+  if (numRestarts * 4 > tail) {
+    throw new CorruptionError(
+      `${what} claims ${numRestarts} restart points, more than its ${size} bytes can hold`,
+      base + size - BLOCK_FOOTER_BYTES,
+    )
+  }
+  const restartsOffset = tail - numRestarts * 4
+  let entriesEnd = restartsOffset
+  if (separatedKV) {
+    if (valuesStart > restartsOffset) {
+      throw new CorruptionError(`${what} values section offset ${valuesStart} lies past the restart array`, base + valuesEnd)
+    }
+    // keys section is [0, valuesStart); values section is [valuesStart, restartsOffset)
+    entriesEnd = valuesStart
+    valuesEnd = restartsOffset
+  }
+  return { numRestarts, restartsOffset, entriesEnd, separatedKV, uniform, hashIndex, valuesStart, valuesEnd }
+}
+
+/**
+ * Iterates the entries of one block. `key` is a view into a reused buffer and
+ * is valid until the iterator moves (as in RocksDB); copy it to keep it.
+ */
+export class BlockIter {
+  readonly layout: BlockLayout
+  /** Current key; valid while `valid`. */
+  key: Uint8Array = new Uint8Array(0)
+  valueStart = 0
+  valueEnd = 0
+  /** Offset (within the block) of the current entry. */
+  entryOffset = 0
+  /** Index of the restart interval holding the current entry. */
+  restartIndex = 0
+  valid = false
+  /** True when the current entry starts a restart interval (shared = 0 by construction). */
+  atRestart = false
+  /** Key bytes shared with the previous entry (index blocks: 0 means a full, not delta, handle). */
+  shared = 0
+
+  protected pos = 0
+  private keyBuf = new Uint8Array(64)
+  private keyLen = 0
+  private nextValueOffset = 0
+
+  constructor(
+    readonly block: Uint8Array,
+    /** File offset of the block, for error messages. */
+    readonly base: number,
+    readonly what = 'block',
+    /** Restart interval; needed only for separated key/value blocks. */
+    readonly restartInterval = 0,
+    /** Index blocks with delta-encoded values omit value_len. */
+    readonly valueLengthOmitted = false,
+    layout?: BlockLayout,
+  ) {
+    this.layout = layout ?? decodeBlockLayout(block, base, what)
+    if (this.layout.separatedKV && restartInterval <= 0) {
+      throw new CorruptionError(`${what} uses the separated key/value layout but the table has no restart interval property`, base)
+    }
+  }
+
+  get value(): Uint8Array {
+    return this.block.subarray(this.valueStart, this.valueEnd)
+  }
+
+  /** Offset of the i-th restart point. */
+  restartPoint(i: number): number {
+    const off = readFixed32(this.block, this.layout.restartsOffset + 4 * i)
+    if (off >= this.layout.entriesEnd && !(off === 0 && this.layout.entriesEnd === 0)) {
+      throw new CorruptionError(`${this.what} restart point ${i} (${off}) lies outside the entries`, this.base + this.layout.restartsOffset + 4 * i)
+    }
+    return off
+  }
+
+  seekToFirst(): void {
+    if (this.layout.numRestarts === 0 || this.layout.entriesEnd === 0) {
+      this.valid = false
+      return
+    }
+    this.seekToRestart(0)
+    this.next()
+  }
+
+  /** Position before the first entry of restart interval `i`; call next() to read it. */
+  seekToRestart(i: number): void {
+    this.restartIndex = i
+    this.pos = this.restartPoint(i)
+    this.keyLen = 0
+    this.pendingRestart = true
+    this.entriesSinceRestart = 0
+  }
+
+  private pendingRestart = false
+  private entriesSinceRestart = 0
+
+  /** Advance to the next entry; `valid` becomes false at the end of the block. */
+  next(): boolean {
+    const b = this.block
+    const end = this.layout.entriesEnd
+    if (this.pos >= end) {
+      this.valid = false
+      return false
+    }
+    this.entryOffset = this.pos
+    // Track restart intervals: the entry at the next restart offset starts a new interval.
+    if (this.pendingRestart) {
+      this.pendingRestart = false
+      this.atRestart = true
+      this.entriesSinceRestart = 0
+    } else if (this.restartIndex + 1 < this.layout.numRestarts && this.pos === this.restartPointUnchecked(this.restartIndex + 1)) {
+      this.restartIndex++
+      this.atRestart = true
+      this.entriesSinceRestart = 0
+    } else {
+      this.atRestart = false
+      this.entriesSinceRestart++
+    }
+    let p = this.pos
+    // Inline varint32 decoding: this is the hot loop of every scan.
+    let shared: number, nonShared: number, valueLen = 0
+    if (b[p] < 0x80) shared = b[p++]
+    else [shared, p] = this.slowVarint32(p, end)
+    if (p >= end) this.corrupt('entry header runs past the end of the entries')
+    if (b[p] < 0x80) nonShared = b[p++]
+    else [nonShared, p] = this.slowVarint32(p, end)
+    if (!this.valueLengthOmitted) {
+      if (p >= end) this.corrupt('entry header runs past the end of the entries')
+      if (b[p] < 0x80) valueLen = b[p++]
+      else [valueLen, p] = this.slowVarint32(p, end)
+    }
+    let valueOffsetAtRestart = -1
+    if (this.layout.separatedKV && this.entriesSinceRestart % this.restartInterval === 0) {
+      ;[valueOffsetAtRestart, p] = this.slowVarint32(p, end)
+    }
+    if (shared > this.keyLen) this.corrupt(`entry shares ${shared} key bytes but the previous key has only ${this.keyLen}`)
+    if (nonShared > end - p) this.corrupt(`entry key length ${nonShared} runs past the end of the entries`)
+    const keyLen = shared + nonShared
+    if (keyLen > this.keyBuf.length) {
+      const grown = new Uint8Array(Math.max(keyLen, this.keyBuf.length * 2))
+      grown.set(this.keyBuf.subarray(0, shared))
+      this.keyBuf = grown
+    }
+    this.keyBuf.set(b.subarray(p, p + nonShared), shared)
+    this.keyLen = keyLen
+    this.shared = shared
+    this.key = this.keyBuf.subarray(0, keyLen)
+    p += nonShared
+    if (this.valueLengthOmitted) {
+      // The caller (index iterator) parses the self-delimiting value and calls endValue().
+      this.valueStart = p
+      this.valueEnd = p
+      this.pos = p
+    } else if (this.layout.separatedKV) {
+      const vStart = valueOffsetAtRestart >= 0 ? this.layout.valuesStart + valueOffsetAtRestart : this.nextValueOffset
+      if (vStart < this.layout.valuesStart || valueLen > this.layout.valuesEnd - vStart) {
+        this.corrupt(`value of ${valueLen} bytes at ${vStart} lies outside the values section`)
+      }
+      this.valueStart = vStart
+      this.valueEnd = vStart + valueLen
+      this.nextValueOffset = this.valueEnd
+      this.pos = p
+    } else {
+      if (valueLen > end - p) this.corrupt(`entry value length ${valueLen} runs past the end of the entries`)
+      this.valueStart = p
+      this.valueEnd = p + valueLen
+      this.pos = p + valueLen
+    }
+    this.valid = true
+    return true
+  }
+
+  /** For value-length-omitted blocks: the value ended at `offset` (within the block). */
+  endValue(offset: number): void {
+    if (offset > this.layout.entriesEnd) this.corrupt('index value runs past the end of the entries')
+    this.valueEnd = offset
+    this.pos = offset
+  }
+
+  /** The key at restart point i, without disturbing the current position's semantics. */
+  keyAtRestart(i: number): Uint8Array {
+    this.seekToRestart(i)
+    this.next()
+    return this.key
+  }
+
+  /**
+   * Position at the first entry whose key is >= target under `compare`.
+   * Binary search over restart points, then a linear scan, as RocksDB's BlockIter::Seek.
+   */
+  seek(target: Uint8Array, compare: (a: Uint8Array, b: Uint8Array) => number, onEntry?: () => void): void {
+    const n = this.layout.numRestarts
+    if (n === 0 || this.layout.entriesEnd === 0) {
+      this.valid = false
+      return
+    }
+    // Find the last restart whose key is < target.
+    let lo = 0
+    let hi = n - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      const k = this.keyAtRestart(mid)
+      onEntry?.()
+      if (compare(k, target) < 0) lo = mid
+      else hi = mid - 1
+    }
+    this.seekToRestart(lo)
+    while (this.next()) {
+      onEntry?.()
+      if (compare(this.key, target) >= 0) return
+    }
+  }
+
+  private restartPointUnchecked(i: number): number {
+    return readFixed32(this.block, this.layout.restartsOffset + 4 * i)
+  }
+
+  private slowVarint32(p: number, end: number): [number, number] {
+    const b = this.block
+    let result = 0
+    for (let shift = 0; shift <= 28; shift += 7) {
+      if (p >= end) this.corrupt('truncated varint in entry header')
+      const byte = b[p++]
+      result += (byte & 0x7f) * 2 ** shift
+      if (byte < 0x80) return [result, p]
+    }
+    return this.corrupt('malformed varint in entry header')
+  }
+
+  protected corrupt(message: string): never {
+    throw new CorruptionError(`${this.what}: ${message}`, this.base + this.entryOffset)
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Primitive encodings used throughout the SST format (RocksDB `util/coding.h`):
+ * little-endian fixed-width integers and LEB128-style varints.
+ *
+ * All readers take an absolute `base` file offset so that errors can say where
+ * in the file the bad bytes are.
+ */
+import { CorruptionError } from './errors.js'
+
+/** Longest legal varint32 (7 bits per byte). */
+export const MAX_VARINT32_BYTES = 5
+/** Longest legal varint64. */
+export const MAX_VARINT64_BYTES = 10
+
+const TEXT_DECODER = new TextDecoder('utf-8', { fatal: false })
+
+/**
+ * A forward-only cursor over a byte array. `base` is the file offset of
+ * `bytes[0]`, used only for error messages.
+ */
+export class Cursor {
+  constructor(
+    readonly bytes: Uint8Array,
+    public pos = 0,
+    readonly end = bytes.length,
+    readonly base = 0,
+    readonly what = 'block',
+  ) {}
+
+  get remaining(): number {
+    return this.end - this.pos
+  }
+
+  /** File offset of the cursor position. */
+  get fileOffset(): number {
+    return this.base + this.pos
+  }
+
+  fail(message: string): never {
+    throw new CorruptionError(`${this.what}: ${message}`, this.base + this.pos)
+  }
+
+  u8(): number {
+    if (this.pos >= this.end) this.fail('unexpected end of data reading a byte')
+    return this.bytes[this.pos++]
+  }
+
+  fixed32(): number {
+    if (this.end - this.pos < 4) this.fail('unexpected end of data reading a fixed32')
+    const v = readFixed32(this.bytes, this.pos)
+    this.pos += 4
+    return v
+  }
+
+  fixed64(): bigint {
+    if (this.end - this.pos < 8) this.fail('unexpected end of data reading a fixed64')
+    const v = readFixed64(this.bytes, this.pos)
+    this.pos += 8
+    return v
+  }
+
+  varint32(): number {
+    const b = this.bytes
+    let result = 0
+    for (let shift = 0; shift <= 28; shift += 7) {
+      if (this.pos >= this.end) this.fail('truncated varint32')
+      const byte = b[this.pos++]
+      if (shift === 28 && byte > 0x0f) this.fail('varint32 overflows 32 bits')
+      result += (byte & 0x7f) * 2 ** shift
+      if (byte < 0x80) return result
+    }
+    return this.fail('varint32 longer than 5 bytes')
+  }
+
+  /** A varint64 that must fit in a JS number (offsets, sizes, counts). */
+  varint64(): number {
+    const v = this.varint64Big()
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`varint64 value ${v} is too large`)
+    return Number(v)
+  }
+
+  varint64Big(): bigint {
+    const b = this.bytes
+    // Fast path: up to 7 bytes (49 bits) accumulate exactly in a double.
+    let result = 0
+    const start = this.pos
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) this.fail('truncated varint64')
+      const byte = b[this.pos++]
+      result += (byte & 0x7f) * 2 ** (7 * i)
+      if (byte < 0x80) return BigInt(result)
+    }
+    this.pos = start
+    let big = 0n
+    for (let i = 0; i < MAX_VARINT64_BYTES; i++) {
+      if (this.pos >= this.end) this.fail('truncated varint64')
+      const byte = b[this.pos++]
+      if (i === 9 && byte > 1) this.fail('varint64 overflows 64 bits')
+      big |= BigInt(byte & 0x7f) << BigInt(7 * i)
+      if (byte < 0x80) return big
+    }
+    return this.fail('varint64 longer than 10 bytes')
+  }
+
+  /** Signed varint64 (zigzag), as RocksDB `GetVarsignedint64`. */
+  varsigned64(): number {
+    const u = this.varint64()
+    // zigzag decode without losing precision above 2^31
+    return u % 2 === 0 ? u / 2 : -(u + 1) / 2
+  }
+
+  bytesOf(n: number): Uint8Array {
+    if (n < 0 || n > this.end - this.pos) this.fail(`length ${n} runs past the end (${this.end - this.pos} bytes left)`)
+    const out = this.bytes.subarray(this.pos, this.pos + n)
+    this.pos += n
+    return out
+  }
+
+  /** varint32 length followed by that many bytes. */
+  lengthPrefixed(): Uint8Array {
+    return this.bytesOf(this.varint32())
+  }
+}
+
+export function readFixed32(b: Uint8Array, pos: number): number {
+  return (b[pos] | (b[pos + 1] << 8) | (b[pos + 2] << 16)) + b[pos + 3] * 0x1000000
+}
+
+export function readFixed64(b: Uint8Array, pos: number): bigint {
+  return BigInt(readFixed32(b, pos)) | (BigInt(readFixed32(b, pos + 4)) << 32n)
+}
+
+export function writeFixed32(b: Uint8Array, pos: number, v: number): void {
+  b[pos] = v & 0xff
+  b[pos + 1] = (v >>> 8) & 0xff
+  b[pos + 2] = (v >>> 16) & 0xff
+  b[pos + 3] = (v >>> 24) & 0xff
+}
+
+/** Encode a non-negative integer as a varint (for tests and the writer). */
+export function encodeVarint(value: number | bigint): Uint8Array {
+  let v = BigInt(value)
+  if (v < 0n) throw new RangeError('varint of a negative value')
+  const out: number[] = []
+  while (v >= 0x80n) {
+    out.push(Number(v & 0x7fn) | 0x80)
+    v >>= 7n
+  }
+  out.push(Number(v))
+  return Uint8Array.from(out)
+}
+
+export function utf8(bytes: Uint8Array): string {
+  return TEXT_DECODER.decode(bytes)
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}
+
+export function fromHex(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new RangeError(`not a hex string: ${hex}`)
+  return Uint8Array.from(Buffer.from(hex, 'hex'))
+}
+
+/** Bytewise comparison (RocksDB's BytewiseComparator). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  return Buffer.compare(
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  )
+}

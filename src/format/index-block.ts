@@ -1,0 +1,135 @@
+/**
+ * Index blocks (RocksDB `table/block_based/index_builder.cc`, `table/format.cc` IndexValue).
+ *
+ * A generic block whose entries map a separator key to the BlockHandle of a data
+ * block (or of an index partition, for the top level of a partitioned index).
+ * How entries are encoded depends on table properties, not on format_version:
+ *
+ *   rocksdb.index.key.is.user.key        keys are user keys (no 8-byte trailer)
+ *   rocksdb.index.value.is.delta.encoded entries omit value_len; handle at a restart
+ *                                         (shared = 0) is full, else
+ *                                         zigzag-varint64(size - prev_size) and
+ *                                         offset = prev_offset + prev_size + 5
+ *   index type kBinarySearchWithFirstKey  value is followed by varint32 len + first internal key
+ */
+import { BlockIter, BlockLayout } from './block.js'
+import { BlockHandle } from './block-handle.js'
+import { CorruptionError } from './errors.js'
+import { BLOCK_TRAILER_BYTES } from './block-trailer.js'
+
+/** `rocksdb.block.based.table.index.type` values (`BlockBasedTableOptions::IndexType`). */
+export const IndexType = {
+  BinarySearch: 0,
+  HashSearch: 1,
+  TwoLevelIndexSearch: 2,
+  BinarySearchWithFirstKey: 3,
+} as const
+
+export function indexTypeName(t: number): string {
+  switch (t) {
+    case IndexType.BinarySearch:
+      return 'kBinarySearch'
+    case IndexType.HashSearch:
+      return 'kHashSearch'
+    case IndexType.TwoLevelIndexSearch:
+      return 'kTwoLevelIndexSearch'
+    case IndexType.BinarySearchWithFirstKey:
+      return 'kBinarySearchWithFirstKey'
+    default:
+      return `unknown(${t})`
+  }
+}
+
+export interface IndexEncoding {
+  /** Keys are user keys without the internal-key trailer. */
+  keyIsUserKey: boolean
+  /** Values are delta encoded and value_len is omitted. */
+  valueIsDeltaEncoded: boolean
+  /** Each value carries the first internal key of its block. */
+  hasFirstKey: boolean
+}
+
+/** Iterates an index block, decoding each value into a BlockHandle. */
+export class IndexBlockIter {
+  readonly iter: BlockIter
+  handle: BlockHandle = { offset: 0, size: 0 }
+  firstKey: Uint8Array | null = null
+
+  constructor(
+    block: Uint8Array,
+    base: number,
+    readonly encoding: IndexEncoding,
+    what = 'index block',
+    layout?: BlockLayout,
+  ) {
+    this.iter = new BlockIter(block, base, what, 0, encoding.valueIsDeltaEncoded, layout)
+  }
+
+  get valid(): boolean {
+    return this.iter.valid
+  }
+
+  get key(): Uint8Array {
+    return this.iter.key
+  }
+
+  seekToFirst(): void {
+    this.iter.seekToFirst()
+    if (this.iter.valid) this.decodeValue()
+  }
+
+  next(): boolean {
+    if (!this.iter.next()) return false
+    this.decodeValue()
+    return true
+  }
+
+  /** First entry whose key >= target (keys compared with `compare`, in this block's key form). */
+  seek(target: Uint8Array, compare: (a: Uint8Array, b: Uint8Array) => number): void {
+    // Delta-encoded values can only be decoded in order from a restart point, so
+    // decode on every entry the search visits.
+    this.iter.seek(target, compare, () => this.decodeValue())
+  }
+
+  private decodeValue(): void {
+    const it = this.iter
+    const b = it.block
+    const end = it.layout.entriesEnd
+    let p = it.valueStart
+    const read = (what: string): number => {
+      let result = 0
+      for (let i = 0; i < 10; i++) {
+        if (p >= end) throw new CorruptionError(`${it.what}: truncated ${what} in index value`, it.base + it.entryOffset)
+        const byte = b[p++]
+        result += (byte & 0x7f) * 2 ** (7 * i)
+        if (byte < 0x80) {
+          if (result > Number.MAX_SAFE_INTEGER) break
+          return result
+        }
+      }
+      throw new CorruptionError(`${it.what}: malformed ${what} in index value`, it.base + it.entryOffset)
+    }
+    if (this.encoding.valueIsDeltaEncoded && it.shared > 0) {
+      const z = read('size delta')
+      const delta = z % 2 === 0 ? z / 2 : -(z + 1) / 2
+      const prev = this.handle
+      const size = prev.size + delta
+      if (size < 0) throw new CorruptionError(`${it.what}: delta-encoded block size is negative`, it.base + it.entryOffset)
+      this.handle = { offset: prev.offset + prev.size + BLOCK_TRAILER_BYTES, size }
+    } else {
+      const offset = read('block offset')
+      const size = read('block size')
+      this.handle = { offset, size }
+    }
+    if (this.encoding.hasFirstKey) {
+      const len = read('first key length')
+      if (len > end - p) throw new CorruptionError(`${it.what}: first key length ${len} runs past the block`, it.base + it.entryOffset)
+      this.firstKey = b.subarray(p, p + len)
+      p += len
+    }
+    if (this.encoding.valueIsDeltaEncoded) it.endValue(p)
+    else if (p > it.valueEnd) {
+      throw new CorruptionError(`${it.what}: index value overruns its declared length`, it.base + it.entryOffset)
+    }
+  }
+}

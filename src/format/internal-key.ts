@@ -1,0 +1,118 @@
+/**
+ * Internal keys (RocksDB `db/dbformat.h`):
+ *
+ *   internal_key = user_key | fixed64 LE ((sequence << 8) | value_type)
+ *
+ * Ordered by user key ascending (user comparator), then by the packed trailer
+ * descending, so newer versions of a key come first.
+ */
+import { readFixed32 } from './coding.js'
+import { CorruptionError } from './errors.js'
+
+export const INTERNAL_KEY_TRAILER_BYTES = 8
+/** kMaxSequenceNumber = 2^56 - 1. */
+export const MAX_SEQUENCE_NUMBER = (1n << 56n) - 1n
+
+/** A sequence number: a JS number when exact, else a bigint (above 2^53). */
+export type SequenceNumber = number | bigint
+
+export interface ParsedInternalKey {
+  userKey: Uint8Array
+  seq: SequenceNumber
+  type: number
+}
+
+/** Decode the 8-byte trailer at the end of `key`. */
+export function parseInternalKey(key: Uint8Array, offset?: number): ParsedInternalKey {
+  const n = key.length
+  if (n < INTERNAL_KEY_TRAILER_BYTES) {
+    throw new CorruptionError(`internal key of ${n} bytes is shorter than its 8-byte trailer`, offset)
+  }
+  const lo = readFixed32(key, n - 8)
+  const hi = readFixed32(key, n - 4)
+  return { userKey: key.subarray(0, n - 8), seq: sequenceFrom(lo, hi), type: lo & 0xff }
+}
+
+/** seq = packed >> 8, from the two 32-bit halves of the packed trailer. */
+export function sequenceFrom(lo: number, hi: number): SequenceNumber {
+  // hi holds bits 32..63 of the packed value => seq bits 24..55.
+  if (hi < 0x200000) return hi * 0x1000000 + (lo >>> 8) // < 2^53: exact as a double
+  return (BigInt(hi) << 24n) | BigInt(lo >>> 8)
+}
+
+export function packTrailer(seq: SequenceNumber, type: number): bigint {
+  return (BigInt(seq) << 8n) | BigInt(type)
+}
+
+export function encodeInternalKey(userKey: Uint8Array, seq: SequenceNumber, type: number): Uint8Array {
+  const out = new Uint8Array(userKey.length + 8)
+  out.set(userKey)
+  const packed = packTrailer(seq, type)
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength)
+  view.setBigUint64(userKey.length, packed, true)
+  return out
+}
+
+/** Compares two user keys. */
+export type UserComparator = (a: Uint8Array, b: Uint8Array) => number
+
+function bytewise(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const d = a[i] - b[i]
+    if (d !== 0) return d
+  }
+  return a.length - b.length
+}
+
+/** Comparators RocksDB ships, by the name stored in `rocksdb.comparator`. */
+export function userComparatorByName(name: string): UserComparator | null {
+  switch (name) {
+    case 'leveldb.BytewiseComparator':
+      return bytewise
+    case 'rocksdb.ReverseBytewiseComparator':
+      return (a, b) => bytewise(b, a)
+    case 'leveldb.BytewiseComparator.u64ts':
+      return compareWithU64Timestamp
+    case 'rocksdb.ReverseBytewiseComparator.u64ts':
+      return (a, b) => {
+        const r = bytewise(a.subarray(0, a.length - 8), b.subarray(0, b.length - 8))
+        return r !== 0 ? -r : compareU64TsDescending(a, b)
+      }
+    default:
+      return null
+  }
+}
+
+export const bytewiseComparator: UserComparator = bytewise
+
+/** Key bytes ascending, then the fixed64 timestamp suffix descending (newer first). */
+function compareWithU64Timestamp(a: Uint8Array, b: Uint8Array): number {
+  const r = bytewise(a.subarray(0, a.length - 8), b.subarray(0, b.length - 8))
+  return r !== 0 ? r : compareU64TsDescending(a, b)
+}
+
+function compareU64TsDescending(a: Uint8Array, b: Uint8Array): number {
+  const ta = readU64(a, a.length - 8)
+  const tb = readU64(b, b.length - 8)
+  return ta === tb ? 0 : ta > tb ? -1 : 1
+}
+
+function readU64(b: Uint8Array, pos: number): bigint {
+  if (pos < 0) return -1n
+  return BigInt(readFixed32(b, pos)) | (BigInt(readFixed32(b, pos + 4)) << 32n)
+}
+
+/** Internal-key order: user key ascending, then packed trailer descending. */
+export function internalKeyComparator(user: UserComparator): (a: Uint8Array, b: Uint8Array) => number {
+  return (a, b) => {
+    const r = user(a.subarray(0, a.length - 8), b.subarray(0, b.length - 8))
+    if (r !== 0) return r
+    const ahi = readFixed32(a, a.length - 4)
+    const bhi = readFixed32(b, b.length - 4)
+    if (ahi !== bhi) return ahi > bhi ? -1 : 1
+    const alo = readFixed32(a, a.length - 8)
+    const blo = readFixed32(b, b.length - 8)
+    return alo === blo ? 0 : alo > blo ? -1 : 1
+  }
+}

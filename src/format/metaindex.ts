@@ -1,0 +1,37 @@
+/**
+ * The metaindex block (RocksDB `table/meta_blocks.cc`): a generic block mapping
+ * meta-block names (sorted bytewise) to BlockHandles. Always uncompressed.
+ */
+import { BlockIter } from './block.js'
+import { BlockHandle, decodeBlockHandle } from './block-handle.js'
+import { Cursor, utf8 } from './coding.js'
+
+export const PROPERTIES_BLOCK = 'rocksdb.properties'
+/** Very old name of the properties block. */
+export const LEGACY_PROPERTIES_BLOCK = 'rocksdb.stats'
+/** format_version >= 6: the top-level index handle. */
+export const INDEX_BLOCK = 'rocksdb.index'
+export const COMPRESSION_DICT_BLOCK = 'rocksdb.compression_dict'
+export const RANGE_DEL_BLOCK = 'rocksdb.range_del'
+export const HASH_INDEX_PREFIXES_BLOCK = 'rocksdb.hashindex.prefixes'
+export const HASH_INDEX_METADATA_BLOCK = 'rocksdb.hashindex.metadata'
+export const FULL_FILTER_PREFIX = 'fullfilter.'
+export const PARTITIONED_FILTER_PREFIX = 'partitionedfilter.'
+/** Obsolete per-2 KiB block-based filter. */
+export const BLOCK_BASED_FILTER_PREFIX = 'filter.'
+
+export interface MetaindexEntry {
+  readonly name: string
+  readonly handle: BlockHandle
+}
+
+/** Decode a metaindex block that starts at file offset `base`. */
+export function decodeMetaindex(block: Uint8Array, base: number): MetaindexEntry[] {
+  const it = new BlockIter(block, base, 'metaindex block')
+  const out: MetaindexEntry[] = []
+  for (it.seekToFirst(); it.valid; it.next()) {
+    const c = new Cursor(block, it.valueStart, it.valueEnd, base, `metaindex entry "${utf8(it.key)}"`)
+    out.push({ name: utf8(it.key), handle: decodeBlockHandle(c) })
+  }
+  return out
+}

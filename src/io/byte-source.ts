@@ -1,0 +1,111 @@
+/**
+ * ByteSource: positional reads from a file without ever loading it whole.
+ *
+ * Reads are synchronous (`fs.readSync` with a position measured fastest for
+ * 4-16 KiB blocks on a warm cache) and served through a bounded readahead
+ * window so that sequential scans issue few system calls. Memory held is at
+ * most one window, whatever the file size.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+
+export interface ByteSource {
+  /** A name for messages (the file path). */
+  readonly name: string
+  readonly size: number
+  /**
+   * Read exactly `length` bytes at `offset`. The result may be a view into an
+   * internal buffer: callers must not modify it, but it stays valid.
+   */
+  read(offset: number, length: number): Uint8Array
+  close(): void
+}
+
+/** Raised when a read falls outside the file: the caller decides how to phrase it. */
+export class ShortReadError extends Error {
+  override name = 'ShortReadError'
+  constructor(
+    readonly offset: number,
+    readonly length: number,
+    readonly size: number,
+  ) {
+    super(`read of ${length} bytes at offset ${offset} runs past the end of the file (${size} bytes)`)
+  }
+}
+
+export interface FileSourceOptions {
+  /** Readahead window in bytes; reads smaller than this are served from it. 0 disables. */
+  readahead?: number
+}
+
+export const DEFAULT_READAHEAD = 1 << 20
+
+export class FileByteSource implements ByteSource {
+  readonly size: number
+  private fd: number
+  private window: Uint8Array = new Uint8Array(0)
+  private windowStart = 0
+  private readonly readahead: number
+
+  constructor(
+    readonly name: string,
+    options: FileSourceOptions = {},
+  ) {
+    // Read-only: an input file is never modified.
+    this.fd = openSync(name, 'r')
+    try {
+      this.size = fstatSync(this.fd).size
+    } catch (e) {
+      closeSync(this.fd)
+      throw e
+    }
+    this.readahead = options.readahead ?? DEFAULT_READAHEAD
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (offset < 0 || length < 0 || offset + length > this.size) throw new ShortReadError(offset, length, this.size)
+    const w = this.window
+    if (offset >= this.windowStart && offset + length <= this.windowStart + w.length) {
+      return w.subarray(offset - this.windowStart, offset - this.windowStart + length)
+    }
+    if (length >= this.readahead) return this.readExact(offset, length)
+    const windowLength = Math.min(this.readahead, this.size - offset)
+    this.window = this.readExact(offset, windowLength)
+    this.windowStart = offset
+    return this.window.subarray(0, length)
+  }
+
+  private readExact(offset: number, length: number): Uint8Array {
+    const buf = Buffer.allocUnsafe(length)
+    let done = 0
+    while (done < length) {
+      const n = readSync(this.fd, buf, done, length - done, offset + done)
+      if (n === 0) throw new ShortReadError(offset, length, this.size)
+      done += n
+    }
+    return new Uint8Array(buf.buffer, buf.byteOffset, length)
+  }
+
+  close(): void {
+    if (this.fd >= 0) {
+      closeSync(this.fd)
+      this.fd = -1
+      this.window = new Uint8Array(0)
+    }
+  }
+}
+
+/** An in-memory source, for tests and for bytes already in hand. */
+export class BufferByteSource implements ByteSource {
+  readonly size: number
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly name = '<memory>',
+  ) {
+    this.size = bytes.length
+  }
+  read(offset: number, length: number): Uint8Array {
+    if (offset < 0 || length < 0 || offset + length > this.size) throw new ShortReadError(offset, length, this.size)
+    return this.bytes.subarray(offset, offset + length)
+  }
+  close(): void {}
+}

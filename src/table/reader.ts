@@ -1,0 +1,442 @@
+/**
+ * Reading a whole block-based table: footer -> metaindex -> properties -> index
+ * -> data blocks, one positional read per block. Nothing is loaded whole;
+ * memory is bounded by the largest block (and the readahead window).
+ */
+import { BlockHandle, isNullHandle } from '../format/block-handle.js'
+import { BlockIter } from '../format/block.js'
+import { Cursor, readFixed32 } from '../format/coding.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import { decodeFooter, Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
+import { IndexBlockIter, IndexEncoding, IndexType } from '../format/index-block.js'
+import {
+  internalKeyComparator,
+  INTERNAL_KEY_TRAILER_BYTES,
+  userComparatorByName,
+  UserComparator,
+  bytewiseComparator,
+} from '../format/internal-key.js'
+import {
+  COMPRESSION_DICT_BLOCK,
+  decodeMetaindex,
+  INDEX_BLOCK,
+  LEGACY_PROPERTIES_BLOCK,
+  MetaindexEntry,
+  PROPERTIES_BLOCK,
+  RANGE_DEL_BLOCK,
+} from '../format/metaindex.js'
+import {
+  decodeProperties,
+  decodeWellKnownUserProperty,
+  EXTERNAL_SST_VERSION_PROPERTY,
+  GLOBAL_SEQNO_PROPERTY,
+  INDEX_TYPE_PROPERTY,
+  propertyNumber,
+  propertyString,
+  TableProperties,
+} from '../format/properties.js'
+import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
+import { ByteSource, FileByteSource } from '../io/byte-source.js'
+import { computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
+
+export interface OpenTableOptions {
+  /** Verify block checksums as blocks are read (default true). */
+  verifyChecksums?: boolean
+  /** Refuse blocks larger than this (default 512 MiB). */
+  maxBlockBytes?: number
+  /** Readahead window for file sources, bytes. */
+  readahead?: number
+}
+
+export interface DataBlockRef {
+  readonly handle: BlockHandle
+  /** Index key (separator) of the block, as stored (user or internal key). */
+  readonly indexKey: Uint8Array
+  /** First internal key, for kBinarySearchWithFirstKey indexes. */
+  readonly firstKey: Uint8Array | null
+  /** Handle of the index partition listing this block (partitioned indexes). */
+  readonly partition: BlockHandle | null
+}
+
+/** Sequence number RocksDB uses to mean "no global seqno". */
+const DISABLED_GLOBAL_SEQNO = -1
+
+export class Table {
+  readonly checksum: ChecksumContext
+  readonly metaindexEntries: MetaindexEntry[]
+  readonly properties: TableProperties
+  readonly propertiesHandle: BlockHandle | null
+  readonly indexHandle: BlockHandle
+  readonly indexType: number
+  readonly indexEncoding: IndexEncoding
+  readonly comparatorName: string
+  /** User comparator, or null if the file's comparator is unknown (scan works, seek does not). */
+  readonly userComparator: UserComparator | null
+  readonly compareInternal: (a: Uint8Array, b: Uint8Array) => number
+  /** Global sequence number of an ingested file, or -1 when not applicable. */
+  readonly globalSeqno: number
+  /** Properties block passed its checksum only with the global seqno zeroed (as RocksDB allows). */
+  readonly propertiesChecksumNeededSeqnoZeroed: boolean
+  readonly verifyChecksums: boolean
+  readonly maxBlockBytes: number
+  /** Restart interval of data blocks (needed for separated key/value blocks). */
+  readonly dataRestartInterval: number
+  private dictionaryCache: Uint8Array | null | undefined
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly footer: Footer,
+    init: {
+      metaindex: MetaindexEntry[]
+      properties: TableProperties
+      propertiesHandle: BlockHandle | null
+      indexHandle: BlockHandle
+      propertiesSeqnoZeroed: boolean
+    },
+    options: OpenTableOptions,
+  ) {
+    this.checksum = {
+      checksumType: footer.checksumType,
+      formatVersion: footer.formatVersion,
+      baseContextChecksum: footer.baseContextChecksum ?? 0,
+    }
+    this.verifyChecksums = options.verifyChecksums ?? true
+    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES
+    this.metaindexEntries = init.metaindex
+    this.properties = init.properties
+    this.propertiesHandle = init.propertiesHandle
+    this.indexHandle = init.indexHandle
+    this.propertiesChecksumNeededSeqnoZeroed = init.propertiesSeqnoZeroed
+    const props = init.properties
+    const typeBytes = props.user.get(INDEX_TYPE_PROPERTY)
+    this.indexType = typeBytes ? ((decodeWellKnownUserProperty(INDEX_TYPE_PROPERTY, typeBytes) as number | undefined) ?? -1) : IndexType.BinarySearch
+    if (this.indexType < 0 || this.indexType > 3) {
+      throw new NotSupportedError(`unknown index type ${this.indexType} in property ${INDEX_TYPE_PROPERTY}`)
+    }
+    this.indexEncoding = {
+      keyIsUserKey: propertyNumber(props, 'rocksdb.index.key.is.user.key') === 1,
+      valueIsDeltaEncoded: propertyNumber(props, 'rocksdb.index.value.is.delta.encoded') === 1,
+      hasFirstKey: this.indexType === IndexType.BinarySearchWithFirstKey,
+    }
+    this.comparatorName = propertyString(props, 'rocksdb.comparator') ?? 'leveldb.BytewiseComparator'
+    this.userComparator = userComparatorByName(this.comparatorName)
+    this.compareInternal = internalKeyComparator(this.userComparator ?? bytewiseComparator)
+    this.globalSeqno = computeGlobalSeqno(props)
+    this.dataRestartInterval = propertyNumber(props, 'rocksdb.data.block.restart.interval') ?? 0
+  }
+
+  static open(source: ByteSource, options: OpenTableOptions = {}): Table {
+    const verify = options.verifyChecksums ?? true
+    const maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES
+    const tailLength = Math.min(FOOTER_BYTES, source.size)
+    const tail = source.read(source.size - tailLength, tailLength)
+    const footer = decodeFooter(tail, source.size)
+    const ctx: ChecksumContext = {
+      checksumType: footer.checksumType,
+      formatVersion: footer.formatVersion,
+      baseContextChecksum: footer.baseContextChecksum ?? 0,
+    }
+    if (footer.formatVersion >= 6 && verify) verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), ctx)
+
+    const readMeta = (handle: BlockHandle, what: string, allowSeqnoRetry = false): { data: Uint8Array; seqnoZeroed: boolean } => {
+      let raw: RawBlock
+      let seqnoZeroed = false
+      try {
+        raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: verify, limit: footer.offset, maxBlockBytes })
+      } catch (e) {
+        if (!(allowSeqnoRetry && e instanceof CorruptionError && e.name === 'ChecksumMismatchError')) throw e
+        raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: false, limit: footer.offset, maxBlockBytes })
+        if (!propertiesChecksumWithSeqnoZeroed(raw, ctx)) throw e
+        seqnoZeroed = true
+      }
+      return { data: decompressRawBlock(raw, footer.formatVersion, what), seqnoZeroed }
+    }
+
+    const metaindex = decodeMetaindex(readMeta(footer.metaindexHandle, 'metaindex block').data, footer.metaindexHandle.offset)
+    const find = (name: string) => metaindex.find((e) => e.name === name)?.handle ?? null
+    const propertiesHandle = find(PROPERTIES_BLOCK) ?? find(LEGACY_PROPERTIES_BLOCK)
+    let properties: TableProperties = { known: new Map(), user: new Map(), raw: [] }
+    let propertiesSeqnoZeroed = false
+    if (propertiesHandle) {
+      const r = readMeta(propertiesHandle, 'properties block', true)
+      properties = decodeProperties(r.data, propertiesHandle.offset)
+      propertiesSeqnoZeroed = r.seqnoZeroed
+    }
+    let indexHandle = footer.indexHandle
+    if (footer.formatVersion >= 6) {
+      indexHandle = find(INDEX_BLOCK)
+      if (!indexHandle) throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
+    }
+    if (!indexHandle || isNullHandle(indexHandle)) throw new CorruptionError('the file has no index block', footer.offset)
+    return new Table(source, footer, { metaindex, properties, propertiesHandle, indexHandle, propertiesSeqnoZeroed }, options)
+  }
+
+  get formatVersion(): number {
+    return this.footer.formatVersion
+  }
+
+  get fileSize(): number {
+    return this.source.size
+  }
+
+  metaBlock(name: string): BlockHandle | null {
+    return this.metaindexEntries.find((e) => e.name === name)?.handle ?? null
+  }
+
+  /** Read, verify and return a block's raw form (no decompression). */
+  readRaw(handle: BlockHandle, what: string, verifyChecksum = this.verifyChecksums): RawBlock {
+    return readRawBlock(this.source, handle, this.checksum, { what, verifyChecksum, limit: this.footer.offset, maxBlockBytes: this.maxBlockBytes })
+  }
+
+  /** Read, verify and decompress a block. Data blocks use the compression dictionary. */
+  readBlock(handle: BlockHandle, what: string, isDataBlock = false, verifyChecksum = this.verifyChecksums): Uint8Array {
+    const raw = this.readRaw(handle, what, verifyChecksum)
+    return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? this.dictionary() ?? undefined : undefined)
+  }
+
+  /** The compression dictionary (raw bytes), or null. Read once, then cached. */
+  dictionary(): Uint8Array | null {
+    if (this.dictionaryCache === undefined) {
+      const h = this.metaBlock(COMPRESSION_DICT_BLOCK)
+      this.dictionaryCache = h && h.size > 0 ? this.readBlock(h, 'compression dictionary block').slice() : null
+    }
+    return this.dictionaryCache
+  }
+
+  rangeTombstones(): RangeTombstone[] {
+    const h = this.metaBlock(RANGE_DEL_BLOCK)
+    if (!h) return []
+    const tombstones = decodeRangeDeletions(this.readBlock(h, 'range deletion block'), h.offset)
+    if (this.globalSeqno === DISABLED_GLOBAL_SEQNO) return tombstones
+    return tombstones.map((t) => ({ ...t, seq: this.globalSeqno }))
+  }
+
+  /** Top-level index iterator. */
+  topIndex(): IndexBlockIter {
+    const block = this.readBlock(this.indexHandle, 'index block')
+    return new IndexBlockIter(block, this.indexHandle.offset, this.indexEncoding, 'index block')
+  }
+
+  /** Iterator over an index partition. */
+  indexPartition(handle: BlockHandle): IndexBlockIter {
+    const block = this.readBlock(handle, 'index partition')
+    return new IndexBlockIter(block, handle.offset, this.indexEncoding, 'index partition')
+  }
+
+  get isPartitionedIndex(): boolean {
+    return this.indexType === IndexType.TwoLevelIndexSearch
+  }
+
+  /** Every data block, in index order. */
+  *dataBlocks(): Generator<DataBlockRef> {
+    const top = this.topIndex()
+    for (top.seekToFirst(); top.valid; top.next()) {
+      if (!this.isPartitionedIndex) {
+        yield { handle: top.handle, indexKey: top.key.slice(), firstKey: top.firstKey?.slice() ?? null, partition: null }
+        continue
+      }
+      const partition = top.handle
+      const it = this.indexPartition(partition)
+      for (it.seekToFirst(); it.valid; it.next()) {
+        yield { handle: it.handle, indexKey: it.key.slice(), firstKey: it.firstKey?.slice() ?? null, partition }
+      }
+    }
+  }
+
+  /** Iterator over point entries (range tombstones excluded: see rangeTombstones()). */
+  iterator(): TableIterator {
+    return new TableIterator(this)
+  }
+
+  close(): void {
+    this.source.close()
+  }
+}
+
+/** Open an SST from a path or a ByteSource. */
+export function openTable(file: string | ByteSource, options: OpenTableOptions = {}): Table {
+  const source = typeof file === 'string' ? new FileByteSource(file, { readahead: options.readahead }) : file
+  try {
+    return Table.open(source, options)
+  } catch (e) {
+    if (typeof file === 'string') source.close()
+    throw e
+  }
+}
+
+function verifyFooterChecksum(footer: Footer, footerBytes: Uint8Array, ctx: ChecksumContext): void {
+  const copy = footerBytes.slice()
+  copy.fill(0, FOOTER_CHECKSUM_OFFSET, FOOTER_CHECKSUM_OFFSET + 4)
+  const computed = computeStoredChecksum(ctx, copy, footer.offset)
+  if (computed !== footer.footerChecksum) {
+    throw new CorruptionError(
+      `footer checksum mismatch: stored 0x${hex32(footer.footerChecksum ?? 0)}, computed 0x${hex32(computed)}`,
+      footer.offset + FOOTER_CHECKSUM_OFFSET,
+    )
+  }
+}
+
+/**
+ * RocksDB rewrites the global seqno of an ingested file in place without
+ * updating the properties checksum, so it re-checks with that value zeroed.
+ */
+function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumContext): boolean {
+  if (raw.compressionType !== 0) return false
+  let props: TableProperties
+  try {
+    props = decodeProperties(raw.payload, raw.handle.offset)
+  } catch {
+    return false
+  }
+  const entry = props.raw.find((p) => p.name === GLOBAL_SEQNO_PROPERTY)
+  if (!entry || entry.value.length !== 8) return false
+  const bytes = new Uint8Array(raw.payload.length + 1)
+  bytes.set(raw.payload)
+  bytes[raw.payload.length] = raw.compressionType
+  bytes.fill(0, entry.valueOffset - raw.handle.offset, entry.valueOffset - raw.handle.offset + 8)
+  return computeStoredChecksum(ctx, bytes, raw.handle.offset) === raw.storedChecksum
+}
+
+/** As RocksDB `GetGlobalSequenceNumber` with an unknown largest seqno (as sst_dump opens files). */
+function computeGlobalSeqno(props: TableProperties): number {
+  const versionBytes = props.user.get(EXTERNAL_SST_VERSION_PROPERTY)
+  const seqnoBytes = props.user.get(GLOBAL_SEQNO_PROPERTY)
+  if (!versionBytes) {
+    if (seqnoBytes) throw new CorruptionError('a non-external SST file has a global seqno property')
+    return DISABLED_GLOBAL_SEQNO
+  }
+  if (versionBytes.length < 4) throw new CorruptionError('external SST file version property is malformed')
+  const version = readFixed32(versionBytes, 0)
+  if (version !== 2) {
+    if (version !== 1) throw new CorruptionError(`an external SST file has corrupted version ${version}`)
+    if (seqnoBytes) throw new CorruptionError('an external SST file with version 1 has a global seqno property')
+    return DISABLED_GLOBAL_SEQNO
+  }
+  if (!seqnoBytes) return 0
+  if (seqnoBytes.length !== 8) throw new CorruptionError('global seqno property is not 8 bytes')
+  const v = new Cursor(seqnoBytes).fixed64()
+  if (v > (1n << 56n) - 1n) throw new CorruptionError(`global seqno ${v} is greater than kMaxSequenceNumber`)
+  return Number(v)
+}
+
+/**
+ * Iterates point entries across data blocks in key order, with seek through the
+ * index. `key` is the internal key (a view valid until the iterator moves).
+ */
+export class TableIterator {
+  valid = false
+  /** Internal key as stored, with the global seqno applied when the file has one. */
+  key: Uint8Array = new Uint8Array(0)
+  value: Uint8Array = new Uint8Array(0)
+  /** Handle of the data block holding the current entry. */
+  blockHandle: BlockHandle | null = null
+
+  private blocks: Iterator<DataBlockRef> | null = null
+  private block: BlockIter | null = null
+  private readonly globalSeqKey: Uint8Array | null
+  private seqKeyBuf = new Uint8Array(64)
+
+  constructor(readonly table: Table) {
+    if (table.globalSeqno >= 0) {
+      // packed trailer high bits for the global seqno; low byte is the type
+      this.globalSeqKey = new Uint8Array(8)
+      const view = new DataView(this.globalSeqKey.buffer)
+      view.setBigUint64(0, BigInt(table.globalSeqno) << 8n, true)
+    } else this.globalSeqKey = null
+  }
+
+  seekToFirst(): void {
+    this.blocks = this.table.dataBlocks()
+    this.block = null
+    this.advanceBlock()
+  }
+
+  /** Position at the first entry whose user key is >= `userKey`. */
+  seek(userKey: Uint8Array): void {
+    const t = this.table
+    const user = t.userComparator
+    if (!user) throw new NotSupportedError(`cannot seek: unknown comparator "${t.comparatorName}"`)
+    const target = new Uint8Array(userKey.length + INTERNAL_KEY_TRAILER_BYTES)
+    target.set(userKey)
+    target.fill(0xff, userKey.length) // max sequence, max type: sorts first among equal user keys
+    const compareIndexKey = t.indexEncoding.keyIsUserKey ? (a: Uint8Array) => user(a, userKey) : (a: Uint8Array) => t.compareInternal(a, target)
+    this.blocks = this.blocksFrom(compareIndexKey)
+    this.block = null
+    this.advanceBlock(target)
+  }
+
+  next(): boolean {
+    if (!this.block) return (this.valid = false)
+    if (this.block.next()) {
+      this.setCurrent()
+      return true
+    }
+    this.advanceBlock()
+    return this.valid
+  }
+
+  private *blocksFrom(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
+    const t = this.table
+    const top = t.topIndex()
+    const ikCompare = (a: Uint8Array, _b: Uint8Array) => cmp(a)
+    top.seek(new Uint8Array(0), ikCompare)
+    let firstPartition = true
+    for (; top.valid; top.next()) {
+      if (!t.isPartitionedIndex) {
+        yield { handle: top.handle, indexKey: top.key.slice(), firstKey: top.firstKey?.slice() ?? null, partition: null }
+        continue
+      }
+      const it = t.indexPartition(top.handle)
+      if (firstPartition) {
+        it.seek(new Uint8Array(0), ikCompare)
+        firstPartition = false
+      } else it.seekToFirst()
+      for (; it.valid; it.next()) {
+        yield { handle: it.handle, indexKey: it.key.slice(), firstKey: it.firstKey?.slice() ?? null, partition: top.handle }
+      }
+    }
+  }
+
+  private advanceBlock(seekTarget?: Uint8Array): void {
+    const t = this.table
+    for (;;) {
+      const r = this.blocks!.next()
+      if (r.done) {
+        this.block = null
+        this.valid = false
+        return
+      }
+      const handle = r.value.handle
+      const data = t.readBlock(handle, 'data block', true)
+      this.blockHandle = handle
+      this.block = new BlockIter(data, handle.offset, 'data block', t.dataRestartInterval)
+      if (seekTarget) {
+        this.block.seek(seekTarget, (a, b) => t.compareInternal(this.withGlobalSeq(a), b))
+        seekTarget = undefined
+      } else this.block.seekToFirst()
+      if (this.block.valid) {
+        this.setCurrent()
+        return
+      }
+    }
+  }
+
+  private withGlobalSeq(k: Uint8Array): Uint8Array {
+    const g = this.globalSeqKey
+    if (!g) return k
+    const n = k.length
+    if (n < 8) return k
+    if (this.seqKeyBuf.length < n) this.seqKeyBuf = new Uint8Array(n * 2)
+    const out = this.seqKeyBuf.subarray(0, n)
+    out.set(k)
+    out.set(g.subarray(1), n - 7)
+    return out
+  }
+
+  private setCurrent(): void {
+    const b = this.block!
+    this.key = this.globalSeqKey ? this.withGlobalSeq(b.key) : b.key
+    this.value = b.value
+    this.valid = true
+  }
+}
