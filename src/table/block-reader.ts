@@ -24,6 +24,8 @@ export interface RawBlock {
   readonly handle: BlockHandle
   /** Stored payload (possibly compressed). */
   readonly payload: Uint8Array
+  /** Payload followed by the compression-type byte: what the checksum covers. */
+  readonly checksummed: Uint8Array
   readonly compressionType: number
   readonly storedChecksum: number
   /** The checksum computed over payload + type byte (with context modifier), or null if not verified. */
@@ -92,7 +94,7 @@ export function readRawBlock(source: ByteSource, handle: BlockHandle, ctx: Check
       throw new ChecksumMismatchError(opts.what, handle, storedChecksum, computed, ctx.checksumType)
     }
   }
-  return { handle, payload: bytes.subarray(0, handle.size), compressionType, storedChecksum, computedChecksum: computed }
+  return { handle, payload: bytes.subarray(0, handle.size), checksummed: bytes.subarray(0, handle.size + 1), compressionType, storedChecksum, computedChecksum: computed }
 }
 
 /** The value RocksDB would store for these bytes (payload + type byte) at `offset`. */
@@ -100,6 +102,11 @@ export function computeStoredChecksum(ctx: ChecksumContext, bytes: Uint8Array, o
   const plain = blockChecksum(ctx.checksumType, bytes)
   if (ctx.formatVersion >= 6) return (plain + contextModifier(ctx.baseContextChecksum, offset)) >>> 0
   return plain
+}
+
+/** The checksum RocksDB would have stored for a block read without verification. */
+export function blockChecksumOf(table: { checksum: ChecksumContext }, raw: RawBlock): number {
+  return computeStoredChecksum(table.checksum, raw.checksummed, raw.handle.offset)
 }
 
 /** Decompress a raw block's payload. */

@@ -264,7 +264,7 @@ export function openTable(file: string | ByteSource, options: OpenTableOptions =
   }
 }
 
-function verifyFooterChecksum(footer: Footer, footerBytes: Uint8Array, ctx: ChecksumContext): void {
+export function verifyFooterChecksum(footer: Footer, footerBytes: Uint8Array, ctx: ChecksumContext): void {
   const copy = footerBytes.slice()
   copy.fill(0, FOOTER_CHECKSUM_OFFSET, FOOTER_CHECKSUM_OFFSET + 4)
   const computed = computeStoredChecksum(ctx, copy, footer.offset)

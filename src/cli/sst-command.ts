@@ -1,0 +1,127 @@
+/**
+ * Shared behaviour of sstkit's commands: `--json` on every command, file and
+ * directory expansion, and errors as one clear line with a documented exit code
+ * (0 success, 1 a finding, 2 usage error or a file that cannot be opened as an SST).
+ */
+import { Command, Errors, Flags, Interfaces } from '@oclif/core'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../index.js'
+
+export const ExitCode = { Ok: 0, Finding: 1, Usage: 2 } as const
+
+export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
+
+export abstract class SstCommand extends Command {
+  static override enableJsonFlag = true
+  static override baseFlags = {
+    debug: Flags.boolean({ description: 'Show stack traces for errors.', helpGroup: 'GLOBAL' }),
+  }
+
+  /** Highest exit code seen so far; applied when the command finishes. */
+  protected exitCode: number = ExitCode.Ok
+  protected showStacks = process.argv.includes('--debug')
+
+  /** How to draw tables on this stdout: colours and width only on a terminal. */
+  protected get tty(): { color: boolean; width?: number } {
+    const isTTY = process.stdout.isTTY === true
+    return { color: isTTY, width: isTTY ? process.stdout.columns : undefined }
+  }
+
+  protected raise(code: number): void {
+    this.exitCode = Math.max(this.exitCode, code)
+    process.exitCode = this.exitCode
+  }
+
+  /**
+   * Expand paths: files as given, directories to their `*.sst` files (sorted).
+   * A missing path is a usage error.
+   */
+  protected expandFiles(paths: string[]): string[] {
+    const out: string[] = []
+    for (const p of paths) {
+      let st
+      try {
+        st = statSync(p)
+      } catch {
+        this.fail(`${p}: no such file or directory`, ExitCode.Usage)
+      }
+      if (st.isDirectory()) {
+        const ssts = readdirSync(p)
+          .filter((n) => n.endsWith('.sst'))
+          .sort()
+          .map((n) => join(p, n))
+        if (ssts.length === 0) this.warn(`${p}: directory holds no .sst files`)
+        out.push(...ssts)
+      } else out.push(p)
+    }
+    return out
+  }
+
+  /** Open a table, or report why not (exit 2) and return null. */
+  protected open(file: string, options: OpenTableOptions = {}): Table | null {
+    try {
+      return openTable(file, options)
+    } catch (e) {
+      this.reportFileError(file, e, ExitCode.Usage)
+      return null
+    }
+  }
+
+  /** One line on stderr: what, which file, which offset. */
+  protected reportFileError(file: string, e: unknown, code: number): void {
+    if (!(e instanceof CorruptionError || e instanceof NotSupportedError || isFsError(e))) {
+      if (this.showStacks) throw e
+    }
+    const message = e instanceof Error ? e.message : String(e)
+    process.stderr.write(`sstkit: ${file}: ${message}\n`)
+    if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
+    this.raise(code)
+  }
+
+  protected fail(message: string, code: number): never {
+    throw new Errors.CLIError(message, { exit: code })
+  }
+
+  override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    if (err instanceof Errors.ExitError) throw err
+    if (err instanceof Errors.CLIError) return super.catch(err)
+    // Parse errors carry their own exit code (2); anything else is unexpected.
+    if (err.oclif?.exit !== undefined) return super.catch(err)
+    if (this.showStacks) return super.catch(err)
+    const wrapped = new Errors.CLIError(`${err.message} (run with --debug for details)`, { exit: ExitCode.Usage })
+    return super.catch(wrapped)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    if (!err && this.exitCode !== ExitCode.Ok) process.exitCode = this.exitCode
+    return super.finally(err)
+  }
+}
+
+function isFsError(e: unknown): boolean {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
+}
+
+/** Buffered stdout for large outputs (scan): few large writes, quiet on a closed pipe. */
+export class OutputBuffer {
+  private parts: string[] = []
+  private size = 0
+  constructor(private readonly limit = 1 << 16) {
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      throw e
+    })
+  }
+  line(s: string): void {
+    this.parts.push(s, '\n')
+    this.size += s.length + 1
+    if (this.size >= this.limit) this.flush()
+  }
+  flush(): void {
+    if (this.parts.length === 0) return
+    process.stdout.write(this.parts.join(''))
+    this.parts = []
+    this.size = 0
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Block checksums (RocksDB `table/format.cc` ComputeBuiltinChecksum*,
+ * `util/crc32c.h`, `table/format.h` ChecksumModifierForContext).
+ *
+ * Every function works on the caller's bytes in place (no copies): they run
+ * over every block of multi-GB files.
+ */
+import { crc32c } from '@node-rs/crc32'
+import { xxh32, xxh64 } from '@node-rs/xxhash'
+import { NotSupportedError } from '../format/errors.js'
+import { xxh3Low32 } from './xxh3.js'
+
+export const ChecksumType = { None: 0, CRC32c: 1, xxHash: 2, xxHash64: 3, XXH3: 4 } as const
+export type ChecksumTypeValue = (typeof ChecksumType)[keyof typeof ChecksumType]
+
+const CHECKSUM_NAMES = ['kNoChecksum', 'kCRC32c', 'kxxHash', 'kxxHash64', 'kXXH3']
+
+/** RocksDB's enum name (`kXXH3`, ...), or `unknown(<n>)`. */
+export function checksumTypeName(t: number): string {
+  return CHECKSUM_NAMES[t] ?? `unknown(${t})`
+}
+
+const CRC_MASK_DELTA = 0xa282ead8
+
+/** Stored CRCs are masked so that a CRC over data containing CRCs stays well-distributed. */
+export function maskCrc32c(crc: number): number {
+  return (((crc >>> 15) | (crc << 17)) + CRC_MASK_DELTA) >>> 0
+}
+
+export function unmaskCrc32c(masked: number): number {
+  const rot = (masked - CRC_MASK_DELTA) >>> 0
+  return ((rot >>> 17) | (rot << 15)) >>> 0
+}
+
+/** Multiplier RocksDB uses to fold the last byte into an XXH3 checksum. */
+const XXH3_LAST_BYTE_MULTIPLIER = 0x6b9083d9
+
+/**
+ * The uint32 RocksDB stores for `bytes` (before any context modifier).
+ *
+ * For a block, `bytes` is the payload followed by the compression-type byte
+ * (i.e. the `size + 1` bytes starting at the handle offset); for the fv ≥ 6
+ * footer, the 53 footer bytes with the checksum field zeroed.
+ *
+ * XXH3 is not XXH3 of all bytes: RocksDB hashes all but the last byte and
+ * XORs in `lastByte * 0x6b9083d9` (so the type byte needs no streaming state).
+ */
+export function blockChecksum(type: number, bytes: Uint8Array): number {
+  switch (type) {
+    case ChecksumType.None:
+      return 0
+    case ChecksumType.CRC32c:
+      return maskCrc32c(crc32c(bytes))
+    case ChecksumType.xxHash:
+      return xxh32(bytes, 0) >>> 0
+    case ChecksumType.xxHash64:
+      return Number(xxh64(bytes, 0n) & 0xffffffffn)
+    case ChecksumType.XXH3: {
+      const n = bytes.length
+      if (n === 0) return 0 // RocksDB's special case: no last byte to fold in
+      const head = xxh3Low32(bytes.subarray(0, n - 1))
+      return (head ^ Math.imul(bytes[n - 1], XXH3_LAST_BYTE_MULTIPLIER)) >>> 0
+    }
+    default:
+      throw new NotSupportedError(`unknown checksum type ${type}`)
+  }
+}
+
+/**
+ * fv ≥ 6 context modifier: stored = checksum + modifier (mod 2^32), binding
+ * each block to its file offset and to the file (random per-file base).
+ * `offset` is the block handle offset (or the footer's file offset).
+ */
+export function contextModifier(base: number, offset: number): number {
+  if (base === 0) return 0
+  const lo = offset % 0x1_0000_0000
+  const hi = Math.floor(offset / 0x1_0000_0000)
+  return (base ^ ((lo + hi) >>> 0)) >>> 0
+}
+
+/** Apply the context modifier to a plain checksum (what a writer stores). */
+export function addContext(checksum: number, modifier: number): number {
+  return (checksum + modifier) >>> 0
+}
+
+/** Remove the context modifier from a stored checksum (what a reader compares). */
+export function removeContext(stored: number, modifier: number): number {
+  return (stored - modifier) >>> 0
+}

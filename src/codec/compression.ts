@@ -1,0 +1,309 @@
+/**
+ * Compression types and RocksDB's on-disk block framing; dispatches to one
+ * adapter per codec (zstd.ts, zlib.ts, snappy.ts, lz4.ts, bzip2.ts).
+ *
+ * Framing (`util/compression.{h,cc}`; `table/format.h`
+ * GetCompressFormatForVersion: compress_format_version = 2 iff fv ≥ 2):
+ *   v2: Zlib, BZip2, LZ4, LZ4HC prefix the codec stream with a varint32
+ *       uncompressed size (RocksDB reads it as varint64).
+ *   v1: Zlib and BZip2 carry no size; LZ4 carries an 8-byte header holding
+ *       the size as a host-order size_t (the first 4 bytes are the LE uint32
+ *       size on the little-endian hosts that wrote such files).
+ *   Both: ZSTD always has the varint prefix; Snappy never does (its own
+ *       preamble holds the size).
+ */
+import { Cursor, encodeVarint, readFixed32 } from '../format/coding.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import { bzip2Compress, bzip2Decompress, bzip2DecompressUnknownSize } from './bzip2.js'
+import { lz4Compress, lz4Decompress } from './lz4.js'
+import { OutputOverflow } from './output.js'
+import { snappyCompress, snappyDecompress } from './snappy.js'
+import { zlibCompress, zlibDecompress } from './zlib.js'
+import { zstdCompress, zstdDecompress } from './zstd.js'
+
+export const CompressionType = {
+  None: 0,
+  Snappy: 1,
+  Zlib: 2,
+  BZip2: 3,
+  LZ4: 4,
+  LZ4HC: 5,
+  Xpress: 6,
+  ZSTD: 7,
+  /** Pre-1.0 zstd format id used by RocksDB 4.0–9.x; same frame format as ZSTD. */
+  ZSTDNotFinal: 0x40,
+} as const
+export type CompressionTypeValue = (typeof CompressionType)[keyof typeof CompressionType]
+
+/** Default cap on one block's uncompressed size (RocksDB blocks are KiB–MiB). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024
+
+/** RocksDB's kDefaultCompressionLevel: "use the library's default". */
+export const DEFAULT_COMPRESSION_LEVEL = 32767
+
+const TYPE_NAMES = ['NoCompression', 'Snappy', 'Zlib', 'BZip2', 'LZ4', 'LZ4HC', 'Xpress', 'ZSTD']
+const OPTION_NAMES = [
+  'kNoCompression',
+  'kSnappyCompression',
+  'kZlibCompression',
+  'kBZip2Compression',
+  'kLZ4Compression',
+  'kLZ4HCCompression',
+  'kXpressCompression',
+  'kZSTD',
+]
+
+function hex2(t: number): string {
+  return (t & 0xff).toString(16).toUpperCase().padStart(2, '0')
+}
+
+function isCustom(t: number): boolean {
+  return t >= 0x80 && t <= 0xfe
+}
+
+/** RocksDB's CompressionTypeToString (as in property values and sst_dump). */
+export function compressionTypeName(t: number): string {
+  if (TYPE_NAMES[t] !== undefined) return TYPE_NAMES[t]
+  if (t === CompressionType.ZSTDNotFinal) return 'ZSTDNotFinal'
+  if (t === 0xff) return 'DisableOption'
+  return `${isCustom(t) ? 'Custom' : 'Reserved'}${hex2(t)}`
+}
+
+/** The name used in options files / the options map (`kZSTD`, `kLZ4Compression`, ...). */
+export function compressionOptionName(t: number): string {
+  if (OPTION_NAMES[t] !== undefined) return OPTION_NAMES[t]
+  if (t === CompressionType.ZSTDNotFinal) return 'kZSTDNotFinalCompression'
+  if (t === 0xff) return 'kDisableCompressionOption'
+  if (isCustom(t)) return `kCustomCompression${hex2(t)}`
+  return compressionTypeName(t)
+}
+
+/** RocksDB's compress_format_version for a table format_version. */
+export function compressFormatVersion(formatVersion: number): 1 | 2 {
+  return formatVersion >= 2 ? 2 : 1
+}
+
+function unsupported(t: number, offset?: number): NotSupportedError {
+  return new NotSupportedError(`unsupported compression type 0x${hex2(t)} (${compressionTypeName(t)})`, offset)
+}
+
+export interface DecompressOptions {
+  /** The table's format_version (footer); selects the framing. */
+  formatVersion: number
+  /** Contents of the `rocksdb.compression_dict` meta block, for data blocks. Pass the same object each time: zstd digests are cached per object. */
+  dictionary?: Uint8Array
+  /**
+   * File offset of the payload (block handle offset), for error messages.
+   * Malformed-framing errors point at the bad byte (offset + position); when
+   * omitted, those positions are relative to the payload.
+   */
+  offset?: number
+  /** Refuse blocks whose uncompressed size exceeds this. Default 256 MiB. */
+  maxOutputBytes?: number
+}
+
+interface Unframed {
+  /** Uncompressed size recorded by the framing; undefined for v1 Zlib/BZip2. */
+  declared: number | undefined
+  /** The codec's own stream. */
+  body: Uint8Array
+}
+
+function unframe(type: number, payload: Uint8Array, formatVersion: number, offset: number | undefined): Unframed {
+  const name = compressionTypeName(type)
+  const cursor = new Cursor(payload, 0, payload.length, offset ?? 0, `${name} block`)
+  const v2 = compressFormatVersion(formatVersion) === 2
+  switch (type) {
+    case CompressionType.Snappy:
+      // Peek at Snappy's preamble so the size limit applies before decoding.
+      return { declared: cursor.varint32(), body: payload }
+    case CompressionType.ZSTD:
+    case CompressionType.ZSTDNotFinal:
+      return { declared: cursor.varint64(), body: payload.subarray(cursor.pos) }
+    case CompressionType.Zlib:
+    case CompressionType.BZip2:
+      if (!v2) return { declared: undefined, body: payload }
+      return { declared: cursor.varint64(), body: payload.subarray(cursor.pos) }
+    case CompressionType.LZ4:
+    case CompressionType.LZ4HC:
+      if (v2) return { declared: cursor.varint64(), body: payload.subarray(cursor.pos) }
+      if (payload.length < 8) cursor.fail(`legacy 8-byte size header truncated (${payload.length} bytes)`)
+      return { declared: readFixed32(payload, 0), body: payload.subarray(8) }
+    default:
+      throw unsupported(type, offset)
+  }
+}
+
+/**
+ * The uncompressed size a compressed payload declares, without decoding it
+ * (RocksDB's ExtractUncompressedSize). undefined for None and for v1 Zlib /
+ * BZip2 blocks, whose size is only known after decoding.
+ */
+export function declaredUncompressedSize(
+  type: number,
+  payload: Uint8Array,
+  formatVersion: number,
+  offset?: number,
+): number | undefined {
+  if (type === CompressionType.None) return payload.length
+  return unframe(type, payload, formatVersion, offset).declared
+}
+
+/**
+ * Decode one block payload (the `size` bytes of a block handle, without the
+ * trailer). Returns `payload` itself for kNoCompression.
+ *
+ * Throws CorruptionError (with `opts.offset`) when the framing is malformed,
+ * the declared size is above `maxOutputBytes`, the codec rejects the stream,
+ * or the output length differs from the declared size; NotSupportedError
+ * for Xpress, custom and reserved types, or a missing system library.
+ */
+export function decompressBlock(type: number, payload: Uint8Array, opts: DecompressOptions): Uint8Array {
+  if (type === CompressionType.None) return payload
+  const { offset } = opts
+  const max = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
+  const name = compressionTypeName(type)
+  const { declared, body } = unframe(type, payload, opts.formatVersion, offset)
+  if (declared !== undefined && declared > max) {
+    throw new CorruptionError(
+      `${name} block declares an uncompressed size of ${declared} bytes, above the limit of ${max}`,
+      offset,
+    )
+  }
+
+  let out: Uint8Array
+  try {
+    out = decode(type, body, declared, max, opts.dictionary)
+  } catch (err) {
+    if (err instanceof CorruptionError || err instanceof NotSupportedError) throw err
+    if (err instanceof OutputOverflow) {
+      throw new CorruptionError(
+        declared !== undefined
+          ? `${name} block: decompressed size exceeds declared ${declared}`
+          : `${name} block: decompressed size exceeds the limit of ${max} bytes`,
+        offset,
+      )
+    }
+    throw new CorruptionError(`${name} decompression failed: ${(err as Error).message}`, offset)
+  }
+  if (declared !== undefined && out.length !== declared) {
+    throw new CorruptionError(`${name} block: decompressed size ${out.length} != declared ${declared}`, offset)
+  }
+  return out
+}
+
+/** Dictionaries apply to ZSTD, Zlib and LZ4/LZ4HC only; RocksDB ignores them for Snappy and BZip2. */
+function decode(
+  type: number,
+  body: Uint8Array,
+  declared: number | undefined,
+  max: number,
+  dictionary: Uint8Array | undefined,
+): Uint8Array {
+  switch (type) {
+    case CompressionType.Snappy:
+      return snappyDecompress(body)
+    case CompressionType.ZSTD:
+    case CompressionType.ZSTDNotFinal:
+      return zstdDecompress(body, declared!, dictionary)
+    case CompressionType.Zlib:
+      return zlibDecompress(body, declared ?? max, declared !== undefined, dictionary)
+    case CompressionType.BZip2:
+      return declared !== undefined ? bzip2Decompress(body, declared) : bzip2DecompressUnknownSize(body, max)
+    case CompressionType.LZ4:
+    case CompressionType.LZ4HC:
+      return lz4Decompress(body, declared!, dictionary)
+    default:
+      throw unsupported(type)
+  }
+}
+
+export interface CompressOptions {
+  /** Only v2 framing (fv ≥ 2) is produced for Zlib/BZip2/LZ4/LZ4HC. */
+  formatVersion: number
+  /**
+   * RocksDB CompressionOptions::level; undefined or 32767 = codec default
+   * (ZSTD 3, Zlib Z_DEFAULT_COMPRESSION, LZ4 acceleration 1, LZ4HC 9).
+   * LZ4 uses only negative levels (acceleration = -level) and LZ4HC only
+   * positive ones (capped at 12), as RocksDB before 11.5 did; choosing the
+   * type byte from the level (11.5+) is the caller's business.
+   */
+  level?: number
+  /** Raw dictionary (ZSTD, Zlib, LZ4/LZ4HC; ignored for Snappy and BZip2). */
+  dictionary?: Uint8Array
+  /** ZSTD content checksum (CompressionOptions::checksum). */
+  zstdChecksum?: boolean
+}
+
+function isDefaultLevel(level: number | undefined): level is undefined {
+  return level === undefined || level === DEFAULT_COMPRESSION_LEVEL
+}
+
+/**
+ * Compress a raw block into the payload RocksDB would store for `type`
+ * (framing included). kNoCompression returns `raw` itself.
+ */
+export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptions): Uint8Array {
+  const { level } = opts
+  const v2 = compressFormatVersion(opts.formatVersion) === 2
+  switch (type) {
+    case CompressionType.None:
+      return raw
+    case CompressionType.Snappy:
+      return snappyCompress(raw)
+    case CompressionType.ZSTD:
+    case CompressionType.ZSTDNotFinal:
+      return withSizePrefix(
+        raw.length,
+        zstdCompress(raw, {
+          level: isDefaultLevel(level) ? 3 : level,
+          checksum: opts.zstdChecksum ?? false,
+          dictionary: opts.dictionary,
+        }),
+      )
+  }
+  if (!v2 && type >= CompressionType.Zlib && type <= CompressionType.LZ4HC) {
+    throw new NotSupportedError(
+      `compressing ${compressionTypeName(type)} with format_version ${opts.formatVersion} framing is not supported`,
+    )
+  }
+  switch (type) {
+    case CompressionType.Zlib:
+      return withSizePrefix(
+        raw.length,
+        zlibCompress(raw, { level: isDefaultLevel(level) ? -1 : level, dictionary: opts.dictionary }),
+      )
+    case CompressionType.BZip2:
+      return withSizePrefix(raw.length, bzip2Compress(raw))
+    case CompressionType.LZ4:
+      return withSizePrefix(
+        raw.length,
+        lz4Compress(raw, {
+          hc: false,
+          level: 0,
+          acceleration: !isDefaultLevel(level) && level < 0 ? -level : 1,
+          dictionary: opts.dictionary,
+        }),
+      )
+    case CompressionType.LZ4HC:
+      return withSizePrefix(
+        raw.length,
+        lz4Compress(raw, {
+          hc: true,
+          level: !isDefaultLevel(level) && level > 0 ? Math.min(level, 12) : 9,
+          acceleration: 1,
+          dictionary: opts.dictionary,
+        }),
+      )
+    default:
+      throw unsupported(type)
+  }
+}
+
+function withSizePrefix(size: number, body: Uint8Array): Uint8Array {
+  const prefix = encodeVarint(size)
+  const out = new Uint8Array(prefix.length + body.length)
+  out.set(prefix, 0)
+  out.set(body, prefix.length)
+  return out
+}

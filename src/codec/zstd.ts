@@ -1,0 +1,81 @@
+/**
+ * ZSTD adapter (type 0x07, and the historical 0x40 ZSTDNotFinal, same
+ * format): one standard zstd frame, through zstd-napi's low-level binding.
+ *
+ * Contexts are reused (creating one costs more than decoding a small block),
+ * and a dictionary is digested into a DDict once per dictionary buffer.
+ */
+import zstd from 'zstd-napi/binding.js'
+import type { CCtx, DCtx, DDict } from 'zstd-napi/binding.js'
+import { allocOutput, OutputOverflow, trimmed } from './output.js'
+
+let dctx: DCtx | undefined
+let cctx: CCtx | undefined
+const ddicts = new WeakMap<Uint8Array, DDict>()
+
+/**
+ * zstd loads a dictionary as a zstd dictionary when it starts with the magic
+ * 0xEC30A437 and as raw content otherwise (ZSTD_dct_auto), which is what
+ * RocksDB's raw-content dictionaries (max_dict_bytes without training) need.
+ */
+function ddictFor(dictionary: Uint8Array): DDict {
+  let d = ddicts.get(dictionary)
+  if (!d) {
+    d = new zstd.DDict(dictionary)
+    ddicts.set(dictionary, d)
+  }
+  return d
+}
+
+/** Decode a zstd frame whose content must fit in `size` bytes. */
+export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8Array): Uint8Array {
+  // A frame header announcing more than `size` bytes would otherwise surface
+  // as zstd's vaguer "Destination buffer is too small".
+  const contentSize = frameContentSize(src)
+  if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
+  dctx ??= new zstd.DCtx()
+  const dst = allocOutput(size)
+  const n =
+    dictionary && dictionary.length > 0
+      ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary))
+      : dctx.decompress(dst, src)
+  return n === size ? dst : dst.subarray(0, n)
+}
+
+function frameContentSize(src: Uint8Array): number | null {
+  try {
+    return zstd.getFrameContentSize(src)
+  } catch {
+    return null // let the decoder report the malformed header
+  }
+}
+
+export interface ZstdCompressOptions {
+  level: number
+  checksum: boolean
+  dictionary?: Uint8Array
+}
+
+// Parameters currently loaded into `cctx`. zstd keeps a loaded dictionary
+// (and its digested form) across frames, so we reload only on change.
+let cctxLevel = NaN
+let cctxChecksum = false
+let cctxDict: Uint8Array | undefined
+
+/** ZSTD_compress2 with RocksDB's settings: level, optional content checksum, optional dictionary. */
+export function zstdCompress(raw: Uint8Array, opts: ZstdCompressOptions): Uint8Array {
+  const dict = opts.dictionary && opts.dictionary.length > 0 ? opts.dictionary : undefined
+  cctx ??= new zstd.CCtx()
+  if (cctxLevel !== opts.level || cctxChecksum !== opts.checksum || cctxDict !== dict) {
+    cctx.reset(zstd.ResetDirective.sessionAndParameters)
+    cctx.setParameter(zstd.CParameter.compressionLevel, opts.level)
+    cctx.setParameter(zstd.CParameter.checksumFlag, opts.checksum ? 1 : 0)
+    if (dict) cctx.loadDictionary(dict)
+    cctxLevel = opts.level
+    cctxChecksum = opts.checksum
+    cctxDict = dict
+  }
+  const dst = allocOutput(zstd.compressBound(raw.length))
+  const n = cctx.compress2(dst, raw)
+  return trimmed(dst, n)
+}

@@ -1,0 +1,53 @@
+import { Args, Flags } from '@oclif/core'
+import { SstCommand, ExitCode } from '../cli/sst-command.js'
+import { tableLayout } from '../index.js'
+import { blocksModel, LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
+import { renderTable, TableFormat } from '../report/table.js'
+
+export default class Layout extends SstCommand {
+  static override description = `List every block of SST files in file order: kind, offset, size on disk, compression, uncompressed size, checksum; then totals per kind.
+Kinds: data, index, index partition, filter, filter partition, range-del, compression dictionary, properties, metaindex, footer, and gap (bytes no block accounts for). Exits 1 if any block is unreadable or fails its checksum.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> examples/sample.sst',
+    '<%= config.bin %> <%= command.id %> examples/sample.sst --summary',
+    '<%= config.bin %> <%= command.id %> examples/sample.sst --format csv > blocks.csv',
+  ]
+
+  static override strict = false
+  static override args = {
+    files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
+  }
+
+  static override flags = {
+    summary: Flags.boolean({ description: 'Only the totals per block kind.' }),
+    format: Flags.string({ description: 'Table format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
+  }
+
+  async run(): Promise<LayoutJson | LayoutJson[] | undefined> {
+    const { argv, flags } = await this.parse(Layout)
+    const files = this.expandFiles(argv as string[])
+    const results: LayoutJson[] = []
+    for (const file of files) {
+      const table = this.open(file, { verifyChecksums: true })
+      if (!table) continue
+      try {
+        const layout = tableLayout(table)
+        const j = layoutJson(file, layout, flags.summary)
+        results.push(j)
+        if (j.problems > 0) this.raise(ExitCode.Finding)
+        if (this.jsonEnabled()) continue
+        const format = flags.format as TableFormat
+        if (files.length > 1) this.log(`${file}:`)
+        if (!flags.summary) this.log(renderTable(blocksModel(layout), format, this.tty))
+        this.log(renderTable(totalsModel(layout), format, this.tty))
+      } catch (e) {
+        this.reportFileError(file, e, ExitCode.Finding)
+      } finally {
+        table.close()
+      }
+    }
+    if (!this.jsonEnabled()) return undefined
+    return files.length === 1 ? results[0] : results
+  }
+}

@@ -1,0 +1,42 @@
+import { Args } from '@oclif/core'
+import { SstCommand } from '../cli/sst-command.js'
+import { footerModel, propertiesModel, PropsJson, propsJson } from '../report/props.js'
+import { renderTable } from '../report/table.js'
+
+export default class Props extends SstCommand {
+  static override description =
+    'Show footer facts (magic, format_version, checksum type) and every table property of SST files.'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> examples/sample.sst',
+    '<%= config.bin %> <%= command.id %> db/ --json',
+  ]
+
+  static override strict = false
+  static override args = {
+    files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
+  }
+
+  async run(): Promise<PropsJson | PropsJson[] | undefined> {
+    const { argv } = await this.parse(Props)
+    const files = this.expandFiles(argv as string[])
+    const results: PropsJson[] = []
+    for (const file of files) {
+      const table = this.open(file)
+      if (!table) continue
+      try {
+        const j = propsJson(file, table)
+        results.push(j)
+        if (!this.jsonEnabled()) {
+          if (files.length > 1) this.log(`${file}:`)
+          this.log(renderTable(footerModel(j), 'table', this.tty))
+          this.log(renderTable(propertiesModel(j), 'table', this.tty))
+        }
+      } finally {
+        table.close()
+      }
+    }
+    if (!this.jsonEnabled()) return undefined
+    return files.length === 1 ? results[0] : results
+  }
+}

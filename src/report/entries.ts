@@ -1,0 +1,125 @@
+/**
+ * How `scan` shows entries: one text line per entry for people, or one JSON
+ * object per line (the documented `--format jsonl` contract).
+ */
+import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
+import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
+import { ValueType, valueTypeName } from '../format/value-type.js'
+import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
+import type { SequenceNumber } from '../index.js'
+import { escapeBytes } from './text.js'
+
+export interface EntryView {
+  userKey: Uint8Array
+  seq: SequenceNumber
+  type: number
+  value: Uint8Array
+  /** Size of the user-defined timestamp at the end of the user key (0 = none). */
+  timestampSize: number
+}
+
+const TEXT_DECODER = new TextDecoder('utf-8')
+
+function hex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+}
+
+function keyText(b: Uint8Array, asHex: boolean): string {
+  return asHex ? `0x${hex(b)}` : `'${escapeBytes(b)}'`
+}
+
+function timestampOf(e: EntryView): { key: Uint8Array; ts: string | null } {
+  if (e.timestampSize === 8 && e.userKey.length >= 8) {
+    const n = e.userKey.length - 8
+    const v = new DataView(e.userKey.buffer, e.userKey.byteOffset + n, 8).getBigUint64(0, true)
+    return { key: e.userKey.subarray(0, n), ts: v.toString() }
+  }
+  return { key: e.userKey, ts: null }
+}
+
+/** A person-readable line: `'key' @seq kTypeValue => 'value'`. */
+export function entryLine(e: EntryView, asHex: boolean): string {
+  const { key, ts } = timestampOf(e)
+  let head = `${keyText(key, asHex)}${ts !== null ? ` |ts:${ts}` : ''} @${e.seq} ${valueTypeName(e.type)}`
+  switch (e.type) {
+    case ValueType.Deletion:
+    case ValueType.SingleDeletion:
+    case ValueType.DeletionWithTimestamp:
+      return e.value.length > 0 ? `${head} => ${keyText(e.value, asHex)}` : head
+    case ValueType.RangeDeletion:
+      return `[${keyText(key, asHex)}, ${keyText(e.value, asHex)}) @${e.seq} ${valueTypeName(e.type)}`
+    case ValueType.BlobIndex:
+      return `${head} => ${safe(() => formatBlobIndex(decodeBlobIndex(e.value), { hex: asHex }), e.value, asHex)}`
+    case ValueType.WideColumnEntity:
+      return `${head} => {${safe(() => formatWideColumns(decodeWideColumns(e.value), { hex: asHex }), e.value, asHex)}}`
+    case ValueType.ValuePreferredSeqno:
+      return `${head} => ${safe(() => {
+        const v = splitValuePreferredSeqno(e.value)
+        return `${keyText(v.value, asHex)} (preferred seqno ${v.preferredSeqno})`
+      }, e.value, asHex)}`
+    default:
+      head += ` => ${keyText(e.value, asHex)}`
+      return head
+  }
+}
+
+/** Decoding a special value failed: show it raw and say so, rather than stop the scan. */
+function safe(f: () => string, raw: Uint8Array, asHex: boolean): string {
+  try {
+    return f()
+  } catch (err) {
+    return `${keyText(raw, asHex)} (undecodable: ${(err as Error).message})`
+  }
+}
+
+export interface EntryJson {
+  file?: string
+  key: string
+  timestamp?: string
+  seq: number | string
+  type: string
+  typeCode: number
+  value: string
+  blobIndex?: Record<string, unknown>
+  columns?: { name: string; value: string }[]
+  preferredSeqno?: number | string
+}
+
+function bytesOut(b: Uint8Array, asHex: boolean): string {
+  return asHex ? hex(b) : TEXT_DECODER.decode(b)
+}
+
+function jsonSafe(v: number | bigint): number | string {
+  return typeof v === 'bigint' ? v.toString() : v
+}
+
+/** The `--format jsonl` object for one entry. */
+export function entryJson(e: EntryView, asHex: boolean, file?: string): EntryJson {
+  const { key, ts } = timestampOf(e)
+  const out: EntryJson = {
+    ...(file !== undefined ? { file } : {}),
+    key: bytesOut(key, asHex),
+    ...(ts !== null ? { timestamp: ts } : {}),
+    seq: jsonSafe(e.seq),
+    type: valueTypeName(e.type),
+    typeCode: e.type,
+    value: bytesOut(e.value, asHex),
+  }
+  try {
+    if (e.type === ValueType.BlobIndex) {
+      const b = decodeBlobIndex(e.value)
+      out.blobIndex = Object.fromEntries(
+        Object.entries(b).map(([k, v]) => [k, v instanceof Uint8Array ? bytesOut(v, asHex) : typeof v === 'bigint' ? v.toString() : v]),
+      )
+    } else if (e.type === ValueType.WideColumnEntity) {
+      out.columns = decodeWideColumns(e.value).map((c) => ({ name: bytesOut(c.name, asHex), value: bytesOut(c.value, asHex) }))
+    } else if (e.type === ValueType.ValuePreferredSeqno) {
+      const v = splitValuePreferredSeqno(e.value)
+      out.value = bytesOut(v.value, asHex)
+      out.preferredSeqno = jsonSafe(v.preferredSeqno)
+    }
+  } catch {
+    // leave the raw value; the text form says why it did not decode
+  }
+  return out
+}
