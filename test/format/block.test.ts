@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { BlockIter, decodeBlockLayout } from '../../src/format/block.js'
+import { CorruptionError } from '../../src/format/errors.js'
+import { buildBlock } from './synthetic-block.js'
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b)
+const keys = Array.from({ length: 40 }, (_, i) => `key${String(i * 2).padStart(4, '0')}`)
+const block = buildBlock(
+  keys.map((k, i) => ({ key: k, value: `v${i}` })),
+  16,
+)
+const cmp = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+describe('BlockIter', () => {
+  it('iterates every entry, rebuilding shared prefixes', () => {
+    const it = new BlockIter(block, 1000)
+    const seen: string[] = []
+    for (it.seekToFirst(); it.valid; it.next()) seen.push(`${text(it.key)}=${text(it.value)}`)
+    expect(seen).toEqual(keys.map((k, i) => `${k}=v${i}`))
+    expect(it.layout.numRestarts).toBe(3)
+  })
+
+  it('seeks to the first key >= target, within and across restart intervals', () => {
+    const it = new BlockIter(block, 0)
+    it.seek(new TextEncoder().encode('key0033'), cmp)
+    expect(text(it.key)).toBe('key0034')
+    it.seek(new TextEncoder().encode('key0000'), cmp)
+    expect(text(it.key)).toBe('key0000')
+    it.seek(new TextEncoder().encode('key0032'), cmp)
+    expect(text(it.key)).toBe('key0032')
+    it.seek(new TextEncoder().encode('zzz'), cmp)
+    expect(it.valid).toBe(false)
+  })
+
+  it('reports a shared length longer than the previous key, with the file offset', () => {
+    const bad = block.slice()
+    bad[0] = 5 // first entry claims 5 shared bytes of an empty previous key
+    const it = new BlockIter(bad, 4096, 'data block')
+    expect(() => it.seekToFirst()).toThrow(CorruptionError)
+    expect(() => new BlockIter(bad, 4096, 'data block').seekToFirst()).toThrow(/shares 5 key bytes.*at offset 4096/)
+  })
+
+  it('reports a value length that runs past the block', () => {
+    const bad = buildBlock([{ key: 'k', value: 'v' }])
+    bad[2] = 0x7f // value_len of the only entry
+    expect(() => new BlockIter(bad, 0).seekToFirst()).toThrow(/value length 127 runs past/)
+  })
+})
+
+describe('decodeBlockLayout', () => {
+  it('refuses a restart count the block cannot hold, without allocating it', () => {
+    const bad = block.slice()
+    new DataView(bad.buffer).setUint32(bad.length - 4, 0x0fffffff, true)
+    expect(() => decodeBlockLayout(bad, 100, 'index block')).toThrow(/claims 268435455 restart points/)
+  })
+
+  it('refuses the reserved footer bit', () => {
+    const bad = block.slice()
+    new DataView(bad.buffer).setUint32(bad.length - 4, (3 | (1 << 30)) >>> 0, true)
+    expect(() => decodeBlockLayout(bad, 0)).toThrow(/reserved bit 30/)
+  })
+
+  it('refuses a block shorter than its footer', () => {
+    expect(() => decodeBlockLayout(new Uint8Array(3), 77)).toThrow(/too short.*at offset 77/)
+  })
+
+  it('finds the restart array before a data-block hash index', () => {
+    const plain = buildBlock([{ key: 'a', value: '1' }], 16)
+    // entries | restarts | buckets(3) | u16 num_buckets | footer with bit 31
+    const entriesAndRestarts = plain.subarray(0, plain.length - 4)
+    const withHash = new Uint8Array(entriesAndRestarts.length + 3 + 2 + 4)
+    withHash.set(entriesAndRestarts)
+    withHash.set([0, 255, 255], entriesAndRestarts.length)
+    const view = new DataView(withHash.buffer)
+    view.setUint16(entriesAndRestarts.length + 3, 3, true)
+    view.setUint32(withHash.length - 4, (1 | 0x80000000) >>> 0, true)
+    const layout = decodeBlockLayout(withHash, 0)
+    expect(layout.hashIndex).toEqual({ bucketsOffset: entriesAndRestarts.length, numBuckets: 3 })
+    expect(layout.restartsOffset).toBe(entriesAndRestarts.length - 4)
+    const it = new BlockIter(withHash, 0)
+    it.seekToFirst()
+    expect(text(it.key)).toBe('a')
+  })
+})
