@@ -44,7 +44,9 @@ export abstract class SstCommand extends Command {
       try {
         st = statSync(p)
       } catch {
-        this.fail(`${p}: no such file or directory`, ExitCode.Usage)
+        process.stderr.write(`sstkit: ${p}: no such file or directory\n`)
+        this.raise(ExitCode.Usage)
+        continue
       }
       if (st.isDirectory()) {
         const ssts = readdirSync(p)

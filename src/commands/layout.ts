@@ -21,6 +21,9 @@ Kinds: data, index, index partition, filter, filter partition, range-del, compre
 
   static override flags = {
     summary: Flags.boolean({ description: 'Only the totals per block kind.' }),
+    decompress: Flags.boolean({
+      description: 'Decompress every block to measure it (default: read sizes from the block framing where recorded).',
+    }),
     format: Flags.string({ description: 'Table format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
   }
 
@@ -32,7 +35,7 @@ Kinds: data, index, index partition, filter, filter partition, range-del, compre
       const table = this.open(file, { verifyChecksums: true })
       if (!table) continue
       try {
-        const layout = tableLayout(table)
+        const layout = tableLayout(table, { decompress: flags.decompress })
         const j = layoutJson(file, layout, flags.summary)
         results.push(j)
         if (j.problems > 0) this.raise(ExitCode.Finding)

@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core'
 import { SstCommand } from '../cli/sst-command.js'
-import { footerModel, propertiesModel, PropsJson, propsJson } from '../report/props.js'
-import { renderTable } from '../report/table.js'
+import { PropsJson, propsJson, propsText } from '../report/props.js'
 
 export default class Props extends SstCommand {
   static override description =
@@ -28,9 +27,8 @@ export default class Props extends SstCommand {
         const j = propsJson(file, table)
         results.push(j)
         if (!this.jsonEnabled()) {
-          if (files.length > 1) this.log(`${file}:`)
-          this.log(renderTable(footerModel(j), 'table', this.tty))
-          this.log(renderTable(propertiesModel(j), 'table', this.tty))
+          if (results.length > 1) this.log('')
+          this.log(propsText(j))
         }
       } finally {
         table.close()

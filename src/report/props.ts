@@ -4,8 +4,9 @@
  */
 import { checksumTypeName, decodeWellKnownUserProperty, indexTypeName, magicName, Table } from '../index.js'
 import { formatSeqnoTimeMapProperty } from '../format/seqno-time-map.js'
+import type { FilterDescription } from '../format/filter.js'
+import { describeFilter, filterInfo, FilterInfo } from '../table/filter-info.js'
 import { formatBytes, jsonNumber } from './text.js'
-import { TableModel } from './table.js'
 
 export interface PropsJson {
   file: string
@@ -19,6 +20,8 @@ export interface PropsJson {
     index: { offset: number; size: number }
   }
   properties: Record<string, number | string>
+  /** Identified from the filter block itself; null when the file has none. */
+  filter: (Omit<FilterInfo, 'description'> & { description: FilterDescription | null; summary: string }) | null
   userProperties: Record<string, { hex: string; value?: number | string }>
 }
 
@@ -44,8 +47,14 @@ export function propsJson(file: string, t: Table): PropsJson {
       index: { ...t.indexHandle },
     },
     properties,
+    filter: filterJson(t),
     userProperties,
   }
+}
+
+function filterJson(t: Table): PropsJson['filter'] {
+  const f = filterInfo(t)
+  return f ? { ...f, summary: describeFilter(f) } : null
 }
 
 function knownBinaryText(name: string, v: Uint8Array): string {
@@ -76,30 +85,55 @@ function gloss(name: string, v: number | string): string {
   if (TIME_PROPERTIES.has(name) && v > 0) return new Date(v * 1000).toISOString().replace('.000Z', 'Z')
   if (SIZE_PROPERTIES.has(name) && v >= 1024) return formatBytes(v)
   if (name === 'rocksdb.column.family.id' && v === 2147483647) return 'unknown'
+  if (name === 'rocksdb.format.version' && v === 0) return 'written as 0 before RocksDB 9.8; the footer is authoritative'
   return ''
 }
 
-export function footerModel(j: PropsJson): TableModel {
-  return {
-    columns: [{ header: 'Footer' }, { header: 'Value' }],
-    rows: [
-      ['table kind', `${j.format.tableKind} (magic ${j.format.magic})`],
-      ['format_version', j.format.formatVersion],
-      ['checksum type', j.format.checksumType],
-      ['metaindex', `offset ${j.format.metaindex.offset}, size ${j.format.metaindex.size}`],
-      ['index', `offset ${j.format.index.offset}, size ${j.format.index.size}`],
-      ['footer', `offset ${j.format.footerOffset}`],
-    ],
-  }
-}
+/** Property groups for people, in display order; anything else goes under "Other". */
+const GROUPS: [string, string[]][] = [
+  ['Counts', ['rocksdb.num.entries', 'rocksdb.num.data.blocks', 'rocksdb.deleted.keys', 'rocksdb.merge.operands', 'rocksdb.num.range-deletions', 'rocksdb.num.filter_entries', 'rocksdb.num.data.blocks.compression.rejected', 'rocksdb.num.data.blocks.compression.bypassed', 'rocksdb.num.uniform.blocks']],
+  ['Sizes', ['rocksdb.data.size', 'rocksdb.index.size', 'rocksdb.index.partitions', 'rocksdb.top-level.index.size', 'rocksdb.filter.size', 'rocksdb.raw.key.size', 'rocksdb.raw.value.size', 'rocksdb.tail.start.offset', 'rocksdb.sample_for_compression.fast.data.size', 'rocksdb.sample_for_compression.slow.data.size']],
+  ['Compression', ['rocksdb.compression', 'rocksdb.compression_options']],
+  ['Index and filter', ['rocksdb.block.based.table.index.type', 'rocksdb.index.key.is.user.key', 'rocksdb.index.value.is.delta.encoded', 'rocksdb.index.block.restart.interval', 'rocksdb.data.block.restart.interval', 'rocksdb.separate.key.value.in.data.block', 'rocksdb.filter.policy', 'rocksdb.prefix.extractor.name', 'rocksdb.block.based.table.whole.key.filtering', 'rocksdb.block.based.table.prefix.filtering']],
+  ['Keys', ['rocksdb.comparator', 'rocksdb.merge.operator', 'rocksdb.key.smallest.seqno', 'rocksdb.key.largest.seqno', 'rocksdb.fixed.key.length', 'rocksdb.user.defined.timestamps.persisted', 'rocksdb.external_sst_file.version', 'rocksdb.external_sst_file.global_seqno']],
+  ['Identity and times', ['rocksdb.column.family.id', 'rocksdb.column.family.name', 'rocksdb.creation.time', 'rocksdb.oldest.key.time', 'rocksdb.newest.key.time', 'rocksdb.file.creation.time', 'rocksdb.creating.db.identity', 'rocksdb.creating.session.identity', 'rocksdb.creating.host.identity', 'rocksdb.original.file.number', 'rocksdb.format.version', 'rocksdb.property.collectors', 'rocksdb.seqno.time.map']],
+]
 
-export function propertiesModel(j: PropsJson): TableModel {
-  const rows: (string | number)[][] = []
-  for (const [name, v] of Object.entries(j.properties)) rows.push([name, v, gloss(name, v)])
+/** Aligned, grouped text: footer facts, then properties by topic, with short glosses. */
+export function propsText(j: PropsJson): string {
+  const rows = new Map<string, { value: string; note: string }>()
+  for (const [name, v] of Object.entries(j.properties)) rows.set(name, { value: String(v), note: gloss(name, v) })
   for (const [name, u] of Object.entries(j.userProperties)) {
-    let note = 'user property'
+    let note = u.value === undefined ? 'user property, raw bytes' : ''
     if (name === 'rocksdb.block.based.table.index.type' && typeof u.value === 'number') note = indexTypeName(u.value)
-    rows.push([name, u.value !== undefined ? u.value : `0x${u.hex}`, note])
+    rows.set(name, { value: u.value !== undefined ? String(u.value) : `0x${u.hex}`, note })
   }
-  return { columns: [{ header: 'Property' }, { header: 'Value' }, { header: 'Note' }], rows }
+  const width = Math.max(24, ...[...rows.keys()].map((k) => k.length)) + 2
+  const line = (k: string, v: string, note = '') => `  ${k.padEnd(width)}${v}${note ? `  (${note})` : ''}`
+  const out: string[] = [
+    j.file,
+    line('table', `${j.format.tableKind}, format_version ${j.format.formatVersion}, checksum ${j.format.checksumType}`),
+    line('magic', j.format.magic),
+    line('metaindex', `offset ${j.format.metaindex.offset}, size ${j.format.metaindex.size}`),
+    line('index', `offset ${j.format.index.offset}, size ${j.format.index.size}`),
+    line('footer', `offset ${j.format.footerOffset}`),
+    line('filter', j.filter ? `${j.filter.summary} (${j.filter.metaName})` : 'none'),
+  ]
+  const shown = new Set<string>()
+  for (const [title, names] of GROUPS) {
+    const present = names.filter((n) => rows.has(n))
+    if (present.length === 0) continue
+    out.push('', title)
+    for (const n of present) {
+      const r = rows.get(n)!
+      out.push(line(n, r.value, r.note))
+      shown.add(n)
+    }
+  }
+  const rest = [...rows.keys()].filter((n) => !shown.has(n))
+  if (rest.length > 0) {
+    out.push('', 'Other')
+    for (const n of rest) out.push(line(n, rows.get(n)!.value, rows.get(n)!.note))
+  }
+  return out.join('\n')
 }

@@ -3,7 +3,7 @@
  * position, stored and uncompressed size, compression and checksum status.
  * Like pebble's `sstable layout`, which sst_dump lacks.
  */
-import { compressionTypeName } from '../codec/compression.js'
+import { compressionTypeName, declaredUncompressedSize } from '../codec/compression.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
@@ -21,7 +21,7 @@ import {
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
 import { blockChecksumOf, decompressRawBlock, hex32, RawBlock } from './block-reader.js'
-import { Table } from './reader.js'
+import { propertiesChecksumWithSeqnoZeroed, Table } from './reader.js'
 
 export type BlockKind =
   | 'data'
@@ -78,7 +78,9 @@ interface PendingBlock {
 }
 
 /**
- * Walk every block. Blocks that fail to read are listed with their problem and
+ * Walk every block. With `decompress: false`, compressed sizes come from the
+ * block framing where it records them (cheap); blocks are decompressed only
+ * where it does not (format_version < 2 zlib/bzip2). Blocks that fail to read are listed with their problem and
  * the walk goes on, so one bad block does not hide the rest of the file.
  */
 export function tableLayout(table: Table, options: { decompress?: boolean; dataBlocks?: boolean } = {}): TableLayout {
@@ -164,12 +166,22 @@ function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlo
     return problemBlock(p.kind, p.name, p.handle, e)
   }
   const computed = blockChecksumOf(table, raw)
-  if (computed !== raw.storedChecksum) {
+  // An ingested file's properties carry a global seqno rewritten in place after
+  // the checksum was computed; RocksDB re-checks with that field zeroed.
+  const seqnoRewritten = p.kind === 'properties' && computed !== raw.storedChecksum && propertiesChecksumWithSeqnoZeroed(raw, table.checksum)
+  if (computed !== raw.storedChecksum && !seqnoRewritten) {
     checksum = 'mismatch'
     problem = `${p.kind} block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`
   }
   let uncompressedSize: number | null = raw.compressionType === 0 ? raw.payload.length : null
-  if (uncompressedSize === null && decompress) {
+  if (uncompressedSize === null && !decompress) {
+    try {
+      uncompressedSize = declaredUncompressedSize(raw.compressionType, raw.payload, table.formatVersion, raw.handle.offset) ?? null
+    } catch (e) {
+      problem ??= messageOf(e)
+    }
+  }
+  if (uncompressedSize === null && !problem) {
     try {
       const dict = p.isData ? table.dictionary() ?? undefined : undefined
       uncompressedSize = decompressRawBlock(raw, table.formatVersion, `${p.kind} block`, dict).length

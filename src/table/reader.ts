@@ -37,7 +37,7 @@ import {
 } from '../format/properties.js'
 import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
 import { ByteSource, FileByteSource } from '../io/byte-source.js'
-import { computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
+import { checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
 
 export interface OpenTableOptions {
   /** Verify block checksums as blocks are read (default true). */
@@ -168,6 +168,9 @@ export class Table {
       if (!indexHandle) throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
     }
     if (!indexHandle || isNullHandle(indexHandle)) throw new CorruptionError('the file has no index block', footer.offset)
+    // Refuse an impossible index handle now (without reading it), so that a damaged
+    // footer or metaindex fails the open instead of surfacing on first use.
+    checkHandle(indexHandle, 'index block', footer.offset, maxBlockBytes, footer.formatVersion >= 6 ? footer.metaindexHandle.offset : footer.offset)
     return new Table(source, footer, { metaindex, properties, propertiesHandle, indexHandle, propertiesSeqnoZeroed }, options)
   }
 
@@ -280,7 +283,7 @@ export function verifyFooterChecksum(footer: Footer, footerBytes: Uint8Array, ct
  * RocksDB rewrites the global seqno of an ingested file in place without
  * updating the properties checksum, so it re-checks with that value zeroed.
  */
-function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumContext): boolean {
+export function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumContext): boolean {
   if (raw.compressionType !== 0) return false
   let props: TableProperties
   try {

@@ -14,7 +14,7 @@ const enc = (b: Uint8Array | string) => (typeof b === 'string' ? new TextEncoder
 export function buildBlock(entries: SyntheticEntry[], restartInterval = 16, opts: { omitValueLength?: boolean; footerFlags?: number } = {}): Uint8Array {
   const parts: number[] = []
   const restarts: number[] = []
-  let prev = new Uint8Array(0)
+  let prev: Uint8Array = new Uint8Array(0)
   entries.forEach((e, i) => {
     const key = enc(e.key)
     const value = enc(e.value)
@@ -27,7 +27,7 @@ export function buildBlock(entries: SyntheticEntry[], restartInterval = 16, opts
     prev = key
   })
   if (restarts.length === 0) restarts.push(0)
-  const out = new Uint8Array(parts.length + 4 * restarts.length + 4)
+  const out: Uint8Array = new Uint8Array(parts.length + 4 * restarts.length + 4)
   out.set(parts)
   const view = new DataView(out.buffer)
   restarts.forEach((r, i) => view.setUint32(parts.length + 4 * i, r, true))
