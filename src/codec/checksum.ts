@@ -5,10 +5,16 @@
  * Every function works on the caller's bytes in place (no copies): they run
  * over every block of multi-GB files.
  */
-import { crc32c } from '@node-rs/crc32'
-import { xxh32, xxh64 } from '@node-rs/xxhash'
+import { createRequire } from 'node:module'
 import { NotSupportedError } from '../format/errors.js'
 import { xxh3Low32 } from './xxh3.js'
+
+// Addons load on first use: a file uses one checksum type, so it pays for one.
+const require = createRequire(import.meta.url)
+let crcLib: typeof import('@node-rs/crc32') | undefined
+let xxLib: typeof import('@node-rs/xxhash') | undefined
+const crc32c = (b: Uint8Array): number => (crcLib ??= require('@node-rs/crc32') as typeof import('@node-rs/crc32')).crc32c(b)
+const xxhash = () => (xxLib ??= require('@node-rs/xxhash') as typeof import('@node-rs/xxhash'))
 
 export const ChecksumType = { None: 0, CRC32c: 1, xxHash: 2, xxHash64: 3, XXH3: 4 } as const
 export type ChecksumTypeValue = (typeof ChecksumType)[keyof typeof ChecksumType]
@@ -52,9 +58,9 @@ export function blockChecksum(type: number, bytes: Uint8Array): number {
     case ChecksumType.CRC32c:
       return maskCrc32c(crc32c(bytes))
     case ChecksumType.xxHash:
-      return xxh32(bytes, 0) >>> 0
+      return xxhash().xxh32(bytes, 0) >>> 0
     case ChecksumType.xxHash64:
-      return Number(xxh64(bytes, 0n) & 0xffffffffn)
+      return Number(xxhash().xxh64(bytes, 0n) & 0xffffffffn)
     case ChecksumType.XXH3: {
       const n = bytes.length
       if (n === 0) return 0 // RocksDB's special case: no last byte to fold in

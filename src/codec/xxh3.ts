@@ -6,13 +6,16 @@
  * against ~0.9–1.7 GB/s for @node-rs/xxhash, whose per-call overhead is also
  * 3× higher; we use libxxhash when it loads and fall back to @node-rs otherwise.
  */
-import { xxh3 } from '@node-rs/xxhash'
+import { createRequire } from 'node:module'
 import { koffi } from './native.js'
+
+const require = createRequire(import.meta.url)
 
 type Xxh3Fn = (bytes: Uint8Array) => number
 
 /** Portable implementation (@node-rs/xxhash). */
 export function xxh3Low32NodeRs(bytes: Uint8Array): number {
+  const { xxh3 } = require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')
   return Number(xxh3.xxh64(bytes) & 0xffffffffn)
 }
 

@@ -5,9 +5,15 @@
  * Contexts are reused (creating one costs more than decoding a small block),
  * and a dictionary is digested into a DDict once per dictionary buffer.
  */
-import zstd from 'zstd-napi/binding.js'
+import { createRequire } from 'node:module'
 import type { CCtx, DCtx, DDict } from 'zstd-napi/binding.js'
 import { allocOutput, OutputOverflow, trimmed } from './output.js'
+
+// Loaded on first use: opening a file that has no zstd block does not load the addon.
+const require = createRequire(import.meta.url)
+type Binding = typeof import('zstd-napi/binding.js')
+let binding: Binding | undefined
+const zstdLib = (): Binding => (binding ??= require('zstd-napi/binding.js') as Binding)
 
 let dctx: DCtx | undefined
 let cctx: CCtx | undefined
@@ -21,7 +27,7 @@ const ddicts = new WeakMap<Uint8Array, DDict>()
 function ddictFor(dictionary: Uint8Array): DDict {
   let d = ddicts.get(dictionary)
   if (!d) {
-    d = new zstd.DDict(dictionary)
+    d = new (zstdLib().DDict)(dictionary)
     ddicts.set(dictionary, d)
   }
   return d
@@ -33,7 +39,7 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
   // as zstd's vaguer "Destination buffer is too small".
   const contentSize = frameContentSize(src)
   if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
-  dctx ??= new zstd.DCtx()
+  dctx ??= new (zstdLib().DCtx)()
   const dst = allocOutput(size)
   const n =
     dictionary && dictionary.length > 0
@@ -44,7 +50,7 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
 
 function frameContentSize(src: Uint8Array): number | null {
   try {
-    return zstd.getFrameContentSize(src)
+    return zstdLib().getFrameContentSize(src)
   } catch {
     return null // let the decoder report the malformed header
   }
@@ -65,17 +71,17 @@ let cctxDict: Uint8Array | undefined
 /** ZSTD_compress2 with RocksDB's settings: level, optional content checksum, optional dictionary. */
 export function zstdCompress(raw: Uint8Array, opts: ZstdCompressOptions): Uint8Array {
   const dict = opts.dictionary && opts.dictionary.length > 0 ? opts.dictionary : undefined
-  cctx ??= new zstd.CCtx()
+  cctx ??= new (zstdLib().CCtx)()
   if (cctxLevel !== opts.level || cctxChecksum !== opts.checksum || cctxDict !== dict) {
-    cctx.reset(zstd.ResetDirective.sessionAndParameters)
-    cctx.setParameter(zstd.CParameter.compressionLevel, opts.level)
-    cctx.setParameter(zstd.CParameter.checksumFlag, opts.checksum ? 1 : 0)
+    cctx.reset(zstdLib().ResetDirective.sessionAndParameters)
+    cctx.setParameter(zstdLib().CParameter.compressionLevel, opts.level)
+    cctx.setParameter(zstdLib().CParameter.checksumFlag, opts.checksum ? 1 : 0)
     if (dict) cctx.loadDictionary(dict)
     cctxLevel = opts.level
     cctxChecksum = opts.checksum
     cctxDict = dict
   }
-  const dst = allocOutput(zstd.compressBound(raw.length))
+  const dst = allocOutput(zstdLib().compressBound(raw.length))
   const n = cctx.compress2(dst, raw)
   return trimmed(dst, n)
 }
