@@ -82,3 +82,57 @@ describe('decodeBlockLayout', () => {
     expect(text(it.key)).toBe('a')
   })
 })
+
+describe('separated key/value data blocks (RocksDB 11 layout, synthetic bytes)', () => {
+  /** keys | values | restarts | values_section_offset | footer (bit 28), as BlockBuilder::Finish writes. */
+  function separated(entries: [string, string][], interval: number): Uint8Array {
+    const keys: number[] = []
+    const values: number[] = []
+    const restarts: number[] = []
+    let prev = ''
+    entries.forEach(([k, v], i) => {
+      const atRestart = i % interval === 0
+      let shared = 0
+      if (atRestart) restarts.push(keys.length)
+      else while (shared < prev.length && prev[shared] === k[shared]) shared++
+      keys.push(shared, k.length - shared, v.length)
+      if (atRestart) keys.push(values.length) // value offset within the values section
+      keys.push(...Buffer.from(k.slice(shared)))
+      values.push(...Buffer.from(v))
+      prev = k
+    })
+    const out = new Uint8Array(keys.length + values.length + 4 * restarts.length + 8)
+    out.set(keys)
+    out.set(values, keys.length)
+    const view = new DataView(out.buffer)
+    let p = keys.length + values.length
+    for (const r of restarts) {
+      view.setUint32(p, r, true)
+      p += 4
+    }
+    view.setUint32(p, keys.length, true)
+    view.setUint32(p + 4, (restarts.length | (1 << 28)) >>> 0, true)
+    return out
+  }
+
+  const entries: [string, string][] = Array.from({ length: 10 }, (_, i) => [`k${i}`, `value-${i}`.repeat((i % 3) + 1)])
+  const b = separated(entries, 4)
+
+  it('reads keys from the keys section and values from the values section', () => {
+    const it = new BlockIter(b, 0, 'data block', 4)
+    const seen: [string, string][] = []
+    for (it.seekToFirst(); it.valid; it.next()) seen.push([text(it.key), text(it.value)])
+    expect(it.layout.separatedKV).toBe(true)
+    expect(seen).toEqual(entries)
+  })
+
+  it('seeks into the middle of a restart interval', () => {
+    const it = new BlockIter(b, 0, 'data block', 4)
+    it.seek(new TextEncoder().encode('k6'), cmp)
+    expect([text(it.key), text(it.value)]).toEqual(entries[6])
+  })
+
+  it('requires the restart interval property', () => {
+    expect(() => new BlockIter(b, 0, 'data block', 0)).toThrow(/separated key\/value layout/)
+  })
+})
