@@ -2,11 +2,16 @@
  * How `scan` shows entries: one text line per entry for people, or one JSON
  * object per line (the documented `--format jsonl` contract).
  */
-import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
-import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
-import { ValueType, valueTypeName } from '../format/value-type.js'
-import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
-import type { SequenceNumber } from '../index.js'
+import {
+  decodeBlobIndex,
+  decodeWideColumns,
+  formatBlobIndex,
+  formatWideColumns,
+  splitValuePreferredSeqno,
+  ValueType,
+  valueTypeName,
+  type SequenceNumber,
+} from '../index.js'
 import { escapeBytes } from './text.js'
 
 export interface EntryView {

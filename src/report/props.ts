@@ -2,10 +2,18 @@
  * The `props` report: footer facts and every property, as a JSON document
  * (the documented contract) and as rows for people.
  */
-import { checksumTypeName, decodeWellKnownUserProperty, indexTypeName, magicName, Table } from '../index.js'
-import { formatSeqnoTimeMapProperty } from '../format/seqno-time-map.js'
-import type { FilterDescription } from '../format/filter.js'
-import { describeFilter, filterInfo, FilterInfo } from '../table/filter-info.js'
+import {
+  checksumTypeName,
+  decodeWellKnownUserProperty,
+  describeFilter,
+  filterInfo,
+  formatSeqnoTimeMapProperty,
+  indexTypeName,
+  magicName,
+  type FilterDescription,
+  type FilterInfo,
+  type Table,
+} from '../index.js'
 import { formatBytes, jsonNumber } from './text.js'
 
 export interface PropsJson {
