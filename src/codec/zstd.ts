@@ -85,3 +85,45 @@ export function zstdCompress(raw: Uint8Array, opts: ZstdCompressOptions): Uint8A
   const n = cctx.compress2(dst, raw)
   return trimmed(dst, n)
 }
+
+/**
+ * A zstd compressor/decompressor pair with fixed settings, for running many
+ * configurations side by side (recompress): each keeps its own contexts, so
+ * alternating between configurations never reloads a dictionary.
+ */
+export class ZstdCodec {
+  private readonly cctx: CCtx
+  private readonly dctx: DCtx
+  private readonly ddict: DDict | undefined
+
+  constructor(
+    readonly level: number,
+    readonly checksum: boolean,
+    readonly dictionary?: Uint8Array,
+  ) {
+    const z = zstdLib()
+    this.cctx = new z.CCtx()
+    this.cctx.setParameter(z.CParameter.compressionLevel, level)
+    this.cctx.setParameter(z.CParameter.checksumFlag, checksum ? 1 : 0)
+    if (dictionary && dictionary.length > 0) {
+      // Sticky: digested on the first frame, reused by every later one.
+      this.cctx.loadDictionary(dictionary)
+      this.ddict = new z.DDict(dictionary)
+    }
+    this.dctx = new z.DCtx()
+  }
+
+  /** One zstd frame for `raw` (no RocksDB size prefix), written after `reserve` bytes of `dst` space. */
+  compress(raw: Uint8Array, reserve = 0): { buffer: Uint8Array; length: number } {
+    const z = zstdLib()
+    const dst = allocOutput(reserve + z.compressBound(raw.length))
+    const n = this.cctx.compress2(dst.subarray(reserve), raw)
+    return { buffer: dst, length: reserve + n }
+  }
+
+  decompress(frame: Uint8Array, size: number): Uint8Array {
+    const dst = allocOutput(size)
+    const n = this.ddict ? this.dctx.decompressUsingDDict(dst, frame, this.ddict) : this.dctx.decompress(dst, frame)
+    return n === size ? dst : dst.subarray(0, n)
+  }
+}

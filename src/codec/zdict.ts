@@ -1,0 +1,115 @@
+/**
+ * zstd dictionary builder (ZDICT) through the system libzstd.so.1.
+ *
+ * zstd-napi does not ship ZDICT, and no npm package trains dictionaries
+ * (see the dependencies reference); libzstd1 is on every Debian system (dpkg
+ * and apt need it) and exports the whole ZDICT API. RocksDB links the same
+ * system library on Debian, so dictionaries built here are byte-for-byte what
+ * Debian's RocksDB builds from the same samples.
+ */
+import { koffi, loadLibrary } from './native.js'
+
+/** Magic number that starts a zstd-format (trained or finalized) dictionary. */
+export const ZSTD_DICT_MAGIC = 0xec30a437
+
+type Fn = (...args: any[]) => any
+
+interface ZdictApi {
+  train: Fn
+  finalize: Fn
+  isError: Fn
+  errorName: Fn
+  getDictID: Fn
+  version: Fn
+}
+
+let api: ZdictApi | undefined
+
+function zdict(): ZdictApi {
+  if (api) return api
+  const k = koffi()
+  const lib = loadLibrary('the zstd dictionary builder (libzstd.so.1, package libzstd1)', ['libzstd.so.1', 'libzstd.so'])
+  // ZDICT_params_t, passed by value.
+  const params = k.struct('ZDICT_params_t', { compressionLevel: 'int', notificationLevel: 'unsigned int', dictID: 'unsigned int' })
+  api = {
+    train: lib.func(
+      'size_t ZDICT_trainFromBuffer(void *dictBuffer, size_t dictBufferCapacity, const void *samplesBuffer, const size_t *samplesSizes, unsigned int nbSamples)',
+    ),
+    finalize: lib.func('ZDICT_finalizeDictionary', 'size_t', [
+      'void *',
+      'size_t',
+      'const void *',
+      'size_t',
+      'const void *',
+      'const size_t *',
+      'unsigned int',
+      params,
+    ]),
+    isError: lib.func('unsigned int ZDICT_isError(size_t code)'),
+    errorName: lib.func('const char *ZDICT_getErrorName(size_t code)'),
+    getDictID: lib.func('unsigned int ZDICT_getDictID(const void *dictBuffer, size_t dictSize)'),
+    version: lib.func('unsigned int ZSTD_versionNumber(void)'),
+  }
+  return api
+}
+
+/** The system zstd's version, e.g. "1.5.4" (the one building dictionaries). */
+export function zdictZstdVersion(): string {
+  const v = Number(zdict().version())
+  return `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`
+}
+
+export class DictionaryBuildError extends Error {
+  override name = 'DictionaryBuildError'
+}
+
+function sizes(sampleLengths: readonly number[]): BigUint64Array {
+  return BigUint64Array.from(sampleLengths, (n) => BigInt(n))
+}
+
+function check(result: number | bigint, what: string): number {
+  const a = zdict()
+  if (a.isError(result)) throw new DictionaryBuildError(`${what} failed: ${a.errorName(result)}`)
+  return Number(result)
+}
+
+/** ZDICT_trainFromBuffer: a dictionary of at most `capacity` bytes (RocksDB's `train` mode). */
+export function trainDictionary(samples: Uint8Array, sampleLengths: readonly number[], capacity: number): Uint8Array {
+  if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
+  const dict = new Uint8Array(capacity)
+  const n = check(zdict().train(dict, capacity, samples, sizes(sampleLengths), sampleLengths.length), 'ZDICT_trainFromBuffer')
+  return dict.slice(0, n)
+}
+
+/**
+ * ZDICT_finalizeDictionary over `content` (RocksDB's `finalize` mode:
+ * use_zstd_dict_trainer = false), with compressionLevel `level`, no
+ * notifications and an automatic dictionary ID.
+ */
+export function finalizeDictionary(
+  content: Uint8Array,
+  samples: Uint8Array,
+  sampleLengths: readonly number[],
+  capacity: number,
+  level: number,
+): Uint8Array {
+  if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
+  const dict = new Uint8Array(capacity)
+  const n = check(
+    zdict().finalize(dict, capacity, content, content.length, samples, sizes(sampleLengths), sampleLengths.length, {
+      compressionLevel: level,
+      notificationLevel: 0,
+      dictID: 0,
+    }),
+    'ZDICT_finalizeDictionary',
+  )
+  return dict.slice(0, n)
+}
+
+/** The ID of a zstd-format dictionary; 0 for raw content (no magic). */
+export function dictionaryId(dict: Uint8Array): number {
+  if (dict.length < 8) return 0
+  const magic = (dict[0] | (dict[1] << 8) | (dict[2] << 16) | (dict[3] << 24)) >>> 0
+  if (magic !== ZSTD_DICT_MAGIC) return 0
+  return (dict[4] | (dict[5] << 8) | (dict[6] << 16)) + dict[7] * 0x1000000
+}
