@@ -1,0 +1,107 @@
+/**
+ * Compression dictionaries exactly as RocksDB's table builder makes them
+ * (`BlockBasedTableBuilder::EnterUnbuffered`, `util/compression.h`):
+ *
+ * - Data blocks are buffered until their total exceeds the buffer limit
+ *   (`max_dict_buffer_bytes`; 0 = the whole file).
+ * - Samples: with N buffered blocks, start at block N/2 and step by
+ *   545055921143 mod N (a prime, so the walk visits every block), appending
+ *   whole blocks until the sample budget is reached (the last one truncated).
+ *   Budget: `zstd_max_train_bytes` when training/finalizing, else `max_dict_bytes`.
+ * - raw: the samples themselves; train: ZDICT_trainFromBuffer(capacity =
+ *   max_dict_bytes); finalize: ZDICT_finalizeDictionary over the first
+ *   min(total, max_dict_bytes) sample bytes at the configured level.
+ *
+ * Only the sampled bytes are held: a first pass counts the buffered blocks, a
+ * second collects the chosen ones, so memory is bounded by the sample budget.
+ */
+import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+import type { Table } from '../table/reader.js'
+import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+
+/** The prime RocksDB steps through the buffered blocks with. */
+const PRIME_GENERATOR = 545055921143n
+
+export interface DictionaryOptions {
+  maxDictBytes: number
+  /** zstd_max_train_bytes: sample budget for train/finalize. */
+  trainBytes: number
+  /** max_dict_buffer_bytes: 0 = unlimited. */
+  maxDictBufferBytes: number
+}
+
+export interface Samples {
+  /** Concatenated sample bytes. */
+  readonly bytes: Uint8Array
+  readonly lengths: number[]
+  /** Blocks buffered before the dictionary was built. */
+  readonly bufferedBlocks: number
+}
+
+/** Sizes of the blocks RocksDB buffers before building the dictionary. */
+function bufferedSizes(table: Table, source: SourceOptions, limit: number): number[] {
+  const sizes: number[] = []
+  let total = 0
+  const skipped: SkippedBlock[] = []
+  for (const b of sourceBlocks(table, source, skipped)) {
+    sizes.push(b.data.length)
+    total += b.data.length
+    // RocksDB checks after adding each finished block.
+    if (limit !== 0 && total > limit) break
+  }
+  return sizes
+}
+
+/** Choose samples with RocksDB's walk over the buffered blocks, under `budget` bytes. */
+export function collectSamples(table: Table, source: SourceOptions, opts: DictionaryOptions, budget: number): Samples {
+  const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes)
+  const n = sizes.length
+  if (n === 0 || budget <= 0) return { bytes: new Uint8Array(0), lengths: [], bufferedBlocks: n }
+  // Plan the walk: which blocks, in which order, how many bytes of each.
+  const step = Number(PRIME_GENERATOR % BigInt(n))
+  const plan: { block: number; take: number; at: number }[] = []
+  let total = 0
+  let idx = Math.floor(n / 2)
+  for (let i = 0; i < n && total < budget; i++) {
+    const take = Math.min(budget - total, sizes[idx])
+    plan.push({ block: idx, take, at: total })
+    total += take
+    idx += step
+    if (idx >= n) idx -= n
+  }
+  // Second pass: copy just the planned bytes into place.
+  const bytes = new Uint8Array(total)
+  const byBlock = new Map(plan.map((p) => [p.block, p]))
+  const skipped: SkippedBlock[] = []
+  let i = 0
+  for (const b of sourceBlocks(table, source, skipped)) {
+    if (i >= n) break
+    const p = byBlock.get(i++)
+    if (p) bytes.set(b.data.subarray(0, p.take), p.at)
+  }
+  return { bytes, lengths: plan.map((p) => p.take), bufferedBlocks: n }
+}
+
+export function rawDictionary(samples: Samples): Uint8Array {
+  return samples.bytes
+}
+
+export function trainedDictionary(samples: Samples, maxDictBytes: number): Uint8Array {
+  try {
+    return trainDictionary(samples.bytes, samples.lengths, maxDictBytes)
+  } catch (e) {
+    // RocksDB: a trainer error yields an empty dictionary (blocks compressed without one).
+    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+    throw e
+  }
+}
+
+export function finalizedDictionary(samples: Samples, maxDictBytes: number, level: number): Uint8Array {
+  try {
+    const content = samples.bytes.subarray(0, Math.min(samples.bytes.length, maxDictBytes))
+    return finalizeDictionary(content, samples.bytes, samples.lengths, maxDictBytes, level)
+  } catch (e) {
+    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+    throw e
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The recompression engine: for one SST, the stored baseline and every
+ * configuration of the matrix, with dictionaries built as RocksDB builds them,
+ * evaluated in parallel, then marked (smallest, fastest to decompress, Pareto
+ * front of size against compression time).
+ */
+import { availableParallelism } from 'node:os'
+import { readFileSync, statSync } from 'node:fs'
+import { compressionTypeName } from '../codec/compression.js'
+import { dictionaryId } from '../codec/zdict.js'
+import { tableLayout } from '../table/layout.js'
+import { openTable, Table } from '../table/reader.js'
+import { buildMatrix, effectiveLevel, MatrixSpec, RecompressConfig, typeLabel } from './config.js'
+import { collectSamples, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
+import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
+import { runTasks } from './pool.js'
+import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+
+/** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
+export const MAX_DICT_FILE_BYTES = 64 * 1024 * 1024
+
+export interface RecompressOptions {
+  matrix: MatrixSpec
+  source: SourceOptions
+  dict: DictionaryOptions
+  dictFile?: string
+  maxCompressedBytesPerKb?: number
+  repeat?: number
+  jobs?: number
+  /** Called with (done, total) block evaluations. */
+  onProgress?: (done: number, total: number) => void
+}
+
+export interface StoredBaseline {
+  compression: string
+  blocks: number
+  blocksCompressed: number
+  uncompressedBytes: number
+  dataBytes: number
+  dictBytes: number
+  indexBytes: number
+  filterBytes: number
+  metaBytes: number
+  fileBytes: number
+  ratio: number
+  /** Time to decompress the stored data blocks, ms. */
+  decompressMs: number
+  decompressMBps: number | null
+}
+
+export interface RecompressResult {
+  type: string
+  level: number | null
+  dict: string
+  checksum: boolean
+  /** null: the file's own block boundaries. */
+  blockSize: number | null
+  dataBytes: number
+  dictBytes: number
+  dictId: number
+  indexBytes: number
+  filterBytes: number
+  metaBytes: number
+  /** Estimated whole file: data + dictionary + index + filter + meta blocks + footer. Null when sampling. */
+  fileBytes: number | null
+  uncompressedBytes: number
+  /** Uncompressed data / (data + dictionary) bytes. */
+  ratio: number
+  /** Relative change of data + dictionary bytes against the stored file (-0.25 = 25% smaller). */
+  vsStored: number
+  blocks: number
+  blocksCompressed: number
+  blocksRejected: number
+  blocksBypassed: number
+  /** Median over repeats. */
+  compressMs: number
+  decompressMs: number
+  /** (max - min) / median over repeats; 0 with one repeat. */
+  compressSpread: number
+  decompressSpread: number
+  compressMBps: number | null
+  decompressMBps: number | null
+  dictMs: number
+  marks: string[]
+}
+
+export interface RecompressReport {
+  file: string
+  stored: StoredBaseline
+  results: RecompressResult[]
+  /** Matrix combinations left out, and sampling or skipped-block notes. */
+  notes: string[]
+  skipped: SkippedBlock[]
+  samplePercent: number
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+function spread(xs: number[]): number {
+  if (xs.length < 2) return 0
+  const med = median(xs)
+  return med > 0 ? (Math.max(...xs) - Math.min(...xs)) / med : 0
+}
+
+const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) : null)
+
+/** Relative cost of a configuration, for balancing work across jobs. */
+function cost(c: RecompressConfig): number {
+  const l = effectiveLevel(c) ?? 1
+  if (typeLabel(c.type) !== 'zstd') return typeLabel(c.type) === 'lz4hc' ? 2 + l : typeLabel(c.type) === 'bzip2' ? 8 : 1
+  return l <= 3 ? 1 : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+}
+
+/** Split configurations into `n` groups of similar cost (longest first), keeping matrix order inside each. */
+function partition(configs: RecompressConfig[], n: number): RecompressConfig[][] {
+  const groups: { cost: number; items: RecompressConfig[] }[] = Array.from({ length: n }, () => ({ cost: 0, items: [] }))
+  for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
+    const g = groups.reduce((best, x) => (x.cost < best.cost ? x : best))
+    g.cost += cost(c)
+    g.items.push(c)
+  }
+  return groups.filter((g) => g.items.length > 0).map((g) => g.items.sort((a, b) => a.id - b.id))
+}
+
+function storedBaseline(table: Table, source: SourceOptions, skipped: SkippedBlock[]): StoredBaseline {
+  const layout = tableLayout(table, { decompress: false })
+  const sum = (pred: (k: string) => boolean) => layout.blocks.filter((b) => pred(b.kind)).reduce((a, b) => a + b.sizeOnDisk, 0)
+  const data = layout.blocks.filter((b) => b.kind === 'data')
+  const sampledData = data.filter((_, i) => source.samplePercent >= 100 || sampledIndex(i, source.samplePercent))
+  // Time decompressing the stored blocks (the same blocks the results cover).
+  let uncompressed = 0
+  let decompressMs = 0
+  const ownBoundaries: SourceOptions = { blockSize: null, samplePercent: source.samplePercent }
+  const t0 = performance.now()
+  for (const b of sourceBlocks(table, ownBoundaries, skipped)) uncompressed += b.data.length
+  decompressMs = performance.now() - t0
+  const dataBytes = sampledData.reduce((a, b) => a + b.sizeOnDisk, 0)
+  const dictBytes = sum((k) => k === 'compression dictionary')
+  const compressions = new Set(data.filter((b) => b.compressionType !== 0).map((b) => b.compression))
+  return {
+    compression: compressions.size ? [...compressions].join('+') : compressionTypeName(0),
+    blocks: sampledData.length,
+    blocksCompressed: sampledData.filter((b) => b.compressionType !== 0 && b.compressionType !== null).length,
+    uncompressedBytes: uncompressed,
+    dataBytes,
+    dictBytes,
+    indexBytes: sum((k) => k === 'index' || k === 'index partition'),
+    filterBytes: sum((k) => k === 'filter' || k === 'filter partition'),
+    metaBytes: sum((k) => k === 'properties' || k === 'metaindex' || k === 'range-del' || k === 'meta' || k === 'footer'),
+    fileBytes: layout.fileSize,
+    ratio: dataBytes + dictBytes > 0 ? uncompressed / (dataBytes + dictBytes) : 0,
+    decompressMs,
+    decompressMBps: mbps(uncompressed, decompressMs),
+  }
+}
+
+
+interface BuiltDictionary {
+  bytes: Uint8Array
+  ms: number
+}
+
+function buildDictionaries(table: Table, configs: RecompressConfig[], opts: RecompressOptions): Map<number, BuiltDictionary> {
+  const out = new Map<number, BuiltDictionary>()
+  // Dictionaries come from the whole data stream, as RocksDB's builder sees it, even when sampling.
+  const source: SourceOptions = { ...opts.source, samplePercent: 100 }
+  let rawSamples: { s: Samples; ms: number } | undefined
+  let trainSamples: { s: Samples; ms: number } | undefined
+  let trained: BuiltDictionary | undefined
+  const finalized = new Map<number, BuiltDictionary>()
+  let fileDict: Uint8Array | undefined
+  const timed = <T>(f: () => T): { v: T; ms: number } => {
+    const t0 = performance.now()
+    const v = f()
+    return { v, ms: performance.now() - t0 }
+  }
+  for (const c of configs) {
+    switch (c.dict) {
+      case 'none':
+        break
+      case 'raw': {
+        if (!rawSamples) {
+          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.maxDictBytes))
+          rawSamples = { s: r.v, ms: r.ms }
+        }
+        out.set(c.id, { bytes: rawSamples.s.bytes, ms: rawSamples.ms })
+        break
+      }
+      case 'train': {
+        if (!trainSamples) {
+          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.trainBytes))
+          trainSamples = { s: r.v, ms: r.ms }
+        }
+        if (!trained) {
+          const r = timed(() => trainedDictionary(trainSamples!.s, opts.dict.maxDictBytes))
+          trained = { bytes: r.v, ms: r.ms + trainSamples.ms }
+        }
+        out.set(c.id, trained)
+        break
+      }
+      case 'finalize': {
+        if (!trainSamples) {
+          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.trainBytes))
+          trainSamples = { s: r.v, ms: r.ms }
+        }
+        const level = effectiveLevel(c) ?? 3
+        let f = finalized.get(level)
+        if (!f) {
+          const r = timed(() => finalizedDictionary(trainSamples!.s, opts.dict.maxDictBytes, level))
+          f = { bytes: r.v, ms: r.ms + trainSamples.ms }
+          finalized.set(level, f)
+        }
+        out.set(c.id, f)
+        break
+      }
+      case 'file': {
+        fileDict ??= readDictFile(opts.dictFile!)
+        out.set(c.id, { bytes: fileDict, ms: 0 })
+        break
+      }
+    }
+  }
+  return out
+}
+
+export class DictFileError extends Error {
+  override name = 'DictFileError'
+}
+
+function readDictFile(path: string): Uint8Array {
+  let size: number
+  try {
+    size = statSync(path).size
+  } catch {
+    throw new DictFileError(`dictionary file ${path}: no such file`)
+  }
+  if (size > MAX_DICT_FILE_BYTES) throw new DictFileError(`dictionary file ${path} is ${size} bytes, over the ${MAX_DICT_FILE_BYTES}-byte limit`)
+  if (size === 0) throw new DictFileError(`dictionary file ${path} is empty`)
+  return new Uint8Array(readFileSync(path))
+}
+
+function markResults(results: RecompressResult[]): void {
+  const size = (r: RecompressResult) => r.dataBytes + r.dictBytes
+  if (results.length === 0) return
+  const smallest = Math.min(...results.map(size))
+  for (const r of results) if (size(r) === smallest) r.marks.push('smallest')
+  const withDec = results.filter((r) => r.decompressMBps !== null && r.blocksCompressed > 0)
+  if (withDec.length) {
+    const fastest = Math.max(...withDec.map((r) => r.decompressMBps!))
+    for (const r of withDec) if (r.decompressMBps === fastest) r.marks.push('fastest-decompress')
+  }
+  // Pareto front: no other configuration is at least as small and at least as fast, and better in one.
+  for (const r of results) {
+    const dominated = results.some(
+      (o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs),
+    )
+    if (!dominated) r.marks.push('pareto')
+  }
+}
+
+export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
+  const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
+  const table = openTable(file)
+  const skipped: SkippedBlock[] = []
+  let stored: StoredBaseline
+  let dictionaries: Map<number, BuiltDictionary>
+  let totalBlocks: number
+  try {
+    stored = storedBaseline(table, opts.source, skipped)
+    dictionaries = buildDictionaries(table, configs, opts)
+    totalBlocks = opts.source.blockSize === null ? stored.blocks : Math.max(1, Math.ceil(stored.uncompressedBytes / opts.source.blockSize))
+  } finally {
+    table.close()
+  }
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism())
+  const groups = partition(configs, Math.min(jobs, configs.length))
+  const tasks: EvaluateTask[] = groups.map((g) => ({
+    file,
+    configs: g,
+    dictionaries: Object.fromEntries(g.filter((c) => dictionaries.has(c.id)).map((c) => [c.id, dictionaries.get(c.id)!.bytes])),
+    source: opts.source,
+    maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+    repeat: opts.repeat ?? 1,
+  }))
+  const total = totalBlocks * groups.length
+  let done = 0
+  const outputs = await runTasks(tasks, jobs, (n) => {
+    done += n
+    opts.onProgress?.(Math.min(done, total), total)
+  })
+  const byId = new Map<number, ConfigMeasurement>()
+  for (const o of outputs) for (const m of o.results) byId.set(m.id, m)
+  // Every task reads the same blocks; report skipped ones once.
+  const seen = new Set(skipped.map((s) => s.offset))
+  for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) (seen.add(s.offset), skipped.push(s))
+
+  const sampling = opts.source.samplePercent < 100
+  const storedSize = stored.dataBytes + stored.dictBytes
+  const results: RecompressResult[] = configs.map((c) => {
+    const m = byId.get(c.id)!
+    const dict = dictionaries.get(c.id)
+    const dictBytes = dict && dict.bytes.length > 0 ? dict.bytes.length + 5 : 0
+    const compressMs = median(m.compressMs)
+    const decompressMs = median(m.decompressMs)
+    const filterBytes = stored.filterBytes
+    return {
+      type: typeLabel(c.type),
+      level: c.level,
+      dict: c.dict,
+      checksum: c.checksum,
+      blockSize: opts.source.blockSize,
+      dataBytes: m.dataBytes,
+      dictBytes,
+      dictId: dict ? dictionaryId(dict.bytes) : 0,
+      indexBytes: m.indexBytes,
+      filterBytes,
+      metaBytes: stored.metaBytes,
+      fileBytes: sampling ? null : m.dataBytes + dictBytes + m.indexBytes + filterBytes + stored.metaBytes,
+      uncompressedBytes: m.uncompressedBytes,
+      ratio: m.dataBytes + dictBytes > 0 ? m.uncompressedBytes / (m.dataBytes + dictBytes) : 0,
+      vsStored: storedSize > 0 ? (m.dataBytes + dictBytes - storedSize) / storedSize : 0,
+      blocks: m.blocks,
+      blocksCompressed: m.blocksCompressed,
+      blocksRejected: m.blocksRejected,
+      blocksBypassed: m.blocksBypassed,
+      compressMs,
+      decompressMs,
+      compressSpread: spread(m.compressMs),
+      decompressSpread: spread(m.decompressMs),
+      compressMBps: m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null,
+      decompressMBps: m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null,
+      dictMs: dict?.ms ?? 0,
+      marks: [],
+    }
+  })
+  markResults(results)
+  if (sampling) notes.push(`sampled ${opts.source.samplePercent}% of the data blocks: byte counts cover those blocks only`)
+  if (skipped.length) notes.push(`${skipped.length} data block(s) could not be read and were skipped`)
+  return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent }
+}
