@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { buildMatrix, MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes } from '../../src/index.js'
+import { CompressionType } from '../../src/codec/compression.js'
+
+describe('parseLevels', () => {
+  it('reads ranges, lists, negative levels and default', () => {
+    expect(parseLevels('1..4')).toEqual([1, 2, 3, 4])
+    expect(parseLevels('1,3,6,9')).toEqual([1, 3, 6, 9])
+    expect(parseLevels('-5..-3,1')).toEqual([-5, -4, -3, 1])
+    expect(parseLevels('default,3')).toEqual([null, 3])
+  })
+  it('refuses nonsense with a clear message', () => {
+    expect(() => parseLevels('9..1')).toThrow(/runs backwards/)
+    expect(() => parseLevels('fast')).toThrow(MatrixError)
+    expect(() => parseLevels('')).toThrow(/no levels/)
+  })
+})
+
+describe('buildMatrix', () => {
+  it('defaults to zstd levels 1,3,6,9,12,15,19 × four dictionary modes × checksum off/on', () => {
+    const m = buildMatrix({ types: parseTypes('zstd'), checksums: parseChecksums('both') })
+    expect(m.configs.length).toBe(7 * 4 * 2)
+    expect(new Set(m.configs.map((c) => c.dict))).toEqual(new Set(['none', 'raw', 'finalize', 'train']))
+  })
+  it('applies levels and dictionaries only where RocksDB has them, and says what it left out', () => {
+    const m = buildMatrix({ types: parseTypes('snappy,lz4hc,zstd'), levels: [3, 19], dicts: parseDicts('none,train'), checksums: [false, true] })
+    const snappy = m.configs.filter((c) => c.type === CompressionType.Snappy)
+    expect(snappy.map((c) => [c.level, c.dict, c.checksum])).toEqual([[null, 'none', false]])
+    const lz4hc = m.configs.filter((c) => c.type === CompressionType.LZ4HC)
+    expect(lz4hc.map((c) => c.level)).toEqual([3]) // 19 is beyond LZ4HC's 1..12
+    expect(m.notes.join('\n')).toMatch(/lz4hc accepts levels 1..12: left out 19/)
+    expect(m.notes.join('\n')).toMatch(/dictionary mode train does not apply to (snappy|lz4hc)/)
+    expect(m.configs.filter((c) => c.type === CompressionType.ZSTD).length).toBe(2 * 2 * 2)
+  })
+  it('is a usage error when nothing is left', () => {
+    expect(() => buildMatrix({ types: parseTypes('snappy'), dicts: parseDicts('train'), checksums: [false] })).toThrow(/nothing to evaluate/)
+    expect(() => parseTypes('xpress')).toThrow(/unknown compression type "xpress"/)
+    expect(() => parseChecksums('maybe')).toThrow(MatrixError)
+  })
+})

@@ -1,0 +1,155 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openTable, recompressFile, type RecompressOptions } from '../../src/index.js'
+import { CompressionType } from '../../src/codec/compression.js'
+import { ZSTD_DICT_MAGIC } from '../../src/codec/zdict.js'
+import { collectSamples, trainedDictionary } from '../../src/recompress/dictionary.js'
+import { fixturePath, ROOT, sstkit } from '../helpers.js'
+
+const SAMPLE = join(ROOT, 'examples/sample.sst')
+const base = (over: Partial<RecompressOptions> = {}): RecompressOptions => ({
+  matrix: { types: [CompressionType.ZSTD], levels: [3], dicts: ['none'], checksums: [false] },
+  source: { blockSize: null, samplePercent: 100 },
+  dict: { maxDictBytes: 4096, trainBytes: 409600, maxDictBufferBytes: 0 },
+  jobs: 1,
+  ...over,
+})
+
+describe('recompress engine', () => {
+  it('always reports the file as stored, matching its layout', async () => {
+    const r = await recompressFile(SAMPLE, base())
+    expect(r.stored).toMatchObject({ compression: 'ZSTD', blocks: 43, blocksCompressed: 43, dataBytes: 55060, fileBytes: 57785 })
+    expect(r.stored.uncompressedBytes).toBe(169856)
+  })
+
+  it('keeps the file\'s block boundaries by default and counts every block', async () => {
+    const r = await recompressFile(SAMPLE, base())
+    expect(r.results[0]).toMatchObject({ blocks: 43, blocksCompressed: 43, blocksRejected: 0, uncompressedBytes: 169856 })
+    expect(r.results[0].fileBytes).toBe(r.results[0].dataBytes + r.results[0].indexBytes + r.results[0].filterBytes + r.results[0].metaBytes)
+  })
+
+  it('stores a block raw and counts it rejected when it misses the acceptance rule', async () => {
+    const r = await recompressFile(SAMPLE, base({ maxCompressedBytesPerKb: 200 }))
+    // 200/1024 is below zstd's ratio on this data: every block is stored raw.
+    expect(r.results[0]).toMatchObject({ blocksCompressed: 0, blocksRejected: 43 })
+    expect(r.results[0].dataBytes).toBe(169856 + 43 * 5)
+  })
+
+  it('builds dictionaries of the right kind: raw has no magic, train and finalize carry the zstd magic and an ID', async () => {
+    const r = await recompressFile(SAMPLE, base({ matrix: { types: [CompressionType.ZSTD], levels: [3], dicts: ['raw', 'train', 'finalize'], checksums: [false] } }))
+    const by = Object.fromEntries(r.results.map((x) => [x.dict, x]))
+    expect(by.raw.dictId).toBe(0)
+    expect(by.raw.dictBytes).toBe(4096 + 5)
+    expect(by.train.dictId).toBeGreaterThan(32767)
+    expect(by.finalize.dictId).toBeGreaterThan(32767)
+    for (const x of r.results) expect(x.blocksCompressed).toBe(43) // every block round-tripped
+  })
+
+  it('samples dictionaries exactly like RocksDB: middle block first, prime stride, truncated at the budget', () => {
+    const t = openTable(SAMPLE)
+    const s = collectSamples(t, { blockSize: null, samplePercent: 100 }, { maxDictBytes: 4096, trainBytes: 10000, maxDictBufferBytes: 0 }, 10000)
+    const blocks = [...t.dataBlocks()].map((b) => t.readBlock(b.handle, 'data block', true).slice())
+    const n = blocks.length
+    const step = Number(545055921143n % BigInt(n))
+    let idx = Math.floor(n / 2)
+    const expected: Uint8Array[] = []
+    let total = 0
+    while (total < 10000) {
+      const take = Math.min(10000 - total, blocks[idx].length)
+      expected.push(blocks[idx].subarray(0, take))
+      total += take
+      idx = (idx + step) % n
+    }
+    expect(s.lengths).toEqual(expected.map((e) => e.length))
+    expect(Buffer.from(s.bytes).equals(Buffer.concat(expected))).toBe(true)
+    const big = collectSamples(t, { blockSize: null, samplePercent: 100 }, { maxDictBytes: 4096, trainBytes: 200000, maxDictBufferBytes: 0 }, 200000)
+    const dict = trainedDictionary(big, 4096)
+    expect(dict.length).toBeGreaterThan(0)
+    expect(new DataView(dict.buffer, dict.byteOffset).getUint32(0, true)).toBe(ZSTD_DICT_MAGIC)
+    t.close()
+  })
+
+  it('buffers only up to max_dict_buffer_bytes before sampling', () => {
+    const t = openTable(SAMPLE)
+    const s = collectSamples(t, { blockSize: null, samplePercent: 100 }, { maxDictBytes: 4096, trainBytes: 1 << 20, maxDictBufferBytes: 20000 }, 1 << 20)
+    // blocks are ~4 KiB: the limit is passed after the 5th or 6th block
+    expect(s.bufferedBlocks).toBeGreaterThanOrEqual(5)
+    expect(s.bufferedBlocks).toBeLessThanOrEqual(6)
+    t.close()
+  })
+
+  it('evaluates every codec with a round trip, including dictionaries for lz4 and zlib', async () => {
+    const r = await recompressFile(SAMPLE, base({ matrix: { types: [0, 1, 2, 3, 4, 5, 7], levels: [null], dicts: ['none', 'raw'], checksums: [false] } }))
+    for (const x of r.results) {
+      if (x.type === 'none') expect(x.blocksCompressed).toBe(0)
+      else expect(x.blocksCompressed, `${x.type} ${x.dict}`).toBe(43)
+    }
+    expect(r.results.filter((x) => x.dict === 'raw').map((x) => x.type).sort()).toEqual(['lz4', 'lz4hc', 'zlib', 'zstd'])
+  })
+
+  it('evaluates an external dictionary file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sstkit-dict-'))
+    const file = join(dir, 'ext.dict')
+    writeFileSync(file, Buffer.from('{"id":0,"name":"margaret dijkstra","email":"@example.com","city":"lima"}'.repeat(40)))
+    const r = await recompressFile(SAMPLE, base({ dictFile: file }))
+    const ext = r.results.find((x) => x.dict === 'file')!
+    expect(ext.dictBytes).toBeGreaterThan(0)
+    expect(ext.dataBytes).toBeLessThan(r.results.find((x) => x.dict === 'none')!.dataBytes)
+  })
+
+  it('samples a deterministic, evenly spread share of blocks and says so', async () => {
+    const r = await recompressFile(SAMPLE, base({ source: { blockSize: null, samplePercent: 25 } }))
+    expect(r.results[0].blocks).toBe(Math.floor((43 * 25) / 100))
+    expect(r.results[0].fileBytes).toBeNull()
+    expect(r.notes.join(' ')).toMatch(/sampled 25%/)
+    expect(r.stored.blocks).toBe(r.results[0].blocks)
+  })
+
+  it('marks the smallest setting and a Pareto front', async () => {
+    const r = await recompressFile(SAMPLE, base({ matrix: { types: [CompressionType.ZSTD], levels: [1, 19], dicts: ['none'], checksums: [false] } }))
+    const l19 = r.results.find((x) => x.level === 19)!
+    expect(l19.marks).toContain('smallest')
+    expect(r.results.some((x) => x.marks.includes('pareto'))).toBe(true)
+  })
+
+  it('reads a format_version 7 file with a dictionary and a zstd checksum', async () => {
+    const r = await recompressFile(fixturePath('v11-fv7-zstd-dict-checksum'), base())
+    expect(r.stored.dictBytes).toBeGreaterThan(0)
+    expect(r.results[0].blocksCompressed).toBeGreaterThan(0)
+  })
+})
+
+describe('recompress CLI', () => {
+  it('gives the same sizes whatever --jobs (JSON contract)', () => {
+    const args = ['recompress', 'examples/sample.sst', '--levels', '1,3,9', '--json']
+    const one = JSON.parse(sstkit([...args, '--jobs', '1']).stdout)
+    const two = JSON.parse(sstkit([...args, '--jobs', '2']).stdout)
+    const sizes = (j: { results: Record<string, unknown>[] }) => j.results.map((r) => [r.type, r.level, r.dict, r.checksum, r.dataBytes, r.dictBytes, r.fileBytes, r.blocksCompressed])
+    expect(sizes(one)).toEqual(sizes(two))
+    expect(one.results.length).toBe(3 * 4 * 2)
+    for (const k of ['type', 'level', 'dict', 'checksum', 'blockSize', 'dataBytes', 'dictBytes', 'fileBytes', 'uncompressedBytes', 'ratio', 'blocks', 'blocksCompressed', 'blocksRejected', 'compressMs', 'decompressMs', 'dictMs'])
+      expect(one.results[0]).toHaveProperty(k)
+    expect(one.stored.fileBytes).toBe(57785)
+  })
+
+  it('prints a table with the stored row first, and csv / markdown', () => {
+    const t = sstkit(['recompress', 'examples/sample.sst', '--levels', '3', '--dict', 'none', '--checksum', 'off'])
+    expect(t.status, t.stderr).toBe(0)
+    const lines = t.stdout.split('\n')
+    expect(lines.findIndex((l) => l.includes('stored (ZSTD)'))).toBeLessThan(lines.findIndex((l) => /│ zstd /.test(l)))
+    const csv = sstkit(['recompress', 'examples/sample.sst', '--levels', '3', '--dict', 'none', '--checksum', 'off', '--format', 'csv'])
+    expect(csv.stdout.split('\n')[0]).toMatch(/^Type,Level,Dict,Checksum,Data bytes/)
+    const md = sstkit(['recompress', 'examples/sample.sst', '--types', 'snappy,lz4', '--format', 'markdown'])
+    expect(md.stdout).toMatch(/^\| snappy \| default \|/m)
+  })
+
+  it('is a usage error (exit 2) for an impossible combination', () => {
+    const r = sstkit(['recompress', 'examples/sample.sst', '--types', 'snappy', '--dict', 'train'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/nothing to evaluate/)
+    expect(sstkit(['recompress', 'examples/sample.sst', '--levels', 'fast']).status).toBe(2)
+    expect(sstkit(['recompress', 'examples/sample.sst', '--sample', '10', '--block-size', '16384']).status).toBe(2)
+  })
+})
