@@ -4,13 +4,20 @@
  * it read back through its own API (NAME.expected.jsonl) must be what sstkit reads.
  */
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeBlobIndex } from '../../src/format/blob-index.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { openTable, parseInternalKey, verifyTable } from '../../src/index.js'
 import { fixturePath, fixtures, golden, sstkit } from '../helpers.js'
 
 const newer = fixtures().filter((f) => !f.sstDumpReadable)
+
+let propsByFile: Map<string, { format: { formatVersion: number; checksumType: string } }>
+beforeAll(() => {
+  const r = sstkit(['props', ...newer.map((f) => fixturePath(f.name)), '--json'])
+  expect(r.status, r.stderr).toBe(0)
+  propsByFile = new Map(JSON.parse(r.stdout).map((j: { file: string }) => [j.file, j]))
+})
 
 describe('newer-format fixtures', () => {
   it('include format_version 6 and 7', () => {
@@ -61,9 +68,7 @@ describe.each(newer.map((f) => [f.name, f] as const))('%s vs its RocksDB writer'
   })
 
   it('props --json shows the footer format_version and a checksum type', () => {
-    const r = sstkit(['props', fixturePath(name), '--json'])
-    expect(r.status, r.stderr).toBe(0)
-    const j = JSON.parse(r.stdout)
+    const j = propsByFile.get(fixturePath(name))!
     expect(j.format.formatVersion).toBe(f.formatVersion)
     expect(j.format.checksumType).toBe(f.checksum)
   })
