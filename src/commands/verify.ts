@@ -1,6 +1,8 @@
 import { Args } from '@oclif/core'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { CorruptionError, NotSupportedError, openTable, verifyTable } from '../index.js'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
+import { CorruptionError, openTable, verifyTable } from '../index.js'
 
 export interface VerifyJson {
   file: string
@@ -51,7 +53,9 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
       // reported as a finding alongside everything else, not as a failure to open.
       table = openTable(file, { verifyChecksums: false })
     } catch (e) {
-      if (e instanceof CorruptionError && !(e instanceof NotSupportedError) && /checksum|truncated|handle|block/.test(e.message)) {
+      // A readable footer makes this an SST whose insides are damaged: a finding.
+      // No footer (too short, bad magic, ...) or an unsupported kind/feature: cannot open.
+      if (e instanceof CorruptionError && footerDecodes(file)) {
         return { file, ok: false, blocksChecked: 0, dataBlocks: 0, entries: 0, rangeDeletions: 0, problems: [{ block: 'table', offset: e.offset ?? null, message: e.message }] }
       }
       this.reportFileError(file, e, ExitCode.Usage)
@@ -62,5 +66,23 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     } finally {
       table.close()
     }
+  }
+}
+
+/** Whether the file's footer decodes (magic, format_version, handles), whatever the rest holds. */
+function footerDecodes(file: string): boolean {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const size = fstatSync(fd).size
+    const n = Math.min(FOOTER_BYTES, size)
+    const tail = new Uint8Array(n)
+    readSync(fd, tail, 0, n, size - n)
+    decodeFooter(tail, size)
+    return true
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }

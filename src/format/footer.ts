@@ -95,6 +95,26 @@ export function magicName(magic: bigint): string {
   }
 }
 
+const KNOWN_MAGICS = [BLOCK_BASED_TABLE_MAGIC, LEGACY_BLOCK_BASED_TABLE_MAGIC, PLAIN_TABLE_MAGIC, LEGACY_PLAIN_TABLE_MAGIC, CUCKOO_TABLE_MAGIC]
+
+/**
+ * A file cut short by a few bytes ends with the first bytes of its magic number:
+ * say so, since "bad magic" alone suggests the wrong kind of file.
+ */
+function truncationHint(tail: Uint8Array): string {
+  for (const magic of KNOWN_MAGICS) {
+    const bytes = new Uint8Array(MAGIC_BYTES)
+    new DataView(bytes.buffer).setBigUint64(0, magic, true)
+    for (let k = MAGIC_BYTES - 1; k >= 3; k--) {
+      const end = tail.subarray(tail.length - k)
+      if (end.every((b, i) => b === bytes[i])) {
+        return ` (the file ends with the first ${k} bytes of the ${magicName(magic)} magic: it looks truncated by ${MAGIC_BYTES - k} byte${MAGIC_BYTES - k === 1 ? '' : 's'})`
+      }
+    }
+  }
+  return ''
+}
+
 /**
  * Decode the footer from the last bytes of a file.
  * @param tail the last `min(FOOTER_BYTES, fileSize)` bytes of the file
@@ -139,7 +159,7 @@ export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
       break
     default:
       throw new CorruptionError(
-        `not an SST file: bad magic number 0x${magic.toString(16).padStart(16, '0')} in the last 8 bytes`,
+        `not an SST file: bad magic number 0x${magic.toString(16).padStart(16, '0')} in the last 8 bytes${truncationHint(tail)}`,
         magicOffset,
       )
   }
