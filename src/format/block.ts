@@ -204,18 +204,32 @@ export class BlockIter {
     // Inline varint32 decoding: this is the hot loop of every scan.
     let shared: number, nonShared: number, valueLen = 0
     if (b[p] < 0x80) shared = b[p++]
-    else [shared, p] = this.slowVarint32(p, end)
+    else {
+      shared = this.slowVarint32(p, end)
+      p = this.varintEnd
+    }
     if (p >= end) this.corrupt('entry header runs past the end of the entries')
     if (b[p] < 0x80) nonShared = b[p++]
-    else [nonShared, p] = this.slowVarint32(p, end)
+    else {
+      nonShared = this.slowVarint32(p, end)
+      p = this.varintEnd
+    }
     if (!this.valueLengthOmitted) {
       if (p >= end) this.corrupt('entry header runs past the end of the entries')
       if (b[p] < 0x80) valueLen = b[p++]
-      else [valueLen, p] = this.slowVarint32(p, end)
+      else if (p + 1 < end && b[p + 1] < 0x80) {
+        // two-byte varint: every value of 128 B to 16 KiB
+        valueLen = (b[p] & 0x7f) | (b[p + 1] << 7)
+        p += 2
+      } else {
+        valueLen = this.slowVarint32(p, end)
+        p = this.varintEnd
+      }
     }
     let valueOffsetAtRestart = -1
     if (this.layout.separatedKV && this.entriesSinceRestart % this.restartInterval === 0) {
-      ;[valueOffsetAtRestart, p] = this.slowVarint32(p, end)
+      valueOffsetAtRestart = this.slowVarint32(p, end)
+      p = this.varintEnd
     }
     if (shared > this.keyLen) this.corrupt(`entry shares ${shared} key bytes but the previous key has only ${this.keyLen}`)
     if (nonShared > end - p) this.corrupt(`entry key length ${nonShared} runs past the end of the entries`)
@@ -299,14 +313,20 @@ export class BlockIter {
     return readFixed32(this.block, this.layout.restartsOffset + 4 * i)
   }
 
-  private slowVarint32(p: number, end: number): [number, number] {
+  /** Where the last slowVarint32 ended (returned through a field: no tuple allocated per entry). */
+  private varintEnd = 0
+
+  private slowVarint32(p: number, end: number): number {
     const b = this.block
     let result = 0
     for (let shift = 0; shift <= 28; shift += 7) {
       if (p >= end) this.corrupt('truncated varint in entry header')
       const byte = b[p++]
       result += (byte & 0x7f) * 2 ** shift
-      if (byte < 0x80) return [result, p]
+      if (byte < 0x80) {
+        this.varintEnd = p
+        return result
+      }
     }
     return this.corrupt('malformed varint in entry header')
   }

@@ -65,6 +65,8 @@ export function verifyTable(table: Table): VerifyResult {
   let dataBlocks = 0
   let entries = 0
   let prevKey: Uint8Array | null = null
+  // prevKey is a view of this reused buffer (not a fresh copy per entry).
+  let prevKeyBuf = new Uint8Array(64)
   let prevIndexKey: Uint8Array | null = null
   const compare = table.compareInternal
   const user = table.userComparator
@@ -119,7 +121,11 @@ export function verifyTable(table: Table): VerifyResult {
           add('data block', where, 'first key of the block does not sort after the previous index separator')
         }
         firstInBlock = false
-        prevKey = key.slice()
+        if (prevKey === null || prevKey.length !== key.length) {
+          if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
+          prevKey = prevKeyBuf.subarray(0, key.length)
+        }
+        prevKey.set(key)
       }
       if (prevKey && indexCompare(table, ref.indexKey, prevKey, user) < 0) {
         add('index block', where, 'index separator sorts before the last key of its data block')
