@@ -206,11 +206,12 @@ export class Table {
     return this.dictionaryCache
   }
 
-  rangeTombstones(): RangeTombstone[] {
+  /** Range tombstones as stored; the global seqno of an ingested file is applied unless asked not to. */
+  rangeTombstones(opts: { applyGlobalSeqno?: boolean } = {}): RangeTombstone[] {
     const h = this.metaBlock(RANGE_DEL_BLOCK)
     if (!h) return []
     const tombstones = decodeRangeDeletions(this.readBlock(h, 'range deletion block'), h.offset)
-    if (this.globalSeqno === DISABLED_GLOBAL_SEQNO) return tombstones
+    if (this.globalSeqno === DISABLED_GLOBAL_SEQNO || opts.applyGlobalSeqno === false) return tombstones
     return tombstones.map((t) => ({ ...t, seq: this.globalSeqno }))
   }
 
@@ -246,9 +247,13 @@ export class Table {
     }
   }
 
-  /** Iterator over point entries (range tombstones excluded: see rangeTombstones()). */
-  iterator(): TableIterator {
-    return new TableIterator(this)
+  /**
+   * Iterator over point entries (range tombstones excluded: see rangeTombstones()).
+   * Keys carry the global seqno of an ingested file, as RocksDB reads them, unless
+   * `applyGlobalSeqno: false` asks for the keys exactly as stored.
+   */
+  iterator(opts: { applyGlobalSeqno?: boolean } = {}): TableIterator {
+    return new TableIterator(this, opts.applyGlobalSeqno ?? true)
   }
 
   close(): void {
@@ -339,8 +344,11 @@ export class TableIterator {
   private readonly globalSeqKey: Uint8Array | null
   private seqKeyBuf = new Uint8Array(64)
 
-  constructor(readonly table: Table) {
-    if (table.globalSeqno >= 0) {
+  constructor(
+    readonly table: Table,
+    applyGlobalSeqno = true,
+  ) {
+    if (table.globalSeqno >= 0 && applyGlobalSeqno) {
       // packed trailer high bits for the global seqno; low byte is the type
       this.globalSeqKey = new Uint8Array(8)
       const view = new DataView(this.globalSeqKey.buffer)

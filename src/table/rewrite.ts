@@ -1,0 +1,164 @@
+/**
+ * Rewriting a table: the same entries (keys, sequence numbers, types, values,
+ * range tombstones) in a new physical form. Output goes to a temporary file
+ * next to the destination, is read back and compared entry by entry, and only
+ * then renamed into place; on any failure the temporary file is removed.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX } from '../format/metaindex.js'
+import { CorruptionError } from '../format/errors.js'
+import { openTable, Table } from './reader.js'
+import { verifyTable } from './verify.js'
+import { CountingSink, FileSink, TableSink, TableWriter, TableWriterOptions, WriteSummary } from './writer.js'
+
+export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
+  /** Default: the input's format_version, or 5 for older inputs. */
+  formatVersion?: number
+  /** Default: the input's checksum type (CRC32c for format_version 0). */
+  checksumType?: number
+  verify: boolean
+  force: boolean
+}
+
+export interface RewriteResult extends WriteSummary {
+  input: string
+  output: string
+  inputSize: number
+  formatVersion: number
+  ms: number
+  /** Things the rewrite could not carry over, said plainly. */
+  notes: string[]
+}
+
+export class RewriteError extends Error {
+  override name = 'RewriteError'
+}
+
+/** Output format_version when not given: keep the input's, but at least 2 (older framings are not written). */
+export function defaultFormatVersion(input: number): number {
+  return input >= 2 ? input : 5
+}
+
+function writerOptions(table: Table, o: RewriteOptions, notes: string[]): TableWriterOptions {
+  const formatVersion = o.formatVersion ?? defaultFormatVersion(table.formatVersion)
+  const checksumType = o.checksumType ?? table.footer.checksumType
+  const base = new Map<string, Uint8Array>()
+  for (const p of table.properties.raw) base.set(p.name, p.value)
+  // RocksDB derives a file's unique ID (and its block cache keys) from the DB session ID and file
+  // number: a rewritten copy must not share them with its original.
+  base.set('rocksdb.creating.session.identity', new TextEncoder().encode(newSessionId()))
+  const drop: string[] = []
+  let filter: TableWriterOptions['filter']
+  const f = table.metaindexEntries.find((e) => e.name.startsWith(FULL_FILTER_PREFIX))
+  if (f) {
+    // A full filter depends only on the keys, which a rewrite keeps: carry it over verbatim.
+    filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
+  } else if (table.metaindexEntries.some((e) => e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX))) {
+    notes.push('the input has a partitioned (or obsolete block-based) filter, whose partitions follow the old index: it was dropped, not rebuilt')
+    drop.push('rocksdb.filter.policy', 'rocksdb.num.filter_entries', 'rocksdb.block.based.table.decoupled.partitioned.filters')
+  }
+  if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
+    notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
+  }
+  return { ...o, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop }
+}
+
+/** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */
+export function newSessionId(): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+  return Array.from(randomBytes(20), (b) => alphabet[b % 36]).join('')
+}
+
+/** Feed every entry of `table` (as stored: global seqno not applied) into `writer`. */
+function copyEntries(table: Table, writer: TableWriter): void {
+  const it = table.iterator({ applyGlobalSeqno: false })
+  const tombstones = table.rangeTombstones({ applyGlobalSeqno: false })
+  for (it.seekToFirst(); it.valid; it.next()) writer.add(it.key, it.value)
+  for (const t of tombstones) writer.addRangeTombstone(t.internalKey, t.end)
+}
+
+/** Exact size of the rewritten file, without writing it (for recompress). */
+export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 'force'>): WriteSummary {
+  const table = openTable(input)
+  try {
+    const writer = new TableWriter(new CountingSink(), writerOptions(table, { ...o, verify: false, force: false }, []))
+    copyEntries(table, writer)
+    return writer.finish()
+  } finally {
+    table.close()
+  }
+}
+
+export function rewriteFile(input: string, output: string, o: RewriteOptions): RewriteResult {
+  const t0 = performance.now()
+  if (resolve(input) === resolve(output)) throw new RewriteError(`refusing to write over the input file ${input}`)
+  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`)
+  const table = openTable(input)
+  const notes: string[] = []
+  const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
+  let fd = -1
+  try {
+    const options = writerOptions(table, o, notes)
+    fd = openSync(tmp, 'wx')
+    const sink: TableSink = new FileSink(fd)
+    const writer = new TableWriter(sink, options)
+    copyEntries(table, writer)
+    const summary = writer.finish()
+    fsyncSync(fd)
+    closeSync(fd)
+    fd = -1
+    if (o.verify) verifyRewrite(table, tmp)
+    renameSync(tmp, output)
+    return {
+      ...summary,
+      input,
+      output,
+      inputSize: table.fileSize,
+      formatVersion: options.formatVersion,
+      ms: performance.now() - t0,
+      notes,
+    }
+  } catch (e) {
+    if (fd >= 0) closeSync(fd)
+    rmSync(tmp, { force: true })
+    throw e
+  } finally {
+    table.close()
+  }
+}
+
+/** Read the new file back: every checksum, then every entry against the input. */
+function verifyRewrite(input: Table, written: string): void {
+  const out = openTable(written, { verifyChecksums: true })
+  try {
+    const v = verifyTable(out)
+    if (!v.ok) {
+      const p = v.problems[0]
+      throw new RewriteError(`verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
+    }
+    const a = input.iterator({ applyGlobalSeqno: false })
+    const b = out.iterator({ applyGlobalSeqno: false })
+    let n = 0
+    for (a.seekToFirst(), b.seekToFirst(); a.valid; a.next(), b.next(), n++) {
+      if (!b.valid) throw new RewriteError(`verification failed: the written file ends after ${n} entries`)
+      if (Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)) !== 0 || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) !== 0) {
+        throw new RewriteError(`verification failed: entry ${n} differs from the input`)
+      }
+    }
+    if (b.valid) throw new RewriteError(`verification failed: the written file has more than ${n} entries`)
+    const ta = input.rangeTombstones({ applyGlobalSeqno: false })
+    const tb = out.rangeTombstones({ applyGlobalSeqno: false })
+    if (ta.length !== tb.length) throw new RewriteError(`verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
+  } catch (e) {
+    if (e instanceof CorruptionError) throw new RewriteError(`verification of the written file failed: ${e.message}`)
+    throw e
+  } finally {
+    out.close()
+  }
+}
+
+export function fileSize(path: string): number {
+  return statSync(path).size
+}

@@ -1,0 +1,518 @@
+/**
+ * Writing a block-based table the way RocksDB's BlockBasedTableBuilder does
+ * (`table/block_based/block_based_table_builder.cc`), in its order:
+ *
+ *   data blocks | filter | index (partitions, then top level) | compression dictionary
+ *   | range deletions | properties | metaindex | footer
+ *
+ * Data blocks are cut by size, compressed under the acceptance rule (a block
+ * that does not shrink enough is stored raw), and checksummed with the
+ * format_version >= 6 context modifier where it applies. With a dictionary,
+ * blocks are buffered (up to max_dict_buffer_bytes) until the dictionary is
+ * built from samples chosen as RocksDB chooses them, then written in order.
+ *
+ * Output goes to a sink (a file descriptor, or a byte counter for size
+ * estimates); nothing is held beyond the dictionary buffer and one block.
+ */
+import { randomInt } from 'node:crypto'
+import { writeSync } from 'node:fs'
+import { blockChecksum, contextModifier } from '../codec/checksum.js'
+import { compressBlock, CompressionType, compressionTypeName } from '../codec/compression.js'
+import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+import { ZstdCodec } from '../codec/zstd.js'
+import { BlockHandle } from '../format/block-handle.js'
+import { encodeVarint } from '../format/coding.js'
+import {
+  BLOCK_BASED_TABLE_MAGIC,
+  EXTENDED_MAGIC,
+  FOOTER_BYTES,
+  FOOTER_CHECKSUM_OFFSET,
+  LATEST_FORMAT_VERSION,
+} from '../format/footer.js'
+import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
+import { COMPRESSION_DICT_BLOCK, INDEX_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
+import { ValueType } from '../format/value-type.js'
+import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
+import { ShortenedIndexBuilder } from './index-builder.js'
+
+const TRAILER = 5
+const PRIME_GENERATOR = 545055921143n
+
+/** Where the table's bytes go. */
+export interface TableSink {
+  write(bytes: Uint8Array): void
+}
+
+export class FileSink implements TableSink {
+  written = 0
+  constructor(private readonly fd: number) {}
+  write(bytes: Uint8Array): void {
+    let done = 0
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done)
+    this.written += bytes.length
+  }
+}
+
+/** Counts bytes only: exact sizes without writing a file. */
+export class CountingSink implements TableSink {
+  written = 0
+  write(bytes: Uint8Array): void {
+    this.written += bytes.length
+  }
+}
+
+export type WriterDictMode = 'none' | 'raw' | 'finalize' | 'train'
+
+export interface TableWriterOptions {
+  formatVersion: number
+  checksumType: number
+  compressionType: number
+  /** null = the library default (RocksDB's kDefaultCompressionLevel). */
+  level: number | null
+  zstdChecksum: boolean
+  dict: WriterDictMode
+  /** Use this dictionary instead of building one (e.g. an external file). */
+  dictionary?: Uint8Array
+  maxDictBytes: number
+  trainBytes: number
+  maxDictBufferBytes: number
+  blockSize: number
+  restartInterval: number
+  index: 'binary' | 'partitioned'
+  /** metadata_block_size: index partitions are cut near this size. */
+  metadataBlockSize: number
+  maxCompressedBytesPerKb: number
+  /** Carry a full filter over verbatim (valid when the keys are unchanged). */
+  filter?: { metaName: string; bytes: Uint8Array }
+  /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
+  baseProperties: Map<string, Uint8Array>
+  /** Properties to leave out (e.g. a dropped filter's policy). */
+  dropProperties?: string[]
+}
+
+export interface WriteSummary {
+  fileSize: number
+  dataBlocks: number
+  blocksCompressed: number
+  blocksRejected: number
+  dataBytes: number
+  indexBytes: number
+  filterBytes: number
+  dictBytes: number
+  entries: number
+  rangeDeletions: number
+  indexPartitions: number
+  dictionaryId: number
+}
+
+const te = new TextEncoder()
+
+function varintBytes(v: number | bigint): Uint8Array {
+  return encodeVarint(v)
+}
+
+/** rocksdb.compression: one type name before format_version 7, the BuiltinV2 schema from 7. */
+export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
+  if (formatVersion < 7) return compressionTypeName(configured)
+  if (configured === CompressionType.None) return ';;'
+  const hex = [...usedTypes].filter((t) => t !== 0).sort((a, b) => a - b).map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
+  return `BuiltinV2;${hex.join('')};`
+}
+
+/** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
+export function compressionOptionsProperty(o: TableWriterOptions): string {
+  const level = o.level ?? 32767
+  const dictOn = o.dict !== 'none' || (o.dictionary?.length ?? 0) > 0
+  const parts = [
+    'window_bits=-14',
+    `level=${level}`,
+    'strategy=0',
+    `max_dict_bytes=${dictOn ? o.maxDictBytes : 0}`,
+    `zstd_max_train_bytes=${o.dict === 'train' || o.dict === 'finalize' ? o.trainBytes : 0}`,
+    'enabled=0',
+    `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
+    `use_zstd_dict_trainer=${o.dict === 'finalize' ? 0 : 1}`,
+  ]
+  if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
+  return parts.map((p) => `${p}; `).join('')
+}
+
+export class TableWriter {
+  private offset = 0
+  private readonly base: number
+  private readonly dataBuilder: BlockBuilder
+  private readonly flush: FlushBySizePolicy
+  private readonly index: ShortenedIndexBuilder
+  private partitioned: { partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]; current: ShortenedIndexBuilder; policy: FlushBySizePolicy; estimate: number } | null = null
+  private readonly rangeDel = new BlockBuilder(1)
+  private rangeDeletions = 0
+  private lastKey: Uint8Array | null = null
+  private pendingHandle: BlockHandle | null = null
+  private buffered: Uint8Array[] | null = null
+  private bufferedBytes = 0
+  /** Keys bounding each buffered block, for the deferred index entries. */
+  private bufferedKeys: { first: Uint8Array; last: Uint8Array }[] = []
+  private blockFirstKey: Uint8Array | null = null
+  private dictionary: Uint8Array = new Uint8Array(0)
+  private zstd: ZstdCodec | null = null
+  private indexZstd: ZstdCodec | null = null
+  private readonly usedTypes = new Set<number>()
+  private readonly stats = {
+    entries: 0,
+    deletions: 0,
+    merges: 0,
+    rawKeyBytes: 0,
+    rawValueBytes: 0,
+    dataBlocks: 0,
+    blocksCompressed: 0,
+    blocksRejected: 0,
+    dataBytes: 0,
+    smallestSeq: null as number | bigint | null,
+    largestSeq: null as number | bigint | null,
+  }
+
+  constructor(
+    private readonly sink: TableSink,
+    private readonly o: TableWriterOptions,
+  ) {
+    if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION) throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
+    this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
+    this.dataBuilder = new BlockBuilder(o.restartInterval)
+    this.flush = new FlushBySizePolicy(o.blockSize)
+    const indexOpts = { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18 }
+    this.index = new ShortenedIndexBuilder(indexOpts)
+    if (o.index === 'partitioned') {
+      this.partitioned = { partitions: [], current: new ShortenedIndexBuilder(indexOpts), policy: new FlushBySizePolicy(o.metadataBlockSize), estimate: 0 }
+    }
+    if (o.dictionary && o.dictionary.length > 0) this.dictionary = o.dictionary
+    else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0) this.buffered = []
+    if (o.compressionType === CompressionType.ZSTD && !this.buffered) this.zstd = new ZstdCodec(o.level ?? 3, o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+  }
+
+  /** Add a point entry; internal keys must come in order. */
+  add(key: Uint8Array, value: Uint8Array): void {
+    if (this.flush.shouldFlush(this.dataBuilder, key.length, value.length)) this.finishDataBlock(key)
+    this.dataBuilder.add(key, value)
+    this.blockFirstKey ??= key.slice()
+    this.lastKey = key.slice()
+    const p = parseInternalKey(key)
+    const s = this.stats
+    s.entries++
+    s.rawKeyBytes += key.length
+    s.rawValueBytes += value.length
+    if (p.type === ValueType.Deletion || p.type === ValueType.SingleDeletion || p.type === ValueType.DeletionWithTimestamp) s.deletions++
+    if (p.type === ValueType.Merge) s.merges++
+    this.noteSeq(p.seq)
+  }
+
+  /** Add a range tombstone as stored (internal start key, end user key). */
+  addRangeTombstone(internalStartKey: Uint8Array, endUserKey: Uint8Array): void {
+    this.rangeDel.add(internalStartKey, endUserKey)
+    this.rangeDeletions++
+    this.stats.entries++
+    this.stats.deletions++
+    this.stats.rawKeyBytes += internalStartKey.length
+    this.stats.rawValueBytes += endUserKey.length
+    this.noteSeq(parseInternalKey(internalStartKey).seq)
+  }
+
+  private noteSeq(seq: number | bigint): void {
+    const s = this.stats
+    if (s.smallestSeq === null || seq < s.smallestSeq) s.smallestSeq = seq
+    if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
+  }
+
+  private finishDataBlock(nextKey: Uint8Array | null): void {
+    if (this.dataBuilder.empty) return
+    const block = this.dataBuilder.finish()
+    const first = this.blockFirstKey!
+    const last = this.lastKey!
+    this.blockFirstKey = null
+    if (this.buffered) {
+      this.buffered.push(block)
+      this.bufferedKeys.push({ first, last })
+      this.bufferedBytes += block.length
+      if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered()
+      return
+    }
+    this.emitDataBlock(block, last, nextKey)
+  }
+
+  /** Write a finished data block and add its index entry (deferred until the next block's first key is known). */
+  private emitDataBlock(block: Uint8Array, lastKey: Uint8Array, nextKey: Uint8Array | null): void {
+    const handle = this.writeDataBlock(block)
+    this.addIndexEntry(lastKey, nextKey, handle)
+  }
+
+  private addIndexEntry(lastKey: Uint8Array, nextKey: Uint8Array | null, handle: BlockHandle): void {
+    const p = this.partitioned
+    if (!p) {
+      this.index.add(lastKey, nextKey, handle)
+      return
+    }
+    p.current.add(lastKey, nextKey, handle)
+    p.estimate += lastKey.length + 12
+    // Cut index partitions near metadata_block_size (PartitionedIndexBuilder).
+    if (p.estimate >= this.o.metadataBlockSize || nextKey === null) {
+      p.partitions.push({ lastKey, handle: null, block: p.current.finish() })
+      p.current = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18 })
+      p.estimate = 0
+    }
+  }
+
+  private enterUnbuffered(): void {
+    const blocks = this.buffered!
+    const keys = this.bufferedKeys
+    this.buffered = null
+    this.bufferedKeys = []
+    this.dictionary = this.buildDictionary(blocks)
+    if (this.o.compressionType === CompressionType.ZSTD) this.zstd = new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+    blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : this.blockFirstKey ?? this.pendingFirstKey))
+  }
+
+  /** First key of the block being built, for the last buffered block's separator. */
+  private pendingFirstKey: Uint8Array | null = null
+
+  private buildDictionary(blocks: Uint8Array[]): Uint8Array {
+    const n = blocks.length
+    if (n === 0) return new Uint8Array(0)
+    const trainOrFinalize = this.o.dict === 'train' || this.o.dict === 'finalize'
+    const budget = trainOrFinalize && this.o.compressionType === CompressionType.ZSTD ? this.o.trainBytes : this.o.maxDictBytes
+    const step = Number(PRIME_GENERATOR % BigInt(n))
+    const parts: Uint8Array[] = []
+    const lengths: number[] = []
+    let total = 0
+    let idx = Math.floor(n / 2)
+    for (let i = 0; i < n && total < budget; i++) {
+      const take = Math.min(budget - total, blocks[idx].length)
+      parts.push(blocks[idx].subarray(0, take))
+      lengths.push(take)
+      total += take
+      idx += step
+      if (idx >= n) idx -= n
+    }
+    const samples = new Uint8Array(total)
+    let p = 0
+    for (const part of parts) {
+      samples.set(part, p)
+      p += part.length
+    }
+    if (!trainOrFinalize || this.o.compressionType !== CompressionType.ZSTD) return samples
+    try {
+      if (this.o.dict === 'train') return trainDictionary(samples, lengths, this.o.maxDictBytes)
+      return finalizeDictionary(samples.subarray(0, Math.min(total, this.o.maxDictBytes)), samples, lengths, this.o.maxDictBytes, this.o.level ?? 3)
+    } catch (e) {
+      // RocksDB: a failed trainer means no dictionary.
+      if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+      throw e
+    }
+  }
+
+  private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
+    const t = this.o.compressionType
+    const perKb = Math.min(1023, this.o.maxCompressedBytesPerKb)
+    const budget = Math.floor((perKb * raw.length) / 1024)
+    if (t === CompressionType.None || budget <= 5 || perKb <= 0) return { payload: raw, type: 0 }
+    let framed: Uint8Array
+    if (t === CompressionType.ZSTD) {
+      const codec = withDictionary ? this.zstd! : (this.indexZstd ??= new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum))
+      const prefix = encodeVarint(raw.length)
+      const { buffer, length } = codec.compress(raw, prefix.length)
+      buffer.set(prefix, 0)
+      framed = buffer.subarray(0, length)
+    } else {
+      framed = compressBlock(t, raw, {
+        formatVersion: this.o.formatVersion,
+        level: this.o.level ?? undefined,
+        dictionary: withDictionary && this.dictionary.length ? this.dictionary : undefined,
+        zstdChecksum: this.o.zstdChecksum,
+      })
+    }
+    if (framed.length > budget) return { payload: raw, type: -1 }
+    return { payload: framed, type: t }
+  }
+
+  private writeDataBlock(raw: Uint8Array): BlockHandle {
+    const { payload, type } = this.compress(raw, true)
+    const s = this.stats
+    s.dataBlocks++
+    if (type > 0) {
+      s.blocksCompressed++
+      this.usedTypes.add(type)
+    } else if (type < 0) s.blocksRejected++
+    const h = this.writeBlock(payload, Math.max(0, type))
+    s.dataBytes += h.size + TRAILER
+    return h
+  }
+
+  /** Write payload + trailer; returns its handle. */
+  private writeBlock(payload: Uint8Array, type: number): BlockHandle {
+    const handle = { offset: this.offset, size: payload.length }
+    const trailer = new Uint8Array(TRAILER)
+    trailer[0] = type
+    const withType = new Uint8Array(payload.length + 1)
+    withType.set(payload)
+    withType[payload.length] = type
+    let checksum = blockChecksum(this.o.checksumType, withType)
+    if (this.o.formatVersion >= 6) checksum = (checksum + contextModifier(this.base, handle.offset)) >>> 0
+    new DataView(trailer.buffer).setUint32(1, checksum, true)
+    this.sink.write(payload)
+    this.sink.write(trailer)
+    this.offset += payload.length + TRAILER
+    return handle
+  }
+
+  private writeMaybeCompressed(raw: Uint8Array): BlockHandle {
+    const { payload, type } = this.compress(raw, false)
+    if (type > 0) this.usedTypes.add(type)
+    return this.writeBlock(payload, Math.max(0, type))
+  }
+
+  finish(): WriteSummary {
+    // The block under construction, then any still-buffered blocks.
+    this.pendingFirstKey = null
+    if (this.buffered) {
+      this.finishDataBlock(null)
+      this.enterUnbuffered()
+    } else this.finishDataBlock(null)
+    const tailStart = this.offset
+    const meta: [string, BlockHandle][] = []
+    let filterBytes = 0
+    if (this.o.filter) {
+      const h = this.writeBlock(this.o.filter.bytes, 0)
+      meta.push([this.o.filter.metaName, h])
+      filterBytes = this.o.filter.bytes.length
+    }
+    // Index.
+    let indexHandle: BlockHandle
+    let indexSize: number
+    let partitions = 0
+    let topLevelSize = 0
+    let keysAreUserKeys: boolean
+    if (this.partitioned) {
+      const p = this.partitioned
+      if (p.current.entries > 0) p.partitions.push({ lastKey: this.lastKey!, handle: null, block: p.current.finish() })
+      const top = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18 })
+      indexSize = 0
+      for (const part of p.partitions) {
+        part.handle = this.writeMaybeCompressed(part.block!)
+        indexSize += part.handle.size + TRAILER
+        part.block = null
+      }
+      p.partitions.forEach((part) => top.add(part.lastKey, null, part.handle!))
+      const topBlock = top.finish()
+      indexHandle = this.writeMaybeCompressed(topBlock)
+      topLevelSize = indexHandle.size
+      indexSize += indexHandle.size
+      partitions = p.partitions.length
+      keysAreUserKeys = this.o.formatVersion >= 3 && top.keysAreUserKeys
+    } else {
+      const block = this.index.finish()
+      keysAreUserKeys = this.index.keysAreUserKeys
+      indexHandle = this.writeMaybeCompressed(block)
+      indexSize = indexHandle.size + TRAILER
+    }
+    if (this.o.formatVersion >= 6) meta.push([INDEX_BLOCK, indexHandle])
+    let dictBytes = 0
+    if (this.dictionary.length > 0) {
+      meta.push([COMPRESSION_DICT_BLOCK, this.writeBlock(this.dictionary, 0)])
+      dictBytes = this.dictionary.length + TRAILER
+    }
+    if (this.rangeDeletions > 0) meta.push([RANGE_DEL_BLOCK, this.writeBlock(this.rangeDel.finish(), 0)])
+
+    const s = this.stats
+    const props = new Map(this.o.baseProperties)
+    for (const name of this.o.dropProperties ?? []) props.delete(name)
+    const num = (name: string, v: number | bigint) => props.set(name, varintBytes(v))
+    const str = (name: string, v: string) => props.set(name, te.encode(v))
+    num('rocksdb.data.size', s.dataBytes)
+    num('rocksdb.index.size', indexSize)
+    props.delete('rocksdb.index.partitions')
+    props.delete('rocksdb.top-level.index.size')
+    if (partitions > 0) {
+      num('rocksdb.index.partitions', partitions)
+      num('rocksdb.top-level.index.size', topLevelSize)
+    }
+    num('rocksdb.index.key.is.user.key', keysAreUserKeys ? 1 : 0)
+    num('rocksdb.index.value.is.delta.encoded', this.o.formatVersion >= 4 ? 1 : 0)
+    num('rocksdb.num.entries', s.entries)
+    num('rocksdb.deleted.keys', s.deletions)
+    num('rocksdb.merge.operands', s.merges)
+    num('rocksdb.num.range-deletions', this.rangeDeletions)
+    num('rocksdb.num.data.blocks', s.dataBlocks)
+    num('rocksdb.raw.key.size', s.rawKeyBytes)
+    num('rocksdb.raw.value.size', s.rawValueBytes)
+    num('rocksdb.filter.size', filterBytes)
+    if (!this.o.filter) num('rocksdb.num.filter_entries', 0)
+    num('rocksdb.format.version', this.o.formatVersion)
+    if (props.has('rocksdb.tail.start.offset') || this.o.formatVersion >= 6) num('rocksdb.tail.start.offset', tailStart)
+    if (this.o.formatVersion >= 7 && s.smallestSeq !== null) {
+      num('rocksdb.key.smallest.seqno', s.smallestSeq)
+      num('rocksdb.key.largest.seqno', s.largestSeq!)
+    }
+    if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num('rocksdb.num.data.blocks.compression.rejected', s.blocksRejected)
+    str('rocksdb.compression', compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
+    str('rocksdb.compression_options', compressionOptionsProperty(this.o))
+    // The index type user property follows the index actually written.
+    const indexType = new Uint8Array(4)
+    new DataView(indexType.buffer).setUint32(0, this.partitioned ? 2 : 0, true)
+    props.set('rocksdb.block.based.table.index.type', indexType)
+
+    const propsBlock = new BlockBuilder(0x7fffffff)
+    for (const name of [...props.keys()].sort(compareNames)) propsBlock.add(te.encode(name), props.get(name)!)
+    meta.push([PROPERTIES_BLOCK, this.writeBlock(propsBlock.finish(), 0)])
+
+    const metaindex = new BlockBuilder(1)
+    meta.sort((a, b) => compareNames(a[0], b[0]))
+    for (const [name, h] of meta) metaindex.add(te.encode(name), new Uint8Array([...encodeVarint(h.offset), ...encodeVarint(h.size)]))
+    const metaindexHandle = this.writeBlock(metaindex.finish(), 0)
+    this.writeFooter(metaindexHandle, indexHandle)
+    return {
+      fileSize: this.offset,
+      dataBlocks: s.dataBlocks,
+      blocksCompressed: s.blocksCompressed,
+      blocksRejected: s.blocksRejected,
+      dataBytes: s.dataBytes,
+      indexBytes: indexSize,
+      filterBytes,
+      dictBytes,
+      entries: s.entries - this.rangeDeletions,
+      rangeDeletions: this.rangeDeletions,
+      indexPartitions: partitions,
+      dictionaryId: dictId(this.dictionary),
+    }
+  }
+
+  private writeFooter(metaindex: BlockHandle, index: BlockHandle): void {
+    const f = new Uint8Array(FOOTER_BYTES)
+    const view = new DataView(f.buffer)
+    f[0] = this.o.checksumType
+    view.setUint32(41, this.o.formatVersion, true)
+    view.setBigUint64(45, BLOCK_BASED_TABLE_MAGIC, true)
+    if (this.o.formatVersion < 6) {
+      const handles = [...encodeVarint(metaindex.offset), ...encodeVarint(metaindex.size), ...encodeVarint(index.offset), ...encodeVarint(index.size)]
+      f.set(handles, 1)
+    } else {
+      f.set(EXTENDED_MAGIC, 1)
+      view.setUint32(9, this.base, true)
+      view.setUint32(13, metaindex.size, true)
+      const footerOffset = this.offset
+      let c = blockChecksum(this.o.checksumType, f)
+      c = (c + contextModifier(this.base, footerOffset)) >>> 0
+      view.setUint32(FOOTER_CHECKSUM_OFFSET, c, true)
+    }
+    this.sink.write(f)
+    this.offset += FOOTER_BYTES
+  }
+}
+
+function compareNames(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b))
+}
+
+function dictId(d: Uint8Array): number {
+  if (d.length < 8 || d[0] !== 0x37 || d[1] !== 0xa4 || d[2] !== 0x30 || d[3] !== 0xec) return 0
+  return new DataView(d.buffer, d.byteOffset).getUint32(4, true)
+}
+
+export { INTERNAL_KEY_TRAILER_BYTES }
