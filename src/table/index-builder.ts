@@ -56,6 +56,12 @@ export interface IndexBuilderOptions {
   restartInterval?: number
   /** kValueTypeForSeek of the writing RocksDB: 0x18 since 9.1, 0x11 before. */
   valueTypeForSeek?: number
+  /**
+   * Shorten separators (BytewiseComparator's FindShortestSeparator). Other
+   * comparators (timestamp-aware, custom) keep the last key as is, like the
+   * base Comparator's no-op.
+   */
+  shorten?: boolean
 }
 
 export class ShortenedIndexBuilder {
@@ -77,7 +83,7 @@ export class ShortenedIndexBuilder {
   /** Index the block whose last internal key is `lastKey`; `nextFirstKey` is null for the last block. */
   add(lastKey: Uint8Array, nextFirstKey: Uint8Array | null, handle: BlockHandle): void {
     let sep = lastKey
-    if (nextFirstKey) {
+    if (nextFirstKey && this.opts.shorten !== false) {
       const userStart = lastKey.subarray(0, lastKey.length - INTERNAL_KEY_TRAILER_BYTES)
       const userLimit = nextFirstKey.subarray(0, nextFirstKey.length - INTERNAL_KEY_TRAILER_BYTES)
       const tmp = shortestSeparator(userStart, userLimit)

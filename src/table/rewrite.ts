@@ -62,7 +62,7 @@ function writerOptions(table: Table, o: RewriteOptions, notes: string[]): TableW
   if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
-  return { ...o, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop }
+  return { ...o, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
 }
 
 /** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */

@@ -88,6 +88,8 @@ export interface TableWriterOptions {
   baseProperties: Map<string, Uint8Array>
   /** Properties to leave out (e.g. a dropped filter's policy). */
   dropProperties?: string[]
+  /** Shorten index separators: only for leveldb.BytewiseComparator. */
+  shortenSeparators?: boolean
 }
 
 export interface WriteSummary {
@@ -179,7 +181,7 @@ export class TableWriter {
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
     this.dataBuilder = new BlockBuilder(o.restartInterval)
     this.flush = new FlushBySizePolicy(o.blockSize)
-    const indexOpts = { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18 }
+    const indexOpts = { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
     this.index = new ShortenedIndexBuilder(indexOpts)
     if (o.index === 'partitioned') {
       this.partitioned = { partitions: [], current: new ShortenedIndexBuilder(indexOpts), policy: new FlushBySizePolicy(o.metadataBlockSize), estimate: 0 }
@@ -255,7 +257,7 @@ export class TableWriter {
     // Cut index partitions near metadata_block_size (PartitionedIndexBuilder).
     if (p.estimate >= this.o.metadataBlockSize || nextKey === null) {
       p.partitions.push({ lastKey, handle: null, block: p.current.finish() })
-      p.current = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18 })
+      p.current = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: this.o.shortenSeparators ?? true })
       p.estimate = 0
     }
   }
