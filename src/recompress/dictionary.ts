@@ -15,12 +15,10 @@
  * Only the sampled bytes are held: a first pass counts the buffered blocks, a
  * second collects the chosen ones, so memory is bounded by the sample budget.
  */
-import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
-/** The prime RocksDB steps through the buffered blocks with. */
-const PRIME_GENERATOR = 545055921143n
 
 export interface DictionaryOptions {
   maxDictBytes: number
@@ -56,19 +54,8 @@ function bufferedSizes(table: Table, source: SourceOptions, limit: number): numb
 export function collectSamples(table: Table, source: SourceOptions, opts: DictionaryOptions, budget: number): Samples {
   const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes)
   const n = sizes.length
-  if (n === 0 || budget <= 0) return { bytes: new Uint8Array(0), lengths: [], bufferedBlocks: n }
-  // Plan the walk: which blocks, in which order, how many bytes of each.
-  const step = Number(PRIME_GENERATOR % BigInt(n))
-  const plan: { block: number; take: number; at: number }[] = []
-  let total = 0
-  let idx = Math.floor(n / 2)
-  for (let i = 0; i < n && total < budget; i++) {
-    const take = Math.min(budget - total, sizes[idx])
-    plan.push({ block: idx, take, at: total })
-    total += take
-    idx += step
-    if (idx >= n) idx -= n
-  }
+  const plan = planSamples(sizes, budget)
+  const total = plan.reduce((a, p) => a + p.take, 0)
   // Second pass: copy just the planned bytes into place.
   const bytes = new Uint8Array(total)
   const byBlock = new Map(plan.map((p) => [p.block, p]))
@@ -87,21 +74,9 @@ export function rawDictionary(samples: Samples): Uint8Array {
 }
 
 export function trainedDictionary(samples: Samples, maxDictBytes: number): Uint8Array {
-  try {
-    return trainDictionary(samples.bytes, samples.lengths, maxDictBytes)
-  } catch (e) {
-    // RocksDB: a trainer error yields an empty dictionary (blocks compressed without one).
-    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
-    throw e
-  }
+  return dictionaryFromSamples('train', 7, samples.bytes, samples.lengths, maxDictBytes, 3)
 }
 
 export function finalizedDictionary(samples: Samples, maxDictBytes: number, level: number): Uint8Array {
-  try {
-    const content = samples.bytes.subarray(0, Math.min(samples.bytes.length, maxDictBytes))
-    return finalizeDictionary(content, samples.bytes, samples.lengths, maxDictBytes, level)
-  } catch (e) {
-    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
-    throw e
-  }
+  return dictionaryFromSamples('finalize', 7, samples.bytes, samples.lengths, maxDictBytes, level)
 }

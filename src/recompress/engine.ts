@@ -61,7 +61,7 @@ export interface RecompressResult {
   indexBytes: number
   filterBytes: number
   metaBytes: number
-  /** Estimated whole file: data + dictionary + index + filter + meta blocks + footer. Null when sampling. */
+  /** The whole file, exactly as `rewrite` writes it with the same settings. Null when sampling. */
   fileBytes: number | null
   uncompressedBytes: number
   /** Uncompressed data / (data + dictionary) bytes. */
@@ -285,6 +285,9 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     source: opts.source,
     maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
     repeat: opts.repeat ?? 1,
+    maxDictBytes: opts.dict.maxDictBytes,
+    trainBytes: opts.dict.trainBytes,
+    maxDictBufferBytes: opts.dict.maxDictBufferBytes,
   }))
   const total = totalBlocks * groups.length
   let done = 0
@@ -303,10 +306,10 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const results: RecompressResult[] = configs.map((c) => {
     const m = byId.get(c.id)!
     const dict = dictionaries.get(c.id)
-    const dictBytes = dict && dict.bytes.length > 0 ? dict.bytes.length + 5 : 0
+    const dictBytes = m.dictBytes
     const compressMs = median(m.compressMs)
     const decompressMs = median(m.decompressMs)
-    const filterBytes = stored.filterBytes
+    const filterBytes = m.filterBytes
     return {
       type: typeLabel(c.type),
       level: c.level,
@@ -318,8 +321,8 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       dictId: dict ? dictionaryId(dict.bytes) : 0,
       indexBytes: m.indexBytes,
       filterBytes,
-      metaBytes: stored.metaBytes,
-      fileBytes: sampling ? null : m.dataBytes + dictBytes + m.indexBytes + filterBytes + stored.metaBytes,
+      metaBytes: m.fileBytes - m.dataBytes - dictBytes - m.indexBytes - filterBytes,
+      fileBytes: sampling ? null : m.fileBytes,
       uncompressedBytes: m.uncompressedBytes,
       ratio: m.dataBytes + dictBytes > 0 ? m.uncompressedBytes / (m.dataBytes + dictBytes) : 0,
       vsStored: storedSize > 0 ? (m.dataBytes + dictBytes - storedSize) / storedSize : 0,

@@ -1,34 +1,35 @@
 /**
- * Evaluating configurations over one pass of a file's data blocks. Each block
- * is compressed as RocksDB's builder would (v2 framing, acceptance rule),
- * decompressed again and compared with the original (the decompression time
- * doubles as a round-trip check), and the index is rebuilt for the new handles.
+ * Evaluating configurations over one pass of a file: every configuration
+ * drives its own table writer (the one `rewrite` uses) into a byte counter,
+ * so sizes are exactly those of the file `rewrite` would write. The writer's
+ * data-block hook times each compression and decompresses every compressed
+ * block again, comparing it with the original (a round-trip check).
  *
- * Runs in a worker thread or inline; pure function of its inputs except timings.
+ * Runs in a worker thread or inline; a pure function of its inputs except timings.
  */
 import { compressBlock, CompressionType, decompressBlock } from '../codec/compression.js'
-import { encodeVarint } from '../format/coding.js'
 import { ZstdCodec } from '../codec/zstd.js'
 import { openTable, Table } from '../table/reader.js'
-import { BlockBuilder } from '../table/block-builder.js'
-import { ShortenedIndexBuilder } from '../table/index-builder.js'
+import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
+import { CountingSink, TableWriter } from '../table/writer.js'
 import { effectiveLevel, RecompressConfig } from './config.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = 896
-const BLOCK_TRAILER_BYTES = 5
-/** format_version the estimate assumes for framing and index encoding. */
-const FORMAT_VERSION = 5
 
 export interface EvaluateTask {
   file: string
   configs: RecompressConfig[]
-  /** Dictionary per config id (empty = none). */
+  /** Dictionary per config id (empty = none), built once by the engine as RocksDB would. */
   dictionaries: Record<number, Uint8Array>
   source: SourceOptions
   maxCompressedBytesPerKb: number
   repeat: number
+  /** Dictionary options, recorded in the written properties. */
+  maxDictBytes: number
+  trainBytes: number
+  maxDictBufferBytes: number
 }
 
 export interface ConfigMeasurement {
@@ -38,10 +39,13 @@ export interface ConfigMeasurement {
   blocksRejected: number
   blocksBypassed: number
   uncompressedBytes: number
-  /** Data blocks as stored: payloads + trailers. */
+  /** Data blocks as written: payloads + trailers. */
   dataBytes: number
-  /** Rebuilt index block, on disk (compressed when it passes the rule). */
   indexBytes: number
+  filterBytes: number
+  dictBytes: number
+  /** The whole file the writer produced. */
+  fileBytes: number
   /** Compression / decompression time per repeat, ms. */
   compressMs: number[]
   decompressMs: number[]
@@ -51,35 +55,17 @@ export class RoundTripError extends Error {
   override name = 'RoundTripError'
 }
 
-interface BlockCodec {
-  compress(raw: Uint8Array): Uint8Array
-  decompress(framed: Uint8Array, size: number): Uint8Array
-}
-
-/** A codec with fixed settings; zstd keeps its own contexts and dictionary. */
-export function blockCodec(c: RecompressConfig, dictionary: Uint8Array | undefined): BlockCodec {
-  const level = effectiveLevel(c)
+/** Decompresses what the writer produced, with the config's settings. */
+function decompressor(c: RecompressConfig, dictionary: Uint8Array | undefined): (framed: Uint8Array, size: number) => Uint8Array {
   if (c.type === CompressionType.ZSTD) {
-    const z = new ZstdCodec(level ?? 3, c.checksum, dictionary)
-    return {
-      compress(raw) {
-        // varint32 size prefix, then the frame: written in place, no copy.
-        const prefix = encodeVarint(raw.length)
-        const { buffer, length } = z.compress(raw, prefix.length)
-        buffer.set(prefix, 0)
-        return buffer.subarray(0, length)
-      },
-      decompress(framed, size) {
-        let p = 0
-        while (framed[p] & 0x80) p++
-        return z.decompress(framed.subarray(p + 1), size)
-      },
+    const z = new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, dictionary)
+    return (framed, size) => {
+      let p = 0
+      while (framed[p] & 0x80) p++
+      return z.decompress(framed.subarray(p + 1), size)
     }
   }
-  return {
-    compress: (raw) => compressBlock(c.type, raw, { formatVersion: FORMAT_VERSION, level: level ?? undefined, dictionary }),
-    decompress: (framed) => decompressBlock(c.type, framed, { formatVersion: FORMAT_VERSION, dictionary }),
-  }
+  return (framed) => decompressBlock(c.type, framed, { formatVersion: 5, dictionary })
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -88,20 +74,10 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 interface ConfigState {
   config: RecompressConfig
-  codec: BlockCodec | null
+  writer: TableWriter
   m: ConfigMeasurement
-  /** Own-boundaries index: stored separators with the new handles. */
-  separators: BlockBuilder | null
-  recut: ShortenedIndexBuilder | null
-  offset: number
-  pendingLastKey: Uint8Array | null
-  pendingHandle: { offset: number; size: number } | null
 }
 
-/**
- * Evaluate every config of the task in one pass over the blocks.
- * Returns measurements in config order, plus blocks that could not be read.
- */
 export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
   const table = openTable(task.file)
   try {
@@ -113,102 +89,135 @@ export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: C
 
 export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
   const repeat = Math.max(1, task.repeat)
-  const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
   const recut = task.source.blockSize !== null
-  const deltaValues = table.indexEncoding.valueIsDeltaEncoded || recut
   const states: ConfigState[] = task.configs.map((config) => {
-    const dict = task.dictionaries[config.id]
-    return {
-      config,
-      codec: config.type === CompressionType.None ? null : blockCodec(config, dict && dict.length > 0 ? dict : undefined),
-      m: {
-        id: config.id,
-        blocks: 0,
-        blocksCompressed: 0,
-        blocksRejected: 0,
-        blocksBypassed: 0,
-        uncompressedBytes: 0,
-        dataBytes: 0,
-        indexBytes: 0,
-        compressMs: new Array(repeat).fill(0),
-        decompressMs: new Array(repeat).fill(0),
-      },
-      separators: recut ? null : new BlockBuilder(1, true, deltaValues),
-      recut: recut ? new ShortenedIndexBuilder({ userKeys: true, deltaValues: true, valueTypeForSeek: 0x11 }) : null,
-      offset: 0,
-      pendingLastKey: null,
-      pendingHandle: null,
+    const given = task.dictionaries[config.id]
+    const dictionary = given && given.length > 0 ? given : undefined
+    const writer = new TableWriter(
+      new CountingSink(),
+      writerOptionsFor(
+        table,
+        {
+          compressionType: config.type,
+          level: config.level,
+          zstdChecksum: config.checksum,
+          dict: config.dict === 'file' ? 'none' : config.dict,
+          dictionary,
+          maxDictBytes: task.maxDictBytes,
+          trainBytes: task.trainBytes,
+          maxDictBufferBytes: task.maxDictBufferBytes,
+          blockSize: task.source.blockSize ?? 4096,
+          restartInterval: 16,
+          index: 'binary',
+          metadataBlockSize: 4096,
+          maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
+        },
+        [],
+      ),
+    )
+    const m: ConfigMeasurement = {
+      id: config.id,
+      blocks: 0,
+      blocksCompressed: 0,
+      blocksRejected: 0,
+      blocksBypassed: 0,
+      uncompressedBytes: 0,
+      dataBytes: 0,
+      indexBytes: 0,
+      filterBytes: 0,
+      dictBytes: 0,
+      fileBytes: 0,
+      compressMs: new Array(repeat).fill(0),
+      decompressMs: new Array(repeat).fill(0),
     }
+    const decompress = config.type === CompressionType.None ? null : decompressor(config, dictionary)
+    let warm = false
+    writer.onDataBlock = (raw, compressed, ms) => {
+      m.uncompressedBytes += raw.length
+      m.compressMs[0] += ms
+      if (!compressed || !decompress) return
+      if (!warm) {
+        // The first call allocates the decompression context: keep it out of the timing.
+        decompress(compressed, raw.length)
+        warm = true
+      }
+      let out: Uint8Array | null = null
+      for (let r = 0; r < repeat; r++) {
+        const t0 = performance.now()
+        out = decompress(compressed, raw.length)
+        m.decompressMs[r] += performance.now() - t0
+      }
+      if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in a data block under ${JSON.stringify(config)}`)
+    }
+    return { config, writer, m }
   })
+  // Extra repeats re-time compression alone, with codecs of the same settings.
+  if (repeat > 1) addRepeatTimers(states, task, repeat)
+
   const skipped: SkippedBlock[] = []
-  for (const block of sourceBlocks(table, task.source, skipped)) {
-    const raw = block.data
-    const n = raw.length
-    for (const s of states) {
-      const m = s.m
-      m.blocks++
-      m.uncompressedBytes += n
-      let stored = n
-      const budget = Math.floor((perKb * n) / 1024)
-      if (!s.codec || budget <= 5 || perKb <= 0) {
-        m.blocksBypassed++
-      } else {
-        let framed: Uint8Array | null = null
-        if (m.blocks === 1) {
-          // Untimed warm-up: the first frame allocates the contexts' tables and digests the dictionary.
-          s.codec.decompress(s.codec.compress(raw), n)
-        }
-        for (let r = 0; r < repeat; r++) {
-          const t0 = performance.now()
-          framed = s.codec.compress(raw)
-          m.compressMs[r] += performance.now() - t0
-        }
-        if (framed!.length > budget) {
-          m.blocksRejected++
-        } else {
-          let out: Uint8Array | null = null
-          for (let r = 0; r < repeat; r++) {
-            const t0 = performance.now()
-            out = s.codec.decompress(framed!, n)
-            m.decompressMs[r] += performance.now() - t0
-          }
-          if (!equalBytes(out!, raw)) {
-            throw new RoundTripError(`round trip mismatch for block ${block.index} under ${JSON.stringify(s.config)}`)
-          }
-          m.blocksCompressed++
-          stored = framed!.length
-        }
+  if (recut) {
+    const it = table.iterator({ applyGlobalSeqno: false })
+    let count = 0
+    try {
+      it.seekToFirst()
+      // Warm the codecs on a block-sized slice of the first value (untimed).
+      if (it.valid) for (const s of states) s.writer.warmUp(it.value.slice(0, task.source.blockSize ?? 4096))
+      for (; it.valid; it.next()) {
+        for (const s of states) s.writer.add(it.key, it.value)
+        if (++count % 256 === 0) onBlock?.()
       }
-      m.dataBytes += stored + BLOCK_TRAILER_BYTES
-      const handle = { offset: s.offset, size: stored }
-      s.offset += stored + BLOCK_TRAILER_BYTES
-      if (s.separators && block.indexKey) {
-        s.separators.add(block.indexKey, new Uint8Array([...encodeVarint(handle.offset), ...encodeVarint(handle.size)]))
-      } else if (s.recut && block.firstKey && block.lastKey) {
-        if (s.pendingLastKey && s.pendingHandle) s.recut.add(s.pendingLastKey, block.firstKey, s.pendingHandle)
-        s.pendingLastKey = block.lastKey
-        s.pendingHandle = handle
-      }
+    } catch (e) {
+      if (e instanceof RoundTripError) throw e
+      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${(e as Error).message}; entries after this point were not evaluated` })
     }
-    onBlock?.()
+  } else {
+    let first = true
+    for (const block of sourceBlocks(table, task.source, skipped)) {
+      const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
+      if (!whole) continue
+      const raw = block.data.slice()
+      if (first) for (const s of states) s.writer.warmUp(raw)
+      first = false
+      for (const s of states) s.writer.addDataBlock(raw, whole.first, whole.last, whole.stats)
+      onBlock?.()
+    }
   }
+  for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
+
   for (const s of states) {
-    let index: Uint8Array | null = null
-    if (s.separators && !s.separators.empty) index = s.separators.finish()
-    if (s.recut) {
-      if (s.pendingLastKey && s.pendingHandle) s.recut.add(s.pendingLastKey, null, s.pendingHandle)
-      if (s.recut.entries > 0) index = s.recut.finish()
-    }
-    if (index) {
-      // Index blocks are compressed like data blocks, without the dictionary.
-      let stored = index.length
-      if (s.config.type !== CompressionType.None) {
-        const codec = blockCodec(s.config, undefined)
-        const framed = codec.compress(index)
-        if (framed.length <= Math.floor((perKb * index.length) / 1024)) stored = framed.length
-      }
-      s.m.indexBytes = stored + BLOCK_TRAILER_BYTES
-    }
+    const sum = s.writer.finish()
+    const m = s.m
+    m.blocks = sum.dataBlocks
+    m.blocksCompressed = sum.blocksCompressed
+    m.blocksRejected = sum.blocksRejected
+    m.blocksBypassed = sum.dataBlocks - sum.blocksCompressed - sum.blocksRejected
+    m.dataBytes = sum.dataBytes
+    m.indexBytes = sum.indexBytes
+    m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
+    m.dictBytes = sum.dictBytes
+    m.fileBytes = sum.fileSize
   }
   return { results: states.map((s) => s.m), skipped }
+}
+
+function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: number): void {
+  for (const s of states) {
+    if (s.config.type === CompressionType.None) continue
+    const inner = s.writer.onDataBlock!
+    const dict = task.dictionaries[s.config.id]
+    const d = dict && dict.length ? dict : undefined
+    const c = s.config
+    const z = c.type === CompressionType.ZSTD ? new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, d) : null
+    const compress = z
+      ? (raw: Uint8Array) => z.compress(raw)
+      : (raw: Uint8Array) => compressBlock(c.type, raw, { formatVersion: 5, level: effectiveLevel(c) ?? undefined, dictionary: d })
+    s.writer.onDataBlock = (raw, compressed, ms) => {
+      inner(raw, compressed, ms)
+      for (let r = 1; r < repeat; r++) {
+        const t0 = performance.now()
+        compress(raw)
+        s.m.compressMs[r] += performance.now() - t0
+      }
+    }
+  }
 }

@@ -11,7 +11,10 @@ import { FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFI
 import { CorruptionError } from '../format/errors.js'
 import { openTable, Table } from './reader.js'
 import { verifyTable } from './verify.js'
-import { CountingSink, FileSink, TableSink, TableWriter, TableWriterOptions, WriteSummary } from './writer.js'
+import { BlockEntryStats, CountingSink, FileSink, TableSink, TableWriter, TableWriterOptions, WriteSummary } from './writer.js'
+import { BlockIter } from '../format/block.js'
+import { parseInternalKey } from '../format/internal-key.js'
+import { ValueType } from '../format/value-type.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -20,6 +23,8 @@ export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties
   checksumType?: number
   verify: boolean
   force: boolean
+  /** Keep the input's data block boundaries (blockSize is then unused). */
+  keepBlocks?: boolean
 }
 
 export interface RewriteResult extends WriteSummary {
@@ -41,7 +46,8 @@ export function defaultFormatVersion(input: number): number {
   return input >= 2 ? input : 5
 }
 
-function writerOptions(table: Table, o: RewriteOptions, notes: string[]): TableWriterOptions {
+/** The writer options that rewrite `table` under `o`: its properties, filter and comparator carried over. */
+export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' | 'force'>, notes: string[]): TableWriterOptions {
   const formatVersion = o.formatVersion ?? defaultFormatVersion(table.formatVersion)
   const checksumType = o.checksumType ?? table.footer.checksumType
   const base = new Map<string, Uint8Array>()
@@ -62,7 +68,9 @@ function writerOptions(table: Table, o: RewriteOptions, notes: string[]): TableW
   if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
-  return { ...o, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
+  const { keepBlocks: _keep, ...rest } = o as RewriteOptions
+  void _keep
+  return { ...rest, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
 }
 
 /** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */
@@ -71,20 +79,53 @@ export function newSessionId(): string {
   return Array.from(randomBytes(20), (b) => alphabet[b % 36]).join('')
 }
 
-/** Feed every entry of `table` (as stored: global seqno not applied) into `writer`. */
-function copyEntries(table: Table, writer: TableWriter): void {
-  const it = table.iterator({ applyGlobalSeqno: false })
+/**
+ * Feed every entry of `table` (as stored: global seqno not applied) into
+ * `writer`: re-cut by size, or block by block keeping the file's boundaries.
+ */
+export function copyEntries(table: Table, writer: TableWriter, keepBlocks = false): void {
   const tombstones = table.rangeTombstones({ applyGlobalSeqno: false })
-  for (it.seekToFirst(); it.valid; it.next()) writer.add(it.key, it.value)
+  if (keepBlocks) {
+    for (const ref of table.dataBlocks()) {
+      const raw = table.readBlock(ref.handle, 'data block', true)
+      const whole = wholeBlock(raw, ref.handle.offset, table.dataRestartInterval)
+      if (whole) writer.addDataBlock(raw.slice(), whole.first, whole.last, whole.stats)
+    }
+  } else {
+    const it = table.iterator({ applyGlobalSeqno: false })
+    for (it.seekToFirst(); it.valid; it.next()) writer.add(it.key, it.value)
+  }
   for (const t of tombstones) writer.addRangeTombstone(t.internalKey, t.end)
+}
+
+/** First and last key of a data block, and its entries' counts; null for an empty block. */
+export function wholeBlock(raw: Uint8Array, offset: number, restartInterval: number): { first: Uint8Array; last: Uint8Array; stats: BlockEntryStats } | null {
+  const it = new BlockIter(raw, offset, 'data block', restartInterval)
+  const stats: BlockEntryStats = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0, smallestSeq: null, largestSeq: null }
+  let first: Uint8Array | null = null
+  let last: Uint8Array | null = null
+  for (it.seekToFirst(); it.valid; it.next()) {
+    const key = it.key
+    first ??= key.slice()
+    last = key
+    const p = parseInternalKey(key, offset + it.entryOffset)
+    stats.entries++
+    stats.rawKeyBytes += key.length
+    stats.rawValueBytes += it.valueEnd - it.valueStart
+    if (p.type === ValueType.Deletion || p.type === ValueType.SingleDeletion || p.type === ValueType.DeletionWithTimestamp) stats.deletions++
+    if (p.type === ValueType.Merge) stats.merges++
+    if (stats.smallestSeq === null || p.seq < stats.smallestSeq) stats.smallestSeq = p.seq
+    if (stats.largestSeq === null || p.seq > stats.largestSeq) stats.largestSeq = p.seq
+  }
+  return first && last ? { first, last: last.slice(), stats } : null
 }
 
 /** Exact size of the rewritten file, without writing it (for recompress). */
 export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 'force'>): WriteSummary {
   const table = openTable(input)
   try {
-    const writer = new TableWriter(new CountingSink(), writerOptions(table, { ...o, verify: false, force: false }, []))
-    copyEntries(table, writer)
+    const writer = new TableWriter(new CountingSink(), writerOptionsFor(table, o, []))
+    copyEntries(table, writer, o.keepBlocks)
     return writer.finish()
   } finally {
     table.close()
@@ -100,11 +141,11 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
   let fd = -1
   try {
-    const options = writerOptions(table, o, notes)
+    const options = writerOptionsFor(table, o, notes)
     fd = openSync(tmp, 'wx')
     const sink: TableSink = new FileSink(fd)
     const writer = new TableWriter(sink, options)
-    copyEntries(table, writer)
+    copyEntries(table, writer, o.keepBlocks)
     const summary = writer.finish()
     fsyncSync(fd)
     closeSync(fd)

@@ -18,7 +18,6 @@ import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { compressBlock, CompressionType, compressionTypeName } from '../codec/compression.js'
-import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
 import { ZstdCodec } from '../codec/zstd.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { encodeVarint } from '../format/coding.js'
@@ -34,9 +33,9 @@ import { COMPRESSION_DICT_BLOCK, INDEX_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK 
 import { ValueType } from '../format/value-type.js'
 import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from './index-builder.js'
+import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
 
 const TRAILER = 5
-const PRIME_GENERATOR = 545055921143n
 
 /** Where the table's bytes go. */
 export interface TableSink {
@@ -62,6 +61,17 @@ export class CountingSink implements TableSink {
 }
 
 export type WriterDictMode = 'none' | 'raw' | 'finalize' | 'train'
+
+/** Counts over one whole data block's entries (for addDataBlock). */
+export interface BlockEntryStats {
+  entries: number
+  deletions: number
+  merges: number
+  rawKeyBytes: number
+  rawValueBytes: number
+  smallestSeq: number | bigint | null
+  largestSeq: number | bigint | null
+}
 
 export interface TableWriterOptions {
   formatVersion: number
@@ -234,10 +244,46 @@ export class TableWriter {
       this.buffered.push(block)
       this.bufferedKeys.push({ first, last })
       this.bufferedBytes += block.length
-      if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered()
+      if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered(nextKey)
       return
     }
     this.emitDataBlock(block, last, nextKey)
+  }
+
+  /**
+   * Add a whole, already-built data block (keeping a file's own block
+   * boundaries). Its first and last internal keys place it in the index;
+   * `stats` are its entries' counts for the properties block.
+   */
+  addDataBlock(raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats): void {
+    if (!this.dataBuilder.empty) throw new Error('addDataBlock cannot follow add() in the same table')
+    this.releaseHeld(firstKey)
+    this.held = { raw, first: firstKey, last: lastKey }
+    const s = this.stats
+    s.entries += stats.entries
+    s.deletions += stats.deletions
+    s.merges += stats.merges
+    s.rawKeyBytes += stats.rawKeyBytes
+    s.rawValueBytes += stats.rawValueBytes
+    if (stats.smallestSeq !== null) this.noteSeq(stats.smallestSeq)
+    if (stats.largestSeq !== null) this.noteSeq(stats.largestSeq)
+  }
+
+  /** A whole block waits for the next one's first key (its index separator needs it). */
+  private held: { raw: Uint8Array; first: Uint8Array; last: Uint8Array } | null = null
+
+  private releaseHeld(nextKey: Uint8Array | null): void {
+    const h = this.held
+    if (!h) return
+    this.held = null
+    if (this.buffered) {
+      this.buffered.push(h.raw)
+      this.bufferedKeys.push({ first: h.first, last: h.last })
+      this.bufferedBytes += h.raw.length
+      if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered(nextKey)
+      return
+    }
+    this.emitDataBlock(h.raw, h.last, nextKey)
   }
 
   /** Write a finished data block and add its index entry (deferred until the next block's first key is known). */
@@ -262,52 +308,26 @@ export class TableWriter {
     }
   }
 
-  private enterUnbuffered(): void {
+  private enterUnbuffered(nextKey: Uint8Array | null): void {
     const blocks = this.buffered!
     const keys = this.bufferedKeys
     this.buffered = null
     this.bufferedKeys = []
     this.dictionary = this.buildDictionary(blocks)
     if (this.o.compressionType === CompressionType.ZSTD) this.zstd = new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
-    blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : this.blockFirstKey ?? this.pendingFirstKey))
+    blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey))
   }
 
-  /** First key of the block being built, for the last buffered block's separator. */
-  private pendingFirstKey: Uint8Array | null = null
-
   private buildDictionary(blocks: Uint8Array[]): Uint8Array {
-    const n = blocks.length
-    if (n === 0) return new Uint8Array(0)
-    const trainOrFinalize = this.o.dict === 'train' || this.o.dict === 'finalize'
-    const budget = trainOrFinalize && this.o.compressionType === CompressionType.ZSTD ? this.o.trainBytes : this.o.maxDictBytes
-    const step = Number(PRIME_GENERATOR % BigInt(n))
-    const parts: Uint8Array[] = []
-    const lengths: number[] = []
-    let total = 0
-    let idx = Math.floor(n / 2)
-    for (let i = 0; i < n && total < budget; i++) {
-      const take = Math.min(budget - total, blocks[idx].length)
-      parts.push(blocks[idx].subarray(0, take))
-      lengths.push(take)
-      total += take
-      idx += step
-      if (idx >= n) idx -= n
-    }
+    const o = this.o
+    const plan = planSamples(
+      blocks.map((b) => b.length),
+      sampleBudget(o.dict, o.compressionType, o.maxDictBytes, o.trainBytes),
+    )
+    const total = plan.reduce((a, p) => a + p.take, 0)
     const samples = new Uint8Array(total)
-    let p = 0
-    for (const part of parts) {
-      samples.set(part, p)
-      p += part.length
-    }
-    if (!trainOrFinalize || this.o.compressionType !== CompressionType.ZSTD) return samples
-    try {
-      if (this.o.dict === 'train') return trainDictionary(samples, lengths, this.o.maxDictBytes)
-      return finalizeDictionary(samples.subarray(0, Math.min(total, this.o.maxDictBytes)), samples, lengths, this.o.maxDictBytes, this.o.level ?? 3)
-    } catch (e) {
-      // RocksDB: a failed trainer means no dictionary.
-      if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
-      throw e
-    }
+    for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
+    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, o.level ?? 3)
   }
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
@@ -334,8 +354,13 @@ export class TableWriter {
     return { payload: framed, type: t }
   }
 
+  /** Observes each data block's compression: recompress times it and checks the round trip. */
+  onDataBlock?: (raw: Uint8Array, compressed: Uint8Array | null, compressMs: number) => void
+
   private writeDataBlock(raw: Uint8Array): BlockHandle {
+    const t0 = this.onDataBlock ? performance.now() : 0
     const { payload, type } = this.compress(raw, true)
+    if (this.onDataBlock) this.onDataBlock(raw, type > 0 ? payload : null, performance.now() - t0)
     const s = this.stats
     s.dataBlocks++
     if (type > 0) {
@@ -370,13 +395,21 @@ export class TableWriter {
     return this.writeBlock(payload, Math.max(0, type))
   }
 
+  /** Compress once without writing: the first frame allocates codec state, which should not be timed. */
+  warmUp(raw: Uint8Array): void {
+    if (!this.buffered && raw.length > 0) this.compress(raw, true)
+  }
+
+  /** The dictionary in use (built or given); empty until built. */
+  get dictionaryBytes(): Uint8Array {
+    return this.dictionary
+  }
+
   finish(): WriteSummary {
-    // The block under construction, then any still-buffered blocks.
-    this.pendingFirstKey = null
-    if (this.buffered) {
-      this.finishDataBlock(null)
-      this.enterUnbuffered()
-    } else this.finishDataBlock(null)
+    // The block under construction (or a held whole block), then any still-buffered blocks.
+    this.finishDataBlock(null)
+    this.releaseHeld(null)
+    if (this.buffered) this.enterUnbuffered(null)
     const tailStart = this.offset
     const meta: [string, BlockHandle][] = []
     let filterBytes = 0

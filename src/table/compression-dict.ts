@@ -1,0 +1,73 @@
+/**
+ * How RocksDB's table builder turns buffered data blocks into a compression
+ * dictionary (`BlockBasedTableBuilder::EnterUnbuffered`, `util/compression.h`),
+ * shared by the writer and the recompression engine:
+ *
+ * - Samples: with N buffered blocks, start at block N/2 and step by
+ *   545055921143 mod N (a prime, so the walk reaches every block), taking
+ *   whole blocks until the budget is met (the last one truncated). Budget:
+ *   `zstd_max_train_bytes` when training or finalizing zstd, else `max_dict_bytes`.
+ * - raw: the samples themselves; train: ZDICT_trainFromBuffer(capacity =
+ *   max_dict_bytes); finalize: ZDICT_finalizeDictionary over the first
+ *   min(total, max_dict_bytes) sample bytes at the configured level. A ZDICT
+ *   failure means no dictionary, as in RocksDB.
+ */
+import { CompressionType } from '../codec/compression.js'
+import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+
+const PRIME_GENERATOR = 545055921143n
+
+export type DictionaryMode = 'none' | 'raw' | 'finalize' | 'train'
+
+export interface SamplePlan {
+  /** Buffered block index, in visit order. */
+  readonly block: number
+  /** Bytes taken from the start of that block. */
+  readonly take: number
+  /** Where they go in the concatenated samples. */
+  readonly at: number
+}
+
+/** RocksDB's walk over `sizes.length` buffered blocks, up to `budget` bytes. */
+export function planSamples(sizes: readonly number[], budget: number): SamplePlan[] {
+  const n = sizes.length
+  const plan: SamplePlan[] = []
+  if (n === 0 || budget <= 0) return plan
+  const step = Number(PRIME_GENERATOR % BigInt(n))
+  let total = 0
+  let idx = Math.floor(n / 2)
+  for (let i = 0; i < n && total < budget; i++) {
+    const take = Math.min(budget - total, sizes[idx])
+    plan.push({ block: idx, take, at: total })
+    total += take
+    idx += step
+    if (idx >= n) idx -= n
+  }
+  return plan
+}
+
+/** The sample budget RocksDB uses for this mode and type. */
+export function sampleBudget(mode: DictionaryMode, type: number, maxDictBytes: number, trainBytes: number): number {
+  return (mode === 'train' || mode === 'finalize') && type === CompressionType.ZSTD ? trainBytes : maxDictBytes
+}
+
+/** Build the dictionary for `mode` from concatenated samples. */
+export function dictionaryFromSamples(
+  mode: DictionaryMode,
+  type: number,
+  samples: Uint8Array,
+  lengths: readonly number[],
+  maxDictBytes: number,
+  level: number,
+): Uint8Array {
+  if (mode === 'none') return new Uint8Array(0)
+  // Other codecs (and zstd in raw mode) use the raw samples.
+  if (type !== CompressionType.ZSTD || mode === 'raw') return samples
+  try {
+    if (mode === 'train') return trainDictionary(samples, lengths, maxDictBytes)
+    return finalizeDictionary(samples.subarray(0, Math.min(samples.length, maxDictBytes)), samples, lengths, maxDictBytes, level)
+  } catch (e) {
+    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+    throw e
+  }
+}
