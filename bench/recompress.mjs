@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Benchmark (not a test): `sstkit recompress` against the real `sst_dump --command=recompress`
+// on the same file and the same matrix, in the same run; and sstkit's CPU time against bare
+// zstd-napi compress + decompress of the same blocks with the same dictionaries.
+//
+//   node bench/recompress.mjs [--file PATH] [--levels 1,3,6,9] [--dicts none,raw,finalize,train]
+//                             [--jobs 2] [--full] [--json]
+//
+// Default file: bench/data/recompress-32mb.sst, generated on first use with the real `ldb`
+// (bench/gen-sst.mjs, snappy, 4 KiB blocks). sst_dump runs one level at a time (its levels are a
+// from..to range) with 16 KiB blocks and no zstd frame checksum (it has no flag for it), so
+// sstkit runs the same configurations: --block-size 16384 --checksum off.
+// Targets (issue "recompress"): wall <= 0.6 x sst_dump with 2 jobs; CPU overhead <= 10% over
+// bare zstd.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { generateSst } from './gen-sst.mjs'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = resolve(HERE, '..')
+const RUN_JS = join(ROOT, 'bin', 'run.js')
+const SST_DUMP = '/usr/bin/sst_dump'
+const GNU_TIME = '/usr/bin/time'
+
+const args = process.argv.slice(2)
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? args[i + 1] : dflt
+}
+const flag = (name) => args.includes(`--${name}`)
+const file = resolve(opt('file', join(HERE, 'data', 'recompress-32mb.sst')))
+const levels = (flag('full') ? '1,3,6,9,12,15,19' : opt('levels', '1,3,6,9')).split(',').map(Number)
+const dicts = opt('dicts', 'none,raw,finalize,train').split(',')
+const jobs = Number(opt('jobs', '2'))
+const MAX_DICT = 16384
+const TRAIN = 100 * MAX_DICT
+
+if (!existsSync(file)) {
+  if (opt('file')) throw new Error(`${file} does not exist`)
+  mkdirSync(dirname(file), { recursive: true })
+  process.stderr.write(`generating ${file} with ldb (about 32 MB)...\n`)
+  await generateSst(file, { entries: 185_000, minBytes: 30 * 1000 * 1000 })
+}
+if (!existsSync(SST_DUMP)) throw new Error('needs the real sst_dump (apt-get install rocksdb-tools)')
+
+/** Run a command under GNU time: wall seconds, user+sys CPU seconds, peak RSS MB. */
+function timed(cmd, argv) {
+  const hasTime = existsSync(GNU_TIME)
+  const t0 = performance.now()
+  const r = hasTime
+    ? spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', cmd, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 28 })
+  const wall = (performance.now() - t0) / 1000
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed:\n${r.stderr}`)
+  const m = /__TIME__ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '')
+  return { wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, rssMB: m ? Number(m[3]) / 1024 : NaN, stdout: r.stdout }
+}
+
+const dictFlags = {
+  none: [],
+  raw: [`--compression_max_dict_bytes=${MAX_DICT}`],
+  train: [`--compression_max_dict_bytes=${MAX_DICT}`, `--compression_zstd_max_train_bytes=${TRAIN}`],
+  finalize: [`--compression_max_dict_bytes=${MAX_DICT}`, `--compression_zstd_max_train_bytes=${TRAIN}`, '--compression_use_zstd_finalize_dict'],
+}
+
+// 1. sst_dump: one run per (dictionary mode, level).
+let sstDumpWall = 0
+let sstDumpCpu = 0
+const sstDumpSizes = new Map()
+for (const d of dicts) {
+  for (const l of levels) {
+    const r = timed(SST_DUMP, [`--file=${file}`, '--command=recompress', '--compression_types=kZSTD', `--compression_level_from=${l}`, `--compression_level_to=${l}`, ...dictFlags[d]])
+    sstDumpWall += r.wall
+    sstDumpCpu += r.cpu
+    const m = /level: -?\d+ Size:\s+(\d+)/.exec(r.stdout)
+    sstDumpSizes.set(`${d}/${l}`, m ? Number(m[1]) : NaN)
+    process.stderr.write(`sst_dump zstd ${l} dict=${d}: ${r.wall.toFixed(2)} s\n`)
+  }
+}
+
+// 2. sstkit: the same matrix in one run.
+const sk = timed(process.execPath, [RUN_JS, 'recompress', file, '--levels', levels.join(','), '--dict', dicts.join(','), '--checksum', 'off', '--block-size', '16384', '--jobs', String(jobs), '--json'])
+const report = JSON.parse(sk.stdout)
+process.stderr.write(`sstkit: ${sk.wall.toFixed(2)} s wall, ${sk.cpu.toFixed(2)} s CPU\n`)
+
+// 3. Bare zstd-napi on the same blocks and dictionaries (built untimed with sstkit's library).
+const bare = spawnSync(process.execPath, [join(HERE, 'recompress-bare.mjs'), file, levels.join(','), dicts.join(',')], { encoding: 'utf8', maxBuffer: 1 << 26 })
+if (bare.status !== 0) throw new Error(`bare zstd run failed:\n${bare.stderr}`)
+const bareCpu = JSON.parse(bare.stdout).cpuSeconds
+
+const sizeDiffs = report.results.map((r) => {
+  const theirs = sstDumpSizes.get(`${r.dict}/${r.level}`)
+  return { config: `zstd ${r.level} ${r.dict}`, sstkit: r.fileBytes - r.filterBytes, sstDump: theirs, diffPct: (100 * (r.fileBytes - r.filterBytes - theirs)) / theirs }
+})
+const result = {
+  file,
+  configurations: report.results.length,
+  jobs,
+  sstDump: { wallSeconds: sstDumpWall, cpuSeconds: sstDumpCpu },
+  sstkit: { wallSeconds: sk.wall, cpuSeconds: sk.cpu, peakRssMB: sk.rssMB },
+  wallRatio: sk.wall / sstDumpWall,
+  bareZstd: { cpuSeconds: bareCpu },
+  cpuOverheadPct: (100 * (sk.cpu - bareCpu)) / bareCpu,
+  targets: { wallRatioMax: 0.6, cpuOverheadPctMax: 10 },
+  maxSizeDiffPct: Math.max(...sizeDiffs.map((s) => Math.abs(s.diffPct))),
+  sizes: sizeDiffs,
+}
+if (flag('json')) {
+  console.log(JSON.stringify(result, null, 2))
+} else {
+  console.log(`file: ${file}`)
+  console.log(`matrix: zstd levels ${levels.join(',')} x dict ${dicts.join(',')} (${result.configurations} configurations), 16 KiB blocks, ${jobs} jobs`)
+  console.log(`sst_dump --command=recompress : ${sstDumpWall.toFixed(2)} s wall (${sstDumpCpu.toFixed(2)} s CPU, ${levels.length * dicts.length} runs)`)
+  console.log(`sstkit recompress             : ${sk.wall.toFixed(2)} s wall (${sk.cpu.toFixed(2)} s CPU, peak RSS ${sk.rssMB.toFixed(0)} MB)`)
+  console.log(`wall ratio sstkit/sst_dump    : ${result.wallRatio.toFixed(2)}  (target <= 0.60: ${result.wallRatio <= 0.6 ? 'met' : 'NOT met'})`)
+  console.log(`bare zstd-napi CPU            : ${bareCpu.toFixed(2)} s`)
+  console.log(`sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}%  (target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`)
+  console.log(`largest size difference vs sst_dump: ${result.maxSizeDiffPct.toFixed(2)}%`)
+}
