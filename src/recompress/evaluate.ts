@@ -11,7 +11,11 @@ import { compressBlock, CompressionType, decompressBlock } from '../codec/compre
 import { ZstdCodec } from '../codec/zstd.js'
 import { openTable, Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
-import { CountingSink, TableWriter } from '../table/writer.js'
+import { BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
+import { BlockBuilder, FlushBySizePolicy } from '../table/block-builder.js'
+import { readFixed32 } from '../format/coding.js'
+import { sequenceFrom } from '../format/internal-key.js'
+import { ValueType } from '../format/value-type.js'
 import { effectiveLevel, RecompressConfig } from './config.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
@@ -155,31 +159,48 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
   if (repeat > 1) addRepeatTimers(states, task, repeat)
 
   const skipped: SkippedBlock[] = []
+  let first = true
+  const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
+    if (first) for (const st of states) st.writer.warmUp(raw)
+    first = false
+    for (const st of states) st.writer.addDataBlock(raw, firstKey, lastKey, stats)
+    onBlock?.()
+  }
   if (recut) {
+    // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
+    const builder = new BlockBuilder(16)
+    const policy = new FlushBySizePolicy(task.source.blockSize!)
     const it = table.iterator({ applyGlobalSeqno: false })
-    let count = 0
+    let firstKey: Uint8Array | null = null
+    let lastKey = new Uint8Array(64)
+    let lastLength = 0
+    let stats = emptyStats()
+    const flush = () => {
+      feed(builder.finish(), firstKey!, lastKey.slice(0, lastLength), stats)
+      firstKey = null
+      stats = emptyStats()
+    }
     try {
-      it.seekToFirst()
-      // Warm the codecs on a block-sized slice of the first value (untimed).
-      if (it.valid) for (const s of states) s.writer.warmUp(it.value.slice(0, task.source.blockSize ?? 4096))
-      for (; it.valid; it.next()) {
-        for (const s of states) s.writer.add(it.key, it.value)
-        if (++count % 256 === 0) onBlock?.()
+      for (it.seekToFirst(); it.valid; it.next()) {
+        const key = it.key
+        const value = it.value
+        if (policy.shouldFlush(builder, key.length, value.length)) flush()
+        builder.add(key, value)
+        firstKey ??= key.slice()
+        if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
+        lastKey.set(key)
+        lastLength = key.length
+        countEntry(stats, key, value.length)
       }
     } catch (e) {
       if (e instanceof RoundTripError) throw e
       skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${(e as Error).message}; entries after this point were not evaluated` })
     }
+    if (!builder.empty) flush()
   } else {
-    let first = true
     for (const block of sourceBlocks(table, task.source, skipped)) {
       const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
-      if (!whole) continue
-      const raw = block.data.slice()
-      if (first) for (const s of states) s.writer.warmUp(raw)
-      first = false
-      for (const s of states) s.writer.addDataBlock(raw, whole.first, whole.last, whole.stats)
-      onBlock?.()
+      if (whole) feed(block.data.slice(), whole.first, whole.last, whole.stats)
     }
   }
   for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
@@ -198,6 +219,24 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.fileBytes = sum.fileSize
   }
   return { results: states.map((s) => s.m), skipped }
+}
+
+function emptyStats(): BlockEntryStats {
+  return { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0, smallestSeq: null, largestSeq: null }
+}
+
+/** Count one entry from its internal key's trailer, without building objects. */
+function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): void {
+  const n = key.length
+  const type = key[n - 8]
+  s.entries++
+  s.rawKeyBytes += n
+  s.rawValueBytes += valueLength
+  if (type === ValueType.Deletion || type === ValueType.SingleDeletion || type === ValueType.DeletionWithTimestamp) s.deletions++
+  else if (type === ValueType.Merge) s.merges++
+  const seq = sequenceFrom(readFixed32(key, n - 8), readFixed32(key, n - 4))
+  if (s.smallestSeq === null || seq < s.smallestSeq) s.smallestSeq = seq
+  if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
 }
 
 function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: number): void {

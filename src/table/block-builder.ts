@@ -6,7 +6,6 @@
  *   entry := varint32 shared | varint32 non_shared | varint32 value_len | key_delta | value
  *   block := entries | restarts: u32[] | footer: u32 (num_restarts)
  */
-import { encodeVarint } from '../format/coding.js'
 
 /** Default data block restart interval (`block_restart_interval`). */
 export const DEFAULT_RESTART_INTERVAL = 16
@@ -23,11 +22,13 @@ function varintLength(n: number): number {
 }
 
 export class BlockBuilder {
-  private chunks: Uint8Array[] = []
+  /** Entry bytes, grown by doubling; written in place (no per-entry allocation). */
+  private buf = new Uint8Array(4096)
   private size = 0
   private restarts: number[] = [0]
   private counter = 0
-  private lastKey: Uint8Array = new Uint8Array(0)
+  private lastKey = new Uint8Array(64)
+  private lastKeyLength = 0
   /** RocksDB's running estimate: entry bytes + restart array + footer. */
   private estimate = 8
 
@@ -40,10 +41,6 @@ export class BlockBuilder {
 
   get empty(): boolean {
     return this.size === 0
-  }
-
-  get entries(): number {
-    return this.counter + (this.restarts.length - 1) * this.restartInterval
   }
 
   currentSizeEstimate(): number {
@@ -67,35 +64,50 @@ export class BlockBuilder {
       this.estimate += 4
       this.counter = 0
     } else if (this.useDeltaEncoding) {
-      const n = Math.min(key.length, this.lastKey.length)
-      while (shared < n && key[shared] === this.lastKey[shared]) shared++
+      const n = Math.min(key.length, this.lastKeyLength)
+      const last = this.lastKey
+      while (shared < n && key[shared] === last[shared]) shared++
     }
     const before = this.size
-    this.push(encodeVarint(shared))
-    this.push(encodeVarint(key.length - shared))
-    if (!this.useValueDeltaEncoding) this.push(encodeVarint(value.length))
-    this.push(key.subarray(shared))
-    this.push(shared !== 0 && this.useValueDeltaEncoding && deltaValue ? deltaValue : value)
-    this.lastKey = key.slice()
+    const v = shared !== 0 && this.useValueDeltaEncoding && deltaValue ? deltaValue : value
+    this.reserve(15 + key.length - shared + v.length)
+    this.putVarint(shared)
+    this.putVarint(key.length - shared)
+    if (!this.useValueDeltaEncoding) this.putVarint(value.length)
+    this.buf.set(key.subarray(shared), this.size)
+    this.size += key.length - shared
+    this.buf.set(v, this.size)
+    this.size += v.length
+    if (this.lastKey.length < key.length) this.lastKey = new Uint8Array(key.length * 2)
+    this.lastKey.set(key)
+    this.lastKeyLength = key.length
     this.counter++
     this.estimate += this.size - before
   }
 
-  private push(b: Uint8Array): void {
-    if (b.length === 0) return
-    // Copy: callers pass views into iterator buffers that change on the next entry.
-    this.chunks.push(b.slice())
-    this.size += b.length
+  private reserve(n: number): void {
+    if (this.size + n <= this.buf.length) return
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.size + n))
+    grown.set(this.buf.subarray(0, this.size))
+    this.buf = grown
+  }
+
+  private putVarint(v: number): void {
+    const b = this.buf
+    let p = this.size
+    while (v >= 0x80) {
+      b[p++] = (v & 0x7f) | 0x80
+      v = Math.floor(v / 128)
+    }
+    b[p++] = v
+    this.size = p
   }
 
   /** The finished block; the builder is reset for the next one. */
   finish(): Uint8Array {
     const out = new Uint8Array(this.size + 4 * this.restarts.length + 4)
-    let p = 0
-    for (const c of this.chunks) {
-      out.set(c, p)
-      p += c.length
-    }
+    out.set(this.buf.subarray(0, this.size))
+    let p = this.size
     const view = new DataView(out.buffer)
     for (const r of this.restarts) {
       view.setUint32(p, r, true)
@@ -107,11 +119,10 @@ export class BlockBuilder {
   }
 
   reset(): void {
-    this.chunks = []
     this.size = 0
     this.restarts = [0]
     this.counter = 0
-    this.lastKey = new Uint8Array(0)
+    this.lastKeyLength = 0
     this.estimate = 8
   }
 }

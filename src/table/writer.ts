@@ -40,6 +40,8 @@ const TRAILER = 5
 /** Where the table's bytes go. */
 export interface TableSink {
   write(bytes: Uint8Array): void
+  /** A sink that only counts bytes needs no checksums (sizes do not depend on them). */
+  readonly countsOnly?: boolean
 }
 
 export class FileSink implements TableSink {
@@ -55,6 +57,7 @@ export class FileSink implements TableSink {
 /** Counts bytes only: exact sizes without writing a file. */
 export class CountingSink implements TableSink {
   written = 0
+  readonly countsOnly = true
   write(bytes: Uint8Array): void {
     this.written += bytes.length
   }
@@ -377,12 +380,14 @@ export class TableWriter {
     const handle = { offset: this.offset, size: payload.length }
     const trailer = new Uint8Array(TRAILER)
     trailer[0] = type
-    const withType = new Uint8Array(payload.length + 1)
-    withType.set(payload)
-    withType[payload.length] = type
-    let checksum = blockChecksum(this.o.checksumType, withType)
-    if (this.o.formatVersion >= 6) checksum = (checksum + contextModifier(this.base, handle.offset)) >>> 0
-    new DataView(trailer.buffer).setUint32(1, checksum, true)
+    if (!this.sink.countsOnly) {
+      const withType = new Uint8Array(payload.length + 1)
+      withType.set(payload)
+      withType[payload.length] = type
+      let checksum = blockChecksum(this.o.checksumType, withType)
+      if (this.o.formatVersion >= 6) checksum = (checksum + contextModifier(this.base, handle.offset)) >>> 0
+      new DataView(trailer.buffer).setUint32(1, checksum, true)
+    }
     this.sink.write(payload)
     this.sink.write(trailer)
     this.offset += payload.length + TRAILER
