@@ -4,7 +4,7 @@
  * (0 success, 1 a finding, 2 usage error or a file that cannot be opened as an SST).
  */
 import { Command, Errors, Flags, Interfaces } from '@oclif/core'
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../index.js'
 
@@ -105,25 +105,47 @@ function isFsError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
 }
 
-/** Buffered stdout for large outputs (scan): few large writes, quiet on a closed pipe. */
+/**
+ * Buffered stdout for large outputs (scan): few large synchronous writes, so
+ * memory stays bounded whatever the consumer's speed (process.stdout.write on
+ * a full pipe would queue everything in memory). Quiet on a closed pipe.
+ */
 export class OutputBuffer {
   private parts: string[] = []
   private size = 0
-  constructor(private readonly limit = 1 << 16) {
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-      throw e
-    })
-  }
+  constructor(private readonly limit = 1 << 16) {}
+
   line(s: string): void {
     this.parts.push(s, '\n')
     this.size += s.length + 1
     if (this.size >= this.limit) this.flush()
   }
+
   flush(): void {
     if (this.parts.length === 0) return
-    process.stdout.write(this.parts.join(''))
+    const bytes = Buffer.from(this.parts.join(''), 'utf8')
     this.parts = []
     this.size = 0
+    writeAllSync(1, bytes)
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4))
+
+/** Write every byte to `fd`, waiting on a full non-blocking pipe; exit quietly when the reader has gone. */
+export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  let done = 0
+  while (done < bytes.length) {
+    try {
+      done += writeSync(fd, bytes, done, bytes.length - done)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN') {
+        Atomics.wait(sleeper, 0, 0, 1)
+        continue
+      }
+      if (code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      throw e
+    }
   }
 }
