@@ -52,21 +52,34 @@ function bufferedSizes(table: Table, source: SourceOptions, limit: number): numb
 
 /** Choose samples with RocksDB's walk over the buffered blocks, under `budget` bytes. */
 export function collectSamples(table: Table, source: SourceOptions, opts: DictionaryOptions, budget: number): Samples {
+  return collectSampleSets(table, source, opts, [budget])[0]
+}
+
+/**
+ * Samples for several budgets (e.g. max_dict_bytes for raw, zstd_max_train_bytes
+ * for train/finalize) in two passes over the data: one to size the buffered
+ * blocks, one to copy the chosen bytes.
+ */
+export function collectSampleSets(table: Table, source: SourceOptions, opts: DictionaryOptions, budgets: number[]): Samples[] {
   const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes)
   const n = sizes.length
-  const plan = planSamples(sizes, budget)
-  const total = plan.reduce((a, p) => a + p.take, 0)
-  // Second pass: copy just the planned bytes into place.
-  const bytes = new Uint8Array(total)
-  const byBlock = new Map(plan.map((p) => [p.block, p]))
+  const plans = budgets.map((b) => planSamples(sizes, b))
+  const outs = plans.map((plan) => new Uint8Array(plan.reduce((a, p) => a + p.take, 0)))
+  const wanted = new Map<number, { set: number; take: number; at: number }[]>()
+  plans.forEach((plan, set) => {
+    for (const p of plan) {
+      const list = wanted.get(p.block) ?? []
+      list.push({ set, take: p.take, at: p.at })
+      wanted.set(p.block, list)
+    }
+  })
   const skipped: SkippedBlock[] = []
   let i = 0
   for (const b of sourceBlocks(table, source, skipped)) {
     if (i >= n) break
-    const p = byBlock.get(i++)
-    if (p) bytes.set(b.data.subarray(0, p.take), p.at)
+    for (const w of wanted.get(i++) ?? []) outs[w.set].set(b.data.subarray(0, w.take), w.at)
   }
-  return { bytes, lengths: plan.map((p) => p.take), bufferedBlocks: n }
+  return plans.map((plan, set) => ({ bytes: outs[set], lengths: plan.map((p) => p.take), bufferedBlocks: n }))
 }
 
 export function rawDictionary(samples: Samples): Uint8Array {

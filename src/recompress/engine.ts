@@ -11,7 +11,7 @@ import { dictionaryId } from '../codec/zdict.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, Table } from '../table/reader.js'
 import { buildMatrix, effectiveLevel, MatrixSpec, RecompressConfig, typeLabel } from './config.js'
-import { collectSamples, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
+import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
 import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
@@ -178,40 +178,38 @@ function buildDictionaries(table: Table, configs: RecompressConfig[], opts: Reco
     const v = f()
     return { v, ms: performance.now() - t0 }
   }
+  // One pair of passes over the data serves every sample budget the matrix needs.
+  const needRaw = configs.some((c) => c.dict === 'raw')
+  const needTrain = configs.some((c) => c.dict === 'train' || c.dict === 'finalize')
+  if (needRaw || needTrain) {
+    const budgets = [...(needRaw ? [opts.dict.maxDictBytes] : []), ...(needTrain ? [opts.dict.trainBytes] : [])]
+    const r = timed(() => collectSampleSets(table, source, opts.dict, budgets))
+    const share = r.ms / budgets.length
+    if (needRaw) rawSamples = { s: r.v[0], ms: share }
+    if (needTrain) trainSamples = { s: r.v[needRaw ? 1 : 0], ms: share }
+  }
   for (const c of configs) {
     switch (c.dict) {
       case 'none':
         break
       case 'raw': {
-        if (!rawSamples) {
-          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.maxDictBytes))
-          rawSamples = { s: r.v, ms: r.ms }
-        }
-        out.set(c.id, { bytes: rawSamples.s.bytes, ms: rawSamples.ms })
+        out.set(c.id, { bytes: rawSamples!.s.bytes, ms: rawSamples!.ms })
         break
       }
       case 'train': {
-        if (!trainSamples) {
-          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.trainBytes))
-          trainSamples = { s: r.v, ms: r.ms }
-        }
         if (!trained) {
           const r = timed(() => trainedDictionary(trainSamples!.s, opts.dict.maxDictBytes))
-          trained = { bytes: r.v, ms: r.ms + trainSamples.ms }
+          trained = { bytes: r.v, ms: r.ms + trainSamples!.ms }
         }
         out.set(c.id, trained)
         break
       }
       case 'finalize': {
-        if (!trainSamples) {
-          const r = timed(() => collectSamples(table, source, opts.dict, opts.dict.trainBytes))
-          trainSamples = { s: r.v, ms: r.ms }
-        }
         const level = effectiveLevel(c) ?? 3
         let f = finalized.get(level)
         if (!f) {
           const r = timed(() => finalizedDictionary(trainSamples!.s, opts.dict.maxDictBytes, level))
-          f = { bytes: r.v, ms: r.ms + trainSamples.ms }
+          f = { bytes: r.v, ms: r.ms + trainSamples!.ms }
           finalized.set(level, f)
         }
         out.set(c.id, f)
