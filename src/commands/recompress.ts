@@ -1,16 +1,13 @@
 import { Args, Flags } from '@oclif/core'
-import { availableParallelism } from 'node:os'
+import { matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import {
   CorruptionError,
   DictFileError,
   MatrixError,
   NotSupportedError,
-  parseChecksums,
-  parseDicts,
-  parseLevels,
-  parseTypes,
   recompressFile,
+  type RecompressOptions,
   type RecompressReport,
 } from '../index.js'
 import { recompressJson, recompressModel, SortKey } from '../report/recompress.js'
@@ -38,75 +35,51 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
   }
 
   static override flags = {
-    types: Flags.string({ description: 'Compression types: zstd, none, snappy, lz4, lz4hc, zlib, bzip2 (comma-separated).', default: 'zstd' }),
-    levels: Flags.string({
-      description: 'Levels as a range or list: 1..19, 1,3,6,9, -5..3; `default` is the library default. Default for zstd: 1,3,6,9,12,15,19; other types: their default level. Types without levels (none, snappy, bzip2) ignore it.',
+    ...matrixFlags({
+      types: 'zstd',
+      checksum: 'both',
+      levelsHelp:
+        'Levels as a range or list: 1..19, 1,3,6,9, -5..3; `default` is the library default. Default for zstd: 1,3,6,9,12,15,19; other types: their default level. Types without levels (none, snappy, bzip2) ignore it.',
+      dictHelp:
+        'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
     }),
-    dict: Flags.string({
-      description: 'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
-    }),
-    checksum: Flags.string({ description: 'zstd frame checksum: off, on or both.', options: ['off', 'on', 'both'], default: 'both' }),
-    'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: 16384, min: 1 }),
-    'train-bytes': Flags.integer({ description: "Sample budget for train and finalize (RocksDB's zstd_max_train_bytes). Default: 100 × --max-dict-bytes.", min: 1 }),
-    'max-dict-buffer-bytes': Flags.integer({
-      description: "Data bytes buffered before the dictionary is built (RocksDB's max_dict_buffer_bytes; 0 = the whole file). Bounds memory. Default 64 MiB, what RocksDB buffers for a 64 MiB target file.",
-      default: 64 * 1024 * 1024,
-      min: 0,
-    }),
-    'dict-file': Flags.string({ description: 'Also evaluate this external dictionary (e.g. from `zstd --train`).' }),
-    'block-size': Flags.integer({
-      description: "Re-cut the entries into blocks of this size as RocksDB's builder does (sst_dump uses 16384). Default: keep the file's own blocks.",
-      min: 64,
-    }),
-    'max-compressed-bytes-per-kb': Flags.integer({
-      description: 'Acceptance rule: a compressed block (size prefix included) must fit in this many bytes per KiB of input, else it is stored raw and counted as rejected.',
-      default: 896,
-      min: 0,
-      max: 1024,
-    }),
-    repeat: Flags.integer({ description: 'Run each configuration N times; timings are the median, with the spread shown.', default: 1, min: 1, max: 100 }),
-    jobs: Flags.integer({ description: 'Worker threads (default: all cores). Results do not depend on it.', min: 1 }),
-    sample: Flags.integer({ description: 'Evaluate a deterministic, evenly spread PCT% of the data blocks (own block boundaries only).', min: 1, max: 100 }),
+    ...sourceFlags,
     format: Flags.string({ description: 'Output format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
+    'auto-skip': Flags.string({
+      description: 'Also simulate auto-skip for each setting: rate (RocksDB\'s AutoSkipCompressorWrapper), ratio (skip while the estimated ratio is above the acceptance bar); comma-separated.',
+    }),
+    'min-sample-every': Flags.integer({ description: 'ratio auto-skip: while skipping, sample a block at least every N blocks.', default: 64, min: 1 }),
+    seed: Flags.integer({ description: 'Seed of auto-skip\'s random choices (exploration, sampling gaps).', default: 0 }),
+    'no-carry': Flags.boolean({ description: 'ratio auto-skip: start every file afresh instead of carrying the estimate across the files of the run.' }),
     sort: Flags.string({ description: 'Row order after the stored row.', options: ['matrix', 'size', 'ratio', 'compress', 'decompress'], default: 'matrix' }),
   }
 
   async run(): Promise<unknown> {
     const { argv, flags } = await this.parse(Recompress)
-    let matrix
+    let options: RecompressOptions
     try {
-      matrix = {
-        types: parseTypes(flags.types),
-        levels: flags.levels !== undefined ? parseLevels(flags.levels) : undefined,
-        dicts: flags.dict !== undefined ? parseDicts(flags.dict) : undefined,
-        checksums: parseChecksums(flags.checksum),
-      }
+      options = recompressOptions(flags)
     } catch (e) {
       if (e instanceof MatrixError) this.fail(e.message, ExitCode.Usage)
       throw e
     }
-    if (flags.sample !== undefined && flags['block-size'] !== undefined) {
-      this.fail('--sample works on the file\'s own blocks: it cannot be combined with --block-size', ExitCode.Usage)
-    }
+    const autoSkip = flags['auto-skip']?.split(',').map((x) => x.trim()).filter(Boolean)
+    for (const a of autoSkip ?? []) if (a !== 'rate' && a !== 'ratio') this.fail(`--auto-skip takes rate and/or ratio (got "${a}")`, ExitCode.Usage)
+    const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])
     const reports: ReturnType<typeof recompressJson>[] = []
     const progress = process.stderr.isTTY && !this.jsonEnabled()
-    for (const file of files) {
+    for (const [fileIndex, file] of files.entries()) {
       let report: RecompressReport
       try {
         report = await recompressFile(file, {
-          matrix,
-          source: { blockSize: flags['block-size'] ?? null, samplePercent: flags.sample ?? 100 },
-          dict: {
-            maxDictBytes: flags['max-dict-bytes'],
-            trainBytes: flags['train-bytes'] ?? 100 * flags['max-dict-bytes'],
-            maxDictBufferBytes: flags['max-dict-buffer-bytes'],
-          },
-          dictFile: flags['dict-file'],
-          maxCompressedBytesPerKb: flags['max-compressed-bytes-per-kb'],
-          repeat: flags.repeat,
-          jobs: flags.jobs ?? availableParallelism(),
+          ...options,
           onProgress: progress ? (done, total) => drawProgress(file, done, total) : undefined,
+          autoSkip: autoSkip as ('rate' | 'ratio')[] | undefined,
+          minSampleEvery: flags['min-sample-every'],
+          seed: flags.seed,
+          fileIndex,
+          carry: flags['no-carry'] ? new Map() : carry,
         })
       } catch (e) {
         if (progress) process.stderr.write('\r\x1b[K')

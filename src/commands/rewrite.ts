@@ -47,6 +47,9 @@ The output is written to a temporary file next to OUT, read back and compared en
     index: Flags.string({ description: 'Index kind.', options: ['binary', 'partitioned'], default: 'binary' }),
     'metadata-block-size': Flags.integer({ description: 'Index partition size (partitioned index).', default: 4096, min: 64 }),
     'max-compressed-bytes-per-kb': Flags.integer({ description: 'Acceptance rule for compressed blocks.', default: 896, min: 0, max: 1024 }),
+    'auto-skip': Flags.string({ description: 'Skip compression of blocks auto-skip deems hopeless: ratio or rate (stored raw, counted as bypassed).', options: ['rate', 'ratio'] }),
+    'min-sample-every': Flags.integer({ description: 'ratio auto-skip: sample a block at least every N skipped blocks.', default: 64, min: 1 }),
+    seed: Flags.integer({ description: "Seed of auto-skip's random choices.", default: 0 }),
     verify: Flags.boolean({ description: 'Read the output back and compare every entry before renaming it into place.', default: true, allowNo: true }),
     force: Flags.boolean({ description: 'Replace an existing output.' }),
   }
@@ -84,6 +87,9 @@ The output is written to a temporary file next to OUT, read back and compared en
       maxCompressedBytesPerKb: flags['max-compressed-bytes-per-kb'],
       verify: flags.verify,
       force: flags.force,
+      autoSkip: flags['auto-skip'] as 'rate' | 'ratio' | undefined,
+      minSampleEvery: flags['min-sample-every'],
+      seed: flags.seed,
     }
 
     let pairs: [string, string][]
@@ -110,7 +116,7 @@ The output is written to a temporary file next to OUT, read back and compared en
         if (tty) process.stderr.write('\r\x1b[K')
         if (e instanceof RewriteError) {
           process.stderr.write(`sstkit: ${input}: ${e.message}\n`)
-          this.raise(/exists|refusing/.test(e.message) ? ExitCode.Usage : ExitCode.Finding)
+          this.raise(/exists|refusing|cannot write/.test(e.message) ? ExitCode.Usage : ExitCode.Finding)
         } else if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) {
           this.reportFileError(input, e, (e as NodeJS.ErrnoException).syscall ? ExitCode.Usage : ExitCode.Finding)
         } else throw e

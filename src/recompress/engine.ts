@@ -14,6 +14,7 @@ import { buildMatrix, effectiveLevel, MatrixSpec, RecompressConfig, typeLabel } 
 import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
 import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
+import type { AutoSkipStrategy } from '../table/auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
 /** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
@@ -29,6 +30,13 @@ export interface RecompressOptions {
   jobs?: number
   /** Called with (done, total) block evaluations. */
   onProgress?: (done: number, total: number) => void
+  /** Auto-skip strategies evaluated next to each compressing configuration. */
+  autoSkip?: AutoSkipStrategy[]
+  minSampleEvery?: number
+  seed?: number
+  /** Position of this file in the run, and ratio's q_hat per configuration carried between files (updated). */
+  fileIndex?: number
+  carry?: Map<string, number | null>
 }
 
 export interface StoredBaseline {
@@ -49,6 +57,8 @@ export interface StoredBaseline {
 }
 
 export interface RecompressResult {
+  /** null: every block attempted; else the auto-skip strategy simulated. */
+  autoSkip: AutoSkipStrategy | null
   type: string
   level: number | null
   dict: string
@@ -72,6 +82,10 @@ export interface RecompressResult {
   blocksCompressed: number
   blocksRejected: number
   blocksBypassed: number
+  /** Blocks whose compression was attempted (compressed + rejected). */
+  blocksAttempted: number
+  /** Auto-skip rows: change against the same configuration without auto-skip. */
+  vsNoSkip: { compressMs: number; dataBytes: number } | null
   /** Median over repeats. */
   compressMs: number
   decompressMs: number
@@ -241,7 +255,9 @@ function readDictFile(path: string): Uint8Array {
   return new Uint8Array(readFileSync(path))
 }
 
-function markResults(results: RecompressResult[]): void {
+function markResults(all: RecompressResult[]): void {
+  // Marks compare settings; auto-skip rows are variants of a setting, not candidates.
+  const results = all.filter((r) => r.autoSkip === null)
   const size = (r: RecompressResult) => r.dataBytes + r.dictBytes
   if (results.length === 0) return
   const smallest = Math.min(...results.map(size))
@@ -257,6 +273,60 @@ function markResults(results: RecompressResult[]): void {
       (o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs),
     )
     if (!dominated) r.marks.push('pareto')
+  }
+}
+
+function carryKey(c: RecompressConfig): string {
+  return `${c.type}/${c.level}/${c.dict}/${c.checksum}`
+}
+
+function configKey(r: RecompressResult): string {
+  return `${r.type}/${r.level}/${r.dict}/${r.checksum}`
+}
+
+function resultOf(
+  c: RecompressConfig,
+  m: ConfigMeasurement,
+  strategy: AutoSkipStrategy | null,
+  dict: BuiltDictionary | undefined,
+  sampling: boolean,
+  storedSize: number,
+  blockSize: number | null,
+): RecompressResult {
+  const dictBytes = m.dictBytes
+  const compressMs = median(m.compressMs)
+  const decompressMs = median(m.decompressMs)
+  return {
+    autoSkip: strategy,
+    type: typeLabel(c.type),
+    level: c.level,
+    dict: c.dict,
+    checksum: c.checksum,
+    blockSize,
+    dataBytes: m.dataBytes,
+    dictBytes,
+    dictId: dict ? dictionaryId(dict.bytes) : 0,
+    indexBytes: m.indexBytes,
+    filterBytes: m.filterBytes,
+    metaBytes: m.fileBytes - m.dataBytes - dictBytes - m.indexBytes - m.filterBytes,
+    fileBytes: sampling ? null : m.fileBytes,
+    uncompressedBytes: m.uncompressedBytes,
+    ratio: m.dataBytes + dictBytes > 0 ? m.uncompressedBytes / (m.dataBytes + dictBytes) : 0,
+    vsStored: storedSize > 0 ? (m.dataBytes + dictBytes - storedSize) / storedSize : 0,
+    blocks: m.blocks,
+    blocksCompressed: m.blocksCompressed,
+    blocksRejected: m.blocksRejected,
+    blocksBypassed: m.blocksBypassed,
+    blocksAttempted: m.blocksCompressed + m.blocksRejected,
+    vsNoSkip: null,
+    compressMs,
+    decompressMs,
+    compressSpread: spread(m.compressMs),
+    decompressSpread: spread(m.decompressMs),
+    compressMBps: m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null,
+    decompressMBps: m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null,
+    dictMs: dict?.ms ?? 0,
+    marks: [],
   }
 }
 
@@ -283,6 +353,11 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     source: opts.source,
     maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
     repeat: opts.repeat ?? 1,
+    autoSkip: opts.autoSkip,
+    minSampleEvery: opts.minSampleEvery,
+    seed: opts.seed,
+    fileIndex: opts.fileIndex ?? 0,
+    carry: Object.fromEntries(g.map((c) => [c.id, opts.carry?.get(carryKey(c)) ?? null])),
     maxDictBytes: opts.dict.maxDictBytes,
     trainBytes: opts.dict.trainBytes,
     maxDictBufferBytes: opts.dict.maxDictBufferBytes,
@@ -293,51 +368,32 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     done += n
     opts.onProgress?.(Math.min(done, total), total)
   })
-  const byId = new Map<number, ConfigMeasurement>()
-  for (const o of outputs) for (const m of o.results) byId.set(m.id, m)
+  const byId = new Map<string, ConfigMeasurement>()
+  for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.
   const seen = new Set(skipped.map((s) => s.offset))
   for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) (seen.add(s.offset), skipped.push(s))
 
   const sampling = opts.source.samplePercent < 100
   const storedSize = stored.dataBytes + stored.dictBytes
-  const results: RecompressResult[] = configs.map((c) => {
-    const m = byId.get(c.id)!
-    const dict = dictionaries.get(c.id)
-    const dictBytes = m.dictBytes
-    const compressMs = median(m.compressMs)
-    const decompressMs = median(m.decompressMs)
-    const filterBytes = m.filterBytes
-    return {
-      type: typeLabel(c.type),
-      level: c.level,
-      dict: c.dict,
-      checksum: c.checksum,
-      blockSize: opts.source.blockSize,
-      dataBytes: m.dataBytes,
-      dictBytes,
-      dictId: dict ? dictionaryId(dict.bytes) : 0,
-      indexBytes: m.indexBytes,
-      filterBytes,
-      metaBytes: m.fileBytes - m.dataBytes - dictBytes - m.indexBytes - filterBytes,
-      fileBytes: sampling ? null : m.fileBytes,
-      uncompressedBytes: m.uncompressedBytes,
-      ratio: m.dataBytes + dictBytes > 0 ? m.uncompressedBytes / (m.dataBytes + dictBytes) : 0,
-      vsStored: storedSize > 0 ? (m.dataBytes + dictBytes - storedSize) / storedSize : 0,
-      blocks: m.blocks,
-      blocksCompressed: m.blocksCompressed,
-      blocksRejected: m.blocksRejected,
-      blocksBypassed: m.blocksBypassed,
-      compressMs,
-      decompressMs,
-      compressSpread: spread(m.compressMs),
-      decompressSpread: spread(m.decompressMs),
-      compressMBps: m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null,
-      decompressMBps: m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null,
-      dictMs: dict?.ms ?? 0,
-      marks: [],
+  const results: RecompressResult[] = []
+  for (const c of configs) {
+    for (const strategy of [null, ...(c.type === 0 ? [] : (opts.autoSkip ?? []))] as (AutoSkipStrategy | null)[]) {
+      const m = byId.get(`${c.id}/${strategy}`)!
+      if (strategy === 'ratio') opts.carry?.set(carryKey(c), m.qHat)
+      results.push(resultOf(c, m, strategy, dictionaries.get(c.id), sampling, storedSize, opts.source.blockSize))
     }
-  })
+  }
+  // Auto-skip rows against their own configuration without auto-skip.
+  const base = new Map(results.filter((r) => r.autoSkip === null).map((r) => [configKey(r), r]))
+  for (const r of results) {
+    if (r.autoSkip === null) continue
+    const b = base.get(configKey(r))!
+    r.vsNoSkip = {
+      compressMs: b.compressMs > 0 ? (r.compressMs - b.compressMs) / b.compressMs : 0,
+      dataBytes: b.dataBytes > 0 ? (r.dataBytes - b.dataBytes) / b.dataBytes : 0,
+    }
+  }
   markResults(results)
   if (sampling) notes.push(`sampled ${opts.source.samplePercent}% of the data blocks: byte counts cover those blocks only`)
   if (skipped.length) notes.push(`${skipped.length} data block(s) could not be read and were skipped`)

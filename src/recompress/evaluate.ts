@@ -17,6 +17,7 @@ import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { effectiveLevel, RecompressConfig } from './config.js'
+import { AutoSkipStrategy, deciderSeed, prng, RateDecider, RatioDecider } from '../table/auto-skip.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
@@ -34,10 +35,22 @@ export interface EvaluateTask {
   maxDictBytes: number
   trainBytes: number
   maxDictBufferBytes: number
+  /** Auto-skip strategies to evaluate next to each compressing configuration. */
+  autoSkip?: AutoSkipStrategy[]
+  minSampleEvery?: number
+  seed?: number
+  /** Position of the file in the run (seeds decisions per file). */
+  fileIndex?: number
+  /** ratio's q_hat carried from the previous file, per configuration id. */
+  carry?: Record<number, number | null>
 }
 
 export interface ConfigMeasurement {
   id: number
+  /** null: compression attempted on every block; else the auto-skip strategy applied. */
+  strategy: AutoSkipStrategy | null
+  /** ratio's q_hat at the end of the file (carried to the next file). */
+  qHat: number | null
   blocks: number
   blocksCompressed: number
   blocksRejected: number
@@ -80,6 +93,7 @@ interface ConfigState {
   config: RecompressConfig
   writer: TableWriter
   m: ConfigMeasurement
+  decider?: RateDecider | RatioDecider
 }
 
 export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
@@ -94,7 +108,19 @@ export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: C
 export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
   const repeat = Math.max(1, task.repeat)
   const recut = task.source.blockSize !== null
-  const states: ConfigState[] = task.configs.map((config) => {
+  const plan: { config: RecompressConfig; strategy: AutoSkipStrategy | null }[] = []
+  for (const config of task.configs) {
+    plan.push({ config, strategy: null })
+    if (config.type !== CompressionType.None) for (const strategy of task.autoSkip ?? []) plan.push({ config, strategy })
+  }
+  const states: ConfigState[] = plan.map(({ config, strategy }) => {
+    const random = prng(deciderSeed(task.seed ?? 0, config.id * 2 + (strategy === 'ratio' ? 1 : 0), task.fileIndex ?? 0))
+    const decider =
+      strategy === 'rate'
+        ? new RateDecider(random)
+        : strategy === 'ratio'
+          ? new RatioDecider(random, task.maxCompressedBytesPerKb, task.minSampleEvery, task.carry?.[config.id] ?? null)
+          : undefined
     const given = task.dictionaries[config.id]
     const dictionary = given && given.length > 0 ? given : undefined
     const writer = new TableWriter(
@@ -115,12 +141,15 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
           index: 'binary',
           metadataBlockSize: 4096,
           maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
+          skip: decider,
         },
         [],
       ),
     )
     const m: ConfigMeasurement = {
       id: config.id,
+      strategy,
+      qHat: null,
       blocks: 0,
       blocksCompressed: 0,
       blocksRejected: 0,
@@ -153,17 +182,21 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       }
       if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in a data block under ${JSON.stringify(config)}`)
     }
-    return { config, writer, m }
+    return { config, writer, m, decider }
   })
   // Extra repeats re-time compression alone, with codecs of the same settings.
   if (repeat > 1) addRepeatTimers(states, task, repeat)
 
   const skipped: SkippedBlock[] = []
   let first = true
+  let blockNo = 0
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
     if (first) for (const st of states) st.writer.warmUp(raw)
     first = false
-    for (const st of states) st.writer.addDataBlock(raw, firstKey, lastKey, stats)
+    // Rotate which configuration goes first: the first to touch a block pays its cache misses.
+    const n = states.length
+    const start = blockNo++ % n
+    for (let k = 0; k < n; k++) states[(start + k) % n].writer.addDataBlock(raw, firstKey, lastKey, stats)
     onBlock?.()
   }
   if (recut) {
@@ -211,7 +244,8 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.blocks = sum.dataBlocks
     m.blocksCompressed = sum.blocksCompressed
     m.blocksRejected = sum.blocksRejected
-    m.blocksBypassed = sum.dataBlocks - sum.blocksCompressed - sum.blocksRejected
+    m.blocksBypassed = sum.blocksBypassed
+    if (s.decider instanceof RatioDecider) m.qHat = s.decider.qHat
     m.dataBytes = sum.dataBytes
     m.indexBytes = sum.indexBytes
     m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
@@ -252,6 +286,7 @@ function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: numb
       : (raw: Uint8Array) => compressBlock(c.type, raw, { formatVersion: 5, level: effectiveLevel(c) ?? undefined, dictionary: d })
     s.writer.onDataBlock = (raw, compressed, ms) => {
       inner(raw, compressed, ms)
+      if (ms === 0 && !compressed) return // skipped by auto-skip: nothing to time
       for (let r = 1; r < repeat; r++) {
         const t0 = performance.now()
         compress(raw)

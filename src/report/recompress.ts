@@ -26,6 +26,7 @@ const pct = (v: number) => `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
 const MARK_SYMBOLS: Record<string, string> = { smallest: 'smallest', 'fastest-decompress': 'fastest-dec', pareto: 'pareto' }
 
 export function recompressModel(report: RecompressReport, key: SortKey, opts: { spread?: boolean } = {}): TableModel {
+  if (report.results.some((r) => r.autoSkip !== null)) return autoSkipModel(report)
   const st = report.stored
   const spread = (v: number) => (opts.spread && v > 0 ? ` ±${(v * 50).toFixed(0)}%` : '')
   const rows: (string | number)[][] = [
@@ -97,5 +98,43 @@ export function recompressJson(report: RecompressReport) {
     notes: report.notes,
     skipped: report.skipped,
     samplePercent: report.samplePercent,
+  }
+}
+
+/** With --auto-skip: each configuration, then its auto-skip variants against it. */
+function autoSkipModel(report: RecompressReport): TableModel {
+  const rows: (string | number)[][] = []
+  for (const r of report.results) {
+    rows.push([
+      r.type,
+      r.level === null ? 'default' : r.level,
+      r.dict,
+      r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '',
+      r.autoSkip ?? 'no skip',
+      r.blocksAttempted,
+      r.blocksBypassed,
+      r.blocksRejected,
+      fmt(r.compressMs, 1),
+      r.vsNoSkip ? pct(r.vsNoSkip.compressMs) : '',
+      r.dataBytes,
+      r.vsNoSkip ? pct(r.vsNoSkip.dataBytes) : '',
+    ])
+  }
+  return {
+    columns: [
+      { header: 'Type' },
+      { header: 'Level', align: 'right' },
+      { header: 'Dict' },
+      { header: 'Checksum' },
+      { header: 'Auto-skip' },
+      { header: 'Attempted', align: 'right' },
+      { header: 'Skipped', align: 'right' },
+      { header: 'Rejected', align: 'right' },
+      { header: 'Comp ms', align: 'right' },
+      { header: 'CPU vs no skip', align: 'right' },
+      { header: 'Data bytes', align: 'right' },
+      { header: 'Bytes vs no skip', align: 'right' },
+    ],
+    rows,
   }
 }

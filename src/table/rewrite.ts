@@ -4,9 +4,10 @@
  * next to the destination, is read back and compared entry by entry, and only
  * then renamed into place; on any failure the temporary file is removed.
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { prng, RateDecider, RatioDecider } from './auto-skip.js'
 import { FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX } from '../format/metaindex.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, Table } from './reader.js'
@@ -25,6 +26,10 @@ export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties
   force: boolean
   /** Keep the input's data block boundaries (blockSize is then unused). */
   keepBlocks?: boolean
+  /** Apply auto-skip decisions while writing. */
+  autoSkip?: 'rate' | 'ratio'
+  minSampleEvery?: number
+  seed?: number
 }
 
 export interface RewriteResult extends WriteSummary {
@@ -68,9 +73,11 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
-  const { keepBlocks: _keep, ...rest } = o as RewriteOptions
+  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ...rest } = o as RewriteOptions
   void _keep
-  return { ...rest, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
+  const random = prng(seed ?? 0)
+  const skip = autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
+  return { ...rest, skip, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
 }
 
 /** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */
@@ -134,7 +141,7 @@ export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 
 
 export function rewriteFile(input: string, output: string, o: RewriteOptions): RewriteResult {
   const t0 = performance.now()
-  if (resolve(input) === resolve(output)) throw new RewriteError(`refusing to write over the input file ${input}`)
+  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`)
   if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`)
   const table = openTable(input)
   const notes: string[] = []
@@ -142,16 +149,18 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   let fd = -1
   try {
     const options = writerOptionsFor(table, o, notes)
-    fd = openSync(tmp, 'wx')
-    const sink: TableSink = new FileSink(fd)
+    fd = onOutput(output, () => openSync(tmp, 'wx'))
+    const file = new FileSink(fd)
+    // Errors writing the output are reported against OUT, not the temporary file (e.g. ENOSPC).
+    const sink: TableSink = { write: (bytes) => onOutput(output, () => file.write(bytes)) }
     const writer = new TableWriter(sink, options)
     copyEntries(table, writer, o.keepBlocks)
     const summary = writer.finish()
-    fsyncSync(fd)
+    onOutput(output, () => fsyncSync(fd))
     closeSync(fd)
     fd = -1
     if (o.verify) verifyRewrite(table, tmp)
-    renameSync(tmp, output)
+    onOutput(output, () => renameSync(tmp, output))
     return {
       ...summary,
       input,
@@ -167,6 +176,28 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
     throw e
   } finally {
     table.close()
+  }
+}
+
+/** Whether both paths lead to one existing file (e.g. the input is a symlink to OUT). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b)
+  } catch {
+    return false
+  }
+}
+
+/** Run a file-system step on the output; its errors become one clear line about OUT. */
+function onOutput<T>(output: string, step: () => T): T {
+  try {
+    return step()
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    if (!(e instanceof Error) || typeof err.code !== 'string' || err.syscall === undefined) throw e
+    const reason = /^[A-Z0-9_]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message
+    const hint = err.code === 'ENOENT' && !existsSync(dirname(output)) ? ` (directory ${dirname(output)} does not exist)` : ''
+    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`)
   }
 }
 
@@ -192,6 +223,11 @@ function verifyRewrite(input: Table, written: string): void {
     const ta = input.rangeTombstones({ applyGlobalSeqno: false })
     const tb = out.rangeTombstones({ applyGlobalSeqno: false })
     if (ta.length !== tb.length) throw new RewriteError(`verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
+    ta.forEach((t, i) => {
+      if (Buffer.compare(Buffer.from(t.internalKey), Buffer.from(tb[i].internalKey)) !== 0 || Buffer.compare(Buffer.from(t.end), Buffer.from(tb[i].end)) !== 0) {
+        throw new RewriteError(`verification failed: range tombstone ${i} differs from the input`)
+      }
+    })
   } catch (e) {
     if (e instanceof CorruptionError) throw new RewriteError(`verification of the written file failed: ${e.message}`)
     throw e

@@ -103,6 +103,11 @@ export interface TableWriterOptions {
   dropProperties?: string[]
   /** Shorten index separators: only for leveldb.BytewiseComparator. */
   shortenSeparators?: boolean
+  /** Auto-skip: decides per data block whether to attempt compression (see recompress/auto-skip.ts). */
+  skip?: {
+    attempt(): boolean
+    record(rejected: boolean, storedBytes: number, rawBytes: number): void
+  }
 }
 
 export interface WriteSummary {
@@ -110,6 +115,8 @@ export interface WriteSummary {
   dataBlocks: number
   blocksCompressed: number
   blocksRejected: number
+  /** Data blocks stored raw without an attempt (auto-skip, or a budget too small to try). */
+  blocksBypassed: number
   dataBytes: number
   indexBytes: number
   filterBytes: number
@@ -181,6 +188,7 @@ export class TableWriter {
     dataBlocks: 0,
     blocksCompressed: 0,
     blocksRejected: 0,
+    blocksBypassed: 0,
     dataBytes: 0,
     smallestSeq: null as number | bigint | null,
     largestSeq: null as number | bigint | null,
@@ -361,9 +369,20 @@ export class TableWriter {
   onDataBlock?: (raw: Uint8Array, compressed: Uint8Array | null, compressMs: number) => void
 
   private writeDataBlock(raw: Uint8Array): BlockHandle {
+    if (this.o.skip && this.o.compressionType !== CompressionType.None && !this.o.skip.attempt()) {
+      // Auto-skip: stored raw without trying, counted as bypassed.
+      this.onDataBlock?.(raw, null, 0)
+      this.stats.dataBlocks++
+      this.stats.blocksBypassed++
+      const h = this.writeBlock(raw, 0)
+      this.stats.dataBytes += h.size + TRAILER
+      return h
+    }
     const t0 = this.onDataBlock ? performance.now() : 0
     const { payload, type } = this.compress(raw, true)
     if (this.onDataBlock) this.onDataBlock(raw, type > 0 ? payload : null, performance.now() - t0)
+    if (type === 0) this.stats.blocksBypassed++
+    else this.o.skip?.record(type < 0, payload.length, raw.length)
     const s = this.stats
     s.dataBlocks++
     if (type > 0) {
@@ -491,6 +510,9 @@ export class TableWriter {
       num('rocksdb.key.largest.seqno', s.largestSeq!)
     }
     if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num('rocksdb.num.data.blocks.compression.rejected', s.blocksRejected)
+    if (s.blocksBypassed > 0 && this.o.formatVersion >= 7 && this.o.compressionType !== CompressionType.None) {
+      num('rocksdb.num.data.blocks.compression.bypassed', s.blocksBypassed)
+    }
     str('rocksdb.compression', compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
     str('rocksdb.compression_options', compressionOptionsProperty(this.o))
     // The index type user property follows the index actually written.
@@ -512,6 +534,7 @@ export class TableWriter {
       dataBlocks: s.dataBlocks,
       blocksCompressed: s.blocksCompressed,
       blocksRejected: s.blocksRejected,
+      blocksBypassed: s.blocksBypassed,
       dataBytes: s.dataBytes,
       indexBytes: indexSize,
       filterBytes,

@@ -1,0 +1,119 @@
+/**
+ * Synthetic SST files with a controlled mix of compressible and incompressible
+ * values, written by the real table writer (so RocksDB reads them like any
+ * other file). For evaluating auto-skip regimes and for large benchmark files.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { encodeInternalKey } from '../format/internal-key.js'
+import { ValueType } from '../format/value-type.js'
+import { FileSink, TableWriter, WriteSummary } from './writer.js'
+
+export interface SynthOptions {
+  /** Approximate total value bytes. */
+  sizeBytes: number
+  valueSize: number
+  /** Share of compressible values, 0..1. */
+  compressibleFraction: number
+  /** Values per region: 1 = each value drawn independently; larger = alternating regions. */
+  runLength: number
+  /** What a compressible value compresses to (zstd): the share of it that is random bytes, 0..1. */
+  compressibleRatio: number
+  seed: number
+  compressionType: number
+  blockSize?: number
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const TEXT = new TextEncoder().encode(
+  'the quick brown fox jumps over the lazy dog while the storage engine flushes its memtable into a sorted string table; ',
+)
+
+function fillRandom(b: Uint8Array, random: () => number): void {
+  for (let i = 0; i < b.length; i += 4) {
+    const v = Math.floor(random() * 4294967296)
+    b[i] = v & 0xff
+    if (i + 1 < b.length) b[i + 1] = (v >>> 8) & 0xff
+    if (i + 2 < b.length) b[i + 2] = (v >>> 16) & 0xff
+    if (i + 3 < b.length) b[i + 3] = v >>> 24
+  }
+}
+
+/** The i-th value: compressible values are `ratio` random bytes followed by repeated text. */
+export function* synthValues(o: SynthOptions): Generator<Uint8Array> {
+  const random = prng(o.seed)
+  const regionRandom = prng(o.seed ^ 0x5bd1e995)
+  const count = Math.max(1, Math.ceil(o.sizeBytes / o.valueSize))
+  let compressible = false
+  for (let i = 0; i < count; i++) {
+    if (i % Math.max(1, o.runLength) === 0) compressible = regionRandom() < o.compressibleFraction
+    const v = new Uint8Array(o.valueSize)
+    if (!compressible) fillRandom(v, random)
+    else {
+      const randomBytes = Math.round(o.valueSize * o.compressibleRatio)
+      fillRandom(v.subarray(0, randomBytes), random)
+      for (let p = randomBytes; p < v.length; p++) v[p] = TEXT[(p - randomBytes) % TEXT.length]
+    }
+    yield v
+  }
+}
+
+/** Write the synthetic table to `output` atomically (temp file + rename). */
+export function writeSynth(output: string, o: SynthOptions): WriteSummary {
+  const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
+  const fd = openSync(tmp, 'wx')
+  try {
+    const props = new Map<string, Uint8Array>([
+      ['rocksdb.comparator', new TextEncoder().encode('leveldb.BytewiseComparator')],
+      ['rocksdb.column.family.name', new TextEncoder().encode('default')],
+      ['rocksdb.creating.host.identity', new TextEncoder().encode('sstkit synth')],
+    ])
+    const w = new TableWriter(new FileSink(fd), {
+      formatVersion: 5,
+      checksumType: 4,
+      compressionType: o.compressionType,
+      level: null,
+      zstdChecksum: false,
+      dict: 'none',
+      maxDictBytes: 0,
+      trainBytes: 0,
+      maxDictBufferBytes: 0,
+      blockSize: o.blockSize ?? o.valueSize,
+      restartInterval: 16,
+      index: 'binary',
+      metadataBlockSize: 4096,
+      maxCompressedBytesPerKb: 896,
+      baseProperties: props,
+    })
+    let i = 0
+    for (const v of synthValues(o)) {
+      const key = new TextEncoder().encode(`synth:${String(i).padStart(12, '0')}`)
+      w.add(encodeInternalKey(key, i + 1, ValueType.Value), v)
+      i++
+    }
+    const summary = w.finish()
+    fsyncSync(fd)
+    closeSync(fd)
+    renameSync(tmp, output)
+    return summary
+  } catch (e) {
+    try {
+      closeSync(fd)
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true })
+    throw e
+  }
+}
+
