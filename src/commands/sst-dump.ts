@@ -1,0 +1,40 @@
+import { Command } from '@oclif/core'
+import { writeAllSync } from '../cli/sst-command.js'
+import { helpText } from '../sstdump/help.js'
+import { runSstDump } from '../sstdump/run.js'
+
+/**
+ * A drop-in for RocksDB's `sst_dump` (output of the Debian 7.8.3 build), with
+ * sst_dump's own argument syntax (`--name=value`, underscores). oclif parses
+ * nothing here: the raw argv goes to src/sstdump (`--json` is not an sst_dump
+ * flag, so this command has none). `sstkit sst-dump --help` is answered by the
+ * init hook in src/sstdump/help-hook.ts before oclif's own help.
+ */
+export default class SstDump extends Command {
+  static override description = `A drop-in for RocksDB's sst_dump: the same flags (--name=value), the same output as sst_dump 7.8.3 (also for format_version 6 and 7 files, which 7.8.3 refuses), the same exit codes, plus --strict (exit 1 on any corruption).
+Run \`sstkit sst-dump --help\` for sst_dump's flag list.`
+
+  static override usage = 'sst-dump --file=<data_dir_OR_sst_file> [--command=check|scan|raw|verify|recompress|identify] [FLAGS...]'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --file=examples/sample.sst --command=scan --output_hex',
+    '<%= config.bin %> <%= command.id %> --file=db/ --command=verify --verify_checksum --strict',
+    '<%= config.bin %> <%= command.id %> --file=examples/sample.sst --show_properties --command=none',
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = false
+
+  async run(): Promise<void> {
+    if (this.argv.includes('--help') && !this.argv.slice(0, this.argv.indexOf('--help')).includes('--')) {
+      writeAllSync(1, Buffer.from(helpText()))
+      return
+    }
+    const code = await runSstDump(this.argv, {
+      stdout: (b) => writeAllSync(1, b),
+      stderr: (b) => writeAllSync(2, b),
+      version: this.config.version,
+    })
+    if (code !== 0) this.exit(code)
+  }
+}

@@ -1,0 +1,578 @@
+/**
+ * One file as sst_dump's `SstFileDumper` sees it (RocksDB 7.8.3,
+ * table/sst_file_dumper.cc): opening (with the exact messages and the order in
+ * which 7.8.3 checks things), reading blocks the way its BlockBasedTable does
+ * (which checksums are verified when, when the compression type byte is
+ * ignored), and the sequential read behind `check` and `scan`.
+ *
+ * Files 7.8.3 refuses because of their format_version (6 and 7) are opened
+ * with sstkit's reader and printed as the newest sst_dump prints them
+ * (`latest`).
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { decompressBlock, compressionTypeName } from '../codec/compression.js'
+import { BlockHandle } from '../format/block-handle.js'
+import { BlockIter } from '../format/block.js'
+import { encodeVarint } from '../format/coding.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import { decodeFooter, Footer, FOOTER_BYTES, LEGACY_FOOTER_BYTES } from '../format/footer.js'
+import { decodeMetaindex, MetaindexEntry } from '../format/metaindex.js'
+import { decodeProperties, TableProperties } from '../format/properties.js'
+import { FileByteSource } from '../io/byte-source.js'
+import { ChecksumMismatchError } from '../table/block-reader.js'
+import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
+import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
+import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
+import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
+import { DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../format/value-type.js'
+import { ByteSink, cString, hexUpper } from './sink.js'
+import { corruption, SstDumpStatus } from './status.js'
+import { SstDumpProperties, sstDumpProperties } from './properties.js'
+
+const BBT_MAGIC = 0x88e241b785f4cff7n
+const LEGACY_BBT_MAGIC = 0xdb4775248b80fb57n
+const PLAIN_MAGIC = 0x8242229663bf9564n
+const LEGACY_PLAIN_MAGIC = 0x4f3418eb7a8f13b8n
+const TRAILER = 5
+const MAX_SEQ = (1n << 56n) - 1n
+
+export interface DumperOptions {
+  verifyChecksum: boolean
+  outputHex: boolean
+  decodeBlobIndex: boolean
+  /** --strict: verify also decompresses and parses every data block (sst_dump only checks checksums). */
+  strict?: boolean
+}
+
+export type BlockKind = 'data' | 'index' | 'meta'
+
+/** `Status::ToString()` for an error thrown while reading: our statuses as they are, sstkit's errors as Corruption. */
+export function toStatus(e: unknown): SstDumpStatus {
+  if (e instanceof SstDumpStatus) return e
+  if (e instanceof NotSupportedError) return SstDumpStatus.of('NotSupported', stripOffset(e.message))
+  if (e instanceof CorruptionError) return corruption(stripOffset(e.message))
+  if (e instanceof Error && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
+  throw e
+}
+
+function stripOffset(m: string): string {
+  return m.replace(/ \(at offset \d+\)$/, '')
+}
+
+function readTail(fd: number, size: number, n: number): Uint8Array {
+  const len = Math.min(n, size)
+  const buf = Buffer.alloc(len)
+  let done = 0
+  while (done < len) {
+    const r = readSync(fd, buf, done, len - done, size - len + done)
+    if (r === 0) break
+    done += r
+  }
+  return buf.subarray(0, done)
+}
+
+/** What `SstFileDumper` prints and keeps for one file. */
+export class Dumper {
+  /** `init_result_`: null when the table reader opened. */
+  status: SstDumpStatus | null = null
+  table: Table | null = null
+  /** Properties as read at open (`table_properties_`), or null. */
+  props: SstDumpProperties | null = null
+  /** Print as the newest sst_dump (format_version >= 6 files). */
+  latest = false
+  /** 7.8.3 `blocks_maybe_compressed`: false when the file's compression name is NoCompression. */
+  blocksMaybeCompressed = true
+  /** Entries read by the last sequential read (`read_num_`). */
+  readNum = 0n
+  metaindex: MetaindexEntry[] = []
+  footer: Footer | null = null
+  fileSize = 0
+  private dict: Uint8Array | null | undefined
+
+  private constructor(
+    readonly path: string,
+    readonly fsPath: string,
+    readonly opts: DumperOptions,
+  ) {}
+
+  /** Open as the SstFileDumper constructor does: prints `Process <path>` and the table kind to `out`. */
+  static open(path: string, fsPath: string, out: ByteSink, opts: DumperOptions): Dumper {
+    const d = new Dumper(path, fsPath, opts)
+    out.text(`Process ${path}\n`)
+    try {
+      d.init(out)
+    } catch (e) {
+      d.status = toStatus(e)
+      d.table?.close()
+      d.table = null
+    }
+    return d
+  }
+
+  close(): void {
+    this.table?.close()
+  }
+
+  private init(out: ByteSink): void {
+    let fd: number
+    try {
+      fd = openSync(this.fsPath, 'r')
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException
+      throw SstDumpStatus.of('IOError', `While open a file for random read: ${this.path}: ${err.code === 'EISDIR' ? 'Is a directory' : err.message}`)
+    }
+    let tail: Uint8Array
+    try {
+      this.fileSize = fstatSync(fd).size
+      if (this.fileSize === 0) throw SstDumpStatus.of('Aborted', this.path, 'Empty file')
+      tail = readTail(fd, this.fileSize, FOOTER_BYTES)
+    } finally {
+      closeSync(fd)
+    }
+    const size = this.fileSize
+    // ReadFooterFromFile + Footer::DecodeFrom (7.8.3): any magic decodes.
+    if (size < LEGACY_FOOTER_BYTES) throw corruption(`file is too short (${size} bytes) to be an sstable: ${this.path}`)
+    const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
+    const magic = view.getBigUint64(tail.length - 8, true)
+    const legacy = magic === LEGACY_BBT_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    let formatVersion = 0
+    if (!legacy) {
+      formatVersion = view.getUint32(tail.length - 12, true)
+      const newer = (formatVersion === 6 || formatVersion === 7) && magic === BBT_MAGIC
+      if (formatVersion > 5 && !newer) throw corruption(`Corrupt or unsupported format_version: ${formatVersion}`)
+      if (tail.length < FOOTER_BYTES) throw corruption('Input is too short to be an SST file')
+      const checksumType = tail[tail.length - FOOTER_BYTES]
+      if (checksumType > 4) throw corruption(`Corrupt or unsupported checksum type: ${checksumType}`)
+      this.latest = newer
+    }
+    const isBbt = magic === BBT_MAGIC || magic === LEGACY_BBT_MAGIC
+    const isPlain = magic === PLAIN_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    if (!isBbt) {
+      if (isPlain) {
+        // 7.8.3 switches to mmap reads for plain tables and then fails to read through them.
+        out.text('Sst file format: plain table\n')
+        throw SstDumpStatus.of('IOError', `While pread offset 0 len ${size}: ${this.path}: Bad address`)
+      }
+      throw SstDumpStatus.of('InvalidArgument', `Unsupported table magic number --- ${magic.toString(16)}`)
+    }
+
+    const source = new FileByteSource(this.fsPath)
+    try {
+      const footer = decodeFooter(tail, size)
+      this.footer = footer
+      if (footer.formatVersion >= 6) {
+        try {
+          verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 })
+        } catch (e) {
+          throw corruption(stripOffset((e as Error).message))
+        }
+      }
+      // ReadTableProperties: metaindex and properties, checksums verified.
+      let props: TableProperties | null = null
+      try {
+        const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
+        this.metaindex = decodeMetaindex(meta, footer.metaindexHandle.offset)
+        const ph = this.metaindex.find((e) => e.name === 'rocksdb.properties')?.handle ?? this.metaindex.find((e) => e.name === 'rocksdb.stats')?.handle
+        if (!ph) throw SstDumpStatus.of('NotFound', 'Cannot find the meta block', 'rocksdb.properties')
+        props = this.readProperties(source, footer, ph)
+      } catch (e) {
+        out.text('Not able to read table properties\n')
+        out.text('Sst file format: block-based(old version)\n')
+        throw toStatus(e)
+      }
+      out.text('Sst file format: block-based\n')
+      this.props = sstDumpProperties(props, this.latest)
+      if (!this.latest) this.blocksMaybeCompressed = this.propText('rocksdb.compression') !== 'NoCompression'
+
+      // BlockBasedTable::Open: the index (top level) and the range deletions are read now, checksums verified.
+      const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === 'rocksdb.index')?.handle : footer.indexHandle
+      if (!indexHandle) throw corruption('Missing index block handle')
+      this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
+      const rd = this.metaindex.find((e) => e.name === 'rocksdb.range_del')?.handle
+      if (rd) this.readBlockFrom(source, footer, rd, 'meta', true, true)
+      this.table = Table.open(source, { verifyChecksums: false })
+    } catch (e) {
+      source.close()
+      throw e
+    }
+  }
+
+  propText(name: string): string {
+    const v = this.props?.str.get(name)
+    return v ? Buffer.from(v).toString('latin1') : ''
+  }
+
+  private readProperties(source: FileByteSource, footer: Footer, h: BlockHandle): TableProperties {
+    this.checkBounds(h)
+    const raw = rawRead(source, footer, h, false)
+    const data = this.decompress(raw.payload, raw.compressionType, h, footer, false, true)
+    const props = decodePropertiesStatus(data, h.offset)
+    if (footer.checksumType !== 0 || footer.formatVersion >= 6) {
+      try {
+        rawRead(source, footer, h, true)
+      } catch (e) {
+        if (!(e instanceof ChecksumMismatchError)) throw toStatus(e)
+        if (!propertiesChecksumWithSeqnoZeroed(raw, ctxOf(footer))) throw this.checksumStatus(e)
+      }
+    }
+    return props
+  }
+
+  checksumStatus(e: ChecksumMismatchError): SstDumpStatus {
+    const ct = this.footer?.checksumType ?? 1
+    return corruption(`block checksum mismatch: stored = ${e.stored >>> 0}, computed = ${e.computed >>> 0}, type = ${ct}  in ${this.path} offset ${e.handle.offset} size ${e.handle.size}`)
+  }
+
+  private checkBounds(h: BlockHandle): void {
+    const need = h.size + TRAILER
+    if (h.offset + need > this.fileSize) {
+      const got = Math.max(0, Math.min(need, this.fileSize - h.offset))
+      throw corruption(`truncated block read from ${this.path} offset ${h.offset}, expected ${need} bytes, got ${got}`)
+    }
+  }
+
+  private readBlockFrom(source: FileByteSource, footer: Footer, h: BlockHandle, kind: BlockKind, verify: boolean, decompress: boolean): Uint8Array {
+    this.checkBounds(h)
+    let raw
+    try {
+      raw = rawRead(source, footer, h, verify)
+    } catch (e) {
+      if (e instanceof ChecksumMismatchError) throw this.checksumStatus(e)
+      throw toStatus(e)
+    }
+    if (!decompress) return raw.payload
+    return this.decompress(raw.payload, raw.compressionType, h, footer, kind === 'data', kind !== 'meta' || true)
+  }
+
+  private decompress(payload: Uint8Array, type: number, h: BlockHandle, footer: Footer, isData: boolean, maybe: boolean): Uint8Array {
+    // 7.8.3 ignores the type byte when the file says NoCompression; --strict does not
+    if (type === 0 || !maybe || (!this.latest && !this.blocksMaybeCompressed && !this.opts.strict)) return payload
+    const name = compressionName783(type)
+    if (![1, 2, 3, 4, 5, 7, 0x40].includes(type)) throw SstDumpStatus.of('NotSupported', 'Unsupported compression method for this build', name)
+    try {
+      return decompressBlock(type, payload, { formatVersion: footer.formatVersion, dictionary: isData ? this.dictionary() ?? undefined : undefined, offset: h.offset })
+    } catch (e) {
+      if (e instanceof SstDumpStatus) throw e
+      throw corruption('Corrupted compressed block contents', name)
+    }
+  }
+
+  /** The raw compression dictionary (read unverified, as 7.8.3's DumpTable does), or null. */
+  dictionary(): Uint8Array | null {
+    if (this.dict !== undefined) return this.dict
+    this.dict = null
+    const h = this.metaindex.find((e) => e.name === 'rocksdb.compression_dict')?.handle
+    if (h && h.size > 0 && this.table) {
+      const raw = rawRead(this.table.source as FileByteSource, this.footer!, h, false)
+      // the dictionary block itself is never compressed with a dictionary
+      this.dict = raw.compressionType === 0 ? raw.payload.slice() : this.decompress(raw.payload, raw.compressionType, h, this.footer!, false, true).slice()
+    }
+    return this.dict
+  }
+
+  /** Read a block as the table reader does; errors are 7.8.3 statuses. */
+  readBlock(h: BlockHandle, kind: BlockKind, verify: boolean, decompress = true): Uint8Array {
+    return this.readBlockFrom(this.table!.source as FileByteSource, this.footer!, h, kind, verify, decompress)
+  }
+
+  /** Data block handles in index order (the index iterator). */
+  *blockHandles(): Generator<{ handle: BlockHandle; indexKey: Uint8Array; firstKey: Uint8Array | null }> {
+    try {
+      yield* this.table!.dataBlocks()
+    } catch (e) {
+      if (e instanceof SstDumpStatus) throw e
+      if (e instanceof ChecksumMismatchError) throw this.checksumStatus(e)
+      throw toStatus(e)
+    }
+  }
+
+  /**
+   * Point entries in order, from the first whose user key >= `from` (Seek to
+   * the smallest internal key of `from`). Keys carry the global seqno of an
+   * ingested file. Throws a status on the first error (after yielding what
+   * came before it, as the iterator does).
+   */
+  *entries(from: Uint8Array | null, verify: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
+    const t = this.table!
+    const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
+    const target = from ? internalKeyOf(from, MAX_SEQ, 0xff) : null
+    const global = t.globalSeqno >= 0 ? globalTrailer(t.globalSeqno) : null
+    let seeking = from !== null
+    for (const ref of this.blockHandles()) {
+      if (seeking && target) {
+        const cmp = t.indexEncoding.keyIsUserKey ? ucmp(ref.indexKey, from!) : t.compareInternal(ref.indexKey, target)
+        if (cmp < 0) continue
+      }
+      const data = this.readBlock(ref.handle, 'data', verify)
+      let it: BlockIter
+      try {
+        it = new BlockIter(data, ref.handle.offset, 'data block', t.dataRestartInterval)
+      } catch {
+        throw corruption('bad block contents')
+      }
+      try {
+        it.seekToFirst()
+      } catch {
+        throw corruption('bad entry in block')
+      }
+      while (it.valid) {
+        let key = it.key
+        if (global) key = withTrailer(key, global)
+        if (seeking) {
+          if (key.length >= 8 && ucmp(key.subarray(0, key.length - 8), from!) < 0) {
+            if (!advance(it)) break
+            continue
+          }
+          seeking = false
+        }
+        yield { key, value: it.value }
+        if (!advance(it)) break
+      }
+    }
+  }
+
+  /** `ReadSequential`: check (print nothing) or scan; returns the iterator status. */
+  readSequential(
+    printKv: boolean,
+    readNum: bigint,
+    hasFrom: boolean,
+    fromKey: Uint8Array,
+    hasTo: boolean,
+    toKey: Uint8Array,
+    usePrefix: boolean,
+    out: ByteSink,
+    err: ByteSink,
+  ): SstDumpStatus | null {
+    if (!this.table) return this.status
+    let i = 0n
+    let status: SstDumpStatus | null = null
+    const hex = this.opts.outputHex
+    const tsSize = this.latest && this.table.comparatorName.endsWith('.u64ts') ? 8 : 0
+    try {
+      for (const { key, value } of this.entries(hasFrom ? fromKey : null, this.opts.verifyChecksum)) {
+        i++
+        if (readNum > 0n && i > readNum) break
+        const parsed = parseIkey783(key, this.latest)
+        if (!parsed.ok) {
+          err.flush()
+          err.bytes(parsed.state)
+          err.text('\n')
+          err.flush()
+          continue
+        }
+        const { userKey, seq, type } = parsed
+        if (usePrefix && !startsWith(userKey, fromKey)) break
+        if (hasTo && Buffer.compare(userKey, toKey) >= 0) break
+        if (!printKv) continue
+        const debug = debugString(userKey, seq, type, hex, tsSize)
+        if (this.opts.decodeBlobIndex && type === 0x11) {
+          let text: string
+          try {
+            text = formatBlobIndex(decodeBlobIndex(value), { hex, rocksdb: this.latest ? LATEST_ROCKSDB : DEBIAN_ROCKSDB })
+          } catch {
+            err.bytes(cString(debug))
+            err.text(' => error decoding blob index\n')
+            err.flush()
+            continue
+          }
+          out.bytes(cString(debug))
+          out.text(` => ${text}\n`)
+          continue
+        }
+        if (this.latest && type === 0x16) {
+          let text: string
+          try {
+            text = formatWideColumns(decodeWideColumns(value), { hex, rocksdb: LATEST_ROCKSDB })
+          } catch {
+            err.bytes(cString(debug))
+            err.text(' => error deserializing wide columns\n')
+            err.flush()
+            continue
+          }
+          out.bytes(cString(debug))
+          out.text(' => ')
+          out.bytes(cString(Buffer.from(text, 'utf8')))
+          out.text('\n')
+          continue
+        }
+        if (this.latest && type === 0x18 && value.length >= 8) {
+          const v = splitValuePreferredSeqno(value)
+          out.bytes(cString(debug))
+          out.text(' => ')
+          out.bytes(hex ? Buffer.from(hexUpper(v.value), 'latin1') : cString(v.value))
+          out.text(`, ${v.preferredSeqno}\n`)
+          continue
+        }
+        out.bytes(cString(debug))
+        out.text(' => ')
+        if (hex) out.text(hexUpper(value))
+        else out.bytes(cString(value))
+        out.text('\n')
+      }
+    } catch (e) {
+      status = toStatus(e)
+    }
+    this.readNum += i
+    if (this.latest && status === null && (readNum === 0n || readNum === (1n << 64n) - 1n) && !hasFrom && !hasTo && this.props) {
+      const expect = (this.props.num.get('rocksdb.num.entries') ?? 0n) - (this.props.num.get('rocksdb.num.range-deletions') ?? 0n)
+      if (i !== expect) {
+        status = corruption(`Table property expects ${expect} entries when excluding range deletions, but scanning the table returned ${i} entries`)
+      }
+    }
+    return status
+  }
+
+  /** `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then data blocks via the index. */
+  verifyChecksum(): SstDumpStatus | null {
+    if (!this.table) return this.status
+    try {
+      const source = this.table.source as FileByteSource
+      const footer = this.footer!
+      const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
+      const entries = decodeMetaindex(meta, footer.metaindexHandle.offset)
+      for (const e of entries) {
+        if (e.name === 'rocksdb.properties') this.readProperties(source, footer, e.handle)
+        else this.readBlockFrom(source, footer, e.handle, 'meta', true, false)
+      }
+      for (const ref of this.blockHandles()) {
+        if (!this.opts.strict) {
+          this.readBlock(ref.handle, 'data', this.opts.verifyChecksum, false)
+          continue
+        }
+        const data = this.readBlock(ref.handle, 'data', true)
+        let it: BlockIter
+        try {
+          it = new BlockIter(data, ref.handle.offset, 'data block', this.table.dataRestartInterval)
+        } catch {
+          throw corruption('bad block contents')
+        }
+        try {
+          for (it.seekToFirst(); it.valid; it.next());
+        } catch {
+          throw corruption('bad entry in block')
+        }
+      }
+      return null
+    } catch (e) {
+      return toStatus(e)
+    }
+  }
+}
+
+function ctxOf(footer: Footer) {
+  return { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 }
+}
+
+function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify: boolean) {
+  // Local import cycle-free wrapper around the library's block reader.
+  return readRawBlockImpl(source, h, ctxOf(footer), { what: 'block', verifyChecksum: verify, limit: source.size, maxBlockBytes: Number.MAX_SAFE_INTEGER })
+}
+
+import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
+
+function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {
+  try {
+    return decodeProperties(data, base)
+  } catch (e) {
+    if (e instanceof CorruptionError && /not sorted/.test(e.message)) throw corruption('properties unsorted')
+    throw corruption('bad block contents')
+  }
+}
+
+function advance(it: BlockIter): boolean {
+  try {
+    return it.next()
+  } catch {
+    throw corruption('bad entry in block')
+  }
+}
+
+function startsWith(a: Uint8Array, prefix: Uint8Array): boolean {
+  if (prefix.length > a.length) return false
+  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false
+  return true
+}
+
+function internalKeyOf(user: Uint8Array, seq: bigint, type: number): Uint8Array {
+  const k = new Uint8Array(user.length + 8)
+  k.set(user)
+  new DataView(k.buffer).setBigUint64(user.length, (seq << 8n) | BigInt(type), true)
+  return k
+}
+
+function globalTrailer(seq: number): Uint8Array {
+  const b = new Uint8Array(8)
+  new DataView(b.buffer).setBigUint64(0, BigInt(seq) << 8n, true)
+  return b
+}
+
+function withTrailer(key: Uint8Array, g: Uint8Array): Uint8Array {
+  if (key.length < 8) return key
+  const out = key.slice()
+  out.set(g.subarray(1), key.length - 7)
+  return out
+}
+
+/** Types `ParseInternalKey` accepts (`IsExtendedValueType`): 7.8.3 and the newest release. */
+function validType(t: number, latest: boolean): boolean {
+  if (t <= 2 || t === 7 || t === 0x11 || t === 0x14 || t === 0x16 || t === 0x0f) return true
+  return latest ? t === 0x18 || t === 0x1a : t === 0x18
+}
+
+export type ParsedIkey = { ok: true; userKey: Uint8Array; seq: bigint; type: number } | { ok: false; state: Uint8Array; userKey: Uint8Array; seq: bigint; type: number }
+
+/** `ParseInternalKey(key, &ikey, log_err_key=true)`; on failure `state` is the Status state. */
+export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
+  if (key.length < 8) {
+    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQ, type: 0 }
+  }
+  const n = key.length - 8
+  const packed = new DataView(key.buffer, key.byteOffset + n, 8).getBigUint64(0, true)
+  const type = Number(packed & 0xffn)
+  const seq = packed >> 8n
+  const userKey = key.subarray(0, n)
+  if (validType(type, latest)) return { ok: true, userKey, seq, type }
+  return { ok: false, state: Buffer.concat([Buffer.from('Corrupted Key: '), debugString(userKey, seq, type, true, 0)]), userKey, seq, type }
+}
+
+/** `ParsedInternalKey::DebugString(log_err_key=true, hex)` as bytes. */
+export function debugString(userKey: Uint8Array, seq: bigint, type: number, hex: boolean, tsSize: number): Uint8Array {
+  let keyPart: Uint8Array
+  if (tsSize > 0 && userKey.length >= tsSize) {
+    const k = userKey.subarray(0, userKey.length - tsSize)
+    const ts = Buffer.from(userKey.subarray(userKey.length - tsSize)).readBigUInt64LE(0)
+    keyPart = Buffer.concat([hex ? Buffer.from(hexUpper(k), 'latin1') : k, Buffer.from(`|timestamp:${ts}`)])
+  } else keyPart = hex ? Buffer.from(hexUpper(userKey), 'latin1') : userKey
+  return Buffer.concat([Buffer.from("'"), keyPart, Buffer.from(`' seq:${seq}, type:${type}`)])
+}
+
+/** `CompressionTypeToString` of 7.8.3. */
+export function compressionName783(t: number): string {
+  switch (t) {
+    case 0:
+      return 'NoCompression'
+    case 1:
+      return 'Snappy'
+    case 2:
+      return 'Zlib'
+    case 3:
+      return 'BZip2'
+    case 4:
+      return 'LZ4'
+    case 5:
+      return 'LZ4HC'
+    case 6:
+      return 'Xpress'
+    case 7:
+      return 'ZSTD'
+    case 0x40:
+      return 'ZSTDNotFinal'
+    default:
+      return compressionTypeName(t) === '' ? '' : ''
+  }
+}
+
+/** `BlockHandle::ToString(true)` / an encoded handle in hex. */
+export function handleHex(h: BlockHandle): string {
+  return hexUpper(Buffer.concat([encodeVarint(h.offset), encodeVarint(h.size)]))
+}

@@ -1,0 +1,21 @@
+/**
+ * oclif `init` hook: `sstkit sst-dump --help` prints sst_dump's own help (every
+ * flag it accepts) instead of oclif's command help, which would only know that
+ * the command takes free-form arguments.
+ */
+import type { Hook } from '@oclif/core'
+
+const hook: Hook<'init'> = async function (opts) {
+  if (opts.id !== 'sst-dump') return
+  const end = opts.argv.indexOf('--')
+  const args = end < 0 ? opts.argv : opts.argv.slice(0, end)
+  if (args.includes('--help')) {
+    // Loaded only here: this hook runs before every command and must stay cheap.
+    const { writeAllSync } = await import('../cli/sst-command.js')
+    const { helpText } = await import('./help.js')
+    writeAllSync(1, Buffer.from(helpText()))
+    process.exit(0)
+  }
+}
+
+export default hook

@@ -1,0 +1,214 @@
+/**
+ * `--command=raw`: the `<file>_dump.txt` text of `BlockBasedTable::DumpTable`
+ * (RocksDB 7.8.3, table/block_based/block_based_table_reader.cc): footer,
+ * metaindex, properties, index, compression dictionary, fragmented range
+ * deletions, every data block, and a data-block summary.
+ */
+import { BlockIter } from '../format/block.js'
+import { encodeVarint } from '../format/coding.js'
+import { Dumper, handleHex, toStatus } from './dumper.js'
+import { propertiesToString } from './properties.js'
+import { hexUpper } from './sink.js'
+import { SstDumpStatus } from './status.js'
+
+const RULE = '--------------------------------------\n'
+const BBT_MAGIC_DECIMAL = '9863518390377041911'
+
+/** Bytes of the dump as text pieces (latin1 = bytes). */
+class Text {
+  parts: Buffer[] = []
+  s(str: string): void {
+    this.parts.push(Buffer.from(str, 'latin1'))
+  }
+  b(bytes: Uint8Array): void {
+    this.parts.push(Buffer.from(bytes))
+  }
+  get buffer(): Buffer {
+    return Buffer.concat(this.parts)
+  }
+}
+
+/** Each byte followed by a space; NUL as `\0` when `escapeNul`. */
+function spaced(bytes: Uint8Array, escapeNul: boolean): Buffer {
+  const out: number[] = []
+  for (const c of bytes) {
+    if (c === 0 && escapeNul) out.push(0x5c, 0x30)
+    else out.push(c)
+    out.push(0x20)
+  }
+  return Buffer.from(out)
+}
+
+function keyValue(t: Text, userKey: Uint8Array, value: Uint8Array): void {
+  t.s(`  HEX    ${hexUpper(userKey)}: ${hexUpper(value)}\n`)
+  t.s('  ASCII  ')
+  t.b(spaced(userKey, true))
+  t.s(': ')
+  t.b(spaced(value, true))
+  t.s('\n  ------\n')
+}
+
+export interface Fragment {
+  start: Uint8Array
+  end: Uint8Array
+  seqs: bigint[]
+}
+
+/** `FragmentedRangeTombstoneList` for reads: non-overlapping fragments, every seqno kept (descending). */
+export function fragmentTombstones(tombstones: { start: Uint8Array; end: Uint8Array; seq: bigint }[]): Fragment[] {
+  const sorted = tombstones.slice().sort((x, y) => Buffer.compare(x.start, y.start) || (x.seq > y.seq ? -1 : x.seq < y.seq ? 1 : 0))
+  const out: Fragment[] = []
+  // active: tombstones (end, seq) with start <= cur, deduplicated like a std::set of (end, seq)
+  let active: { end: Uint8Array; seq: bigint }[] = []
+  let cur: Uint8Array | null = null
+  const flush = (next: Uint8Array | null): void => {
+    active.sort((x, y) => Buffer.compare(x.end, y.end) || (x.seq > y.seq ? -1 : x.seq < y.seq ? 1 : 0))
+    let i = 0
+    while (i < active.length && cur !== null) {
+      let end = active[i].end
+      if (Buffer.compare(cur, end) === 0) {
+        i++
+        continue
+      }
+      let reached = false
+      if (next !== null && Buffer.compare(next, end) <= 0) {
+        reached = true
+        end = next
+      }
+      const seqs = active
+        .slice(i)
+        .map((a) => a.seq)
+        .sort((x, y) => (x > y ? -1 : x < y ? 1 : 0))
+      out.push({ start: cur, end, seqs })
+      cur = end
+      if (reached) {
+        active = active.slice(i)
+        return
+      }
+      i++
+    }
+    active = []
+  }
+  for (const t of sorted) {
+    if (active.length > 0 && cur !== null && Buffer.compare(cur, t.start) !== 0) flush(t.start)
+    cur = t.start
+    if (!active.some((a) => a.seq === t.seq && Buffer.compare(a.end, t.end) === 0)) active.push({ end: t.end, seq: t.seq })
+  }
+  if (active.length > 0) {
+    const last = active.reduce((m, a) => (Buffer.compare(a.end, m) > 0 ? a.end : m), active[0].end)
+    flush(last)
+  }
+  return out
+}
+
+export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | null } {
+  const t = new Text()
+  const table = d.table!
+  const footer = d.footer!
+  t.s(`Footer Details:\n${RULE}`)
+  const indexHandle = footer.indexHandle ?? { offset: 0, size: 0 }
+  t.s(`  metaindex handle: ${handleHex(footer.metaindexHandle)}\n  index handle: ${handleHex(indexHandle)}\n  table_magic_number: ${BBT_MAGIC_DECIMAL}\n  format version: ${footer.formatVersion}\n  \n`)
+  t.s(`Metaindex Details:\n${RULE}`)
+  for (const e of d.metaindex) {
+    const h = handleHex(e.handle)
+    if (e.name === 'rocksdb.properties') t.s(`  Properties block handle: ${h}\n`)
+    else if (e.name === 'rocksdb.compression_dict') t.s(`  Compression dictionary block handle: ${h}\n`)
+    else if (e.name.includes('filter.rocksdb.')) t.s(`  Filter block handle: ${h}\n`)
+    else if (e.name === 'rocksdb.range_del') t.s(`  Range deletion block handle: ${h}\n`)
+  }
+  t.s('\n')
+  if (d.props) {
+    t.s(`Table Properties:\n${RULE}`)
+    t.s(`  ${propertiesToString(d.props)}\n`)
+  }
+
+  // Index
+  t.s(`Index Details:\n${RULE}`)
+  t.s('  Block key hex dump: Data block handle\n  Block key ascii\n\n')
+  const hasFirstKey = table.indexEncoding.hasFirstKey
+  const userKeyOf = (k: Uint8Array): Uint8Array => (table.indexEncoding.keyIsUserKey ? k : k.subarray(0, Math.max(0, k.length - 8)))
+  const refs: { handle: { offset: number; size: number } }[] = []
+  try {
+    for (const ref of d.blockHandles()) {
+      refs.push({ handle: ref.handle })
+      let value = Buffer.concat([encodeVarint(ref.handle.offset), encodeVarint(ref.handle.size)])
+      if (hasFirstKey) {
+        const fk = ref.firstKey ?? new Uint8Array(0)
+        value = Buffer.concat([value, encodeVarint(fk.length), fk])
+      }
+      const uk = userKeyOf(ref.indexKey)
+      t.s(`  HEX    ${hexUpper(uk)}: ${hexUpper(value)}\n`)
+      t.s('  ASCII  ')
+      t.b(spaced(uk, false))
+      t.s('\n  ------\n')
+    }
+  } catch (e) {
+    return { text: t.buffer, status: toStatus(e) }
+  }
+  t.s('\n')
+
+  // Compression dictionary
+  if (d.metaindex.some((e) => e.name === 'rocksdb.compression_dict')) {
+    let dict: Uint8Array | null
+    try {
+      dict = d.dictionary()
+    } catch (e) {
+      return { text: t.buffer, status: toStatus(e) }
+    }
+    const raw = dict ?? new Uint8Array(0)
+    t.s(`Compression Dictionary:\n${RULE}`)
+    t.s(`  size (bytes): ${raw.length}\n\n`)
+    t.s(`  HEX    ${hexUpper(raw)}\n\n`)
+  }
+
+  // Range deletions (fragmented, as the table reader's tombstone iterator returns them)
+  let tombstones: { start: Uint8Array; end: Uint8Array; seq: bigint }[] = []
+  try {
+    tombstones = table.rangeTombstones().map((r) => ({ start: r.start, end: r.end, seq: BigInt(r.seq) }))
+  } catch {
+    tombstones = []
+  }
+  const frags = fragmentTombstones(tombstones)
+  if (frags.length > 0) {
+    t.s(`Range deletions:\n${RULE}`)
+    for (const f of frags) for (let i = 0; i < f.seqs.length; i++) keyValue(t, f.start, f.end)
+    t.s('\n')
+  }
+
+  // Data blocks
+  let min = Number.MAX_SAFE_INTEGER
+  let max = 0
+  let sum = 0
+  let id = 0
+  for (const { handle } of refs) {
+    id++
+    min = Math.min(min, handle.size)
+    max = Math.max(max, handle.size)
+    sum += handle.size
+    t.s(`Data Block # ${id} @ ${handleHex(handle)}\n${RULE}`)
+    let it: BlockIter
+    try {
+      const data = d.readBlock(handle, 'data', true)
+      it = new BlockIter(data, handle.offset, 'data block', table.dataRestartInterval)
+    } catch {
+      t.s('Error reading the block - Skipped \n\n')
+      continue
+    }
+    try {
+      // a bad first entry leaves the iterator invalid: an empty block in the dump
+      for (it.seekToFirst(); it.valid; ) {
+        const k = it.key
+        keyValue(t, k.subarray(0, Math.max(0, k.length - 8)), it.value)
+        it.next()
+      }
+    } catch {
+      // an undecodable entry ends the block (the iterator turns invalid)
+    }
+    t.s('\n')
+  }
+  if (id > 0) {
+    t.s(`Data Block Summary:\n${RULE}`)
+    t.s(`  # data blocks: ${id}\n  min data block size: ${min}\n  max data block size: ${max}\n  avg data block size: ${(sum / id).toFixed(6)}\n`)
+  }
+  return { text: t.buffer, status: null }
+}

@@ -1,0 +1,80 @@
+/**
+ * Byte output for the sst_dump emulation. sst_dump writes C strings and raw key
+ * bytes, so everything here is bytes: text is UTF-8 (paths as given), keys and
+ * values are written exactly as stored.
+ */
+
+/** Where output goes: a function receiving chunks (a file descriptor writer, a test collector). */
+export type ByteWriter = (chunk: Uint8Array) => void
+
+/** Buffers small writes into large chunks; call flush() before anything else writes to the same stream. */
+export class ByteSink {
+  private buf: Buffer
+  private len = 0
+  constructor(
+    private readonly writer: ByteWriter,
+    private readonly capacity = 1 << 16,
+  ) {
+    this.buf = Buffer.allocUnsafe(capacity)
+  }
+
+  text(s: string): void {
+    // Fast path for ASCII-only strings (almost every line).
+    const max = s.length * 3
+    if (this.len + max > this.capacity) {
+      this.flush()
+      if (max > this.capacity) {
+        this.writer(Buffer.from(s, 'utf8'))
+        return
+      }
+    }
+    this.len += this.buf.write(s, this.len, 'utf8')
+  }
+
+  bytes(b: Uint8Array): void {
+    if (this.len + b.length > this.capacity) {
+      this.flush()
+      if (b.length > this.capacity) {
+        this.writer(b)
+        return
+      }
+    }
+    this.buf.set(b, this.len)
+    this.len += b.length
+  }
+
+  flush(): void {
+    if (this.len === 0) return
+    const chunk = Buffer.from(this.buf.subarray(0, this.len))
+    this.len = 0
+    this.writer(chunk)
+  }
+}
+
+/** Collects everything written (tests, in-process callers). */
+export class CollectingWriter {
+  readonly chunks: Buffer[] = []
+  readonly write: ByteWriter = (c) => {
+    this.chunks.push(Buffer.from(c))
+  }
+  get buffer(): Buffer {
+    return Buffer.concat(this.chunks)
+  }
+  toString(): string {
+    return this.buffer.toString('latin1')
+  }
+}
+
+/** `printf("%s", str)`: a C string stops at its first NUL byte. */
+export function cString(b: Uint8Array): Uint8Array {
+  const i = b.indexOf(0)
+  return i < 0 ? b : b.subarray(0, i)
+}
+
+const HEX = '0123456789ABCDEF'
+/** `Slice::ToString(true)`: upper-case hex. */
+export function hexUpper(b: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < b.length; i++) s += HEX[b[i] >> 4] + HEX[b[i] & 15]
+  return s
+}
