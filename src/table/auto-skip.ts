@@ -107,6 +107,8 @@ export class RatioDecider implements SkipDecider {
   ) {
     this.bar = Math.min(1023, maxCompressedBytesPerKb) / 1024
     this.gap = this.nextGap()
+    // A carried estimate is already warmed up: keep its weights, do not restart the plain average.
+    if (qHat !== null) this.observations = Math.ceil(1 / Math.min(ALPHA_BETTER, ALPHA_WORSE))
   }
 
   /**

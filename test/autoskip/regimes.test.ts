@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sstkit } from '../helpers.js'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { SST_DUMP, sstkit } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-autoskip-'))
 
@@ -57,5 +59,36 @@ describe('auto-skip regimes', () => {
     expect(j.blocksBypassed).toBeGreaterThan(j.dataBlocks / 2)
     const props = JSON.parse(sstkit(['props', out, '--json']).stdout)
     expect(props.properties['rocksdb.num.data.blocks.compression.bypassed']).toBe(j.blocksBypassed)
+  })
+})
+
+describe('auto-skip across a run', () => {
+  const run = join(dir, 'run')
+  mkdirSync(run, { recursive: true })
+  const synth = (name: string, fraction: number) =>
+    expect(sstkit(['synth', '-o', join(run, name), '--size', '2MB', '--compressible-fraction', String(fraction), '--seed', '5']).status).toBe(0)
+
+  it('carries q_hat from one file to the next unless --no-carry, and is the same whatever --jobs', () => {
+    synth('a-compressible.sst', 1)
+    synth('b-incompressible.sst', 0)
+    const args = ['recompress', run, '--levels', '3', '--dict', 'none', '--checksum', 'off', '--auto-skip', 'ratio,rate', '--json']
+    const carried = JSON.parse(sstkit([...args, '--jobs', '1']).stdout)
+    const fresh = JSON.parse(sstkit([...args, '--jobs', '1', '--no-carry']).stdout)
+    const twoJobs = JSON.parse(sstkit([...args, '--jobs', '2']).stdout)
+    const ratioOf = (reports: { results: { autoSkip: string | null; blocksAttempted: number }[] }[], i: number) =>
+      reports[i].results.find((r) => r.autoSkip === 'ratio')!.blocksAttempted
+    // Coming from compressible data, the incompressible file takes a few blocks to learn it.
+    expect(ratioOf(carried, 1)).toBeGreaterThan(ratioOf(fresh, 1))
+    const decisions = (reports: { results: Record<string, unknown>[] }[]) =>
+      reports.map((r) => r.results.map((x) => [x.autoSkip, x.blocksAttempted, x.blocksBypassed, x.dataBytes]))
+    expect(decisions(twoJobs)).toEqual(decisions(carried))
+  })
+
+  it.runIf(SST_DUMP !== null)('a rewrite with auto-skip applied is verified by the real sst_dump', () => {
+    const out = join(dir, 'skipped-fv5.sst')
+    const r = sstkit(['rewrite', join(dir, 'marginal.sst'), '-o', out, '--auto-skip', 'ratio', '--format-version', '5', '--force'])
+    expect(r.status, r.stderr).toBe(0)
+    const v = spawnSync(SST_DUMP!, [`--file=${out}`, '--command=verify', '--verify_checksum'], { encoding: 'utf8' })
+    expect(v.stdout + v.stderr).toContain('The file is ok')
   })
 })
