@@ -1,0 +1,105 @@
+/**
+ * Sizes and percentages as CI users write them (`10MB`, `512KiB`, `1.5%`),
+ * parsed exactly: a threshold at its edge passes and one byte past it fails,
+ * without floating-point rounding in between.
+ */
+
+export class ThresholdError extends Error {
+  override name = 'ThresholdError'
+}
+
+/** Decimal units are powers of 1000 (kB, MB, GB), binary ones powers of 1024 (KiB, MiB, GiB). */
+const UNITS: Record<string, bigint> = {
+  '': 1n,
+  b: 1n,
+  k: 1000n,
+  kb: 1000n,
+  m: 1000n ** 2n,
+  mb: 1000n ** 2n,
+  g: 1000n ** 3n,
+  gb: 1000n ** 3n,
+  t: 1000n ** 4n,
+  tb: 1000n ** 4n,
+  ki: 1024n,
+  kib: 1024n,
+  mi: 1024n ** 2n,
+  mib: 1024n ** 2n,
+  gi: 1024n ** 3n,
+  gib: 1024n ** 3n,
+  ti: 1024n ** 4n,
+  tib: 1024n ** 4n,
+}
+
+/** A non-negative decimal as numerator / 10^scale. */
+interface Decimal {
+  num: bigint
+  scale: number
+}
+
+function parseDecimal(s: string): Decimal | null {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(s)
+  if (!m) return null
+  const frac = m[2] ?? ''
+  return { num: BigInt(m[1] + frac), scale: frac.length }
+}
+
+/**
+ * `4096`, `4096B`, `10MB`, `10 kB`, `512KiB`, `1.5MiB` → bytes (units are
+ * case-insensitive; a fractional result is rounded down). Numbers pass through.
+ */
+export function parseSize(input: string | number, what = 'size'): number {
+  if (typeof input === 'number') {
+    if (!Number.isSafeInteger(input) || input < 0) throw new ThresholdError(`${what}: ${input} is not a whole number of bytes`)
+    return input
+  }
+  const m = /^\s*([0-9.]+)\s*([a-zA-Z]*)\s*$/.exec(input)
+  const d = m ? parseDecimal(m[1]) : null
+  const unit = m ? UNITS[m[2].toLowerCase()] : undefined
+  if (!m || !d || unit === undefined) {
+    throw new ThresholdError(`${what}: "${input}" is not a size (use bytes, or a number with B, kB, MB, GB, KiB, MiB or GiB, e.g. 10MB or 512KiB)`)
+  }
+  const bytes = (d.num * unit) / 10n ** BigInt(d.scale)
+  if (bytes > BigInt(Number.MAX_SAFE_INTEGER)) throw new ThresholdError(`${what}: "${input}" is too large`)
+  return Number(bytes)
+}
+
+/** A relative limit: `1%`, `0.5%`, `12.25%`. */
+export interface Percent {
+  /** As written, e.g. "1.5%". */
+  text: string
+  num: bigint
+  scale: number
+}
+
+export function parsePercent(input: string | number, what = 'percentage'): Percent {
+  const s = typeof input === 'number' ? `${input}%` : input.trim()
+  const m = /^([0-9.]+)\s*%$/.exec(s)
+  const d = m ? parseDecimal(m[1]) : null
+  if (!d) throw new ThresholdError(`${what}: "${input}" is not a percentage (write it with a % sign, e.g. 1% or 0.5%)`)
+  return { text: `${m![1]}%`, ...d }
+}
+
+/** Whether growing from `before` by `change` bytes exceeds `limit` percent of `before` (exactly at the limit does not). */
+export function exceedsPercent(change: number, before: number, limit: Percent): boolean {
+  if (change <= 0) return false
+  // change / before > num / (100 · 10^scale)  ⇔  change · 100 · 10^scale > num · before
+  return BigInt(change) * 100n * 10n ** BigInt(limit.scale) > limit.num * BigInt(before)
+}
+
+/** Exact bytes, with thousands separators: 1234567 → "1,234,567". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
+export function formatSigned(n: number): string {
+  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${formatCount(Math.abs(n))}`
+}
+
+/** A relative change as a signed percentage with two decimals ("+4.12%", "-0.50%", "0.00%"). */
+export function formatChange(fraction: number | null): string {
+  if (fraction === null || !Number.isFinite(fraction)) return ''
+  const p = fraction * 100
+  const text = Math.abs(p).toFixed(2)
+  if (Number(text) === 0) return fraction > 0 ? '+0.00%' : fraction < 0 ? '-0.00%' : '0.00%'
+  return `${p > 0 ? '+' : '-'}${text}%`
+}

@@ -1,0 +1,212 @@
+import { Args, Flags } from '@oclif/core'
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { dirname, relative, resolve } from 'node:path'
+import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { DEFAULT_BASELINE, readBaseline, type Baseline } from '../ci/baseline.js'
+import { checkBudgetNames, compare, METRICS, parseBudget, type Budget, type FailedFile, type MeasuredFile, type Metric, type Thresholds } from '../ci/compare.js'
+import { loadConfig, type LoadedConfig } from '../ci/config.js'
+import { isFileError, isUsageError } from '../ci/errors.js'
+import { expandNamed, measureFile, optionsFromSettings, usesDictionaryBuilder, type NamedFile } from '../ci/measure.js'
+import { annotations, checkJson, checkModel, limitsLine, renderJunit, renderMarkdown, summaryLine, type CheckContext } from '../ci/report.js'
+import { parsePercent, parseSize } from '../ci/units.js'
+import { sstkitVersion, zstdVersions } from '../ci/versions.js'
+import { DictFileError, MatrixError } from '../index.js'
+import { renderTable } from '../report/table.js'
+
+export default class CheckSize extends SstCommand {
+  static override description = `Measure SST files again with a baseline's own settings and fail when they grew past the limits.
+Files are matched to the baseline by name (their path relative to the baseline's directory, or NAME=PATH); files not in the baseline are reported as new, baseline files not measured as missing (a failure unless --allow-missing). With no files given, the baseline's own files are measured.
+Each file × configuration row compares one byte count (--metric, default the whole file). A row fails when it grew by more than --max-increase (relative) or --max-increase-bytes (absolute), or is larger than a --budget; changes smaller than --min-change-bytes are ignored. With no limit at all, any growth fails: sizes are deterministic. Timings are never compared.
+Configuration names: \`stored\` (the file as it is), or TYPE-LEVEL-DICT-CHECKSUM as the baseline lists them (zstd-3-none-off, zstd-19-finalize-on, lz4-default-raw-off). Sizes: bytes, or with B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
+Thresholds can also come from sstkit.config.json or the "sstkit" key of package.json ({"checkSize": {"maxIncrease": "1%", "budgets": {"stored": "64MiB"}}}); flags override them.
+Exit codes: 0 within limits, 1 a regression (or a missing file), 2 a usage or I/O error: unreadable or malformed baseline, schema mismatch, a zstd version change (unless --allow-version-change), an SST that cannot be read.
+Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUnit XML (one test case per file × configuration). The Markdown is appended to $GITHUB_STEP_SUMMARY when it is set, and under GITHUB_ACTIONS=true each failing row is also an ::error annotation (growth within limits: ::warning).`
+
+  static override examples = [
+    { description: 'Fail when any file grows more than 1% under any configuration:', command: '<%= config.bin %> <%= command.id %> testdata/db/ --baseline sstkit-baseline.json --max-increase 1%' },
+    { description: 'Ignore changes under 64 bytes; absolute budgets for the stored files and zstd level 3:', command: '<%= config.bin %> <%= command.id %> --min-change-bytes 64 --budget stored=64MiB --budget zstd-3-none-off=48MiB' },
+    { description: 'CI: JUnit for the test dashboard, Markdown for a PR comment:', command: '<%= config.bin %> <%= command.id %> --max-increase 0.5% --junit sst-size.xml --markdown > sst-size.md' },
+  ]
+
+  static override strict = false
+  static override args = {
+    files: Args.string({ description: "SST files or directories of .sst files; NAME=PATH gives a stable name (default: the baseline's files)." }),
+  }
+
+  static override flags = {
+    baseline: Flags.string({ char: 'b', description: `Baseline file (default: checkSize.baseline from the config file, else ${DEFAULT_BASELINE}).` }),
+    'max-increase': Flags.string({ description: 'Fail a row that grew by more than this percentage of its baseline size, e.g. 1% or 0.25%.' }),
+    'max-increase-bytes': Flags.string({ description: 'Fail a row that grew by more than this many bytes (units allowed: 4KiB).' }),
+    'min-change-bytes': Flags.string({ description: 'Treat changes smaller than this many bytes as unchanged (default 0: every byte counts).' }),
+    budget: Flags.string({
+      description: 'Absolute budget [FILE:]CONFIG=SIZE, e.g. stored=64MiB, zstd-3-none-off=10MB, users.sst:stored=512KiB, *=1GB (every configuration). Repeatable or comma-separated.',
+      multiple: true,
+      multipleNonGreedy: true,
+      delimiter: ',',
+    }),
+    metric: Flags.string({ description: 'The byte count compared: file (whole file), data (data + dictionary blocks), index or filter. Default: file.', options: [...METRICS] }),
+    'allow-missing': Flags.boolean({ description: 'Baseline files that were not measured are a warning, not a failure.', allowNo: true }),
+    'allow-version-change': Flags.boolean({ description: 'Compare even though the zstd library differs from the one the baseline was taken with.' }),
+    config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
+    markdown: Flags.boolean({ description: 'Print the report as GitHub-flavoured Markdown.' }),
+    junit: Flags.string({ description: 'Also write a JUnit XML report to this file.' }),
+    jobs: Flags.integer({ description: 'Worker threads (default: all cores). Sizes do not depend on it.', min: 1 }),
+  }
+
+  async run(): Promise<unknown> {
+    const { argv, flags } = await this.parse(CheckSize)
+    const config = this.usage(() => loadConfig(process.cwd(), flags.config))
+    const cs = config.checkSize
+    const baselinePath = flags.baseline ?? (cs.baseline ? displayPath(resolve(config.dir, cs.baseline)) : DEFAULT_BASELINE)
+    const thresholds = this.usage(() => thresholdsFrom(flags, config))
+
+    const baseline = this.usage(() => readBaseline(baselinePath))
+    const settings = baseline.settings
+    if (thresholds.metric === 'file' && settings.samplePercent < 100) {
+      this.fail(`the baseline measured a ${settings.samplePercent}% sample of the data blocks, so whole-file sizes are unknown: use --metric data`, ExitCode.Usage)
+    }
+    const warnings = this.versionCheck(baseline, flags['allow-version-change'])
+
+    const baseDir = dirname(resolve(baselinePath))
+    let files: NamedFile[]
+    if (argv.length > 0) {
+      const expanded = this.usage(() => expandNamed(argv as string[], baseDir, settings.strip))
+      for (const w of expanded.warnings) this.warn(w)
+      files = expanded.files
+    } else {
+      // The baseline's own files; those gone are reported as missing.
+      files = baseline.files.map((f) => ({ name: f.name, relPath: f.path, path: displayPath(resolve(baseDir, f.path)) })).filter((f) => existsSync(f.path))
+    }
+    const configs = new Set(baseline.files.flatMap((f) => f.rows.map((r) => r.config)))
+    const budgetProblem = checkBudgetNames(thresholds.budgets, configs, new Set([...baseline.files.map((f) => f.name), ...files.map((f) => f.name)]))
+    if (budgetProblem) this.fail(budgetProblem, ExitCode.Usage)
+
+    const options = this.usage(() => optionsFromSettings(settings, baseDir, flags.jobs ?? availableParallelism()))
+    const measured: MeasuredFile[] = []
+    const failed: FailedFile[] = []
+    for (const f of files) {
+      try {
+        measured.push({ file: await measureFile(f.path, f.name, f.relPath, options, false), path: f.path })
+      } catch (e) {
+        if (e instanceof MatrixError || e instanceof DictFileError) this.fail(e.message, ExitCode.Usage)
+        if (isFileError(e)) {
+          this.reportFileError(f.path, e, ExitCode.Usage)
+          failed.push({ name: f.name, path: f.path, message: (e as Error).message })
+          continue
+        }
+        throw e
+      }
+    }
+
+    const result = compare(baseline.files, measured, failed, thresholds)
+    if (result.failed) this.raise(ExitCode.Finding)
+    if (result.errored) this.raise(ExitCode.Usage)
+    const ctx: CheckContext = { baselinePath, thresholds, warnings, configSource: config.source }
+
+    const summaryFile = process.env.GITHUB_STEP_SUMMARY
+    const markdown = renderMarkdown(result, ctx)
+    if (summaryFile) {
+      try {
+        appendFileSync(summaryFile, `${markdown}\n`)
+      } catch (e) {
+        this.warn(`cannot append to $GITHUB_STEP_SUMMARY (${summaryFile}): ${(e as Error).message}`)
+      }
+    }
+    if (flags.junit !== undefined) {
+      try {
+        writeFileSync(flags.junit, renderJunit(result, ctx))
+      } catch (e) {
+        this.reportFileError(flags.junit, e, ExitCode.Usage)
+      }
+    }
+    if (process.env.GITHUB_ACTIONS === 'true') {
+      // Workflow commands are read from stdout; keep --json output parseable by sending them to stderr then.
+      const lines = annotations(result, ctx).map((l) => `${l}\n`).join('')
+      if (lines) (this.jsonEnabled() ? process.stderr : process.stdout).write(lines)
+    }
+    if (this.jsonEnabled()) return checkJson(result, ctx)
+    if (flags.markdown) {
+      this.log(markdown)
+      return undefined
+    }
+    for (const w of warnings) process.stderr.write(`sstkit: warning: ${w}\n`)
+    if (result.rows.length > 0) this.log(renderTable(checkModel(result), 'table', this.tty))
+    for (const n of result.notes) this.log(`note: ${n}`)
+    this.log(summaryLine(result))
+    this.log(`${limitsLine(thresholds)}.`)
+    return undefined
+  }
+
+  /** zstd must be the one the baseline was measured with, or the comparison says nothing about the files. */
+  private versionCheck(baseline: Baseline, allow: boolean): string[] {
+    const now = zstdVersions()
+    const changes: string[] = []
+    if (baseline.zstd.library !== now.library) changes.push(`zstd library (compresses the blocks) ${baseline.zstd.library} → ${now.library}`)
+    if (usesDictionaryBuilder(baseline.settings) && baseline.zstd.dictionaryBuilder !== now.dictionaryBuilder) {
+      changes.push(`system libzstd (builds the dictionaries) ${baseline.zstd.dictionaryBuilder ?? 'none'} → ${now.dictionaryBuilder ?? 'none'}`)
+    }
+    const warnings: string[] = []
+    if (changes.length > 0) {
+      const what = `zstd changed since the baseline was taken: ${changes.join('; ')}`
+      if (!allow) {
+        this.fail(
+          `${what}. Sizes can differ for that reason alone, so the comparison would not be fair: take the baseline again with this version (sstkit baseline --update), or pass --allow-version-change to compare anyway`,
+          ExitCode.Usage,
+        )
+      }
+      warnings.push(`${what} (accepted with --allow-version-change): size changes may come from the new zstd`)
+    }
+    if (baseline.sstkitVersion !== sstkitVersion()) warnings.push(`the baseline was taken with sstkit ${baseline.sstkitVersion}, this is ${sstkitVersion()}`)
+    return warnings
+  }
+
+  private usage<T>(f: () => T): T {
+    try {
+      return f()
+    } catch (e) {
+      if (isUsageError(e)) this.fail(e.message, ExitCode.Usage)
+      throw e
+    }
+  }
+}
+
+function displayPath(p: string): string {
+  const r = relative(process.cwd(), p)
+  return r.startsWith('..') || r === '' ? p : r
+}
+
+interface ThresholdFlags {
+  'max-increase'?: string
+  'max-increase-bytes'?: string
+  'min-change-bytes'?: string
+  budget?: string[]
+  metric?: string
+  'allow-missing'?: boolean
+}
+
+/** Flags over the config file over the defaults. */
+function thresholdsFrom(flags: ThresholdFlags, config: LoadedConfig): Thresholds {
+  const cs = config.checkSize
+  const from = config.source ?? 'config'
+  const maxIncrease = flags['max-increase'] ?? cs.maxIncrease
+  const maxIncreaseBytes = flags['max-increase-bytes'] ?? cs.maxIncreaseBytes
+  const minChange = flags['min-change-bytes'] ?? cs.minChangeBytes
+  const budgets = new Map<string, Budget>()
+  for (const [k, v] of Object.entries(cs.budgets ?? {})) {
+    const b = parseBudget(k, v)
+    budgets.set(`${b.file ?? ''}:${b.config}`, b)
+  }
+  for (const spec of flags.budget ?? []) {
+    const b = parseBudget(spec)
+    budgets.set(`${b.file ?? ''}:${b.config}`, b)
+  }
+  return {
+    metric: (flags.metric ?? cs.metric ?? 'file') as Metric,
+    maxIncrease: maxIncrease === undefined ? null : parsePercent(maxIncrease, flags['max-increase'] !== undefined ? '--max-increase' : `${from}: maxIncrease`),
+    maxIncreaseBytes: maxIncreaseBytes === undefined ? null : parseSize(maxIncreaseBytes, flags['max-increase-bytes'] !== undefined ? '--max-increase-bytes' : `${from}: maxIncreaseBytes`),
+    minChangeBytes: minChange === undefined ? 0 : parseSize(minChange, flags['min-change-bytes'] !== undefined ? '--min-change-bytes' : `${from}: minChangeBytes`),
+    budgets: [...budgets.values()],
+    allowMissing: flags['allow-missing'] ?? cs.allowMissing ?? false,
+  }
+}
