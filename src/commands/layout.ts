@@ -35,7 +35,7 @@ Kinds: data, index, index partition, filter, filter partition, range-del, compre
       const table = this.open(file, { verifyChecksums: true })
       if (!table) continue
       try {
-        const layout = tableLayout(table, { decompress: flags.decompress ?? false })
+        const layout = tableLayout(table, { decompress: flags.decompress ?? false, summaryOnly: flags.summary })
         const j = layoutJson(file, layout, flags.summary)
         results.push(j)
         if (j.problems > 0) this.raise(ExitCode.Finding)

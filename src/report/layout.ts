@@ -72,6 +72,6 @@ export function totalsModel(layout: TableLayout): TableModel {
       t.uncompressedSize || '',
       ratio(t),
     ]),
-    footer: [['total', layout.blocks.length, total, percent(total, layout.fileSize), '', '']],
+    footer: [['total', layout.totals.reduce((a, t) => a + t.count, 0), total, percent(total, layout.fileSize), '', '']],
   }
 }

@@ -4,7 +4,7 @@
  * Like pebble's `sstable layout`, which sst_dump lacks.
  */
 import { compressionTypeName, declaredUncompressedSize } from '../codec/compression.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { IndexBlockIter } from '../format/index-block.js'
@@ -83,11 +83,34 @@ interface PendingBlock {
  * where it does not (format_version < 2 zlib/bzip2). Blocks that fail to read are listed with their problem and
  * the walk goes on, so one bad block does not hide the rest of the file.
  */
-export function tableLayout(table: Table, options: { decompress?: boolean; dataBlocks?: boolean } = {}): TableLayout {
+export function tableLayout(
+  table: Table,
+  options: {
+    decompress?: boolean
+    dataBlocks?: boolean
+    /** Totals only: data blocks are folded in as they are read, not kept (memory stays flat). */
+    summaryOnly?: boolean
+  } = {},
+): TableLayout {
   const decompress = options.decompress ?? true
   const withData = options.dataBlocks ?? true
+  const summaryOnly = options.summaryOnly ?? false
   const pending: PendingBlock[] = []
   const blocks: LayoutBlock[] = []
+  const folded = { count: 0, sizeOnDisk: 0, uncompressedSize: 0 }
+  const addData = (handle: BlockHandle) => {
+    if (!summaryOnly) {
+      pending.push({ kind: 'data', name: '', handle, isData: true })
+      return
+    }
+    const b = describe(table, { kind: 'data', name: '', handle, isData: true }, decompress)
+    if (b.problem) blocks.push(b) // problems are kept: they are few and must be reported
+    else {
+      folded.count++
+      folded.sizeOnDisk += b.sizeOnDisk
+      folded.uncompressedSize += b.uncompressedSize ?? 0
+    }
+  }
 
   // Data blocks (and index partitions) through the index.
   let dataOk = true
@@ -99,13 +122,13 @@ export function tableLayout(table: Table, options: { decompress?: boolean; dataB
         pending.push({ kind: 'index partition', name: '', handle: partition })
         try {
           const it = table.indexPartition(partition)
-          if (withData) for (it.seekToFirst(); it.valid; it.next()) pending.push({ kind: 'data', name: '', handle: it.handle, isData: true })
+          if (withData) for (it.seekToFirst(); it.valid; it.next()) addData(it.handle)
         } catch {
           // reported when the partition itself is described below
         }
       }
     } else if (withData) {
-      for (const ref of table.dataBlocks()) pending.push({ kind: 'data', name: '', handle: ref.handle, isData: true })
+      for (const ref of table.dataBlocks()) addData(ref.handle)
     }
   } catch (e) {
     dataOk = false
@@ -143,6 +166,17 @@ export function tableLayout(table: Table, options: { decompress?: boolean; dataB
     checksum: table.footer.formatVersion >= 6 && table.verifyChecksums ? 'ok' : 'unchecked',
   })
   blocks.sort((a, b) => a.offset - b.offset)
+  if (summaryOnly) {
+    const totals = totalsOf(blocks)
+    if (folded.count > 0) {
+      const d = totals.find((t) => t.kind === 'data')
+      const merged = { kind: 'data' as BlockKind, count: folded.count + (d?.count ?? 0), sizeOnDisk: folded.sizeOnDisk + (d?.sizeOnDisk ?? 0), uncompressedSize: folded.uncompressedSize + (d?.uncompressedSize ?? 0) }
+      totals.splice(d ? totals.indexOf(d) : 0, d ? 1 : 0, merged)
+    }
+    const covered = totals.reduce((a, t) => a + t.sizeOnDisk, 0)
+    if (withData && covered < table.fileSize) totals.push({ kind: 'gap', count: 1, sizeOnDisk: table.fileSize - covered, uncompressedSize: 0 })
+    return { fileSize: table.fileSize, blocks, totals }
+  }
   const withGaps = withData ? addGaps(blocks, table.fileSize) : blocks
   return { fileSize: table.fileSize, blocks: withGaps, totals: totalsOf(withGaps) }
 }
