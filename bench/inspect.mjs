@@ -213,7 +213,8 @@ async function main() {
   const facts = sstDumpFacts(file)
   log(`file: ${file} (${(size / 1e6).toFixed(1)} MB, ${facts.entries} entries, ${facts.dataBlocks} data blocks, ${facts.compression})`)
 
-  const sstkit = (...a) => [process.execPath, runJs, ...a]
+  // Run the binary as users do (its shebang sets the V8 flags sstkit starts with).
+  const sstkit = (...a) => [runJs, ...a]
   const sstdump = (...a) => [SST_DUMP, `--file=${file}`, ...a]
   const pairs = [
     { name: 'startup', label: 'sstkit --version (start-up)', sstkit: sstkit('--version'), sstDump: null },

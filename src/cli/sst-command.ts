@@ -6,7 +6,7 @@
 import { Command, Errors, Flags, Interfaces } from '@oclif/core'
 import { readdirSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../index.js'
+import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../reader.js'
 
 export const ExitCode = { Ok: 0, Finding: 1, Usage: 2 } as const
 

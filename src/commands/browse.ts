@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import type { Table } from '../index.js'
+import type { Table } from '../reader.js'
 import { propsJson, type PropsJson } from '../report/props.js'
 import { BrowseModel } from '../tui/model.js'
 import { drawFrame, frameAnsi, INITIAL } from '../tui/screens.js'

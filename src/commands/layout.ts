@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { SstCommand, ExitCode } from '../cli/sst-command.js'
-import { tableLayout } from '../index.js'
+import { tableLayout } from '../reader.js'
 import { blocksModel, LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
 import { renderTable, TableFormat } from '../report/table.js'
 

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { ExitCode, OutputBuffer, SstCommand } from '../cli/sst-command.js'
-import { parseInternalKey, type RangeTombstone, type Table } from '../index.js'
+import { parseInternalKey, type RangeTombstone, type Table } from '../reader.js'
 import { entryJson, entryLine, EntryView } from '../report/entries.js'
 
 export default class Scan extends SstCommand {

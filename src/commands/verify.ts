@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
-import { CorruptionError, openTable, verifyTable } from '../index.js'
+import { CorruptionError, openTable, verifyTable } from '../reader.js'
 
 export interface VerifyJson {
   file: string

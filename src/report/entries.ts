@@ -11,7 +11,7 @@ import {
   ValueType,
   valueTypeName,
   type SequenceNumber,
-} from '../index.js'
+} from '../reader.js'
 import { escapeBytes } from './text.js'
 
 export interface EntryView {

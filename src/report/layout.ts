@@ -1,5 +1,5 @@
 /** The `layout` report: every block in file order and totals per kind. */
-import type { LayoutBlock, TableLayout } from '../index.js'
+import type { LayoutBlock, TableLayout } from '../reader.js'
 import { percent } from './text.js'
 import { TableModel } from './table.js'
 

@@ -13,7 +13,7 @@ import {
   type FilterDescription,
   type FilterInfo,
   type Table,
-} from '../index.js'
+} from '../reader.js'
 import { formatBytes, jsonNumber } from './text.js'
 
 export interface PropsJson {

@@ -1,0 +1,38 @@
+/**
+ * The read side of sstkit's public API: opening, walking and verifying tables,
+ * and the value decoders. `sstkit/reader` loads only this (the inspection
+ * commands start faster); `sstkit` (index.ts) re-exports it with the writer,
+ * recompression and auto-skip.
+ */
+export { openTable, Table, TableIterator } from './table/reader.js'
+export type { OpenTableOptions, DataBlockRef } from './table/reader.js'
+export { tableLayout } from './table/layout.js'
+export type { TableLayout, LayoutBlock, LayoutTotals, BlockKind } from './table/layout.js'
+export { verifyTable } from './table/verify.js'
+export type { VerifyResult, VerifyProblem } from './table/verify.js'
+export { ChecksumMismatchError } from './table/block-reader.js'
+export { FileByteSource, BufferByteSource } from './io/byte-source.js'
+export type { ByteSource } from './io/byte-source.js'
+export { CorruptionError, NotSupportedError } from './format/errors.js'
+export type { Footer } from './format/footer.js'
+export { magicName } from './format/footer.js'
+export type { BlockHandle } from './format/block-handle.js'
+export type { TableProperties, PropertyValue } from './format/properties.js'
+export { decodeWellKnownUserProperty } from './format/properties.js'
+export { parseInternalKey } from './format/internal-key.js'
+export type { ParsedInternalKey, SequenceNumber } from './format/internal-key.js'
+export type { RangeTombstone } from './format/range-del.js'
+export { indexTypeName } from './format/index-block.js'
+export { checksumTypeName } from './codec/checksum.js'
+export { compressionTypeName } from './codec/compression.js'
+export { valueTypeName } from './format/value-type.js'
+export { ValueType } from './format/value-type.js'
+export { decodeBlobIndex, formatBlobIndex } from './format/blob-index.js'
+export type { BlobIndex } from './format/blob-index.js'
+export { decodeWideColumns, formatWideColumns } from './format/wide-columns.js'
+export type { WideColumn } from './format/wide-columns.js'
+export { splitValuePreferredSeqno } from './format/preferred-seqno.js'
+export { formatSeqnoTimeMapProperty } from './format/seqno-time-map.js'
+export type { FilterDescription } from './format/filter.js'
+export { filterInfo, describeFilter } from './table/filter-info.js'
+export type { FilterInfo } from './table/filter-info.js'
