@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path'
 import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { FileSink, TableWriter, WriteSummary } from './writer.js'
+import { prng } from './auto-skip.js'
 
 export interface SynthOptions {
   /** Approximate total value bytes. */
@@ -22,17 +23,6 @@ export interface SynthOptions {
   seed: number
   compressionType: number
   blockSize?: number
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const TEXT = new TextEncoder().encode(
