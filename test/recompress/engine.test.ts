@@ -153,3 +153,21 @@ describe('recompress CLI', () => {
     expect(sstkit(['recompress', 'examples/sample.sst', '--sample', '10', '--block-size', '16384']).status).toBe(2)
   })
 })
+
+describe('recompress on damaged input', () => {
+  it('reports a corrupt block with its offset, goes on with the rest, says how much was skipped (exit 1)', () => {
+    const r = sstkit(['recompress', 'test/fixtures/bad/data-flip-none.sst', '--levels', '3', '--dict', 'none', '--checksum', 'off', '--json'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/skipped data block at offset \d+: data block checksum mismatch/)
+    const j = JSON.parse(r.stdout)
+    expect(j.skipped.length).toBe(1)
+    expect(j.notes.join(' ')).toMatch(/1 data block\(s\) could not be read and were skipped/)
+    expect(j.results[0].blocks).toBe(8) // 9 blocks, 1 skipped
+  })
+  it('refuses a file that is not an SST (exit 2, one line)', () => {
+    const r = sstkit(['recompress', 'test/fixtures/bad/bad-magic.sst'])
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim().split('\n').length).toBe(1)
+    expect(r.stderr).toMatch(/bad magic number/)
+  })
+})
