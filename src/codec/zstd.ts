@@ -113,16 +113,24 @@ export class ZstdCodec {
     this.dctx = new z.DCtx()
   }
 
-  /** One zstd frame for `raw` (no RocksDB size prefix), written after `reserve` bytes of `dst` space. */
+  /** Reused output space: compressing thousands of blocks allocates nothing per block. */
+  private scratch: Uint8Array = new Uint8Array(0)
+
+  /**
+   * One zstd frame for `raw` (no RocksDB size prefix), written after `reserve`
+   * bytes of `buffer`. The buffer is reused: the result is valid until the next call.
+   */
   compress(raw: Uint8Array, reserve = 0): { buffer: Uint8Array; length: number } {
     const z = zstdLib()
-    const dst = allocOutput(reserve + z.compressBound(raw.length))
-    const n = this.cctx.compress2(dst.subarray(reserve), raw)
-    return { buffer: dst, length: reserve + n }
+    const need = reserve + z.compressBound(raw.length)
+    if (this.scratch.length < need) this.scratch = allocOutput(Math.max(need, this.scratch.length * 2))
+    const n = this.cctx.compress2(this.scratch.subarray(reserve, need), raw)
+    return { buffer: this.scratch, length: reserve + n }
   }
 
-  decompress(frame: Uint8Array, size: number): Uint8Array {
-    const dst = allocOutput(size)
+  /** Decompress into `into` when given (reused by callers that compare and discard), else a new array. */
+  decompress(frame: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
+    const dst = into && into.length >= size ? into.subarray(0, size) : allocOutput(size)
     const n = this.ddict ? this.dctx.decompressUsingDDict(dst, frame, this.ddict) : this.dctx.decompress(dst, frame)
     return n === size ? dst : dst.subarray(0, n)
   }

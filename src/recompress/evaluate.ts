@@ -76,10 +76,13 @@ export class RoundTripError extends Error {
 function decompressor(c: RecompressConfig, dictionary: Uint8Array | undefined): (framed: Uint8Array, size: number) => Uint8Array {
   if (c.type === CompressionType.ZSTD) {
     const z = new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, dictionary)
+    // The round trip only compares and discards: decompress into one reused buffer.
+    let scratch = new Uint8Array(0)
     return (framed, size) => {
       let p = 0
       while (framed[p] & 0x80) p++
-      return z.decompress(framed.subarray(p + 1), size)
+      if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2))
+      return z.decompress(framed.subarray(p + 1), size, scratch)
     }
   }
   return (framed) => decompressBlock(c.type, framed, { formatVersion: 5, dictionary })
