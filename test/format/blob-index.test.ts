@@ -3,6 +3,7 @@ import { decodeBlobIndex, formatBlobIndex, compressionTypeToString, type BlobInd
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
 import { DEBIAN_ROCKSDB } from '../../src/format/value-type.js'
+import { catchErr } from './catch-corruption.js'
 
 // Synthetic byte vectors built from the layout in db/blob/blob_index.h.
 function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {
@@ -10,15 +11,6 @@ function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {
 }
 const v = (n: number | bigint) => encodeVarint(n)
 
-function catchErr(fn: () => unknown): CorruptionError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof CorruptionError) return e
-    throw e
-  }
-  throw new Error('expected a CorruptionError')
-}
 
 describe('decodeBlobIndex (synthetic bytes)', () => {
   it('decodes kBlob', () => {

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { identifyFilter, identifyBlockBasedFilter } from '../../src/format/filter.js'
 import { CorruptionError } from '../../src/format/errors.js'
+import { catchErr } from './catch-corruption.js'
 
 // Synthetic filter blocks: zero-filled data + metadata laid out as in
 // table/block_based/filter_policy.cc (the filter bits are irrelevant here).
@@ -11,15 +12,6 @@ function filter(dataBytes: number, meta: number[]): Uint8Array {
 }
 function u32(n: number): number[] {
   return [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff]
-}
-function catchErr(fn: () => unknown): CorruptionError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof CorruptionError) return e
-    throw e
-  }
-  throw new Error('expected a CorruptionError')
 }
 
 describe('identifyFilter: empty and special markers', () => {

@@ -2,21 +2,13 @@ import { describe, it, expect } from 'vitest'
 import { decodeHashIndex } from '../../src/format/hash-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
+import { catchErr } from './catch-corruption.js'
 
 // Synthetic meta blocks built from the HashIndexBuilder layout.
 const te = new TextEncoder()
 const td = new TextDecoder()
 function meta(...recs: [number, number, number][]): Uint8Array {
   return Uint8Array.from(recs.flatMap((r) => r.flatMap((n) => Array.from(encodeVarint(n)))))
-}
-function catchErr(fn: () => unknown): CorruptionError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof CorruptionError) return e
-    throw e
-  }
-  throw new Error('expected a CorruptionError')
 }
 
 describe('decodeHashIndex (synthetic bytes)', () => {

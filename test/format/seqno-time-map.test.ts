@@ -2,19 +2,11 @@ import { describe, it, expect } from 'vitest'
 import { decodeSeqnoTimeMap, formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/format/seqno-time-map.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
+import { catchErr } from './catch-corruption.js'
 
 // Synthetic property values built from SeqnoToTimeMapping::EncodeTo's layout.
 function enc(...nums: (number | bigint)[]): Uint8Array {
   return Uint8Array.from(nums.flatMap((n) => Array.from(encodeVarint(n))))
-}
-function catchErr(fn: () => unknown): CorruptionError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof CorruptionError) return e
-    throw e
-  }
-  throw new Error('expected a CorruptionError')
 }
 
 describe('decodeSeqnoTimeMap (synthetic bytes)', () => {

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { decodeWideColumns, formatWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src/format/wide-columns.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
+import { catchErr } from './catch-corruption.js'
 
 // Synthetic byte vectors built from the layouts in db/wide/wide_column_serialization.h.
 const te = new TextEncoder()
@@ -36,15 +37,6 @@ function v2(cols: [string, Uint8Array | string, number][]): Uint8Array {
   )
 }
 
-function catchErr(fn: () => unknown): CorruptionError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof CorruptionError) return e
-    throw e
-  }
-  throw new Error('expected a CorruptionError')
-}
 
 const asText = (cols: { name: Uint8Array; value: Uint8Array }[]) => cols.map((c) => [td.decode(c.name), td.decode(c.value)])
 
