@@ -21,6 +21,11 @@ export function sortResults(results: RecompressResult[], key: SortKey): Recompre
   }
 }
 
+/** Type, level, dictionary, checksum: the cells that name a setting. */
+function settingCells(r: RecompressResult): (string | number)[] {
+  return [r.type, r.level === null ? 'default' : r.level, r.dict, r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '']
+}
+
 const fmt = (v: number | null, digits = 1) => (v === null || !Number.isFinite(v) ? '' : v.toFixed(digits))
 const pct = (v: number) => `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
 const MARK_SYMBOLS: Record<string, string> = { smallest: 'smallest', 'fastest-decompress': 'fastest-dec', pareto: 'pareto' }
@@ -50,10 +55,7 @@ export function recompressModel(report: RecompressReport, key: SortKey, opts: { 
   ]
   for (const r of sortResults(report.results, key)) {
     rows.push([
-      r.type,
-      r.level === null ? 'default' : r.level,
-      r.dict,
-      r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '',
+      ...settingCells(r),
       r.dataBytes,
       r.dictBytes,
       r.fileBytes ?? '',
@@ -106,10 +108,7 @@ function autoSkipModel(report: RecompressReport): TableModel {
   const rows: (string | number)[][] = []
   for (const r of report.results) {
     rows.push([
-      r.type,
-      r.level === null ? 'default' : r.level,
-      r.dict,
-      r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '',
+      ...settingCells(r),
       r.autoSkip ?? 'no skip',
       r.blocksAttempted,
       r.blocksBypassed,

@@ -42,6 +42,27 @@ export interface RewriteResult extends WriteSummary {
   notes: string[]
 }
 
+/** `sstkit rewrite`'s defaults (zstd at its default level, 4 KiB blocks, RocksDB's dictionary and acceptance settings), with overrides. */
+export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): RewriteOptions {
+  return {
+    compressionType: 7,
+    level: null,
+    zstdChecksum: false,
+    dict: 'none',
+    maxDictBytes: 16384,
+    trainBytes: 100 * 16384,
+    maxDictBufferBytes: 64 * 1024 * 1024,
+    blockSize: 4096,
+    restartInterval: 16,
+    index: 'binary',
+    metadataBlockSize: 4096,
+    maxCompressedBytesPerKb: 896,
+    verify: true,
+    force: false,
+    ...overrides,
+  }
+}
+
 export class RewriteError extends Error {
   override name = 'RewriteError'
 }

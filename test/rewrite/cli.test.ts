@@ -10,29 +10,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTable, rewrittenSize, verifyTable, type RewriteOptions } from '../../src/index.js'
+import { defaultRewriteOptions, openTable, rewrittenSize, verifyTable, type RewriteOptions } from '../../src/index.js'
 import { BAD, fixturePath, ROOT, sstkit, type CliResult } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
 const CORRUPT = join(BAD, 'data-flip-zstd.sst')
 
 /** The CLI's defaults, as library options. */
-const DEFAULTS: RewriteOptions = {
-  compressionType: 7,
-  level: null,
-  zstdChecksum: false,
-  dict: 'none',
-  maxDictBytes: 16384,
-  trainBytes: 1638400,
-  maxDictBufferBytes: 64 * 1024 * 1024,
-  blockSize: 4096,
-  restartInterval: 16,
-  index: 'binary',
-  metadataBlockSize: 4096,
-  maxCompressedBytesPerKb: 896,
-  verify: true,
-  force: false,
-}
+const DEFAULTS: RewriteOptions = defaultRewriteOptions()
 
 let work: string
 let n = 0

@@ -32,7 +32,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, sta
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTable, rewriteFile, type RewriteOptions, type RewriteResult } from '../../src/index.js'
+import { openTable, rewriteFile, type RewriteOptions, type RewriteResult, defaultRewriteOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { internalUniqueId, newFiles, patchManifest } from './manifest.js'
 import { Rocks, rocksdbJs, type Entry } from './rocksdb-js.js'
@@ -40,23 +40,7 @@ import { Rocks, rocksdbJs, type Entry } from './rocksdb-js.js'
 const C = CompressionType
 
 function options(o: Partial<RewriteOptions>): RewriteOptions {
-  return {
-    compressionType: C.ZSTD,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 16384,
-    trainBytes: 1638400,
-    maxDictBufferBytes: 0,
-    blockSize: 4096,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
-    verify: true,
-    force: true,
-    ...o,
-  }
+  return defaultRewriteOptions({ maxDictBufferBytes: 0, force: true, ...o })
 }
 
 const CASES: [string, Partial<RewriteOptions>][] = []

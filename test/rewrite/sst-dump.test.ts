@@ -22,7 +22,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, 
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTable, parseInternalKey, rewriteFile, rewrittenSize, type RewriteOptions, type WriteSummary } from '../../src/index.js'
+import { openTable, parseInternalKey, rewriteFile, rewrittenSize, type RewriteOptions, type WriteSummary, defaultRewriteOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { COMPRESSION_DICT_BLOCK } from '../../src/format/metaindex.js'
 import { fixturePath, fixtures, ROOT, SST_DUMP, sstkit } from '../helpers.js'
@@ -42,23 +42,7 @@ const ALGO: Record<number, string> = {
 }
 
 function options(o: Partial<RewriteOptions>): RewriteOptions {
-  return {
-    compressionType: C.ZSTD,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 16384,
-    trainBytes: 1638400,
-    maxDictBufferBytes: 0,
-    blockSize: 4096,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
-    verify: true,
-    force: true,
-    ...o,
-  }
+  return defaultRewriteOptions({ maxDictBufferBytes: 0, force: true, ...o })
 }
 
 interface Case {
