@@ -16,7 +16,7 @@ import { Cursor, encodeVarint, readFixed32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { bzip2Compress, bzip2Decompress, bzip2DecompressUnknownSize } from './bzip2.js'
 import { lz4Compress, lz4Decompress } from './lz4.js'
-import { OutputOverflow } from './output.js'
+import { OutputOverflow, type Scratch } from './output.js'
 import { snappyCompress, snappyDecompress } from './snappy.js'
 import { zlibCompress, zlibDecompress } from './zlib.js'
 import { zstdCompress, zstdDecompress } from './zstd.js'
@@ -100,6 +100,11 @@ export interface DecompressOptions {
   offset?: number
   /** Refuse blocks whose uncompressed size exceeds this. Default 256 MiB. */
   maxOutputBytes?: number
+  /**
+   * Decode into this reused buffer where the codec can (Snappy): the result
+   * is then a view valid only until the scratch is used again.
+   */
+  scratch?: Scratch
 }
 
 interface Unframed {
@@ -173,7 +178,7 @@ export function decompressBlock(type: number, payload: Uint8Array, opts: Decompr
 
   let out: Uint8Array
   try {
-    out = decode(type, body, declared, max, opts.dictionary)
+    out = decode(type, body, declared, max, opts.dictionary, opts.scratch)
   } catch (err) {
     if (err instanceof CorruptionError || err instanceof NotSupportedError) throw err
     if (err instanceof OutputOverflow) {
@@ -199,10 +204,11 @@ function decode(
   declared: number | undefined,
   max: number,
   dictionary: Uint8Array | undefined,
+  scratch: Scratch | undefined,
 ): Uint8Array {
   switch (type) {
     case CompressionType.Snappy:
-      return snappyDecompress(body)
+      return snappyDecompress(body, declared, scratch)
     case CompressionType.ZSTD:
     case CompressionType.ZSTDNotFinal:
       return zstdDecompress(body, declared!, dictionary)

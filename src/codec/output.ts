@@ -29,3 +29,18 @@ export class OutputOverflow extends Error {
 export function trimmed(buf: Uint8Array, n: number): Uint8Array {
   return buf.slice(0, n)
 }
+
+/** A reusable output buffer: decoders given one return a view into it (valid until its next use). */
+export interface Scratch {
+  buf: Uint8Array
+}
+
+export function newScratch(): Scratch {
+  return { buf: new Uint8Array(0) }
+}
+
+/** The first `n` bytes of the scratch buffer, grown (never zero-filled) when too small. */
+export function scratchBytes(s: Scratch, n: number): Uint8Array {
+  if (s.buf.length < n) s.buf = allocOutput(Math.max(n, s.buf.length * 2, 64 * 1024))
+  return s.buf.subarray(0, n)
+}

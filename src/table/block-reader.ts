@@ -5,6 +5,7 @@
  */
 import { blockChecksum, checksumTypeName, contextModifier } from '../codec/checksum.js'
 import { compressionTypeName, decompressBlock } from '../codec/compression.js'
+import type { Scratch } from '../codec/output.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
@@ -110,10 +111,10 @@ export function blockChecksumOf(table: { checksum: ChecksumContext }, raw: RawBl
 }
 
 /** Decompress a raw block's payload. */
-export function decompressRawBlock(raw: RawBlock, formatVersion: number, what: string, dictionary?: Uint8Array): Uint8Array {
+export function decompressRawBlock(raw: RawBlock, formatVersion: number, what: string, dictionary?: Uint8Array, scratch?: Scratch): Uint8Array {
   if (raw.compressionType === 0) return raw.payload
   try {
-    return decompressBlock(raw.compressionType, raw.payload, { formatVersion, dictionary, offset: raw.handle.offset })
+    return decompressBlock(raw.compressionType, raw.payload, { formatVersion, dictionary, offset: raw.handle.offset, scratch })
   } catch (e) {
     if (e instanceof CorruptionError || e instanceof NotSupportedError) {
       // Re-label with the block kind; keep the class so callers can tell them apart.
