@@ -36,6 +36,7 @@ import {
   TableProperties,
 } from '../format/properties.js'
 import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
+import type { Scratch } from '../codec/output.js'
 import { ByteSource, FileByteSource } from '../io/byte-source.js'
 import { checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
 
@@ -56,6 +57,14 @@ export interface DataBlockRef {
   readonly firstKey: Uint8Array | null
   /** Handle of the index partition listing this block (partitioned indexes). */
   readonly partition: BlockHandle | null
+}
+
+/** The internal key that sorts first among all entries of `userKey` (max sequence, max type). */
+function seekTarget(userKey: Uint8Array): Uint8Array {
+  const target = new Uint8Array(userKey.length + INTERNAL_KEY_TRAILER_BYTES)
+  target.set(userKey)
+  target.fill(0xff, userKey.length)
+  return target
 }
 
 /** Sequence number RocksDB uses to mean "no global seqno". */
@@ -197,6 +206,16 @@ export class Table {
     return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? this.dictionary() ?? undefined : undefined)
   }
 
+  /**
+   * Read, verify and decompress a data block, decoding into `scratch` where the
+   * codec allows: the result is then valid only until the scratch is reused.
+   */
+  readDataBlock(handle: BlockHandle, scratch?: Scratch): Uint8Array {
+    const raw = this.readRaw(handle, 'data block')
+    if (raw.compressionType === 0) return raw.payload
+    return decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, scratch)
+  }
+
   /** The compression dictionary (raw bytes), or null. Read once, then cached. */
   dictionary(): Uint8Array | null {
     if (this.dictionaryCache === undefined) {
@@ -243,6 +262,38 @@ export class Table {
       const it = this.indexPartition(partition)
       for (it.seekToFirst(); it.valid; it.next()) {
         yield { handle: it.handle, indexKey: it.key.slice(), firstKey: it.firstKey?.slice() ?? null, partition }
+      }
+    }
+  }
+
+  /**
+   * The data blocks that may hold user keys >= `userKey`, in index order: from
+   * the first block whose index key is not below it (a seek through the index).
+   */
+  dataBlocksFrom(userKey: Uint8Array): Generator<DataBlockRef> {
+    const user = this.userComparator
+    if (!user) throw new NotSupportedError(`cannot seek: unknown comparator "${this.comparatorName}"`)
+    const target = seekTarget(userKey)
+    return this.dataBlocksWhere(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
+  }
+
+  private *dataBlocksWhere(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
+    const top = this.topIndex()
+    const ikCompare = (a: Uint8Array, _b: Uint8Array) => cmp(a)
+    top.seek(new Uint8Array(0), ikCompare)
+    let firstPartition = true
+    for (; top.valid; top.next()) {
+      if (!this.isPartitionedIndex) {
+        yield { handle: top.handle, indexKey: top.key.slice(), firstKey: top.firstKey?.slice() ?? null, partition: null }
+        continue
+      }
+      const it = this.indexPartition(top.handle)
+      if (firstPartition) {
+        it.seek(new Uint8Array(0), ikCompare)
+        firstPartition = false
+      } else it.seekToFirst()
+      for (; it.valid; it.next()) {
+        yield { handle: it.handle, indexKey: it.key.slice(), firstKey: it.firstKey?.slice() ?? null, partition: top.handle }
       }
     }
   }
@@ -364,16 +415,9 @@ export class TableIterator {
 
   /** Position at the first entry whose user key is >= `userKey`. */
   seek(userKey: Uint8Array): void {
-    const t = this.table
-    const user = t.userComparator
-    if (!user) throw new NotSupportedError(`cannot seek: unknown comparator "${t.comparatorName}"`)
-    const target = new Uint8Array(userKey.length + INTERNAL_KEY_TRAILER_BYTES)
-    target.set(userKey)
-    target.fill(0xff, userKey.length) // max sequence, max type: sorts first among equal user keys
-    const compareIndexKey = t.indexEncoding.keyIsUserKey ? (a: Uint8Array) => user(a, userKey) : (a: Uint8Array) => t.compareInternal(a, target)
-    this.blocks = this.blocksFrom(compareIndexKey)
+    this.blocks = this.table.dataBlocksFrom(userKey)
     this.block = null
-    this.advanceBlock(target)
+    this.advanceBlock(seekTarget(userKey))
   }
 
   next(): boolean {
@@ -384,28 +428,6 @@ export class TableIterator {
     }
     this.advanceBlock()
     return this.valid
-  }
-
-  private *blocksFrom(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
-    const t = this.table
-    const top = t.topIndex()
-    const ikCompare = (a: Uint8Array, _b: Uint8Array) => cmp(a)
-    top.seek(new Uint8Array(0), ikCompare)
-    let firstPartition = true
-    for (; top.valid; top.next()) {
-      if (!t.isPartitionedIndex) {
-        yield { handle: top.handle, indexKey: top.key.slice(), firstKey: top.firstKey?.slice() ?? null, partition: null }
-        continue
-      }
-      const it = t.indexPartition(top.handle)
-      if (firstPartition) {
-        it.seek(new Uint8Array(0), ikCompare)
-        firstPartition = false
-      } else it.seekToFirst()
-      for (; it.valid; it.next()) {
-        yield { handle: it.handle, indexKey: it.key.slice(), firstKey: it.firstKey?.slice() ?? null, partition: top.handle }
-      }
-    }
   }
 
   private advanceBlock(seekTarget?: Uint8Array): void {
