@@ -7,11 +7,13 @@ import {
   decodeWideColumns,
   formatBlobIndex,
   formatWideColumns,
+  parseInternalKey,
   splitValuePreferredSeqno,
   ValueType,
   valueTypeName,
   type SequenceNumber,
 } from '../reader.js'
+import type { LineWriter } from './line-writer.js'
 import { escapeBytes } from './text.js'
 
 export interface EntryView {
@@ -65,6 +67,65 @@ export function entryLine(e: EntryView, asHex: boolean): string {
     default:
       head += ` => ${keyText(e.value, asHex)}`
       return head
+  }
+}
+
+/** Value types whose line `writeEntryLine` builds byte by byte; the rest go through entryLine. */
+const FAST_TYPES = new Uint8Array(256)
+for (const t of [ValueType.Value, ValueType.Merge, ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]) FAST_TYPES[t] = 1
+const IS_DELETION = new Uint8Array(256)
+for (const t of [ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]) IS_DELETION[t] = 1
+/** ` kTypeValue`, ... as bytes, per type code. */
+const TYPE_LABELS: Uint8Array[] = []
+const ARROW = Uint8Array.from(Buffer.from(' => ', 'latin1'))
+
+/**
+ * Writes exactly `entryLine(...)` plus a newline, for a point entry given as
+ * its internal key and the bytes `block[valueStart, valueEnd)`. The common
+ * types are formatted straight into the writer's buffer (no strings): this is
+ * the inner loop of `scan`.
+ */
+export function writeEntryLine(
+  w: LineWriter,
+  internalKey: Uint8Array,
+  block: Uint8Array,
+  valueStart: number,
+  valueEnd: number,
+  asHex: boolean,
+  timestampSize: number,
+): void {
+  const n = internalKey.length - 8
+  const lo = (internalKey[n] | (internalKey[n + 1] << 8) | (internalKey[n + 2] << 16) | (internalKey[n + 3] << 24)) >>> 0
+  const hi = (internalKey[n + 4] | (internalKey[n + 5] << 8) | (internalKey[n + 6] << 16) | (internalKey[n + 7] << 24)) >>> 0
+  const type = lo & 0xff
+  if (n < 0 || FAST_TYPES[type] === 0 || timestampSize !== 0 || hi >= 0x200000) {
+    const p = parseInternalKey(internalKey)
+    w.text(entryLine({ userKey: p.userKey, seq: p.seq, type: p.type, value: block.subarray(valueStart, valueEnd), timestampSize }, asHex))
+    w.byte(0x0a)
+    return
+  }
+  writeBytes(w, internalKey, 0, n, asHex)
+  w.byte(0x20)
+  w.byte(0x40) // @
+  w.decimal(hi * 0x1000000 + (lo >>> 8))
+  w.bytes((TYPE_LABELS[type] ??= Uint8Array.from(Buffer.from(` ${valueTypeName(type)}`, 'latin1'))))
+  if (IS_DELETION[type] === 0 || valueEnd > valueStart) {
+    w.bytes(ARROW)
+    writeBytes(w, block, valueStart, valueEnd, asHex)
+  }
+  w.byte(0x0a)
+}
+
+/** As keyText, into the writer. */
+function writeBytes(w: LineWriter, src: Uint8Array, start: number, end: number, asHex: boolean): void {
+  if (asHex) {
+    w.byte(0x30)
+    w.byte(0x78)
+    w.hex(src, start, end)
+  } else {
+    w.byte(0x27)
+    w.escaped(src, start, end)
+    w.byte(0x27)
   }
 }
 
