@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { ExitCode, OutputBuffer, SstCommand } from '../cli/sst-command.js'
-import { parseInternalKey, type RangeTombstone, type Table } from '../reader.js'
-import { entryJson, entryLine, EntryView } from '../report/entries.js'
+import { ExitCode, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { LineWriter } from '../report/line-writer.js'
+import { scanTable } from '../scan/scan.js'
 
 export default class Scan extends SstCommand {
   static override description = `Print the entries of SST files in key order, range tombstones included and marked.
@@ -28,6 +28,11 @@ export default class Scan extends SstCommand {
     'input-hex': Flags.boolean({ description: 'Read --from, --to and --prefix as hex (with or without 0x).' }),
     format: Flags.string({ description: 'Output format.', options: ['text', 'jsonl'], default: 'text' }),
     'no-range-deletions': Flags.boolean({ description: 'Leave range tombstones out.' }),
+    jobs: Flags.integer({
+      description: 'Threads for a large scan without --limit (default: all cores). The output is the same for any value.',
+      min: 1,
+    }),
+    'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
   }
 
   async run(): Promise<undefined> {
@@ -41,25 +46,21 @@ export default class Scan extends SstCommand {
       return Uint8Array.from(Buffer.from(h, 'hex'))
     }
     const range = { from: parseKey(flags.from), to: parseKey(flags.to), prefix: parseKey(flags.prefix) }
-    const out = new OutputBuffer()
+    const out = new LineWriter((bytes) => writeAllSync(1, bytes))
     const jsonl = flags.format === 'jsonl' || this.jsonEnabled()
     let remaining = flags.limit ?? Infinity
-    let total = 0
     for (const file of files) {
       if (remaining <= 0) break
       const table = this.open(file)
       if (!table) continue
-      if (!jsonl && files.length > 1) out.line(`==> ${file} <==`)
+      if (!jsonl && files.length > 1) out.text(`==> ${file} <==\n`)
       try {
-        const n = this.scanTable(table, range, remaining, {
-          hex: flags.hex,
-          jsonl,
-          file: files.length > 1 ? file : undefined,
-          rangeDeletions: !flags['no-range-deletions'],
+        remaining -= scanTable(
+          table,
+          { ...range, format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && files.length > 1 ? file : undefined },
           out,
-        })
-        remaining -= n
-        total += n
+          { limit: remaining, rangeDeletions: !flags['no-range-deletions'], jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] },
+        )
       } catch (e) {
         out.flush()
         this.reportFileError(file, e, ExitCode.Finding)
@@ -68,77 +69,6 @@ export default class Scan extends SstCommand {
       }
     }
     out.flush()
-    void total
     return undefined
   }
-
-  private scanTable(
-    table: Table,
-    range: { from?: Uint8Array; to?: Uint8Array; prefix?: Uint8Array },
-    limit: number,
-    o: { hex: boolean; jsonl: boolean; file?: string; rangeDeletions: boolean; out: OutputBuffer },
-  ): number {
-    const user = table.userComparator
-    if (!user && (range.from || range.to || range.prefix)) {
-      throw new Error(`cannot apply --from/--to/--prefix: unknown comparator "${table.comparatorName}"`)
-    }
-    const cmp = user ?? (() => 0)
-    const start = range.prefix ?? range.from
-    const hasPrefix = (k: Uint8Array) => startsWith(k, range.prefix!)
-    const inRange = (k: Uint8Array): boolean => {
-      if (range.from && cmp(k, range.from) < 0) return false
-      if (range.to && cmp(k, range.to) >= 0) return false
-      if (range.prefix && !hasPrefix(k)) return false
-      return true
-    }
-    const tsSize = table.comparatorName.endsWith('.u64ts') ? 8 : 0
-    const emit = (e: EntryView) => o.out.line(o.jsonl ? JSON.stringify(entryJson(e, o.hex, o.file)) : entryLine(e, o.hex))
-
-    let tombstones: RangeTombstone[] = []
-    if (o.rangeDeletions) {
-      tombstones = table
-        .rangeTombstones()
-        .filter((t) => inRange(t.start))
-        .sort((a, b) => cmp(a.start, b.start) || (BigInt(b.seq) > BigInt(a.seq) ? 1 : BigInt(b.seq) < BigInt(a.seq) ? -1 : 0))
-    }
-    let ti = 0
-    let n = 0
-    const emitTombstonesBefore = (userKey: Uint8Array | null, seq: number | bigint) => {
-      while (ti < tombstones.length && n < limit) {
-        const t = tombstones[ti]
-        if (userKey) {
-          const c = cmp(t.start, userKey)
-          if (c > 0 || (c === 0 && BigInt(t.seq) < BigInt(seq))) return
-        }
-        emit({ userKey: t.start, seq: t.seq, type: t.type, value: t.end, timestampSize: tsSize })
-        ti++
-        n++
-      }
-    }
-
-    const it = table.iterator()
-    if (start) it.seek(start)
-    else it.seekToFirst()
-    for (; it.valid && n < limit; it.next()) {
-      const p = parseInternalKey(it.key)
-      if (range.to && cmp(p.userKey, range.to) >= 0) break
-      if (range.prefix && !hasPrefix(p.userKey)) {
-        // Keys are sorted: once past the prefix under a bytewise order, nothing more matches.
-        if (cmp(p.userKey, range.prefix) > 0) break
-        continue
-      }
-      emitTombstonesBefore(p.userKey, p.seq)
-      if (n >= limit) break
-      emit({ userKey: p.userKey, seq: p.seq, type: p.type, value: it.value, timestampSize: tsSize })
-      n++
-    }
-    emitTombstonesBefore(null, 0)
-    return n
-  }
-}
-
-function startsWith(k: Uint8Array, prefix: Uint8Array): boolean {
-  if (k.length < prefix.length) return false
-  for (let i = 0; i < prefix.length; i++) if (k[i] !== prefix[i]) return false
-  return true
 }

@@ -1,0 +1,234 @@
+/**
+ * Prints the entries of a run of data blocks, with the range tombstones that
+ * sort among them, as `scan` shows them. The same code runs on the main thread
+ * and in scan workers (each over its own chunks of blocks).
+ */
+import type { Scratch } from '../codec/output.js'
+import { newScratch } from '../codec/output.js'
+import type { BlockHandle } from '../format/block-handle.js'
+import { BlockIter, decodeBlockLayout } from '../format/block.js'
+import { readFixed32 } from '../format/coding.js'
+import { CorruptionError } from '../format/errors.js'
+import { sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
+import type { RangeTombstone } from '../format/range-del.js'
+import type { Table } from '../table/reader.js'
+import { entryJson, entryLine, writeEntryLine, type EntryView } from '../report/entries.js'
+import type { LineWriter } from '../report/line-writer.js'
+import { WasmBlockPrinter } from './wasm-printer.js'
+
+export interface ScanSpec {
+  /** First user key to print (inclusive). */
+  from?: Uint8Array
+  /** Stop before this user key. */
+  to?: Uint8Array
+  /** Only user keys starting with these bytes. */
+  prefix?: Uint8Array
+  format: 'text' | 'jsonl'
+  /** Keys and values as hex. */
+  hex: boolean
+  /** jsonl: a `file` field on every line (several files in one run). */
+  file?: string
+}
+
+export interface ChunkResult {
+  /** Lines printed (entries and tombstones). */
+  count: number
+  /** A key past `to` or past the prefix was met: later blocks hold nothing to print. */
+  stop: boolean
+  /** First tombstone this chunk considered (-1: the chunk had no entries). */
+  tombstonesFrom: number
+  /** Tombstones before this index are printed or belong before this chunk. */
+  tombstonesTo: number
+}
+
+/** Seqs compared as RocksDB orders them (numbers below 2^53, bigints above). */
+function seqAtLeast(a: number | bigint, b: number | bigint): boolean {
+  return typeof a === 'number' && typeof b === 'number' ? a >= b : BigInt(a) >= BigInt(b)
+}
+
+export class EntryPrinter {
+  private readonly cmp: (a: Uint8Array, b: Uint8Array) => number
+  private readonly tsSize: number
+  private readonly scratch: Scratch = newScratch()
+  private readonly globalSeqTrailer: Uint8Array | null
+  private seqKeyBuf = new Uint8Array(64)
+  private readonly filtered: boolean
+  /** Prints whole blocks in WebAssembly when nothing needs per-entry JavaScript (see canUseWasm). */
+  private readonly wasm: WasmBlockPrinter | null
+
+  constructor(
+    readonly table: Table,
+    readonly spec: ScanSpec,
+    /** In print order (see sortTombstones); may be empty. */
+    readonly tombstones: readonly RangeTombstone[],
+    /** wasm: false prints every block in JavaScript (the reference the fast path is tested against). */
+    options: { wasm?: boolean } = {},
+  ) {
+    const user = table.userComparator
+    if (!user && (spec.from || spec.to || spec.prefix)) {
+      throw new Error(`cannot apply --from/--to/--prefix: unknown comparator "${table.comparatorName}"`)
+    }
+    // An unknown comparator can still be scanned in file order; tombstones then merge by seqno only.
+    this.cmp = user ?? (() => 0)
+    this.tsSize = table.comparatorName.endsWith('.u64ts') ? 8 : 0
+    this.filtered = !!(spec.from || spec.to || spec.prefix)
+    if (table.globalSeqno >= 0) {
+      // bytes 1..7 of the packed trailer (seq << 8 | type); byte 0, the type, stays as stored
+      const t = new Uint8Array(8)
+      new DataView(t.buffer).setBigUint64(0, BigInt(table.globalSeqno) << 8n, true)
+      this.globalSeqTrailer = t.subarray(1)
+    } else this.globalSeqTrailer = null
+    const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0
+    this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
+  }
+
+  /** Whether a tombstone starts in the printed range. */
+  inRange(userKey: Uint8Array): boolean {
+    const s = this.spec
+    if (s.from && this.cmp(userKey, s.from) < 0) return false
+    if (s.to && this.cmp(userKey, s.to) >= 0) return false
+    if (s.prefix && !startsWith(userKey, s.prefix)) return false
+    return true
+  }
+
+  /**
+   * Print the entries of `handles`, each preceded by the tombstones that sort
+   * before it. `ti` is the first tombstone not yet printed, or -1 when unknown
+   * (a chunk printed out of order): then the tombstones sorting before the
+   * chunk's first entry are left for the caller (see `tombstonesFrom`).
+   */
+  printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, limit: number): ChunkResult {
+    const result: ChunkResult = { count: 0, stop: false, tombstonesFrom: ti, tombstonesTo: ti }
+    const { spec, cmp, table, tombstones } = this
+    const jsonl = spec.format === 'jsonl'
+    const restartInterval = table.dataRestartInterval
+    let count = 0
+    let first = true
+    const wasm = this.wasm
+    try {
+      outer: for (const handle of handles) {
+        if (count >= limit) break
+        const data = table.readDataBlock(handle, wasm ? wasm.scratch : this.scratch)
+        let skip = 0
+        if (wasm) {
+          const layout = decodeBlockLayout(data, handle.offset, 'data block')
+          // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
+          if (!layout.separatedKV && layout.numRestarts > 0 && readFixed32(data, layout.restartsOffset) === 0) {
+            const k = wasm.printBlock(data, layout.entriesEnd, spec.hex, table.globalSeqno, limit - count, w)
+            if (k < 0) {
+              count += wasm.printedEntries
+              if (count >= limit) break
+              continue
+            }
+            skip = k
+            count += k
+          }
+        }
+        const it = new BlockIter(data, handle.offset, 'data block', restartInterval)
+        for (it.seekToFirst(); it.valid; it.next()) {
+          if (skip > 0) {
+            skip--
+            continue
+          }
+          const key = this.globalSeqTrailer ? this.withGlobalSeq(it.key) : it.key
+          const n = key.length - 8
+          if (n < 0) throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, handle.offset + it.entryOffset)
+          if (this.filtered) {
+            const userKey = key.subarray(0, n)
+            if (spec.from && cmp(userKey, spec.from) < 0) continue
+            if (spec.to && cmp(userKey, spec.to) >= 0) {
+              result.stop = true
+              break outer
+            }
+            if (spec.prefix && !startsWith(userKey, spec.prefix)) {
+              // Keys are sorted: once past the prefix, nothing more matches.
+              if (cmp(userKey, spec.prefix) > 0) {
+                result.stop = true
+                break outer
+              }
+              continue
+            }
+          }
+          if (tombstones.length > 0) {
+            const userKey = key.subarray(0, n)
+            const seq = seqOf(key, n)
+            if (first && ti < 0) {
+              // Out of order: skip what belongs before this chunk; the caller prints it.
+              ti = 0
+              while (ti < tombstones.length && precedes(cmp, tombstones[ti], userKey, seq)) ti++
+              result.tombstonesFrom = ti
+            }
+            while (ti < tombstones.length && count < limit && precedes(cmp, tombstones[ti], userKey, seq)) {
+              this.printTombstone(w, tombstones[ti++])
+              count++
+            }
+          }
+          first = false
+          if (count >= limit) break outer
+          if (jsonl) this.printJson(w, key, n, it.block, it.valueStart, it.valueEnd)
+          else writeEntryLine(w, key, it.block, it.valueStart, it.valueEnd, spec.hex, this.tsSize)
+          count++
+        }
+      }
+    } finally {
+      wasm?.flush(w)
+    }
+    result.count = count
+    result.tombstonesTo = ti
+    return result
+  }
+
+  /** Print tombstones [from, to), at most `limit`; returns how many. */
+  printTombstones(w: LineWriter, from: number, to: number, limit: number): number {
+    let n = 0
+    for (let i = from; i < to && n < limit; i++, n++) this.printTombstone(w, this.tombstones[i])
+    return n
+  }
+
+  private printTombstone(w: LineWriter, t: RangeTombstone): void {
+    this.print(w, { userKey: t.start, seq: t.seq, type: t.type, value: t.end, timestampSize: this.tsSize })
+  }
+
+  private printJson(w: LineWriter, key: Uint8Array, n: number, block: Uint8Array, valueStart: number, valueEnd: number): void {
+    const lo = key[n] // the type byte
+    this.print(w, { userKey: key.subarray(0, n), seq: seqOf(key, n), type: lo, value: block.subarray(valueStart, valueEnd), timestampSize: this.tsSize })
+  }
+
+  private print(w: LineWriter, e: EntryView): void {
+    const s = this.spec
+    w.text(s.format === 'jsonl' ? JSON.stringify(entryJson(e, s.hex, s.file)) : entryLine(e, s.hex))
+    w.byte(0x0a)
+  }
+
+  private withGlobalSeq(k: Uint8Array): Uint8Array {
+    const n = k.length
+    if (n < 8) return k
+    if (this.seqKeyBuf.length < n) this.seqKeyBuf = new Uint8Array(n * 2)
+    const out = this.seqKeyBuf.subarray(0, n)
+    out.set(k)
+    out.set(this.globalSeqTrailer!, n - 7)
+    return out
+  }
+}
+
+/** A tombstone prints before an entry when it starts at a smaller user key, or at the same one with a seqno at least as high. */
+function precedes(cmp: (a: Uint8Array, b: Uint8Array) => number, t: RangeTombstone, userKey: Uint8Array, seq: number | bigint): boolean {
+  const c = cmp(t.start, userKey)
+  return c < 0 || (c === 0 && seqAtLeast(t.seq, seq))
+}
+
+function seqOf(key: Uint8Array, n: number): SequenceNumber {
+  return sequenceFrom(readFixed32(key, n), readFixed32(key, n + 4))
+}
+
+export function startsWith(k: Uint8Array, prefix: Uint8Array): boolean {
+  if (k.length < prefix.length) return false
+  for (let i = 0; i < prefix.length; i++) if (k[i] !== prefix[i]) return false
+  return true
+}
+
+/** Tombstones in the order scan prints them: by start key, newest first. */
+export function sortTombstones(ts: RangeTombstone[], cmp: ((a: Uint8Array, b: Uint8Array) => number) | null): RangeTombstone[] {
+  const c = cmp ?? (() => 0)
+  return ts.sort((a, b) => c(a.start, b.start) || (BigInt(b.seq) > BigInt(a.seq) ? 1 : BigInt(b.seq) < BigInt(a.seq) ? -1 : 0))
+}

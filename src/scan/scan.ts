@@ -1,0 +1,391 @@
+/**
+ * `scan` as a library: print a table's entries (and range tombstones) in key
+ * order into a LineWriter.
+ *
+ * A large full scan is split into chunks of consecutive data blocks printed in
+ * parallel: worker threads each open the file themselves, print their chunks
+ * into buffers and hand them back; the main thread prints chunks too and
+ * writes every chunk's output in file order. Everything stays synchronous on
+ * the main thread (results are polled with receiveMessageOnPort), output is
+ * byte-identical to a serial scan, and memory is bounded by a small window of
+ * chunks in flight, not by the file size.
+ */
+import { availableParallelism } from 'node:os'
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
+import type { BlockHandle } from '../format/block-handle.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import type { RangeTombstone } from '../format/range-del.js'
+import { FileByteSource } from '../io/byte-source.js'
+import { BufferPool, LineWriter } from '../report/line-writer.js'
+import type { Table } from '../table/reader.js'
+import { EntryPrinter, sortTombstones, type ChunkResult, type ScanSpec } from './printer.js'
+
+export type { ScanSpec } from './printer.js'
+
+export interface ScanOptions {
+  /** Stop after this many lines. */
+  limit?: number
+  /** Include range tombstones (default true). */
+  rangeDeletions?: boolean
+  /** Threads to use (default: all cores). 1 = serial. */
+  jobs?: number
+  /** Bytes of data blocks per parallel chunk (default 1 MiB). */
+  chunkBytes?: number
+  /**
+   * Scan in parallel only when the data blocks total at least this many bytes
+   * (default 32 chunks: a worker takes ~0.1 s to start, about what 32 MiB take).
+   */
+  parallelThreshold?: number
+  /** Filled in with how the work was split (for tests and benchmarks). */
+  stats?: ScanStats
+  /**
+   * Wait for the workers to start before printing (tests: so that workers take
+   * chunks even of a small file and the out-of-order path runs).
+   */
+  awaitWorkers?: boolean
+}
+
+export interface ScanStats {
+  /** Chunks of blocks (0: a serial scan). */
+  chunks: number
+  /** Chunks printed by worker threads. */
+  chunksByWorkers: number
+}
+
+/** Messages to a scan worker. */
+export type ScanWorkerRequest =
+  | { kind: 'chunk'; id: number; handles: Float64Array }
+  /** Output buffers of earlier answers, written and returned for reuse. */
+  | { kind: 'buffers'; buffers: ArrayBuffer[] }
+  | { kind: 'close' }
+
+/** A worker's first message (it has opened the file), then one answer per chunk. */
+export type ScanWorkerMessage = { kind: 'ready' } | { kind: 'closed' } | ScanWorkerResult
+
+/** A worker's answer for one chunk. */
+export interface ScanWorkerResult extends ChunkResult {
+  kind: 'result'
+  id: number
+  output: Uint8Array[]
+  error?: SerializedError
+}
+
+export interface SerializedError {
+  name: string
+  message: string
+  offset?: number
+}
+
+/** Start-up data of a scan worker. */
+export interface ScanWorkerData {
+  path: string
+  spec: ScanSpec
+  tombstones: RangeTombstone[]
+  verifyChecksums: boolean
+  maxBlockBytes: number
+  port: MessagePort
+  /** Int32 counter the worker bumps (and notifies) after each posted result. */
+  signal: SharedArrayBuffer
+}
+
+const WORKER_URL = new URL('./worker.js', import.meta.url)
+/** Workers run the built JavaScript; from TypeScript sources (tests) scans stay serial. */
+const canUseWorkers = !import.meta.url.endsWith('.ts')
+/** Chunks a worker holds at once (printing one, the rest queued so it never waits for the main thread). */
+const WORKER_WINDOW = 4
+/** How long the main thread waits for workers to acknowledge close (they are idle or booting). */
+const SHUTDOWN_WAIT_MS = 5000
+/** How far ahead of the write position the main thread prints chunks itself. */
+const MAIN_AHEAD = 2
+
+/** Print the table's entries; returns the number of lines printed. */
+export function scanTable(table: Table, spec: ScanSpec, w: LineWriter, options: ScanOptions = {}): number {
+  const limit = options.limit ?? Infinity
+  let tombstones: RangeTombstone[] = []
+  const printer0 = new EntryPrinter(table, spec, [])
+  if (options.rangeDeletions ?? true) {
+    tombstones = sortTombstones(
+      table.rangeTombstones().filter((t) => printer0.inRange(t.start)),
+      table.userComparator,
+    )
+  }
+  const printer = new EntryPrinter(table, spec, tombstones)
+  const start = spec.prefix ?? spec.from
+  const refs = start ? table.dataBlocksFrom(start) : table.dataBlocks()
+  const handles = (function* () {
+    for (const r of refs) yield r.handle
+  })()
+
+  const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
+  const chunkBytes = Math.max(1, options.chunkBytes ?? 1 << 20)
+  const dataBytes = Number(table.properties.known.get('rocksdb.data.size') ?? 0)
+  const path = table.source instanceof FileByteSource ? table.source.name : null
+  if (jobs > 1 && canUseWorkers && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * chunkBytes)) {
+    const scan = new ParallelScan(table, printer, spec, tombstones, path, jobs - 1, chunkBytes, w, options.stats)
+    return scan.run(handles, options.awaitWorkers ?? false)
+  }
+  const r = printer.printBlocks(w, handles, 0, limit)
+  const rest = r.stop ? 0 : printer.printTombstones(w, r.tombstonesTo, tombstones.length, limit - r.count)
+  return r.count + rest
+}
+
+interface Chunk {
+  id: number
+  handles: Float64Array
+}
+
+interface WorkerSlot {
+  worker: Worker
+  port: MessagePort
+  /** Chunks sent and not yet answered. */
+  outstanding: Map<number, Chunk>
+  /** Has opened the file: chunks go to it only then (until then the main thread does them). */
+  ready: boolean
+  /** Gone (exited, or acknowledged close). */
+  dead: boolean
+  /** Sent close. */
+  closed: boolean
+}
+
+class ParallelScan {
+  private readonly slots: WorkerSlot[] = []
+  private readonly signal = new SharedArrayBuffer(4)
+  private readonly signalView = new Int32Array(this.signal)
+  /** Printed chunks waiting for their turn to be written. */
+  private readonly ready = new Map<number, (ScanWorkerResult & { slot: WorkerSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }>()
+  private nextId = 0
+  private nextWrite = 0
+  private exhausted = false
+  private ti = 0
+  private count = 0
+  /** Output buffers of chunks printed here out of order. */
+  private readonly pool = new BufferPool()
+
+  constructor(
+    private readonly table: Table,
+    private readonly printer: EntryPrinter,
+    spec: ScanSpec,
+    tombstones: RangeTombstone[],
+    path: string,
+    workers: number,
+    private readonly chunkBytes: number,
+    private readonly w: LineWriter,
+    private readonly stats?: ScanStats,
+  ) {
+    for (let i = 0; i < workers; i++) {
+      const { port1, port2 } = new MessageChannel()
+      const data: ScanWorkerData = {
+        path,
+        spec,
+        tombstones,
+        verifyChecksums: table.verifyChecksums,
+        maxBlockBytes: table.maxBlockBytes,
+        port: port2,
+        signal: this.signal,
+      }
+      const worker = new Worker(WORKER_URL, { workerData: data, transferList: [port2] })
+      // A worker that fails is noticed (threadId -1) and its chunks are printed here instead.
+      worker.on('error', () => {})
+      worker.unref()
+      this.slots.push({ worker, port: port1, outstanding: new Map(), ready: false, dead: false, closed: false })
+    }
+    process.on('exit', this.shutdown)
+  }
+
+  run(handles: Iterator<BlockHandle>, awaitWorkers: boolean): number {
+    const source = this.chunks(handles)
+    try {
+      while (awaitWorkers && this.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
+      for (;;) {
+        if (this.writeReady()) break
+        if (this.nextWrite === this.nextId) {
+          // The next chunk to write is not printed anywhere: print it here, in order.
+          const c = source.next()
+          if (c.done) break
+          this.nextId++
+          this.poll()
+          this.feedWorkers(source)
+          const r = this.printer.printBlocks(this.w, handlesOf(c.value.handles), this.ti, Infinity)
+          this.nextWrite++
+          this.count += r.count
+          this.ti = r.tombstonesTo
+          if (r.stop) break
+          continue
+        }
+        if (this.poll()) continue
+        if (this.nextId - this.nextWrite < this.slots.length * WORKER_WINDOW + MAIN_AHEAD && !this.exhausted) {
+          // The head chunk is with a worker: print a later chunk meanwhile.
+          const c = source.next()
+          if (c.done) continue
+          this.nextId++
+          this.printAside(c.value)
+          this.feedWorkers(source)
+          continue
+        }
+        this.waitForWorker()
+      }
+      if (this.stats) this.stats.chunks = this.nextId
+      // Tombstones after the last entry.
+      this.count += this.printer.printTombstones(this.w, this.ti, this.printer.tombstones.length, Infinity)
+      return this.count
+    } finally {
+      this.shutdown()
+    }
+  }
+
+  /**
+   * Close every worker and wait until each has said so. A worker must never be
+   * terminated by the process exiting while it is inside a native codec call
+   * (koffi aborts the process then), so this also runs on process exit, e.g.
+   * when stdout is closed under a running scan (`sstkit scan big.sst | head`).
+   */
+  private readonly shutdown = (): void => {
+    process.off('exit', this.shutdown)
+    const open = this.slots.filter((s) => !s.closed)
+    for (const s of open) {
+      s.closed = true
+      s.port.postMessage({ kind: 'close' } satisfies ScanWorkerRequest)
+    }
+    const deadline = Date.now() + SHUTDOWN_WAIT_MS
+    let pending = open.filter((s) => !s.dead)
+    while (pending.length > 0 && Date.now() < deadline) {
+      const seen = Atomics.load(this.signalView, 0)
+      for (const s of pending) {
+        for (let m = receiveMessageOnPort(s.port); m; m = receiveMessageOnPort(s.port)) {
+          if ((m.message as ScanWorkerMessage).kind === 'closed') s.dead = true
+        }
+        if (s.worker.threadId === -1) s.dead = true
+      }
+      pending = pending.filter((s) => !s.dead)
+      if (pending.length > 0) Atomics.wait(this.signalView, 0, seen, 20)
+    }
+    for (const s of open) s.port.close()
+  }
+
+  /** Chunks of consecutive data blocks of about chunkBytes each. */
+  private *chunks(handles: Iterator<BlockHandle>): Generator<Chunk> {
+    let id = 0
+    for (;;) {
+      const list: number[] = []
+      let bytes = 0
+      while (bytes < this.chunkBytes) {
+        const h = handles.next()
+        if (h.done) break
+        list.push(h.value.offset, h.value.size)
+        bytes += h.value.size
+      }
+      if (list.length === 0) {
+        this.exhausted = true
+        return
+      }
+      yield { id: id++, handles: Float64Array.from(list) }
+    }
+  }
+
+  /** Give each live worker chunks up to its window. */
+  private feedWorkers(source: Generator<Chunk>): void {
+    for (const s of this.slots) {
+      while (s.ready && !s.dead && !this.exhausted && s.outstanding.size < WORKER_WINDOW) {
+        const c = source.next()
+        if (c.done) return
+        this.nextId++
+        s.outstanding.set(c.value.id, c.value)
+        s.port.postMessage({ kind: 'chunk', id: c.value.id, handles: c.value.handles } satisfies ScanWorkerRequest)
+      }
+    }
+  }
+
+  /** Print a chunk out of order into its own buffers. */
+  private printAside(c: Chunk): void {
+    const output: Uint8Array[] = []
+    const w = new LineWriter((b) => output.push(b), this.pool)
+    let local: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
+    let error: unknown
+    try {
+      local = this.printer.printBlocks(w, handlesOf(c.handles), -1, Infinity)
+    } catch (e) {
+      error = e
+    }
+    w.flush()
+    this.ready.set(c.id, { id: c.id, local, output, error })
+  }
+
+  /** Write every chunk that is next in order; true when the scan must stop. */
+  private writeReady(): boolean {
+    for (;;) {
+      const r = this.ready.get(this.nextWrite)
+      if (!r) return false
+      this.ready.delete(this.nextWrite)
+      this.nextWrite++
+      const res: ChunkResult = 'local' in r ? r.local : r
+      if (res.tombstonesFrom >= 0) {
+        this.count += this.printer.printTombstones(this.w, this.ti, res.tombstonesFrom, Infinity)
+        this.ti = res.tombstonesTo
+      }
+      for (const b of r.output) this.w.write(b)
+      const buffers = r.output.map((b) => b.buffer as ArrayBuffer)
+      if ('local' in r) for (const b of buffers) this.pool.give(b)
+      else if (!r.slot.dead) r.slot.port.postMessage({ kind: 'buffers', buffers } satisfies ScanWorkerRequest, buffers)
+      this.count += res.count
+      if (r.error !== undefined) throw 'local' in r ? r.error : restoreError(r.error as SerializedError)
+      if (res.stop) return true
+    }
+  }
+
+  /** Collect answers already posted; true if any arrived. */
+  private poll(): boolean {
+    let got = false
+    for (const s of this.slots) {
+      for (;;) {
+        const m = receiveMessageOnPort(s.port)
+        if (!m) break
+        const r = m.message as ScanWorkerMessage
+        if (r.kind === 'ready') {
+          s.ready = true
+          continue
+        }
+        if (r.kind === 'closed') {
+          s.dead = true
+          continue
+        }
+        s.outstanding.delete(r.id)
+        this.ready.set(r.id, { ...r, slot: s })
+        if (this.stats) this.stats.chunksByWorkers++
+        got = true
+      }
+    }
+    return got
+  }
+
+  /** Block until a worker answers; a worker that died has its chunks printed here. */
+  private waitForWorker(): void {
+    const seen = Atomics.load(this.signalView, 0)
+    if (this.poll()) return
+    Atomics.wait(this.signalView, 0, seen, 50)
+    if (this.poll()) return
+    for (const s of this.slots) {
+      if (s.dead || s.worker.threadId !== -1) continue
+      this.poll() // its last answers may have arrived just before it went
+      s.dead = true
+      for (const c of s.outstanding.values()) this.printAside(c)
+      s.outstanding.clear()
+    }
+  }
+}
+
+function* handlesOf(list: Float64Array): Generator<BlockHandle> {
+  for (let i = 0; i < list.length; i += 2) yield { offset: list[i], size: list[i + 1] }
+}
+
+/** Errors cross threads as plain data; rebuild the class the command reports cleanly. */
+export function serializeError(e: unknown): SerializedError {
+  if (e instanceof Error) return { name: e.name, message: e.message, offset: (e as CorruptionError).offset }
+  return { name: 'Error', message: String(e) }
+}
+
+function restoreError(s: SerializedError): Error {
+  const e = s.name === 'NotSupportedError' ? new NotSupportedError('', s.offset) : s.name === 'Error' ? new Error('') : new CorruptionError('', s.offset)
+  e.message = s.message
+  if (s.name !== e.name) e.name = s.name
+  return e
+}

@@ -1,0 +1,160 @@
+/**
+ * Parallel scan (worker threads): the output must not depend on --jobs.
+ * Workers run the built JavaScript, so these tests load dist/ (npm test
+ * builds first). Tiny chunks make even the small fixtures split into many, so
+ * chunk boundaries fall everywhere: between range tombstones, inside runs of
+ * versions of one key, at corrupt blocks. `awaitWorkers` makes the workers take
+ * chunks of these small files (otherwise the main thread finishes first), so
+ * the out-of-order path and its tombstone stitching run on every fixture.
+ */
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type * as ScanModule from '../../src/scan/scan.js'
+import type * as ReaderModule from '../../src/table/reader.js'
+import type * as WriterModule from '../../src/report/line-writer.js'
+import type { ScanSpec } from '../../src/scan/printer.js'
+import { BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
+
+const dist = (p: string) => join(ROOT, 'dist', p)
+const { scanTable } = (await import(dist('scan/scan.js'))) as typeof ScanModule
+const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
+const { LineWriter } = (await import(dist('report/line-writer.js'))) as typeof WriterModule
+
+interface Run {
+  n: number
+  out: string
+  error: string | null
+  chunks: number
+  byWorkers: number
+}
+
+function run(file: string, spec: ScanSpec, jobs: number, rangeDeletions = true): Run {
+  const t = openTable(file)
+  const parts: Buffer[] = []
+  const w = new LineWriter((b) => parts.push(Buffer.from(b)))
+  const stats = { chunks: 0, chunksByWorkers: 0 }
+  let n = 0
+  let error: string | null = null
+  try {
+    n = scanTable(t, spec, w, { jobs, chunkBytes: 300, parallelThreshold: 0, awaitWorkers: true, stats, rangeDeletions })
+  } catch (e) {
+    error = (e as Error).message
+  }
+  w.flush()
+  t.close()
+  return { n, out: Buffer.concat(parts).toString('latin1'), error, chunks: stats.chunks, byWorkers: stats.chunksByWorkers }
+}
+
+function expectSame(file: string, spec: ScanSpec, rangeDeletions = true): Run {
+  const serial = run(file, spec, 1, rangeDeletions)
+  const parallel = run(file, spec, 2, rangeDeletions)
+  expect(serial.chunks).toBe(0)
+  expect(parallel.error).toBe(serial.error)
+  expect(parallel.n).toBe(serial.n)
+  expect(parallel.out).toBe(serial.out)
+  return parallel
+}
+
+describe('scanTable with worker threads = scanTable serial', () => {
+  it.each(fixtures().map((f) => f.name))('%s', (name) => {
+    const p = expectSame(fixturePath(name), { format: 'text', hex: false })
+    expect(p.chunks).toBeGreaterThan(1)
+    expect(p.byWorkers).toBeGreaterThan(0)
+  })
+
+  it('hex and jsonl', () => {
+    for (const name of ['binary-keys', 'entry-types', 'v11-fv7-blob-index', 'wide-columns']) {
+      if (!fixtures().some((f) => f.name === name)) continue
+      expectSame(fixturePath(name), { format: 'text', hex: true })
+      expectSame(fixturePath(name), { format: 'jsonl', hex: false })
+      expectSame(fixturePath(name), { format: 'jsonl', hex: true, file: 'x.sst' })
+    }
+  })
+
+  it('range tombstones stitched between chunks printed out of order', () => {
+    for (const name of ['entry-types', 'ingested-global-seqno', 'sstfilewriter-mixed']) {
+      const p = expectSame(fixturePath(name), { format: 'text', hex: false })
+      expect(p.out).toContain('kTypeRangeDeletion')
+      expect(p.byWorkers).toBeGreaterThan(0)
+      expectSame(fixturePath(name), { format: 'text', hex: false }, false)
+    }
+  })
+
+  it('--from, --to and --prefix', () => {
+    const enc = (s: string) => new TextEncoder().encode(s)
+    const f = fixturePath('fv5-snappy')
+    const a = expectSame(f, { format: 'text', hex: false, from: enc('row000100'), to: enc('row000400') })
+    expect(a.n).toBe(80)
+    expectSame(f, { format: 'text', hex: false, prefix: enc('row0002') })
+    expectSame(fixturePath('entry-types'), { format: 'text', hex: false, from: enc('key'), to: enc('m') })
+  })
+
+  it('corrupt files: the same lines, then the same error', () => {
+    for (const name of ['data-flip-none', 'synthetic-shared-too-long', 'synthetic-restarts', 'trailer-type-flip']) {
+      const p = expectSame(join(BAD, `${name}.sst`), { format: 'text', hex: false })
+      expect(p.error).toMatch(/\(at offset \d+\)$/)
+    }
+  })
+})
+
+describe('sstkit scan --jobs (CLI)', () => {
+  it('prints the same for --jobs 1 and --jobs 3 over every fixture in one run', () => {
+    const files = fixtures().map((f) => fixturePath(f.name))
+    for (const extra of [[], ['--hex'], ['--format', 'jsonl']]) {
+      const serial = sstkit(['scan', ...files, ...extra, '--jobs', '1'])
+      const parallel = sstkit(['scan', ...files, ...extra, '--jobs', '3', '--chunk-bytes', '400'])
+      expect(serial.status).toBe(0)
+      expect(parallel.status).toBe(0)
+      expect(parallel.stdout).toBe(serial.stdout)
+      expect(parallel.stderr).toBe('')
+    }
+  })
+
+  it('a corrupt file among good ones: same output, error line and exit code', () => {
+    const args = ['scan', fixturePath('fv5-snappy'), join(BAD, 'data-flip-none.sst'), fixturePath('binary-keys')]
+    const serial = sstkit([...args, '--jobs', '1'])
+    const parallel = sstkit([...args, '--jobs', '2', '--chunk-bytes', '400'])
+    expect(serial.status).toBe(1)
+    expect(parallel).toEqual(serial)
+  })
+})
+
+describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sstkit-parallel-'))
+  const file = join(dir, 'synthetic-60mb.sst')
+  beforeAll(async () => {
+    const { writeSynth } = (await import(dist('table/synth.js'))) as typeof import('../../src/table/synth.js')
+    writeSynth(file, { sizeBytes: 60e6, valueSize: 200, compressibleFraction: 0.6, runLength: 1, compressibleRatio: 0.3, seed: 1, compressionType: 1, blockSize: 4096 })
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const sha = (s: string) => createHash('sha256').update(s).digest('hex')
+
+  it('workers take chunks, and the output equals the serial scan', () => {
+    const serial = sstkit(['scan', file, '--jobs', '1'])
+    const parallel = sstkit(['scan', file])
+    expect(serial.status).toBe(0)
+    expect(parallel.status).toBe(0)
+    expect(sha(parallel.stdout)).toBe(sha(serial.stdout))
+    expect(serial.stdout.split('\n').length - 1).toBe(300_000)
+    const t = openTable(file)
+    const stats = { chunks: 0, chunksByWorkers: 0 }
+    const w = new LineWriter(() => {})
+    scanTable(t, { format: 'text', hex: true }, w, { jobs: 2, stats })
+    t.close()
+    expect(stats.chunks).toBeGreaterThan(20)
+    expect(stats.chunksByWorkers).toBeGreaterThan(0)
+  })
+
+  it('a reader that stops early (| head) ends the scan quietly: exit 0, nothing on stderr', () => {
+    for (let i = 0; i < 3; i++) {
+      const r = spawnSync('bash', ['-c', `node ${join(ROOT, 'bin/run.js')} scan ${file} | head -3; echo "status \${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' })
+      expect(r.stdout.split('\n').length).toBe(4)
+      expect(r.stderr).toBe('status 0\n')
+    }
+  })
+})
