@@ -17,6 +17,8 @@ export interface ByteSource {
    * internal buffer: callers must not modify it, but it stays valid.
    */
   read(offset: number, length: number): Uint8Array
+  /** Read exactly `target.length` bytes at `offset` into `target` (the caller's buffer); optional. */
+  readInto?(offset: number, target: Uint8Array): void
   close(): void
 }
 
@@ -75,14 +77,21 @@ export class FileByteSource implements ByteSource {
   }
 
   private readExact(offset: number, length: number): Uint8Array {
-    const buf = Buffer.allocUnsafe(length)
+    const b = Buffer.allocUnsafe(length)
+    const buf = new Uint8Array(b.buffer, b.byteOffset, length)
+    this.readInto(offset, buf)
+    return buf
+  }
+
+  readInto(offset: number, target: Uint8Array): void {
+    const length = target.length
+    if (offset < 0 || offset + length > this.size) throw new ShortReadError(offset, length, this.size)
     let done = 0
     while (done < length) {
-      const n = readSync(this.fd, buf, done, length - done, offset + done)
+      const n = readSync(this.fd, target, done, length - done, offset + done)
       if (n === 0) throw new ShortReadError(offset, length, this.size)
       done += n
     }
-    return new Uint8Array(buf.buffer, buf.byteOffset, length)
   }
 
   close(): void {
@@ -107,5 +116,42 @@ export class BufferByteSource implements ByteSource {
     if (offset < 0 || length < 0 || offset + length > this.size) throw new ShortReadError(offset, length, this.size)
     return this.bytes.subarray(offset, offset + length)
   }
+  readInto(offset: number, target: Uint8Array): void {
+    target.set(this.read(offset, target.length))
+  }
   close(): void {}
+}
+
+/**
+ * A private readahead window over a source, for one sequential reader that
+ * uses each result before its next read (a scan printing block after block).
+ * Unlike the source's own window it reuses one buffer: results are valid only
+ * until the next read, and a long scan allocates nothing per MiB.
+ */
+export class ReadWindow {
+  private buf: Uint8Array
+  private start = 0
+  private length = 0
+
+  constructor(
+    private readonly source: ByteSource,
+    size = DEFAULT_READAHEAD,
+  ) {
+    this.buf = new Uint8Array(size)
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (offset >= this.start && offset + length <= this.start + this.length) {
+      return this.buf.subarray(offset - this.start, offset - this.start + length)
+    }
+    if (offset < 0 || length < 0 || offset + length > this.source.size) throw new ShortReadError(offset, length, this.source.size)
+    if (length > this.buf.length) this.buf = new Uint8Array(length)
+    const n = Math.max(length, Math.min(this.buf.length, this.source.size - offset))
+    const target = this.buf.subarray(0, n)
+    if (this.source.readInto) this.source.readInto(offset, target)
+    else target.set(this.source.read(offset, n))
+    this.start = offset
+    this.length = n
+    return this.buf.subarray(0, length)
+  }
 }

@@ -2,17 +2,12 @@
  * How `scan` shows entries: one text line per entry for people, or one JSON
  * object per line (the documented `--format jsonl` contract).
  */
-import {
-  decodeBlobIndex,
-  decodeWideColumns,
-  formatBlobIndex,
-  formatWideColumns,
-  parseInternalKey,
-  splitValuePreferredSeqno,
-  ValueType,
-  valueTypeName,
-  type SequenceNumber,
-} from '../reader.js'
+// Direct module imports, not the ../reader.js barrel: scan workers load this file.
+import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
+import { parseInternalKey, type SequenceNumber } from '../format/internal-key.js'
+import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
+import { ValueType, valueTypeName } from '../format/value-type.js'
+import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
 import type { LineWriter } from './line-writer.js'
 import { escapeBytes } from './text.js'
 

@@ -7,6 +7,7 @@ import type { Scratch } from '../codec/output.js'
 import { newScratch } from '../codec/output.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
+import { ReadWindow } from '../io/byte-source.js'
 import { readFixed32 } from '../format/coding.js'
 import { CorruptionError } from '../format/errors.js'
 import { sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
@@ -50,6 +51,7 @@ export class EntryPrinter {
   private readonly cmp: (a: Uint8Array, b: Uint8Array) => number
   private readonly tsSize: number
   private readonly scratch: Scratch = newScratch()
+  private readonly window: ReadWindow
   private readonly globalSeqTrailer: Uint8Array | null
   private seqKeyBuf = new Uint8Array(64)
   private readonly filtered: boolean
@@ -72,6 +74,7 @@ export class EntryPrinter {
     this.cmp = user ?? (() => 0)
     this.tsSize = table.comparatorName.endsWith('.u64ts') ? 8 : 0
     this.filtered = !!(spec.from || spec.to || spec.prefix)
+    this.window = new ReadWindow(table.source)
     if (table.globalSeqno >= 0) {
       // bytes 1..7 of the packed trailer (seq << 8 | type); byte 0, the type, stays as stored
       const t = new Uint8Array(8)
@@ -108,7 +111,7 @@ export class EntryPrinter {
     try {
       outer: for (const handle of handles) {
         if (count >= limit) break
-        const data = table.readDataBlock(handle, wasm ? wasm.scratch : this.scratch)
+        const data = table.readDataBlock(handle, { scratch: wasm ? wasm.scratch : this.scratch, window: this.window })
         let skip = 0
         if (wasm) {
           const layout = decodeBlockLayout(data, handle.offset, 'data block')

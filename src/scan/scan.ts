@@ -91,12 +91,14 @@ export interface ScanWorkerData {
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 /** Workers run the built JavaScript; from TypeScript sources (tests) scans stay serial. */
 const canUseWorkers = !import.meta.url.endsWith('.ts')
-/** Chunks a worker holds at once (printing one, the rest queued so it never waits for the main thread). */
-const WORKER_WINDOW = 4
+/** Chunks a worker holds at once (printing one, one queued so it does not wait for the main thread). */
+const WORKER_WINDOW = 2
+/** Output of chunks printed aside travels in buffers of this size (kept in pools, reused). */
+export const OUTPUT_BUFFER_BYTES = 256 * 1024
 /** How long the main thread waits for workers to acknowledge close (they are idle or booting). */
 const SHUTDOWN_WAIT_MS = 5000
 /** How far ahead of the write position the main thread prints chunks itself. */
-const MAIN_AHEAD = 2
+const MAIN_AHEAD = 1
 
 /** Print the table's entries; returns the number of lines printed. */
 export function scanTable(table: Table, spec: ScanSpec, w: LineWriter, options: ScanOptions = {}): number {
@@ -159,7 +161,7 @@ class ParallelScan {
   private ti = 0
   private count = 0
   /** Output buffers of chunks printed here out of order. */
-  private readonly pool = new BufferPool()
+  private readonly pool = new BufferPool(OUTPUT_BUFFER_BYTES)
 
   constructor(
     private readonly table: Table,

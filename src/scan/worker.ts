@@ -8,14 +8,14 @@ import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
-import { serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
+import { OUTPUT_BUFFER_BYTES, serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
 
 const data = workerData as ScanWorkerData
 const signal = new Int32Array(data.signal)
 const table = openTable(data.path, { verifyChecksums: data.verifyChecksums, maxBlockBytes: data.maxBlockBytes })
 const printer = new EntryPrinter(table, data.spec, data.tombstones)
 /** Output buffers, sent back by the main thread once written. */
-const pool = new BufferPool()
+const pool = new BufferPool(OUTPUT_BUFFER_BYTES)
 
 function post(m: ScanWorkerMessage, transfer: ArrayBuffer[] = []): void {
   data.port.postMessage(m, transfer)

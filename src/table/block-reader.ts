@@ -9,7 +9,7 @@ import type { Scratch } from '../codec/output.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { ByteSource, ShortReadError } from '../io/byte-source.js'
+import { ByteSource, ReadWindow, ShortReadError } from '../io/byte-source.js'
 
 /** Largest block sstkit will read; a bigger handle is treated as corrupt rather than allocated. */
 export const DEFAULT_MAX_BLOCK_BYTES = 512 * 1024 * 1024
@@ -40,6 +40,8 @@ export interface ReadBlockOptions {
   /** Upper bound of the region the block must lie in (exclusive), e.g. the footer offset. */
   limit: number
   maxBlockBytes?: number
+  /** Read through this private window (the result is valid until its next read). */
+  window?: ReadWindow
 }
 
 /** A checksum mismatch: the block's bytes are not what was written. */
@@ -80,7 +82,8 @@ export function readRawBlock(source: ByteSource, handle: BlockHandle, ctx: Check
   checkHandle(handle, opts.what, opts.limit, opts.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES)
   let bytes: Uint8Array
   try {
-    bytes = source.read(handle.offset, handle.size + BLOCK_TRAILER_BYTES)
+    const length = handle.size + BLOCK_TRAILER_BYTES
+    bytes = opts.window ? opts.window.read(handle.offset, length) : source.read(handle.offset, length)
   } catch (e) {
     if (e instanceof ShortReadError) {
       throw new CorruptionError(`${opts.what} is truncated: ${e.message}`, handle.offset)

@@ -37,7 +37,7 @@ import {
 } from '../format/properties.js'
 import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
-import { ByteSource, FileByteSource } from '../io/byte-source.js'
+import { ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
 import { checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
 
 export interface OpenTableOptions {
@@ -207,13 +207,20 @@ export class Table {
   }
 
   /**
-   * Read, verify and decompress a data block, decoding into `scratch` where the
-   * codec allows: the result is then valid only until the scratch is reused.
+   * Read, verify and decompress a data block for a sequential reader: reading
+   * through `reuse.window` and decoding into `reuse.scratch` where the codec
+   * allows, so the result is valid only until the next call with them.
    */
-  readDataBlock(handle: BlockHandle, scratch?: Scratch): Uint8Array {
-    const raw = this.readRaw(handle, 'data block')
+  readDataBlock(handle: BlockHandle, reuse: { scratch?: Scratch; window?: ReadWindow } = {}): Uint8Array {
+    const raw = readRawBlock(this.source, handle, this.checksum, {
+      what: 'data block',
+      verifyChecksum: this.verifyChecksums,
+      limit: this.footer.offset,
+      maxBlockBytes: this.maxBlockBytes,
+      window: reuse.window,
+    })
     if (raw.compressionType === 0) return raw.payload
-    return decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, scratch)
+    return decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, reuse.scratch)
   }
 
   /** The compression dictionary (raw bytes), or null. Read once, then cached. */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { BufferByteSource, FileByteSource, ReadWindow, ShortReadError } from '../../src/io/byte-source.js'
+import { fixturePath } from '../helpers.js'
+
+describe('FileByteSource.readInto and ReadWindow', () => {
+  const path = fixturePath('big-value')
+  const whole = readFileSync(path)
+
+  it('readInto reads exactly the requested bytes, and refuses reads past the end', () => {
+    const src = new FileByteSource(path)
+    const target = new Uint8Array(100)
+    src.readInto(5000, target)
+    expect(Buffer.from(target).equals(whole.subarray(5000, 5100))).toBe(true)
+    expect(() => src.readInto(whole.length - 10, new Uint8Array(11))).toThrow(ShortReadError)
+    src.close()
+  })
+
+  it('small reads (from the shared Buffer pool) return the right bytes', () => {
+    const src = new FileByteSource(path, { readahead: 0 })
+    for (const [o, n] of [[0, 1], [17, 100], [4000, 3000]]) expect(Buffer.from(src.read(o, n)).equals(whole.subarray(o, o + n))).toBe(true)
+    src.close()
+  })
+
+  for (const [name, make] of [
+    ['a file', () => new FileByteSource(path)],
+    ['memory (no readInto)', () => ({ ...new BufferByteSource(whole), read: (o: number, n: number) => whole.subarray(o, o + n), readInto: undefined, size: whole.length, name: 'm', close() {} })],
+  ] as const) {
+    it(`ReadWindow over ${name}: sequential and backward reads, reads larger than the window`, () => {
+      const src = make()
+      const w = new ReadWindow(src, 4096)
+      let offset = 0
+      for (const n of [10, 500, 3000, 4096, 9000, 1, 20000]) {
+        expect(Buffer.from(w.read(offset, n)).equals(whole.subarray(offset, offset + n))).toBe(true)
+        offset += n
+      }
+      expect(Buffer.from(w.read(3, 7)).equals(whole.subarray(3, 10))).toBe(true)
+      expect(() => w.read(whole.length - 1, 2)).toThrow(ShortReadError)
+      src.close()
+    })
+  }
+})
