@@ -1,0 +1,113 @@
+;; `verify`'s inner loop in WebAssembly: decode the entries of a data block and
+;; check that internal keys strictly increase under the bytewise comparator
+;; (user key ascending, then (seqno, type) descending). The JavaScript side
+;; (src/table/verify-wasm.ts) places blocks here and, when this module reports
+;; anything unusual, checks that block again in JavaScript, which words the
+;; problem; so results are exactly those of src/table/verify.ts alone.
+;;
+;; Memory layout:
+;;   [65536, 131072)   PREV: the previous key (JS puts the last key of the block before here)
+;;   [131072, 196608)  CUR: the key being decoded
+;;   [196608, 262144)  FIRST: the block's first key
+;;   from 262144       the block
+(module
+  (memory (export "memory") 5)
+
+  (global $PREV i32 (i32.const 65536))
+  (global $CUR i32 (i32.const 131072))
+  (global $FIRST i32 (i32.const 196608))
+  (global $KEY_CAPACITY i32 (i32.const 65536))
+
+  ;; Length of the key in PREV (set by JS before a block; by `check` after it).
+  (global $prevLen (export "prevLen") (mut i32) (i32.const 0))
+  (global $firstLen (export "firstLen") (mut i32) (i32.const 0))
+  ;; Set by $varint: the position after the varint, or -1 when malformed.
+  (global $next (mut i32) (i32.const 0))
+
+  (func $varint (param $p i32) (param $end i32) (result i32)
+    (local $result i32) (local $shift i32) (local $b i32)
+    (loop $more
+      (if (i32.ge_u (local.get $p) (local.get $end))
+        (then (global.set $next (i32.const -1)) (return (i32.const 0))))
+      (local.set $b (i32.load8_u (local.get $p)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (local.set $result (i32.or (local.get $result) (i32.shl (i32.and (local.get $b) (i32.const 0x7f)) (local.get $shift))))
+      (if (i32.ge_u (local.get $b) (i32.const 0x80))
+        (then
+          (local.set $shift (i32.add (local.get $shift) (i32.const 7)))
+          (if (i32.gt_u (local.get $shift) (i32.const 28))
+            (then (global.set $next (i32.const -1)) (return (i32.const 0))))
+          (br $more))))
+    (if (i32.and (i32.eq (local.get $shift) (i32.const 28)) (i32.gt_u (local.get $b) (i32.const 0x0f)))
+      (then (global.set $next (i32.const -1)) (return (i32.const 0))))
+    (global.set $next (local.get $p))
+    (local.get $result))
+
+  ;; Internal-key order of a (PREV) and b (CUR): negative, zero or positive.
+  (func $compare (param $a i32) (param $aLen i32) (param $b i32) (param $bLen i32) (result i32)
+    (local $n i32) (local $i i32) (local $x i32) (local $y i32) (local $ta i64) (local $tb i64)
+    (local $ua i32) (local $ub i32)
+    (local.set $ua (i32.sub (local.get $aLen) (i32.const 8)))
+    (local.set $ub (i32.sub (local.get $bLen) (i32.const 8)))
+    (local.set $n (select (local.get $ua) (local.get $ub) (i32.lt_u (local.get $ua) (local.get $ub))))
+    (block $equal
+      (loop $bytes
+        (br_if $equal (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $x (i32.load8_u (i32.add (local.get $a) (local.get $i))))
+        (local.set $y (i32.load8_u (i32.add (local.get $b) (local.get $i))))
+        (if (i32.ne (local.get $x) (local.get $y)) (then (return (i32.sub (local.get $x) (local.get $y)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $bytes)))
+    (if (i32.ne (local.get $ua) (local.get $ub)) (then (return (select (i32.const -1) (i32.const 1) (i32.lt_u (local.get $ua) (local.get $ub))))))
+    ;; same user key: the larger (seqno << 8 | type) sorts first
+    (local.set $ta (i64.load align=1 (i32.add (local.get $a) (local.get $ua))))
+    (local.set $tb (i64.load align=1 (i32.add (local.get $b) (local.get $ub))))
+    (if (i64.gt_u (local.get $ta) (local.get $tb)) (then (return (i32.const -1))))
+    (if (i64.lt_u (local.get $ta) (local.get $tb)) (then (return (i32.const 1))))
+    (i32.const 0))
+
+  ;; Check the entries of the block at `block` whose entries end at `end`
+  ;; (`hasPrev`: PREV holds the previous block's last key). Returns the number
+  ;; of entries when all is well (PREV then holds the last key, FIRST the
+  ;; first), or -1 when JavaScript must check this block itself.
+  (func (export "check") (param $block i32) (param $end i32) (param $hasPrev i32) (result i32)
+    (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32)
+    (local $keyLen i32) (local $blockKeyLen i32) (local $value i32) (local $count i32) (local $absEnd i32)
+    (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
+    (local.set $p (local.get $block))
+    (block $done
+      (loop $entry
+        (br_if $done (i32.ge_u (local.get $p) (local.get $absEnd)))
+        (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $nonShared (call $varint (global.get $next) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $valueLen (call $varint (global.get $next) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $p (global.get $next))
+        (if (i32.gt_u (local.get $shared) (local.get $blockKeyLen)) (then (return (i32.const -1))))
+        (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const -1))))
+        (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
+        (if (i32.gt_u (local.get $keyLen) (global.get $KEY_CAPACITY)) (then (return (i32.const -1))))
+        (if (i32.lt_u (local.get $keyLen) (i32.const 8)) (then (return (i32.const -1))))
+        (local.set $value (i32.add (local.get $p) (local.get $nonShared)))
+        (if (i32.gt_u (local.get $valueLen) (i32.sub (local.get $absEnd) (local.get $value))) (then (return (i32.const -1))))
+        ;; CUR = the shared prefix of the previous key in this block (in PREV) + the new bytes
+        (memory.copy (global.get $CUR) (global.get $PREV) (local.get $shared))
+        (memory.copy (i32.add (global.get $CUR) (local.get $shared)) (local.get $p) (local.get $nonShared))
+        (if (i32.or (local.get $hasPrev) (i32.ne (local.get $count) (i32.const 0)))
+          (then
+            (if (i32.ge_s (call $compare (global.get $PREV) (global.get $prevLen) (global.get $CUR) (local.get $keyLen)) (i32.const 0))
+              (then (return (i32.const -1))))))
+        (if (i32.eqz (local.get $count))
+          (then
+            (memory.copy (global.get $FIRST) (global.get $CUR) (local.get $keyLen))
+            (global.set $firstLen (local.get $keyLen))))
+        (memory.copy (global.get $PREV) (global.get $CUR) (local.get $keyLen))
+        (global.set $prevLen (local.get $keyLen))
+        (local.set $blockKeyLen (local.get $keyLen))
+        (local.set $count (i32.add (local.get $count) (i32.const 1)))
+        (local.set $p (i32.add (local.get $value) (local.get $valueLen)))
+        (br $entry)))
+    (local.get $count))
+)
