@@ -4,7 +4,7 @@
 // zstd-napi compress + decompress of the same blocks with the same dictionaries.
 //
 //   node bench/recompress.mjs [--file PATH] [--levels 1,3,6,9] [--dicts none,raw,finalize,train]
-//                             [--jobs 2] [--full] [--json] [--no-cpu-run]
+//                             [--jobs 2] [--full] [--json] [--no-cpu-run] [--cpu-rounds N]
 //
 // Default file: bench/data/recompress-32mb.sst, generated on first use with the real `ldb`
 // (bench/gen-sst.mjs, snappy, 4 KiB blocks). sst_dump runs one level at a time (its levels are a
@@ -87,18 +87,37 @@ const report = JSON.parse(sk.stdout)
 process.stderr.write(`sstkit: ${sk.wall.toFixed(2)} s wall, ${sk.cpu.toFixed(2)} s CPU\n`)
 // CPU overhead is measured on one job: with two, CPU time also counts two compressors slowing
 // each other down (shared caches and memory bandwidth), which is not sstkit's own work.
-const sk1 = flag('no-cpu-run')
-  ? sk
-  : timed(process.execPath, [RUN_JS, 'recompress', file, '--levels', levels.join(','), '--dict', dicts.join(','), '--checksum', 'off', '--block-size', '16384', '--jobs', '1', '--json'])
-process.stderr.write(`sstkit, 1 job: ${sk1.wall.toFixed(2)} s wall, ${sk1.cpu.toFixed(2)} s CPU\n`)
-
-// 3. Bare zstd-napi on the same blocks and dictionaries (built untimed with sstkit's library).
-const bare = spawnSync(process.execPath, [join(HERE, 'recompress-bare.mjs'), file, levels.join(','), dicts.join(',')], { encoding: 'utf8', maxBuffer: 1 << 26 })
-if (bare.status !== 0) throw new Error(`bare zstd run failed:\n${bare.stderr}`)
-const bareJson = JSON.parse(bare.stdout)
-const bareCpu = bareJson.cpuSeconds
-// Dictionary building (sampling + ZDICT) is work RocksDB does too; shown as a second baseline.
-const bareDictCpu = dicts.some((d) => d !== 'none') ? bareJson.dictionaryCpuSeconds : 0
+// This VM's speed drifts by 10-20% over minutes, so sstkit (one job) and bare zstd run in
+// alternating rounds (--cpu-rounds, default 2) and the overhead is the median over rounds.
+const rounds = Math.max(1, Number(opt('cpu-rounds', '2')))
+const cpuRounds = []
+for (let i = 0; i < rounds; i++) {
+  const one = flag('no-cpu-run')
+    ? sk
+    : timed(process.execPath, [RUN_JS, 'recompress', file, '--levels', levels.join(','), '--dict', dicts.join(','), '--checksum', 'off', '--block-size', '16384', '--jobs', '1', '--json'])
+  process.stderr.write(`round ${i + 1}: sstkit, 1 job: ${one.wall.toFixed(2)} s wall, ${one.cpu.toFixed(2)} s CPU\n`)
+  // Bare zstd-napi on the same blocks and dictionaries (built untimed with sstkit's library).
+  const bare = spawnSync(process.execPath, [join(HERE, 'recompress-bare.mjs'), file, levels.join(','), dicts.join(',')], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  if (bare.status !== 0) throw new Error(`bare zstd run failed:\n${bare.stderr}`)
+  const bareJson = JSON.parse(bare.stdout)
+  // Dictionary building (sampling + ZDICT) is work RocksDB does too; shown as a second baseline.
+  const dictCpu = dicts.some((d) => d !== 'none') ? bareJson.dictionaryCpuSeconds : 0
+  process.stderr.write(`round ${i + 1}: bare zstd-napi: ${bareJson.cpuSeconds.toFixed(2)} s CPU (+ ${dictCpu.toFixed(2)} s building dictionaries)\n`)
+  cpuRounds.push({
+    sstkitCpu: one.cpu,
+    bareCpu: bareJson.cpuSeconds,
+    bareDictCpu: dictCpu,
+    overheadPct: (100 * (one.cpu - bareJson.cpuSeconds)) / bareJson.cpuSeconds,
+    overheadOverDictPct: (100 * (one.cpu - bareJson.cpuSeconds - dictCpu)) / (bareJson.cpuSeconds + dictCpu),
+  })
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const sk1 = { cpu: median(cpuRounds.map((r) => r.sstkitCpu)) }
+const bareCpu = median(cpuRounds.map((r) => r.bareCpu))
+const bareDictCpu = median(cpuRounds.map((r) => r.bareDictCpu))
 
 const sizeDiffs = report.results.map((r) => {
   const theirs = sstDumpSizes.get(`${r.dict}/${r.level}`)
@@ -112,10 +131,11 @@ const result = {
   sstkit: { wallSeconds: sk.wall, cpuSeconds: sk.cpu, peakRssMB: sk.rssMB },
   wallRatio: sk.wall / sstDumpWall,
   bareZstd: { cpuSeconds: bareCpu },
-  sstkitOneJob: { wallSeconds: sk1.wall, cpuSeconds: sk1.cpu },
-  cpuOverheadPct: (100 * (sk1.cpu - bareCpu)) / bareCpu,
+  sstkitOneJob: { cpuSeconds: sk1.cpu },
+  cpuRounds,
+  cpuOverheadPct: median(cpuRounds.map((r) => r.overheadPct)),
   bareWithDictionaries: { cpuSeconds: bareCpu + bareDictCpu },
-  cpuOverheadOverBareWithDictionariesPct: (100 * (sk1.cpu - bareCpu - bareDictCpu)) / (bareCpu + bareDictCpu),
+  cpuOverheadOverBareWithDictionariesPct: median(cpuRounds.map((r) => r.overheadOverDictPct)),
   targets: { wallRatioMax: 0.6, cpuOverheadPctMax: 10 },
   maxSizeDiffPct: Math.max(...sizeDiffs.map((s) => Math.abs(s.diffPct))),
   sizes: sizeDiffs,
@@ -128,9 +148,10 @@ if (flag('json')) {
   console.log(`sst_dump --command=recompress : ${sstDumpWall.toFixed(2)} s wall (${sstDumpCpu.toFixed(2)} s CPU, ${levels.length * dicts.length} runs)`)
   console.log(`sstkit recompress             : ${sk.wall.toFixed(2)} s wall (${sk.cpu.toFixed(2)} s CPU, peak RSS ${sk.rssMB.toFixed(0)} MB)`)
   console.log(`wall ratio sstkit/sst_dump    : ${result.wallRatio.toFixed(2)}  (target <= 0.60: ${result.wallRatio <= 0.6 ? 'met' : 'NOT met'})`)
-  console.log(`sstkit recompress, 1 job      : ${sk1.wall.toFixed(2)} s wall (${sk1.cpu.toFixed(2)} s CPU)`)
-  console.log(`bare zstd-napi CPU            : ${bareCpu.toFixed(2)} s`)
-  console.log(`sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}%  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`)
-  console.log(`bare + dictionary building     : ${(bareCpu + bareDictCpu).toFixed(2)} s; sstkit overhead over it: ${result.cpuOverheadOverBareWithDictionariesPct.toFixed(1)}%`)
+  for (const [i, r] of cpuRounds.entries()) {
+    console.log(`round ${i + 1}: sstkit 1 job ${r.sstkitCpu.toFixed(2)} s CPU, bare ${r.bareCpu.toFixed(2)} s (+ ${r.bareDictCpu.toFixed(2)} s dictionaries): overhead ${r.overheadPct.toFixed(1)}% (${r.overheadOverDictPct.toFixed(1)}% over bare + dictionaries)`)
+  }
+  console.log(`sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}% median of ${rounds} rounds  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`)
+  console.log(`over bare + dictionary building: ${result.cpuOverheadOverBareWithDictionariesPct.toFixed(1)}% median`)
   console.log(`largest size difference vs sst_dump: ${result.maxSizeDiffPct.toFixed(2)}%`)
 }
