@@ -29,11 +29,11 @@ export interface ScanOptions {
   rangeDeletions?: boolean
   /** Threads to use (default: all cores). 1 = serial. */
   jobs?: number
-  /** Bytes of data blocks per parallel chunk (default 1 MiB). */
+  /** Bytes of data blocks per parallel chunk (default 256 KiB). */
   chunkBytes?: number
   /**
    * Scan in parallel only when the data blocks total at least this many bytes
-   * (default 32 chunks: a worker takes ~0.1 s to start, about what 32 MiB take).
+   * (default 32 MiB: a worker takes ~0.1 s to start, about what 32 MiB take).
    */
   parallelThreshold?: number
   /** Filled in with how the work was split (for tests and benchmarks). */
@@ -88,9 +88,11 @@ export interface ScanWorkerData {
   signal: SharedArrayBuffer
 }
 
-const WORKER_URL = new URL('./worker.js', import.meta.url)
 /** Workers run the built JavaScript; from TypeScript sources (tests) scans stay serial. */
+const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
+/** Data bytes per chunk: small enough that a few chunks of output in flight stay a few MB. */
+const CHUNK_BYTES = 256 * 1024
 /** Chunks a worker holds at once (printing one, one queued so it does not wait for the main thread). */
 const WORKER_WINDOW = 2
 /** Output of chunks printed aside travels in buffers of this size (kept in pools, reused). */
@@ -119,10 +121,10 @@ export function scanTable(table: Table, spec: ScanSpec, w: LineWriter, options: 
   })()
 
   const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
-  const chunkBytes = Math.max(1, options.chunkBytes ?? 1 << 20)
+  const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES)
   const dataBytes = Number(table.properties.known.get('rocksdb.data.size') ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
-  if (jobs > 1 && canUseWorkers && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * chunkBytes)) {
+  if (jobs > 1 && canUseWorkers && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * 1024 * 1024)) {
     const scan = new ParallelScan(table, printer, spec, tombstones, path, jobs - 1, chunkBytes, w, options.stats)
     return scan.run(handles, options.awaitWorkers ?? false)
   }
