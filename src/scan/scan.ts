@@ -160,6 +160,8 @@ class ParallelScan {
   private nextId = 0
   private nextWrite = 0
   private exhausted = false
+  /** The index failed part way: thrown once every chunk before it is written. */
+  private indexError: { error: unknown } | null = null
   private ti = 0
   private count = 0
   /** Output buffers of chunks printed here out of order. */
@@ -229,6 +231,7 @@ class ParallelScan {
         this.waitForWorker()
       }
       if (this.stats) this.stats.chunks = this.nextId
+      if (this.indexError) throw this.indexError.error
       // Tombstones after the last entry.
       this.count += this.printer.printTombstones(this.w, this.ti, this.printer.tombstones.length, Infinity)
       return this.count
@@ -272,17 +275,25 @@ class ParallelScan {
     for (;;) {
       const list: number[] = []
       let bytes = 0
+      let h: IteratorResult<BlockHandle> | null = null
       while (bytes < this.chunkBytes) {
-        const h = handles.next()
+        try {
+          h = handles.next()
+        } catch (e) {
+          // A damaged index part: the blocks before it are still printed (as a serial
+          // scan prints them), then the scan fails with this error.
+          this.indexError = { error: e }
+          break
+        }
         if (h.done) break
         list.push(h.value.offset, h.value.size)
         bytes += h.value.size
       }
-      if (list.length === 0) {
+      if (list.length > 0) yield { id: id++, handles: Float64Array.from(list) }
+      if (list.length === 0 || this.indexError || h?.done) {
         this.exhausted = true
         return
       }
-      yield { id: id++, handles: Float64Array.from(list) }
     }
   }
 

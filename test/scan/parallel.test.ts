@@ -158,3 +158,42 @@ describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
     }
   })
 })
+
+describe('a damaged index partition part way through (synthetic)', () => {
+  it('parallel prints every entry before it, as serial does, then the same error', async () => {
+    const { TableWriter, FileSink } = (await import(dist('table/writer.js'))) as typeof import('../../src/table/writer.js')
+    const { tableLayout } = (await import(dist('table/layout.js'))) as typeof import('../../src/table/layout.js')
+    const { encodeInternalKey } = (await import(dist('format/internal-key.js'))) as typeof import('../../src/format/internal-key.js')
+    const fs = await import('node:fs')
+    const tmp = fs.mkdtempSync(join(tmpdir(), 'sstkit-partition-'))
+    try {
+      const good = join(tmp, 'synthetic-partitioned.sst')
+      const fd = fs.openSync(good, 'w')
+      const enc = (s: string) => new TextEncoder().encode(s)
+      const w = new TableWriter(new FileSink(fd), {
+        formatVersion: 5, checksumType: 4, compressionType: 0, level: null, zstdChecksum: false, dict: 'none',
+        maxDictBytes: 0, trainBytes: 0, maxDictBufferBytes: 0, blockSize: 512, restartInterval: 16,
+        index: 'partitioned', metadataBlockSize: 256, maxCompressedBytesPerKb: 896,
+        baseProperties: new Map([['rocksdb.comparator', enc('leveldb.BytewiseComparator')]]),
+      })
+      for (let i = 0; i < 3000; i++) w.add(encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, 1), enc(`value ${i}`))
+      w.finish()
+      fs.closeSync(fd)
+      const t = openTable(good)
+      const partitions = tableLayout(t).blocks.filter((b) => b.kind === 'index partition')
+      t.close()
+      expect(partitions.length).toBeGreaterThan(5)
+      const victim = partitions[Math.floor(partitions.length / 2)]
+      const bytes = fs.readFileSync(good)
+      bytes[victim.offset + 3] ^= 0x01
+      const bad = join(tmp, 'synthetic-partition-flip.sst')
+      fs.writeFileSync(bad, bytes)
+      const p = expectSame(bad, { format: 'text', hex: false })
+      expect(p.error).toMatch(/index partition checksum mismatch/)
+      expect(p.out.split('\n').length - 1).toBeGreaterThan(100)
+      expect(p.byWorkers).toBeGreaterThan(0)
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
