@@ -4,7 +4,8 @@
  */
 // Direct module imports, not the ../reader.js barrel: scan workers load this file.
 import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
-import { parseInternalKey, type SequenceNumber } from '../format/internal-key.js'
+import { readFixed32 } from '../format/coding.js'
+import { parseInternalKey, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
@@ -90,9 +91,10 @@ export function writeEntryLine(
   timestampSize: number,
 ): void {
   const n = internalKey.length - 8
-  const lo = (internalKey[n] | (internalKey[n + 1] << 8) | (internalKey[n + 2] << 16) | (internalKey[n + 3] << 24)) >>> 0
-  const hi = (internalKey[n + 4] | (internalKey[n + 5] << 8) | (internalKey[n + 6] << 16) | (internalKey[n + 7] << 24)) >>> 0
+  const lo = n >= 0 ? readFixed32(internalKey, n) : 0
+  const hi = n >= 0 ? readFixed32(internalKey, n + 4) : 0
   const type = lo & 0xff
+  // Others (and seqnos from 2^53, which need a bigint) go through entryLine.
   if (n < 0 || FAST_TYPES[type] === 0 || timestampSize !== 0 || hi >= 0x200000) {
     const p = parseInternalKey(internalKey)
     w.text(entryLine({ userKey: p.userKey, seq: p.seq, type: p.type, value: block.subarray(valueStart, valueEnd), timestampSize }, asHex))
@@ -102,7 +104,7 @@ export function writeEntryLine(
   writeBytes(w, internalKey, 0, n, asHex)
   w.byte(0x20)
   w.byte(0x40) // @
-  w.decimal(hi * 0x1000000 + (lo >>> 8))
+  w.decimal(sequenceFrom(lo, hi) as number)
   w.bytes((TYPE_LABELS[type] ??= Uint8Array.from(Buffer.from(` ${valueTypeName(type)}`, 'latin1'))))
   if (IS_DELETION[type] === 0 || valueEnd > valueStart) {
     w.bytes(ARROW)

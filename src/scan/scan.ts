@@ -388,7 +388,8 @@ class ParallelScan {
   }
 }
 
-function* handlesOf(list: Float64Array): Generator<BlockHandle> {
+/** The handles of a chunk, sent as [offset, size, offset, size, ...]. */
+export function* handlesOf(list: Float64Array): Generator<BlockHandle> {
   for (let i = 0; i < list.length; i += 2) yield { offset: list[i], size: list[i + 1] }
 }
 

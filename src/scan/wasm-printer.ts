@@ -12,6 +12,7 @@
 import type { Scratch } from '../codec/output.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
+import { BlockRegion, compileKernel } from '../wasm/kernel.js'
 import { TEXT_KERNELS_WASM } from '../wasm/text-kernels.generated.js'
 
 interface Exports {
@@ -22,53 +23,39 @@ interface Exports {
   count: WebAssembly.Global
 }
 
-const PAGE = 65536
 /** Output lines collect here before going to the writer. */
-const OUT_BASE = 2 * PAGE
+const OUT_BASE = 2 * 65536
 const OUT_CAPACITY = 1 << 20
 const BLOCK_BASE = OUT_BASE + OUT_CAPACITY
-const INITIAL_BLOCK_CAPACITY = 256 * 1024
 
 /** Types the module prints itself; the labels must be what valueTypeName says. */
 const PRINTED_TYPES = [ValueType.Deletion, ValueType.Value, ValueType.Merge, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
 const DELETION_TYPES = [ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
 
-let compiled: WebAssembly.Module | null | undefined
-
-function compile(): WebAssembly.Module | null {
-  if (process.env.SSTKIT_NO_WASM) return null
-  try {
-    return new WebAssembly.Module(Buffer.from(TEXT_KERNELS_WASM, 'base64'))
-  } catch {
-    return null // e.g. a CPU without the SIMD the module uses: scan prints in JavaScript
-  }
-}
-
 export class WasmBlockPrinter {
-  /** Decompress data blocks into this: they then land in the module's memory. */
-  readonly scratch: Scratch
   private readonly x: Exports
-  private bytes: Uint8Array
-  private blockCapacity = INITIAL_BLOCK_CAPACITY
+  private readonly region: BlockRegion
   private outEnd = OUT_BASE
 
   /** A printer, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmBlockPrinter | null {
-    compiled ??= compile()
-    return compiled ? new WasmBlockPrinter(compiled) : null
+    const module = compileKernel(TEXT_KERNELS_WASM)
+    return module ? new WasmBlockPrinter(module) : null
   }
 
   private constructor(module: WebAssembly.Module) {
     this.x = new WebAssembly.Instance(module).exports as unknown as Exports
-    const needed = BLOCK_BASE + this.blockCapacity
-    this.x.memory.grow(Math.ceil(needed / PAGE) - this.x.memory.buffer.byteLength / PAGE)
-    this.bytes = new Uint8Array(this.x.memory.buffer)
-    this.scratch = { buf: this.blockRegion() }
+    this.region = new BlockRegion(this.x.memory, BLOCK_BASE)
     this.fillTables()
   }
 
+  /** Decompress data blocks into this: they then land in the module's memory. */
+  get scratch(): Scratch {
+    return this.region.scratch
+  }
+
   private fillTables(): void {
-    const b = this.bytes
+    const b = this.region.bytes
     const view = new DataView(b.buffer)
     const hexDigits = Buffer.from('0123456789abcdef', 'latin1')
     for (let c = 0; c < 256; c++) {
@@ -86,20 +73,6 @@ export class WasmBlockPrinter {
     }
   }
 
-  private blockRegion(): Uint8Array {
-    return this.bytes.subarray(BLOCK_BASE, BLOCK_BASE + this.blockCapacity)
-  }
-
-  /** Make the block region hold `n` bytes (memory.grow detaches old views: take new ones). */
-  private growBlockRegion(n: number): void {
-    const capacity = Math.max(n, this.blockCapacity * 2)
-    const pages = Math.ceil((BLOCK_BASE + capacity) / PAGE) - this.x.memory.buffer.byteLength / PAGE
-    if (pages > 0) this.x.memory.grow(pages)
-    this.bytes = new Uint8Array(this.x.memory.buffer)
-    this.blockCapacity = capacity
-    this.scratch.buf = this.blockRegion()
-  }
-
   /**
    * Print the entries of `block` (its entries end at `entriesEnd`), at most
    * `maxEntries`. Returns -1 when done (every entry, or `maxEntries`; see
@@ -107,13 +80,7 @@ export class WasmBlockPrinter {
    * print the rest. Output stays buffered until flush().
    */
   printBlock(block: Uint8Array, entriesEnd: number, hex: boolean, seqOverride: number, maxEntries: number, w: LineWriter): number {
-    if (block.buffer !== this.bytes.buffer || block.byteOffset !== BLOCK_BASE) {
-      // Decoded elsewhere (uncompressed, another codec, or larger than the region).
-      if (block.length > this.blockCapacity) this.growBlockRegion(block.length)
-      this.bytes.set(block, BLOCK_BASE)
-    } else if (this.scratch.buf.buffer !== this.bytes.buffer) {
-      this.scratch.buf = this.blockRegion()
-    }
+    this.region.place(block)
     const x = this.x
     const seq = BigInt(seqOverride)
     const limit = OUT_BASE + OUT_CAPACITY
@@ -139,7 +106,7 @@ export class WasmBlockPrinter {
   /** Hand the buffered lines to the writer (before the writer gets anything else). */
   flush(w: LineWriter): void {
     if (this.outEnd === OUT_BASE) return
-    w.write(this.bytes.subarray(OUT_BASE, this.outEnd))
+    w.write(this.region.bytes.subarray(OUT_BASE, this.outEnd))
     this.outEnd = OUT_BASE
   }
 }

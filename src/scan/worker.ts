@@ -6,9 +6,8 @@
 import { workerData } from 'node:worker_threads'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
-import type { BlockHandle } from '../format/block-handle.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
-import { OUTPUT_BUFFER_BYTES, serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
+import { handlesOf, OUTPUT_BUFFER_BYTES, serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
 
 const data = workerData as ScanWorkerData
 const signal = new Int32Array(data.signal)
@@ -23,10 +22,6 @@ function post(m: ScanWorkerMessage, transfer: ArrayBuffer[] = []): void {
   Atomics.notify(signal, 0)
 }
 post({ kind: 'ready' })
-
-function* handlesOf(list: Float64Array): Generator<BlockHandle> {
-  for (let i = 0; i < list.length; i += 2) yield { offset: list[i], size: list[i + 1] }
-}
 
 data.port.on('message', (m: ScanWorkerRequest) => {
   if (m.kind === 'buffers') {

@@ -6,6 +6,7 @@
  * words the problem, so findings are exactly those of the JavaScript path.
  */
 import type { Scratch } from '../codec/output.js'
+import { BlockRegion, compileKernel } from '../wasm/kernel.js'
 import { VERIFY_KERNELS_WASM } from '../wasm/verify-kernels.generated.js'
 
 interface Exports {
@@ -15,43 +16,29 @@ interface Exports {
   firstLen: WebAssembly.Global
 }
 
-const PAGE = 65536
 const PREV = 65536
 const FIRST = 196608
 const BLOCK_BASE = 262144
 const KEY_CAPACITY = 65536
-const INITIAL_BLOCK_CAPACITY = 256 * 1024
-
-let compiled: WebAssembly.Module | null | undefined
 
 export class WasmOrderChecker {
-  /** Decompress data blocks into this: they then land in the module's memory. */
-  readonly scratch: Scratch
   private readonly x: Exports
-  private bytes: Uint8Array
-  private blockCapacity = INITIAL_BLOCK_CAPACITY
+  private readonly region: BlockRegion
 
   /** A checker, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmOrderChecker | null {
-    if (compiled === undefined) {
-      try {
-        compiled = process.env.SSTKIT_NO_WASM ? null : new WebAssembly.Module(Buffer.from(VERIFY_KERNELS_WASM, 'base64'))
-      } catch {
-        compiled = null
-      }
-    }
-    return compiled ? new WasmOrderChecker(compiled) : null
+    const module = compileKernel(VERIFY_KERNELS_WASM)
+    return module ? new WasmOrderChecker(module) : null
   }
 
   private constructor(module: WebAssembly.Module) {
     this.x = new WebAssembly.Instance(module).exports as unknown as Exports
-    this.x.memory.grow(Math.ceil((BLOCK_BASE + this.blockCapacity) / PAGE) - this.x.memory.buffer.byteLength / PAGE)
-    this.bytes = new Uint8Array(this.x.memory.buffer)
-    this.scratch = { buf: this.blockRegion() }
+    this.region = new BlockRegion(this.x.memory, BLOCK_BASE)
   }
 
-  private blockRegion(): Uint8Array {
-    return this.bytes.subarray(BLOCK_BASE, BLOCK_BASE + this.blockCapacity)
+  /** Decompress data blocks into this: they then land in the module's memory. */
+  get scratch(): Scratch {
+    return this.region.scratch
   }
 
   /**
@@ -61,29 +48,19 @@ export class WasmOrderChecker {
    */
   check(block: Uint8Array, entriesEnd: number, prevKey: Uint8Array | null): number {
     if (prevKey && prevKey.length > KEY_CAPACITY) return -1
-    if (block.buffer !== this.bytes.buffer || block.byteOffset !== BLOCK_BASE) {
-      if (block.length > this.blockCapacity) {
-        const capacity = Math.max(block.length, this.blockCapacity * 2)
-        const pages = Math.ceil((BLOCK_BASE + capacity) / PAGE) - this.x.memory.buffer.byteLength / PAGE
-        if (pages > 0) this.x.memory.grow(pages)
-        this.bytes = new Uint8Array(this.x.memory.buffer)
-        this.blockCapacity = capacity
-      }
-      this.bytes.set(block, BLOCK_BASE)
-    }
-    if (this.scratch.buf.buffer !== this.bytes.buffer) this.scratch.buf = this.blockRegion()
-    if (prevKey) this.bytes.set(prevKey, PREV)
+    this.region.place(block)
+    if (prevKey) this.region.bytes.set(prevKey, PREV)
     this.x.prevLen.value = prevKey ? prevKey.length : 0
     return this.x.check(BLOCK_BASE, entriesEnd, prevKey ? 1 : 0)
   }
 
   /** The first key of the block just checked (a view, valid until the next check). */
   firstKey(): Uint8Array {
-    return this.bytes.subarray(FIRST, FIRST + (this.x.firstLen.value as number))
+    return this.region.bytes.subarray(FIRST, FIRST + (this.x.firstLen.value as number))
   }
 
   /** The last key of the block just checked (a view, valid until the next check). */
   lastKey(): Uint8Array {
-    return this.bytes.subarray(PREV, PREV + (this.x.prevLen.value as number))
+    return this.region.bytes.subarray(PREV, PREV + (this.x.prevLen.value as number))
   }
 }

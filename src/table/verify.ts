@@ -77,6 +77,14 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   // prevKey is a view of this reused buffer (not a fresh copy per entry).
   let prevKeyBuf = new Uint8Array(64)
   let prevIndexKey: Uint8Array | null = null
+  /** prevKey = a copy of `key`, in the reused buffer. */
+  const remember = (key: Uint8Array) => {
+    if (prevKey === null || prevKey.length !== key.length) {
+      if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
+      prevKey = prevKeyBuf.subarray(0, key.length)
+    }
+    prevKey.set(key)
+  }
   const compare = table.compareInternal
   const user = table.userComparator
   const dict = safeDictionary(table, add)
@@ -120,49 +128,40 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       continue
     }
     try {
+      const firstKeyCheck = (key: Uint8Array) => {
+        if (prevIndexKey && indexCompare(table, prevIndexKey, key, user) >= 0) {
+          add('data block', where, 'first key of the block does not sort after the previous index separator')
+        }
+      }
+      let checkedInWasm = false
       if (checker) {
         const layout = decodeBlockLayout(contents, where, 'data block')
         // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
         const n = !layout.separatedKV && layout.numRestarts > 0 && readFixed32(contents, layout.restartsOffset) === 0 ? checker.check(contents, layout.entriesEnd, prevKey) : -1
-        if (n >= 0) {
-          if (n > 0) {
-            entries += n
-            if (prevIndexKey && indexCompare(table, prevIndexKey, checker.firstKey(), user) >= 0) {
-              add('data block', where, 'first key of the block does not sort after the previous index separator')
-            }
-            const last = checker.lastKey()
-            if (prevKeyBuf.length < last.length) prevKeyBuf = new Uint8Array(last.length * 2)
-            prevKey = prevKeyBuf.subarray(0, last.length)
-            prevKey.set(last)
-          }
-          if (prevKey && indexCompare(table, ref.indexKey, prevKey, user) < 0) {
-            add('index block', where, 'index separator sorts before the last key of its data block')
-          }
-          prevIndexKey = ref.indexKey
-          continue
+        if (n > 0) {
+          entries += n
+          firstKeyCheck(checker.firstKey())
+          remember(checker.lastKey())
         }
+        checkedInWasm = n >= 0
       }
-      const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
-      let firstInBlock = true
-      for (it.seekToFirst(); it.valid; it.next()) {
-        entries++
-        const key = it.key
-        if (key.length < 8) {
-          add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
-          continue
+      if (!checkedInWasm) {
+        const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
+        let firstInBlock = true
+        for (it.seekToFirst(); it.valid; it.next()) {
+          entries++
+          const key = it.key
+          if (key.length < 8) {
+            add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
+            continue
+          }
+          if (prevKey && compare(prevKey, key) >= 0) {
+            add('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
+          }
+          if (firstInBlock) firstKeyCheck(key)
+          firstInBlock = false
+          remember(key)
         }
-        if (prevKey && compare(prevKey, key) >= 0) {
-          add('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
-        }
-        if (firstInBlock && prevIndexKey && indexCompare(table, prevIndexKey, key, user) >= 0) {
-          add('data block', where, 'first key of the block does not sort after the previous index separator')
-        }
-        firstInBlock = false
-        if (prevKey === null || prevKey.length !== key.length) {
-          if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
-          prevKey = prevKeyBuf.subarray(0, key.length)
-        }
-        prevKey.set(key)
       }
       if (prevKey && indexCompare(table, ref.indexKey, prevKey, user) < 0) {
         add('index block', where, 'index separator sorts before the last key of its data block')

@@ -17,7 +17,9 @@ import type * as ScanModule from '../../src/scan/scan.js'
 import type * as ReaderModule from '../../src/table/reader.js'
 import type * as WriterModule from '../../src/report/line-writer.js'
 import type { ScanSpec } from '../../src/scan/printer.js'
+import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
+import { writeSyntheticTable } from '../synthetic.js'
 
 const dist = (p: string) => join(ROOT, 'dist', p)
 const { scanTable } = (await import(dist('scan/scan.js'))) as typeof ScanModule
@@ -161,24 +163,13 @@ describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
 
 describe('a damaged index partition part way through (synthetic)', () => {
   it('parallel prints every entry before it, as serial does, then the same error', async () => {
-    const { TableWriter, FileSink } = (await import(dist('table/writer.js'))) as typeof import('../../src/table/writer.js')
     const { tableLayout } = (await import(dist('table/layout.js'))) as typeof import('../../src/table/layout.js')
-    const { encodeInternalKey } = (await import(dist('format/internal-key.js'))) as typeof import('../../src/format/internal-key.js')
     const fs = await import('node:fs')
     const tmp = fs.mkdtempSync(join(tmpdir(), 'sstkit-partition-'))
     try {
-      const good = join(tmp, 'synthetic-partitioned.sst')
-      const fd = fs.openSync(good, 'w')
       const enc = (s: string) => new TextEncoder().encode(s)
-      const w = new TableWriter(new FileSink(fd), {
-        formatVersion: 5, checksumType: 4, compressionType: 0, level: null, zstdChecksum: false, dict: 'none',
-        maxDictBytes: 0, trainBytes: 0, maxDictBufferBytes: 0, blockSize: 512, restartInterval: 16,
-        index: 'partitioned', metadataBlockSize: 256, maxCompressedBytesPerKb: 896,
-        baseProperties: new Map([['rocksdb.comparator', enc('leveldb.BytewiseComparator')]]),
-      })
-      for (let i = 0; i < 3000; i++) w.add(encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, 1), enc(`value ${i}`))
-      w.finish()
-      fs.closeSync(fd)
+      const entries = Array.from({ length: 3000 }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array])
+      const good = writeSyntheticTable(join(tmp, 'synthetic-partitioned.sst'), entries, { blockSize: 512, index: 'partitioned', metadataBlockSize: 256 })
       const t = openTable(good)
       const partitions = tableLayout(t).blocks.filter((b) => b.kind === 'index partition')
       t.close()

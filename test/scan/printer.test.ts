@@ -5,7 +5,7 @@
  * path hands back to JavaScript (unusual types, huge keys and values, seqnos
  * beyond 2^53, a full output region, malformed entries).
  */
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -17,8 +17,8 @@ import { EntryPrinter, type ScanSpec } from '../../src/scan/printer.js'
 import { scanTable } from '../../src/scan/scan.js'
 import { WasmBlockPrinter } from '../../src/scan/wasm-printer.js'
 import { openTable, type Table } from '../../src/table/reader.js'
-import { FileSink, TableWriter } from '../../src/table/writer.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
+import { writeSyntheticTable } from '../synthetic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-printer-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -58,31 +58,9 @@ function expectSame(table: Table, hex: boolean): Printed {
 
 const enc = (s: string) => new TextEncoder().encode(s)
 
-/** A synthetic table (our writer, RocksDB's format) with these entries, in the given order. */
+/** A synthetic table with these entries, in the given order. */
 function synthetic(name: string, entries: [Uint8Array, Uint8Array][], o: { compression?: number; blockSize?: number; props?: [string, Uint8Array][] } = {}): string {
-  const path = join(dir, `synthetic-${name}.sst`)
-  const fd = openSync(path, 'w')
-  const w = new TableWriter(new FileSink(fd), {
-    formatVersion: 5,
-    checksumType: 4,
-    compressionType: o.compression ?? CompressionType.None,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 0,
-    trainBytes: 0,
-    maxDictBufferBytes: 0,
-    blockSize: o.blockSize ?? 4096,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
-    baseProperties: new Map([['rocksdb.comparator', enc('leveldb.BytewiseComparator')], ...(o.props ?? [])]),
-  })
-  for (const [k, v] of entries) w.add(k, v)
-  w.finish()
-  closeSync(fd)
-  return path
+  return writeSyntheticTable(join(dir, `synthetic-${name}.sst`), entries, o)
 }
 
 function randomBytes(n: number, seed: number): Uint8Array {

@@ -3,7 +3,7 @@
  * JavaScript check (tested against sst_dump in test/parity), on every real
  * fixture, every corrupt file, and synthetic tables with keys out of order.
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,8 +13,8 @@ import { ValueType } from '../../src/format/value-type.js'
 import { openTable } from '../../src/table/reader.js'
 import { verifyTable } from '../../src/table/verify.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
-import { FileSink, TableWriter } from '../../src/table/writer.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
+import { writeSyntheticTable } from '../synthetic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-wasm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -42,29 +42,7 @@ function both(path: string) {
 const enc = (s: string) => new TextEncoder().encode(s)
 
 function synthetic(name: string, entries: [Uint8Array, Uint8Array][], compression: number = CompressionType.None): string {
-  const path = join(dir, `synthetic-${name}.sst`)
-  const fd = openSync(path, 'w')
-  const w = new TableWriter(new FileSink(fd), {
-    formatVersion: 5,
-    checksumType: 4,
-    compressionType: compression,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 0,
-    trainBytes: 0,
-    maxDictBufferBytes: 0,
-    blockSize: 1024,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
-    baseProperties: new Map([['rocksdb.comparator', enc('leveldb.BytewiseComparator')]]),
-  })
-  for (const [k, v] of entries) w.add(k, v)
-  w.finish()
-  closeSync(fd)
-  return path
+  return writeSyntheticTable(join(dir, `synthetic-${name}.sst`), entries, { compression, blockSize: 1024 })
 }
 
 const ordered = (n: number) => Array.from({ length: n }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(5, '0')}`), 10_000 - i, ValueType.Value), enc(`value ${i} `.repeat(5))] as [Uint8Array, Uint8Array])

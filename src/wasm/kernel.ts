@@ -1,0 +1,73 @@
+/**
+ * What the WebAssembly kernels share: compiling a module once (or not at all
+ * where WebAssembly SIMD cannot run, or SSTKIT_NO_WASM is set: callers then
+ * use their JavaScript path), and the region at the end of a kernel's memory
+ * that data blocks are decoded into or copied to.
+ */
+import type { Scratch } from '../codec/output.js'
+
+const PAGE = 65536
+const compiled = new Map<string, WebAssembly.Module | null>()
+
+/** The module assembled in `base64` (a *.generated.ts constant), or null. */
+export function compileKernel(base64: string): WebAssembly.Module | null {
+  let m = compiled.get(base64)
+  if (m === undefined) {
+    try {
+      m = process.env.SSTKIT_NO_WASM ? null : new WebAssembly.Module(Buffer.from(base64, 'base64'))
+    } catch {
+      m = null
+    }
+    compiled.set(base64, m)
+  }
+  return m
+}
+
+/**
+ * The kernel memory from `base` on holds the current data block. `scratch`
+ * lets a decoder write the block there directly; place() copies it there
+ * otherwise, growing the memory for a larger block.
+ */
+export class BlockRegion {
+  readonly scratch: Scratch
+  private view: Uint8Array
+  private capacity: number
+
+  constructor(
+    private readonly memory: WebAssembly.Memory,
+    readonly base: number,
+    capacity = 256 * 1024,
+  ) {
+    this.capacity = capacity
+    this.view = this.grow(capacity)
+    this.scratch = { buf: this.region() }
+  }
+
+  /** The whole memory (a fresh view after any growth). */
+  get bytes(): Uint8Array {
+    return this.view
+  }
+
+  /** Put `block` at `base` unless a decoder already wrote it there. */
+  place(block: Uint8Array): void {
+    if (block.buffer !== this.view.buffer || block.byteOffset !== this.base) {
+      if (block.length > this.capacity) {
+        this.capacity = Math.max(block.length, this.capacity * 2)
+        this.view = this.grow(this.capacity)
+      }
+      this.view.set(block, this.base)
+    }
+    // memory.grow detaches earlier views, the scratch's included
+    if (this.scratch.buf.buffer !== this.view.buffer || this.scratch.buf.length < this.capacity) this.scratch.buf = this.region()
+  }
+
+  private region(): Uint8Array {
+    return this.view.subarray(this.base, this.base + this.capacity)
+  }
+
+  private grow(capacity: number): Uint8Array {
+    const pages = Math.ceil((this.base + capacity) / PAGE) - this.memory.buffer.byteLength / PAGE
+    if (pages > 0) this.memory.grow(pages)
+    return new Uint8Array(this.memory.buffer)
+  }
+}
