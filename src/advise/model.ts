@@ -1,0 +1,151 @@
+/**
+ * The advice as data: what `sstkit advise` computes and every renderer (text,
+ * Markdown, JSON, HTML) shows. `--json` prints an `Advice` as is; `--merge`
+ * reads shards of it back, so every estimate keeps the sufficient statistics
+ * (`SampleSums`) that combine exactly.
+ */
+
+/** A 95% confidence interval around an estimate. */
+export interface Interval {
+  estimate: number
+  low: number
+  high: number
+}
+
+/** A measured speed: the value, its 95% interval from repeated batches, and whether the spread is too large to rank on. */
+export interface Timing {
+  /** null: not measured (e.g. no block was compressed). */
+  value: number | null
+  low: number | null
+  high: number | null
+  /** The interval is wider than ±NOISY_SPREAD of the value: shown as noisy, never ranked on. */
+  noisy: boolean
+}
+
+export type DictMode = 'none' | 'raw' | 'finalize' | 'train'
+
+/** One compression setting, as RocksDB's compression / compression_opts describe it. */
+export interface SettingSpec {
+  /** sstkit's short name: none, snappy, zlib, bzip2, lz4, lz4hc, zstd. */
+  type: string
+  /** null: the library default (RocksDB's kDefaultCompressionLevel, 32767). */
+  level: number | null
+  dict: DictMode
+  /** zstd frame content checksum (CompressionOptions::checksum). */
+  checksum: boolean
+  /** Human label, e.g. "zstd 6 dict=finalize". */
+  label: string
+}
+
+/**
+ * Integer sums over the sampled blocks of one (column family, level) for one
+ * setting: c = data bytes written for the block under the setting (trailer
+ * included), s = the block's stored size on disk today (trailer included).
+ * Sums of integers below 2^53, so shards merge exactly.
+ */
+export interface SampleSums {
+  n: number
+  sumC: number
+  sumS: number
+  sumCC: number
+  sumCS: number
+  sumSS: number
+  /** Uncompressed bytes of the sampled blocks. */
+  sumU: number
+  /** Sampled blocks stored raw because compression did not pay (RocksDB's acceptance rule). */
+  rejected: number
+  /** Compression and decompression time over the sampled blocks, ms, and per-batch rates for the spread. */
+  compressMs: number
+  decompressMs: number
+  /** Per-batch seconds per GB of input (compression) and MB/s (decompression). */
+  compressRates: number[]
+  decompressRates: number[]
+  /** Compression time spent on blocks that were then rejected, ms (what auto-skip could save). */
+  rejectedMs: number
+}
+
+export interface SettingEstimate {
+  setting: SettingSpec
+  /** Projected data-block bytes plus dictionary bytes for the whole level. */
+  bytes: Interval
+  /** Relative change against today's bytes (-0.2 = 20% smaller). */
+  change: Interval
+  /** Uncompressed bytes / projected bytes. */
+  ratio: number
+  /** Compression CPU, seconds per GB of uncompressed input. */
+  compressSecPerGB: Timing
+  /** Decompression speed, MB/s of uncompressed output. */
+  decompressMBps: Timing
+  /** Share of sampled blocks stored raw (did not meet the acceptance rule). */
+  rejectedShare: number
+  /** Dictionary bytes for the level (one dictionary block per file). */
+  dictBytes: number
+  /** Dictionary building, ms per file (0 without a dictionary). */
+  dictMsPerFile: number
+  /** On the size-against-CPU Pareto front of this level. */
+  pareto: boolean
+  sums: SampleSums
+}
+
+export type StopReason = 'precision' | 'time-budget' | 'all-blocks' | 'fixed-sample'
+
+export interface LevelAdvice {
+  columnFamily: string
+  /** null: levels unknown (plain files, no MANIFEST). */
+  level: number | null
+  bottommost: boolean
+  files: number
+  fileBytes: number
+  /** Data blocks on disk today (trailers included): the `s` total of the estimator. */
+  dataBytes: number
+  dataBlocks: number
+  entries: number
+  /** What the files say (property rocksdb.compression; several when mixed). */
+  todayCompression: string
+  /** What the OPTIONS file says applies to this level, when there is one. */
+  todayOptions: SettingSpec | null
+  /** Uncompressed / stored, estimated from the sample. */
+  todayRatio: number
+  /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate). */
+  today: SettingEstimate | null
+  sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason }
+  recommended: { estimate: SettingEstimate; reason: string }
+  runnerUp: { estimate: SettingEstimate; reason: string } | null
+  /** Every evaluated setting, in matrix order. */
+  matrix: SettingEstimate[]
+  /** Where much of the data does not compress: what ratio-aware auto-skip would save. */
+  autoSkip: { incompressibleShare: number; cpuSavedShare: number; note: string } | null
+}
+
+export interface ColumnFamilyAdvice {
+  name: string
+  levels: LevelAdvice[]
+  /** The RocksDB options to set, as key → value in OPTIONS-file syntax. */
+  options: Record<string, string>
+  /** The same, as an OPTIONS-file section ready to paste. */
+  optionsText: string
+}
+
+export type Objective = 'size' | 'balanced' | 'speed'
+
+export interface Advice {
+  version: 1
+  source: {
+    kind: 'database' | 'files'
+    paths: string[]
+    manifest: string | null
+    optionsFile: string | null
+    /** SST files on disk that the MANIFEST does not list (left out). */
+    unlistedFiles: string[]
+  }
+  objective: { name: Objective | 'limits'; description: string; limits: Record<string, number> }
+  seed: number
+  /** Relative half-width of the 95% interval at which sampling stops. */
+  precision: number
+  timeBudgetSec: number
+  elapsedSec: number
+  shard: { index: number; count: number } | null
+  columnFamilies: ColumnFamilyAdvice[]
+  total: { todayBytes: number; projected: Interval; change: Interval }
+  notes: string[]
+}
