@@ -57,6 +57,8 @@ export interface SampleSums {
   /** Compression and decompression time over the sampled blocks, ms, and per-batch rates for the spread. */
   compressMs: number
   decompressMs: number
+  /** Uncompressed bytes of the blocks that were decompressed (the accepted ones). */
+  decompressedBytes: number
   /** Per-batch seconds per GB of input (compression) and MB/s (decompression). */
   compressRates: number[]
   decompressRates: number[]
@@ -78,8 +80,11 @@ export interface SettingEstimate {
   decompressMBps: Timing
   /** Share of sampled blocks stored raw (did not meet the acceptance rule). */
   rejectedShare: number
-  /** Dictionary bytes for the level (one dictionary block per file). */
+  /** Dictionary bytes for the level (one dictionary block per file; files not yet built taken at the mean). */
   dictBytes: number
+  /** Dictionaries actually built (files) and their bytes, trailers included: additive over shards. */
+  dictFilesBuilt: number
+  dictBytesBuilt: number
   /** Dictionary building, ms per file (0 without a dictionary). */
   dictMsPerFile: number
   /** On the size-against-CPU Pareto front of this level. */
@@ -100,6 +105,8 @@ export interface LevelAdvice {
   dataBytes: number
   dataBlocks: number
   entries: number
+  /** Dictionary blocks on disk today (trailers included). */
+  todayDictBytes: number
   /** What the files say (property rocksdb.compression; several when mixed). */
   todayCompression: string
   /** What the OPTIONS file says applies to this level, when there is one. */
@@ -119,6 +126,8 @@ export interface LevelAdvice {
 
 export interface ColumnFamilyAdvice {
   name: string
+  /** level_compaction_dynamic_level_bytes, as the OPTIONS file says (false when unknown). */
+  dynamicLevels: boolean
   levels: LevelAdvice[]
   /** The RocksDB options to set, as key → value in OPTIONS-file syntax. */
   options: Record<string, string>
@@ -140,6 +149,8 @@ export interface Advice {
   }
   objective: { name: Objective | 'limits'; description: string; limits: Record<string, number> }
   seed: number
+  /** Dictionary building and the acceptance rule, as evaluated (RocksDB's compression_opts names in camelCase). */
+  evaluation: { maxDictBytes: number; trainBytes: number; maxDictBufferBytes: number; maxCompressedBytesPerKb: number; sampleRate: number | null }
   /** Relative half-width of the 95% interval at which sampling stops. */
   precision: number
   timeBudgetSec: number

@@ -1,0 +1,481 @@
+/**
+ * `advise`: from the live files of a database (or plain files) to one
+ * compression decision per column family and level, with error bars.
+ *
+ * Per (column family, level) the engine samples data blocks at a rate p that
+ * grows round by round (samples are nested, see sampling.ts) until every
+ * setting's 95% interval is within ±precision, every block has been read, or
+ * the time budget is spent; the level with the widest interval in bytes goes
+ * next. Each round's files are evaluated in worker lanes (pool.ts), each lane
+ * a share of the settings, so results do not depend on --jobs.
+ */
+import { availableParallelism } from 'node:os'
+import type { DictionaryOptions } from '../recompress/dictionary.js'
+import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
+import { emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfWidth, timing } from './estimate.js'
+import type { FileTask, FileTaskResult } from './evaluate.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
+import { optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
+import { AdvisePool } from './pool.js'
+import { compressionNames, describeFile, levelTotals, type GroupInput, type LevelGroup } from './population.js'
+import { inShard, type Shard } from './sampling.js'
+import { sameSetting } from './settings.js'
+
+/** Levels with at most this many blocks are evaluated whole. */
+const SMALL_LEVEL_BLOCKS = 256
+/** First round: about this many blocks per level. */
+const FIRST_ROUND_BLOCKS = 256
+/** The next rate aims a little inside the target so one more round usually suffices. */
+const AIM = 0.85
+
+export interface AdviseOptions {
+  settings: SettingSpec[]
+  objective: Objective
+  limits: ExplicitLimits | null
+  precision: number
+  timeBudgetMs: number
+  seed: number
+  jobs?: number
+  shard: Shard | null
+  /** Fixed sampling rate (0..1]: no adaptive rounds (required with shards). */
+  fixedRate: number | null
+  dict: DictionaryOptions
+  maxCompressedBytesPerKb: number
+  /** Also dynamic level bytes, per column family, when the OPTIONS file says so. */
+  dynamicLevels?: Map<string, boolean>
+  source: Advice['source']
+  onProgress?: (message: string) => void
+}
+
+interface GroupState {
+  group: LevelGroup
+  totals: ReturnType<typeof levelTotals>
+  settings: SettingSpec[]
+  todayIndex: number | null
+  rate: number
+  sums: SampleSums[]
+  /** Dictionaries built per setting: which files (a single run), how many, their bytes and build time. */
+  dict: { seen: Set<number>; files: number; bytes: number; ms: number }[]
+  todayCompression: string
+  done: StopReason | null
+  blocks: number
+  msPerBlock: number | null
+}
+
+function todaySetting(g: LevelGroup): SettingSpec | null {
+  if (g.optionsSetting) return g.optionsSetting
+  const counts = new Map<string, { s: SettingSpec; n: number }>()
+  for (const f of g.files) if (f.propertiesSetting) counts.set(f.propertiesSetting.label, { s: f.propertiesSetting, n: (counts.get(f.propertiesSetting.label)?.n ?? 0) + f.dataBytes })
+  return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.s ?? null
+}
+
+function initState(group: LevelGroup, settings: SettingSpec[]): GroupState {
+  const all = [...settings]
+  const today = todaySetting(group)
+  let todayIndex: number | null = null
+  if (today) {
+    todayIndex = all.findIndex((s) => sameSetting(s, today))
+    if (todayIndex < 0) {
+      all.push(today)
+      todayIndex = all.length - 1
+    }
+  }
+  const totals = levelTotals(group)
+  return {
+    group,
+    totals,
+    settings: all,
+    todayIndex,
+    rate: 0,
+    sums: all.map(() => emptySums()),
+    dict: all.map(() => ({ seen: new Set<number>(), files: 0, bytes: 0, ms: 0 })),
+    todayCompression: compressionNames(group),
+    done: totals.dataBlocks === 0 ? 'all-blocks' : null,
+    blocks: 0,
+    msPerBlock: null,
+  }
+}
+
+/** Relative cost of a setting, for dealing settings to lanes of similar work. */
+function cost(s: SettingSpec): number {
+  if (s.type !== 'zstd') return s.type === 'lz4hc' ? 4 : s.type === 'zlib' ? 3 : s.type === 'bzip2' ? 8 : 1
+  const l = s.level ?? 3
+  const base = l <= 3 ? 1 : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+  return base * (s.dict === 'train' ? 1.3 : 1)
+}
+
+function lanesOf(settings: SettingSpec[], n: number): number[][] {
+  const lanes = Array.from({ length: n }, () => ({ cost: 0, items: [] as number[] }))
+  const order = settings.map((s, i) => i).sort((a, b) => cost(settings[b]) - cost(settings[a]) || a - b)
+  for (const i of order) {
+    const lane = lanes.reduce((best, x) => (x.cost < best.cost ? x : best))
+    lane.cost += cost(settings[i])
+    lane.items.push(i)
+  }
+  return lanes.filter((l) => l.items.length).map((l) => l.items.sort((a, b) => a - b))
+}
+
+function dictTotal(st: GroupState, i: number): number {
+  const d = st.dict[i]
+  if (st.settings[i].dict === 'none' || d.files === 0) return 0
+  // Files whose dictionary was not built (none of their blocks drawn yet) are taken at the mean.
+  return d.files >= st.totals.files ? d.bytes : (d.bytes / d.files) * st.totals.files
+}
+
+function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstimate {
+  const sums = st.sums[i]
+  const data = ratioEstimate(sums, st.totals.dataBytes, st.rate)
+  const dict = dictTotal(st, i)
+  const bytes: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
+  const change: Interval = {
+    estimate: bytes.estimate / todayBytes - 1,
+    low: bytes.low / todayBytes - 1,
+    high: bytes.high / todayBytes - 1,
+  }
+  const uncompressed = sums.sumS > 0 ? (sums.sumU / sums.sumS) * st.totals.dataBytes : 0
+  const compressValue = sums.sumU > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.sumU / 1e9) : null
+  const decompressValue = sums.decompressedBytes > 0 && sums.decompressMs > 0 ? sums.decompressedBytes / 1e6 / (sums.decompressMs / 1000) : null
+  const files = Math.max(1, st.dict[i].files)
+  return {
+    setting: st.settings[i],
+    bytes,
+    change,
+    ratio: bytes.estimate > 0 ? uncompressed / bytes.estimate : 0,
+    compressSecPerGB: st.settings[i].type === 'none' ? { value: null, low: null, high: null, noisy: false } : timing(compressValue, sums.compressRates),
+    decompressMBps: st.settings[i].type === 'none' ? { value: null, low: null, high: null, noisy: false } : timing(decompressValue, sums.decompressRates),
+    rejectedShare: sums.n > 0 ? sums.rejected / sums.n : 0,
+    dictBytes: dict,
+    dictFilesBuilt: st.dict[i].files,
+    dictBytesBuilt: st.dict[i].bytes,
+    dictMsPerFile: st.dict[i].ms / files,
+    pareto: false,
+    sums,
+  }
+}
+
+function widest(st: GroupState): number {
+  let w = 0
+  const today = st.totals.dataBytes + st.totals.dictBytes
+  for (let i = 0; i < st.settings.length; i++) w = Math.max(w, relativeHalfWidth(estimateOf(st, i, today).bytes))
+  return w
+}
+
+export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
+  const started = performance.now()
+  const elapsed = () => performance.now() - started
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism())
+  const notes: string[] = []
+
+  // Population: every live file's index and properties (files outside this shard included, so every shard sees the same levels).
+  const groups: LevelGroup[] = inputs.map((g) => ({
+    columnFamily: g.columnFamily,
+    level: g.level,
+    bottommost: g.bottommost,
+    optionsSetting: g.optionsSetting,
+    files: g.files.map((f) => describeFile(f.path, f.fileNumber)),
+  }))
+  const states = groups.map((g) => initState(g, opts.settings))
+  let position = 0
+  const shardFiles = new Map<GroupState, boolean[]>()
+  for (const st of states) shardFiles.set(st, st.group.files.map(() => inShard(opts.shard, position++)))
+
+  const lanes = lanesOf(states[0]?.settings ?? opts.settings, jobs)
+  const pool = new AdvisePool(Math.min(jobs, lanes.length))
+  let budgetHit = false
+  try {
+    for (;;) {
+      const open = states.filter((s) => s.done === null)
+      if (open.length === 0) break
+      if (elapsed() >= opts.timeBudgetMs && opts.fixedRate === null) {
+        for (const s of open) s.done = 'time-budget'
+        budgetHit = true
+        break
+      }
+      // The level whose interval is widest in bytes goes next; unsampled levels first.
+      const pick = open.reduce((a, b) => (priority(b) > priority(a) ? b : a))
+      const next = nextRate(pick, opts, elapsed())
+      if (next === null) {
+        pick.done = 'time-budget'
+        budgetHit = true
+        continue
+      }
+      await runRound(pick, next, opts, pool, lanesFor(pick, jobs), shardFiles.get(pick)!)
+      if (pick.rate >= 1) pick.done = opts.fixedRate !== null && opts.fixedRate < 1 ? 'fixed-sample' : 'all-blocks'
+      else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
+      else if (widest(pick) <= opts.precision) pick.done = 'precision'
+      opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
+    }
+  } finally {
+    await pool.close()
+  }
+  if (budgetHit) notes.push(`the time budget (${(opts.timeBudgetMs / 1000).toFixed(0)} s) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
+
+  const advice = assemble(states, opts, notes)
+  advice.elapsedSec = elapsed() / 1000
+  return advice
+}
+
+/**
+ * Combine the JSON of `--shard K/N` runs into the advice one run gives: the
+ * integer sums add up exactly, and the decision is recomputed from them.
+ */
+export function mergeAdvice(parts: Advice[]): Advice {
+  if (parts.length === 0) throw new MergeError('--merge needs the JSON of every shard')
+  const first = parts[0]
+  const count = first.shard?.count
+  if (count === undefined) throw new MergeError('--merge takes the JSON of --shard runs; the first part is not a shard')
+  const seen = new Set<number>()
+  for (const p of parts) {
+    if (p.version !== 1) throw new MergeError(`--merge: unknown advice version ${String(p.version)}`)
+    if (!p.shard || p.shard.count !== count) throw new MergeError(`--merge: parts come from different shard counts`)
+    if (seen.has(p.shard.index)) throw new MergeError(`--merge: shard ${p.shard.index}/${count} given twice`)
+    seen.add(p.shard.index)
+    if (p.seed !== first.seed || JSON.stringify(p.evaluation) !== JSON.stringify(first.evaluation)) throw new MergeError('--merge: parts were run with different seeds or settings')
+  }
+  if (seen.size !== count) throw new MergeError(`--merge: ${count - seen.size} of ${count} shards missing`)
+  const states: GroupState[] = []
+  for (const cf of first.columnFamilies) {
+    for (const level of cf.levels) {
+      const same = parts.map((p) => p.columnFamilies.find((c) => c.name === cf.name)?.levels.find((l) => l.level === level.level))
+      if (same.some((l) => !l || l.matrix.length !== level.matrix.length)) throw new MergeError(`--merge: ${cf.name} L${level.level} differs between the parts`)
+      const settings = level.matrix.map((m) => m.setting)
+      const todayIndex = level.today ? settings.findIndex((s) => sameSetting(s, level.today!.setting)) : -1
+      states.push({
+        group: { columnFamily: cf.name, level: level.level, bottommost: level.bottommost, optionsSetting: level.todayOptions, files: [] },
+        totals: { files: level.files, fileBytes: level.fileBytes, dataBytes: level.dataBytes, dataBlocks: level.dataBlocks, entries: level.entries, dictBytes: level.todayDictBytes },
+        settings,
+        todayIndex: todayIndex >= 0 ? todayIndex : null,
+        rate: level.sample.share,
+        sums: settings.map((_, i) => same.reduce((acc, l) => mergeSums(acc, l!.matrix[i].sums), emptySums())),
+        dict: settings.map((_, i) => ({
+          seen: new Set<number>(),
+          files: same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0),
+          bytes: same.reduce((a, l) => a + l!.matrix[i].dictBytesBuilt, 0),
+          ms: same.reduce((a, l) => a + l!.matrix[i].dictMsPerFile * l!.matrix[i].dictFilesBuilt, 0),
+        })),
+        todayCompression: level.todayCompression,
+        done: level.sample.stopped,
+        blocks: same.reduce((a, l) => a + l!.sample.blocks, 0),
+        msPerBlock: null,
+      })
+    }
+  }
+  const dynamicLevels = new Map(first.columnFamilies.map((c) => [c.name, c.dynamicLevels]))
+  const { sampleRate, maxCompressedBytesPerKb, ...dict } = first.evaluation
+  const advice = assemble(
+    states,
+    {
+      settings: [],
+      objective: first.objective.name === 'limits' ? 'balanced' : first.objective.name,
+      limits: first.objective.name === 'limits' ? (first.objective.limits as ExplicitLimits) : null,
+      precision: first.precision,
+      timeBudgetMs: first.timeBudgetSec * 1000,
+      seed: first.seed,
+      shard: null,
+      fixedRate: sampleRate,
+      dict,
+      maxCompressedBytesPerKb,
+      dynamicLevels,
+      source: { ...first.source, paths: [...new Set(parts.flatMap((p) => p.source.paths))] },
+    },
+    [...new Set(parts.flatMap((p) => p.notes))],
+  )
+  advice.elapsedSec = Math.max(...parts.map((p) => p.elapsedSec))
+  return advice
+}
+
+export class MergeError extends Error {
+  override name = 'MergeError'
+}
+
+function label(g: LevelGroup): string {
+  return g.level === null ? g.columnFamily : `${g.columnFamily} L${g.level}`
+}
+
+function priority(st: GroupState): number {
+  if (st.rate === 0) return Number.POSITIVE_INFINITY
+  return widest(st) * (st.totals.dataBytes + st.totals.dictBytes)
+}
+
+function lanesFor(st: GroupState, jobs: number): number[][] {
+  return lanesOf(st.settings, jobs)
+}
+
+/** The next sampling rate for a level, or null when the budget leaves no room for another round. */
+function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number | null {
+  const n = st.totals.dataBlocks
+  if (opts.fixedRate !== null) return opts.fixedRate
+  if (st.rate === 0) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, FIRST_ROUND_BLOCKS / n)
+  const w = widest(st)
+  let rate = rateFor(w, st.rate, opts.precision * AIM)
+  rate = Math.min(1, Math.max(rate, st.rate * 1.5), st.rate * 8)
+  if (rate * n - st.rate * n < 16) rate = Math.min(1, st.rate + 16 / n)
+  if (st.msPerBlock !== null) {
+    const left = opts.timeBudgetMs - spentMs
+    const affordable = left / st.msPerBlock
+    if (affordable < 8) return null
+    rate = Math.min(rate, st.rate + affordable / n)
+  }
+  return rate
+}
+
+async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool: AdvisePool, lanes: number[][], mine: boolean[]): Promise<void> {
+  const tasks: { lane: number; task: FileTask; file: number; indices: number[] }[] = []
+  st.group.files.forEach((f, fi) => {
+    if (!mine[fi]) return
+    lanes.forEach((indices, lane) =>
+      tasks.push({
+        lane,
+        file: fi,
+        indices,
+        task: {
+          path: f.path,
+          key: f.key,
+          seed: opts.seed,
+          rateLow: st.rate,
+          rateHigh: rate,
+          settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
+          dict: opts.dict,
+          maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
+        },
+      }),
+    )
+  })
+  const t0 = performance.now()
+  const results: FileTaskResult[] = await pool.run(tasks.map(({ lane, task }) => ({ lane, task })))
+  const ms = performance.now() - t0
+  let blocks = 0
+  results.forEach((r, k) => {
+    const { file, indices, lane } = tasks[k]
+    if (lane === 0) blocks += r.blocks
+    for (const i of indices) {
+      st.sums[i] = mergeSums(st.sums[i], r.sums[i])
+      const d = st.dict[i]
+      if (r.dictBytes[i] !== undefined && !d.seen.has(file)) {
+        d.seen.add(file)
+        d.files++
+        d.bytes += r.dictBytes[i]
+        d.ms += r.dictMs[i] ?? 0
+      }
+    }
+  })
+  st.blocks += blocks
+  if (blocks > 0) st.msPerBlock = ms / blocks
+  st.rate = rate
+}
+
+function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]): Advice {
+  const notes = [...inherited]
+  const byFamily = new Map<string, GroupState[]>()
+  for (const st of states) byFamily.set(st.group.columnFamily, [...(byFamily.get(st.group.columnFamily) ?? []), st])
+  const families: ColumnFamilyAdvice[] = []
+  let todayTotal = 0
+  let projected = 0
+  let variance = 0
+  for (const [name, sts] of byFamily) {
+    const levels: LevelAdvice[] = sts.map((st) => levelAdvice(st, opts, null))
+    // Upper levels share one compression_opts: the largest upper level chooses freely, the others among settings that share its options.
+    const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0)
+    if (upper.length > 1) {
+      const lead = upper.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
+      const carrier = lead.recommended.estimate.setting
+      for (const l of upper) {
+        if (l === lead || sharesOpts(l.recommended.estimate.setting, carrier)) continue
+        const st = sts[levels.indexOf(l)]
+        const fixed = levelAdvice(st, opts, (s) => sharesOpts(s, carrier))
+        fixed.recommended.reason += ` (shares compression_opts with L${lead.level})`
+        levels[levels.indexOf(l)] = fixed
+      }
+    }
+    const choices: LevelChoice[] = levels.filter((l) => l.level !== null && l.dataBlocks > 0).map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))
+    const single = levels.length === 1 && levels[0].level === null ? levels[0].recommended.estimate.setting : null
+    const options = optionsFor(
+      {
+        columnFamily: name,
+        levels: single ? null : choices,
+        single,
+        dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
+      },
+      opts.dict,
+    )
+    families.push({ name, dynamicLevels: opts.dynamicLevels?.get(name) ?? false, levels, options, optionsText: optionsText(name, options) })
+    for (const l of levels) {
+      if (l.dataBlocks === 0) continue
+      const today = l.dataBytes + sts[levels.indexOf(l)].totals.dictBytes
+      todayTotal += today
+      const b = l.recommended.estimate.bytes
+      projected += b.estimate
+      const half = (b.high - b.low) / 2 / 1.959964
+      variance += half * half
+    }
+  }
+  const half = 1.959964 * Math.sqrt(variance)
+  const total = {
+    todayBytes: todayTotal,
+    projected: { estimate: projected, low: projected - half, high: projected + half },
+    change: { estimate: projected / todayTotal - 1, low: (projected - half) / todayTotal - 1, high: (projected + half) / todayTotal - 1 },
+  }
+  const add = (n: string) => {
+    if (!notes.includes(n)) notes.push(n)
+  }
+  if (states.some((s) => s.group.level === null)) add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
+  if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean)) add('level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way')
+  return {
+    version: 1,
+    source: opts.source,
+    objective: { name: opts.limits ? 'limits' : opts.objective, description: opts.limits ? 'explicit limits' : OBJECTIVES[opts.objective], limits: { ...(opts.limits ?? {}) } as Record<string, number> },
+    seed: opts.seed,
+    evaluation: { ...opts.dict, maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb, sampleRate: opts.fixedRate },
+    precision: opts.precision,
+    timeBudgetSec: opts.timeBudgetMs / 1000,
+    elapsedSec: 0,
+    shard: opts.shard,
+    columnFamilies: families,
+    total,
+    notes,
+  }
+}
+
+function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null): LevelAdvice {
+  const todayBytes = st.totals.dataBytes + st.totals.dictBytes
+  const matrix = st.settings.map((_, i) => estimateOf(st, i, todayBytes))
+  markPareto(matrix)
+  const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
+  const limits = limitsFor(opts.objective, st.group.bottommost, matrix, today, opts.limits)
+  const candidates = filter ? matrix.filter((x) => filter(x.setting)) : matrix
+  const { recommended, runnerUp } = decide(candidates.length ? candidates : matrix, limits)
+  const sums0 = st.sums[0]
+  const todayRatio = sums0.sumS > 0 ? sums0.sumU / sums0.sumS : 0
+  const incompressible = recommended.estimate.rejectedShare
+  return {
+    columnFamily: st.group.columnFamily,
+    level: st.group.level,
+    bottommost: st.group.bottommost,
+    files: st.totals.files,
+    fileBytes: st.totals.fileBytes,
+    dataBytes: st.totals.dataBytes,
+    dataBlocks: st.totals.dataBlocks,
+    entries: st.totals.entries,
+    todayDictBytes: st.totals.dictBytes,
+    todayCompression: st.todayCompression,
+    todayOptions: st.group.optionsSetting,
+    todayRatio,
+    today,
+    sample: { blocks: st.blocks, uncompressedBytes: sums0.sumU, share: st.rate, stopped: st.done ?? 'time-budget' },
+    recommended,
+    runnerUp,
+    matrix,
+    autoSkip: autoSkipAdvice(recommended.estimate, incompressible),
+  }
+}
+
+/** Where many blocks do not compress, ratio-aware auto-skip would not spend CPU on them. */
+function autoSkipAdvice(x: SettingEstimate, share: number): LevelAdvice['autoSkip'] {
+  if (x.setting.type === 'none' || share < 0.2 || x.sums.compressMs <= 0) return null
+  const saved = x.sums.rejectedMs / x.sums.compressMs
+  return {
+    incompressibleShare: share,
+    cpuSavedShare: saved,
+    note: `${(share * 100).toFixed(0)}% of the blocks do not compress under ${x.setting.label}; RocksDB's ratio-aware auto-skip would save up to ${(saved * 100).toFixed(0)}% of its compression CPU here`,
+  }
+}

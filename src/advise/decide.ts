@@ -1,0 +1,164 @@
+/**
+ * The decision: per level, one recommended setting, the runner-up, and why.
+ *
+ * Objectives, in the terms a RocksDB engineer weighs them (limits are relative
+ * to the fastest compressing setting measured on this data, so they hold on any
+ * machine):
+ * - balanced (default): upper levels, which compaction rewrites again and again,
+ *   get the smallest setting that compresses within 2x the CPU of the fastest
+ *   codec; the bottommost level, which holds most bytes and serves most reads,
+ *   gets the smallest setting within 8x that CPU that still decompresses at
+ *   least 1/5 as fast as the fastest.
+ * - size: the smallest setting on the bottommost level whatever its CPU; upper
+ *   levels within 4x the fastest codec's CPU.
+ * - speed: every level gets the smallest setting within 1.25x the fastest
+ *   codec's CPU that decompresses at least half as fast as the fastest.
+ * Then, a setting must save at least MIN_GAIN over a cheaper or simpler one to
+ * be chosen (a dictionary, a higher level and a checksum all cost something
+ * the size figures do not show), and timings are compared only where their
+ * intervals say the difference is not noise.
+ */
+import { clearlyBelow } from './estimate.js'
+import type { Objective, SettingEstimate } from './model.js'
+
+/** A setting must be this much smaller than a cheaper one to be worth its cost. */
+export const MIN_GAIN = 0.01
+
+export interface ExplicitLimits {
+  /** Compression CPU at most this multiple of today's setting's (or of the fastest codec's when today does not compress). */
+  maxCompressCpuRatio?: number
+  minDecompressMBps?: number
+}
+
+export interface LevelLimits {
+  maxCompressSecPerGB: number | null
+  minDecompressMBps: number | null
+  /** What the limits are, in a phrase for the reason. */
+  describe: string
+}
+
+export const OBJECTIVES: Record<Objective, string> = {
+  balanced:
+    'upper levels, which compaction rewrites again and again, get the smallest setting within 2x the compression CPU of the fastest codec; the bottommost level, which holds most bytes and serves most reads, the smallest within 8x that CPU that decompresses at least 1/5 as fast as the fastest',
+  size: 'the smallest setting on the bottommost level whatever its CPU; upper levels the smallest within 4x the compression CPU of the fastest codec',
+  speed: 'every level the smallest setting within 1.25x the compression CPU of the fastest codec that decompresses at least half as fast as the fastest',
+}
+
+function compressing(xs: SettingEstimate[]): SettingEstimate[] {
+  return xs.filter((x) => x.setting.type !== 'none' && x.rejectedShare < 1)
+}
+
+/** Fastest compression (s/GB) and decompression (MB/s) among the settings that compress. */
+export function references(xs: SettingEstimate[]): { fastestCpu: number | null; fastestDecompress: number | null } {
+  const cpus = compressing(xs).map((x) => x.compressSecPerGB.value).filter((v): v is number => v !== null && v > 0)
+  const decs = compressing(xs).map((x) => x.decompressMBps.value).filter((v): v is number => v !== null && v > 0)
+  return { fastestCpu: cpus.length ? Math.min(...cpus) : null, fastestDecompress: decs.length ? Math.max(...decs) : null }
+}
+
+export function limitsFor(
+  objective: Objective,
+  bottommost: boolean,
+  xs: SettingEstimate[],
+  today: SettingEstimate | null,
+  explicit: ExplicitLimits | null,
+): LevelLimits {
+  const { fastestCpu, fastestDecompress } = references(xs)
+  const cpu = (k: number) => (fastestCpu === null ? null : k * fastestCpu)
+  const dec = (k: number) => (fastestDecompress === null ? null : k * fastestDecompress)
+  if (explicit) {
+    const todayCpu = today?.compressSecPerGB.value ?? null
+    const base = todayCpu !== null && todayCpu > 0 ? todayCpu : fastestCpu
+    const maxCpu = explicit.maxCompressCpuRatio !== undefined && base !== null ? explicit.maxCompressCpuRatio * base : null
+    const parts = [
+      ...(explicit.maxCompressCpuRatio !== undefined ? [`≤ ${explicit.maxCompressCpuRatio}x ${todayCpu ? "today's" : "the fastest codec's"} CPU`] : []),
+      ...(explicit.minDecompressMBps !== undefined ? [`≥ ${explicit.minDecompressMBps} MB/s to decompress`] : []),
+    ]
+    return { maxCompressSecPerGB: maxCpu, minDecompressMBps: explicit.minDecompressMBps ?? null, describe: parts.join(', ') || 'no limits' }
+  }
+  switch (objective) {
+    case 'balanced':
+      return bottommost
+        ? { maxCompressSecPerGB: cpu(8), minDecompressMBps: dec(1 / 5), describe: "within 8x the fastest codec's CPU" }
+        : { maxCompressSecPerGB: cpu(2), minDecompressMBps: null, describe: "within 2x the fastest codec's CPU" }
+    case 'size':
+      return bottommost
+        ? { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'whatever the CPU' }
+        : { maxCompressSecPerGB: cpu(4), minDecompressMBps: null, describe: "within 4x the fastest codec's CPU" }
+    case 'speed':
+      return { maxCompressSecPerGB: cpu(1.25), minDecompressMBps: dec(1 / 2), describe: "within 1.25x the fastest codec's CPU" }
+  }
+}
+
+export function meets(x: SettingEstimate, l: LevelLimits): boolean {
+  const cpu = x.compressSecPerGB.value ?? 0
+  if (l.maxCompressSecPerGB !== null && x.setting.type !== 'none' && cpu > l.maxCompressSecPerGB) return false
+  const dec = x.decompressMBps.value
+  if (l.minDecompressMBps !== null && dec !== null && dec < l.minDecompressMBps) return false
+  return true
+}
+
+/** How much a setting asks beyond its size: dictionary, level, checksum (lower is simpler). */
+function complexity(x: SettingEstimate): number {
+  const s = x.setting
+  return (s.dict === 'none' ? 0 : s.dict === 'raw' ? 2 : 1) * 100 + (s.checksum ? 50 : 0) + (s.level ?? 0)
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`
+}
+
+export interface Choice {
+  estimate: SettingEstimate
+  reason: string
+}
+
+/** Recommended and runner-up among `xs` under the limits. */
+export function decide(xs: SettingEstimate[], limits: LevelLimits): { recommended: Choice; runnerUp: Choice | null } {
+  const size = (x: SettingEstimate) => x.bytes.estimate
+  const ok = xs.filter((x) => meets(x, limits) && Number.isFinite(size(x)))
+  if (ok.length === 0) {
+    const fallback = [...xs].filter((x) => Number.isFinite(size(x))).sort((a, b) => (a.compressSecPerGB.value ?? 0) - (b.compressSecPerGB.value ?? 0))[0]
+    return { recommended: { estimate: fallback, reason: `no setting meets the limits (${limits.describe}): the cheapest to compress` }, runnerUp: null }
+  }
+  const smallest = ok.reduce((a, b) => (size(b) < size(a) ? b : a))
+  // Settings within MIN_GAIN of the smallest: prefer clearly less CPU, then the simplest.
+  const ties = ok.filter((x) => size(x) <= size(smallest) * (1 + MIN_GAIN))
+  let chosen = smallest
+  for (const x of ties) {
+    if (x === chosen) continue
+    const cheaper = clearlyBelow(x.compressSecPerGB, chosen.compressSecPerGB) || (x.setting.type === 'none' && chosen.setting.type !== 'none')
+    const sameCost = !clearlyBelow(chosen.compressSecPerGB, x.compressSecPerGB)
+    if (cheaper || (sameCost && complexity(x) < complexity(chosen))) chosen = x
+  }
+  let reason: string
+  if (chosen.setting.type === 'none' && chosen === smallest) reason = 'the data does not compress: store it raw'
+  else if (chosen === smallest) reason = `smallest ${limits.describe}`
+  else {
+    const saving = 1 - size(smallest) / size(chosen)
+    const what =
+      smallest.setting.dict !== 'none' && chosen.setting.dict === 'none' && smallest.setting.type === chosen.setting.type
+        ? `no dictionary: it saves only ${pct(saving)} here`
+        : `within ${pct(saving)} of the smallest (${smallest.setting.label}) at ${clearlyBelow(chosen.compressSecPerGB, smallest.compressSecPerGB) ? 'less CPU' : 'less cost'}`
+    reason = what
+  }
+  const rest = ok.filter((x) => x !== chosen).sort((a, b) => size(a) - size(b))
+  let runnerUp: Choice | null = null
+  const other = rest[0] ?? xs.filter((x) => x !== chosen && Number.isFinite(size(x))).sort((a, b) => size(a) - size(b))[0]
+  if (other) {
+    const bytes = size(other) / size(chosen) - 1
+    const cpuA = chosen.compressSecPerGB.value
+    const cpuB = other.compressSecPerGB.value
+    const cpu = cpuA && cpuB ? `, ${(cpuB / cpuA).toFixed(1)}x the compression CPU${other.compressSecPerGB.noisy || chosen.compressSecPerGB.noisy ? ' (noisy)' : ''}` : ''
+    runnerUp = { estimate: other, reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpu}${meets(other, limits) ? '' : `; outside the limits (${limits.describe})`}` }
+  }
+  return { recommended: { estimate: chosen, reason }, runnerUp }
+}
+
+/** Mark the Pareto front of size against compression CPU. */
+export function markPareto(xs: SettingEstimate[]): void {
+  const cpu = (x: SettingEstimate) => x.compressSecPerGB.value ?? 0
+  const size = (x: SettingEstimate) => x.bytes.estimate
+  for (const x of xs) {
+    x.pareto = !xs.some((o) => o !== x && size(o) <= size(x) && cpu(o) <= cpu(x) && (size(o) < size(x) || cpu(o) < cpu(x)))
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Estimates with their error, from sums that merge exactly.
+ *
+ * Size: a ratio estimator under Poisson sampling. For every data block i of a
+ * level we know s_i, its size on disk today (from the index); for the sampled
+ * blocks we measure c_i, its size under a setting. With inclusion rate p,
+ *   R = Σc / Σs over the sample,  T = R · S  (S = Σs over the whole level),
+ *   Var(T) ≈ (S / Σs)² · (1 − p) · Σ (c_i − R s_i)²          (linearised, Hájek)
+ * and the 95% interval is T ± 1.96 √Var. Because c and s are strongly
+ * correlated, the interval is much narrower than one from c alone; with
+ * p = 1 it is exact. Σ(c − Rs)² = Σc² − 2RΣcs + R²Σs², so integer sums of
+ * c, s, c², cs, s² are all a shard has to report.
+ *
+ * Speed: rates measured per batch of blocks; the value is total work / total
+ * time and the interval a t-interval over batch rates.
+ */
+import type { Interval, SampleSums, Timing } from './model.js'
+
+/** Two-sided 95% normal quantile. */
+export const Z95 = 1.959964
+
+/** A timing whose 95% interval is wider than ±this share of its value is noisy: shown as such, never ranked on. */
+export const NOISY_SPREAD = 0.1
+
+export function emptySums(): SampleSums {
+  return {
+    n: 0,
+    sumC: 0,
+    sumS: 0,
+    sumCC: 0,
+    sumCS: 0,
+    sumSS: 0,
+    sumU: 0,
+    rejected: 0,
+    compressMs: 0,
+    decompressMs: 0,
+    decompressedBytes: 0,
+    compressRates: [],
+    decompressRates: [],
+    rejectedMs: 0,
+  }
+}
+
+export function addBlock(sums: SampleSums, c: number, s: number, u: number, rejected: boolean): void {
+  sums.n++
+  sums.sumC += c
+  sums.sumS += s
+  sums.sumCC += c * c
+  sums.sumCS += c * s
+  sums.sumSS += s * s
+  sums.sumU += u
+  if (rejected) sums.rejected++
+}
+
+/** Combine shard sums (order-independent for the integer sums; rates are concatenated in shard order). */
+export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
+  return {
+    n: a.n + b.n,
+    sumC: a.sumC + b.sumC,
+    sumS: a.sumS + b.sumS,
+    sumCC: a.sumCC + b.sumCC,
+    sumCS: a.sumCS + b.sumCS,
+    sumSS: a.sumSS + b.sumSS,
+    sumU: a.sumU + b.sumU,
+    rejected: a.rejected + b.rejected,
+    compressMs: a.compressMs + b.compressMs,
+    decompressMs: a.decompressMs + b.decompressMs,
+    decompressedBytes: a.decompressedBytes + b.decompressedBytes,
+    compressRates: [...a.compressRates, ...b.compressRates],
+    decompressRates: [...a.decompressRates, ...b.decompressRates],
+    rejectedMs: a.rejectedMs + b.rejectedMs,
+  }
+}
+
+/**
+ * The level's total of c (data bytes under the setting) with its 95% interval.
+ * `total` is S, the level's stored data bytes; `rate` the inclusion rate p.
+ */
+export function ratioEstimate(sums: SampleSums, total: number, rate: number): Interval {
+  if (sums.n === 0 || sums.sumS === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
+  const r = sums.sumC / sums.sumS
+  const estimate = r * total
+  const residual = Math.max(0, sums.sumCC - 2 * r * sums.sumCS + r * r * sums.sumSS)
+  const scale = total / sums.sumS
+  const variance = rate >= 1 ? 0 : scale * scale * (1 - rate) * residual
+  const half = Z95 * Math.sqrt(variance)
+  return { estimate, low: estimate - half, high: estimate + half }
+}
+
+/** Half-width of an interval relative to its estimate. */
+export function relativeHalfWidth(i: Interval): number {
+  if (!(i.estimate > 0)) return Number.POSITIVE_INFINITY
+  return (i.high - i.low) / 2 / i.estimate
+}
+
+/**
+ * The inclusion rate that should bring a relative half-width `now` (measured at
+ * rate `p`) down to `target`: the variance scales as (1 − p) / p for a fixed level.
+ */
+export function rateFor(now: number, p: number, target: number): number {
+  if (!(now > target)) return p
+  if (p >= 1) return 1
+  const k = (now * now * p) / (1 - p) // relative variance × p / (1 − p)
+  const t2 = target * target
+  return Math.min(1, k / (t2 + k))
+}
+
+/** Student-t 0.975 quantiles for small batch counts (df 1..30), then the normal one. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093,
+  2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+]
+
+function tQuantile(df: number): number {
+  return df >= 1 && df <= T975.length ? T975[df - 1] : Z95
+}
+
+/** A speed from total work / total time, with a t-interval over the per-batch rates. */
+export function timing(value: number | null, rates: readonly number[]): Timing {
+  if (value === null || !Number.isFinite(value)) return { value: null, low: null, high: null, noisy: true }
+  const k = rates.length
+  if (k < 2) return { value, low: null, high: null, noisy: true }
+  const mean = rates.reduce((a, b) => a + b, 0) / k
+  const variance = rates.reduce((a, b) => a + (b - mean) * (b - mean), 0) / (k - 1)
+  const half = (tQuantile(k - 1) * Math.sqrt(variance / k) * value) / (mean || 1)
+  return { value, low: Math.max(0, value - half), high: value + half, noisy: half > NOISY_SPREAD * value }
+}
+
+/** True when `a` is cheaper than `b` beyond noise: neither is noisy and their intervals do not overlap. */
+export function clearlyBelow(a: Timing, b: Timing): boolean {
+  if (a.noisy || b.noisy || a.value === null || b.value === null || a.high === null || b.low === null) return false
+  return a.high < b.low
+}

@@ -1,0 +1,254 @@
+/**
+ * Evaluating the sampled blocks of one file under a list of settings: each
+ * block is compressed as RocksDB's table builder would (framing, the
+ * max_compressed_bytes_per_kb acceptance rule, the file's own dictionary built
+ * from its buffered blocks), its size recorded against its size on disk today,
+ * and every accepted block decompressed again (timed, and compared with the
+ * original). A pure function of its inputs except the timings, so it runs the
+ * same inline or in a worker thread.
+ */
+import { compressBlock, CompressionType, decompressBlock } from '../codec/compression.js'
+import { encodeVarint } from '../format/coding.js'
+import { ZstdCodec } from '../codec/zstd.js'
+import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
+import { effectiveLevel } from '../recompress/config.js'
+import { defaultFormatVersion } from '../table/rewrite.js'
+import { openTable, type Table } from '../table/reader.js'
+import { messageOf } from '../table/layout.js'
+import { addBlock, emptySums } from './estimate.js'
+import type { SampleSums, SettingSpec } from './model.js'
+import { blockDraw } from './sampling.js'
+import { typeByte } from './settings.js'
+
+/** RocksDB's block trailer: compression type byte + 32-bit checksum. */
+const TRAILER_BYTES = 5
+
+/** Per-batch timing granularity: one rate per this many input bytes. */
+const RATE_BATCH_BYTES = 256 * 1024
+
+export interface FileTask {
+  path: string
+  /** fileKey() of the file: with the seed, it fixes each block's draw. */
+  key: number
+  seed: number
+  /** Evaluate the blocks whose draw lies in [rateLow, rateHigh). */
+  rateLow: number
+  rateHigh: number
+  settings: { id: number; spec: SettingSpec }[]
+  dict: DictionaryOptions
+  maxCompressedBytesPerKb: number
+}
+
+export interface FileTaskResult {
+  sums: Record<number, SampleSums>
+  /** Dictionary block bytes (trailer included) for this file, per setting id with a dictionary. */
+  dictBytes: Record<number, number>
+  dictMs: Record<number, number>
+  blocks: number
+  skipped: { offset: number; message: string }[]
+}
+
+export class RoundTripError extends Error {
+  override name = 'RoundTripError'
+}
+
+interface Codec {
+  /** Framed payload length RocksDB would store (size prefix included), and the framed bytes. */
+  compress(raw: Uint8Array): Uint8Array
+  decompress(framed: Uint8Array, size: number): Uint8Array
+}
+
+function codecFor(s: SettingSpec, formatVersion: number, dictionary: Uint8Array | undefined): Codec {
+  const type = typeByte(s)
+  const level = effectiveLevel({ type, level: s.level })
+  if (type === CompressionType.ZSTD) {
+    const z = new ZstdCodec(level ?? 3, s.checksum, dictionary)
+    let scratch = new Uint8Array(0)
+    return {
+      compress(raw) {
+        const prefix = encodeVarint(raw.length)
+        const { buffer, length } = z.compress(raw, prefix.length)
+        buffer.set(prefix, 0)
+        return buffer.subarray(0, length)
+      },
+      decompress(framed, size) {
+        let p = 0
+        while (framed[p] & 0x80) p++
+        if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2))
+        return z.decompress(framed.subarray(p + 1), size, scratch)
+      },
+    }
+  }
+  return {
+    compress: (raw) => compressBlock(type, raw, { formatVersion, level: level ?? undefined, dictionary }),
+    decompress: (framed) => decompressBlock(type, framed, { formatVersion, dictionary }),
+  }
+}
+
+/** A file's dictionaries, built once per process and reused by later rounds. */
+const dictionaryCache = new Map<string, Map<string, { bytes: Uint8Array; ms: number }>>()
+const DICTIONARY_CACHE_FILES = 256
+
+function dictKey(s: SettingSpec, type: number): string {
+  return s.dict === 'finalize' ? `finalize/${effectiveLevel({ type, level: s.level }) ?? 3}` : s.dict
+}
+
+function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
+  const cacheKey = `${task.path}\0${task.dict.maxDictBytes}/${task.dict.trainBytes}/${task.dict.maxDictBufferBytes}`
+  let built = dictionaryCache.get(cacheKey)
+  if (!built) {
+    if (dictionaryCache.size >= DICTIONARY_CACHE_FILES) dictionaryCache.delete(dictionaryCache.keys().next().value!)
+    built = new Map()
+    dictionaryCache.set(cacheKey, built)
+  }
+  const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec, typeByte(x.spec))))
+  if (wanted.length === 0) return built
+  const needRaw = wanted.some((x) => x.spec.dict === 'raw')
+  const needTrain = wanted.some((x) => x.spec.dict === 'train' || x.spec.dict === 'finalize')
+  const budgets = [...(needRaw ? [task.dict.maxDictBytes] : []), ...(needTrain ? [task.dict.trainBytes] : [])]
+  const t0 = performance.now()
+  const sets = collectSampleSets(table, { blockSize: null, samplePercent: 100 }, task.dict, budgets)
+  const sampleMs = (performance.now() - t0) / budgets.length
+  const raw = needRaw ? sets[0] : undefined
+  const train = needTrain ? sets[needRaw ? 1 : 0] : undefined
+  for (const x of wanted) {
+    const key = dictKey(x.spec, typeByte(x.spec))
+    if (built.has(key)) continue
+    const t1 = performance.now()
+    let bytes: Uint8Array
+    if (x.spec.dict === 'raw') bytes = raw!.bytes
+    else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, task.dict.maxDictBytes)
+    else bytes = finalizedDictionary(train!, task.dict.maxDictBytes, effectiveLevel({ type: typeByte(x.spec), level: x.spec.level }) ?? 3)
+    built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
+  }
+  return built
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+}
+
+interface SettingState {
+  id: number
+  spec: SettingSpec
+  type: number
+  codec: Codec | null
+  sums: SampleSums
+  pendingCompressMs: number
+  pendingCompressBytes: number
+  pendingDecompressMs: number
+  pendingDecompressBytes: number
+}
+
+function flushRates(st: SettingState, force: boolean): void {
+  if (st.pendingCompressBytes >= RATE_BATCH_BYTES || (force && st.pendingCompressBytes >= RATE_BATCH_BYTES / 4)) {
+    if (st.pendingCompressMs > 0) st.sums.compressRates.push(st.pendingCompressMs / 1000 / (st.pendingCompressBytes / 1e9))
+    st.pendingCompressMs = 0
+    st.pendingCompressBytes = 0
+  }
+  if (st.pendingDecompressBytes >= RATE_BATCH_BYTES || (force && st.pendingDecompressBytes >= RATE_BATCH_BYTES / 4)) {
+    if (st.pendingDecompressMs > 0) st.sums.decompressRates.push(st.pendingDecompressBytes / 1e6 / (st.pendingDecompressMs / 1000))
+    st.pendingDecompressMs = 0
+    st.pendingDecompressBytes = 0
+  }
+}
+
+export function evaluateFile(task: FileTask): FileTaskResult {
+  const table = openTable(task.path)
+  try {
+    return evaluateTable(table, task)
+  } finally {
+    table.close()
+  }
+}
+
+export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
+  const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
+  const formatVersion = defaultFormatVersion(table.formatVersion)
+  const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
+  let states: SettingState[] | null = null
+  const setUp = (): SettingState[] => {
+    const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
+    return task.settings.map(({ id, spec }) => {
+      const type = typeByte(spec)
+      let dictionary: Uint8Array | undefined
+      if (spec.dict !== 'none') {
+        const d = dicts.get(dictKey(spec, type))!
+        // A dictionary ZDICT could not build means none, as in RocksDB.
+        if (d.bytes.length > 0) {
+          dictionary = d.bytes
+          result.dictBytes[id] = d.bytes.length + TRAILER_BYTES
+        } else result.dictBytes[id] = 0
+        result.dictMs[id] = d.ms
+      }
+      return {
+        id,
+        spec,
+        type,
+        codec: type === CompressionType.None ? null : codecFor(spec, formatVersion, dictionary),
+        sums: emptySums(),
+        pendingCompressMs: 0,
+        pendingCompressBytes: 0,
+        pendingDecompressMs: 0,
+        pendingDecompressBytes: 0,
+      }
+    })
+  }
+  for (const ref of table.dataBlocks()) {
+    const { offset, size } = ref.handle
+    const draw = blockDraw(task.seed, task.key, offset)
+    if (draw < task.rateLow || draw >= task.rateHigh) continue
+    let raw: Uint8Array
+    try {
+      raw = table.readBlock(ref.handle, 'data block', true)
+    } catch (e) {
+      result.skipped.push({ offset, message: messageOf(e) })
+      continue
+    }
+    if (states === null) {
+      states = setUp()
+      // The first call of a codec allocates its contexts: keep that out of the timings.
+      for (const st of states) if (st.codec) st.codec.decompress(st.codec.compress(raw).slice(), raw.length)
+    }
+    result.blocks++
+    const stored = size + TRAILER_BYTES
+    const budget = Math.floor((perKb * raw.length) / 1024)
+    for (const st of states) {
+      if (!st.codec || budget <= TRAILER_BYTES || perKb <= 0) {
+        addBlock(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
+        continue
+      }
+      const t0 = performance.now()
+      const framed = st.codec.compress(raw)
+      const ms = performance.now() - t0
+      st.sums.compressMs += ms
+      st.pendingCompressMs += ms
+      st.pendingCompressBytes += raw.length
+      if (framed.length > budget) {
+        st.sums.rejectedMs += ms
+        addBlock(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
+      } else {
+        addBlock(st.sums, framed.length + TRAILER_BYTES, stored, raw.length, false)
+        const t1 = performance.now()
+        const back = st.codec.decompress(framed, raw.length)
+        const dms = performance.now() - t1
+        st.sums.decompressMs += dms
+        st.sums.decompressedBytes += raw.length
+        st.pendingDecompressMs += dms
+        st.pendingDecompressBytes += raw.length
+        if (!equalBytes(back, raw)) throw new RoundTripError(`round trip mismatch under ${st.spec.label} in the data block at offset ${offset} of ${task.path}`)
+      }
+      flushRates(st, false)
+    }
+  }
+  if (states === null && task.settings.some((x) => x.spec.dict !== 'none') && task.rateLow === 0) {
+    // No block drawn from this file: its dictionaries are still part of the level's bytes; build them.
+    states = setUp()
+  }
+  for (const st of states ?? []) {
+    flushRates(st, true)
+    result.sums[st.id] = st.sums
+  }
+  for (const { id } of task.settings) result.sums[id] ??= emptySums()
+  return result
+}

@@ -1,0 +1,118 @@
+/**
+ * The RocksDB options that put the advice into effect, in OPTIONS-file syntax.
+ *
+ * RocksDB picks a file's compression by the level it is written to
+ * (db/compaction/compaction_picker.cc GetCompressionType, GetCompressionOptions):
+ * `bottommost_compression` (with `bottommost_compression_opts`, when their
+ * `enabled=true`) for the bottommost level, else `compression_per_level[i]`,
+ * else `compression`; every level but the bottommost shares one
+ * `compression_opts` (level, dictionary, checksum). With
+ * level_compaction_dynamic_level_bytes, entry i > 0 of compression_per_level
+ * applies to level base_level + i - 1.
+ */
+import type { DictionaryOptions } from '../recompress/dictionary.js'
+import { effectiveLevel } from '../recompress/config.js'
+import { DEFAULT_COMPRESSION_LEVEL } from '../codec/compression.js'
+import type { SettingSpec } from './model.js'
+import { optionName, typeByte } from './settings.js'
+
+/** Types whose behaviour compression_opts' level changes. */
+const LEVELLED = new Set(['zstd', 'zlib', 'lz4hc'])
+/** Types that use a dictionary when compression_opts has max_dict_bytes > 0. */
+const DICTIONARY_USERS = new Set(['zstd', 'zlib', 'lz4', 'lz4hc'])
+
+/**
+ * Whether `s` behaves as evaluated when the shared compression_opts are those
+ * of `carrier`: same effective level where the type has levels, same
+ * dictionary mode where the type uses one, same checksum for zstd.
+ */
+export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
+  const level = (x: SettingSpec) => effectiveLevel({ type: typeByte(x), level: x.level })
+  if (DICTIONARY_USERS.has(s.type)) {
+    const carried = carrier.dict === 'none' ? 'none' : s.type === 'zstd' ? carrier.dict : 'raw'
+    if (s.dict !== carried) return false
+  }
+  if (LEVELLED.has(s.type)) {
+    const carried = carrier.level === null ? effectiveLevel({ type: typeByte(s), level: null }) : carrier.level
+    if (level(s) !== carried) return false
+  }
+  if (s.type === 'lz4' && carrier.level !== null && carrier.level < 0 && s.level !== carrier.level) return false
+  if (s.type === 'zstd' && s.checksum !== carrier.checksum) return false
+  return true
+}
+
+export function compressionOptsText(s: SettingSpec, dict: DictionaryOptions, enabled: boolean): string {
+  const fields: [string, string | number | boolean][] = [['level', s.level ?? DEFAULT_COMPRESSION_LEVEL]]
+  if (s.dict === 'none') fields.push(['max_dict_bytes', 0], ['zstd_max_train_bytes', 0])
+  else {
+    fields.push(['max_dict_bytes', dict.maxDictBytes], ['zstd_max_train_bytes', s.dict === 'raw' ? 0 : dict.trainBytes])
+    if (s.dict !== 'raw') fields.push(['use_zstd_dict_trainer', s.dict === 'train'])
+    fields.push(['max_dict_buffer_bytes', dict.maxDictBufferBytes])
+  }
+  // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
+  if (s.checksum) fields.push(['checksum', true])
+  if (enabled) fields.push(['enabled', true])
+  return `{${fields.map(([k, v]) => `${k}=${v}`).join(';')}}`
+}
+
+export interface LevelChoice {
+  level: number
+  bottommost: boolean
+  setting: SettingSpec
+}
+
+export interface OptionsPlan {
+  columnFamily: string
+  /** null: levels unknown (plain files): one setting for the column family. */
+  levels: LevelChoice[] | null
+  single: SettingSpec | null
+  /** level_compaction_dynamic_level_bytes, and the base level it implies. */
+  dynamicLevels: { baseLevel: number } | null
+}
+
+/** Options as key → value, in the order an OPTIONS file section lists them. */
+export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions): Record<string, string> {
+  if (plan.single) return { compression: optionName(plan.single), compression_opts: compressionOptsText(plan.single, dict, false) }
+  const levels = plan.levels ?? []
+  const upper = levels.filter((l) => !l.bottommost)
+  const bottom = levels.find((l) => l.bottommost) ?? null
+  const out: Record<string, string> = {}
+  const deepestUpper = upper.length ? Math.max(...upper.map((l) => l.level)) : -1
+  if (upper.length) {
+    const byLevel = new Map(upper.map((l) => [l.level, l.setting]))
+    // An empty level takes the next deeper upper level's choice (data passes through it on the way down), else the nearest above.
+    const at = (level: number): SettingSpec => {
+      for (let l = level; l <= deepestUpper; l++) if (byLevel.has(l)) return byLevel.get(l)!
+      for (let l = level; l >= 0; l--) if (byLevel.has(l)) return byLevel.get(l)!
+      return upper[0].setting
+    }
+    const last = bottom ? bottom.level : deepestUpper
+    const entries: string[] = []
+    if (plan.dynamicLevels) {
+      const base = plan.dynamicLevels.baseLevel
+      entries.push(optionName(at(0)))
+      for (let level = base; level <= last; level++) entries.push(optionName(level === last && bottom ? bottom.setting : at(level)))
+    } else for (let level = 0; level <= last; level++) entries.push(optionName(level === last && bottom ? bottom.setting : at(level)))
+    const carrier = largest(upper)
+    out.compression = optionName(carrier)
+    out.compression_per_level = entries.join(':')
+    out.compression_opts = compressionOptsText(carrier, dict, false)
+  }
+  if (bottom) {
+    if (!upper.length) out.compression = optionName(bottom.setting)
+    out.bottommost_compression = optionName(bottom.setting)
+    out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true)
+  }
+  return out
+}
+
+/** The carrier of the shared compression_opts: the setting of the upper levels that most needs them (levels first, then dictionaries). */
+function largest(upper: LevelChoice[]): SettingSpec {
+  const weight = (s: SettingSpec) => (LEVELLED.has(s.type) ? 2 : 0) + (s.dict !== 'none' ? 1 : 0)
+  return [...upper].sort((a, b) => weight(b.setting) - weight(a.setting) || b.level - a.level)[0].setting
+}
+
+export function optionsText(columnFamily: string, options: Record<string, string>): string {
+  const lines = [`[CFOptions "${columnFamily}"]`, ...Object.entries(options).map(([k, v]) => `  ${k}=${v}`)]
+  return lines.join('\n')
+}

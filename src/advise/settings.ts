@@ -1,0 +1,143 @@
+/**
+ * The settings advise evaluates, and how they map to RocksDB's options:
+ * `compression` (a kXxx name) plus `compression_opts` (level, dictionary
+ * sizes, trainer, checksum). sstkit's short names and the per-codec rules come
+ * from the recompression matrix (recompress/config.ts).
+ */
+import { compressionOptionName, CompressionType, DEFAULT_COMPRESSION_LEVEL } from '../codec/compression.js'
+import { buildMatrix, effectiveLevel, parseTypes, TYPE_NAMES, typeLabel, type RecompressConfig } from '../recompress/config.js'
+import type { DictMode, SettingSpec } from './model.js'
+
+/** The default advise matrix: the codecs RocksDB users choose between, zstd across its useful levels, with and without a finalized dictionary; raw and trained dictionaries and the frame checksum at the levels where they are usually weighed. */
+export function defaultSettings(): SettingSpec[] {
+  const out: SettingSpec[] = []
+  const add = (type: string, level: number | null, dict: DictMode = 'none', checksum = false) => out.push(spec(type, level, dict, checksum))
+  add('none', null)
+  add('snappy', null)
+  add('lz4', null)
+  for (const level of [1, 3, 6, 9, 12, 15, 19]) {
+    add('zstd', level)
+    add('zstd', level, 'finalize')
+  }
+  add('zstd', 3, 'raw')
+  add('zstd', 3, 'train')
+  add('zstd', 1, 'none', true)
+  add('zstd', 3, 'none', true)
+  return out
+}
+
+export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean): SettingSpec {
+  const s = { type, level, dict, checksum, label: '' }
+  s.label = settingLabel(s)
+  return s
+}
+
+export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
+  const level = s.level === null ? '' : ` ${s.level}`
+  const dict = s.dict === 'none' ? '' : ` dict=${s.dict}`
+  return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}`
+}
+
+/** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
+export function settingsFromMatrix(types: string, levels?: (number | null)[], dicts?: DictMode[], checksums: boolean[] = [false]): { settings: SettingSpec[]; notes: string[] } {
+  const { configs, notes } = buildMatrix({ types: parseTypes(types), levels, dicts, checksums })
+  return { settings: configs.map(fromConfig), notes }
+}
+
+export function fromConfig(c: Pick<RecompressConfig, 'type' | 'level' | 'dict' | 'checksum'>): SettingSpec {
+  return spec(typeLabel(c.type), c.level, c.dict === 'file' ? 'none' : c.dict, c.checksum)
+}
+
+export function typeByte(s: SettingSpec): number {
+  const t = TYPE_NAMES[s.type]
+  if (t === undefined) throw new RangeError(`unknown compression type ${s.type}`)
+  return t
+}
+
+/** The options-file name of a setting's type: kZSTD, kLZ4Compression, ... */
+export function optionName(s: SettingSpec): string {
+  return compressionOptionName(typeByte(s))
+}
+
+const BY_OPTION_NAME = new Map<string, number>(
+  Object.values(CompressionType).map((t) => [compressionOptionName(t), t] as [string, number]),
+)
+BY_OPTION_NAME.set('kZSTDNotFinalCompression', CompressionType.ZSTD)
+
+/** RocksDB's per-setting options, as an OPTIONS file or the rocksdb.compression_options property states them. */
+export interface CompressionOptsLike {
+  level: number
+  maxDictBytes: number
+  zstdMaxTrainBytes: number
+  useZstdDictTrainer: boolean
+  checksum: boolean
+}
+
+/** What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate). */
+export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
+  const t = BY_OPTION_NAME.get(optionTypeName)
+  if (t === undefined || t === CompressionType.Xpress) return null
+  const type = typeLabel(t)
+  // The library default is named by the level it means (zstd 3, zlib -1, lz4hc 9), so it matches the matrix.
+  const level = levelled(t) && o.level !== DEFAULT_COMPRESSION_LEVEL ? o.level : effectiveLevel({ type: t, level: null })
+  const dict: DictMode =
+    t === CompressionType.None || o.maxDictBytes <= 0 || !dictionaryCodec(t)
+      ? 'none'
+      : t !== CompressionType.ZSTD || o.zstdMaxTrainBytes <= 0
+        ? 'raw'
+        : o.useZstdDictTrainer
+          ? 'train'
+          : 'finalize'
+  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum)
+}
+
+/** RocksDB's CompressionTypeToString names, as the rocksdb.compression property holds them. */
+const BY_PROPERTY_NAME: Record<string, string> = {
+  NoCompression: 'kNoCompression',
+  Snappy: 'kSnappyCompression',
+  Zlib: 'kZlibCompression',
+  BZip2: 'kBZip2Compression',
+  LZ4: 'kLZ4Compression',
+  LZ4HC: 'kLZ4HCCompression',
+  Xpress: 'kXpressCompression',
+  ZSTD: 'kZSTD',
+  ZSTDNotFinal: 'kZSTDNotFinalCompression',
+}
+
+/**
+ * Today's setting of a file from its properties: rocksdb.compression plus
+ * rocksdb.compression_options ("window_bits=-14; level=32767; ...;
+ * max_dict_bytes=0; zstd_max_train_bytes=0; ...; use_zstd_dict_trainer=1;").
+ */
+export function settingFromProperties(compression: string | undefined, options: string | undefined): SettingSpec | null {
+  if (compression === undefined) return null
+  // fv7 files record e.g. "BuiltinV2;07;": the type byte in hex.
+  const v2 = /^BuiltinV2;([0-9a-fA-F]{2});/.exec(compression)
+  const optionTypeName = v2 ? compressionOptionName(parseInt(v2[1], 16)) : BY_PROPERTY_NAME[compression]
+  if (optionTypeName === undefined) return null
+  const fields = new Map<string, string>()
+  for (const part of (options ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0) fields.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  }
+  const num = (k: string, d: number) => (fields.has(k) && /^-?\d+$/.test(fields.get(k)!) ? Number(fields.get(k)) : d)
+  return settingFromOptions(optionTypeName, {
+    level: num('level', DEFAULT_COMPRESSION_LEVEL),
+    maxDictBytes: num('max_dict_bytes', 0),
+    zstdMaxTrainBytes: num('zstd_max_train_bytes', 0),
+    useZstdDictTrainer: num('use_zstd_dict_trainer', 1) !== 0,
+    checksum: num('checksum', 0) !== 0,
+  })
+}
+
+function levelled(t: number): boolean {
+  return t === CompressionType.ZSTD || t === CompressionType.Zlib || t === CompressionType.LZ4 || t === CompressionType.LZ4HC
+}
+
+function dictionaryCodec(t: number): boolean {
+  return t === CompressionType.ZSTD || t === CompressionType.Zlib || t === CompressionType.LZ4 || t === CompressionType.LZ4HC
+}
+
+export function sameSetting(a: SettingSpec, b: SettingSpec): boolean {
+  return a.type === b.type && a.level === b.level && a.dict === b.dict && a.checksum === b.checksum
+}

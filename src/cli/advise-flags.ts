@@ -1,0 +1,140 @@
+/**
+ * The flags of `advise` and their translation into AdviseOptions: durations,
+ * percentages and the matrix, each validated with a one-line message naming
+ * the flag and what it accepts.
+ */
+import { Flags } from '@oclif/core'
+import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
+import { defaultSettings, settingsFromMatrix } from '../advise/settings.js'
+import { parseShard, type Shard } from '../advise/sampling.js'
+import type { DictMode, Objective, SettingSpec } from '../advise/model.js'
+import type { ExplicitLimits } from '../advise/decide.js'
+import { OBJECTIVES } from '../advise/decide.js'
+
+export class AdviseFlagError extends Error {
+  override name = 'AdviseFlagError'
+}
+
+/** `60s`, `2m`, `90` (seconds), `1.5m`, `500ms` → milliseconds. */
+export function parseDuration(flag: string, spec: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(spec.trim())
+  if (!m) throw new AdviseFlagError(`${flag} takes a duration such as 60s, 2m or 90 (got "${spec}")`)
+  const n = Number(m[1])
+  const unit = m[2] ?? 's'
+  const ms = unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000
+  if (ms <= 0) throw new AdviseFlagError(`${flag} must be above zero (got "${spec}")`)
+  return ms
+}
+
+/** `0.5%` or `0.005` → 0.005; bounded to (0, 1]. */
+export function parseShare(flag: string, spec: string, max = 1): number {
+  const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(spec.trim())
+  if (!m) throw new AdviseFlagError(`${flag} takes a percentage such as 0.5% or a fraction such as 0.005 (got "${spec}")`)
+  const v = m[2] ? Number(m[1]) / 100 : Number(m[1])
+  if (!(v > 0) || v > max) throw new AdviseFlagError(`${flag} must be above 0 and at most ${max * 100}% (got "${spec}")`)
+  return v
+}
+
+export const adviseFlags = {
+  objective: Flags.string({
+    description: `What to optimise for. balanced (default): ${OBJECTIVES.balanced}. size: ${OBJECTIVES.size}. speed: ${OBJECTIVES.speed}.`,
+    options: ['balanced', 'size', 'speed'],
+    default: 'balanced',
+  }),
+  'max-compress-cpu-ratio': Flags.string({ description: "Explicit limit instead of an objective: compression CPU at most this multiple of today's setting's (e.g. 2)." }),
+  'min-decompress-mbps': Flags.string({ description: 'Explicit limit instead of an objective: decompression at least this many MB/s.' }),
+  'time-budget': Flags.string({ description: 'Stop sampling when this much time is spent (e.g. 60s, 2m). The output says which levels it stopped.', default: '60s' }),
+  precision: Flags.string({ description: "Stop sampling a level when every setting's 95% interval is within ±this (e.g. 0.5%).", default: '0.5%' }),
+  sample: Flags.string({ description: 'Evaluate a fixed share of the data blocks of every level (e.g. 5%) instead of sampling until --precision; needed with --shard.' }),
+  seed: Flags.integer({ description: 'Seed of the block sample: the same seed gives the same sample, for any --jobs.', default: 0 }),
+  jobs: Flags.integer({ description: 'Worker threads (default: all cores). Results do not depend on it.', min: 1 }),
+  shard: Flags.string({ description: 'Evaluate shard K of N (K/N, 0-based): the files dealt to it. Combine the --json outputs with --merge.' }),
+  merge: Flags.boolean({ description: 'The arguments are --json outputs of --shard runs: combine them into one advice.' }),
+  types: Flags.string({ description: 'Evaluate these compression types instead of the default matrix (none, snappy, lz4, lz4hc, zlib, bzip2, zstd).' }),
+  levels: Flags.string({ description: 'With --types: levels as a range or list (1..19, 1,3,6).' }),
+  dict: Flags.string({ description: 'With --types: dictionary modes (none, raw, finalize, train).' }),
+  checksum: Flags.string({ description: 'With --types: zstd frame checksum off, on or both.', options: ['off', 'on', 'both'] }),
+  'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes) for the dictionary settings.", default: 16384, min: 1 }),
+  'max-dict-buffer-bytes': Flags.integer({ description: "Data bytes buffered before a file's dictionary is built (max_dict_buffer_bytes).", default: 64 * 1024 * 1024, min: 0 }),
+  format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table' }),
+  report: Flags.string({ description: 'Also write a self-contained HTML page with charts to this file.' }),
+  wide: Flags.boolean({ description: 'Also print every evaluated setting per level.' }),
+  bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB.' }),
+}
+
+export interface AdviseFlagValues {
+  objective: string
+  'max-compress-cpu-ratio'?: string
+  'min-decompress-mbps'?: string
+  'time-budget': string
+  precision: string
+  sample?: string
+  seed: number
+  jobs?: number
+  shard?: string
+  types?: string
+  levels?: string
+  dict?: string
+  checksum?: string
+  'max-dict-bytes': number
+  'max-dict-buffer-bytes': number
+}
+
+export interface ParsedAdviseFlags {
+  settings: SettingSpec[]
+  notes: string[]
+  objective: Objective
+  limits: ExplicitLimits | null
+  timeBudgetMs: number
+  precision: number
+  fixedRate: number | null
+  shard: Shard | null
+}
+
+function positive(flag: string, v: string): number {
+  const n = Number(v)
+  if (!(n > 0) || !Number.isFinite(n)) throw new AdviseFlagError(`${flag} takes a number above zero (got "${v}")`)
+  return n
+}
+
+export function parseAdviseFlags(f: AdviseFlagValues): ParsedAdviseFlags {
+  let settings = defaultSettings()
+  let notes: string[] = []
+  if (f.types !== undefined) {
+    try {
+      ;({ settings, notes } = settingsFromMatrix(
+        f.types,
+        f.levels !== undefined ? parseLevels(f.levels) : undefined,
+        f.dict !== undefined ? (parseDicts(f.dict) as DictMode[]) : undefined,
+        parseChecksums(f.checksum ?? 'off'),
+      ))
+    } catch (e) {
+      throw new AdviseFlagError((e as Error).message)
+    }
+  } else if (f.levels !== undefined || f.dict !== undefined || f.checksum !== undefined) {
+    throw new AdviseFlagError('--levels, --dict and --checksum narrow --types: give --types too')
+  }
+  const limits: ExplicitLimits = {}
+  if (f['max-compress-cpu-ratio'] !== undefined) limits.maxCompressCpuRatio = positive('--max-compress-cpu-ratio', f['max-compress-cpu-ratio'])
+  if (f['min-decompress-mbps'] !== undefined) limits.minDecompressMBps = positive('--min-decompress-mbps', f['min-decompress-mbps'])
+  let shard: Shard | null = null
+  if (f.shard !== undefined) {
+    try {
+      shard = parseShard(f.shard)
+    } catch (e) {
+      throw new AdviseFlagError((e as Error).message)
+    }
+  }
+  const fixedRate = f.sample !== undefined ? parseShare('--sample', f.sample) : null
+  if (shard && fixedRate === null) throw new AdviseFlagError('--shard needs --sample (a fixed share of blocks), so that the shards together are one run')
+  return {
+    settings,
+    notes,
+    objective: f.objective as Objective,
+    limits: Object.keys(limits).length ? limits : null,
+    timeBudgetMs: parseDuration('--time-budget', f['time-budget']),
+    precision: parseShare('--precision', f.precision, 0.5),
+    fixedRate,
+    shard,
+  }
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { addBlock, clearlyBelow, emptySums, mergeSums, rateFor, ratioEstimate, relativeHalfWidth, timing } from '../../src/advise/estimate.js'
+import { blockDraw, fileKey, inShard, parseShard } from '../../src/advise/sampling.js'
+
+/** A synthetic population of blocks: stored size s and size under some setting c, correlated as real blocks are. */
+function population(n: number, seed: number): { s: number; c: number }[] {
+  let x = seed >>> 0
+  const rand = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 0x100000000)
+  return Array.from({ length: n }, () => {
+    const s = 1200 + Math.floor(rand() * 2800)
+    const c = Math.round(s * (0.7 + 0.2 * rand()) + 40)
+    return { s, c }
+  })
+}
+
+function sample(pop: { s: number; c: number }[], seed: number, rate: number) {
+  const sums = emptySums()
+  pop.forEach((b, i) => {
+    if (blockDraw(seed, fileKey('f.sst', null), i * 4096) < rate) addBlock(sums, b.c, b.s, 4096, false)
+  })
+  const total = pop.reduce((a, b) => a + b.s, 0)
+  return { sums, total, truth: pop.reduce((a, b) => a + b.c, 0) }
+}
+
+describe('ratio estimator', () => {
+  it('is exact when every block is sampled', () => {
+    const pop = population(500, 1)
+    const { sums, total, truth } = sample(pop, 0, 1)
+    const e = ratioEstimate(sums, total, 1)
+    expect(e.estimate).toBeCloseTo(truth, 6)
+    expect(e.low).toBe(e.estimate)
+    expect(e.high).toBe(e.estimate)
+  })
+
+  it('its 95% interval covers the truth in about 95% of samples', () => {
+    const pop = population(4000, 7)
+    let covered = 0
+    const trials = 400
+    for (let seed = 0; seed < trials; seed++) {
+      const { sums, total, truth } = sample(pop, seed, 0.05)
+      const e = ratioEstimate(sums, total, 0.05)
+      if (e.low <= truth && truth <= e.high) covered++
+    }
+    expect(covered / trials).toBeGreaterThan(0.9)
+    expect(covered / trials).toBeLessThan(0.99)
+  })
+
+  it('narrows as the rate grows, and rateFor predicts the rate that reaches a target', () => {
+    const pop = population(20000, 3)
+    const a = sample(pop, 5, 0.02)
+    const wa = relativeHalfWidth(ratioEstimate(a.sums, a.total, 0.02))
+    const target = wa / 3
+    const next = rateFor(wa, 0.02, target)
+    expect(next).toBeGreaterThan(0.02)
+    const b = sample(pop, 5, next)
+    const wb = relativeHalfWidth(ratioEstimate(b.sums, b.total, next))
+    expect(wb).toBeLessThan(wa)
+    expect(wb).toBeLessThan(target * 1.3)
+    expect(wb).toBeGreaterThan(target * 0.7)
+  })
+
+  it('sums of disjoint parts merge to the sums of the whole, exactly', () => {
+    const pop = population(3000, 9)
+    const whole = emptySums()
+    const parts = [emptySums(), emptySums(), emptySums()]
+    pop.forEach((b, i) => {
+      addBlock(whole, b.c, b.s, 4096, i % 7 === 0)
+      addBlock(parts[i % 3], b.c, b.s, 4096, i % 7 === 0)
+    })
+    const merged = parts.reduce(mergeSums, emptySums())
+    for (const k of ['n', 'sumC', 'sumS', 'sumCC', 'sumCS', 'sumSS', 'sumU', 'rejected'] as const) expect(merged[k]).toBe(whole[k])
+  })
+})
+
+describe('block draws', () => {
+  it('are uniform, stable, and nested: a higher rate only adds blocks', () => {
+    const key = fileKey('000012.sst', 12)
+    const draws = Array.from({ length: 20000 }, (_, i) => blockDraw(42, key, i * 4133))
+    expect(draws.every((d) => d >= 0 && d < 1)).toBe(true)
+    const mean = draws.reduce((a, b) => a + b, 0) / draws.length
+    expect(mean).toBeGreaterThan(0.49)
+    expect(mean).toBeLessThan(0.51)
+    expect(blockDraw(42, key, 4133)).toBe(draws[1])
+    expect(blockDraw(43, key, 4133)).not.toBe(draws[1])
+    const at = (r: number) => new Set(draws.flatMap((d, i) => (d < r ? [i] : [])))
+    const small = at(0.1)
+    const large = at(0.3)
+    for (const i of small) expect(large.has(i)).toBe(true)
+    expect(small.size / draws.length).toBeGreaterThan(0.09)
+    expect(small.size / draws.length).toBeLessThan(0.11)
+  })
+
+  it('shards deal files round-robin and reject malformed specs', () => {
+    expect(parseShard('1/4')).toEqual({ index: 1, count: 4 })
+    expect(() => parseShard('4/4')).toThrow(/0 <= K < N/)
+    expect(() => parseShard('x')).toThrow(/K\/N/)
+    expect([0, 1, 2, 3, 4, 5].filter((p) => inShard({ index: 1, count: 3 }, p))).toEqual([1, 4])
+  })
+})
+
+describe('timings', () => {
+  it('a steady rate is not noisy; a scattered one is, and noisy timings are never ranked', () => {
+    const steady = timing(10, [10, 10.2, 9.9, 10.1, 10, 9.8])
+    expect(steady.noisy).toBe(false)
+    expect(steady.low!).toBeLessThan(10)
+    expect(steady.high!).toBeGreaterThan(10)
+    const scattered = timing(10, [4, 18, 7, 15])
+    expect(scattered.noisy).toBe(true)
+    expect(timing(10, [10]).noisy).toBe(true)
+    const slow = timing(20, [20, 20.3, 19.8, 20.1])
+    expect(clearlyBelow(steady, slow)).toBe(true)
+    expect(clearlyBelow(slow, steady)).toBe(false)
+    expect(clearlyBelow(scattered, slow)).toBe(false)
+  })
+})
