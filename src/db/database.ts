@@ -14,9 +14,10 @@
  * - an atomic group (edits carrying InAtomicGroup with a count of edits still to come) is applied
  *   only once complete; a group cut short by the end of the MANIFEST is dropped, a normal edit
  *   inside a group or a wrong count is corruption;
- * - per column family, a log number only moves forward; last sequence, next file number,
- *   previous log number and max column family take the last value seen, min log number to keep
- *   the largest; a MANIFEST without log number, next file number or last sequence is corrupt;
+ * - per column family, a log number only moves forward; last sequence, next file number and
+ *   previous log number take the last value seen, min log number to keep the largest, max column
+ *   family the largest recorded or created id; a MANIFEST without log number, next file number
+ *   or last sequence is corrupt;
  * - WAL addition/deletion edits do not touch the column families;
  * - level order: L0 newest first (by epoch number when every file has one, else by largest then
  *   smallest sequence number, then file number); other levels by smallest internal key (the
@@ -202,6 +203,8 @@ function applyEdit(state: Replay, edit: VersionEdit, at: string, offset: number)
     if (state.cfs.has(edit.columnFamily)) fail(`adds column family ${edit.columnFamily} ("${edit.columnFamilyAdd}") a second time`)
     cf = { id: edit.columnFamily, name: edit.columnFamilyAdd, comparator: null, logNumber: 0, files: new Map() }
     state.cfs.set(cf.id, cf)
+    // Creating a column family raises the max column family id (ColumnFamilySet::CreateColumnFamily).
+    state.maxColumnFamily = Math.max(state.maxColumnFamily, cf.id)
   } else if (edit.columnFamilyDrop) {
     const dropped = state.cfs.get(edit.columnFamily)
     if (!dropped) return fail(`drops column family ${edit.columnFamily}, which does not exist`)
@@ -221,7 +224,7 @@ function applyEdit(state: Replay, edit: VersionEdit, at: string, offset: number)
   if (edit.dbId !== undefined) state.dbId = edit.dbId
   if (edit.prevLogNumber !== undefined) state.prevLogNumber = edit.prevLogNumber
   if (edit.nextFileNumber !== undefined) state.nextFileNumber = edit.nextFileNumber
-  if (edit.maxColumnFamily !== undefined) state.maxColumnFamily = edit.maxColumnFamily
+  if (edit.maxColumnFamily !== undefined) state.maxColumnFamily = Math.max(state.maxColumnFamily, edit.maxColumnFamily)
   if (edit.minLogNumberToKeep !== undefined) state.minLogNumberToKeep = Math.max(state.minLogNumberToKeep, edit.minLogNumberToKeep)
   if (edit.lastSequence !== undefined) state.lastSequence = edit.lastSequence
 }
