@@ -1,0 +1,308 @@
+/**
+ * A database's options as its newest OPTIONS-NNNNNN file states them, per column family, and
+ * RocksDB's rule for which compression a file written to a level gets.
+ *
+ * Values missing from a file fall back to RocksDB's defaults (`include/rocksdb/options.h`,
+ * `advanced_options.h`, `table.h`, `util/compression.h` CompressionOptions); every OPTIONS file
+ * RocksDB writes lists them all, so the fallbacks matter only for hand-edited files.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { compressionOptionName } from '../codec/compression.js'
+import { CorruptionError } from '../format/errors.js'
+import {
+  OPTIONS_SECTION,
+  columnFamilySections,
+  parseOptionMap,
+  parseOptionsFile,
+  unescapeOptionString,
+  type OptionsFile,
+} from '../format/options-file.js'
+
+export interface CompressionOpts {
+  level: number
+  windowBits: number
+  strategy: number
+  maxDictBytes: number
+  zstdMaxTrainBytes: number
+  parallelThreads: number
+  enabled: boolean
+  maxDictBufferBytes: number
+  useZstdDictTrainer: boolean
+  /** zstd frame content checksum (RocksDB >= 8.6). */
+  checksum: boolean
+}
+
+export interface ColumnFamilyOptions {
+  name: string
+  /** Option names as RocksDB writes them: kZSTD, kLZ4Compression, kNoCompression, ... */
+  compression: string
+  compressionPerLevel: string[]
+  /** kDisableCompressionOption when not set. */
+  bottommostCompression: string
+  compressionOpts: CompressionOpts
+  bottommostCompressionOpts: CompressionOpts
+  numLevels: number
+  levelCompactionDynamicLevelBytes: boolean
+  /** kCompactionStyleLevel, kCompactionStyleUniversal, kCompactionStyleFIFO, kCompactionStyleNone. */
+  compactionStyle: string
+  maxBytesForLevelBase: number
+  maxBytesForLevelMultiplier: number
+  // From [TableOptions/BlockBasedTable "name"].
+  blockSize: number
+  formatVersion: number
+  /** kCRC32c, kxxHash, kxxHash64, kXXH3, kNoChecksum. */
+  checksum: string
+  blockRestartInterval: number
+  /** The table factory's section title (TableOptions/BlockBasedTable), null when there is none. */
+  tableFactory: string | null
+  /** Every CFOptions statement, raw; table options under "table." + key. */
+  raw: Record<string, string>
+}
+
+export interface DbOptions {
+  path: string
+  rocksdbVersion: string | null
+  columnFamilies: ColumnFamilyOptions[]
+}
+
+/** RocksDB's CompressionOptions defaults. */
+export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze({
+  level: 32767,
+  windowBits: -14,
+  strategy: 0,
+  maxDictBytes: 0,
+  zstdMaxTrainBytes: 0,
+  parallelThreads: 1,
+  enabled: false,
+  maxDictBufferBytes: 0,
+  useZstdDictTrainer: true,
+  checksum: false,
+})
+
+export const DISABLE_COMPRESSION_OPTION = compressionOptionName(0xff)
+
+const DEFAULTS = {
+  compression: compressionOptionName(1), // kSnappyCompression
+  numLevels: 7,
+  compactionStyle: 'kCompactionStyleLevel',
+  maxBytesForLevelBase: 256 * 1024 * 1024,
+  maxBytesForLevelMultiplier: 10,
+  blockSize: 4096,
+  formatVersion: 6,
+  checksum: 'kXXH3',
+  blockRestartInterval: 16,
+} as const
+
+const OPTIONS_FILE = /^OPTIONS-(\d+)$/
+
+/** The newest OPTIONS file of a directory (highest number), or null. */
+export function newestOptionsFile(dir: string): string | null {
+  let best: { n: number; name: string } | null = null
+  for (const name of readdirSync(dir)) {
+    const m = OPTIONS_FILE.exec(name)
+    if (m && (best === null || Number(m[1]) > best.n)) best = { n: Number(m[1]), name }
+  }
+  return best === null ? null : join(dir, best.name)
+}
+
+/** Options of the newest OPTIONS file in `dir`, or null when it has none. */
+export function readNewestOptions(dir: string): DbOptions | null {
+  const path = newestOptionsFile(dir)
+  return path === null ? null : readOptionsFile(path)
+}
+
+export function readOptionsFile(path: string): DbOptions {
+  return dbOptionsFrom(parseOptionsFile(readFileSync(path, 'utf8'), path), path)
+}
+
+/** The typed view of a parsed OPTIONS file. */
+export function dbOptionsFrom(file: OptionsFile, path: string): DbOptions {
+  const version = file.sections.find((s) => s.title === OPTIONS_SECTION.Version)
+  const columnFamilies = file.sections
+    .filter((s) => s.title === OPTIONS_SECTION.CFOptions && s.argument !== null)
+    .map((s) => columnFamilyOptions(file, s.argument as string, path))
+  return { path, rocksdbVersion: version?.entries.get('rocksdb_version') ?? null, columnFamilies }
+}
+
+function columnFamilyOptions(file: OptionsFile, name: string, path: string): ColumnFamilyOptions {
+  const sections = columnFamilySections(file, name)
+  if (!sections) throw new CorruptionError(`${path}: no [CFOptions "${name}"] section`)
+  const { cf, table } = sections
+  const where = (key: string, line: number) => `${path}:${line}: ${key}`
+  const get = (key: string) => cf.entries.get(key)
+  const tget = (key: string) => table?.entries.get(key)
+  const raw: Record<string, string> = Object.fromEntries(cf.entries)
+  if (table) for (const [k, v] of table.entries) raw[`table.${k}`] = v
+  const int = (v: string | undefined, fallback: number, key: string, line: number) => parseIntOption(v, fallback, where(key, line))
+  const perLevel = get('compression_per_level')
+  return {
+    name,
+    compression: get('compression') || DEFAULTS.compression,
+    compressionPerLevel: perLevel ? perLevel.split(':').filter((s) => s !== '') : [],
+    bottommostCompression: get('bottommost_compression') || DISABLE_COMPRESSION_OPTION,
+    compressionOpts: compressionOpts(get('compression_opts'), where('compression_opts', cf.line)),
+    bottommostCompressionOpts: compressionOpts(get('bottommost_compression_opts'), where('bottommost_compression_opts', cf.line)),
+    numLevels: int(get('num_levels'), DEFAULTS.numLevels, 'num_levels', cf.line),
+    levelCompactionDynamicLevelBytes: parseBoolOption(get('level_compaction_dynamic_level_bytes'), false, where('level_compaction_dynamic_level_bytes', cf.line)),
+    compactionStyle: get('compaction_style') || DEFAULTS.compactionStyle,
+    maxBytesForLevelBase: int(get('max_bytes_for_level_base'), DEFAULTS.maxBytesForLevelBase, 'max_bytes_for_level_base', cf.line),
+    maxBytesForLevelMultiplier: parseNumberOption(get('max_bytes_for_level_multiplier'), DEFAULTS.maxBytesForLevelMultiplier, where('max_bytes_for_level_multiplier', cf.line)),
+    blockSize: int(tget('block_size'), DEFAULTS.blockSize, 'block_size', table?.line ?? cf.line),
+    formatVersion: int(tget('format_version'), DEFAULTS.formatVersion, 'format_version', table?.line ?? cf.line),
+    checksum: tget('checksum') || DEFAULTS.checksum,
+    blockRestartInterval: int(tget('block_restart_interval'), DEFAULTS.blockRestartInterval, 'block_restart_interval', table?.line ?? cf.line),
+    tableFactory: table?.title ?? null,
+    raw,
+  }
+}
+
+function parseNumberOption(v: string | undefined, fallback: number, where: string): number {
+  if (v === undefined || v === '') return fallback
+  const n = Number(v)
+  if (!Number.isFinite(n)) throw new CorruptionError(`${where}: '${v}' is not a number`)
+  return n
+}
+
+function parseIntOption(v: string | undefined, fallback: number, where: string): number {
+  const n = parseNumberOption(v, fallback, where)
+  if (!Number.isInteger(n)) throw new CorruptionError(`${where}: '${v}' is not an integer`)
+  return n
+}
+
+function parseBoolOption(v: string | undefined, fallback: boolean, where: string): boolean {
+  if (v === undefined || v === '') return fallback
+  if (v === 'true' || v === '1') return true
+  if (v === 'false' || v === '0') return false
+  throw new CorruptionError(`${where}: '${v}' is not a boolean`)
+}
+
+/** Option-map keys of CompressionOptions, in the order of its legacy colon form. */
+const COMPRESSION_OPTS_KEYS: [keyof CompressionOpts, string][] = [
+  ['windowBits', 'window_bits'],
+  ['level', 'level'],
+  ['strategy', 'strategy'],
+  ['maxDictBytes', 'max_dict_bytes'],
+  ['zstdMaxTrainBytes', 'zstd_max_train_bytes'],
+  ['parallelThreads', 'parallel_threads'],
+  ['enabled', 'enabled'],
+  ['maxDictBufferBytes', 'max_dict_buffer_bytes'],
+  ['useZstdDictTrainer', 'use_zstd_dict_trainer'],
+  ['checksum', 'checksum'],
+]
+
+/**
+ * compression_opts / bottommost_compression_opts: the struct form `{level=3;max_dict_bytes=...}`
+ * RocksDB writes today, or the legacy `window_bits:level:strategy:max_dict_bytes[:zstd_max_train_bytes
+ * [:parallel_threads[:enabled[:max_dict_buffer_bytes[:use_zstd_dict_trainer]]]]]` form.
+ */
+export function compressionOpts(value: string | undefined, where: string): CompressionOpts {
+  const out: CompressionOpts = { ...DEFAULT_COMPRESSION_OPTS }
+  if (value === undefined || value.trim() === '') return out
+  const v = value.trim()
+  const set = (field: keyof CompressionOpts, text: string, key: string) => {
+    const fallback = DEFAULT_COMPRESSION_OPTS[field]
+    ;(out as unknown as Record<string, number | boolean>)[field] =
+      typeof fallback === 'boolean' ? parseBoolOption(text, fallback, `${where}.${key}`) : parseIntOption(text, fallback, `${where}.${key}`)
+  }
+  if (!v.startsWith('{') && !v.includes('=')) {
+    const parts = v.split(':')
+    if (parts.length < 4) throw new CorruptionError(`${where}: '${v}' has fewer than 4 ':'-separated fields`)
+    parts.forEach((p, i) => {
+      if (i < COMPRESSION_OPTS_KEYS.length) set(COMPRESSION_OPTS_KEYS[i][0], p, COMPRESSION_OPTS_KEYS[i][1])
+    })
+    return out
+  }
+  const map = parseOptionMap(v, where)
+  for (const [field, key] of COMPRESSION_OPTS_KEYS) {
+    const text = map.get(key)
+    if (text !== undefined) set(field, unescapeOptionString(text), key)
+  }
+  return out
+}
+
+export interface LevelContext {
+  /** The output level is the bottommost non-empty level (level >= num_non_empty_levels - 1). */
+  bottommost: boolean
+  /**
+   * The LSM's base level (where L0 compacts to). Default: 1 for level compaction without
+   * level_compaction_dynamic_level_bytes, -1 for other styles (RocksDB's static base level);
+   * with dynamic level bytes pass `dynamicBaseLevel(...)` of the level sizes at write time.
+   */
+  baseLevel?: number
+  /** The file is a memtable flush (RocksDB's GetCompressionFlush: no bottommost override). */
+  flush?: boolean
+}
+
+/**
+ * Which compression, and which compression options, RocksDB gives a file written to `level`
+ * (`db/compaction/compaction_picker.cc` GetCompressionType / GetCompressionOptions, and
+ * `db/db_impl/db_impl.cc` GetCompressionFlush for flushes):
+ *
+ * 1. Compaction output to the bottommost level (level >= num_non_empty_levels - 1) uses
+ *    bottommost_compression when it is not kDisableCompressionOption.
+ * 2. Else, when compression_per_level is non-empty, entry idx = 0 for L0 and
+ *    level - base_level + 1 above it, clamped to [0, n - 1] (levels past its end use its last
+ *    entry). With level_compaction_dynamic_level_bytes the base level moves with the data, so
+ *    the same level maps to different entries over time.
+ * 3. Else compression.
+ * Options: compaction output to the bottommost level uses bottommost_compression_opts when its
+ * `enabled` is true (independently of rule 1), else compression_opts.
+ * A flush uses compression_per_level[0] when it is set, else compression, and compression_opts.
+ * (Universal compaction with compression_size_percent >= 0 flushes uncompressed; not modelled.)
+ */
+export function compressionForLevel(
+  cf: ColumnFamilyOptions,
+  level: number,
+  ctx: LevelContext,
+): { compression: string; opts: CompressionOpts } {
+  const bottommost = ctx.bottommost && !ctx.flush
+  const opts = bottommost && cf.bottommostCompressionOpts.enabled ? cf.bottommostCompressionOpts : cf.compressionOpts
+  if (bottommost && cf.bottommostCompression !== DISABLE_COMPRESSION_OPTION) {
+    return { compression: cf.bottommostCompression, opts }
+  }
+  const perLevel = cf.compressionPerLevel
+  if (perLevel.length === 0) return { compression: cf.compression, opts }
+  if (ctx.flush) return { compression: perLevel[0], opts }
+  const base = ctx.baseLevel ?? staticBaseLevel(cf)
+  const idx = level === 0 ? 0 : level - base + 1
+  return { compression: perLevel[Math.max(0, Math.min(idx, perLevel.length - 1))], opts }
+}
+
+function staticBaseLevel(cf: ColumnFamilyOptions): number {
+  return cf.compactionStyle === 'kCompactionStyleLevel' ? 1 : -1
+}
+
+/**
+ * The base level of a column family: static (1, or -1 for non-level styles) without
+ * level_compaction_dynamic_level_bytes; with it, RocksDB's VersionStorageInfo::CalculateBaseBytes
+ * (`db/version_set.cc`): from the largest non-L0 level size, divide by the multiplier level by
+ * level up to the first non-empty level; if that is no more than base/multiplier the base level
+ * is the first non-empty level, else move the base level up while the size exceeds
+ * max_bytes_for_level_base. All levels above L0 empty: num_levels - 1.
+ * `levelBytes[i]` = bytes of level i's files.
+ */
+export function dynamicBaseLevel(cf: ColumnFamilyOptions, levelBytes: number[]): number {
+  if (!cf.levelCompactionDynamicLevelBytes || cf.compactionStyle !== 'kCompactionStyleLevel') return staticBaseLevel(cf)
+  const n = cf.numLevels
+  let first = -1
+  let max = 0
+  for (let i = 1; i < n; i++) {
+    const size = levelBytes[i] ?? 0
+    if (size > 0 && first === -1) first = i
+    if (size > max) max = size
+  }
+  if (max === 0) return n - 1
+  const mult = cf.maxBytesForLevelMultiplier
+  const baseMax = cf.maxBytesForLevelBase
+  const baseMin = Math.floor(baseMax / mult)
+  let cur = max
+  for (let i = n - 2; i >= first; i--) cur = Math.floor(cur / mult)
+  if (cur <= baseMin) return first
+  let base = first
+  while (base > 1 && cur > baseMax) {
+    base--
+    cur = Math.floor(cur / mult)
+  }
+  return base
+}
