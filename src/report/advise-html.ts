@@ -110,6 +110,30 @@ const renderErrorBars: CustomSeriesRenderItem = (_params, api) => {
   }
 }
 
+/**
+ * Where the sizes fall in two far-apart groups (typically no compression far
+ * above every compressor), cut the empty span out of the y axis so the
+ * compressors are not squeezed into a sliver.
+ */
+function sizeAxisBreak(matrix: SettingEstimate[]): { start: number; end: number; gap: string }[] {
+  const spans = matrix.map((e) => [e.change.low * 100, e.change.high * 100]).sort((a, b) => a[0] - b[0])
+  if (spans.length < 2) return []
+  const total = Math.max(...spans.map((s) => s[1])) - spans[0][0]
+  let best = { from: 0, to: 0 }
+  let reach = spans[0][1]
+  for (const [low, high] of spans.slice(1)) {
+    if (low - reach > best.to - best.from) best = { from: reach, to: low }
+    reach = Math.max(reach, high)
+  }
+  const gap = best.to - best.from
+  if (total <= 0 || gap < total * 0.5) return []
+  // Round ends (to the step of the span kept), so the labels at the break read well.
+  const step = 10 ** Math.floor(Math.log10(Math.max(1e-9, (total - gap) / 2)))
+  const start = Math.ceil((best.from + (total - gap) * 0.1) / step) * step
+  const end = Math.floor((best.to - (total - gap) * 0.1) / step) * step
+  return end > start ? [{ start, end, gap: '4%' }] : []
+}
+
 function chartOption(l: LevelAdvice): EChartsOption {
   const floor = cpuFloor(l.matrix)
   const rec = l.recommended.estimate
@@ -121,6 +145,10 @@ function chartOption(l: LevelAdvice): EChartsOption {
     .sort((a, b) => a.value[0] - b.value[0] || b.value[1] - a.value[1])
   const label = (text: string, color: string, position: 'top' | 'bottom') => ({ show: true, formatter: text, color, fontWeight: 'bold' as const, fontSize: 12, position, distance: 10 })
   const todayIsRecommended = l.today?.setting.label === rec.setting.label
+  // Each label on the side away from the other point, so neither covers the other.
+  const recBelowToday = l.today !== null && rec.change.estimate < l.today.change.estimate
+  const recSide = recBelowToday ? 'bottom' : 'top'
+  const todaySide = recBelowToday ? 'top' : 'bottom'
   const series: SeriesOption[] = [
     {
       name: SERIES.settings,
@@ -162,8 +190,7 @@ function chartOption(l: LevelAdvice): EChartsOption {
       symbol: 'diamond',
       symbolSize: 16,
       itemStyle: { color: CHART_COLORS.today, opacity: 1 },
-      // Below the point, so that it does not cover the recommendation's label above.
-      label: { ...label(`today: ${l.today.setting.label}`, CHART_COLORS.today, 'bottom'), show: !todayIsRecommended },
+      label: { ...label(`today: ${l.today.setting.label}`, CHART_COLORS.today, todaySide), show: !todayIsRecommended },
       labelLayout: { hideOverlap: true },
       data: [pointOf(l.today, floor)],
       z: 5,
@@ -177,7 +204,7 @@ function chartOption(l: LevelAdvice): EChartsOption {
     symbol: 'circle',
     symbolSize: 20,
     itemStyle: { color: 'rgba(0,0,0,0)', borderColor: CHART_COLORS.recommended, borderWidth: 3, opacity: 1 },
-    label: label(`recommended${todayIsRecommended ? ' (as today)' : ''}: ${rec.setting.label}`, CHART_COLORS.recommended, 'top'),
+    label: label(`recommended${todayIsRecommended ? ' (as today)' : ''}: ${rec.setting.label}`, CHART_COLORS.recommended, recSide),
     labelLayout: { hideOverlap: true },
     data: [pointOf(rec, floor)],
     z: 6,
@@ -203,7 +230,10 @@ function chartOption(l: LevelAdvice): EChartsOption {
       nameLocation: 'middle',
       nameGap: 48,
       scale: true,
-      axisLabel: { formatter: '{value}%' },
+      breaks: sizeAxisBreak(l.matrix),
+      // Equal zigzag spans: ECharts picks each span at random between them, and the page must not change from run to run.
+      breakArea: { expandOnClick: false, zigzagMinSpan: 8, zigzagMaxSpan: 8 },
+      axisLabel: { formatter: (v: number) => `${Number(v.toPrecision(6))}%` },
       splitLine: { lineStyle: { color: '#eeeeee' } },
     },
     series,
