@@ -1,0 +1,531 @@
+/**
+ * The `advise` report as one self-contained HTML page: inline CSS, charts as
+ * inline SVG rendered here by Apache ECharts' server-side renderer, no
+ * scripts, and a Content-Security-Policy that forbids every request.
+ *
+ * Per column family and level: a size-against-CPU chart of every evaluated
+ * setting (x = compression CPU, log scale; y = change against today's bytes,
+ * with the 95% intervals as error bars), today's and the recommended setting
+ * marked and labelled, the Pareto front as a line; then the tables.
+ */
+import { createRequire } from 'node:module'
+import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
+import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
+import {
+  formatChange,
+  formatCpu,
+  formatProjected,
+  formatSize,
+  formatSpeed,
+  levelLabel,
+  NOISY_MARK,
+  optionsDiffer,
+  sharePercent,
+  STOP_TEXT,
+  todayLabel,
+} from './advise.js'
+
+type ECharts = typeof import('echarts')
+
+export const CHART_WIDTH = 760
+export const CHART_HEIGHT = 440
+
+/** Series names, in series order: the page's tests and readers find the series by them. */
+export const SERIES = {
+  settings: 'evaluated settings',
+  interval: '95% interval',
+  pareto: 'Pareto front',
+  today: 'today',
+  recommended: 'recommended',
+} as const
+
+export const CHART_COLORS = { settings: '#4a6fd1', interval: '#8c9bc4', pareto: '#2e9e5b', today: '#d9822b', recommended: '#c8264d' }
+
+/** ECharts is large: loaded on the first HTML report only, so that other commands start without it. */
+let echartsModule: ECharts | undefined
+function loadEcharts(): ECharts {
+  echartsModule ??= createRequire(import.meta.url)('echarts') as ECharts
+  return echartsModule
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
+}
+
+// ---------------------------------------------------------------------------
+// Charts
+
+/** Settings without a measured compression CPU (no compression) sit at the left edge of the log axis. */
+function cpuFloor(matrix: SettingEstimate[]): number {
+  const positive = matrix.map((e) => e.compressSecPerGB.value ?? 0).filter((v) => v > 0)
+  const least = positive.length > 0 ? Math.min(...positive) : 1
+  return 10 ** Math.floor(Math.log10(least))
+}
+
+interface Point {
+  value: [number, number]
+  name: string
+}
+
+function pointOf(e: SettingEstimate, floor: number): Point {
+  const cpu = e.compressSecPerGB.value
+  return { value: [cpu !== null && cpu > floor ? cpu : floor, e.change.estimate * 100], name: e.setting.label }
+}
+
+/** [x, y, yLow, yHigh, xLow, xHigh, noisy]: one error bar pair per setting. */
+function intervalDatum(e: SettingEstimate, floor: number): number[] {
+  const [x, y] = pointOf(e, floor).value
+  const t = e.compressSecPerGB
+  const xLow = t.low !== null && t.low > floor ? t.low : x
+  const xHigh = t.high !== null && t.high > floor ? t.high : x
+  return [x, y, e.change.low * 100, e.change.high * 100, xLow, xHigh, t.noisy ? 1 : 0]
+}
+
+const CAP = 3
+
+/** Error bars: vertical for the size interval, horizontal for the CPU interval (dashed when noisy). */
+const renderErrorBars: CustomSeriesRenderItem = (_params, api) => {
+  const at = (x: number, y: number) => api.coord([x, y])
+  const [x, y, yLow, yHigh, xLow, xHigh, noisy] = [0, 1, 2, 3, 4, 5, 6].map((i) => Number(api.value(i)))
+  const lo = at(x, yLow)
+  const hi = at(x, yHigh)
+  const left = at(xLow, y)
+  const right = at(xHigh, y)
+  const stroke = { stroke: CHART_COLORS.interval, lineWidth: 1 }
+  const line = (x1: number, y1: number, x2: number, y2: number, dashed = false) => ({
+    type: 'line' as const,
+    shape: { x1, y1, x2, y2 },
+    style: dashed ? { ...stroke, lineDash: [3, 2] } : stroke,
+  })
+  return {
+    type: 'group',
+    children: [
+      line(lo[0], lo[1], hi[0], hi[1]),
+      line(lo[0] - CAP, lo[1], lo[0] + CAP, lo[1]),
+      line(hi[0] - CAP, hi[1], hi[0] + CAP, hi[1]),
+      line(left[0], left[1], right[0], right[1], noisy === 1),
+    ],
+  }
+}
+
+/**
+ * Where the sizes fall in two far-apart groups (typically no compression far
+ * above every compressor), cut the empty span out of the y axis so the
+ * compressors are not squeezed into a sliver.
+ */
+function sizeAxisBreak(matrix: SettingEstimate[]): { start: number; end: number; gap: string }[] {
+  const spans = matrix.map((e) => [e.change.low * 100, e.change.high * 100]).sort((a, b) => a[0] - b[0])
+  if (spans.length < 2) return []
+  const total = Math.max(...spans.map((s) => s[1])) - spans[0][0]
+  let best = { from: 0, to: 0 }
+  let reach = spans[0][1]
+  for (const [low, high] of spans.slice(1)) {
+    if (low - reach > best.to - best.from) best = { from: reach, to: low }
+    reach = Math.max(reach, high)
+  }
+  const gap = best.to - best.from
+  if (total <= 0 || gap < total * 0.5) return []
+  // Round ends (to the step of the span kept), so the labels at the break read well.
+  const step = 10 ** Math.floor(Math.log10(Math.max(1e-9, (total - gap) / 2)))
+  const start = Math.ceil((best.from + (total - gap) * 0.1) / step) * step
+  const end = Math.floor((best.to - (total - gap) * 0.1) / step) * step
+  return end > start ? [{ start, end, gap: '4%' }] : []
+}
+
+function chartOption(l: LevelAdvice): EChartsOption {
+  const floor = cpuFloor(l.matrix)
+  const rec = l.recommended.estimate
+  const special = new Set([rec.setting.label, l.today?.setting.label])
+  const noisyStyle = { color: '#ffffff', borderColor: CHART_COLORS.settings, borderWidth: 1.5 }
+  const front = l.matrix
+    .filter((e) => e.pareto)
+    .map((e) => ({ ...pointOf(e, floor), label: { show: !special.has(e.setting.label) } }))
+    .sort((a, b) => a.value[0] - b.value[0] || b.value[1] - a.value[1])
+  const label = (text: string, color: string, position: 'top' | 'bottom') => ({ show: true, formatter: text, color, fontWeight: 'bold' as const, fontSize: 12, position, distance: 10 })
+  const todayIsRecommended = l.today?.setting.label === rec.setting.label
+  // Each label on the side away from the other point, so neither covers the other.
+  const recBelowToday = l.today !== null && rec.change.estimate < l.today.change.estimate
+  const recSide = recBelowToday ? 'bottom' : 'top'
+  const todaySide = recBelowToday ? 'top' : 'bottom'
+  const series: SeriesOption[] = [
+    {
+      name: SERIES.settings,
+      type: 'scatter',
+      symbolSize: 8,
+      itemStyle: { color: CHART_COLORS.settings, opacity: 1 },
+      data: l.matrix.map((e) => ({
+        ...pointOf(e, floor),
+        ...(e.compressSecPerGB.noisy || e.decompressMBps.noisy ? { itemStyle: noisyStyle } : {}),
+      })),
+      z: 3,
+    },
+    {
+      name: SERIES.interval,
+      type: 'custom',
+      renderItem: renderErrorBars,
+      itemStyle: { color: CHART_COLORS.interval },
+      data: l.matrix.map((e) => intervalDatum(e, floor)),
+      encode: { x: [0, 4, 5], y: [1, 2, 3] },
+      z: 2,
+    },
+    {
+      name: SERIES.pareto,
+      type: 'line',
+      symbol: 'circle',
+      symbolSize: 5,
+      itemStyle: { color: CHART_COLORS.pareto },
+      lineStyle: { color: CHART_COLORS.pareto, width: 2 },
+      label: { show: true, formatter: '{b}', fontSize: 10, color: '#255e3b', position: 'right' },
+      labelLayout: { hideOverlap: true },
+      data: front,
+      z: 4,
+    },
+  ]
+  if (l.today) {
+    series.push({
+      name: SERIES.today,
+      type: 'scatter',
+      symbol: 'diamond',
+      symbolSize: 16,
+      itemStyle: { color: CHART_COLORS.today, opacity: 1 },
+      label: { ...label(`today: ${l.today.setting.label}`, CHART_COLORS.today, todaySide), show: !todayIsRecommended },
+      labelLayout: { hideOverlap: true },
+      data: [pointOf(l.today, floor)],
+      z: 5,
+    })
+  } else {
+    series.push({ name: SERIES.today, type: 'scatter', data: [] })
+  }
+  series.push({
+    name: SERIES.recommended,
+    type: 'scatter',
+    symbol: 'circle',
+    symbolSize: 20,
+    itemStyle: { color: 'rgba(0,0,0,0)', borderColor: CHART_COLORS.recommended, borderWidth: 3, opacity: 1 },
+    label: label(`recommended${todayIsRecommended ? ' (as today)' : ''}: ${rec.setting.label}`, CHART_COLORS.recommended, recSide),
+    labelLayout: { hideOverlap: true },
+    data: [pointOf(rec, floor)],
+    z: 6,
+  })
+  return {
+    animation: false,
+    backgroundColor: '#ffffff',
+    textStyle: { fontFamily: 'sans-serif' },
+    grid: { left: 70, right: 40, top: 60, bottom: 60 },
+    legend: { top: 8, data: [SERIES.settings, SERIES.pareto, SERIES.today, SERIES.recommended, SERIES.interval] },
+    xAxis: {
+      type: 'log',
+      logBase: 10,
+      min: floor,
+      name: 'compression CPU, s/GB (log scale)',
+      nameLocation: 'middle',
+      nameGap: 32,
+      splitLine: { show: true, lineStyle: { color: '#eeeeee' } },
+    },
+    yAxis: {
+      type: 'value',
+      name: 'size change vs today, %',
+      nameLocation: 'middle',
+      nameGap: 48,
+      scale: true,
+      breaks: sizeAxisBreak(l.matrix),
+      // Equal zigzag spans: ECharts picks each span at random between them, and the page must not change from run to run.
+      breakArea: { expandOnClick: false, zigzagMinSpan: 8, zigzagMaxSpan: 8 },
+      axisLabel: { formatter: (v: number) => `${Number(v.toPrecision(6))}%` },
+      splitLine: { lineStyle: { color: '#eeeeee' } },
+    },
+    series,
+  }
+}
+
+/** zrender numbers ids and classes with process-wide counters: renumber them per chart so ids stay unique on the page and the page is the same for the same advice. */
+function stableIds(svg: string, prefix: string): string {
+  const seen = new Map<string, string>()
+  return svg.replace(/\bzr\d+-(cls-|ani-|[cgps])(\d+)\b/g, (m: string, kind: string) => {
+    let id = seen.get(m)
+    if (id === undefined) {
+      id = `${prefix}-${kind}${seen.size}`
+      seen.set(m, id)
+    }
+    return id
+  })
+}
+
+/** One level's chart as an SVG string. */
+export function renderLevelChart(l: LevelAdvice, idPrefix: string): string {
+  const echarts = loadEcharts()
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: CHART_WIDTH, height: CHART_HEIGHT })
+  try {
+    chart.setOption(chartOption(l))
+    return stableIds(chart.renderToSVGString(), idPrefix)
+  } finally {
+    chart.dispose()
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Tables
+
+interface HtmlColumn {
+  header: string
+  numeric?: boolean
+}
+
+/** Cells are HTML already escaped by the caller (see `text`). */
+function htmlTable(columns: HtmlColumn[], rows: string[][], rowClasses: string[] = []): string {
+  const cls = (c: HtmlColumn) => (c.numeric ? ' class="num"' : '')
+  const head = columns.map((c) => `<th${cls(c)}>${escapeHtml(c.header)}</th>`).join('')
+  const body = rows
+    .map((r, i) => `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${r.map((c, j) => `<td${cls(columns[j])}>${c}</td>`).join('')}</tr>`)
+    .join('\n')
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`
+}
+
+const text = (s: string | number) => escapeHtml(String(s))
+
+function databaseTable(advice: Advice): string {
+  const rows = advice.columnFamilies.flatMap((cf) =>
+    cf.levels.map((l) => [
+      `<code>${text(cf.name)}</code>`,
+      text(levelLabel(l)),
+      text(l.files),
+      text(formatSize(l.fileBytes)),
+      text(formatSize(l.dataBytes)),
+      text(l.entries),
+      text(l.todayCompression),
+      l.todayOptions ? text(l.todayOptions.label) + (optionsDiffer(l) ? ' <span class="warn">(differs)</span>' : '') : '',
+      text(l.todayRatio.toFixed(2)),
+    ]),
+  )
+  return htmlTable(
+    [
+      { header: 'Column family' },
+      { header: 'Level' },
+      { header: 'Files', numeric: true },
+      { header: 'Size', numeric: true },
+      { header: 'Data blocks', numeric: true },
+      { header: 'Entries', numeric: true },
+      { header: 'Compression (files)' },
+      { header: 'OPTIONS' },
+      { header: 'Ratio', numeric: true },
+    ],
+    rows,
+  )
+}
+
+function estimateCells(e: SettingEstimate): string[] {
+  return [formatProjected(e.bytes), formatChange(e.change), formatCpu(e.compressSecPerGB), formatSpeed(e.decompressMBps)].map(text)
+}
+
+function recommendationTable(l: LevelAdvice): string {
+  const rows = [['today', text(todayLabel(l)), text(formatSize(l.dataBytes)), '', text(formatCpu(l.today?.compressSecPerGB)), text(formatSpeed(l.today?.decompressMBps)), '']]
+  const classes = ['today']
+  rows.push(['recommended', `<strong>${text(l.recommended.estimate.setting.label)}</strong>`, ...estimateCells(l.recommended.estimate), text(l.recommended.reason)])
+  classes.push('recommended')
+  if (l.runnerUp) {
+    rows.push(['runner-up', text(l.runnerUp.estimate.setting.label), ...estimateCells(l.runnerUp.estimate), text(l.runnerUp.reason)])
+    classes.push('runner-up')
+  }
+  return htmlTable(
+    [
+      { header: '' },
+      { header: 'Setting' },
+      { header: 'Projected', numeric: true },
+      { header: 'Change vs today (95%)', numeric: true },
+      { header: 'CPU s/GB', numeric: true },
+      { header: 'Decompress MB/s', numeric: true },
+      { header: 'Why' },
+    ],
+    rows,
+    classes,
+  )
+}
+
+function matrixTable(l: LevelAdvice): string {
+  const rec = l.recommended.estimate.setting.label
+  const rows = l.matrix.map((e) => [
+    text(e.setting.label),
+    ...estimateCells(e).slice(0, 2),
+    text(e.ratio.toFixed(2)),
+    ...estimateCells(e).slice(2),
+    text(sharePercent(e.rejectedShare)),
+    text(formatSize(e.dictBytes)),
+    [e.setting.label === rec ? 'recommended' : '', e.pareto ? 'Pareto' : ''].filter(Boolean).join(', '),
+  ])
+  return htmlTable(
+    [
+      { header: 'Setting' },
+      { header: 'Projected', numeric: true },
+      { header: 'Change vs today (95%)', numeric: true },
+      { header: 'Ratio', numeric: true },
+      { header: 'CPU s/GB', numeric: true },
+      { header: 'Decompress MB/s', numeric: true },
+      { header: 'Rejected', numeric: true },
+      { header: 'Dictionaries', numeric: true },
+      { header: 'Marks' },
+    ],
+    rows,
+    l.matrix.map((e) => (e.setting.label === rec ? 'recommended' : e.pareto ? 'pareto' : '')),
+  )
+}
+
+function samplingTable(advice: Advice): string {
+  const rows = advice.columnFamilies.flatMap((cf) =>
+    cf.levels.map((l) => [
+      `<code>${text(cf.name)}</code>`,
+      text(levelLabel(l)),
+      text(`${l.sample.blocks} of ${l.dataBlocks}`),
+      text(formatSize(l.sample.uncompressedBytes)),
+      text(sharePercent(l.sample.share)),
+      text(STOP_TEXT[l.sample.stopped]),
+    ]),
+  )
+  return htmlTable(
+    [
+      { header: 'Column family' },
+      { header: 'Level' },
+      { header: 'Blocks sampled', numeric: true },
+      { header: 'Sampled', numeric: true },
+      { header: 'Share', numeric: true },
+      { header: 'Stopped' },
+    ],
+    rows,
+  )
+}
+
+// ---------------------------------------------------------------------------
+// The page
+
+const STYLE = `
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f6f7f9; margin: 0; }
+header, main, footer { max-width: 1100px; margin: 0 auto; padding: 0 24px; }
+header { padding-top: 20px; }
+h1 { font-size: 22px; margin: 0 0 8px; }
+h2 { font-size: 18px; margin: 28px 0 10px; border-bottom: 1px solid #d5d9e0; padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 18px 0 6px; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0; }
+dl.facts dt { color: #5b6475; }
+dl.facts dd { margin: 0; }
+table { border-collapse: collapse; background: #fff; margin: 6px 0 12px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #dfe3ea; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #eef1f6; font-weight: 600; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+tr.recommended td { background: #fdf0f3; }
+tr.today td { background: #fdf6ee; }
+tr.pareto td:first-child { color: #255e3b; }
+.level { background: #fff; border: 1px solid #dfe3ea; border-radius: 6px; padding: 4px 16px 8px; margin: 14px 0; }
+figure.chart { margin: 6px 0; }
+figure.chart svg { max-width: 100%; height: auto; display: block; }
+figcaption { color: #5b6475; font-size: 12px; }
+.warn { color: #a0521b; }
+pre { background: #fff; border: 1px solid #dfe3ea; padding: 10px 12px; overflow-x: auto; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
+ul.notes li { margin: 2px 0; }
+footer { color: #5b6475; font-size: 12px; padding-bottom: 24px; }
+`
+
+function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): string {
+  const id = `cf${cfIndex}-l${levelIndex}`
+  const noisy = l.matrix.filter((e) => e.compressSecPerGB.noisy || e.decompressMBps.noisy).map((e) => e.setting.label)
+  const caption = [
+    `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(l.dataBytes)}; bars: 95% intervals.`,
+    noisy.length > 0 ? ` Hollow, dashed: noisy timing (${noisy.map(escapeHtml).join(', ')}), shown but not ranked on.` : '',
+  ].join('')
+  return [
+    `<article class="level" id="${id}" data-level="${text(levelLabel(l))}" data-settings="${l.matrix.length}" data-pareto="${l.matrix.filter((e) => e.pareto).length}">`,
+    `<h3>${text(levelLabel(l))}: ${text(l.files)} files, ${text(formatSize(l.fileBytes))}, ${text(l.todayCompression)} today</h3>`,
+    `<figure class="chart">\n${renderLevelChart(l, id)}\n<figcaption>${caption}</figcaption>\n</figure>`,
+    recommendationTable(l),
+    l.autoSkip ? `<p class="warn">${text(l.autoSkip.note)}</p>` : '',
+    `<details><summary>Every evaluated setting (${l.matrix.length})</summary>\n${matrixTable(l)}\n</details>`,
+    '</article>',
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+function facts(advice: Advice): string {
+  const s = advice.source
+  const o = advice.objective
+  const t = advice.total
+  const limits = Object.entries(o.limits).map(([k, v]) => `${k}=${v}`)
+  const rows: [string, string][] = [
+    ['Source', `${s.paths.map((p) => `<code>${text(p)}</code>`).join(', ')} (${text(s.kind === 'database' ? [s.manifest, s.optionsFile ?? 'no OPTIONS file'].filter(Boolean).join(', ') : 'SST files, levels unknown')})`],
+    ['Objective', `${text(o.name)}: ${text(o.description)}${limits.length > 0 ? ` (${text(limits.join(', '))})` : ''}`],
+    [
+      'Sampling',
+      text(`until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent; took ${advice.elapsedSec.toFixed(1)} s; seed ${advice.seed}${advice.shard ? `; shard ${advice.shard.index + 1} of ${advice.shard.count}` : ''}`),
+    ],
+    ['Total', text(`${formatSize(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)],
+  ]
+  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`
+}
+
+function notesList(advice: Advice): string {
+  const notes: string[] = []
+  for (const cf of advice.columnFamilies) for (const l of cf.levels) if (l.autoSkip) notes.push(`${cf.name} ${levelLabel(l)}: ${l.autoSkip.note}`)
+  const unlisted = advice.source.unlistedFiles
+  if (unlisted.length > 0) notes.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${unlisted.join(', ')}`)
+  notes.push(...advice.notes)
+  if (notes.length === 0) return ''
+  return `<ul class="notes">${notes.map((n) => `<li>${text(n)}</li>`).join('')}</ul>`
+}
+
+/** The whole report as one HTML page that needs nothing from the network. */
+export function renderAdviceHtml(advice: Advice): string {
+  const title = `sstkit advise: ${advice.source.paths.join(', ')}`
+  const cfs = advice.columnFamilies.map((cf, i) =>
+    [
+      `<section class="cf" id="cf${i}" data-name="${text(cf.name)}">`,
+      `<h2>Column family <code>${text(cf.name)}</code></h2>`,
+      ...cf.levels.map((l, j) => levelSection(l, i, j)),
+      '</section>',
+    ].join('\n'),
+  )
+  const options = advice.columnFamilies
+    .map((cf) => `<h3><code>${text(cf.name)}</code></h3>\n${cf.optionsText.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(cf.optionsText.replace(/\n+$/, ''))}</code></pre>`}`)
+    .join('\n')
+  const noisyNote = `${NOISY_MARK} before a timing: noisy, its 95% interval is too wide to rank on.`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${text(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${text(title)}</h1>
+${facts(advice)}
+</header>
+<main>
+<section id="today">
+<h2>The database today</h2>
+${databaseTable(advice)}
+</section>
+${cfs.join('\n')}
+<section id="total">
+<h2>Total</h2>
+<p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>
+</section>
+<section id="sampling">
+<h2>Sampling</h2>
+${samplingTable(advice)}
+${notesList(advice)}
+<p>${text(noisyNote)}</p>
+</section>
+<section id="options">
+<h2>RocksDB options to set</h2>
+${options}
+</section>
+</main>
+<footer>Generated by sstkit advise. Charts rendered by Apache ECharts as inline SVG; the page loads nothing.</footer>
+</body>
+</html>
+`
+}

@@ -1,0 +1,574 @@
+/**
+ * The `advise` report for people: text for a terminal (fits 100 columns) and
+ * GitHub-flavoured Markdown for a pull-request comment. Both show, in order:
+ * the database as it is, the recommendation per level, the total, how
+ * sampling stopped, and the RocksDB options to set. The number formats here
+ * are shared with the HTML page (advise-html.ts).
+ *
+ * Signed percentages use ASCII '-' and '+', as the recompress report does.
+ */
+import type { Advice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import { renderTable, type Cell, type Column, type TableModel } from './table.js'
+import { formatBytes } from './text.js'
+
+export interface AdviceTextOptions {
+  /** Columns to fit (default 100). */
+  width?: number
+  /** ANSI colours (terminal only). */
+  color?: boolean
+  /** Exact byte counts instead of KiB/MiB/GiB. */
+  bytes?: boolean
+  /** Also every evaluated setting of every level. */
+  wide?: boolean
+}
+
+export const DEFAULT_TEXT_WIDTH = 100
+/** Column family names longer than this are shortened in the middle in text tables. */
+const CF_NAME_WIDTH = 20
+
+// ---------------------------------------------------------------------------
+// Number and name formats (shared with the HTML page)
+
+/** A fraction as signed percentage points: "+8.6", "-50.4", "0.0" (no sign on zero, so that rounding shows no "-0.0"). */
+function signedPoints(v: number, digits: number): string {
+  const s = (v * 100).toFixed(digits)
+  if (Number(s) === 0) return (0).toFixed(digits)
+  return `${v > 0 ? '+' : ''}${s}`
+}
+
+/** "+8.6%", "-50.4%", "0.0%": the sign always shown. */
+export function signedPercent(v: number, digits = 1): string {
+  return `${signedPoints(v, digits)}%`
+}
+
+/** "-18.4% (-18.9..-17.9)": the change and its 95% interval. */
+export function formatChange(c: Interval): string {
+  return `${signedPercent(c.estimate)} (${signedPoints(c.low, 1)}..${signedPoints(c.high, 1)})`
+}
+
+/** Human units, or the exact integer with `exact`. */
+export function formatSize(n: number, exact = false): string {
+  const whole = Math.round(n)
+  return exact ? String(whole) : formatBytes(whole)
+}
+
+/** Half the interval's width, relative to the estimate: "±0.3%". */
+export function relativeHalfWidth(b: Interval): string {
+  if (b.estimate === 0) return '±0.0%'
+  const half = ((b.high - b.low) / 2 / Math.abs(b.estimate)) * 100
+  return half > 0 && half < 0.05 ? '±<0.1%' : `±${half.toFixed(1)}%`
+}
+
+/** "41.2 MiB ±0.3%". */
+export function formatProjected(b: Interval, exact = false): string {
+  return `${formatSize(b.estimate, exact)} ${relativeHalfWidth(b)}`
+}
+
+/** Marks a value whose interval is too wide to rank on. */
+export const NOISY_MARK = '~'
+
+function timingText(t: Timing | undefined, digits: (v: number) => number): string {
+  if (!t || t.value === null || !Number.isFinite(t.value)) return '-'
+  return `${t.noisy ? NOISY_MARK : ''}${t.value.toFixed(digits(t.value))}`
+}
+
+/** Compression CPU, s/GB: two significant digits for small values, whole seconds from 100. */
+export function formatCpu(t: Timing | undefined): string {
+  return timingText(t, (v) => (v < 1 ? 2 : v < 100 ? 1 : 0))
+}
+
+/** Decompression speed, whole MB/s. */
+export function formatSpeed(t: Timing | undefined): string {
+  return timingText(t, () => 0)
+}
+
+/** "L3", or "files" when the levels are unknown (plain files, no MANIFEST). */
+export function levelName(l: Pick<LevelAdvice, 'level'>): string {
+  return l.level === null ? 'files' : `L${l.level}`
+}
+
+/** "L4 bottom" for the bottommost level. */
+export function levelLabel(l: Pick<LevelAdvice, 'level' | 'bottommost'>): string {
+  return l.bottommost ? `${levelName(l)} bottom` : levelName(l)
+}
+
+export const STOP_TEXT: Record<StopReason, string> = {
+  precision: 'precision reached',
+  'time-budget': 'time budget spent',
+  'all-blocks': 'all blocks',
+  'fixed-sample': 'fixed sample size',
+}
+
+/** The setting in use today: as evaluated, else as OPTIONS says, else as the files say. */
+export function todayLabel(l: LevelAdvice): string {
+  return l.today?.setting.label ?? l.todayOptions?.label ?? l.todayCompression
+}
+
+/** RocksDB's names for the compression types (property rocksdb.compression) → sstkit's short names. */
+const PROPERTY_TYPES: Record<string, string> = {
+  nocompression: 'none',
+  snappy: 'snappy',
+  zlib: 'zlib',
+  bzip2: 'bzip2',
+  lz4: 'lz4',
+  lz4hc: 'lz4hc',
+  xpress: 'xpress',
+  zstd: 'zstd',
+  zstdnotfinalcompression: 'zstd',
+}
+
+/** The compression types the files name, in sstkit's short names. */
+function fileTypes(todayCompression: string): Set<string> {
+  const words = todayCompression.toLowerCase().match(/[a-z0-9]+/g) ?? []
+  return new Set(words.map((w) => PROPERTY_TYPES[w]).filter((t): t is string => t !== undefined))
+}
+
+/** The OPTIONS setting, when the files do not all use its compression type (OPTIONS changed since they were written). */
+export function optionsDiffer(l: LevelAdvice): boolean {
+  if (!l.todayOptions) return false
+  const types = fileTypes(l.todayCompression)
+  return types.size > 0 && (types.size > 1 || !types.has(l.todayOptions.type))
+}
+
+/** "1.3%", "0.05%": a share with the digits that keep small shares visible. */
+export function sharePercent(share: number): string {
+  const p = share * 100
+  return `${p.toFixed(p >= 10 || p === 0 ? 0 : p >= 1 ? 1 : p >= 0.1 ? 2 : 3)}%`
+}
+
+/** Shorten in the middle so that names sharing a prefix stay apart. */
+export function trimMiddle(s: string, max: number): string {
+  if (s.length <= max) return s
+  const keep = max - 1
+  const head = Math.ceil(keep / 2)
+  return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`
+}
+
+/** Greedy word wrap; a word longer than the width is split. Continuation lines keep the first line's indent. */
+export function wrapWords(text: string, width: number): string[] {
+  const indent = /^ */.exec(text)?.[0] ?? ''
+  const room = Math.max(1, width - indent.length)
+  const out: string[] = []
+  let line = ''
+  for (let word of text.trim().split(/\s+/)) {
+    while (word.length > room) {
+      if (line) out.push(line)
+      line = ''
+      out.push(word.slice(0, room))
+      word = word.slice(room)
+    }
+    if (!word) continue
+    if (!line) line = word
+    else if (line.length + 1 + word.length <= room) line += ` ${word}`
+    else {
+      out.push(line)
+      line = word
+    }
+  }
+  if (line || out.length === 0) out.push(line)
+  return out.map((l) => indent + l)
+}
+
+function sourceLine(advice: Advice): string {
+  const s = advice.source
+  if (s.kind === 'files') return 'SST files without a MANIFEST (levels unknown)'
+  const parts = [s.manifest, s.optionsFile ?? 'no OPTIONS file'].filter((p): p is string => p !== null)
+  return `database (${parts.join(', ')})`
+}
+
+function objectiveLine(advice: Advice): string {
+  const o = advice.objective
+  const limits = Object.entries(o.limits).map(([k, v]) => `${k}=${v}`)
+  return `${o.name} (${[o.description, ...limits].join('; ')})`
+}
+
+function samplingLine(advice: Advice): string {
+  const parts = [
+    `until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent`,
+    `took ${advice.elapsedSec.toFixed(1)} s`,
+    `seed ${advice.seed}`,
+  ]
+  if (advice.shard) parts.push(`shard ${advice.shard.index + 1} of ${advice.shard.count}`)
+  return parts.join('; ')
+}
+
+/** Notes that belong to no table: auto-skip per level, files left out, the engine's notes. */
+function noteLines(advice: Advice): string[] {
+  const out: string[] = []
+  for (const cf of advice.columnFamilies) {
+    for (const l of cf.levels) if (l.autoSkip) out.push(`${cf.name} ${levelLabel(l)}: ${l.autoSkip.note}`)
+  }
+  const unlisted = advice.source.unlistedFiles
+  if (unlisted.length > 0) {
+    const shown = unlisted.slice(0, 5).join(', ')
+    out.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${shown}${unlisted.length > 5 ? ', …' : ''}`)
+  }
+  return [...out, ...advice.notes]
+}
+
+function anyNoisy(estimates: (SettingEstimate | null | undefined)[]): boolean {
+  return estimates.some((e) => e && (e.compressSecPerGB.noisy || e.decompressMBps.noisy))
+}
+
+const NOISY_LEGEND = `${NOISY_MARK} noisy timing: its 95% interval is too wide to rank on`
+
+function recommendationEstimates(l: LevelAdvice): (SettingEstimate | null)[] {
+  return [l.today, l.recommended.estimate, l.runnerUp?.estimate ?? null]
+}
+
+// ---------------------------------------------------------------------------
+// Text
+
+/** Word-wrap one column so the whole table fits the width; the other columns keep their natural widths. */
+function fitFlexColumn(model: TableModel, flex: number, width: number): TableModel {
+  const longest = (c: Cell) => Math.max(...String(c ?? '').split('\n').map((l) => l.length))
+  const all = [...model.rows, ...(model.footer ?? [])]
+  const natural = model.columns.map((col, i) => Math.max(longest(col.header), ...all.map((r) => longest(r[i]))))
+  const others = natural.reduce((a, w, i) => (i === flex ? a : a + w + 2), 0)
+  const room = Math.max(12, width - others - (model.columns.length + 1) - 2)
+  const wrap = (c: Cell): Cell =>
+    typeof c === 'string' ? c.split('\n').flatMap((l) => (l.length > room ? wrapWords(l, room) : [l])).join('\n') : c
+  const fit = (r: Cell[]) => r.map((c, i) => (i === flex ? wrap(c) : c))
+  return { ...model, rows: model.rows.map(fit), footer: model.footer?.map(fit) }
+}
+
+interface TextContext {
+  width: number
+  color: boolean
+  exact: boolean
+}
+
+/** A spacer between groups of rows (the compact tables draw no rule between rows). */
+function blankRow(columns: number): Cell[] {
+  return Array.from({ length: columns }, () => '')
+}
+
+function table(model: TableModel, ctx: TextContext, flex?: number): string {
+  const fitted = flex === undefined ? model : fitFlexColumn(model, flex, ctx.width)
+  return renderTable(fitted, 'table', { color: ctx.color, width: ctx.width })
+}
+
+function heading(s: string, ctx: TextContext): string {
+  return ctx.color ? `\u001b[1m${s}\u001b[22m` : s
+}
+
+function databaseModel(advice: Advice, ctx: TextContext): TableModel {
+  const rows: Cell[][] = []
+  for (const cf of advice.columnFamilies) {
+    if (rows.length > 0) rows.push(blankRow(7))
+    cf.levels.forEach((l, i) => {
+      const compression = optionsDiffer(l) ? `${l.todayCompression}\nOPTIONS: ${l.todayOptions?.label}` : l.todayCompression
+      rows.push([
+        i === 0 ? trimMiddle(cf.name, CF_NAME_WIDTH) : '',
+        levelLabel(l),
+        l.files,
+        formatSize(l.fileBytes, ctx.exact),
+        l.entries,
+        compression,
+        l.todayRatio.toFixed(2),
+      ])
+    })
+  }
+  const levels = advice.columnFamilies.flatMap((c) => c.levels)
+  const sum = (f: (l: LevelAdvice) => number) => levels.reduce((a, l) => a + f(l), 0)
+  return {
+    columns: [
+      { header: 'Column family' },
+      { header: 'Level' },
+      { header: 'Files', align: 'right' },
+      { header: 'Size', align: 'right' },
+      { header: 'Entries', align: 'right' },
+      { header: 'Compression' },
+      { header: 'Ratio', align: 'right' },
+    ],
+    rows,
+    footer: [['total', '', sum((l) => l.files), formatSize(sum((l) => l.fileBytes), ctx.exact), sum((l) => l.entries), '', '']],
+  }
+}
+
+const RECOMMENDATION_COLUMNS: Column[] = [
+  { header: 'Level' },
+  { header: 'Setting' },
+  { header: 'Projected', align: 'right' },
+  { header: 'Change vs today', align: 'right' },
+  { header: 'CPU\ns/GB', align: 'right' },
+  { header: 'Dec\nMB/s', align: 'right' },
+]
+
+function estimateCells(e: SettingEstimate, exact: boolean): Cell[] {
+  return [formatProjected(e.bytes, exact), formatChange(e.change), formatCpu(e.compressSecPerGB), formatSpeed(e.decompressMBps)]
+}
+
+/** Per level: today, the recommendation and its reason, the runner-up and its reason. */
+function recommendationModel(levels: LevelAdvice[], ctx: TextContext): TableModel {
+  const rows: Cell[][] = []
+  for (const l of levels) {
+    if (rows.length > 0) rows.push(blankRow(RECOMMENDATION_COLUMNS.length))
+    rows.push([levelName(l), `today: ${todayLabel(l)}`, formatSize(l.dataBytes, ctx.exact), '', formatCpu(l.today?.compressSecPerGB), formatSpeed(l.today?.decompressMBps)])
+    const rec = l.recommended
+    rows.push([l.bottommost ? 'bottom' : '', `→ ${rec.estimate.setting.label}\n  ${rec.reason}`, ...estimateCells(rec.estimate, ctx.exact)])
+    if (l.runnerUp) rows.push(['', `runner-up: ${l.runnerUp.estimate.setting.label}\n  ${l.runnerUp.reason}`, ...estimateCells(l.runnerUp.estimate, ctx.exact)])
+  }
+  return { columns: RECOMMENDATION_COLUMNS, rows }
+}
+
+/** The pareto and recommended marks of a matrix row. */
+function marks(l: LevelAdvice, e: SettingEstimate): string {
+  const m = e === l.recommended.estimate || e.setting.label === l.recommended.estimate.setting.label ? '→' : ''
+  return m + (e.pareto ? '*' : '')
+}
+
+function matrixModel(l: LevelAdvice, ctx: TextContext): TableModel {
+  return {
+    columns: [
+      { header: 'Setting' },
+      { header: 'Projected', align: 'right' },
+      { header: 'Change vs today', align: 'right' },
+      { header: 'Ratio', align: 'right' },
+      { header: 'CPU\ns/GB', align: 'right' },
+      { header: 'Dec\nMB/s', align: 'right' },
+      { header: 'Rej', align: 'right' },
+      { header: '' },
+    ],
+    rows: l.matrix.map((e) => [
+      e.setting.label,
+      formatProjected(e.bytes, ctx.exact),
+      formatChange(e.change),
+      e.ratio.toFixed(2),
+      formatCpu(e.compressSecPerGB),
+      formatSpeed(e.decompressMBps),
+      sharePercent(e.rejectedShare),
+      marks(l, e),
+    ]),
+  }
+}
+
+function totalModel(advice: Advice, exact: boolean): TableModel {
+  const t = advice.total
+  return {
+    columns: [{ header: '' }, { header: 'Today', align: 'right' }, { header: 'Projected', align: 'right' }, { header: 'Change', align: 'right' }],
+    rows: [['data blocks', formatSize(t.todayBytes, exact), formatProjected(t.projected, exact), formatChange(t.change)]],
+  }
+}
+
+function samplingModel(advice: Advice, ctx: TextContext): TableModel {
+  const rows: Cell[][] = []
+  for (const cf of advice.columnFamilies) {
+    cf.levels.forEach((l, i) => {
+      rows.push([
+        i === 0 ? trimMiddle(cf.name, CF_NAME_WIDTH) : '',
+        levelLabel(l),
+        `${l.sample.blocks} of ${l.dataBlocks}`,
+        formatSize(l.sample.uncompressedBytes, ctx.exact),
+        sharePercent(l.sample.share),
+        STOP_TEXT[l.sample.stopped],
+      ])
+    })
+  }
+  return {
+    columns: [
+      { header: 'Column family' },
+      { header: 'Level' },
+      { header: 'Blocks sampled', align: 'right' },
+      { header: 'Sampled', align: 'right' },
+      { header: 'Share', align: 'right' },
+      { header: 'Stopped' },
+    ],
+    rows,
+  }
+}
+
+/** A line of prose, wrapped to the width with a hanging indent. */
+function prose(s: string, width: number, bullet = ''): string[] {
+  const lines = wrapWords(s, width - bullet.length)
+  return lines.map((l, i) => (i === 0 ? bullet : ' '.repeat(bullet.length)) + l)
+}
+
+/** The advice for a terminal, every line within `width` columns (the options block is printed verbatim for pasting). */
+export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): string {
+  const ctx: TextContext = { width: opts.width ?? DEFAULT_TEXT_WIDTH, color: opts.color ?? false, exact: opts.bytes ?? false }
+  const out: string[] = []
+  const section = (title: string) => out.push('', heading(title, ctx))
+
+  out.push(...prose(`sstkit advise: ${advice.source.paths.join(', ')}`, ctx.width))
+  out.push(...prose(`source: ${sourceLine(advice)}`, ctx.width, '  '))
+  out.push(...prose(`objective: ${objectiveLine(advice)}`, ctx.width, '  '))
+  out.push(...prose(`sampling: ${samplingLine(advice)}`, ctx.width, '  '))
+
+  section('The database today')
+  out.push(table(databaseModel(advice, ctx), ctx, 5))
+
+  section('Recommendation per level')
+  for (const cf of advice.columnFamilies) {
+    out.push(...prose(`Column family "${cf.name}"`, ctx.width))
+    out.push(table(recommendationModel(cf.levels, ctx), ctx, 1))
+  }
+  if (anyNoisy(advice.columnFamilies.flatMap((c) => c.levels.flatMap(recommendationEstimates)))) out.push(NOISY_LEGEND)
+
+  if (opts.wide) {
+    section('Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)')
+    for (const cf of advice.columnFamilies) {
+      for (const l of cf.levels) {
+        out.push(...prose(`${cf.name} ${levelLabel(l)}`, ctx.width))
+        out.push(table(matrixModel(l, ctx), ctx, 0))
+      }
+    }
+    if (anyNoisy(advice.columnFamilies.flatMap((c) => c.levels.flatMap((l) => l.matrix)))) out.push(NOISY_LEGEND)
+  }
+
+  section('Total')
+  out.push(table(totalModel(advice, ctx.exact), ctx))
+
+  section('Sampling')
+  out.push(table(samplingModel(advice, ctx), ctx, 5))
+  for (const n of noteLines(advice)) out.push(...prose(n, ctx.width, '- '))
+
+  section('RocksDB options to set')
+  for (const cf of advice.columnFamilies) {
+    out.push('', ...prose(`Column family "${cf.name}":`, ctx.width))
+    out.push(cf.optionsText.trim() === '' ? '(nothing to change)' : cf.optionsText.replace(/\n+$/, ''))
+  }
+  return `${out.join('\n')}\n`
+}
+
+// ---------------------------------------------------------------------------
+// Markdown
+
+/**
+ * Escape Markdown's inline syntax in free text (reasons, notes); table cells
+ * get '|' escaped by renderTable. An underscore inside a word is left alone:
+ * GitHub does not read it as emphasis.
+ */
+export function mdText(s: string): string {
+  return s.replace(/[\\`*[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`)
+}
+
+/** A name as a code span: no Markdown inside, whatever it contains. */
+export function mdCode(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length))
+  const ticks = '`'.repeat(longest + 1)
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : ''
+  return `${ticks}${pad}${s}${pad}${ticks}`
+}
+
+/** A fence longer than any backtick run inside the text. */
+function fence(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length))
+  return '`'.repeat(Math.max(3, longest + 1))
+}
+
+function mdTable(model: TableModel): string {
+  return renderTable(model, 'markdown')
+}
+
+function mdDatabaseModel(advice: Advice): TableModel {
+  const rows: Cell[][] = []
+  for (const cf of advice.columnFamilies) {
+    for (const l of cf.levels) {
+      rows.push([
+        mdCode(cf.name),
+        levelLabel(l),
+        l.files,
+        formatBytes(l.fileBytes),
+        formatBytes(l.dataBytes),
+        l.entries,
+        mdText(l.todayCompression),
+        l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
+        l.todayRatio.toFixed(2),
+      ])
+    }
+  }
+  return {
+    columns: [
+      { header: 'Column family' },
+      { header: 'Level' },
+      { header: 'Files', align: 'right' },
+      { header: 'Size', align: 'right' },
+      { header: 'Data blocks', align: 'right' },
+      { header: 'Entries', align: 'right' },
+      { header: 'Compression (files)' },
+      { header: 'OPTIONS' },
+      { header: 'Ratio', align: 'right' },
+    ],
+    rows,
+  }
+}
+
+function mdEstimateCells(e: SettingEstimate): Cell[] {
+  return estimateCells(e, false).map((c) => mdText(String(c)))
+}
+
+function mdRecommendationModel(levels: LevelAdvice[]): TableModel {
+  const rows: Cell[][] = []
+  for (const l of levels) {
+    const today = l.today
+    rows.push([levelLabel(l), 'today', mdText(todayLabel(l)), formatBytes(l.dataBytes), '', mdText(formatCpu(today?.compressSecPerGB)), mdText(formatSpeed(today?.decompressMBps)), ''])
+    const rec = l.recommended
+    rows.push(['', '**recommended**', `**${mdText(rec.estimate.setting.label)}**`, ...mdEstimateCells(rec.estimate), mdText(rec.reason)])
+    if (l.runnerUp) rows.push(['', 'runner-up', mdText(l.runnerUp.estimate.setting.label), ...mdEstimateCells(l.runnerUp.estimate), mdText(l.runnerUp.reason)])
+  }
+  return {
+    columns: [
+      { header: 'Level' },
+      { header: '' },
+      { header: 'Setting' },
+      { header: 'Projected', align: 'right' },
+      { header: 'Change vs today (95%)', align: 'right' },
+      { header: 'CPU s/GB', align: 'right' },
+      { header: 'Decompress MB/s', align: 'right' },
+      { header: 'Why' },
+    ],
+    rows,
+  }
+}
+
+/** The text matrix with one-line headers and every cell escaped. */
+function mdMatrixModel(l: LevelAdvice): TableModel {
+  const m = matrixModel(l, { width: Infinity, color: false, exact: false })
+  return {
+    columns: m.columns.map((c) => ({ ...c, header: c.header.replace('\n', ' ') || 'Marks' })),
+    rows: m.rows.map((r) => r.map((c) => mdText(String(c)))),
+  }
+}
+
+/** The advice as GitHub-flavoured Markdown (deterministic for the same advice). */
+export function renderAdviceMarkdown(advice: Advice): string {
+  const out: string[] = []
+  out.push(`## sstkit advise: ${advice.source.paths.map(mdCode).join(', ')}`, '')
+  out.push(`- **Source:** ${mdText(sourceLine(advice))}`)
+  out.push(`- **Objective:** ${mdText(objectiveLine(advice))}`)
+  out.push(`- **Sampling:** ${mdText(samplingLine(advice))}`)
+  const t = advice.total
+  out.push(`- **Total:** ${formatBytes(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)
+
+  out.push('', '### The database today', '', mdTable(mdDatabaseModel(advice)))
+
+  out.push('', '### Recommendation per level')
+  for (const cf of advice.columnFamilies) out.push('', `#### ${mdCode(cf.name)}`, '', mdTable(mdRecommendationModel(cf.levels)))
+  const all = advice.columnFamilies.flatMap((c) => c.levels)
+  if (anyNoisy([...all.flatMap(recommendationEstimates), ...all.flatMap((l) => l.matrix)])) out.push('', mdText(NOISY_LEGEND))
+
+  out.push('', '<details><summary>Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)</summary>')
+  for (const cf of advice.columnFamilies) {
+    for (const l of cf.levels) out.push('', `**${mdCode(cf.name)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
+  }
+  out.push('', '</details>')
+
+  out.push('', '### Total', '', mdTable(totalModel(advice, false)))
+
+  out.push('', '### Sampling', '')
+  const sampling = samplingModel(advice, { width: Infinity, color: false, exact: false })
+  const names = advice.columnFamilies.flatMap((cf) => cf.levels.map(() => mdCode(cf.name)))
+  out.push(mdTable({ ...sampling, rows: sampling.rows.map((r, i) => [names[i], ...r.slice(1)]) }))
+  const notes = noteLines(advice)
+  if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
+
+  out.push('', '### RocksDB options to set')
+  for (const cf of advice.columnFamilies) {
+    const text = cf.optionsText.replace(/\n+$/, '')
+    out.push('', `#### ${mdCode(cf.name)}`, '')
+    if (text.trim() === '') out.push('Nothing to change.')
+    else out.push(`${fence(text)}ini`, text, fence(text))
+  }
+  return `${out.join('\n')}\n`
+}
