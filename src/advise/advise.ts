@@ -12,10 +12,10 @@
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
-import { emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfWidth, timing } from './estimate.js'
+import { addTimings, emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfWidth, timing } from './estimate.js'
 import type { FileTask, FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
-import { optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
+import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, describeFile, levelTotals, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, type Shard } from './sampling.js'
@@ -133,7 +133,7 @@ function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstim
     high: bytes.high / todayBytes - 1,
   }
   const uncompressed = sums.sumS > 0 ? (sums.sumU / sums.sumS) * st.totals.dataBytes : 0
-  const compressValue = sums.sumU > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.sumU / 1e9) : null
+  const compressValue = sums.timedBytes > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.timedBytes / 1e9) : null
   const decompressValue = sums.decompressedBytes > 0 && sums.decompressMs > 0 ? sums.decompressedBytes / 1e6 / (sums.decompressMs / 1000) : null
   const files = Math.max(1, st.dict[i].files)
   return {
@@ -204,6 +204,15 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
       else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
       else if (widest(pick) <= opts.precision) pick.done = 'precision'
       opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
+    }
+    // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
+    for (let pass = 0; pass < TIMING_PASSES; pass++) {
+      let any = false
+      for (const st of states) {
+        if (elapsed() >= opts.timeBudgetMs) break
+        any = (await retime(st, opts, pool, jobs, shardFiles.get(st)!)) || any
+      }
+      if (!any) break
     }
   } finally {
     await pool.close()
@@ -286,6 +295,49 @@ export function mergeAdvice(parts: Advice[]): Advice {
 
 export class MergeError extends Error {
   override name = 'MergeError'
+}
+
+/** Timing passes at most, and the work one timing measurement aims at. */
+const TIMING_PASSES = 4
+const TIMING_MEASUREMENT_MS = 25
+
+/** Time the noisy settings of a level again; false when none is noisy. */
+async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, jobs: number, mine: boolean[]): Promise<boolean> {
+  if (st.rate === 0 || st.blocks === 0) return false
+  const today = st.totals.dataBytes + st.totals.dictBytes
+  const noisy = st.settings.flatMap((s, i) => {
+    if (s.type === 'none') return []
+    const e = estimateOf(st, i, today)
+    return e.compressSecPerGB.noisy || e.decompressMBps.noisy ? [{ i, secPerGB: e.compressSecPerGB.value ?? 5 }] : []
+  })
+  if (noisy.length === 0) return false
+  const lanes = lanesOf(st.settings, jobs)
+  const laneOf = new Map(lanes.flatMap((items, lane) => items.map((i) => [i, lane] as [number, number])))
+  const files = st.group.files.filter((_, fi) => mine[fi])
+  const tasks = noisy.flatMap(({ i, secPerGB }) => {
+    const bytesPerRate = Math.min(8 << 20, Math.max(64 << 10, Math.round(((TIMING_MEASUREMENT_MS / 1000) * 1e9) / Math.max(secPerGB, 0.05) / Math.max(1, files.length))))
+    return files.map((f) => ({
+      lane: laneOf.get(i) ?? 0,
+      i,
+      task: {
+        path: f.path,
+        key: f.key,
+        seed: opts.seed,
+        rateLow: 0,
+        rateHigh: st.rate,
+        settings: [{ id: i, spec: st.settings[i] }],
+        dict: opts.dict,
+        maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
+        timing: { rates: 3, bytesPerRate },
+      } satisfies FileTask,
+    }))
+  })
+  const results = await pool.run(tasks.map(({ lane, task }) => ({ lane, task })))
+  results.forEach((r, k) => {
+    const i = tasks[k].i
+    st.sums[i] = addTimings(st.sums[i], r.sums[i])
+  })
+  return true
 }
 
 function label(g: LevelGroup): string {
@@ -374,17 +426,19 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   let variance = 0
   for (const [name, sts] of byFamily) {
     const levels: LevelAdvice[] = sts.map((st) => levelAdvice(st, opts, null))
-    // Upper levels share one compression_opts: the largest upper level chooses freely, the others among settings that share its options.
+    // Upper levels share one compression_opts: the largest upper level whose choice needs them (a level, a dictionary,
+    // a checksum) sets them; the others choose among settings that behave as evaluated under them.
     const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0)
-    if (upper.length > 1) {
-      const lead = upper.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
+    const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
+    if (needing.length > 0) {
+      const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
       const carrier = lead.recommended.estimate.setting
       for (const l of upper) {
         if (l === lead || sharesOpts(l.recommended.estimate.setting, carrier)) continue
-        const st = sts[levels.indexOf(l)]
-        const fixed = levelAdvice(st, opts, (s) => sharesOpts(s, carrier))
+        const at = levels.indexOf(l)
+        const fixed = levelAdvice(sts[at], opts, (s) => sharesOpts(s, carrier))
         fixed.recommended.reason += ` (shares compression_opts with L${lead.level})`
-        levels[levels.indexOf(l)] = fixed
+        levels[at] = fixed
       }
     }
     const choices: LevelChoice[] = levels.filter((l) => l.level !== null && l.dataBlocks > 0).map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))

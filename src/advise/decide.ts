@@ -39,7 +39,7 @@ export interface LevelLimits {
 
 export const OBJECTIVES: Record<Objective, string> = {
   balanced:
-    'upper levels, which compaction rewrites again and again, get the smallest setting within 2x the compression CPU of the fastest codec; the bottommost level, which holds most bytes and serves most reads, the smallest within 8x that CPU that decompresses at least 1/5 as fast as the fastest',
+    'upper levels, which compaction rewrites again and again, get the smallest setting within 3x the compression CPU of the fastest codec; the bottommost level, which holds most bytes and serves most reads, the smallest within 8x that CPU that decompresses at least 1/5 as fast as the fastest',
   size: 'the smallest setting on the bottommost level whatever its CPU; upper levels the smallest within 4x the compression CPU of the fastest codec',
   speed: 'every level the smallest setting within 1.25x the compression CPU of the fastest codec that decompresses at least half as fast as the fastest',
 }
@@ -79,7 +79,7 @@ export function limitsFor(
     case 'balanced':
       return bottommost
         ? { maxCompressSecPerGB: cpu(8), minDecompressMBps: dec(1 / 5), describe: "within 8x the fastest codec's CPU" }
-        : { maxCompressSecPerGB: cpu(2), minDecompressMBps: null, describe: "within 2x the fastest codec's CPU" }
+        : { maxCompressSecPerGB: cpu(3), minDecompressMBps: null, describe: "within 3x the fastest codec's CPU" }
     case 'size':
       return bottommost
         ? { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'whatever the CPU' }

@@ -34,6 +34,7 @@ export function emptySums(): SampleSums {
     rejected: 0,
     compressMs: 0,
     decompressMs: 0,
+    timedBytes: 0,
     decompressedBytes: 0,
     compressRates: [],
     decompressRates: [],
@@ -52,6 +53,19 @@ export function addBlock(sums: SampleSums, c: number, s: number, u: number, reje
   if (rejected) sums.rejected++
 }
 
+/** Add a timing pass's measurements (no blocks: the sizes were counted when the blocks were sampled). */
+export function addTimings(sums: SampleSums, t: SampleSums): SampleSums {
+  return {
+    ...sums,
+    compressMs: sums.compressMs + t.compressMs,
+    decompressMs: sums.decompressMs + t.decompressMs,
+    timedBytes: sums.timedBytes + t.timedBytes,
+    decompressedBytes: sums.decompressedBytes + t.decompressedBytes,
+    compressRates: [...sums.compressRates, ...t.compressRates],
+    decompressRates: [...sums.decompressRates, ...t.decompressRates],
+  }
+}
+
 /** Combine shard sums (order-independent for the integer sums; rates are concatenated in shard order). */
 export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
   return {
@@ -65,6 +79,7 @@ export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
     rejected: a.rejected + b.rejected,
     compressMs: a.compressMs + b.compressMs,
     decompressMs: a.decompressMs + b.decompressMs,
+    timedBytes: a.timedBytes + b.timedBytes,
     decompressedBytes: a.decompressedBytes + b.decompressedBytes,
     compressRates: [...a.compressRates, ...b.compressRates],
     decompressRates: [...a.decompressRates, ...b.decompressRates],

@@ -37,6 +37,13 @@ export interface FileTask {
   settings: { id: number; spec: SettingSpec }[]
   dict: DictionaryOptions
   maxCompressedBytesPerKb: number
+  /**
+   * A timing pass: sizes are not counted again; the blocks in the rate range are
+   * compressed and decompressed repeatedly, `rates` measurements of at least
+   * `bytesPerRate` input bytes each (the sampled blocks of a small level are too
+   * few for steady timings in one pass).
+   */
+  timing?: { rates: number; bytesPerRate: number }
 }
 
 export interface FileTaskResult {
@@ -162,7 +169,11 @@ export function evaluateFile(task: FileTask): FileTaskResult {
   }
 }
 
+/** Raw blocks a timing pass holds at most: the pass cycles over them. */
+const TIMING_HOLD_BYTES = 4 << 20
+
 export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
+  if (task.timing) return timeTable(table, task, task.timing)
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
   const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
@@ -222,6 +233,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       const framed = st.codec.compress(raw)
       const ms = performance.now() - t0
       st.sums.compressMs += ms
+      st.sums.timedBytes += raw.length
       st.pendingCompressMs += ms
       st.pendingCompressBytes += raw.length
       if (framed.length > budget) {
@@ -250,5 +262,61 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     result.sums[st.id] = st.sums
   }
   for (const { id } of task.settings) result.sums[id] ??= emptySums()
+  return result
+}
+
+/** Time the settings again on this file's sampled blocks (held up to TIMING_HOLD_BYTES). */
+function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPerRate: number }): FileTaskResult {
+  const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
+  const formatVersion = defaultFormatVersion(table.formatVersion)
+  const blocks: Uint8Array[] = []
+  let held = 0
+  for (const ref of table.dataBlocks()) {
+    const draw = blockDraw(task.seed, task.key, ref.handle.offset)
+    if (draw < task.rateLow || draw >= task.rateHigh) continue
+    try {
+      const raw = table.readBlock(ref.handle, 'data block', true).slice()
+      blocks.push(raw)
+      held += raw.length
+    } catch {
+      continue // reported by the sampling pass
+    }
+    if (held >= TIMING_HOLD_BYTES) break
+  }
+  const dicts = blocks.length && task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
+  for (const { id, spec } of task.settings) {
+    const sums = emptySums()
+    result.sums[id] = sums
+    const type = typeByte(spec)
+    if (type === CompressionType.None || blocks.length === 0) continue
+    const d = spec.dict !== 'none' ? dicts.get(dictKey(spec, type)) : undefined
+    const codec = codecFor(spec, formatVersion, d && d.bytes.length ? d.bytes : undefined)
+    codec.decompress(codec.compress(blocks[0]).slice(), blocks[0].length)
+    for (let r = 0; r < plan.rates; r++) {
+      let cBytes = 0
+      let cMs = 0
+      let dBytes = 0
+      let dMs = 0
+      for (let i = 0; cBytes < plan.bytesPerRate; i = (i + 1) % blocks.length) {
+        const raw = blocks[i]
+        const t0 = performance.now()
+        const framed = codec.compress(raw)
+        const t1 = performance.now()
+        cMs += t1 - t0
+        cBytes += raw.length
+        if (framed.length <= Math.floor((Math.min(1023, task.maxCompressedBytesPerKb) * raw.length) / 1024)) {
+          codec.decompress(framed, raw.length)
+          dMs += performance.now() - t1
+          dBytes += raw.length
+        }
+      }
+      sums.compressMs += cMs
+      sums.timedBytes += cBytes
+      sums.decompressMs += dMs
+      sums.decompressedBytes += dBytes
+      if (cMs > 0) sums.compressRates.push(cMs / 1000 / (cBytes / 1e9))
+      if (dMs > 0) sums.decompressRates.push(dBytes / 1e6 / (dMs / 1000))
+    }
+  }
   return result
 }

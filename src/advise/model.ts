@@ -57,7 +57,9 @@ export interface SampleSums {
   /** Compression and decompression time over the sampled blocks, ms, and per-batch rates for the spread. */
   compressMs: number
   decompressMs: number
-  /** Uncompressed bytes of the blocks that were decompressed (the accepted ones). */
+  /** Uncompressed bytes compressed under the timer (sampled blocks, and timing passes over them again). */
+  timedBytes: number
+  /** Uncompressed bytes of the blocks that were decompressed under the timer (the accepted ones). */
   decompressedBytes: number
   /** Per-batch seconds per GB of input (compression) and MB/s (decompression). */
   compressRates: number[]

@@ -41,6 +41,11 @@ export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
   return true
 }
 
+/** Whether a setting depends on compression_opts at all (a level, a dictionary, a checksum). */
+export function needsOpts(s: SettingSpec): boolean {
+  return LEVELLED.has(s.type) || s.dict !== 'none' || s.checksum || (s.type === 'lz4' && s.level !== null)
+}
+
 export function compressionOptsText(s: SettingSpec, dict: DictionaryOptions, enabled: boolean): string {
   const fields: [string, string | number | boolean][] = [['level', s.level ?? DEFAULT_COMPRESSION_LEVEL]]
   if (s.dict === 'none') fields.push(['max_dict_bytes', 0], ['zstd_max_train_bytes', 0])
@@ -108,7 +113,7 @@ export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions): Record<s
 
 /** The carrier of the shared compression_opts: the setting of the upper levels that most needs them (levels first, then dictionaries). */
 function largest(upper: LevelChoice[]): SettingSpec {
-  const weight = (s: SettingSpec) => (LEVELLED.has(s.type) ? 2 : 0) + (s.dict !== 'none' ? 1 : 0)
+  const weight = (s: SettingSpec) => (needsOpts(s) ? 1 : 0)
   return [...upper].sort((a, b) => weight(b.setting) - weight(a.setting) || b.level - a.level)[0].setting
 }
 

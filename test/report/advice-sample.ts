@@ -141,6 +141,8 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     rejected,
     compressMs,
     decompressMs,
+    timedBytes: Math.round(shape.uncompressed * shape.share),
+    decompressedBytes: dec === null ? 0 : Math.round(shape.uncompressed * shape.share) - rejected * 4096,
     compressRates: cpu === null ? [] : [cpu * 0.98, cpu, cpu * 1.02],
     decompressRates: dec === null ? [] : [dec * 0.99, dec, dec * 1.01],
     rejectedMs: (compressMs * rejected) / n,
@@ -156,6 +158,8 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     dictBytes,
     dictMsPerFile: c.dict === 'train' ? 118 : c.dict === 'finalize' ? 13 : 0,
     pareto: false,
+    dictFilesBuilt: 0,
+    dictBytesBuilt: 0,
     sums,
   }
 }
@@ -187,6 +191,7 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
     level: shape.level,
     bottommost: shape.bottommost,
     files: shape.files,
+    todayDictBytes: 0,
     fileBytes: Math.round(dataBytes * 1.031),
     dataBytes,
     dataBlocks,
@@ -261,7 +266,7 @@ function optionsOf(text: string): Record<string, string> {
 
 function columnFamily(name: string, shapes: LevelShape[], optionsText: string, seed: number): ColumnFamilyAdvice {
   const rnd = random(seed)
-  return { name, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
+  return { name, dynamicLevels: false, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
 }
 
 function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
@@ -301,6 +306,7 @@ export function sampleAdvice(): Advice {
       limits: { cpuFactor: 2 },
     },
     seed: 1,
+    evaluation: { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 67108864, maxCompressedBytesPerKb: 896, sampleRate: null },
     precision: 0.005,
     timeBudgetSec: 60,
     elapsedSec: 58.4,

@@ -1,0 +1,100 @@
+/**
+ * What the user pointed advise at: a RocksDB database directory (its live
+ * files per column family and level, and what its OPTIONS file says each
+ * level gets today), or plain SST files and directories of them.
+ */
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { isDatabaseDir, openDatabase, type DatabaseView } from '../db/database.js'
+import { compressionForLevel, dynamicBaseLevel } from '../db/options.js'
+import type { Advice } from './model.js'
+import { groupsOfFiles, type GroupInput } from './population.js'
+import { settingFromOptions } from './settings.js'
+
+export interface ResolvedInputs {
+  groups: GroupInput[]
+  source: Advice['source']
+  notes: string[]
+  dynamicLevels: Map<string, boolean>
+  /** A usage problem (one line), when the paths cannot be advised on. */
+  problem: string | null
+}
+
+export function resolveInputs(paths: string[]): ResolvedInputs {
+  if (paths.length === 1 && isDirectory(paths[0]) && isDatabaseDir(paths[0])) return fromDatabase(paths[0], openDatabase(paths[0]))
+  const files: string[] = []
+  const notes: string[] = []
+  for (const p of paths) {
+    let dir: boolean
+    try {
+      dir = statSync(p).isDirectory()
+    } catch {
+      return problem(paths, `${p}: no such file or directory`)
+    }
+    if (!dir) {
+      files.push(p)
+      continue
+    }
+    if (isDatabaseDir(p)) return problem(paths, `${p} is a RocksDB database: advise takes one database directory on its own`)
+    const ssts = readdirSync(p)
+      .filter((n) => n.endsWith('.sst'))
+      .sort()
+      .map((n) => join(p, n))
+    if (ssts.length === 0) notes.push(`${p} holds no .sst files`)
+    files.push(...ssts)
+  }
+  if (files.length === 0) return problem(paths, 'no SST files to advise on')
+  return {
+    groups: groupsOfFiles(files),
+    source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] },
+    notes,
+    dynamicLevels: new Map(),
+    problem: null,
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function problem(paths: string[], message: string): ResolvedInputs {
+  return { groups: [], source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] }, notes: [], dynamicLevels: new Map(), problem: message }
+}
+
+function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
+  const notes: string[] = []
+  const groups: GroupInput[] = []
+  const dynamicLevels = new Map<string, boolean>()
+  const missing = new Set(db.missingFiles.map((f) => f.fileNumber))
+  for (const cf of db.columnFamilies) {
+    const cfOptions = db.options?.columnFamilies.find((c) => c.name === cf.name) ?? null
+    dynamicLevels.set(cf.name, cfOptions?.levelCompactionDynamicLevelBytes ?? false)
+    const used = cf.levels.map((files, level) => ({ level, files: files.filter((f) => !missing.has(f.fileNumber)) })).filter((l) => l.files.length > 0)
+    const deepest = used.length ? used[used.length - 1].level : -1
+    const levelBytes = cf.levels.map((files) => files.reduce((a, f) => a + f.fileSize, 0))
+    const baseLevel = cfOptions ? dynamicBaseLevel(cfOptions, levelBytes) : 1
+    for (const { level, files } of used) {
+      const bottommost = level > 0 && level === deepest
+      let optionsSetting = null
+      if (cfOptions) {
+        const c = compressionForLevel(cfOptions, level, { bottommost, baseLevel })
+        optionsSetting = settingFromOptions(c.compression, c.opts)
+      }
+      groups.push({ columnFamily: cf.name, level, bottommost, files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber })), optionsSetting })
+    }
+  }
+  if (db.unlistedFiles.length) notes.push(`${db.unlistedFiles.length} SST file(s) on disk are not live in the MANIFEST and were left out: ${db.unlistedFiles.join(', ')}`)
+  if (db.missingFiles.length) notes.push(`${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`)
+  if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  return {
+    groups,
+    source: { kind: 'database', paths: [dir], manifest: db.manifestPath, optionsFile: db.options?.path ?? null, unlistedFiles: db.unlistedFiles },
+    notes,
+    dynamicLevels,
+    problem: null,
+  }
+}

@@ -1,0 +1,90 @@
+import { Args } from '@oclif/core'
+import { readFileSync } from 'node:fs'
+import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
+import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
+import { resolveInputs } from '../advise/inputs.js'
+import type { Advice } from '../advise/model.js'
+import { writeFileAtomic } from '../ci/baseline.js'
+
+export default class Advise extends SstCommand {
+  static override description = `Recommend the compression settings of a RocksDB database, per column family and level, with evidence.
+Reads the database as RocksDB opens it (CURRENT, the MANIFEST's live files per column family and level, the newest OPTIONS file), samples data blocks of every level, compresses them under each setting exactly as RocksDB's table builder would (each file's own dictionary, the max_compressed_bytes_per_kb rule), and estimates each level's bytes with a 95% confidence interval (a ratio estimator over blocks, against their size on disk today). Sampling stops per level at --precision, or when --time-budget is spent. Then it picks, per level, the setting the --objective asks for, the runner-up and why, and prints the RocksDB options to set in OPTIONS-file syntax.
+Plain SST files or directories of them are grouped by the column family their properties name; their levels are unknown, so each column family gets one setting.`
+
+  static override examples = [
+    { description: 'A RocksDB database directory:', command: '<%= config.bin %> <%= command.id %> examples/db' },
+    { description: 'Plain files, grouped by column family:', command: '<%= config.bin %> <%= command.id %> a.sst b.sst dir/' },
+    { description: 'A pull-request comment within a minute, favouring size:', command: '<%= config.bin %> <%= command.id %> /var/lib/mydb --time-budget 60s --objective size --format markdown > advice.md' },
+    { description: 'A self-contained HTML page with charts:', command: '<%= config.bin %> <%= command.id %> examples/db --report advice.html' },
+    { description: 'Explicit limits instead of an objective:', command: '<%= config.bin %> <%= command.id %> examples/db --max-compress-cpu-ratio 2 --min-decompress-mbps 500' },
+    {
+      description: 'Four machines, each next to its share of the files, then one advice:',
+      command: '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json   # ... 1/4, 2/4, 3/4\n<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
+    },
+  ]
+
+  static override strict = false
+  static override args = {
+    paths: Args.string({ description: 'A RocksDB database directory, or SST files and directories of them (with --merge: the JSON parts)', required: true }),
+  }
+
+  static override flags = adviseFlags
+
+  async run(): Promise<Advice | undefined> {
+    const { argv, flags } = await this.parse(Advise)
+    const paths = argv as string[]
+    let advice: Advice
+    if (flags.merge) advice = this.merged(paths)
+    else {
+      let parsed
+      try {
+        parsed = parseAdviseFlags(flags)
+      } catch (e) {
+        if (e instanceof AdviseFlagError) this.fail(e.message, ExitCode.Usage)
+        throw e
+      }
+      const inputs = resolveInputs(paths)
+      if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
+      const progress = process.stderr.isTTY && !this.jsonEnabled()
+      advice = await advise(inputs.groups, {
+        ...parsed,
+        jobs: flags.jobs,
+        seed: flags.seed,
+        dict: { maxDictBytes: flags['max-dict-bytes'], trainBytes: 100 * flags['max-dict-bytes'], maxDictBufferBytes: flags['max-dict-buffer-bytes'] },
+        maxCompressedBytesPerKb: 896,
+        dynamicLevels: inputs.dynamicLevels,
+        source: inputs.source,
+        onProgress: progress ? (m) => process.stderr.write(`\r\x1b[K${m}`) : undefined,
+      })
+      if (progress) process.stderr.write('\r\x1b[K')
+      advice.notes.unshift(...parsed.notes, ...inputs.notes)
+    }
+    if (flags.report) {
+      const { renderAdviceHtml } = await import('../report/advise-html.js')
+      writeFileAtomic(flags.report, renderAdviceHtml(advice))
+    }
+    if (this.jsonEnabled()) return advice
+    const { renderAdviceMarkdown, renderAdviceText } = await import('../report/advise.js')
+    this.log(flags.format === 'markdown' ? renderAdviceMarkdown(advice) : renderAdviceText(advice, { ...this.tty, bytes: flags.bytes, wide: flags.wide }))
+    if (flags.report) this.log(`report written to ${flags.report}`)
+    return undefined
+  }
+
+  private merged(paths: string[]): Advice {
+    const parts: Advice[] = []
+    for (const p of paths) {
+      try {
+        parts.push(JSON.parse(readFileSync(p, 'utf8')) as Advice)
+      } catch (e) {
+        this.fail(`--merge: cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not an advise --json output'}`, ExitCode.Usage)
+      }
+    }
+    try {
+      return mergeAdvice(parts)
+    } catch (e) {
+      if (e instanceof MergeError) this.fail(e.message, ExitCode.Usage)
+      throw e
+    }
+  }
+}
