@@ -141,7 +141,6 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     rejected,
     compressMs,
     decompressMs,
-    ...{ decompressedBytes: Math.round(shape.uncompressed * shape.share * (1 - rejected / n)) },
     compressRates: cpu === null ? [] : [cpu * 0.98, cpu, cpu * 1.02],
     decompressRates: dec === null ? [] : [dec * 0.99, dec, dec * 1.01],
     rejectedMs: (compressMs * rejected) / n,
@@ -155,7 +154,6 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     decompressMBps: timing(dec, 0.02),
     rejectedShare: rejected / n,
     dictBytes,
-    ...{ dictFilesBuilt: dictBytes > 0 ? Math.min(shape.files, 64) : 0, dictBytesBuilt: dictBytes > 0 ? Math.min(shape.files, 64) * 16389 : 0 },
     dictMsPerFile: c.dict === 'train' ? 118 : c.dict === 'finalize' ? 13 : 0,
     pareto: false,
     sums,
@@ -185,7 +183,6 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
   markPareto(matrix)
   const dataBlocks = Math.round(shape.uncompressed / 4096)
   return {
-    ...LEVEL_EXTRA,
     columnFamily: cf,
     level: shape.level,
     bottommost: shape.bottommost,
@@ -216,16 +213,6 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
             note: `${(shape.incompressible * 100).toFixed(0)}% of the blocks do not compress; ratio-aware auto-skip would save about ${(shape.incompressible * 90).toFixed(0)}% of the compression CPU`,
           },
   }
-}
-
-/**
- * Fields the engine's model (branch rtable) has beyond this branch's
- * src/advise/model.ts, spread in so that the sample type-checks against both.
- */
-const LEVEL_EXTRA = { todayDictBytes: 0 }
-const CF_EXTRA = { dynamicLevels: false }
-const ADVICE_EXTRA = {
-  evaluation: { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 0, maxCompressedBytesPerKb: 896, sampleRate: null },
 }
 
 const MIB = 1024 * 1024
@@ -274,7 +261,7 @@ function optionsOf(text: string): Record<string, string> {
 
 function columnFamily(name: string, shapes: LevelShape[], optionsText: string, seed: number): ColumnFamilyAdvice {
   const rnd = random(seed)
-  return { ...CF_EXTRA, name, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
+  return { name, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
 }
 
 function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
@@ -300,7 +287,6 @@ export function sampleAdvice(): Advice {
     columnFamily(LONG_CF_NAME, INDEX_SHAPES, INDEX_OPTIONS_TEXT, 11),
   ]
   return {
-    ...ADVICE_EXTRA,
     version: 1,
     source: {
       kind: 'database',
