@@ -64,7 +64,7 @@ function labelOf(c: { type: string; level: number | null; dict: DictMode; checks
   const parts = [c.type]
   if (c.level !== null) parts.push(String(c.level))
   if (c.dict !== 'none') parts.push(`dict=${c.dict}`)
-  if (c.checksum) parts.push('checksum')
+  if (c.checksum) parts.push('+checksum')
   return parts.join(' ')
 }
 
@@ -226,7 +226,7 @@ const GIB = 1024 * MIB
 const DEFAULT_SHAPES: LevelShape[] = [
   { level: 0, bottommost: false, files: 4, uncompressed: 412 * MIB, entries: 3_811_204, todayCompression: 'LZ4', todayIndex: 2, stopped: 'all-blocks', share: 1, skew: 0.97, recommended: 2, recommendedReason: 'fastest to write; L0 is rewritten within minutes', runnerUp: 13, runnerUpReason: '42% smaller, 1.4x the CPU' },
   { level: 1, bottommost: false, files: 9, uncompressed: 1.1 * GIB, entries: 10_402_117, todayCompression: 'LZ4', todayIndex: 2, stopped: 'precision', share: 0.21, skew: 1, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 13, runnerUpReason: '5% larger, 27% less CPU' },
-  { level: 2, bottommost: false, files: 71, uncompressed: 9.4 * GIB, entries: 88_930_551, todayCompression: 'LZ4,Snappy', todayIndex: 2, stopped: 'precision', share: 0.034, skew: 1.02, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 17, runnerUpReason: 'same size within the interval, slower dictionary building' },
+  { level: 2, bottommost: false, files: 71, uncompressed: 9.4 * GIB, entries: 88_930_551, todayCompression: 'LZ4+Snappy', todayIndex: 2, stopped: 'precision', share: 0.034, skew: 1.02, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 17, runnerUpReason: 'same size within the interval, slower dictionary building' },
   { level: 3, bottommost: false, files: 590, uncompressed: 81.7 * GIB, entries: 771_203_918, todayCompression: 'ZSTD', todayIndex: 7, stopped: 'time-budget', share: 0.0041, skew: 1.03, recommended: 14, recommendedReason: 'one compression_opts for L1-L3: the smallest within 2x today\'s CPU at every one of them', runnerUp: 15, runnerUpReason: '4% smaller, 2.5x the CPU' },
   { level: 4, bottommost: true, files: 4120, uncompressed: 690 * GIB, entries: 6_512_004_377, todayCompression: 'ZSTD', todayIndex: 7, stopped: 'time-budget', share: 0.00052, skew: 1.05, recommended: 16, recommendedReason: 'bottommost: written once, read often; smallest within 5x today\'s CPU', runnerUp: 15, runnerUpReason: '1.3% larger, half the CPU' },
 ]

@@ -110,7 +110,7 @@ describe('renderAdviceText', () => {
     const l2 = levelOf(advice, 'default', 2)
     const row = text.split('\n').find((l) => l.includes(' L2 ') && l.includes(String(l2.entries)))
     expect(row).toContain(formatBytes(l2.fileBytes))
-    expect(row).toContain('LZ4,Snappy')
+    expect(row).toContain('LZ4+Snappy')
     expect(row).toContain(l2.todayRatio.toFixed(2))
     expect(text).toContain('OPTIONS: lz4')
     // Only the mixed level differs from OPTIONS.
