@@ -16,6 +16,7 @@ import { addTimings, emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfW
 import type { FileTask, FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
 import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
+import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, describeFile, levelTotals, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, type Shard } from './sampling.js'
@@ -206,13 +207,15 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
       opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
     }
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
-    for (let pass = 0; pass < TIMING_PASSES; pass++) {
-      let any = false
-      for (const st of states) {
-        if (elapsed() >= opts.timeBudgetMs) break
-        any = (await retime(st, opts, pool, jobs, shardFiles.get(st)!)) || any
+    const timingEnd = Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs)
+    const retimed = new Set(states)
+    for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
+      for (const st of [...retimed]) {
+        if (elapsed() >= timingEnd) break
+        // A level whose noisy settings did not get fewer is not timed again: the machine, not the sample, is the noise.
+        const before = noisyCount(st)
+        if (before === 0 || !(await retime(st, opts, pool, jobs, shardFiles.get(st)!)) || noisyCount(st) >= before) retimed.delete(st)
       }
-      if (!any) break
     }
   } finally {
     await pool.close()
@@ -298,8 +301,15 @@ export class MergeError extends Error {
 }
 
 /** Timing passes at most, and the work one timing measurement aims at. */
-const TIMING_PASSES = 4
+const TIMING_PASSES = 3
+/** Timing passes take at most this share of the time budget, after sampling. */
+const TIMING_SHARE = 0.1
 const TIMING_MEASUREMENT_MS = 25
+
+function noisyCount(st: GroupState): number {
+  const today = st.totals.dataBytes + st.totals.dictBytes
+  return st.settings.filter((s, i) => s.type !== 'none' && (estimateOf(st, i, today).compressSecPerGB.noisy || estimateOf(st, i, today).decompressMBps.noisy)).length
+}
 
 /** Time the noisy settings of a level again; false when none is noisy. */
 async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, jobs: number, mine: boolean[]): Promise<boolean> {
@@ -495,9 +505,16 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const matrix = st.settings.map((_, i) => estimateOf(st, i, todayBytes))
   markPareto(matrix)
   const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
-  const limits = limitsFor(opts.objective, st.group.bottommost, matrix, today, opts.limits)
-  const candidates = filter ? matrix.filter((x) => filter(x.setting)) : matrix
-  const { recommended, runnerUp } = decide(candidates.length ? candidates : matrix, limits)
+  // Rank on this run's timings only when none of them is noisy; else on the reference speeds (nominal.ts).
+  const noisy = matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
+  const ranked = noisy ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress })) : matrix
+  const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
+  const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
+  const choice = decide(candidates.length ? candidates : ranked, limits)
+  const original = (c: { estimate: SettingEstimate; reason: string } | null) =>
+    c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: noisy ? `${c.reason} (ranked on reference speeds: timings here are noisy)` : c.reason }
+  const recommended = original(choice.recommended)!
+  const runnerUp = original(choice.runnerUp)
   const sums0 = st.sums[0]
   const todayRatio = sums0.sumS > 0 ? sums0.sumU / sums0.sumS : 0
   const incompressible = recommended.estimate.rejectedShare

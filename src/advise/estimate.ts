@@ -120,25 +120,28 @@ export function rateFor(now: number, p: number, target: number): number {
   return Math.min(1, k / (t2 + k))
 }
 
-/** Student-t 0.975 quantiles for small batch counts (df 1..30), then the normal one. */
-const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093,
-  2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-]
+/** Fewest measurements that give a 95% interval for their median. */
+export const MIN_RATES = 6
 
-function tQuantile(df: number): number {
-  return df >= 1 && df <= T975.length ? T975[df - 1] : Z95
-}
-
-/** A speed from total work / total time, with a t-interval over the per-batch rates. */
-export function timing(value: number | null, rates: readonly number[]): Timing {
-  if (value === null || !Number.isFinite(value)) return { value: null, low: null, high: null, noisy: true }
+/**
+ * A speed from repeated measurements: the median of the per-batch rates (robust
+ * to the spikes a shared machine adds), with the distribution-free 95% interval
+ * of a median (order statistics j and k-j+1, j from the binomial(k, 1/2)
+ * normal approximation). Fewer than MIN_RATES measurements, or an interval wider
+ * than ±NOISY_SPREAD, is noisy. `fallback` is the figure used when there are
+ * no per-batch rates at all (total work / total time).
+ */
+export function timing(fallback: number | null, rates: readonly number[]): Timing {
   const k = rates.length
-  if (k < 2) return { value, low: null, high: null, noisy: true }
-  const mean = rates.reduce((a, b) => a + b, 0) / k
-  const variance = rates.reduce((a, b) => a + (b - mean) * (b - mean), 0) / (k - 1)
-  const half = (tQuantile(k - 1) * Math.sqrt(variance / k) * value) / (mean || 1)
-  return { value, low: Math.max(0, value - half), high: value + half, noisy: half > NOISY_SPREAD * value }
+  if (k === 0) return fallback === null || !Number.isFinite(fallback) ? { value: null, low: null, high: null, noisy: true } : { value: fallback, low: null, high: null, noisy: true }
+  const sorted = [...rates].sort((a, b) => a - b)
+  const mid = k >> 1
+  const value = k % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+  if (k < MIN_RATES) return { value, low: null, high: null, noisy: true }
+  const j = Math.max(1, Math.floor((k - Z95 * Math.sqrt(k)) / 2))
+  const low = sorted[j - 1]
+  const high = sorted[k - j]
+  return { value, low, high, noisy: high - value > NOISY_SPREAD * value || value - low > NOISY_SPREAD * value }
 }
 
 /** True when `a` is cheaper than `b` beyond noise: neither is noisy and their intervals do not overlap. */

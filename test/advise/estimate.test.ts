@@ -100,14 +100,19 @@ describe('block draws', () => {
 
 describe('timings', () => {
   it('a steady rate is not noisy; a scattered one is, and noisy timings are never ranked', () => {
-    const steady = timing(10, [10, 10.2, 9.9, 10.1, 10, 9.8])
+    const steady = timing(null, [10, 10.2, 9.9, 10.1, 10, 9.8, 10.05, 9.95])
     expect(steady.noisy).toBe(false)
+    expect(steady.value).toBeCloseTo(10, 1)
     expect(steady.low!).toBeLessThan(10)
     expect(steady.high!).toBeGreaterThan(10)
-    const scattered = timing(10, [4, 18, 7, 15])
+    // A median resists one spike from a busy neighbour...
+    expect(timing(null, [10, 10.2, 9.9, 60, 10, 9.8, 10.05, 9.95]).value).toBeCloseTo(10, 0)
+    // ...but not a spread that could reverse a ranking.
+    const scattered = timing(null, [4, 18, 7, 15, 9, 12, 5, 16])
     expect(scattered.noisy).toBe(true)
-    expect(timing(10, [10]).noisy).toBe(true)
-    const slow = timing(20, [20, 20.3, 19.8, 20.1])
+    expect(timing(10, [10, 10, 10]).noisy).toBe(true)
+    expect(timing(10, []).value).toBe(10)
+    const slow = timing(null, [20, 20.3, 19.8, 20.1, 20, 19.9, 20.2, 20.05])
     expect(clearlyBelow(steady, slow)).toBe(true)
     expect(clearlyBelow(slow, steady)).toBe(false)
     expect(clearlyBelow(scattered, slow)).toBe(false)
