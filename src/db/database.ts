@@ -33,7 +33,7 @@ import { internalKeyComparator, userComparatorByName } from '../format/internal-
 import { LogReader, type DroppedTail } from '../format/log-record.js'
 import { decodeVersionEdit, type NewFileEntry, type VersionEdit } from '../format/version-edit.js'
 import { FileByteSource } from '../io/byte-source.js'
-import { readNewestOptions, type DbOptions } from './options.js'
+import { dynamicBaseLevel, readNewestOptions, type ColumnFamilyOptions, type DbOptions, type LevelContext } from './options.js'
 
 export interface LiveFile {
   fileNumber: number
@@ -338,4 +338,20 @@ function sortLevels(levels: LiveFile[][], comparator: string | null): void {
       files.sort((a, b) => ikey(a.smallestKey, b.smallestKey) || a.fileNumber - b.fileNumber)
     }
   })
+}
+
+/**
+ * The context RocksDB would pick a compression with for a file written to `level` of `cf` now
+ * (for `compressionForLevel`): L0 files come from flushes; a compaction output is bottommost when
+ * level >= num_non_empty_levels - 1 (the deepest non-empty level or below); the base level is
+ * RocksDB's for the current level sizes (`dynamicBaseLevel`).
+ */
+export function levelContext(cf: ColumnFamilyView, level: number, options: ColumnFamilyOptions): LevelContext {
+  const numNonEmptyLevels = cf.levels.reduce((n, files, i) => (files.length > 0 ? i + 1 : n), 0)
+  const levelBytes = cf.levels.map((files) => files.reduce((s, f) => s + f.fileSize, 0))
+  return {
+    flush: level === 0,
+    bottommost: level >= numNonEmptyLevels - 1,
+    baseLevel: dynamicBaseLevel(options, levelBytes),
+  }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compressionOptionName, compressionTypeName } from '../../src/codec/compression.js'
-import { openDatabase, type LiveFile } from '../../src/db/database.js'
+import { levelContext, openDatabase, type LiveFile } from '../../src/db/database.js'
 import {
   compressionForLevel,
   compressionOpts,
@@ -136,6 +136,29 @@ describe('compressionForLevel against what RocksDB wrote (each file`s compressio
     }
     expect(checked).toBeGreaterThanOrEqual(3)
     expect(compressed).toBeGreaterThanOrEqual(checked / 2)
+  })
+
+  it.each(ORACLE_DBS)('%s: levelContext (the rule applied to the LSM as it is now) predicts the same', (dir) => {
+    const view = openDatabase(dir)
+    for (const cf of view.columnFamilies) {
+      const cfo = view.options!.columnFamilies.find((c) => c.name === cf.name)!
+      cf.levels.forEach((files, level) => {
+        if (files.length === 0) return
+        const now = compressionForLevel(cfo, level, levelContext(cf, level, cfo))
+        for (const f of files) expect(now).toEqual(compressionForLevel(cfo, level, contextOf(f, cf.levels)))
+      })
+    }
+  })
+
+  it('levelContext: flush on L0, bottommost from the deepest non-empty level down, dynamic base level', () => {
+    const view = openDatabase(dbFixture('v11'))
+    const [def] = view.columnFamilies
+    const cfo = view.options!.columnFamilies[0]
+    expect(levelContext(def, 0, cfo)).toEqual({ flush: true, bottommost: false, baseLevel: 6 })
+    expect(levelContext(def, 5, cfo)).toEqual({ flush: false, bottommost: false, baseLevel: 6 })
+    expect(levelContext(def, 6, cfo)).toEqual({ flush: false, bottommost: true, baseLevel: 6 })
+    const layered = openDatabase(dbFixture('layered'))
+    expect(levelContext(layered.columnFamilies[1], 2, layered.options!.columnFamilies[1])).toEqual({ flush: false, bottommost: false, baseLevel: 1 })
   })
 
   it('layered: lz4 on L0/L1, snappy on L2, zstd with a dictionary on the bottommost L3', () => {
