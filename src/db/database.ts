@@ -89,6 +89,8 @@ export interface DatabaseView {
   manifestRecords: number
   /** An incomplete record at the MANIFEST's end that was dropped (as RocksDB does), if any. */
   droppedTail: DroppedTail | null
+  /** One-line notes on what looks off but does not stop reading (see `databaseWarnings`). */
+  warnings: string[]
 }
 
 const CURRENT = 'CURRENT'
@@ -285,13 +287,14 @@ export function openDatabase(dir: string): DatabaseView {
   }
   const unlistedFiles = [...onDisk].filter(([n]) => !listed.has(n)).map(([, p]) => p).sort()
   missingFiles.sort((a, b) => a.fileNumber - b.fileNumber)
-  return {
+  const options = readNewestOptions(dir)
+  const view: DatabaseView = {
     dir,
     manifestPath,
     columnFamilies,
     unlistedFiles,
     missingFiles,
-    options: readNewestOptions(dir),
+    options,
     lastSequence: r.lastSequence as bigint,
     nextFileNumber: r.nextFileNumber as number,
     logNumber: r.logNumber as number,
@@ -302,7 +305,34 @@ export function openDatabase(dir: string): DatabaseView {
     droppedColumnFamilies: r.dropped,
     manifestRecords: r.records,
     droppedTail: r.droppedTail,
+    warnings: [],
   }
+  view.warnings = databaseWarnings(view)
+  return view
+}
+
+/**
+ * What RocksDB would complain about or a reader should know, one line each: an incomplete
+ * MANIFEST tail (ignored, as RocksDB does), files on a level at or past the column family's
+ * num_levels (RocksDB refuses to open such a DB), column families without OPTIONS sections,
+ * files kept in other db_paths / cf_paths.
+ */
+export function databaseWarnings(view: DatabaseView): string[] {
+  const out: string[] = []
+  const t = view.droppedTail
+  if (t) out.push(`${view.manifestPath}: the last ${t.bytes} bytes (from offset ${t.offset}) are an incomplete record (${t.reason}); ignored, as RocksDB does`)
+  for (const cf of view.columnFamilies) {
+    const cfo = view.options?.columnFamilies.find((c) => c.name === cf.name)
+    if (view.options && !cfo) out.push(`column family "${cf.name}" has no [CFOptions] section in ${view.options.path}`)
+    if (cfo && cf.levels.length > cfo.numLevels) {
+      out.push(`column family "${cf.name}" has files on level ${cf.levels.length - 1} but num_levels is ${cfo.numLevels} (RocksDB would not open it with these options)`)
+    }
+    const elsewhere = cf.levels.flat().filter((f) => f.pathId > 0)
+    if (elsewhere.length > 0) {
+      out.push(`column family "${cf.name}": ${elsewhere.length} file(s) (first #${elsewhere[0].fileNumber}) live in db_paths/cf_paths[${elsewhere[0].pathId}], outside ${view.dir}`)
+    }
+  }
+  return out
 }
 
 /** RocksDB's MakeTableFileName: six-digit zero-padded number + ".sst". */
