@@ -122,7 +122,7 @@ function clip(s: string): string {
 
 const crc = (b: Uint8Array) => blockChecksum(ChecksumType.CRC32c, b)
 
-interface CfState {
+export interface CfState {
   id: number
   name: string
   comparator: string | null
@@ -131,7 +131,8 @@ interface CfState {
   files: Map<number, NewFileEntry>
 }
 
-interface Replay {
+/** The state a MANIFEST replays to (before the directory listing and OPTIONS are added). */
+export interface ManifestState {
   cfs: Map<number, CfState>
   dropped: { id: number; name: string }[]
   logNumber?: number
@@ -145,11 +146,11 @@ interface Replay {
 }
 
 /** Replay a MANIFEST file into the live state of each column family. */
-export function replayManifest(manifestPath: string): Replay & { droppedTail: DroppedTail | null } {
+export function replayManifest(manifestPath: string): ManifestState & { droppedTail: DroppedTail | null } {
   const source = new FileByteSource(manifestPath, { readahead: 0 })
   try {
     const reader = new LogReader(source, { name: manifestPath, crc })
-    const state: Replay = {
+    const state: ManifestState = {
       cfs: new Map([[0, { id: 0, name: 'default', comparator: null, logNumber: 0, files: new Map() }]]),
       dropped: [],
       prevLogNumber: 0,
@@ -195,7 +196,7 @@ export function replayManifest(manifestPath: string): Replay & { droppedTail: Dr
   }
 }
 
-function applyEdit(state: Replay, edit: VersionEdit, at: string, offset: number): void {
+function applyEdit(state: ManifestState, edit: VersionEdit, at: string, offset: number): void {
   const fail = (message: string): never => {
     throw new CorruptionError(`${at}: ${message}`, offset)
   }
