@@ -33,7 +33,7 @@ import { internalKeyComparator, userComparatorByName } from '../format/internal-
 import { LogReader, type DroppedTail } from '../format/log-record.js'
 import { decodeVersionEdit, type NewFileEntry, type VersionEdit } from '../format/version-edit.js'
 import { FileByteSource } from '../io/byte-source.js'
-import { readNewestOptions, type DbOptions } from './options.js'
+import { dynamicBaseLevel, readNewestOptions, type ColumnFamilyOptions, type DbOptions, type LevelContext } from './options.js'
 
 export interface LiveFile {
   fileNumber: number
@@ -89,6 +89,8 @@ export interface DatabaseView {
   manifestRecords: number
   /** An incomplete record at the MANIFEST's end that was dropped (as RocksDB does), if any. */
   droppedTail: DroppedTail | null
+  /** One-line notes on what looks off but does not stop reading (see `databaseWarnings`). */
+  warnings: string[]
 }
 
 const CURRENT = 'CURRENT'
@@ -120,7 +122,7 @@ function clip(s: string): string {
 
 const crc = (b: Uint8Array) => blockChecksum(ChecksumType.CRC32c, b)
 
-interface CfState {
+export interface CfState {
   id: number
   name: string
   comparator: string | null
@@ -129,7 +131,8 @@ interface CfState {
   files: Map<number, NewFileEntry>
 }
 
-interface Replay {
+/** The state a MANIFEST replays to (before the directory listing and OPTIONS are added). */
+export interface ManifestState {
   cfs: Map<number, CfState>
   dropped: { id: number; name: string }[]
   logNumber?: number
@@ -143,11 +146,11 @@ interface Replay {
 }
 
 /** Replay a MANIFEST file into the live state of each column family. */
-export function replayManifest(manifestPath: string): Replay & { droppedTail: DroppedTail | null } {
+export function replayManifest(manifestPath: string): ManifestState & { droppedTail: DroppedTail | null } {
   const source = new FileByteSource(manifestPath, { readahead: 0 })
   try {
     const reader = new LogReader(source, { name: manifestPath, crc })
-    const state: Replay = {
+    const state: ManifestState = {
       cfs: new Map([[0, { id: 0, name: 'default', comparator: null, logNumber: 0, files: new Map() }]]),
       dropped: [],
       prevLogNumber: 0,
@@ -193,7 +196,7 @@ export function replayManifest(manifestPath: string): Replay & { droppedTail: Dr
   }
 }
 
-function applyEdit(state: Replay, edit: VersionEdit, at: string, offset: number): void {
+function applyEdit(state: ManifestState, edit: VersionEdit, at: string, offset: number): void {
   const fail = (message: string): never => {
     throw new CorruptionError(`${at}: ${message}`, offset)
   }
@@ -285,13 +288,14 @@ export function openDatabase(dir: string): DatabaseView {
   }
   const unlistedFiles = [...onDisk].filter(([n]) => !listed.has(n)).map(([, p]) => p).sort()
   missingFiles.sort((a, b) => a.fileNumber - b.fileNumber)
-  return {
+  const options = readNewestOptions(dir)
+  const view: DatabaseView = {
     dir,
     manifestPath,
     columnFamilies,
     unlistedFiles,
     missingFiles,
-    options: readNewestOptions(dir),
+    options,
     lastSequence: r.lastSequence as bigint,
     nextFileNumber: r.nextFileNumber as number,
     logNumber: r.logNumber as number,
@@ -302,7 +306,34 @@ export function openDatabase(dir: string): DatabaseView {
     droppedColumnFamilies: r.dropped,
     manifestRecords: r.records,
     droppedTail: r.droppedTail,
+    warnings: [],
   }
+  view.warnings = databaseWarnings(view)
+  return view
+}
+
+/**
+ * What RocksDB would complain about or a reader should know, one line each: an incomplete
+ * MANIFEST tail (ignored, as RocksDB does), files on a level at or past the column family's
+ * num_levels (RocksDB refuses to open such a DB), column families without OPTIONS sections,
+ * files kept in other db_paths / cf_paths.
+ */
+export function databaseWarnings(view: DatabaseView): string[] {
+  const out: string[] = []
+  const t = view.droppedTail
+  if (t) out.push(`${view.manifestPath}: the last ${t.bytes} bytes (from offset ${t.offset}) are an incomplete record (${t.reason}); ignored, as RocksDB does`)
+  for (const cf of view.columnFamilies) {
+    const cfo = view.options?.columnFamilies.find((c) => c.name === cf.name)
+    if (view.options && !cfo) out.push(`column family "${cf.name}" has no [CFOptions] section in ${view.options.path}`)
+    if (cfo && cf.levels.length > cfo.numLevels) {
+      out.push(`column family "${cf.name}" has files on level ${cf.levels.length - 1} but num_levels is ${cfo.numLevels} (RocksDB would not open it with these options)`)
+    }
+    const elsewhere = cf.levels.flat().filter((f) => f.pathId > 0)
+    if (elsewhere.length > 0) {
+      out.push(`column family "${cf.name}": ${elsewhere.length} file(s) (first #${elsewhere[0].fileNumber}) live in db_paths/cf_paths[${elsewhere[0].pathId}], outside ${view.dir}`)
+    }
+  }
+  return out
 }
 
 /** RocksDB's MakeTableFileName: six-digit zero-padded number + ".sst". */
@@ -338,4 +369,20 @@ function sortLevels(levels: LiveFile[][], comparator: string | null): void {
       files.sort((a, b) => ikey(a.smallestKey, b.smallestKey) || a.fileNumber - b.fileNumber)
     }
   })
+}
+
+/**
+ * The context RocksDB would pick a compression with for a file written to `level` of `cf` now
+ * (for `compressionForLevel`): L0 files come from flushes; a compaction output is bottommost when
+ * level >= num_non_empty_levels - 1 (the deepest non-empty level or below); the base level is
+ * RocksDB's for the current level sizes (`dynamicBaseLevel`).
+ */
+export function levelContext(cf: ColumnFamilyView, level: number, options: ColumnFamilyOptions): LevelContext {
+  const numNonEmptyLevels = cf.levels.reduce((n, files, i) => (files.length > 0 ? i + 1 : n), 0)
+  const levelBytes = cf.levels.map((files) => files.reduce((s, f) => s + f.fileSize, 0))
+  return {
+    flush: level === 0,
+    bottommost: level >= numNonEmptyLevels - 1,
+    baseLevel: dynamicBaseLevel(options, levelBytes),
+  }
 }

@@ -301,7 +301,10 @@ export class LogReader {
       const recyclable = RECYCLABLE_TYPES.has(type)
       const headerSize = recyclable ? LOG_RECYCLABLE_HEADER_SIZE : LOG_HEADER_SIZE
       if (left < headerSize) {
-        if (!this.inPartialBlock) this.fail(offset, `recyclable record header runs past the end of its block`)
+        if (!this.inPartialBlock) {
+          this.loadBlock(this.blockStart + LOG_BLOCK_SIZE) // too short for a recyclable header: a trailer, as RocksDB reads it
+          continue
+        }
         return this.endAt(offset, left, 'truncated record header')
       }
       if (headerSize + length > left) {

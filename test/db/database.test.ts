@@ -108,6 +108,7 @@ describe('fixture databases against the ldb 7.8.3 goldens', () => {
       expect(f.path).toBe(join(dbFixture('layered'), `${String(f.fileNumber).padStart(6, '0')}.sst`))
     }
     expect(view.options?.path).toBe(join(dbFixture('layered'), 'OPTIONS-000017'))
+    expect(view.warnings).toEqual([])
   })
 
   it('churn: deletions and the dropped column family are applied; stray copies are unlisted', () => {
@@ -157,6 +158,9 @@ describe('fixture databases against the ldb 7.8.3 goldens', () => {
     const offset = Number(/last record at (\d+)/.exec(log)![1])
     const view = openDatabase(dbFixture('layered-damaged-trunc'))
     expect(view.droppedTail).toEqual({ offset, bytes: 12, reason: 'truncated record payload' })
+    expect(view.warnings).toEqual([
+      `${view.manifestPath}: the last 12 bytes (from offset ${offset}) are an incomplete record (truncated record payload); ignored, as RocksDB does`,
+    ])
     expect(view.manifestRecords).toBe(openDatabase(dbFixture('layered')).manifestRecords - 1)
   })
 
@@ -339,6 +343,20 @@ describe('replay rules (synthetic MANIFESTs)', () => {
     const recordOffset = 7 + good.length
     expect(e.offset).toBe(recordOffset + 7 + good.length)
     expect(e.message).toContain(`VersionEdit record at offset ${recordOffset}: unknown tag 77`)
+  })
+
+  it('warns of files past num_levels, column families missing from OPTIONS, files in other db_paths', () => {
+    const dir = syntheticDb([
+      BASE,
+      edit({ newFiles: [file(5, 7, 'a', 'b', [0, 0]), file(1, 8, 'c', 'd', [0, 0], { pathId: 2 })] }),
+      edit({ columnFamily: 1, columnFamilyAdd: 'extra' }),
+    ])
+    writeFileSync(join(dir, 'OPTIONS-000004'), '[DBOptions]\n[CFOptions "default"]\n  num_levels=3\n')
+    expect(openDatabase(dir).warnings).toEqual([
+      'column family "default" has files on level 5 but num_levels is 3 (RocksDB would not open it with these options)',
+      `column family "default": 1 file(s) (first #8) live in db_paths/cf_paths[2], outside ${dir}`,
+      `column family "extra" has no [CFOptions] section in ${join(dir, 'OPTIONS-000004')}`,
+    ])
   })
 
   it('CURRENT must name a MANIFEST and end with a newline', () => {

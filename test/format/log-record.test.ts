@@ -110,6 +110,17 @@ describe('log records: round trips', () => {
     const { records } = read(bytes, { logNumber: 42 })
     expect(records.map((r) => r.payload.length)).toEqual([50, LOG_BLOCK_SIZE, 0])
     expect(records[0].headerSize).toBe(11)
+    // A block tail of 7..10 bytes is too short for a recyclable header: zero padding, skipped.
+    const tail8 = write([payload(LOG_BLOCK_SIZE - 11 - 8), payload(30)], 42)
+    expect([...tail8.subarray(LOG_BLOCK_SIZE - 8, LOG_BLOCK_SIZE)]).toEqual(new Array(8).fill(0))
+    expect(tail8[LOG_BLOCK_SIZE + 6]).toBe(T.RecyclableFull)
+    expect(read(tail8).records.map((r) => r.payload.length)).toEqual([LOG_BLOCK_SIZE - 19, 30])
+    // Even when the tail's type byte says "recyclable", as RocksDB's reader treats it.
+    const w = new LogWriter({ crc, recycleLogNumber: 42 })
+    w.addRecord(payload(LOG_BLOCK_SIZE - 11 - 9))
+    w.push(Uint8Array.of(1, 2, 3, 4, 5, 0, T.RecyclableFull, 0, 0))
+    w.addRecord(payload(30))
+    expect(read(w.finish()).records.map((r) => r.payload.length)).toEqual([LOG_BLOCK_SIZE - 20, 30])
   })
 
   it('the real MANIFESTs of the fixture DBs read to as many records as ldb printed VersionEdits', () => {
