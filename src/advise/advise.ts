@@ -168,14 +168,23 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   const notes: string[] = []
 
   // Population: every live file's index and properties (files outside this shard included, so every shard sees the same levels).
+  const problems: Advice['problems'] = []
   const groups: LevelGroup[] = inputs.map((g) => ({
     columnFamily: g.columnFamily,
     level: g.level,
     bottommost: g.bottommost,
     optionsSetting: g.optionsSetting,
-    files: g.files.map((f) => describeFile(f.path, f.fileNumber)),
+    files: g.files.flatMap((f) => {
+      try {
+        return [describeFile(f.path, f.fileNumber)]
+      } catch (e) {
+        // A file that cannot be opened is reported and left out; the others are still advised on.
+        problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
+        return []
+      }
+    }),
   }))
-  const states = groups.map((g) => initState(g, opts.settings))
+  const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings))
   let position = 0
   const shardFiles = new Map<GroupState, boolean[]>()
   for (const st of states) shardFiles.set(st, st.group.files.map(() => inShard(opts.shard, position++)))
@@ -200,7 +209,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
         budgetHit = true
         continue
       }
-      await runRound(pick, next, opts, pool, lanesFor(pick, jobs), shardFiles.get(pick)!)
+      await runRound(pick, next, opts, pool, lanesFor(pick, jobs), shardFiles.get(pick)!, problems)
       if (pick.rate >= 1) pick.done = opts.fixedRate !== null && opts.fixedRate < 1 ? 'fixed-sample' : 'all-blocks'
       else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
       else if (widest(pick) <= opts.precision) pick.done = 'precision'
@@ -223,6 +232,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   if (budgetHit) notes.push(`the time budget (${(opts.timeBudgetMs / 1000).toFixed(0)} s) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
 
   const advice = assemble(states, opts, notes)
+  advice.problems = problems
   advice.elapsedSec = elapsed() / 1000
   return advice
 }
@@ -292,6 +302,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
     },
     [...new Set(parts.flatMap((p) => p.notes))],
   )
+  advice.problems = parts.flatMap((p) => p.problems ?? [])
   advice.elapsedSec = Math.max(...parts.map((p) => p.elapsedSec))
   return advice
 }
@@ -381,7 +392,7 @@ function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number 
   return rate
 }
 
-async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool: AdvisePool, lanes: number[][], mine: boolean[]): Promise<void> {
+async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool: AdvisePool, lanes: number[][], mine: boolean[], problems: Advice['problems']): Promise<void> {
   const tasks: { lane: number; task: FileTask; file: number; indices: number[] }[] = []
   st.group.files.forEach((f, fi) => {
     if (!mine[fi]) return
@@ -409,7 +420,10 @@ async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool:
   let blocks = 0
   results.forEach((r, k) => {
     const { file, indices, lane } = tasks[k]
-    if (lane === 0) blocks += r.blocks
+    if (lane === 0) {
+      blocks += r.blocks
+      for (const sk of r.skipped) problems.push({ file: tasks[k].task.path, offset: sk.offset, message: `data block left out of the sample: ${sk.message}` })
+    }
     for (const i of indices) {
       st.sums[i] = mergeSums(st.sums[i], r.sums[i])
       const d = st.dict[i]
@@ -497,6 +511,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     columnFamilies: families,
     total,
     notes,
+    problems: [],
   }
 }
 

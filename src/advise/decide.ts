@@ -116,6 +116,7 @@ export interface Choice {
 export function decide(xs: SettingEstimate[], limits: LevelLimits): { recommended: Choice; runnerUp: Choice | null } {
   const size = (x: SettingEstimate) => x.bytes.estimate
   const ok = xs.filter((x) => meets(x, limits) && Number.isFinite(size(x)))
+  if (!xs.some((x) => Number.isFinite(size(x)))) return { recommended: { estimate: xs[0], reason: 'no block of this level was evaluated (a shard without its files)' }, runnerUp: null }
   if (ok.length === 0) {
     const fallback = [...xs].filter((x) => Number.isFinite(size(x))).sort((a, b) => (a.compressSecPerGB.value ?? 0) - (b.compressSecPerGB.value ?? 0))[0]
     return { recommended: { estimate: fallback, reason: `no setting meets the limits (${limits.describe}): the cheapest to compress` }, runnerUp: null }

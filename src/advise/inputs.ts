@@ -5,8 +5,8 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { isDatabaseDir, openDatabase, type DatabaseView } from '../db/database.js'
-import { compressionForLevel, dynamicBaseLevel } from '../db/options.js'
+import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
+import { compressionForLevel } from '../db/options.js'
 import type { Advice } from './model.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
 import { settingFromOptions } from './settings.js'
@@ -75,21 +75,20 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
     dynamicLevels.set(cf.name, cfOptions?.levelCompactionDynamicLevelBytes ?? false)
     const used = cf.levels.map((files, level) => ({ level, files: files.filter((f) => !missing.has(f.fileNumber)) })).filter((l) => l.files.length > 0)
     const deepest = used.length ? used[used.length - 1].level : -1
-    const levelBytes = cf.levels.map((files) => files.reduce((a, f) => a + f.fileSize, 0))
-    const baseLevel = cfOptions ? dynamicBaseLevel(cfOptions, levelBytes) : 1
     for (const { level, files } of used) {
       const bottommost = level > 0 && level === deepest
       let optionsSetting = null
       if (cfOptions) {
-        const c = compressionForLevel(cfOptions, level, { bottommost, baseLevel })
+        // L0 files are flushes: compression_per_level[0], never the bottommost override.
+        const c = compressionForLevel(cfOptions, level, levelContext(cf, level, cfOptions))
         optionsSetting = settingFromOptions(c.compression, c.opts)
       }
       groups.push({ columnFamily: cf.name, level, bottommost, files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber })), optionsSetting })
     }
   }
-  if (db.unlistedFiles.length) notes.push(`${db.unlistedFiles.length} SST file(s) on disk are not live in the MANIFEST and were left out: ${db.unlistedFiles.join(', ')}`)
   if (db.missingFiles.length) notes.push(`${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`)
   if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  notes.push(...db.warnings)
   return {
     groups,
     source: { kind: 'database', paths: [dir], manifest: db.manifestPath, optionsFile: db.options?.path ?? null, unlistedFiles: db.unlistedFiles },

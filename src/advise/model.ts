@@ -161,4 +161,6 @@ export interface Advice {
   columnFamilies: ColumnFamilyAdvice[]
   total: { todayBytes: number; projected: Interval; change: Interval }
   notes: string[]
+  /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
+  problems: { file: string; offset: number | null; message: string }[]
 }

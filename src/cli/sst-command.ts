@@ -87,18 +87,28 @@ export abstract class SstCommand extends Command {
 
   override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    if (err instanceof Errors.CLIError) return super.catch(err)
-    // Parse errors carry their own exit code (2); anything else is unexpected.
-    if (err.oclif?.exit !== undefined) return super.catch(err)
     if (this.showStacks) return super.catch(err)
-    const wrapped = new Errors.CLIError(`${err.message} (run with --debug for details)`, { exit: ExitCode.Usage })
-    return super.catch(wrapped)
+    // Usage errors (ours and oclif's flag parsing) carry their exit code; anything else is unexpected.
+    const known = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
+    const code = err.oclif?.exit ?? ExitCode.Usage
+    process.stderr.write(`sstkit: ${oneLine(err.message)}${known ? '' : ' (run with --debug for details)'}\n`)
+    process.exitCode = code
+    return this.exit(code)
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
     if (!err && this.exitCode !== ExitCode.Ok) process.exitCode = this.exitCode
     return super.finally(err)
   }
+}
+
+/** oclif's messages can span lines (a flag error and a hint): one line, as every sstkit error is. */
+export function oneLine(message: string): string {
+  return message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('; ')
 }
 
 function isFsError(e: unknown): boolean {

@@ -5,6 +5,7 @@ import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
 import type { Advice } from '../advise/model.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 
 export default class Advise extends SstCommand {
@@ -44,7 +45,14 @@ Plain SST files or directories of them are grouped by the column family their pr
         if (e instanceof AdviseFlagError) this.fail(e.message, ExitCode.Usage)
         throw e
       }
-      const inputs = resolveInputs(paths)
+      let inputs
+      try {
+        inputs = resolveInputs(paths)
+      } catch (e) {
+        // A database or file that cannot be read as one: one line naming it and where.
+        if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) this.fail((e as Error).message, ExitCode.Usage)
+        throw e
+      }
       if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
       const progress = process.stderr.isTTY && !this.jsonEnabled()
       advice = await advise(inputs.groups, {
@@ -60,6 +68,8 @@ Plain SST files or directories of them are grouped by the column family their pr
       if (progress) process.stderr.write('\r\x1b[K')
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
     }
+    for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)
+    if (advice.problems.length) this.raise(ExitCode.Finding)
     if (flags.report) {
       const { renderAdviceHtml } = await import('../report/advise-html.js')
       writeFileAtomic(flags.report, renderAdviceHtml(advice))

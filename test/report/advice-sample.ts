@@ -306,6 +306,7 @@ export function sampleAdvice(): Advice {
       limits: { cpuFactor: 2 },
     },
     seed: 1,
+    problems: [],
     evaluation: { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 67108864, maxCompressedBytesPerKb: 896, sampleRate: null },
     precision: 0.005,
     timeBudgetSec: 60,

@@ -1,0 +1,177 @@
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Advice } from '../../src/advise/model.js'
+import { ROOT, sstkit } from '../helpers.js'
+
+const EXAMPLE = join(ROOT, 'examples/db')
+const DB = join(ROOT, 'test/fixtures/db')
+const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+function json(args: string[]): Advice {
+  const r = sstkit(['advise', ...args, '--json'])
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  return JSON.parse(r.stdout) as Advice
+}
+
+/** What must not depend on jobs, shards or timings: every size figure of every level and setting. */
+function sizes(a: Advice) {
+  return a.columnFamilies.flatMap((cf) =>
+    cf.levels.flatMap((l) =>
+      l.matrix.map((m) => ({
+        where: `${cf.name} L${l.level}`,
+        setting: m.setting.label,
+        bytes: m.bytes,
+        n: m.sums.n,
+        sumC: m.sums.sumC,
+        sumCC: m.sums.sumCC,
+        dict: m.dictBytes,
+        blocks: l.sample.blocks,
+        share: l.sample.share,
+      })),
+    ),
+  )
+}
+
+describe('sstkit advise on a database written by real RocksDB', () => {
+  const advice = json([EXAMPLE, '--time-budget', '5s'])
+
+  it('sees the live files per column family and level as ldb lists them, and what OPTIONS says today', () => {
+    const listed = readFileSync(join(DB, 'layered.live_files_metadata.txt'), 'utf8')
+    expect(listed).toMatch(/level 3, column family 'default'/)
+    expect(advice.source.kind).toBe('database')
+    expect(advice.source.manifest).toMatch(/MANIFEST-\d+$/)
+    expect(advice.source.optionsFile).toMatch(/OPTIONS-\d+$/)
+    const levels = advice.columnFamilies.map((c) => `${c.name}:${c.levels.map((l) => `${l.level}${l.bottommost ? 'b' : ''}`).join(',')}`)
+    expect(levels).toEqual(['default:0,1,2,3b', 'events:0,1,2,4b'])
+    const bottom = advice.columnFamilies[0].levels[3]
+    expect(bottom.todayCompression).toBe('ZSTD')
+    expect(bottom.todayOptions?.type).toBe('zstd')
+    expect(bottom.todayOptions?.dict).not.toBe('none')
+  })
+
+  it('recommends one setting per level, with a reason, a runner-up and paste-ready options', () => {
+    for (const cf of advice.columnFamilies) {
+      for (const l of cf.levels) {
+        expect(l.matrix.map((m) => m.setting.label)).toContain(l.recommended.estimate.setting.label)
+        expect(l.recommended.reason.length).toBeGreaterThan(5)
+        expect(l.runnerUp?.estimate.setting.label).not.toBe(l.recommended.estimate.setting.label)
+      }
+      expect(cf.optionsText.split('\n')[0]).toBe(`[CFOptions "${cf.name}"]`)
+      expect(cf.options.compression_per_level.split(':').length).toBeGreaterThanOrEqual(4)
+      expect(cf.options.bottommost_compression).toMatch(/^k/)
+      expect(cf.options.bottommost_compression_opts).toMatch(/enabled=true/)
+    }
+  })
+
+  it('small levels are evaluated whole: the estimate is exact, the interval has no width', () => {
+    for (const l of advice.columnFamilies.flatMap((c) => c.levels)) {
+      expect(l.sample.stopped).toBe('all-blocks')
+      for (const m of l.matrix) expect(m.bytes.high - m.bytes.low).toBe(0)
+    }
+  })
+
+  it('the same seed gives the same sizes for any --jobs', () => {
+    const one = json([EXAMPLE, '--sample', '40%', '--jobs', '1', '--time-budget', '5s'])
+    const two = json([EXAMPLE, '--sample', '40%', '--jobs', '2', '--time-budget', '5s'])
+    expect(sizes(two)).toEqual(sizes(one))
+    expect(sizes(one).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
+    const other = json([EXAMPLE, '--sample', '40%', '--seed', '7', '--time-budget', '5s'])
+    expect(sizes(other)).not.toEqual(sizes(one))
+  })
+
+  it('N shards merged give the one-run sizes exactly', () => {
+    const whole = json([EXAMPLE, '--sample', '60%', '--time-budget', '5s'])
+    const parts = [0, 1, 2].map((k) => {
+      const r = sstkit(['advise', EXAMPLE, '--sample', '60%', '--shard', `${k}/3`, '--json', '--time-budget', '5s'])
+      expect(r.status).toBe(0)
+      const file = join(tmp, `part${k}.json`)
+      writeFileSync(file, r.stdout)
+      return file
+    })
+    const merged = sstkit(['advise', '--merge', ...parts, '--json'])
+    expect(merged.status).toBe(0)
+    expect(sizes(JSON.parse(merged.stdout) as Advice)).toEqual(sizes(whole))
+    const missing = sstkit(['advise', '--merge', parts[0], parts[1]])
+    expect(missing.status).toBe(2)
+    expect(missing.stderr).toMatch(/1 of 3 shards missing/)
+  })
+
+  it('prints a table that fits 100 columns, Markdown, and an HTML report written atomically', () => {
+    const text = sstkit(['advise', EXAMPLE, '--time-budget', '5s'])
+    expect(text.status).toBe(0)
+    const options = new Set(advice.columnFamilies.flatMap((c) => c.optionsText.split('\n')))
+    for (const line of text.stdout.split('\n')) if (!options.has(line)) expect(line.length, line).toBeLessThanOrEqual(100)
+    expect(text.stdout).toMatch(/RocksDB options to set/)
+    const md = sstkit(['advise', EXAMPLE, '--format', 'markdown', '--time-budget', '5s'])
+    expect(md.stdout).toMatch(/^\|.*\|$/m)
+    expect(md.stdout).toMatch(/```ini/)
+    const page = join(tmp, 'advice.html')
+    const html = sstkit(['advise', EXAMPLE, '--report', page, '--time-budget', '5s'])
+    expect(html.status).toBe(0)
+    expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
+  })
+})
+
+describe('sstkit advise on plain files and damaged databases', () => {
+  it('groups plain files by the column family their properties name; levels unknown, one setting each', () => {
+    const files = ['000009.sst', '000019.sst', '000011.sst'].map((f) => join(EXAMPLE, f))
+    const a = json([...files, '--time-budget', '5s'])
+    expect(a.source.kind).toBe('files')
+    expect(a.columnFamilies.map((c) => c.name).sort()).toEqual(['default', 'events'])
+    for (const cf of a.columnFamilies) {
+      expect(cf.levels).toHaveLength(1)
+      expect(cf.levels[0].level).toBeNull()
+      expect(Object.keys(cf.options)).toEqual(['compression', 'compression_opts'])
+    }
+    expect(a.notes.join(' ')).toMatch(/levels are unknown/)
+  })
+
+  it('files on disk the MANIFEST does not list are reported and left out', () => {
+    const a = json([join(DB, 'churn'), '--time-budget', '5s'])
+    expect(a.source.unlistedFiles.map((f) => f.split('/').pop()).sort()).toEqual(['000900.sst', '000901.ldb'])
+    const used = a.columnFamilies.flatMap((c) => c.levels).reduce((n, l) => n + l.files, 0)
+    expect(used).toBe(3)
+  })
+
+  it('a damaged MANIFEST is one line naming it and the offset, exit 2', () => {
+    const r = sstkit(['advise', join(DB, 'layered-damaged-crc')])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/MANIFEST-000005.*checksum mismatch.*offset \d+/)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('a damaged live SST is reported with its file and left out; the rest is still advised on (exit 1)', () => {
+    const copy = join(tmp, 'db-damaged-sst')
+    cpSync(EXAMPLE, copy, { recursive: true })
+    truncateSync(join(copy, '000011.sst'), 100)
+    const r = sstkit(['advise', copy, '--json', '--time-budget', '5s'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/000011\.sst: .*left out/)
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.problems).toHaveLength(1)
+    expect(a.columnFamilies.flatMap((c) => c.levels).length).toBe(7)
+    expect(existsSync(join(copy, '000011.sst'))).toBe(true)
+    copyFileSync(join(EXAMPLE, '000011.sst'), join(copy, '000011.sst'))
+  })
+
+  it('usage errors are exit 2 and name the flag', () => {
+    for (const [args, message] of [
+      [['--time-budget', 'soon'], /--time-budget takes a duration/],
+      [['--precision', '200%'], /--precision must be/],
+      [['--shard', '1/2'], /--shard needs --sample/],
+      [['--levels', '3'], /give --types too/],
+      [['--types', 'brotli'], /unknown compression type "brotli"/],
+    ] as [string[], RegExp][]) {
+      const r = sstkit(['advise', EXAMPLE, ...args])
+      expect(r.status, args.join(' ')).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    const none = sstkit(['advise', join(tmp, 'nothing-here')])
+    expect(none.status).toBe(2)
+    expect(none.stderr).toMatch(/no such file or directory/)
+  })
+})
