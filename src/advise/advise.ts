@@ -24,6 +24,8 @@ import { sameSetting } from './settings.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
 const SMALL_LEVEL_BLOCKS = 256
+/** The fewest blocks a level's estimate rests on (the normal interval needs them). */
+const MIN_SAMPLE_BLOCKS = 128
 /** First round: about this many blocks per level. */
 const FIRST_ROUND_BLOCKS = 256
 /** The next rate aims a little inside the target so one more round usually suffices. */
@@ -133,7 +135,7 @@ function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstim
     low: bytes.low / todayBytes - 1,
     high: bytes.high / todayBytes - 1,
   }
-  const uncompressed = sums.sumS > 0 ? (sums.sumU / sums.sumS) * st.totals.dataBytes : 0
+  const uncompressed = sums.sumS + sums.certainS > 0 ? (sums.sumU / (sums.sumS + sums.certainS)) * st.totals.dataBytes : 0
   const compressValue = sums.timedBytes > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.timedBytes / 1e9) : null
   const decompressValue = sums.decompressedBytes > 0 && sums.decompressMs > 0 ? sums.decompressedBytes / 1e6 / (sums.decompressMs / 1000) : null
   const files = Math.max(1, st.dict[i].files)
@@ -169,6 +171,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
 
   // Population: every live file's index and properties (files outside this shard included, so every shard sees the same levels).
   const problems: Advice['problems'] = []
+  const usesDictionaries = opts.settings.some((s) => s.dict !== 'none')
   const groups: LevelGroup[] = inputs.map((g) => ({
     columnFamily: g.columnFamily,
     level: g.level,
@@ -176,7 +179,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
     optionsSetting: g.optionsSetting,
     files: g.files.flatMap((f) => {
       try {
-        return [describeFile(f.path, f.fileNumber)]
+        return [describeFile(f.path, f.fileNumber, usesDictionaries ? opts.dict : null)]
       } catch (e) {
         // A file that cannot be opened is reported and left out; the others are still advised on.
         problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
@@ -210,7 +213,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
         continue
       }
       await runRound(pick, next, opts, pool, lanesFor(pick, jobs), shardFiles.get(pick)!, problems)
-      if (pick.rate >= 1) pick.done = opts.fixedRate !== null && opts.fixedRate < 1 ? 'fixed-sample' : 'all-blocks'
+      if (pick.rate >= 1) pick.done = 'all-blocks'
       else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
       else if (widest(pick) <= opts.precision) pick.done = 'precision'
       opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
@@ -346,6 +349,7 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
         seed: opts.seed,
         rateLow: 0,
         rateHigh: st.rate,
+        certain: [],
         settings: [{ id: i, spec: st.settings[i] }],
         dict: opts.dict,
         maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
@@ -377,7 +381,8 @@ function lanesFor(st: GroupState, jobs: number): number[][] {
 /** The next sampling rate for a level, or null when the budget leaves no room for another round. */
 function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number | null {
   const n = st.totals.dataBlocks
-  if (opts.fixedRate !== null) return opts.fixedRate
+  // A level this small is evaluated whole, and no level is estimated from fewer than MIN_SAMPLE_BLOCKS.
+  if (opts.fixedRate !== null) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, Math.max(opts.fixedRate, MIN_SAMPLE_BLOCKS / n))
   if (st.rate === 0) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, FIRST_ROUND_BLOCKS / n)
   const w = widest(st)
   let rate = rateFor(w, st.rate, opts.precision * AIM)
@@ -407,6 +412,7 @@ async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool:
           seed: opts.seed,
           rateLow: st.rate,
           rateHigh: rate,
+          certain: f.dictionaryContent,
           settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,
           maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
@@ -531,7 +537,7 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const recommended = original(choice.recommended)!
   const runnerUp = original(choice.runnerUp)
   const sums0 = st.sums[0]
-  const todayRatio = sums0.sumS > 0 ? sums0.sumU / sums0.sumS : 0
+  const todayRatio = sums0.sumS + sums0.certainS > 0 ? sums0.sumU / (sums0.sumS + sums0.certainS) : 0
   const incompressible = recommended.estimate.rejectedShare
   return {
     columnFamily: st.group.columnFamily,

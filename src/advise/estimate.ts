@@ -6,7 +6,9 @@
  * blocks we measure c_i, its size under a setting. With inclusion rate p,
  *   R = Σc / Σs over the sample,  T = R · S  (S = Σs over the whole level),
  *   Var(T) ≈ (S / Σs)² · (1 − p) · Σ (c_i − R s_i)²          (linearised, Hájek)
- * and the 95% interval is T ± 1.96 √Var. Because c and s are strongly
+ * and the 95% interval is T ± 1.96 √Var. Blocks whose bytes went into their
+ * file's dictionary form a certainty stratum, counted exactly and added to T
+ * (S then covers only the other blocks). Because c and s are strongly
  * correlated, the interval is much narrower than one from c alone; with
  * p = 1 it is exact. Σ(c − Rs)² = Σc² − 2RΣcs + R²Σs², so integer sums of
  * c, s, c², cs, s² are all a shard has to report.
@@ -24,6 +26,9 @@ export const NOISY_SPREAD = 0.1
 
 export function emptySums(): SampleSums {
   return {
+    certainN: 0,
+    certainC: 0,
+    certainS: 0,
     n: 0,
     sumC: 0,
     sumS: 0,
@@ -40,6 +45,15 @@ export function emptySums(): SampleSums {
     decompressRates: [],
     rejectedMs: 0,
   }
+}
+
+/** A block of the certainty stratum: counted exactly (its uncompressed bytes still count in sumU). */
+export function addCertainBlock(sums: SampleSums, c: number, s: number, u: number, rejected: boolean): void {
+  sums.certainN++
+  sums.certainC += c
+  sums.certainS += s
+  sums.sumU += u
+  if (rejected) sums.rejected++
 }
 
 export function addBlock(sums: SampleSums, c: number, s: number, u: number, rejected: boolean): void {
@@ -69,6 +83,9 @@ export function addTimings(sums: SampleSums, t: SampleSums): SampleSums {
 /** Combine shard sums (order-independent for the integer sums; rates are concatenated in shard order). */
 export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
   return {
+    certainN: a.certainN + b.certainN,
+    certainC: a.certainC + b.certainC,
+    certainS: a.certainS + b.certainS,
     n: a.n + b.n,
     sumC: a.sumC + b.sumC,
     sumS: a.sumS + b.sumS,
@@ -92,11 +109,13 @@ export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
  * `total` is S, the level's stored data bytes; `rate` the inclusion rate p.
  */
 export function ratioEstimate(sums: SampleSums, total: number, rate: number): Interval {
+  const rest = total - sums.certainS
+  if (rest <= 0) return { estimate: sums.certainC, low: sums.certainC, high: sums.certainC }
   if (sums.n === 0 || sums.sumS === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
   const r = sums.sumC / sums.sumS
-  const estimate = r * total
+  const estimate = sums.certainC + r * rest
   const residual = Math.max(0, sums.sumCC - 2 * r * sums.sumCS + r * r * sums.sumSS)
-  const scale = total / sums.sumS
+  const scale = rest / sums.sumS
   const variance = rate >= 1 ? 0 : scale * scale * (1 - rate) * residual
   const half = Z95 * Math.sqrt(variance)
   return { estimate, low: estimate - half, high: estimate + half }

@@ -15,7 +15,7 @@ import { effectiveLevel } from '../recompress/config.js'
 import { defaultFormatVersion } from '../table/rewrite.js'
 import { openTable, type Table } from '../table/reader.js'
 import { messageOf } from '../table/layout.js'
-import { addBlock, emptySums } from './estimate.js'
+import { addBlock, addCertainBlock, emptySums } from './estimate.js'
 import type { SampleSums, SettingSpec } from './model.js'
 import { blockDraw } from './sampling.js'
 import { typeByte } from './settings.js'
@@ -34,6 +34,8 @@ export interface FileTask {
   /** Evaluate the blocks whose draw lies in [rateLow, rateHigh). */
   rateLow: number
   rateHigh: number
+  /** Offsets of the blocks evaluated with certainty (in the first round, rateLow = 0), whatever their draw. */
+  certain: number[]
   settings: { id: number; spec: SettingSpec }[]
   dict: DictionaryOptions
   maxCompressedBytesPerKb: number
@@ -160,6 +162,10 @@ function flushRates(st: SettingState, force: boolean): void {
   }
 }
 
+function inRange(draw: number, task: FileTask): boolean {
+  return draw >= task.rateLow && draw < task.rateHigh
+}
+
 export function evaluateFile(task: FileTask): FileTaskResult {
   const table = openTable(task.path)
   try {
@@ -205,10 +211,11 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       }
     })
   }
+  const certain = new Set(task.certain)
   for (const ref of table.dataBlocks()) {
     const { offset, size } = ref.handle
-    const draw = blockDraw(task.seed, task.key, offset)
-    if (draw < task.rateLow || draw >= task.rateHigh) continue
+    const isCertain = certain.has(offset)
+    if (isCertain ? task.rateLow > 0 : !inRange(blockDraw(task.seed, task.key, offset), task)) continue
     let raw: Uint8Array
     try {
       raw = table.readBlock(ref.handle, 'data block', true)
@@ -224,9 +231,10 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     result.blocks++
     const stored = size + TRAILER_BYTES
     const budget = Math.floor((perKb * raw.length) / 1024)
+    const add = isCertain ? addCertainBlock : addBlock
     for (const st of states) {
       if (!st.codec || budget <= TRAILER_BYTES || perKb <= 0) {
-        addBlock(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
+        add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
         continue
       }
       const t0 = performance.now()
@@ -238,9 +246,9 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       st.pendingCompressBytes += raw.length
       if (framed.length > budget) {
         st.sums.rejectedMs += ms
-        addBlock(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
+        add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
       } else {
-        addBlock(st.sums, framed.length + TRAILER_BYTES, stored, raw.length, false)
+        add(st.sums, framed.length + TRAILER_BYTES, stored, raw.length, false)
         const t1 = performance.now()
         const back = st.codec.decompress(framed, raw.length)
         const dms = performance.now() - t1

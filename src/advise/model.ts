@@ -44,6 +44,14 @@ export interface SettingSpec {
  * Sums of integers below 2^53, so shards merge exactly.
  */
 export interface SampleSums {
+  /**
+   * Blocks evaluated with certainty (the blocks whose bytes RocksDB puts into
+   * their file's dictionary: under a dictionary they compress unlike any other
+   * block), counted exactly and outside the sampled stratum below.
+   */
+  certainN: number
+  certainC: number
+  certainS: number
   n: number
   sumC: number
   sumS: number

@@ -6,7 +6,10 @@
  */
 import { basename } from 'node:path'
 import { propertyNumber, propertyString } from '../format/properties.js'
-import { openTable } from '../table/reader.js'
+import { declaredUncompressedSize } from '../codec/compression.js'
+import type { DictionaryOptions } from '../recompress/dictionary.js'
+import { planSamples } from '../table/compression-dict.js'
+import { openTable, type Table } from '../table/reader.js'
 import type { SettingSpec } from './model.js'
 import { fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
@@ -28,6 +31,8 @@ export interface PopulationFile {
   compression: string
   /** Today's setting as the file's properties record it. */
   propertiesSetting: SettingSpec | null
+  /** Offsets of the data blocks whose bytes RocksDB's builder would put into this file's dictionary. */
+  dictionaryContent: number[]
 }
 
 export interface LevelGroup {
@@ -49,16 +54,17 @@ export interface GroupInput {
 }
 
 /** Read each file's index and properties (the data blocks themselves are not read). */
-export function describeFile(path: string, fileNumber: number | null): PopulationFile {
+export function describeFile(path: string, fileNumber: number | null, dict: DictionaryOptions | null = null): PopulationFile {
   const table = openTable(path)
   try {
+    const dictionaryContent = dict ? dictionaryContentBlocks(table, dict) : []
     let dataBlocks = 0
     let dataBytes = 0
     for (const ref of table.dataBlocks()) {
       dataBlocks++
       dataBytes += ref.handle.size + TRAILER_BYTES
     }
-    const dict = table.metaBlock('rocksdb.compression_dict')
+    const dictBlock = table.metaBlock('rocksdb.compression_dict')
     const compression = propertyString(table.properties, 'rocksdb.compression') ?? 'unknown'
     return {
       path,
@@ -68,13 +74,42 @@ export function describeFile(path: string, fileNumber: number | null): Populatio
       dataBlocks,
       dataBytes,
       entries: propertyNumber(table.properties, 'rocksdb.num.entries') ?? 0,
-      dictBytes: dict ? dict.size + TRAILER_BYTES : 0,
+      dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
       propertiesSetting: settingFromProperties(compression, propertyString(table.properties, 'rocksdb.compression_options')),
+      dictionaryContent,
     }
   } finally {
     table.close()
   }
+}
+
+/**
+ * The blocks RocksDB's builder samples first for a dictionary (the walk of
+ * table/compression-dict.ts over the buffered blocks, up to max_dict_bytes):
+ * a raw dictionary is their bytes, and a finalized one starts from them. Sizes
+ * come from the blocks' framing where it records them, so this reads but does
+ * not decompress.
+ */
+function dictionaryContentBlocks(table: Table, dict: DictionaryOptions): number[] {
+  const sizes: number[] = []
+  const offsets: number[] = []
+  let total = 0
+  for (const ref of table.dataBlocks()) {
+    let size: number | undefined
+    try {
+      const raw = table.readRaw(ref.handle, 'data block', false)
+      size = declaredUncompressedSize(raw.compressionType, raw.payload, table.formatVersion, ref.handle.offset)
+      size ??= table.readBlock(ref.handle, 'data block', true).length
+    } catch {
+      continue // an unreadable block is not buffered, as in the dictionary builder
+    }
+    sizes.push(size)
+    offsets.push(ref.handle.offset)
+    total += size
+    if (dict.maxDictBufferBytes !== 0 && total > dict.maxDictBufferBytes) break
+  }
+  return planSamples(sizes, dict.maxDictBytes).map((p) => offsets[p.block])
 }
 
 /** Plain files: grouped by the column family their properties name; levels unknown. */

@@ -31,6 +31,7 @@ describe('advise evaluates a block exactly as the exhaustive recompress does', (
         seed: 0,
         rateLow: 0,
         rateHigh: 1.01,
+        certain: [],
         settings: settings.map((s, id) => ({ id, spec: s })),
         dict: DICT,
         maxCompressedBytesPerKb: 896,

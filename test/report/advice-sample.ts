@@ -131,6 +131,9 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
   const decompressMs = dec === null ? 0 : (shape.uncompressed * shape.share) / 1e6 / dec * 1000
   const rejected = c.ratio === 1 ? 0 : Math.round(n * (shape.incompressible ?? 0.01))
   const sums: SampleSums = {
+    certainN: 0,
+    certainC: 0,
+    certainS: 0,
     n,
     sumC,
     sumS,
