@@ -6,6 +6,10 @@ import type { Advice } from '../../src/advise/model.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
+/** Levels of hundreds of blocks (layered at 40x), so that a --sample share really samples. */
+const MEDIUM = join(ROOT, 'test/fixtures/db-medium')
+/** A small matrix: these tests are about which blocks are evaluated, not about the settings. */
+const FEW = ['--types', 'zstd,lz4', '--levels', 'default', '--dict', 'none,finalize']
 const DB = join(ROOT, 'test/fixtures/db')
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -75,18 +79,19 @@ describe('sstkit advise on a database written by real RocksDB', () => {
   })
 
   it('the same seed gives the same sizes for any --jobs', () => {
-    const one = json([EXAMPLE, '--sample', '40%', '--jobs', '1', '--time-budget', '5s'])
-    const two = json([EXAMPLE, '--sample', '40%', '--jobs', '2', '--time-budget', '5s'])
+    const one = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1', '--time-budget', '5s'])
+    const two = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2', '--time-budget', '5s'])
     expect(sizes(two)).toEqual(sizes(one))
     expect(sizes(one).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
-    const other = json([EXAMPLE, '--sample', '40%', '--seed', '7', '--time-budget', '5s'])
+    const other = json([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7', '--time-budget', '5s'])
     expect(sizes(other)).not.toEqual(sizes(one))
   })
 
   it('N shards merged give the one-run sizes exactly', () => {
-    const whole = json([EXAMPLE, '--sample', '60%', '--time-budget', '5s'])
+    const whole = json([MEDIUM, ...FEW, '--sample', '30%', '--time-budget', '5s'])
+    expect(sizes(whole).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
     const parts = [0, 1, 2].map((k) => {
-      const r = sstkit(['advise', EXAMPLE, '--sample', '60%', '--shard', `${k}/3`, '--json', '--time-budget', '5s'])
+      const r = sstkit(['advise', MEDIUM, ...FEW, '--sample', '30%', '--shard', `${k}/3`, '--json', '--time-budget', '5s'])
       expect(r.status).toBe(0)
       const file = join(tmp, `part${k}.json`)
       writeFileSync(file, r.stdout)
