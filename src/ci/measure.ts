@@ -7,7 +7,8 @@ import { readdirSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { propertyNumber } from '../format/properties.js'
 import { MatrixError, openTable, recompressFile, type MatrixSpec, type RecompressOptions, type RecompressResult } from '../index.js'
-import { parseChecksums, parseDicts, parseLevels, parseTypes, typeLabel, type DictMode } from '../recompress/config.js'
+import { parseChecksums, parseDicts, parseLevels, parseTypes, type DictMode } from '../recompress/config.js'
+import { compressionShortName } from '../format/compression-type.js'
 import type { BaselineFile, BaselineSettings, SizeRow } from './baseline.js'
 
 /** The matrix flags of `baseline` when none is given: stored + zstd 3 and 9, no dictionary, no frame checksum. */
@@ -39,7 +40,7 @@ export function baselineMatrix(f: MeasureFlagValues): Pick<BaselineSettings, 'ty
   const dicts = parseDicts(f.dict ?? DEFAULT_BASELINE_MATRIX.dict)
   const checksums = parseChecksums(f.checksum ?? DEFAULT_BASELINE_MATRIX.checksum).map((c) => (c ? 'on' : 'off') as 'on' | 'off')
   return {
-    types: types.map(typeLabel),
+    types: types.map(compressionShortName),
     levels,
     dicts,
     checksums,

@@ -16,7 +16,8 @@ import { BlockBuilder, FlushBySizePolicy } from '../table/block-builder.js'
 import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import { effectiveLevel, RecompressConfig } from './config.js'
+import type { RecompressConfig } from './config.js'
+import { effectiveLevel } from '../codec/setting.js'
 import { AutoSkipStrategy, deciderSeed, prng, RateDecider, RatioDecider } from '../table/auto-skip.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
@@ -75,7 +76,7 @@ export class RoundTripError extends Error {
 /** Decompresses what the writer produced, with the config's settings. */
 function decompressor(c: RecompressConfig, dictionary: Uint8Array | undefined): (framed: Uint8Array, size: number) => Uint8Array {
   if (c.type === CompressionType.ZSTD) {
-    const z = new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, dictionary)
+    const z = new ZstdCodec(effectiveLevel(c.type, c.level) ?? 3, c.checksum, dictionary)
     // The round trip only compares and discards: decompress into one reused buffer.
     let scratch = new Uint8Array(0)
     return (framed, size) => {
@@ -301,10 +302,10 @@ function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: numb
     const dict = task.dictionaries[s.config.id]
     const d = dict && dict.length ? dict : undefined
     const c = s.config
-    const z = c.type === CompressionType.ZSTD ? new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, d) : null
+    const z = c.type === CompressionType.ZSTD ? new ZstdCodec(effectiveLevel(c.type, c.level) ?? 3, c.checksum, d) : null
     const compress = z
       ? (raw: Uint8Array) => z.compress(raw)
-      : (raw: Uint8Array) => compressBlock(c.type, raw, { formatVersion: 5, level: effectiveLevel(c) ?? undefined, dictionary: d })
+      : (raw: Uint8Array) => compressBlock(c.type, raw, { formatVersion: 5, level: effectiveLevel(c.type, c.level) ?? undefined, dictionary: d })
     s.writer.onDataBlock = (raw, compressed, ms) => {
       inner(raw, compressed, ms)
       if (ms === 0 && !compressed) return // skipped by auto-skip: nothing to time
