@@ -17,8 +17,10 @@
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
-import { compressBlock, CompressionType, compressionTypeName } from '../codec/compression.js'
-import { ZstdCodec } from '../codec/zstd.js'
+import { BlockCompressor } from '../codec/block-compressor.js'
+import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, type CompressionSetting } from '../codec/setting.js'
+import { CompressionType, compressionTypeName } from '../format/compression-type.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { encodeVarint } from '../format/coding.js'
 import {
@@ -34,8 +36,6 @@ import { ValueType } from '../format/value-type.js'
 import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from './index-builder.js'
 import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
-
-const TRAILER = 5
 
 /** Where the table's bytes go. */
 export interface TableSink {
@@ -76,25 +76,18 @@ export interface BlockEntryStats {
   largestSeq: number | bigint | null
 }
 
-export interface TableWriterOptions {
+/** The compression setting (codec/setting.ts; an external dictionary comes as `dictionary`), then the table's layout. */
+export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   formatVersion: number
   checksumType: number
-  compressionType: number
-  /** null = the library default (RocksDB's kDefaultCompressionLevel). */
-  level: number | null
-  zstdChecksum: boolean
   dict: WriterDictMode
   /** Use this dictionary instead of building one (e.g. an external file). */
   dictionary?: Uint8Array
-  maxDictBytes: number
-  trainBytes: number
-  maxDictBufferBytes: number
   blockSize: number
   restartInterval: number
   index: 'binary' | 'partitioned'
   /** metadata_block_size: index partitions are cut near this size. */
   metadataBlockSize: number
-  maxCompressedBytesPerKb: number
   /** Carry a full filter over verbatim (valid when the keys are unchanged). */
   filter?: { metaName: string; bytes: Uint8Array }
   /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
@@ -143,7 +136,7 @@ export function compressionProperty(formatVersion: number, configured: number, u
 
 /** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
 export function compressionOptionsProperty(o: TableWriterOptions): string {
-  const level = o.level ?? 32767
+  const level = o.level ?? DEFAULT_COMPRESSION_LEVEL
   const dictOn = o.dict !== 'none' || (o.dictionary?.length ?? 0) > 0
   const parts = [
     'window_bits=-14',
@@ -176,8 +169,10 @@ export class TableWriter {
   private bufferedKeys: { first: Uint8Array; last: Uint8Array }[] = []
   private blockFirstKey: Uint8Array | null = null
   private dictionary: Uint8Array = new Uint8Array(0)
-  private zstd: ZstdCodec | null = null
-  private indexZstd: ZstdCodec | null = null
+  /** Data blocks (with the dictionary, once built). */
+  private dataCompressor: BlockCompressor | null = null
+  /** Index blocks: never a dictionary. */
+  private metaCompressor: BlockCompressor | null = null
   private readonly usedTypes = new Set<number>()
   private readonly stats = {
     entries: 0,
@@ -209,7 +204,7 @@ export class TableWriter {
     }
     if (o.dictionary && o.dictionary.length > 0) this.dictionary = o.dictionary
     else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0) this.buffered = []
-    if (o.compressionType === CompressionType.ZSTD && !this.buffered) this.zstd = new ZstdCodec(o.level ?? 3, o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+    if (!this.buffered) this.dataCompressor = new BlockCompressor(o, o.formatVersion, this.dictionary)
   }
 
   /** Add a point entry; internal keys must come in order. */
@@ -325,7 +320,7 @@ export class TableWriter {
     this.buffered = null
     this.bufferedKeys = []
     this.dictionary = this.buildDictionary(blocks)
-    if (this.o.compressionType === CompressionType.ZSTD) this.zstd = new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+    this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
     blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey))
   }
 
@@ -338,7 +333,8 @@ export class TableWriter {
     const total = plan.reduce((a, p) => a + p.take, 0)
     const samples = new Uint8Array(total)
     for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
-    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, o.level ?? 3)
+    // The level matters to finalize only, which is zstd's.
+    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, effectiveLevel(CompressionType.ZSTD, o.level)!)
   }
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
@@ -346,21 +342,8 @@ export class TableWriter {
     const perKb = Math.min(1023, this.o.maxCompressedBytesPerKb)
     const budget = Math.floor((perKb * raw.length) / 1024)
     if (t === CompressionType.None || budget <= 5 || perKb <= 0) return { payload: raw, type: 0 }
-    let framed: Uint8Array
-    if (t === CompressionType.ZSTD) {
-      const codec = withDictionary ? this.zstd! : (this.indexZstd ??= new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum))
-      const prefix = encodeVarint(raw.length)
-      const { buffer, length } = codec.compress(raw, prefix.length)
-      buffer.set(prefix, 0)
-      framed = buffer.subarray(0, length)
-    } else {
-      framed = compressBlock(t, raw, {
-        formatVersion: this.o.formatVersion,
-        level: this.o.level ?? undefined,
-        dictionary: withDictionary && this.dictionary.length ? this.dictionary : undefined,
-        zstdChecksum: this.o.zstdChecksum,
-      })
-    }
+    const compressor = withDictionary ? this.dataCompressor! : (this.metaCompressor ??= new BlockCompressor(this.o, this.o.formatVersion))
+    const framed = compressor.compress(raw)
     if (framed.length > budget) return { payload: raw, type: -1 }
     return { payload: framed, type: t }
   }
@@ -375,7 +358,7 @@ export class TableWriter {
       this.stats.dataBlocks++
       this.stats.blocksBypassed++
       const h = this.writeBlock(raw, 0)
-      this.stats.dataBytes += h.size + TRAILER
+      this.stats.dataBytes += h.size + BLOCK_TRAILER_BYTES
       return h
     }
     const t0 = this.onDataBlock ? performance.now() : 0
@@ -390,14 +373,14 @@ export class TableWriter {
       this.usedTypes.add(type)
     } else if (type < 0) s.blocksRejected++
     const h = this.writeBlock(payload, Math.max(0, type))
-    s.dataBytes += h.size + TRAILER
+    s.dataBytes += h.size + BLOCK_TRAILER_BYTES
     return h
   }
 
   /** Write payload + trailer; returns its handle. */
   private writeBlock(payload: Uint8Array, type: number): BlockHandle {
     const handle = { offset: this.offset, size: payload.length }
-    const trailer = new Uint8Array(TRAILER)
+    const trailer = new Uint8Array(BLOCK_TRAILER_BYTES)
     trailer[0] = type
     if (!this.sink.countsOnly) {
       const withType = new Uint8Array(payload.length + 1)
@@ -409,7 +392,7 @@ export class TableWriter {
     }
     this.sink.write(payload)
     this.sink.write(trailer)
-    this.offset += payload.length + TRAILER
+    this.offset += payload.length + BLOCK_TRAILER_BYTES
     return handle
   }
 
@@ -455,7 +438,7 @@ export class TableWriter {
       indexSize = 0
       for (const part of p.partitions) {
         part.handle = this.writeMaybeCompressed(part.block!)
-        indexSize += part.handle.size + TRAILER
+        indexSize += part.handle.size + BLOCK_TRAILER_BYTES
         part.block = null
       }
       p.partitions.forEach((part) => top.add(part.lastKey, null, part.handle!))
@@ -469,13 +452,13 @@ export class TableWriter {
       const block = this.index.finish()
       keysAreUserKeys = this.index.keysAreUserKeys
       indexHandle = this.writeMaybeCompressed(block)
-      indexSize = indexHandle.size + TRAILER
+      indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
     }
     if (this.o.formatVersion >= 6) meta.push([INDEX_BLOCK, indexHandle])
     let dictBytes = 0
     if (this.dictionary.length > 0) {
       meta.push([COMPRESSION_DICT_BLOCK, this.writeBlock(this.dictionary, 0)])
-      dictBytes = this.dictionary.length + TRAILER
+      dictBytes = this.dictionary.length + BLOCK_TRAILER_BYTES
     }
     if (this.rangeDeletions > 0) meta.push([RANGE_DEL_BLOCK, this.writeBlock(this.rangeDel.finish(), 0)])
 
