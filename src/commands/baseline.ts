@@ -20,7 +20,7 @@ import { isFileError, isUsageError } from '../ci/errors.js'
 import { baselineMatrix, expandNamed, measureFile, optionsFromSettings, relativeTo, type NamedFile } from '../ci/measure.js'
 import { baselineModel } from '../ci/report.js'
 import { sstkitVersion, zstdVersions } from '../ci/versions.js'
-import { DictFileError, MatrixError, type RecompressOptions } from '../index.js'
+import { defaultTrainBytes, DictFileError, MatrixError, type RecompressOptions } from '../index.js'
 import { renderTable } from '../report/table.js'
 
 const MATRIX_FLAGS = matrixFlags({
@@ -93,7 +93,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       settings = {
         ...this.usage(() => baselineMatrix(flags)),
         maxDictBytes: flags['max-dict-bytes'],
-        trainBytes: flags['train-bytes'] ?? 100 * flags['max-dict-bytes'],
+        trainBytes: flags['train-bytes'] ?? defaultTrainBytes(flags['max-dict-bytes']),
         maxDictBufferBytes: flags['max-dict-buffer-bytes'],
         dictFile: flags['dict-file'] === undefined ? null : relativeTo(baseDir, flags['dict-file']),
         blockSize: flags['block-size'] ?? null,

@@ -16,6 +16,7 @@ import { BlockEntryStats, CountingSink, FileSink, TableSink, TableWriter, TableW
 import { BlockIter } from '../format/block.js'
 import { parseInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
+import { compressionSetting } from '../codec/setting.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -44,19 +45,15 @@ export interface RewriteResult extends WriteSummary {
 
 /** `sstkit rewrite`'s defaults (zstd at its default level, 4 KiB blocks, RocksDB's dictionary and acceptance settings), with overrides. */
 export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): RewriteOptions {
+  const { dict: _file, ...setting } = compressionSetting()
+  void _file
   return {
-    compressionType: 7,
-    level: null,
-    zstdChecksum: false,
+    ...setting,
     dict: 'none',
-    maxDictBytes: 16384,
-    trainBytes: 100 * 16384,
-    maxDictBufferBytes: 64 * 1024 * 1024,
     blockSize: 4096,
     restartInterval: 16,
     index: 'binary',
     metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
     verify: true,
     force: false,
     ...overrides,

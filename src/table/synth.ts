@@ -9,6 +9,7 @@ import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { FileSink, TableWriter, WriteSummary } from './writer.js'
 import { prng } from './auto-skip.js'
+import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 
 export interface SynthOptions {
   /** Approximate total value bytes. */
@@ -82,7 +83,7 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
       restartInterval: 16,
       index: 'binary',
       metadataBlockSize: 4096,
-      maxCompressedBytesPerKb: 896,
+      maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
       baseProperties: props,
     })
     let i = 0
