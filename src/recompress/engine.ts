@@ -5,7 +5,7 @@
  * front of size against compression time).
  */
 import { availableParallelism } from 'node:os'
-import { readFileSync, statSync } from 'node:fs'
+import { loadDictionaryFile } from '../table/compression-dict.js'
 import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
 import { tableLayout } from '../table/layout.js'
@@ -18,9 +18,6 @@ import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } 
 import { runTasks } from './pool.js'
 import type { AutoSkipStrategy } from '../table/auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
-
-/** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
-export const MAX_DICT_FILE_BYTES = 64 * 1024 * 1024
 
 export interface RecompressOptions {
   matrix: MatrixSpec
@@ -246,15 +243,9 @@ export class DictFileError extends Error {
 }
 
 function readDictFile(path: string): Uint8Array {
-  let size: number
-  try {
-    size = statSync(path).size
-  } catch {
-    throw new DictFileError(`dictionary file ${path}: no such file`)
-  }
-  if (size > MAX_DICT_FILE_BYTES) throw new DictFileError(`dictionary file ${path} is ${size} bytes, over the ${MAX_DICT_FILE_BYTES}-byte limit`)
-  if (size === 0) throw new DictFileError(`dictionary file ${path} is empty`)
-  return new Uint8Array(readFileSync(path))
+  const file = loadDictionaryFile(path)
+  if (!file.ok) throw new DictFileError(file.problem)
+  return file.bytes
 }
 
 function markResults(all: RecompressResult[]): void {

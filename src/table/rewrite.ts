@@ -62,6 +62,16 @@ export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): 
 
 export class RewriteError extends Error {
   override name = 'RewriteError'
+  /**
+   * true: a usage problem (bad settings, the output exists or is the input,
+   * OUT cannot be written), exit 2; false: the written file failed its check, exit 1.
+   */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message)
+  }
 }
 
 /** Output format_version when not given: keep the input's, but at least 2 (older framings are not written). */
@@ -159,8 +169,8 @@ export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 
 
 export function rewriteFile(input: string, output: string, o: RewriteOptions): RewriteResult {
   const t0 = performance.now()
-  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`)
-  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`)
+  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`, true)
+  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`, true)
   const table = openTable(input)
   const notes: string[] = []
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
@@ -215,7 +225,7 @@ function onOutput<T>(output: string, step: () => T): T {
     if (!(e instanceof Error) || typeof err.code !== 'string' || err.syscall === undefined) throw e
     const reason = /^[A-Z0-9_]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message
     const hint = err.code === 'ENOENT' && !existsSync(dirname(output)) ? ` (directory ${dirname(output)} does not exist)` : ''
-    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`)
+    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`, true)
   }
 }
 
