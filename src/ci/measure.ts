@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import { MatrixError, openTable, recompressFile, type MatrixSpec, type RecompressOptions, type RecompressResult } from '../index.js'
 import { parseChecksums, parseDicts, parseLevels, parseTypes, type DictMode } from '../recompress/config.js'
 import { compressionShortName } from '../format/compression-type.js'
@@ -88,8 +88,8 @@ export async function measureFile(path: string, name: string, relPath: string, o
   let entries: number | null
   let rangeDeletions: number | null
   try {
-    entries = propertyNumber(table.properties, 'rocksdb.num.entries') ?? null
-    rangeDeletions = propertyNumber(table.properties, 'rocksdb.num.range-deletions') ?? null
+    entries = propertyNumber(table.properties, Property.NumEntries) ?? null
+    rangeDeletions = propertyNumber(table.properties, Property.NumRangeDeletions) ?? null
   } finally {
     table.close()
   }

@@ -11,8 +11,9 @@
 import { Cursor } from './coding.js'
 import { CorruptionError } from './errors.js'
 import type { SequenceNumber } from './internal-key.js'
+import { Property } from './properties.js'
 
-export const SEQNO_TIME_MAP_PROPERTY = 'rocksdb.seqno.time.map'
+export const SEQNO_TIME_MAP_PROPERTY = Property.SeqnoTimeMap
 
 export interface SeqnoTimePair {
   seqno: SequenceNumber

@@ -15,9 +15,19 @@ import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeVarint } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { decodeFooter, Footer, FOOTER_BYTES, LEGACY_FOOTER_BYTES } from '../format/footer.js'
-import { decodeMetaindex, MetaindexEntry } from '../format/metaindex.js'
-import { decodeProperties, TableProperties } from '../format/properties.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import {
+  BLOCK_BASED_TABLE_MAGIC,
+  decodeFooter,
+  Footer,
+  FOOTER_BYTES,
+  LEGACY_BLOCK_BASED_TABLE_MAGIC,
+  LEGACY_FOOTER_BYTES,
+  LEGACY_PLAIN_TABLE_MAGIC,
+  PLAIN_TABLE_MAGIC,
+} from '../format/footer.js'
+import { COMPRESSION_DICT_BLOCK, decodeMetaindex, INDEX_BLOCK, LEGACY_PROPERTIES_BLOCK, MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
+import { decodeProperties, Property, TableProperties } from '../format/properties.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
@@ -29,11 +39,6 @@ import { ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { SstDumpProperties, sstDumpProperties } from './properties.js'
 
-const BBT_MAGIC = 0x88e241b785f4cff7n
-const LEGACY_BBT_MAGIC = 0xdb4775248b80fb57n
-const PLAIN_MAGIC = 0x8242229663bf9564n
-const LEGACY_PLAIN_MAGIC = 0x4f3418eb7a8f13b8n
-const TRAILER = 5
 const MAX_SEQ = (1n << 56n) - 1n
 
 export interface DumperOptions {
@@ -134,19 +139,19 @@ export class Dumper {
     if (size < LEGACY_FOOTER_BYTES) throw corruption(`file is too short (${size} bytes) to be an sstable: ${this.path}`)
     const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
     const magic = view.getBigUint64(tail.length - 8, true)
-    const legacy = magic === LEGACY_BBT_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    const legacy = magic === LEGACY_BLOCK_BASED_TABLE_MAGIC || magic === LEGACY_PLAIN_TABLE_MAGIC
     let formatVersion = 0
     if (!legacy) {
       formatVersion = view.getUint32(tail.length - 12, true)
-      const newer = (formatVersion === 6 || formatVersion === 7) && magic === BBT_MAGIC
+      const newer = (formatVersion === 6 || formatVersion === 7) && magic === BLOCK_BASED_TABLE_MAGIC
       if (formatVersion > 5 && !newer) throw corruption(`Corrupt or unsupported format_version: ${formatVersion}`)
       if (tail.length < FOOTER_BYTES) throw corruption('Input is too short to be an SST file')
       const checksumType = tail[tail.length - FOOTER_BYTES]
       if (checksumType > 4) throw corruption(`Corrupt or unsupported checksum type: ${checksumType}`)
       this.latest = newer
     }
-    const isBbt = magic === BBT_MAGIC || magic === LEGACY_BBT_MAGIC
-    const isPlain = magic === PLAIN_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    const isBbt = magic === BLOCK_BASED_TABLE_MAGIC || magic === LEGACY_BLOCK_BASED_TABLE_MAGIC
+    const isPlain = magic === PLAIN_TABLE_MAGIC || magic === LEGACY_PLAIN_TABLE_MAGIC
     if (!isBbt) {
       if (isPlain) {
         // 7.8.3 switches to mmap reads for plain tables and then fails to read through them.
@@ -172,8 +177,8 @@ export class Dumper {
       try {
         const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
         this.metaindex = decodeMetaindex(meta, footer.metaindexHandle.offset)
-        const ph = this.metaindex.find((e) => e.name === 'rocksdb.properties')?.handle ?? this.metaindex.find((e) => e.name === 'rocksdb.stats')?.handle
-        if (!ph) throw SstDumpStatus.of('NotFound', 'Cannot find the meta block', 'rocksdb.properties')
+        const ph = this.metaindex.find((e) => e.name === PROPERTIES_BLOCK)?.handle ?? this.metaindex.find((e) => e.name === LEGACY_PROPERTIES_BLOCK)?.handle
+        if (!ph) throw SstDumpStatus.of('NotFound', 'Cannot find the meta block', PROPERTIES_BLOCK)
         props = this.readProperties(source, footer, ph)
       } catch (e) {
         out.text('Not able to read table properties\n')
@@ -182,13 +187,13 @@ export class Dumper {
       }
       out.text('Sst file format: block-based\n')
       this.props = sstDumpProperties(props, this.latest)
-      if (!this.latest) this.blocksMaybeCompressed = this.propText('rocksdb.compression') !== 'NoCompression'
+      if (!this.latest) this.blocksMaybeCompressed = this.propText(Property.Compression) !== 'NoCompression'
 
       // BlockBasedTable::Open: the index (top level) and the range deletions are read now, checksums verified.
-      const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === 'rocksdb.index')?.handle : footer.indexHandle
+      const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === INDEX_BLOCK)?.handle : footer.indexHandle
       if (!indexHandle) throw corruption('Missing index block handle')
       this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
-      const rd = this.metaindex.find((e) => e.name === 'rocksdb.range_del')?.handle
+      const rd = this.metaindex.find((e) => e.name === RANGE_DEL_BLOCK)?.handle
       if (rd) this.readBlockFrom(source, footer, rd, 'meta', true, true)
       this.table = Table.open(source, { verifyChecksums: false })
     } catch (e) {
@@ -224,7 +229,7 @@ export class Dumper {
   }
 
   private checkBounds(h: BlockHandle): void {
-    const need = h.size + TRAILER
+    const need = h.size + BLOCK_TRAILER_BYTES
     if (h.offset + need > this.fileSize) {
       const got = Math.max(0, Math.min(need, this.fileSize - h.offset))
       throw corruption(`truncated block read from ${this.path} offset ${h.offset}, expected ${need} bytes, got ${got}`)
@@ -261,7 +266,7 @@ export class Dumper {
   dictionary(): Uint8Array | null {
     if (this.dict !== undefined) return this.dict
     this.dict = null
-    const h = this.metaindex.find((e) => e.name === 'rocksdb.compression_dict')?.handle
+    const h = this.metaindex.find((e) => e.name === COMPRESSION_DICT_BLOCK)?.handle
     if (h && h.size > 0 && this.table) {
       const raw = rawRead(this.table.source as FileByteSource, this.footer!, h, false)
       // the dictionary block itself is never compressed with a dictionary
@@ -414,7 +419,7 @@ export class Dumper {
     }
     this.readNum += i
     if (this.latest && status === null && (readNum === 0n || readNum === (1n << 64n) - 1n) && !hasFrom && !hasTo && this.props) {
-      const expect = (this.props.num.get('rocksdb.num.entries') ?? 0n) - (this.props.num.get('rocksdb.num.range-deletions') ?? 0n)
+      const expect = (this.props.num.get(Property.NumEntries) ?? 0n) - (this.props.num.get(Property.NumRangeDeletions) ?? 0n)
       if (i !== expect) {
         status = corruption(`Table property expects ${expect} entries when excluding range deletions, but scanning the table returned ${i} entries`)
       }
@@ -431,7 +436,7 @@ export class Dumper {
       const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
       const entries = decodeMetaindex(meta, footer.metaindexHandle.offset)
       for (const e of entries) {
-        if (e.name === 'rocksdb.properties') this.readProperties(source, footer, e.handle)
+        if (e.name === PROPERTIES_BLOCK) this.readProperties(source, footer, e.handle)
         else this.readBlockFrom(source, footer, e.handle, 'meta', true, false)
       }
       for (const ref of this.blockHandles()) {

@@ -31,6 +31,7 @@ import {
   EXTERNAL_SST_VERSION_PROPERTY,
   GLOBAL_SEQNO_PROPERTY,
   INDEX_TYPE_PROPERTY,
+  Property,
   propertyNumber,
   propertyString,
   TableProperties,
@@ -123,15 +124,15 @@ export class Table {
       throw new NotSupportedError(`unknown index type ${this.indexType} in property ${INDEX_TYPE_PROPERTY}`)
     }
     this.indexEncoding = {
-      keyIsUserKey: propertyNumber(props, 'rocksdb.index.key.is.user.key') === 1,
-      valueIsDeltaEncoded: propertyNumber(props, 'rocksdb.index.value.is.delta.encoded') === 1,
+      keyIsUserKey: propertyNumber(props, Property.IndexKeyIsUserKey) === 1,
+      valueIsDeltaEncoded: propertyNumber(props, Property.IndexValueIsDeltaEncoded) === 1,
       hasFirstKey: this.indexType === IndexType.BinarySearchWithFirstKey,
     }
-    this.comparatorName = propertyString(props, 'rocksdb.comparator') ?? 'leveldb.BytewiseComparator'
+    this.comparatorName = propertyString(props, Property.Comparator) ?? 'leveldb.BytewiseComparator'
     this.userComparator = userComparatorByName(this.comparatorName)
     this.compareInternal = internalKeyComparator(this.userComparator ?? bytewiseComparator)
     this.globalSeqno = computeGlobalSeqno(props)
-    this.dataRestartInterval = propertyNumber(props, 'rocksdb.data.block.restart.interval') ?? 0
+    this.dataRestartInterval = propertyNumber(props, Property.DataBlockRestartInterval) ?? 0
   }
 
   static open(source: ByteSource, options: OpenTableOptions = {}): Table {

@@ -8,7 +8,7 @@ import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, r
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { prng, RateDecider, RatioDecider } from './auto-skip.js'
-import { FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX } from '../format/metaindex.js'
+import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, HASH_INDEX_METADATA_BLOCK, HASH_INDEX_PREFIXES_BLOCK, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, Table } from './reader.js'
 import { verifyTable } from './verify.js'
@@ -17,6 +17,7 @@ import { BlockIter } from '../format/block.js'
 import { parseInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { compressionSetting } from '../codec/setting.js'
+import { Property } from '../format/properties.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -87,7 +88,7 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   for (const p of table.properties.raw) base.set(p.name, p.value)
   // RocksDB derives a file's unique ID (and its block cache keys) from the DB session ID and file
   // number: a rewritten copy must not share them with its original.
-  base.set('rocksdb.creating.session.identity', new TextEncoder().encode(newSessionId()))
+  base.set(Property.CreatingSessionIdentity, new TextEncoder().encode(newSessionId()))
   const drop: string[] = []
   let filter: TableWriterOptions['filter']
   const f = table.metaindexEntries.find((e) => e.name.startsWith(FULL_FILTER_PREFIX))
@@ -96,9 +97,9 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
     filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
   } else if (table.metaindexEntries.some((e) => e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX))) {
     notes.push('the input has a partitioned (or obsolete block-based) filter, whose partitions follow the old index: it was dropped, not rebuilt')
-    drop.push('rocksdb.filter.policy', 'rocksdb.num.filter_entries', 'rocksdb.block.based.table.decoupled.partitioned.filters')
+    drop.push(Property.FilterPolicy, Property.NumFilterEntries, Property.BlockBasedTableDecoupledPartitionedFilters)
   }
-  if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
+  if (table.metaindexEntries.some((e) => e.name === HASH_INDEX_PREFIXES_BLOCK || e.name === HASH_INDEX_METADATA_BLOCK)) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
   const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ...rest } = o as RewriteOptions

@@ -10,6 +10,7 @@ import { ValueType } from '../format/value-type.js'
 import { FileSink, TableWriter, WriteSummary } from './writer.js'
 import { prng } from './auto-skip.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
+import { Property } from '../format/properties.js'
 
 export interface SynthOptions {
   /** Approximate total value bytes. */
@@ -65,9 +66,9 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
   const fd = openSync(tmp, 'wx')
   try {
     const props = new Map<string, Uint8Array>([
-      ['rocksdb.comparator', new TextEncoder().encode('leveldb.BytewiseComparator')],
-      ['rocksdb.column.family.name', new TextEncoder().encode('default')],
-      ['rocksdb.creating.host.identity', new TextEncoder().encode('sstkit synth')],
+      [Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')],
+      [Property.ColumnFamilyName, new TextEncoder().encode('default')],
+      [Property.CreatingHostIdentity, new TextEncoder().encode('sstkit synth')],
     ])
     const w = new TableWriter(new FileSink(fd), {
       formatVersion: 5,

@@ -13,7 +13,7 @@ import { readFixed32 } from '../format/coding.js'
 import { CorruptionError } from '../format/errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
 import { parseInternalKey } from '../format/internal-key.js'
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
@@ -230,7 +230,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     // already reported by the layout walk
   }
 
-  const expected = propertyNumber(table.properties, 'rocksdb.num.entries')
+  const expected = propertyNumber(table.properties, Property.NumEntries)
   if (expected !== undefined && problems.length === 0 && entries + rangeDeletions !== expected) {
     add(
       'table',

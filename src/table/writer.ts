@@ -36,6 +36,7 @@ import { ValueType } from '../format/value-type.js'
 import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from './index-builder.js'
 import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
+import { Property } from '../format/properties.js'
 
 /** Where the table's bytes go. */
 export interface TableSink {
@@ -467,41 +468,41 @@ export class TableWriter {
     for (const name of this.o.dropProperties ?? []) props.delete(name)
     const num = (name: string, v: number | bigint) => props.set(name, varintBytes(v))
     const str = (name: string, v: string) => props.set(name, te.encode(v))
-    num('rocksdb.data.size', s.dataBytes)
-    num('rocksdb.index.size', indexSize)
-    props.delete('rocksdb.index.partitions')
-    props.delete('rocksdb.top-level.index.size')
+    num(Property.DataSize, s.dataBytes)
+    num(Property.IndexSize, indexSize)
+    props.delete(Property.IndexPartitions)
+    props.delete(Property.TopLevelIndexSize)
     if (partitions > 0) {
-      num('rocksdb.index.partitions', partitions)
-      num('rocksdb.top-level.index.size', topLevelSize)
+      num(Property.IndexPartitions, partitions)
+      num(Property.TopLevelIndexSize, topLevelSize)
     }
-    num('rocksdb.index.key.is.user.key', keysAreUserKeys ? 1 : 0)
-    num('rocksdb.index.value.is.delta.encoded', this.o.formatVersion >= 4 ? 1 : 0)
-    num('rocksdb.num.entries', s.entries)
-    num('rocksdb.deleted.keys', s.deletions)
-    num('rocksdb.merge.operands', s.merges)
-    num('rocksdb.num.range-deletions', this.rangeDeletions)
-    num('rocksdb.num.data.blocks', s.dataBlocks)
-    num('rocksdb.raw.key.size', s.rawKeyBytes)
-    num('rocksdb.raw.value.size', s.rawValueBytes)
-    num('rocksdb.filter.size', filterBytes)
-    if (!this.o.filter) num('rocksdb.num.filter_entries', 0)
-    num('rocksdb.format.version', this.o.formatVersion)
-    if (props.has('rocksdb.tail.start.offset') || this.o.formatVersion >= 6) num('rocksdb.tail.start.offset', tailStart)
+    num(Property.IndexKeyIsUserKey, keysAreUserKeys ? 1 : 0)
+    num(Property.IndexValueIsDeltaEncoded, this.o.formatVersion >= 4 ? 1 : 0)
+    num(Property.NumEntries, s.entries)
+    num(Property.DeletedKeys, s.deletions)
+    num(Property.MergeOperands, s.merges)
+    num(Property.NumRangeDeletions, this.rangeDeletions)
+    num(Property.NumDataBlocks, s.dataBlocks)
+    num(Property.RawKeySize, s.rawKeyBytes)
+    num(Property.RawValueSize, s.rawValueBytes)
+    num(Property.FilterSize, filterBytes)
+    if (!this.o.filter) num(Property.NumFilterEntries, 0)
+    num(Property.FormatVersion, this.o.formatVersion)
+    if (props.has(Property.TailStartOffset) || this.o.formatVersion >= 6) num(Property.TailStartOffset, tailStart)
     if (this.o.formatVersion >= 7 && s.smallestSeq !== null) {
-      num('rocksdb.key.smallest.seqno', s.smallestSeq)
-      num('rocksdb.key.largest.seqno', s.largestSeq!)
+      num(Property.KeySmallestSeqno, s.smallestSeq)
+      num(Property.KeyLargestSeqno, s.largestSeq!)
     }
-    if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num('rocksdb.num.data.blocks.compression.rejected', s.blocksRejected)
+    if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionRejected, s.blocksRejected)
     if (s.blocksBypassed > 0 && this.o.formatVersion >= 7 && this.o.compressionType !== CompressionType.None) {
-      num('rocksdb.num.data.blocks.compression.bypassed', s.blocksBypassed)
+      num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
     }
-    str('rocksdb.compression', compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
-    str('rocksdb.compression_options', compressionOptionsProperty(this.o))
+    str(Property.Compression, compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
+    str(Property.CompressionOptions, compressionOptionsProperty(this.o))
     // The index type user property follows the index actually written.
     const indexType = new Uint8Array(4)
     new DataView(indexType.buffer).setUint32(0, this.partitioned ? 2 : 0, true)
-    props.set('rocksdb.block.based.table.index.type', indexType)
+    props.set(Property.BlockBasedTableIndexType, indexType)
 
     const propsBlock = new BlockBuilder(0x7fffffff)
     for (const name of [...props.keys()].sort(compareNames)) propsBlock.add(te.encode(name), props.get(name)!)
