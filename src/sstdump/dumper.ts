@@ -13,6 +13,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decompressBlock, compressionTypeName } from '../codec/compression.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
+import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
 import { encodeVarint } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -39,7 +40,6 @@ import { ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { SstDumpProperties, sstDumpProperties } from './properties.js'
 
-const MAX_SEQ = (1n << 56n) - 1n
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -300,8 +300,8 @@ export class Dumper {
   *entries(from: Uint8Array | null, verify: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
     const t = this.table!
     const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
-    const target = from ? internalKeyOf(from, MAX_SEQ, 0xff) : null
-    const global = t.globalSeqno >= 0 ? globalTrailer(t.globalSeqno) : null
+    const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
+    const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     let seeking = from !== null
     for (const ref of this.blockHandles()) {
       if (seeking && target) {
@@ -322,7 +322,7 @@ export class Dumper {
       }
       while (it.valid) {
         let key = it.key
-        if (global) key = withTrailer(key, global)
+        if (global) key = global.copy(key)
         if (seeking) {
           if (key.length >= 8 && ucmp(key.subarray(0, key.length - 8), from!) < 0) {
             if (!advance(it)) break
@@ -498,26 +498,6 @@ function startsWith(a: Uint8Array, prefix: Uint8Array): boolean {
   return true
 }
 
-function internalKeyOf(user: Uint8Array, seq: bigint, type: number): Uint8Array {
-  const k = new Uint8Array(user.length + 8)
-  k.set(user)
-  new DataView(k.buffer).setBigUint64(user.length, (seq << 8n) | BigInt(type), true)
-  return k
-}
-
-function globalTrailer(seq: number): Uint8Array {
-  const b = new Uint8Array(8)
-  new DataView(b.buffer).setBigUint64(0, BigInt(seq) << 8n, true)
-  return b
-}
-
-function withTrailer(key: Uint8Array, g: Uint8Array): Uint8Array {
-  if (key.length < 8) return key
-  const out = key.slice()
-  out.set(g.subarray(1), key.length - 7)
-  return out
-}
-
 /** Types `ParseInternalKey` accepts (`IsExtendedValueType`): 7.8.3 and the newest release. */
 function validType(t: number, latest: boolean): boolean {
   if (t <= 2 || t === 7 || t === 0x11 || t === 0x14 || t === 0x16 || t === 0x0f) return true
@@ -529,7 +509,7 @@ export type ParsedIkey = { ok: true; userKey: Uint8Array; seq: bigint; type: num
 /** `ParseInternalKey(key, &ikey, log_err_key=true)`; on failure `state` is the Status state. */
 export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
   if (key.length < 8) {
-    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQ, type: 0 }
+    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQUENCE_NUMBER, type: 0 }
   }
   const n = key.length - 8
   const packed = new DataView(key.buffer, key.byteOffset + n, 8).getBigUint64(0, true)
