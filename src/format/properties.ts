@@ -6,8 +6,8 @@
  * are typed: varint64 numbers or raw strings. Every other name is a
  * user-collected property, kept as raw bytes (a few well-known ones decoded).
  */
-import { BlockIter } from './block.js'
-import { Cursor, compareBytes, readFixed32, readFixed64, utf8 } from './coding.js'
+import { BlockBuilder, BlockIter } from './block.js'
+import { Cursor, compareBytes, encodeVarint, readFixed32, readFixed64, utf8 } from './coding.js'
 import { CorruptionError } from './errors.js'
 
 /** Every property name sstkit knows, by a name that explains itself (the one place these strings are written). */
@@ -219,3 +219,22 @@ export function propertyString(props: TableProperties, name: string): string | u
   return typeof v === 'string' ? v : undefined
 }
 
+const te = new TextEncoder()
+
+/** A numeric property's stored value: varint64. */
+export function encodePropertyNumber(v: number | bigint): Uint8Array {
+  return encodeVarint(v)
+}
+
+/** A string property's stored value: the raw UTF-8 bytes. */
+export function encodePropertyString(v: string): Uint8Array {
+  return te.encode(v)
+}
+
+/** The properties block for name -> stored value: sorted bytewise by name, one restart point (RocksDB's PropertyBlockBuilder). */
+export function encodeProperties(props: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const builder = new BlockBuilder(0x7fffffff)
+  const named = [...props].map(([name, value]) => ({ key: te.encode(name), value })).sort((a, b) => compareBytes(a.key, b.key))
+  for (const e of named) builder.add(e.key, e.value)
+  return builder.finish()
+}

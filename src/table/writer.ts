@@ -22,21 +22,15 @@ import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, type CompressionSetting } fr
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockHandle } from '../format/block-handle.js'
-import { encodeVarint } from '../format/coding.js'
-import {
-  BLOCK_BASED_TABLE_MAGIC,
-  EXTENDED_MAGIC,
-  FOOTER_BYTES,
-  FOOTER_CHECKSUM_OFFSET,
-  LATEST_FORMAT_VERSION,
-} from '../format/footer.js'
+import { encodeFooter, FOOTER_BYTES, LATEST_FORMAT_VERSION } from '../format/footer.js'
 import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
-import { COMPRESSION_DICT_BLOCK, INDEX_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
+import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { ValueType } from '../format/value-type.js'
-import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
-import { ShortenedIndexBuilder } from './index-builder.js'
+import { BlockBuilder } from '../format/block.js'
+import { FlushBySizePolicy } from './block-builder.js'
+import { ShortenedIndexBuilder } from '../format/index-block.js'
 import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
-import { Property } from '../format/properties.js'
+import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
 
 /** Where the table's bytes go. */
 export interface TableSink {
@@ -119,12 +113,6 @@ export interface WriteSummary {
   rangeDeletions: number
   indexPartitions: number
   dictionaryId: number
-}
-
-const te = new TextEncoder()
-
-function varintBytes(v: number | bigint): Uint8Array {
-  return encodeVarint(v)
 }
 
 /** rocksdb.compression: one type name before format_version 7, the BuiltinV2 schema from 7. */
@@ -419,11 +407,11 @@ export class TableWriter {
     this.releaseHeld(null)
     if (this.buffered) this.enterUnbuffered(null)
     const tailStart = this.offset
-    const meta: [string, BlockHandle][] = []
+    const meta: MetaindexEntry[] = []
     let filterBytes = 0
     if (this.o.filter) {
       const h = this.writeBlock(this.o.filter.bytes, 0)
-      meta.push([this.o.filter.metaName, h])
+      meta.push({ name: this.o.filter.metaName, handle: h })
       filterBytes = this.o.filter.bytes.length
     }
     // Index.
@@ -455,19 +443,19 @@ export class TableWriter {
       indexHandle = this.writeMaybeCompressed(block)
       indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
     }
-    if (this.o.formatVersion >= 6) meta.push([INDEX_BLOCK, indexHandle])
+    if (this.o.formatVersion >= 6) meta.push({ name: INDEX_BLOCK, handle: indexHandle })
     let dictBytes = 0
     if (this.dictionary.length > 0) {
-      meta.push([COMPRESSION_DICT_BLOCK, this.writeBlock(this.dictionary, 0)])
+      meta.push({ name: COMPRESSION_DICT_BLOCK, handle: this.writeBlock(this.dictionary, 0) })
       dictBytes = this.dictionary.length + BLOCK_TRAILER_BYTES
     }
-    if (this.rangeDeletions > 0) meta.push([RANGE_DEL_BLOCK, this.writeBlock(this.rangeDel.finish(), 0)])
+    if (this.rangeDeletions > 0) meta.push({ name: RANGE_DEL_BLOCK, handle: this.writeBlock(this.rangeDel.finish(), 0) })
 
     const s = this.stats
     const props = new Map(this.o.baseProperties)
     for (const name of this.o.dropProperties ?? []) props.delete(name)
-    const num = (name: string, v: number | bigint) => props.set(name, varintBytes(v))
-    const str = (name: string, v: string) => props.set(name, te.encode(v))
+    const num = (name: string, v: number | bigint) => props.set(name, encodePropertyNumber(v))
+    const str = (name: string, v: string) => props.set(name, encodePropertyString(v))
     num(Property.DataSize, s.dataBytes)
     num(Property.IndexSize, indexSize)
     props.delete(Property.IndexPartitions)
@@ -504,14 +492,8 @@ export class TableWriter {
     new DataView(indexType.buffer).setUint32(0, this.partitioned ? 2 : 0, true)
     props.set(Property.BlockBasedTableIndexType, indexType)
 
-    const propsBlock = new BlockBuilder(0x7fffffff)
-    for (const name of [...props.keys()].sort(compareNames)) propsBlock.add(te.encode(name), props.get(name)!)
-    meta.push([PROPERTIES_BLOCK, this.writeBlock(propsBlock.finish(), 0)])
-
-    const metaindex = new BlockBuilder(1)
-    meta.sort((a, b) => compareNames(a[0], b[0]))
-    for (const [name, h] of meta) metaindex.add(te.encode(name), new Uint8Array([...encodeVarint(h.offset), ...encodeVarint(h.size)]))
-    const metaindexHandle = this.writeBlock(metaindex.finish(), 0)
+    meta.push({ name: PROPERTIES_BLOCK, handle: this.writeBlock(encodeProperties(props), 0) })
+    const metaindexHandle = this.writeBlock(encodeMetaindex(meta), 0)
     this.writeFooter(metaindexHandle, indexHandle)
     return {
       fileSize: this.offset,
@@ -531,30 +513,14 @@ export class TableWriter {
   }
 
   private writeFooter(metaindex: BlockHandle, index: BlockHandle): void {
-    const f = new Uint8Array(FOOTER_BYTES)
-    const view = new DataView(f.buffer)
-    f[0] = this.o.checksumType
-    view.setUint32(41, this.o.formatVersion, true)
-    view.setBigUint64(45, BLOCK_BASED_TABLE_MAGIC, true)
-    if (this.o.formatVersion < 6) {
-      const handles = [...encodeVarint(metaindex.offset), ...encodeVarint(metaindex.size), ...encodeVarint(index.offset), ...encodeVarint(index.size)]
-      f.set(handles, 1)
-    } else {
-      f.set(EXTENDED_MAGIC, 1)
-      view.setUint32(9, this.base, true)
-      view.setUint32(13, metaindex.size, true)
-      const footerOffset = this.offset
-      let c = blockChecksum(this.o.checksumType, f)
-      c = (c + contextModifier(this.base, footerOffset)) >>> 0
-      view.setUint32(FOOTER_CHECKSUM_OFFSET, c, true)
-    }
+    const footerOffset = this.offset
+    const f = encodeFooter(
+      { checksumType: this.o.checksumType, formatVersion: this.o.formatVersion, metaindexHandle: metaindex, indexHandle: index, baseContextChecksum: this.base },
+      (footer) => (blockChecksum(this.o.checksumType, footer) + contextModifier(this.base, footerOffset)) >>> 0,
+    )
     this.sink.write(f)
     this.offset += FOOTER_BYTES
   }
-}
-
-function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b))
 }
 
 function dictId(d: Uint8Array): number {
