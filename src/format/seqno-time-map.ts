@@ -61,26 +61,3 @@ export function decodeSeqnoTimeMap(bytes: Uint8Array, base = 0, opts: DecodeSeqn
   }
   return out
 }
-
-/**
- * `SeqnoToTimeMapping::ToHumanString`: `seqno->time,` per pair, each
- * followed by a comma (so a non-empty mapping ends in `,`; an empty one is
- * the empty string).
- */
-export function formatSeqnoTimeMap(pairs: readonly SeqnoTimePair[]): string {
-  return pairs.map((p) => `${p.seqno}->${p.time},`).join('')
-}
-
-/**
- * The value `TableProperties::ToString` prints for
- * `Sequence number to time mapping`: the human string, or `N/A` when the
- * property does not decode. Set `allowTrailingBytes` to mirror RocksDB < 8.11.
- */
-export function formatSeqnoTimeMapProperty(bytes: Uint8Array, opts: DecodeSeqnoTimeMapOptions = {}): string {
-  try {
-    return formatSeqnoTimeMap(decodeSeqnoTimeMap(bytes, 0, opts))
-  } catch (e) {
-    if (e instanceof CorruptionError) return 'N/A'
-    throw e
-  }
-}

@@ -32,10 +32,9 @@ import { decodeProperties, Property, TableProperties } from '../format/propertie
 import { FileByteSource } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
-import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
-import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
+import { decodeBlobIndex } from '../format/blob-index.js'
+import { decodeWideColumns } from '../format/wide-columns.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
-import { DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../format/value-type.js'
 import { ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { SstDumpProperties, sstDumpProperties } from './properties.js'
@@ -474,6 +473,7 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
+import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from './text.js'
 
 function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {
   try {

@@ -5,10 +5,10 @@
  * (table/unique_id.cc) and the "Raw user collected properties" list.
  */
 import { xxh3 } from '@node-rs/xxhash'
-import { formatSeqnoTimeMapProperty } from '../format/seqno-time-map.js'
 import type { TableProperties } from '../format/properties.js'
 import { hexUpper } from './sink.js'
 import { Property } from '../format/properties.js'
+import { formatSeqnoTimeMapProperty } from './text.js'
 
 const M64 = (1n << 64n) - 1n
 const UNKNOWN_CF = 2147483647n
