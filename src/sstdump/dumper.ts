@@ -10,7 +10,8 @@
  * (`latest`).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { decompressBlock, compressionTypeName } from '../codec/compression.js'
+import { decompressBlock } from '../codec/compression.js'
+import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
@@ -531,30 +532,9 @@ export function debugString(userKey: Uint8Array, seq: bigint, type: number, hex:
   return Buffer.concat([Buffer.from("'"), keyPart, Buffer.from(`' seq:${seq}, type:${type}`)])
 }
 
-/** `CompressionTypeToString` of 7.8.3. */
+/** `CompressionTypeToString` of 7.8.3: the built-in names and ZSTDNotFinal; anything else (DisableOption too) prints empty. */
 export function compressionName783(t: number): string {
-  switch (t) {
-    case 0:
-      return 'NoCompression'
-    case 1:
-      return 'Snappy'
-    case 2:
-      return 'Zlib'
-    case 3:
-      return 'BZip2'
-    case 4:
-      return 'LZ4'
-    case 5:
-      return 'LZ4HC'
-    case 6:
-      return 'Xpress'
-    case 7:
-      return 'ZSTD'
-    case 0x40:
-      return 'ZSTDNotFinal'
-    default:
-      return compressionTypeName(t) === '' ? '' : ''
-  }
+  return t !== 0xff && isKnownCompressionType(t) ? compressionTypeName(t) : ''
 }
 
 /** `BlockHandle::ToString(true)` / an encoded handle in hex. */
