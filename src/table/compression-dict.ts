@@ -14,11 +14,13 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { CompressionType } from '../codec/compression.js'
+import type { DictMode } from '../codec/setting.js'
 import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
 
 const PRIME_GENERATOR = 545055921143n
 
-export type DictionaryMode = 'none' | 'raw' | 'finalize' | 'train'
+/** The modes RocksDB builds a dictionary by (an external file is given as bytes instead). */
+export type DictionaryMode = Exclude<DictMode, 'file'>
 
 export interface SamplePlan {
   /** Buffered block index, in visit order. */

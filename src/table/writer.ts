@@ -18,7 +18,7 @@ import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { BlockCompressor } from '../codec/block-compressor.js'
-import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, type CompressionSetting } from '../codec/setting.js'
+import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockHandle } from '../format/block-handle.js'
@@ -29,7 +29,7 @@ import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from '../format/index-block.js'
-import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
+import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
 import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
 
 /** Where the table's bytes go. */
@@ -58,7 +58,7 @@ export class CountingSink implements TableSink {
   }
 }
 
-export type WriterDictMode = 'none' | 'raw' | 'finalize' | 'train'
+export type WriterDictMode = DictionaryMode
 
 /** Counts over one whole data block's entries (for addDataBlock). */
 export interface BlockEntryStats {
@@ -135,7 +135,7 @@ export function compressionOptionsProperty(o: TableWriterOptions): string {
     `zstd_max_train_bytes=${o.dict === 'train' || o.dict === 'finalize' ? o.trainBytes : 0}`,
     'enabled=0',
     `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
-    `use_zstd_dict_trainer=${o.dict === 'finalize' ? 0 : 1}`,
+    `use_zstd_dict_trainer=${usesZstdDictTrainer(o.dict) ? 1 : 0}`,
   ]
   if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
   return parts.map((p) => `${p}; `).join('')
