@@ -38,6 +38,7 @@
  */
 import { Cursor, readFixed32, readFixed64, writeFixed32 } from './coding.js'
 import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { ChecksumType } from './checksum-type.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
 
 /** First 64 bits of sha1("rocksdb.table.block_based"). */
@@ -155,7 +156,7 @@ export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
         magic,
         legacy: true,
         formatVersion: 0,
-        checksumType: 1, // kCRC32c is implied
+        checksumType: ChecksumType.CRC32c, // implied
         metaindexHandle,
         indexHandle,
       }
