@@ -19,3 +19,31 @@ export { writeSynth, synthValues } from './table/synth.js'
 export type { SynthOptions } from './table/synth.js'
 export { RateDecider, RatioDecider, prng, ALPHA_BETTER, ALPHA_WORSE, DEFAULT_MIN_SAMPLE_EVERY } from './table/auto-skip.js'
 export type { AutoSkipStrategy, SkipDecider } from './table/auto-skip.js'
+export {
+  COMPRESSION_DEFAULTS,
+  DEFAULT_COMPRESSION_LEVEL,
+  BUILT_DICT_MODES,
+  compressionSetting,
+  defaultTrainBytes,
+  effectiveLevel,
+  isDefaultLevel,
+  levelRange,
+  levelFits,
+  supportedDictModes,
+  usesZstdDictTrainer,
+  validateSetting,
+} from './codec/setting.js'
+export type { CompressionSetting, SettingNames } from './codec/setting.js'
+export { BlockCompressor } from './codec/block-compressor.js'
+export type { BlockCompressorSetting } from './codec/block-compressor.js'
+export {
+  CompressionType,
+  COMPRESSION_SHORT_NAMES,
+  compressionOptionName,
+  compressionShortName,
+  compressionTypeFromOptionName,
+  compressionTypeFromShortName,
+  isCustomCompressionType,
+  isKnownCompressionType,
+} from './format/compression-type.js'
+export { ChecksumType, CHECKSUM_SHORT_NAMES, checksumTypeFromShortName } from './format/checksum-type.js'

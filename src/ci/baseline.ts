@@ -215,3 +215,11 @@ export function writeFileAtomic(path: string, text: string): void {
     throw e
   }
 }
+
+/** How many file × configuration sizes differ between two measurements (a row new in `now` counts as changed). */
+export function changedSizes(before: readonly BaselineFile[], now: readonly BaselineFile[]): number {
+  const key = (f: BaselineFile, config: string) => `${f.name}\0${config}`
+  const size = (r: SizeRow) => r.fileBytes ?? r.dataBytes + r.dictBytes
+  const old = new Map(before.flatMap((f) => f.rows.map((r) => [key(f, r.config), size(r)] as const)))
+  return now.reduce((n, f) => n + f.rows.filter((r) => old.get(key(f, r.config)) !== size(r)).length, 0)
+}

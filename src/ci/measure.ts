@@ -5,9 +5,11 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import { MatrixError, openTable, recompressFile, type MatrixSpec, type RecompressOptions, type RecompressResult } from '../index.js'
-import { parseChecksums, parseDicts, parseLevels, parseTypes, typeLabel, type DictMode } from '../recompress/config.js'
+import { parseChecksums, parseDicts, parseLevels, parseTypes, type DictMode } from '../recompress/config.js'
+import { compressionShortName } from '../format/compression-type.js'
+import { defaultTrainBytes } from '../codec/setting.js'
 import type { BaselineFile, BaselineSettings, SizeRow } from './baseline.js'
 
 /** The matrix flags of `baseline` when none is given: stored + zstd 3 and 9, no dictionary, no frame checksum. */
@@ -39,10 +41,39 @@ export function baselineMatrix(f: MeasureFlagValues): Pick<BaselineSettings, 'ty
   const dicts = parseDicts(f.dict ?? DEFAULT_BASELINE_MATRIX.dict)
   const checksums = parseChecksums(f.checksum ?? DEFAULT_BASELINE_MATRIX.checksum).map((c) => (c ? 'on' : 'off') as 'on' | 'off')
   return {
-    types: types.map(typeLabel),
+    types: types.map(compressionShortName),
     levels,
     dicts,
     checksums,
+  }
+}
+
+/** The parsed values of `baseline`'s measurement flags (matrix + recompress-flags' sourceFlags, --strip). */
+export interface BaselineFlagValues extends MeasureFlagValues {
+  'max-dict-bytes': number
+  'train-bytes'?: number
+  'max-dict-buffer-bytes': number
+  'dict-file'?: string
+  'block-size'?: number
+  sample?: number
+  'max-compressed-bytes-per-kb': number
+  repeat: number
+  strip?: string
+}
+
+/** The settings a new baseline records, from its flags; paths relative to the baseline's directory. Throws MatrixError. */
+export function baselineSettings(f: BaselineFlagValues, baseDir: string): BaselineSettings {
+  return {
+    ...baselineMatrix(f),
+    maxDictBytes: f['max-dict-bytes'],
+    trainBytes: f['train-bytes'] ?? defaultTrainBytes(f['max-dict-bytes']),
+    maxDictBufferBytes: f['max-dict-buffer-bytes'],
+    dictFile: f['dict-file'] === undefined ? null : relativeTo(baseDir, f['dict-file']),
+    blockSize: f['block-size'] ?? null,
+    samplePercent: f.sample ?? 100,
+    maxCompressedBytesPerKb: f['max-compressed-bytes-per-kb'],
+    repeat: f.repeat,
+    strip: f.strip ?? null,
   }
 }
 
@@ -87,8 +118,8 @@ export async function measureFile(path: string, name: string, relPath: string, o
   let entries: number | null
   let rangeDeletions: number | null
   try {
-    entries = propertyNumber(table.properties, 'rocksdb.num.entries') ?? null
-    rangeDeletions = propertyNumber(table.properties, 'rocksdb.num.range-deletions') ?? null
+    entries = propertyNumber(table.properties, Property.NumEntries) ?? null
+    rangeDeletions = propertyNumber(table.properties, Property.NumRangeDeletions) ?? null
   } finally {
     table.close()
   }

@@ -5,7 +5,10 @@
  */
 import { Flags } from '@oclif/core'
 import { availableParallelism } from 'node:os'
-import { MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes, type MatrixSpec, type RecompressOptions } from '../index.js'
+import {
+  COMPRESSION_DEFAULTS,
+  defaultTrainBytes,
+  MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes, type MatrixSpec, type RecompressOptions } from '../index.js'
 
 /** Defaults of the matrix flags; a command without a default leaves the flag undefined. */
 export interface MatrixFlagDefaults {
@@ -27,11 +30,11 @@ export function matrixFlags(d: MatrixFlagDefaults) {
 
 /** How the blocks are cut, dictionaries built and blocks accepted; repeats and worker threads. */
 export const sourceFlags = {
-  'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: 16384, min: 1 }),
+  'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
   'train-bytes': Flags.integer({ description: "Sample budget for train and finalize (RocksDB's zstd_max_train_bytes). Default: 100 × --max-dict-bytes.", min: 1 }),
   'max-dict-buffer-bytes': Flags.integer({
     description: "Data bytes buffered before the dictionary is built (RocksDB's max_dict_buffer_bytes; 0 = the whole file). Bounds memory. Default 64 MiB, what RocksDB buffers for a 64 MiB target file.",
-    default: 64 * 1024 * 1024,
+    default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
   'dict-file': Flags.string({ description: 'Also evaluate this external dictionary (e.g. from `zstd --train`).' }),
@@ -41,7 +44,7 @@ export const sourceFlags = {
   }),
   'max-compressed-bytes-per-kb': Flags.integer({
     description: 'Acceptance rule: a compressed block (size prefix included) must fit in this many bytes per KiB of input, else it is stored raw and counted as rejected.',
-    default: 896,
+    default: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
     min: 0,
     max: 1024,
   }),
@@ -87,7 +90,7 @@ export function recompressOptions(f: RecompressFlagValues, matrix: MatrixSpec = 
     source: { blockSize: f['block-size'] ?? null, samplePercent: f.sample ?? 100 },
     dict: {
       maxDictBytes: f['max-dict-bytes'],
-      trainBytes: f['train-bytes'] ?? 100 * f['max-dict-bytes'],
+      trainBytes: f['train-bytes'] ?? defaultTrainBytes(f['max-dict-bytes']),
       maxDictBufferBytes: f['max-dict-buffer-bytes'],
     },
     dictFile: f['dict-file'],

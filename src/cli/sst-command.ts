@@ -115,31 +115,6 @@ function isFsError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
 }
 
-/**
- * Buffered stdout for large outputs (scan): few large synchronous writes, so
- * memory stays bounded whatever the consumer's speed (process.stdout.write on
- * a full pipe would queue everything in memory). Quiet on a closed pipe.
- */
-export class OutputBuffer {
-  private parts: string[] = []
-  private size = 0
-  constructor(private readonly limit = 1 << 16) {}
-
-  line(s: string): void {
-    this.parts.push(s, '\n')
-    this.size += s.length + 1
-    if (this.size >= this.limit) this.flush()
-  }
-
-  flush(): void {
-    if (this.parts.length === 0) return
-    const bytes = Buffer.from(this.parts.join(''), 'utf8')
-    this.parts = []
-    this.size = 0
-    writeAllSync(1, bytes)
-  }
-}
-
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 
 /** Write every byte to `fd`, waiting on a full non-blocking pipe; exit quietly when the reader has gone. */

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module'
 import { NotSupportedError } from '../format/errors.js'
 import { xxh3Low32 } from './xxh3.js'
+import { ChecksumType } from '../format/checksum-type.js'
 
 // Addons load on first use: a file uses one checksum type, so it pays for one.
 const require = createRequire(import.meta.url)
@@ -16,15 +17,8 @@ let xxLib: typeof import('@node-rs/xxhash') | undefined
 const crc32c = (b: Uint8Array): number => (crcLib ??= require('@node-rs/crc32') as typeof import('@node-rs/crc32')).crc32c(b)
 const xxhash = () => (xxLib ??= require('@node-rs/xxhash') as typeof import('@node-rs/xxhash'))
 
-export const ChecksumType = { None: 0, CRC32c: 1, xxHash: 2, xxHash64: 3, XXH3: 4 } as const
-export type ChecksumTypeValue = (typeof ChecksumType)[keyof typeof ChecksumType]
-
-const CHECKSUM_NAMES = ['kNoChecksum', 'kCRC32c', 'kxxHash', 'kxxHash64', 'kXXH3']
-
-/** RocksDB's enum name (`kXXH3`, ...), or `unknown(<n>)`. */
-export function checksumTypeName(t: number): string {
-  return CHECKSUM_NAMES[t] ?? `unknown(${t})`
-}
+// The type byte and its names belong to the format; re-exported for the codec's callers.
+export { ChecksumType, type ChecksumTypeValue, checksumTypeName } from '../format/checksum-type.js'
 
 const CRC_MASK_DELTA = 0xa282ead8
 

@@ -20,63 +20,20 @@ import { OutputOverflow, type Scratch } from './output.js'
 import { snappyCompress, snappyDecompress } from './snappy.js'
 import { zlibCompress, zlibDecompress } from './zlib.js'
 import { zstdCompress, zstdDecompress } from './zstd.js'
+import { CompressionType, compressionTypeName } from '../format/compression-type.js'
+import { effectiveLevel } from './setting.js'
 
-export const CompressionType = {
-  None: 0,
-  Snappy: 1,
-  Zlib: 2,
-  BZip2: 3,
-  LZ4: 4,
-  LZ4HC: 5,
-  Xpress: 6,
-  ZSTD: 7,
-  /** Pre-1.0 zstd format id used by RocksDB 4.0–9.x; same frame format as ZSTD. */
-  ZSTDNotFinal: 0x40,
-} as const
-export type CompressionTypeValue = (typeof CompressionType)[keyof typeof CompressionType]
+// The type byte and its names belong to the format; re-exported for the codec's callers.
+export {
+  CompressionType,
+  type CompressionTypeValue,
+  compressionTypeName,
+  compressionOptionName,
+} from '../format/compression-type.js'
+export { DEFAULT_COMPRESSION_LEVEL } from './setting.js'
 
 /** Default cap on one block's uncompressed size (RocksDB blocks are KiB–MiB). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024
-
-/** RocksDB's kDefaultCompressionLevel: "use the library's default". */
-export const DEFAULT_COMPRESSION_LEVEL = 32767
-
-const TYPE_NAMES = ['NoCompression', 'Snappy', 'Zlib', 'BZip2', 'LZ4', 'LZ4HC', 'Xpress', 'ZSTD']
-const OPTION_NAMES = [
-  'kNoCompression',
-  'kSnappyCompression',
-  'kZlibCompression',
-  'kBZip2Compression',
-  'kLZ4Compression',
-  'kLZ4HCCompression',
-  'kXpressCompression',
-  'kZSTD',
-]
-
-function hex2(t: number): string {
-  return (t & 0xff).toString(16).toUpperCase().padStart(2, '0')
-}
-
-function isCustom(t: number): boolean {
-  return t >= 0x80 && t <= 0xfe
-}
-
-/** RocksDB's CompressionTypeToString (as in property values and sst_dump). */
-export function compressionTypeName(t: number): string {
-  if (TYPE_NAMES[t] !== undefined) return TYPE_NAMES[t]
-  if (t === CompressionType.ZSTDNotFinal) return 'ZSTDNotFinal'
-  if (t === 0xff) return 'DisableOption'
-  return `${isCustom(t) ? 'Custom' : 'Reserved'}${hex2(t)}`
-}
-
-/** The name used in options files / the options map (`kZSTD`, `kLZ4Compression`, ...). */
-export function compressionOptionName(t: number): string {
-  if (OPTION_NAMES[t] !== undefined) return OPTION_NAMES[t]
-  if (t === CompressionType.ZSTDNotFinal) return 'kZSTDNotFinalCompression'
-  if (t === 0xff) return 'kDisableCompressionOption'
-  if (isCustom(t)) return `kCustomCompression${hex2(t)}`
-  return compressionTypeName(t)
-}
 
 /** RocksDB's compress_format_version for a table format_version. */
 export function compressFormatVersion(formatVersion: number): 1 | 2 {
@@ -84,7 +41,8 @@ export function compressFormatVersion(formatVersion: number): 1 | 2 {
 }
 
 function unsupported(t: number, offset?: number): NotSupportedError {
-  return new NotSupportedError(`unsupported compression type 0x${hex2(t)} (${compressionTypeName(t)})`, offset)
+  const hex = (t & 0xff).toString(16).toUpperCase().padStart(2, '0')
+  return new NotSupportedError(`unsupported compression type 0x${hex} (${compressionTypeName(t)})`, offset)
 }
 
 export interface DecompressOptions {
@@ -229,7 +187,8 @@ export interface CompressOptions {
   formatVersion: number
   /**
    * RocksDB CompressionOptions::level; undefined or 32767 = codec default
-   * (ZSTD 3, Zlib Z_DEFAULT_COMPRESSION, LZ4 acceleration 1, LZ4HC 9).
+   * (setting.ts effectiveLevel: ZSTD 3, Zlib Z_DEFAULT_COMPRESSION, LZ4
+   * acceleration 1, LZ4HC 9).
    * LZ4 uses only negative levels (acceleration = -level) and LZ4HC only
    * positive ones (capped at 12), as RocksDB before 11.5 did; choosing the
    * type byte from the level (11.5+) is the caller's business.
@@ -241,16 +200,12 @@ export interface CompressOptions {
   zstdChecksum?: boolean
 }
 
-function isDefaultLevel(level: number | undefined): level is undefined {
-  return level === undefined || level === DEFAULT_COMPRESSION_LEVEL
-}
-
 /**
  * Compress a raw block into the payload RocksDB would store for `type`
  * (framing included). kNoCompression returns `raw` itself.
  */
 export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptions): Uint8Array {
-  const { level } = opts
+  const level = effectiveLevel(type, opts.level)
   const v2 = compressFormatVersion(opts.formatVersion) === 2
   switch (type) {
     case CompressionType.None:
@@ -262,7 +217,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
       return withSizePrefix(
         raw.length,
         zstdCompress(raw, {
-          level: isDefaultLevel(level) ? 3 : level,
+          level: level!,
           checksum: opts.zstdChecksum ?? false,
           dictionary: opts.dictionary,
         }),
@@ -277,7 +232,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
     case CompressionType.Zlib:
       return withSizePrefix(
         raw.length,
-        zlibCompress(raw, { level: isDefaultLevel(level) ? -1 : level, dictionary: opts.dictionary }),
+        zlibCompress(raw, { level: level!, dictionary: opts.dictionary }),
       )
     case CompressionType.BZip2:
       return withSizePrefix(raw.length, bzip2Compress(raw))
@@ -287,7 +242,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
         lz4Compress(raw, {
           hc: false,
           level: 0,
-          acceleration: !isDefaultLevel(level) && level < 0 ? -level : 1,
+          acceleration: level! < 0 ? -level! : 1,
           dictionary: opts.dictionary,
         }),
       )
@@ -296,7 +251,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
         raw.length,
         lz4Compress(raw, {
           hc: true,
-          level: !isDefaultLevel(level) && level > 0 ? Math.min(level, 12) : 9,
+          level: level! > 0 ? Math.min(level!, 12) : 9,
           acceleration: 1,
           dictionary: opts.dictionary,
         }),

@@ -25,3 +25,16 @@ export {
   type CompressOptions,
 } from './compression.js'
 export { xxh3Backend } from './xxh3.js'
+export {
+  type CompressionSetting,
+  type DictMode,
+  COMPRESSION_DEFAULTS,
+  compressionSetting,
+  defaultTrainBytes,
+  effectiveLevel,
+  levelRange,
+  levelFits,
+  supportedDictModes,
+  validateSetting,
+} from './setting.js'
+export { BlockCompressor } from './block-compressor.js'

@@ -8,6 +8,7 @@ import {
   BASELINE_SCHEMA,
   BASELINE_SCHEMA_VERSION,
   DEFAULT_BASELINE,
+  changedSizes,
   readBaseline,
   serializeBaseline,
   writeFileAtomic,
@@ -17,7 +18,7 @@ import {
 } from '../ci/baseline.js'
 import { loadConfig } from '../ci/config.js'
 import { isFileError, isUsageError } from '../ci/errors.js'
-import { baselineMatrix, expandNamed, measureFile, optionsFromSettings, relativeTo, type NamedFile } from '../ci/measure.js'
+import { baselineSettings, expandNamed, measureFile, optionsFromSettings, type NamedFile } from '../ci/measure.js'
 import { baselineModel } from '../ci/report.js'
 import { sstkitVersion, zstdVersions } from '../ci/versions.js'
 import { DictFileError, MatrixError, type RecompressOptions } from '../index.js'
@@ -90,18 +91,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       if (existsSync(out) && !flags.force) this.fail(`${out} exists: use --update to re-measure it with its own settings, or --force to replace it`, ExitCode.Usage)
       if (argv.length === 0) this.fail('give the SST files or directories to measure', ExitCode.Usage)
       if (flags.strip !== undefined) this.usage(() => new RegExp(flags.strip!, 'g'))
-      settings = {
-        ...this.usage(() => baselineMatrix(flags)),
-        maxDictBytes: flags['max-dict-bytes'],
-        trainBytes: flags['train-bytes'] ?? 100 * flags['max-dict-bytes'],
-        maxDictBufferBytes: flags['max-dict-buffer-bytes'],
-        dictFile: flags['dict-file'] === undefined ? null : relativeTo(baseDir, flags['dict-file']),
-        blockSize: flags['block-size'] ?? null,
-        samplePercent: flags.sample ?? 100,
-        maxCompressedBytesPerKb: flags['max-compressed-bytes-per-kb'],
-        repeat: flags.repeat,
-        strip: flags.strip ?? null,
-      }
+      settings = this.usage(() => baselineSettings(flags, baseDir))
       flagsUsed = given.flatMap((t) => [`--${t.flag}`, t.input])
       files = this.expand(argv as string[], baseDir, settings.strip)
     }
@@ -145,13 +135,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
     if (this.jsonEnabled()) return doc
     this.log(renderTable(baselineModel(doc), 'table', this.tty))
     const rows = measured.reduce((a, f) => a + f.rows.length, 0)
-    let changed = ''
-    if (previous) {
-      const key = (f: BaselineFile, c: string) => `${f.name}\0${c}`
-      const old = new Map(previous.files.flatMap((f) => f.rows.map((r) => [key(f, r.config), r.fileBytes ?? r.dataBytes + r.dictBytes] as const)))
-      const n = measured.reduce((a, f) => a + f.rows.filter((r) => old.get(key(f, r.config)) !== (r.fileBytes ?? r.dataBytes + r.dictBytes)).length, 0)
-      changed = ` (${n} of ${rows} sizes changed)`
-    }
+    const changed = previous ? ` (${changedSizes(previous.files, measured)} of ${rows} sizes changed)` : ''
     this.log(`${previous ? 'updated' : 'wrote'} ${out}: ${measured.length} file(s) × ${measured[0].rows.length} configuration(s)${changed}`)
     return undefined
   }

@@ -1,15 +1,15 @@
 import { Args, Flags } from '@oclif/core'
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, relative, resolve } from 'node:path'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { DEFAULT_BASELINE, readBaseline, type Baseline } from '../ci/baseline.js'
-import { checkBudgetNames, compare, METRICS, parseBudget, type Budget, type FailedFile, type MeasuredFile, type Metric, type Thresholds } from '../ci/compare.js'
-import { loadConfig, type LoadedConfig } from '../ci/config.js'
+import { DEFAULT_BASELINE, readBaseline } from '../ci/baseline.js'
+import { baselineFiles, metricProblem, thresholdsFrom, versionVerdict } from '../ci/check.js'
+import { checkBudgetNames, compare, METRICS, type FailedFile, type MeasuredFile } from '../ci/compare.js'
+import { loadConfig } from '../ci/config.js'
 import { isFileError, isUsageError } from '../ci/errors.js'
-import { expandNamed, measureFile, optionsFromSettings, usesDictionaryBuilder, type NamedFile } from '../ci/measure.js'
+import { expandNamed, measureFile, optionsFromSettings, type NamedFile } from '../ci/measure.js'
 import { annotations, checkJson, checkModel, limitsLine, renderJunit, renderMarkdown, summaryLine, type CheckContext } from '../ci/report.js'
-import { parsePercent, parseSize } from '../ci/units.js'
 import { sstkitVersion, zstdVersions } from '../ci/versions.js'
 import { DictFileError, MatrixError } from '../index.js'
 import { renderTable } from '../report/table.js'
@@ -63,10 +63,10 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
 
     const baseline = this.usage(() => readBaseline(baselinePath))
     const settings = baseline.settings
-    if (thresholds.metric === 'file' && settings.samplePercent < 100) {
-      this.fail(`the baseline measured a ${settings.samplePercent}% sample of the data blocks, so whole-file sizes are unknown: use --metric data`, ExitCode.Usage)
-    }
-    const warnings = this.versionCheck(baseline, flags['allow-version-change'])
+    const metricRefusal = metricProblem(thresholds, settings)
+    if (metricRefusal) this.fail(metricRefusal, ExitCode.Usage)
+    const { refusal, warnings } = versionVerdict(baseline, zstdVersions(), sstkitVersion(), flags['allow-version-change'])
+    if (refusal) this.fail(refusal, ExitCode.Usage)
 
     const baseDir = dirname(resolve(baselinePath))
     let files: NamedFile[]
@@ -75,8 +75,7 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
       for (const w of expanded.warnings) this.warn(w)
       files = expanded.files
     } else {
-      // The baseline's own files; those gone are reported as missing.
-      files = baseline.files.map((f) => ({ name: f.name, relPath: f.path, path: displayPath(resolve(baseDir, f.path)) })).filter((f) => existsSync(f.path))
+      files = baselineFiles(baseline, baseDir, displayPath)
     }
     const configs = new Set(baseline.files.flatMap((f) => f.rows.map((r) => r.config)))
     const budgetProblem = checkBudgetNames(thresholds.budgets, configs, new Set([...baseline.files.map((f) => f.name), ...files.map((f) => f.name)]))
@@ -138,29 +137,6 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     return undefined
   }
 
-  /** zstd must be the one the baseline was measured with, or the comparison says nothing about the files. */
-  private versionCheck(baseline: Baseline, allow: boolean): string[] {
-    const now = zstdVersions()
-    const changes: string[] = []
-    if (baseline.zstd.library !== now.library) changes.push(`zstd library (compresses the blocks) ${baseline.zstd.library} → ${now.library}`)
-    if (usesDictionaryBuilder(baseline.settings) && baseline.zstd.dictionaryBuilder !== now.dictionaryBuilder) {
-      changes.push(`system libzstd (builds the dictionaries) ${baseline.zstd.dictionaryBuilder ?? 'none'} → ${now.dictionaryBuilder ?? 'none'}`)
-    }
-    const warnings: string[] = []
-    if (changes.length > 0) {
-      const what = `zstd changed since the baseline was taken: ${changes.join('; ')}`
-      if (!allow) {
-        this.fail(
-          `${what}. Sizes can differ for that reason alone, so the comparison would not be fair: take the baseline again with this version (sstkit baseline --update), or pass --allow-version-change to compare anyway`,
-          ExitCode.Usage,
-        )
-      }
-      warnings.push(`${what} (accepted with --allow-version-change): size changes may come from the new zstd`)
-    }
-    if (baseline.sstkitVersion !== sstkitVersion()) warnings.push(`the baseline was taken with sstkit ${baseline.sstkitVersion}, this is ${sstkitVersion()}`)
-    return warnings
-  }
-
   private usage<T>(f: () => T): T {
     try {
       return f()
@@ -174,39 +150,4 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
 function displayPath(p: string): string {
   const r = relative(process.cwd(), p)
   return r.startsWith('..') || r === '' ? p : r
-}
-
-interface ThresholdFlags {
-  'max-increase'?: string
-  'max-increase-bytes'?: string
-  'min-change-bytes'?: string
-  budget?: string[]
-  metric?: string
-  'allow-missing'?: boolean
-}
-
-/** Flags over the config file over the defaults. */
-function thresholdsFrom(flags: ThresholdFlags, config: LoadedConfig): Thresholds {
-  const cs = config.checkSize
-  const from = config.source ?? 'config'
-  const maxIncrease = flags['max-increase'] ?? cs.maxIncrease
-  const maxIncreaseBytes = flags['max-increase-bytes'] ?? cs.maxIncreaseBytes
-  const minChange = flags['min-change-bytes'] ?? cs.minChangeBytes
-  const budgets = new Map<string, Budget>()
-  for (const [k, v] of Object.entries(cs.budgets ?? {})) {
-    const b = parseBudget(k, v)
-    budgets.set(`${b.file ?? ''}:${b.config}`, b)
-  }
-  for (const spec of flags.budget ?? []) {
-    const b = parseBudget(spec)
-    budgets.set(`${b.file ?? ''}:${b.config}`, b)
-  }
-  return {
-    metric: (flags.metric ?? cs.metric ?? 'file') as Metric,
-    maxIncrease: maxIncrease === undefined ? null : parsePercent(maxIncrease, flags['max-increase'] !== undefined ? '--max-increase' : `${from}: maxIncrease`),
-    maxIncreaseBytes: maxIncreaseBytes === undefined ? null : parseSize(maxIncreaseBytes, flags['max-increase-bytes'] !== undefined ? '--max-increase-bytes' : `${from}: maxIncreaseBytes`),
-    minChangeBytes: minChange === undefined ? 0 : parseSize(minChange, flags['min-change-bytes'] !== undefined ? '--min-change-bytes' : `${from}: minChangeBytes`),
-    budgets: [...budgets.values()],
-    allowMissing: flags['allow-missing'] ?? cs.allowMissing ?? false,
-  }
 }

@@ -11,7 +11,6 @@
  */
 import { Cursor } from './coding.js'
 import { CorruptionError } from './errors.js'
-import { LATEST_ROCKSDB, rocksDbAtLeast, sliceToString, type SstDumpFormatOptions } from './value-type.js'
 
 /** An unsigned 64-bit field: a number when exactly representable, else a bigint. */
 export type U64 = number | bigint
@@ -69,63 +68,4 @@ export function decodeBlobIndex(bytes: Uint8Array, base = 0): BlobIndex {
   return type === BlobIndexType.Blob
     ? { kind: 'blob', fileNumber, offset, size, compression }
     : { kind: 'blobTtl', expiration, fileNumber, offset, size, compression }
-}
-
-/**
- * RocksDB `CompressionTypeToString` as used by `BlobIndex::DebugString`.
- * Since 10.4 unknown codes print as `CustomXX` (0x80–0xFE) or `ReservedXX`;
- * earlier (release builds) they print as the empty string, and before 10.0
- * 0x40 printed as `ZSTDNotFinal`.
- */
-export function compressionTypeToString(code: number, opts: Pick<SstDumpFormatOptions, 'rocksdb'> = {}): string {
-  const version = opts.rocksdb ?? LATEST_ROCKSDB
-  switch (code) {
-    case 0x00:
-      return 'NoCompression'
-    case 0x01:
-      return 'Snappy'
-    case 0x02:
-      return 'Zlib'
-    case 0x03:
-      return 'BZip2'
-    case 0x04:
-      return 'LZ4'
-    case 0x05:
-      return 'LZ4HC'
-    case 0x06:
-      return 'Xpress'
-    case 0x07:
-      return 'ZSTD'
-    case 0xff:
-      return 'DisableOption'
-  }
-  if (code === 0x40 && !rocksDbAtLeast(version, 10, 0)) return 'ZSTDNotFinal'
-  if (!rocksDbAtLeast(version, 10, 4)) return ''
-  const hex = (code & 0xff).toString(16).toUpperCase().padStart(2, '0')
-  return (code >= 0x80 && code <= 0xfe ? 'Custom' : 'Reserved') + hex
-}
-
-/**
- * `BlobIndex::DebugString(output_hex)`, what `sst_dump --decode_blob_index`
- * prints after ` => `:
- *
- *   `[inlined blob] value:<value> exp:<expiration>`
- *   `[blob ref] file:<n> offset:<o> size:<s> compression: <name>`   (note the space after `compression:`)
- *   `[blob ref] file:<n> offset:<o> size:<s> compression: <name> exp:<expiration>`
- *
- * Since 11.8 a file number of 0 prints as `file:same`.
- */
-export function formatBlobIndex(idx: BlobIndex, opts: SstDumpFormatOptions = {}): string {
-  const version = opts.rocksdb ?? LATEST_ROCKSDB
-  let out: string
-  if (idx.kind === 'inlinedTtl') {
-    out = `[inlined blob] value:${sliceToString(idx.value, opts.hex ?? false)}`
-  } else {
-    const sameFile = rocksDbAtLeast(version, 11, 8) && Number(idx.fileNumber) === SAME_FILE_BLOB_FILE_NUMBER
-    out =
-      `[blob ref] file:${sameFile ? 'same' : String(idx.fileNumber)} offset:${idx.offset} size:${idx.size}` +
-      ` compression: ${compressionTypeToString(idx.compression, { rocksdb: version })}`
-  }
-  if (idx.kind !== 'blob') out += ` exp:${idx.expiration}`
-  return out
 }

@@ -5,7 +5,7 @@
  *
  * `size` is the stored payload length, excluding the 5-byte block trailer.
  */
-import { Cursor } from './coding.js'
+import { Cursor, encodeVarint } from './coding.js'
 
 /** Longest encoded handle: two varint64s. */
 export const MAX_BLOCK_HANDLE_BYTES = 20
@@ -23,6 +23,15 @@ export function decodeBlockHandle(c: Cursor): BlockHandle {
   const offset = c.varint64()
   const size = c.varint64()
   return { offset, size }
+}
+
+export function encodeBlockHandle(h: BlockHandle): Uint8Array {
+  const offset = encodeVarint(h.offset)
+  const size = encodeVarint(h.size)
+  const out = new Uint8Array(offset.length + size.length)
+  out.set(offset)
+  out.set(size, offset.length)
+  return out
 }
 
 export function isNullHandle(h: BlockHandle): boolean {

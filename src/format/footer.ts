@@ -30,9 +30,15 @@
  *     [metaindex size: u32][reserved 16][reserved, must be zero: 8][format_version: u32][magic: u64]
  *     The metaindex (and its trailer) ends exactly where the footer starts; the index
  *     handle lives in the metaindex under "rocksdb.index".
+ *
+ * Each part's constants, decoder and encoder live in one file of src/format/:
+ * block-trailer.ts (trailer), block.ts (the generic block), index-block.ts,
+ * filter.ts, properties.ts, metaindex.ts, range-del.ts, block-handle.ts, and
+ * this file (footer and magic numbers).
  */
-import { Cursor, readFixed32, readFixed64 } from './coding.js'
-import { BlockHandle, decodeBlockHandle } from './block-handle.js'
+import { Cursor, readFixed32, readFixed64, writeFixed32 } from './coding.js'
+import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { ChecksumType } from './checksum-type.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
 
 /** First 64 bits of sha1("rocksdb.table.block_based"). */
@@ -150,7 +156,7 @@ export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
         magic,
         legacy: true,
         formatVersion: 0,
-        checksumType: 1, // kCRC32c is implied
+        checksumType: ChecksumType.CRC32c, // implied
         metaindexHandle,
         indexHandle,
       }
@@ -217,4 +223,41 @@ export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
     footerChecksum,
     baseContextChecksum,
   }
+}
+
+export interface FooterFields {
+  checksumType: number
+  formatVersion: number
+  metaindexHandle: BlockHandle
+  /** Stored in the footer before format_version 6; from 6 on it is in the metaindex. */
+  indexHandle: BlockHandle
+  /** format_version >= 6: the base context checksum (non-zero). */
+  baseContextChecksum?: number
+}
+
+/**
+ * The 53-byte footer of a format_version 1..7 block-based table. From
+ * format_version 6 the footer checksums itself: `checksum` gets the footer
+ * with that field zeroed (the block checksum with its context modifier
+ * belongs to codec/, which format/ does not import).
+ */
+export function encodeFooter(f: FooterFields, checksum?: (footer: Uint8Array) => number): Uint8Array {
+  if (f.formatVersion < 1 || f.formatVersion > LATEST_FORMAT_VERSION) throw new RangeError(`format_version ${f.formatVersion} has no 53-byte footer`)
+  const out = new Uint8Array(FOOTER_BYTES)
+  const view = new DataView(out.buffer)
+  out[0] = f.checksumType
+  view.setUint32(FOOTER_BYTES - MAGIC_BYTES - 4, f.formatVersion, true)
+  view.setBigUint64(FOOTER_BYTES - MAGIC_BYTES, BLOCK_BASED_TABLE_MAGIC, true)
+  if (f.formatVersion < 6) {
+    const meta = encodeBlockHandle(f.metaindexHandle)
+    out.set(meta, 1)
+    out.set(encodeBlockHandle(f.indexHandle), 1 + meta.length)
+    return out
+  }
+  if (!f.baseContextChecksum || !checksum) throw new RangeError(`a format_version ${f.formatVersion} footer needs a base context checksum and its own checksum`)
+  out.set(EXTENDED_MAGIC, 1)
+  writeFixed32(out, 9, f.baseContextChecksum)
+  writeFixed32(out, 13, f.metaindexHandle.size)
+  writeFixed32(out, FOOTER_CHECKSUM_OFFSET, checksum(out))
+  return out
 }

@@ -15,8 +15,7 @@
 import { Cursor } from './coding.js'
 import { CorruptionError } from './errors.js'
 
-export const HASH_INDEX_PREFIXES_BLOCK = 'rocksdb.hashindex.prefixes'
-export const HASH_INDEX_METADATA_BLOCK = 'rocksdb.hashindex.metadata'
+export { HASH_INDEX_PREFIXES_BLOCK, HASH_INDEX_METADATA_BLOCK } from './metaindex.js'
 
 export interface HashIndexPrefix {
   /** A view into the prefixes block. */

@@ -53,6 +53,43 @@ export function encodeInternalKey(userKey: Uint8Array, seq: SequenceNumber, type
   return out
 }
 
+/**
+ * An ingested file's global sequence number (rocksdb.external_sst_file.global_seqno)
+ * stands in for every key's stored seqno: bytes 1..7 of the packed trailer
+ * (seq << 8 | type) are replaced, the type byte stays as stored.
+ */
+export class GlobalSeqnoPatch {
+  /** Bytes 1..7 of the packed trailer for the global seqno. */
+  private readonly seqBytes: Uint8Array
+  private buffer = new Uint8Array(64)
+
+  constructor(readonly seqno: number) {
+    const trailer = new Uint8Array(INTERNAL_KEY_TRAILER_BYTES)
+    new DataView(trailer.buffer).setBigUint64(0, BigInt(seqno) << 8n, true)
+    this.seqBytes = trailer.subarray(1)
+  }
+
+  /** The key as RocksDB reads it, in a reused buffer (valid until the next call); a key shorter than a trailer as it is. */
+  apply(key: Uint8Array): Uint8Array {
+    const n = key.length
+    if (n < INTERNAL_KEY_TRAILER_BYTES) return key
+    if (this.buffer.length < n) this.buffer = new Uint8Array(n * 2)
+    return this.write(key, this.buffer.subarray(0, n))
+  }
+
+  /** As apply, into a new array. */
+  copy(key: Uint8Array): Uint8Array {
+    if (key.length < INTERNAL_KEY_TRAILER_BYTES) return key
+    return this.write(key, new Uint8Array(key.length))
+  }
+
+  private write(key: Uint8Array, out: Uint8Array): Uint8Array {
+    out.set(key)
+    out.set(this.seqBytes, key.length - 7)
+    return out
+  }
+}
+
 /** Compares two user keys. */
 export type UserComparator = (a: Uint8Array, b: Uint8Array) => number
 

@@ -2,9 +2,9 @@
  * The metaindex block (RocksDB `table/meta_blocks.cc`): a generic block mapping
  * meta-block names (sorted bytewise) to BlockHandles. Always uncompressed.
  */
-import { BlockIter } from './block.js'
-import { BlockHandle, decodeBlockHandle } from './block-handle.js'
-import { Cursor, utf8 } from './coding.js'
+import { BlockBuilder, BlockIter } from './block.js'
+import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { compareBytes, Cursor, utf8 } from './coding.js'
 
 export const PROPERTIES_BLOCK = 'rocksdb.properties'
 /** Very old name of the properties block. */
@@ -34,4 +34,14 @@ export function decodeMetaindex(block: Uint8Array, base: number): MetaindexEntry
     out.push({ name: utf8(it.key), handle: decodeBlockHandle(c) })
   }
   return out
+}
+
+const te = new TextEncoder()
+
+/** The metaindex block for these entries: sorted bytewise by name, restart interval 1 (as RocksDB's MetaIndexBuilder). */
+export function encodeMetaindex(entries: readonly MetaindexEntry[]): Uint8Array {
+  const builder = new BlockBuilder(1)
+  const named = entries.map((e) => ({ key: te.encode(e.name), handle: e.handle })).sort((a, b) => compareBytes(a.key, b.key))
+  for (const e of named) builder.add(e.key, encodeBlockHandle(e.handle))
+  return builder.finish()
 }

@@ -10,7 +10,6 @@
 import { readFixed32 } from './coding.js'
 import { CorruptionError } from './errors.js'
 import type { SequenceNumber } from './internal-key.js'
-import { sliceToString, type SstDumpFormatOptions } from './value-type.js'
 
 export const PREFERRED_SEQNO_BYTES = 8
 
@@ -39,14 +38,4 @@ export function splitValuePreferredSeqno(bytes: Uint8Array, base?: number): Valu
   const preferredSeqno: SequenceNumber =
     hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo)
   return { value: bytes.subarray(0, n - 8), preferredSeqno }
-}
-
-/**
- * What sst_dump (9.1+) prints after ` => ` for such an entry:
- * `<value.ToString(hex)>, <preferred seqno in decimal>`. Older sst_dump
- * releases do not know the type and print the packed value as is
- * (`sliceToString(packed, hex)`). Only `opts.hex` matters here.
- */
-export function formatValuePreferredSeqno(v: ValueWithPreferredSeqno, opts: SstDumpFormatOptions = {}): string {
-  return `${sliceToString(v.value, opts.hex ?? false)}, ${v.preferredSeqno}`
 }

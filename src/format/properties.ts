@@ -6,78 +6,137 @@
  * are typed: varint64 numbers or raw strings. Every other name is a
  * user-collected property, kept as raw bytes (a few well-known ones decoded).
  */
-import { BlockIter } from './block.js'
-import { Cursor, compareBytes, readFixed32, readFixed64, utf8 } from './coding.js'
+import { BlockBuilder, BlockIter } from './block.js'
+import { Cursor, compareBytes, encodeVarint, readFixed32, readFixed64, utf8 } from './coding.js'
 import { CorruptionError } from './errors.js'
+
+/** Every property name sstkit knows, by a name that explains itself (the one place these strings are written). */
+export const Property = {
+  DataSize: 'rocksdb.data.size',
+  IndexSize: 'rocksdb.index.size',
+  IndexPartitions: 'rocksdb.index.partitions',
+  TopLevelIndexSize: 'rocksdb.top-level.index.size',
+  IndexKeyIsUserKey: 'rocksdb.index.key.is.user.key',
+  IndexValueIsDeltaEncoded: 'rocksdb.index.value.is.delta.encoded',
+  UdiIsPrimaryIndex: 'rocksdb.udi.is.primary.index',
+  FilterSize: 'rocksdb.filter.size',
+  RawKeySize: 'rocksdb.raw.key.size',
+  RawValueSize: 'rocksdb.raw.value.size',
+  NumDataBlocks: 'rocksdb.num.data.blocks',
+  NumDataBlocksCompressionRejected: 'rocksdb.num.data.blocks.compression.rejected',
+  NumDataBlocksCompressionBypassed: 'rocksdb.num.data.blocks.compression.bypassed',
+  NumUniformBlocks: 'rocksdb.num.uniform.blocks',
+  NumEntries: 'rocksdb.num.entries',
+  NumFilterEntries: 'rocksdb.num.filter_entries',
+  DeletedKeys: 'rocksdb.deleted.keys',
+  MergeOperands: 'rocksdb.merge.operands',
+  NumRangeDeletions: 'rocksdb.num.range-deletions',
+  FormatVersion: 'rocksdb.format.version',
+  FixedKeyLength: 'rocksdb.fixed.key.length',
+  ColumnFamilyId: 'rocksdb.column.family.id',
+  CreationTime: 'rocksdb.creation.time',
+  OldestKeyTime: 'rocksdb.oldest.key.time',
+  NewestKeyTime: 'rocksdb.newest.key.time',
+  FileCreationTime: 'rocksdb.file.creation.time',
+  SampleForCompressionSlowDataSize: 'rocksdb.sample_for_compression.slow.data.size',
+  SampleForCompressionFastDataSize: 'rocksdb.sample_for_compression.fast.data.size',
+  TailStartOffset: 'rocksdb.tail.start.offset',
+  UserDefinedTimestampsPersisted: 'rocksdb.user.defined.timestamps.persisted',
+  KeyLargestSeqno: 'rocksdb.key.largest.seqno',
+  KeySmallestSeqno: 'rocksdb.key.smallest.seqno',
+  DataBlockRestartInterval: 'rocksdb.data.block.restart.interval',
+  IndexBlockRestartInterval: 'rocksdb.index.block.restart.interval',
+  SeparateKeyValueInDataBlock: 'rocksdb.separate.key.value.in.data.block',
+  OriginalFileNumber: 'rocksdb.original.file.number',
+  CreatingDbIdentity: 'rocksdb.creating.db.identity',
+  CreatingSessionIdentity: 'rocksdb.creating.session.identity',
+  CreatingHostIdentity: 'rocksdb.creating.host.identity',
+  FilterPolicy: 'rocksdb.filter.policy',
+  Comparator: 'rocksdb.comparator',
+  MergeOperator: 'rocksdb.merge.operator',
+  PrefixExtractorName: 'rocksdb.prefix.extractor.name',
+  PropertyCollectors: 'rocksdb.property.collectors',
+  ColumnFamilyName: 'rocksdb.column.family.name',
+  Compression: 'rocksdb.compression',
+  CompressionOptions: 'rocksdb.compression_options',
+  SeqnoTimeMap: 'rocksdb.seqno.time.map',
+  BlockBasedTableIndexType: 'rocksdb.block.based.table.index.type',
+  BlockBasedTableWholeKeyFiltering: 'rocksdb.block.based.table.whole.key.filtering',
+  BlockBasedTablePrefixFiltering: 'rocksdb.block.based.table.prefix.filtering',
+  ExternalSstFileGlobalSeqno: 'rocksdb.external_sst_file.global_seqno',
+  ExternalSstFileVersion: 'rocksdb.external_sst_file.version',
+  BlockBasedTableDecoupledPartitionedFilters: 'rocksdb.block.based.table.decoupled.partitioned.filters',
+} as const
+export type PropertyName = (typeof Property)[keyof typeof Property]
 
 /** Properties stored as varint64. */
 export const NUMERIC_PROPERTIES: readonly string[] = [
-  'rocksdb.data.size',
-  'rocksdb.index.size',
-  'rocksdb.index.partitions',
-  'rocksdb.top-level.index.size',
-  'rocksdb.index.key.is.user.key',
-  'rocksdb.index.value.is.delta.encoded',
-  'rocksdb.udi.is.primary.index',
-  'rocksdb.filter.size',
-  'rocksdb.raw.key.size',
-  'rocksdb.raw.value.size',
-  'rocksdb.num.data.blocks',
-  'rocksdb.num.data.blocks.compression.rejected',
-  'rocksdb.num.data.blocks.compression.bypassed',
-  'rocksdb.num.uniform.blocks',
-  'rocksdb.num.entries',
-  'rocksdb.num.filter_entries',
-  'rocksdb.deleted.keys',
-  'rocksdb.merge.operands',
-  'rocksdb.num.range-deletions',
-  'rocksdb.format.version',
-  'rocksdb.fixed.key.length',
-  'rocksdb.column.family.id',
-  'rocksdb.creation.time',
-  'rocksdb.oldest.key.time',
-  'rocksdb.newest.key.time',
-  'rocksdb.file.creation.time',
-  'rocksdb.sample_for_compression.slow.data.size',
-  'rocksdb.sample_for_compression.fast.data.size',
-  'rocksdb.tail.start.offset',
-  'rocksdb.user.defined.timestamps.persisted',
-  'rocksdb.key.largest.seqno',
-  'rocksdb.key.smallest.seqno',
-  'rocksdb.data.block.restart.interval',
-  'rocksdb.index.block.restart.interval',
-  'rocksdb.separate.key.value.in.data.block',
-  'rocksdb.original.file.number',
+  Property.DataSize,
+  Property.IndexSize,
+  Property.IndexPartitions,
+  Property.TopLevelIndexSize,
+  Property.IndexKeyIsUserKey,
+  Property.IndexValueIsDeltaEncoded,
+  Property.UdiIsPrimaryIndex,
+  Property.FilterSize,
+  Property.RawKeySize,
+  Property.RawValueSize,
+  Property.NumDataBlocks,
+  Property.NumDataBlocksCompressionRejected,
+  Property.NumDataBlocksCompressionBypassed,
+  Property.NumUniformBlocks,
+  Property.NumEntries,
+  Property.NumFilterEntries,
+  Property.DeletedKeys,
+  Property.MergeOperands,
+  Property.NumRangeDeletions,
+  Property.FormatVersion,
+  Property.FixedKeyLength,
+  Property.ColumnFamilyId,
+  Property.CreationTime,
+  Property.OldestKeyTime,
+  Property.NewestKeyTime,
+  Property.FileCreationTime,
+  Property.SampleForCompressionSlowDataSize,
+  Property.SampleForCompressionFastDataSize,
+  Property.TailStartOffset,
+  Property.UserDefinedTimestampsPersisted,
+  Property.KeyLargestSeqno,
+  Property.KeySmallestSeqno,
+  Property.DataBlockRestartInterval,
+  Property.IndexBlockRestartInterval,
+  Property.SeparateKeyValueInDataBlock,
+  Property.OriginalFileNumber,
 ]
 
 /** Properties stored as raw strings. */
 export const STRING_PROPERTIES: readonly string[] = [
-  'rocksdb.creating.db.identity',
-  'rocksdb.creating.session.identity',
-  'rocksdb.creating.host.identity',
-  'rocksdb.filter.policy',
-  'rocksdb.comparator',
-  'rocksdb.merge.operator',
-  'rocksdb.prefix.extractor.name',
-  'rocksdb.property.collectors',
-  'rocksdb.column.family.name',
-  'rocksdb.compression',
-  'rocksdb.compression_options',
+  Property.CreatingDbIdentity,
+  Property.CreatingSessionIdentity,
+  Property.CreatingHostIdentity,
+  Property.FilterPolicy,
+  Property.Comparator,
+  Property.MergeOperator,
+  Property.PrefixExtractorName,
+  Property.PropertyCollectors,
+  Property.ColumnFamilyName,
+  Property.Compression,
+  Property.CompressionOptions,
 ]
 
 /** Binary properties RocksDB knows; kept as bytes. */
-export const BINARY_PROPERTIES: readonly string[] = ['rocksdb.seqno.time.map']
+export const BINARY_PROPERTIES: readonly string[] = [Property.SeqnoTimeMap]
 
 const NUMERIC = new Set(NUMERIC_PROPERTIES)
 const STRING = new Set(STRING_PROPERTIES)
 const BINARY = new Set(BINARY_PROPERTIES)
 
 /** Well-known user-collected properties with a fixed encoding. */
-export const INDEX_TYPE_PROPERTY = 'rocksdb.block.based.table.index.type'
-export const WHOLE_KEY_FILTERING_PROPERTY = 'rocksdb.block.based.table.whole.key.filtering'
-export const PREFIX_FILTERING_PROPERTY = 'rocksdb.block.based.table.prefix.filtering'
-export const GLOBAL_SEQNO_PROPERTY = 'rocksdb.external_sst_file.global_seqno'
-export const EXTERNAL_SST_VERSION_PROPERTY = 'rocksdb.external_sst_file.version'
+export const INDEX_TYPE_PROPERTY = Property.BlockBasedTableIndexType
+export const WHOLE_KEY_FILTERING_PROPERTY = Property.BlockBasedTableWholeKeyFiltering
+export const PREFIX_FILTERING_PROPERTY = Property.BlockBasedTablePrefixFiltering
+export const GLOBAL_SEQNO_PROPERTY = Property.ExternalSstFileGlobalSeqno
+export const EXTERNAL_SST_VERSION_PROPERTY = Property.ExternalSstFileVersion
 
 export type PropertyValue = number | bigint | string
 
@@ -141,7 +200,7 @@ export function decodeWellKnownUserProperty(name: string, value: Uint8Array): Pr
     }
     case WHOLE_KEY_FILTERING_PROPERTY:
     case PREFIX_FILTERING_PROPERTY:
-    case 'rocksdb.block.based.table.decoupled.partitioned.filters':
+    case Property.BlockBasedTableDecoupledPartitionedFilters:
       return utf8(value)
     default:
       return undefined
@@ -160,3 +219,22 @@ export function propertyString(props: TableProperties, name: string): string | u
   return typeof v === 'string' ? v : undefined
 }
 
+const te = new TextEncoder()
+
+/** A numeric property's stored value: varint64. */
+export function encodePropertyNumber(v: number | bigint): Uint8Array {
+  return encodeVarint(v)
+}
+
+/** A string property's stored value: the raw UTF-8 bytes. */
+export function encodePropertyString(v: string): Uint8Array {
+  return te.encode(v)
+}
+
+/** The properties block for name -> stored value: sorted bytewise by name, one restart point (RocksDB's PropertyBlockBuilder). */
+export function encodeProperties(props: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const builder = new BlockBuilder(0x7fffffff)
+  const named = [...props].map(([name, value]) => ({ key: te.encode(name), value })).sort((a, b) => compareBytes(a.key, b.key))
+  for (const e of named) builder.add(e.key, e.value)
+  return builder.finish()
+}

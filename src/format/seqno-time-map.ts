@@ -11,8 +11,9 @@
 import { Cursor } from './coding.js'
 import { CorruptionError } from './errors.js'
 import type { SequenceNumber } from './internal-key.js'
+import { Property } from './properties.js'
 
-export const SEQNO_TIME_MAP_PROPERTY = 'rocksdb.seqno.time.map'
+export const SEQNO_TIME_MAP_PROPERTY = Property.SeqnoTimeMap
 
 export interface SeqnoTimePair {
   seqno: SequenceNumber
@@ -59,27 +60,4 @@ export function decodeSeqnoTimeMap(bytes: Uint8Array, base = 0, opts: DecodeSeqn
     throw new CorruptionError(`${WHAT}: ${c.remaining} extra byte(s) after the ${count} pairs`, c.fileOffset)
   }
   return out
-}
-
-/**
- * `SeqnoToTimeMapping::ToHumanString`: `seqno->time,` per pair, each
- * followed by a comma (so a non-empty mapping ends in `,`; an empty one is
- * the empty string).
- */
-export function formatSeqnoTimeMap(pairs: readonly SeqnoTimePair[]): string {
-  return pairs.map((p) => `${p.seqno}->${p.time},`).join('')
-}
-
-/**
- * The value `TableProperties::ToString` prints for
- * `Sequence number to time mapping`: the human string, or `N/A` when the
- * property does not decode. Set `allowTrailingBytes` to mirror RocksDB < 8.11.
- */
-export function formatSeqnoTimeMapProperty(bytes: Uint8Array, opts: DecodeSeqnoTimeMapOptions = {}): string {
-  try {
-    return formatSeqnoTimeMap(decodeSeqnoTimeMap(bytes, 0, opts))
-  } catch (e) {
-    if (e instanceof CorruptionError) return 'N/A'
-    throw e
-  }
 }

@@ -1,14 +1,7 @@
 /**
- * Internal-key value types (RocksDB `db/dbformat.h`, `enum ValueType`) and the
- * way `sst_dump` prints a parsed internal key (`ParsedInternalKey::DebugString`
- * in `db/dbformat.cc`).
- *
- * Also home of the small "which RocksDB release do we mirror" helper used by
- * the sst_dump-compatible formatters in this directory, because several of
- * their outputs changed between releases.
+ * Internal-key value types (RocksDB `db/dbformat.h`, `enum ValueType`). How
+ * sst_dump prints them is src/sstdump/text.ts's business.
  */
-import { readFixed32, toHex, utf8 } from './coding.js'
-import type { ParsedInternalKey } from './internal-key.js'
 
 /** Every code of `enum ValueType`, keyed by the RocksDB name without `kType`. */
 export const ValueType = {
@@ -87,76 +80,4 @@ export function isValidSstValueType(code: number): boolean {
  */
 export function isExtendedValueType(code: number): boolean {
   return isValidSstValueType(code) || code === ValueType.RangeDeletion || code === MAX_VALID_VALUE_TYPE
-}
-
-// ---------------------------------------------------------------------------
-// Which RocksDB release an sst_dump-compatible formatter mirrors.
-
-/** `[major, minor]` of a RocksDB release. */
-export type RocksDbVersion = readonly [major: number, minor: number]
-
-/** The RocksDB source the formatters were checked against (11.9 in development). */
-export const LATEST_ROCKSDB: RocksDbVersion = [11, 9]
-/** Debian 12's `rocksdb-tools` (the `sst_dump` the project compares against). */
-export const DEBIAN_ROCKSDB: RocksDbVersion = [7, 8]
-
-export function rocksDbAtLeast(v: RocksDbVersion, major: number, minor: number): boolean {
-  return v[0] > major || (v[0] === major && v[1] >= minor)
-}
-
-/** Options shared by the sst_dump-compatible formatters. */
-export interface SstDumpFormatOptions {
-  /** `--output_hex`: bytes as upper-case hex (no `0x` unless RocksDB adds one). */
-  hex?: boolean
-  /** Release whose output to mirror where it changed; default {@link LATEST_ROCKSDB}. */
-  rocksdb?: RocksDbVersion
-}
-
-/**
- * `Slice::ToString(hex)`: upper-case hex without a prefix, or the raw bytes.
- * Raw bytes are decoded as UTF-8 here (invalid sequences become U+FFFD);
- * sst_dump writes them to stdout unchanged.
- */
-export function sliceToString(bytes: Uint8Array, hex: boolean): string {
-  return hex ? toHex(bytes).toUpperCase() : utf8(bytes)
-}
-
-export interface FormatInternalKeyOptions extends SstDumpFormatOptions {
-  /**
-   * Size of the user-defined timestamp suffix (8 for the built-in `.u64ts`
-   * comparators). Since 9.3 sst_dump prints it separately as
-   * `|timestamp:<decimal u64>`; older releases print the key with its suffix.
-   */
-  timestampSize?: number
-}
-
-/**
- * `ParsedInternalKey::DebugString(log_err_key=true, hex)`: what sst_dump
- * prints before ` => ` in scan lines and for `--parse_internal_key`:
- * `'<user key>' seq:<decimal>, type:<decimal type code>`. The type is always
- * numeric (e.g. `type:1`, `type:22`), in every release.
- */
-export function formatParsedInternalKey(ikey: ParsedInternalKey, opts: FormatInternalKeyOptions = {}): string {
-  const hex = opts.hex ?? false
-  const version = opts.rocksdb ?? LATEST_ROCKSDB
-  const ts = opts.timestampSize ?? 0
-  let key: string
-  if (ts > 0 && rocksDbAtLeast(version, 9, 3) && ikey.userKey.length >= ts) {
-    const n = ikey.userKey.length - ts
-    key = `${sliceToString(ikey.userKey.subarray(0, n), hex)}|timestamp:${u64TimestampToString(ikey.userKey.subarray(n))}`
-  } else {
-    key = sliceToString(ikey.userKey, hex)
-  }
-  return `'${key}' seq:${ikey.seq}, type:${formatScanType(ikey.type)}`
-}
-
-/** The `type:N` part of a scan line: the decimal type code. */
-export function formatScanType(code: number): string {
-  return String(code)
-}
-
-/** The built-in u64ts comparators' `TimestampToString`: fixed64 LE in decimal; other sizes print nothing. */
-function u64TimestampToString(ts: Uint8Array): string {
-  if (ts.length !== 8) return ''
-  return (BigInt(readFixed32(ts, 0)) | (BigInt(readFixed32(ts, 4)) << 32n)).toString()
 }

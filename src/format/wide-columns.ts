@@ -19,8 +19,8 @@
  */
 import { compareBytes, Cursor } from './coding.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
-import { decodeBlobIndex, formatBlobIndex, type BlobIndex } from './blob-index.js'
-import { ValueType, sliceToString, type SstDumpFormatOptions } from './value-type.js'
+import { decodeBlobIndex, type BlobIndex } from './blob-index.js'
+import { ValueType } from './value-type.js'
 
 export interface WideColumn {
   name: Uint8Array
@@ -179,25 +179,4 @@ function checkOrder(columns: WideColumn[], name: Uint8Array, i: number, at: numb
 /** True if any column is a version 2 blob reference. */
 export function hasBlobColumns(columns: readonly WideColumn[]): boolean {
   return columns.some((col) => col.blobIndex !== undefined)
-}
-
-/**
- * `WideColumnsHelper::DumpWideColumns`, what sst_dump (8.7+) prints after
- * ` => ` for a kTypeWideColumnEntity entry: columns separated by one space,
- * each `name:value`; with `--output_hex` each non-empty name and value is
- * `0x` + upper-case hex (an empty name or value prints nothing, so the
- * default column is `:value`). No columns print as the empty string.
- *
- * sst_dump cannot print entities with blob columns (it reports
- * `error deserializing wide columns` on stderr and skips the entry); here such
- * a column's value prints as `{<BlobIndex::DebugString>}` instead, so the
- * output never passes a blob reference off as a value. Before 8.7 sst_dump printed
- * the serialized value as is (`sliceToString(value, hex)`).
- */
-export function formatWideColumns(columns: readonly WideColumn[], opts: SstDumpFormatOptions = {}): string {
-  const hex = opts.hex ?? false
-  const part = (b: Uint8Array) => (b.length === 0 ? '' : hex ? `0x${sliceToString(b, true)}` : sliceToString(b, false))
-  return columns
-    .map((col) => `${part(col.name)}:${col.blobIndex ? `{${formatBlobIndex(col.blobIndex, opts)}}` : part(col.value)}`)
-    .join(' ')
 }

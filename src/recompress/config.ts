@@ -2,10 +2,12 @@
  * The recompression matrix: compression types × levels × dictionary modes ×
  * zstd frame checksum, with RocksDB's rules for which combinations exist.
  */
-import { CompressionType, compressionTypeName } from '../codec/compression.js'
+import { CompressionType, COMPRESSION_SHORT_NAMES, compressionShortName, compressionTypeFromShortName } from '../format/compression-type.js'
+import { BUILT_DICT_MODES, levelRange, supportedDictModes, validateSetting, type DictMode } from '../codec/setting.js'
 
-export type DictMode = 'none' | 'raw' | 'finalize' | 'train' | 'file'
-export const DICT_MODES: readonly DictMode[] = ['none', 'raw', 'finalize', 'train']
+export type { DictMode } from '../codec/setting.js'
+/** The modes --dict accepts (an external file comes through --dict-file). */
+export const DICT_MODES: readonly DictMode[] = BUILT_DICT_MODES
 
 export interface RecompressConfig {
   /** Position in the matrix; results come back in this order. */
@@ -18,35 +20,8 @@ export interface RecompressConfig {
   readonly checksum: boolean
 }
 
-/** Names accepted by --types, mapped to RocksDB type bytes. */
-export const TYPE_NAMES: Record<string, number> = {
-  none: CompressionType.None,
-  snappy: CompressionType.Snappy,
-  zlib: CompressionType.Zlib,
-  bzip2: CompressionType.BZip2,
-  lz4: CompressionType.LZ4,
-  lz4hc: CompressionType.LZ4HC,
-  zstd: CompressionType.ZSTD,
-}
-
-export function typeLabel(type: number): string {
-  return Object.entries(TYPE_NAMES).find(([, v]) => v === type)?.[0] ?? compressionTypeName(type)
-}
-
 /** zstd's default levels when --levels is not given. */
 export const DEFAULT_ZSTD_LEVELS = [1, 3, 6, 9, 12, 15, 19]
-
-/** Valid explicit levels per type (RocksDB passes them to the library). */
-const LEVEL_RANGES: Record<number, [number, number] | null> = {
-  [CompressionType.None]: null,
-  [CompressionType.Snappy]: null,
-  [CompressionType.BZip2]: null,
-  [CompressionType.Zlib]: [-1, 9],
-  // LZ4: negative levels are the acceleration (RocksDB >= 8.7); LZ4HC: 1..12.
-  [CompressionType.LZ4]: [-65537, -1],
-  [CompressionType.LZ4HC]: [1, 12],
-  [CompressionType.ZSTD]: [-131072, 22],
-}
 
 export class MatrixError extends Error {
   override name = 'MatrixError'
@@ -77,8 +52,8 @@ export function parseLevels(spec: string): (number | null)[] {
 export function parseTypes(spec: string): number[] {
   const out: number[] = []
   for (const name of spec.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
-    const t = TYPE_NAMES[name]
-    if (t === undefined) throw new MatrixError(`unknown compression type "${name}" (known: ${Object.keys(TYPE_NAMES).join(', ')})`)
+    const t = compressionTypeFromShortName(name)
+    if (t === undefined) throw new MatrixError(`unknown compression type "${name}" (known: ${COMPRESSION_SHORT_NAMES.join(', ')})`)
     out.push(t)
   }
   if (out.length === 0) throw new MatrixError('no compression types given')
@@ -119,13 +94,6 @@ export interface MatrixSpec {
   dictFile?: boolean
 }
 
-/** Dictionary modes a type supports: RocksDB trains and finalizes only for zstd; others use raw samples. */
-function supportedDicts(type: number): DictMode[] {
-  if (type === CompressionType.ZSTD) return ['none', 'raw', 'finalize', 'train', 'file']
-  if (type === CompressionType.Zlib || type === CompressionType.LZ4 || type === CompressionType.LZ4HC) return ['none', 'raw', 'file']
-  return ['none']
-}
-
 export interface Matrix {
   configs: RecompressConfig[]
   /** Combinations left out, and why (e.g. "train applies to zstd only"). */
@@ -136,50 +104,40 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
   const configs: RecompressConfig[] = []
   const notes = new Set<string>()
   for (const type of spec.types) {
-    const range = LEVEL_RANGES[type]
+    const range = levelRange(type)
     let levels: (number | null)[]
     if (range === null) {
-      if (spec.levels && spec.types.length === 1) notes.add(`${typeLabel(type)} has no levels: --levels ignored`)
+      if (spec.levels && spec.types.length === 1) notes.add(`${compressionShortName(type)} has no levels: --levels ignored`)
       levels = [null]
     } else if (spec.levels) {
       levels = spec.levels.filter((l) => l === null || (l >= range[0] && l <= range[1]))
       const dropped = spec.levels.filter((l) => l !== null && (l < range[0] || l > range[1]))
-      if (dropped.length) notes.add(`${typeLabel(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}`)
+      if (dropped.length) notes.add(`${compressionShortName(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}`)
     } else levels = type === CompressionType.ZSTD ? DEFAULT_ZSTD_LEVELS : [null]
 
-    const supported = supportedDicts(type)
+    const supported = supportedDictModes(type)
     let dicts: DictMode[] = spec.dicts ?? (type === CompressionType.ZSTD ? [...DICT_MODES] : ['none'])
     const unsupported = dicts.filter((d) => !supported.includes(d))
-    if (unsupported.length) notes.add(`dictionary mode ${unsupported.join(', ')} does not apply to ${typeLabel(type)}`)
+    if (unsupported.length) notes.add(`dictionary mode ${unsupported.join(', ')} does not apply to ${compressionShortName(type)}`)
     dicts = dicts.filter((d) => supported.includes(d))
     if (spec.dictFile && supported.includes('file')) dicts = [...dicts, 'file']
 
     const checksums = type === CompressionType.ZSTD ? spec.checksums : [false]
     for (const level of levels)
       for (const dict of dicts)
-        for (const checksum of checksums) configs.push({ id: configs.length, type, level, dict, checksum })
+        for (const checksum of checksums) {
+          // The filters above leave only valid settings; validateSetting is the one rule they follow.
+          const problem = validateSetting({ compressionType: type, level, dict, zstdChecksum: checksum })
+          if (problem) throw new MatrixError(problem)
+          configs.push({ id: configs.length, type, level, dict, checksum })
+        }
   }
   if (configs.length === 0) throw new MatrixError(`these flags leave nothing to evaluate${notes.size ? `: ${[...notes].join('; ')}` : ''}`)
   return { configs, notes: [...notes] }
 }
 
-/** The level RocksDB's compressor actually uses (kDefaultCompressionLevel → the library default). */
-export function effectiveLevel(c: Pick<RecompressConfig, 'type' | 'level'>): number | null {
-  if (c.level !== null) return c.level
-  switch (c.type) {
-    case CompressionType.ZSTD:
-      return 3
-    case CompressionType.Zlib:
-      return -1
-    case CompressionType.LZ4HC:
-      return 9
-    default:
-      return null
-  }
-}
-
 export function configLabel(c: RecompressConfig): string {
   const level = c.level === null ? '' : ` ${c.level}`
   const dict = c.dict === 'none' ? '' : ` dict=${c.dict}`
-  return `${typeLabel(c.type)}${level}${dict}${c.checksum ? ' +checksum' : ''}`
+  return `${compressionShortName(c.type)}${level}${dict}${c.checksum ? ' +checksum' : ''}`
 }

@@ -18,15 +18,11 @@
 import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import type { CompressionSetting } from '../codec/setting.js'
 
 
-export interface DictionaryOptions {
-  maxDictBytes: number
-  /** zstd_max_train_bytes: sample budget for train/finalize. */
-  trainBytes: number
-  /** max_dict_buffer_bytes: 0 = unlimited. */
-  maxDictBufferBytes: number
-}
+/** max_dict_bytes, zstd_max_train_bytes (sample budget for train/finalize), max_dict_buffer_bytes (0 = unlimited). */
+export type DictionaryOptions = Pick<CompressionSetting, 'maxDictBytes' | 'trainBytes' | 'maxDictBufferBytes'>
 
 export interface Samples {
   /** Concatenated sample bytes. */

@@ -5,20 +5,19 @@
  * front of size against compression time).
  */
 import { availableParallelism } from 'node:os'
-import { readFileSync, statSync } from 'node:fs'
+import { loadDictionaryFile } from '../table/compression-dict.js'
 import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, Table } from '../table/reader.js'
-import { buildMatrix, effectiveLevel, MatrixSpec, RecompressConfig, typeLabel } from './config.js'
+import { buildMatrix, MatrixSpec, RecompressConfig } from './config.js'
+import { effectiveLevel } from '../codec/setting.js'
+import { compressionShortName } from '../format/compression-type.js'
 import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
 import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
 import type { AutoSkipStrategy } from '../table/auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
-
-/** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
-export const MAX_DICT_FILE_BYTES = 64 * 1024 * 1024
 
 export interface RecompressOptions {
   matrix: MatrixSpec
@@ -124,8 +123,8 @@ const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) 
 
 /** Relative cost of a configuration, for balancing work across jobs. */
 function cost(c: RecompressConfig): number {
-  const l = effectiveLevel(c) ?? 1
-  if (typeLabel(c.type) !== 'zstd') return typeLabel(c.type) === 'lz4hc' ? 2 + l : typeLabel(c.type) === 'bzip2' ? 8 : 1
+  const l = effectiveLevel(c.type, c.level) ?? 1
+  if (compressionShortName(c.type) !== 'zstd') return compressionShortName(c.type) === 'lz4hc' ? 2 + l : compressionShortName(c.type) === 'bzip2' ? 8 : 1
   return l <= 3 ? 1 : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
 }
 
@@ -219,7 +218,7 @@ function buildDictionaries(table: Table, configs: RecompressConfig[], opts: Reco
         break
       }
       case 'finalize': {
-        const level = effectiveLevel(c) ?? 3
+        const level = effectiveLevel(c.type, c.level)!
         let f = finalized.get(level)
         if (!f) {
           const r = timed(() => finalizedDictionary(trainSamples!.s, opts.dict.maxDictBytes, level))
@@ -244,15 +243,9 @@ export class DictFileError extends Error {
 }
 
 function readDictFile(path: string): Uint8Array {
-  let size: number
-  try {
-    size = statSync(path).size
-  } catch {
-    throw new DictFileError(`dictionary file ${path}: no such file`)
-  }
-  if (size > MAX_DICT_FILE_BYTES) throw new DictFileError(`dictionary file ${path} is ${size} bytes, over the ${MAX_DICT_FILE_BYTES}-byte limit`)
-  if (size === 0) throw new DictFileError(`dictionary file ${path} is empty`)
-  return new Uint8Array(readFileSync(path))
+  const file = loadDictionaryFile(path)
+  if (!file.ok) throw new DictFileError(file.problem)
+  return file.bytes
 }
 
 function markResults(all: RecompressResult[]): void {
@@ -298,7 +291,7 @@ function resultOf(
   const decompressMs = median(m.decompressMs)
   return {
     autoSkip: strategy,
-    type: typeLabel(c.type),
+    type: compressionShortName(c.type),
     level: c.level,
     dict: c.dict,
     checksum: c.checksum,

@@ -7,21 +7,23 @@
  *
  * Runs in a worker thread or inline; a pure function of its inputs except timings.
  */
-import { compressBlock, CompressionType, decompressBlock } from '../codec/compression.js'
-import { ZstdCodec } from '../codec/zstd.js'
+import { BlockCompressor } from '../codec/block-compressor.js'
+import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
+import { CompressionType } from '../format/compression-type.js'
 import { openTable, Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
 import { BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
-import { BlockBuilder, FlushBySizePolicy } from '../table/block-builder.js'
+import { BlockBuilder } from '../format/block.js'
+import { FlushBySizePolicy } from '../table/block-builder.js'
 import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import { effectiveLevel, RecompressConfig } from './config.js'
+import type { RecompressConfig } from './config.js'
 import { AutoSkipStrategy, deciderSeed, prng, RateDecider, RatioDecider } from '../table/auto-skip.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
-export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = 896
+export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
 
 export interface EvaluateTask {
   file: string
@@ -72,20 +74,9 @@ export class RoundTripError extends Error {
   override name = 'RoundTripError'
 }
 
-/** Decompresses what the writer produced, with the config's settings. */
-function decompressor(c: RecompressConfig, dictionary: Uint8Array | undefined): (framed: Uint8Array, size: number) => Uint8Array {
-  if (c.type === CompressionType.ZSTD) {
-    const z = new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, dictionary)
-    // The round trip only compares and discards: decompress into one reused buffer.
-    let scratch = new Uint8Array(0)
-    return (framed, size) => {
-      let p = 0
-      while (framed[p] & 0x80) p++
-      if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2))
-      return z.decompress(framed.subarray(p + 1), size, scratch)
-    }
-  }
-  return (framed) => decompressBlock(c.type, framed, { formatVersion: 5, dictionary })
+/** A compressor with the config's settings: its own contexts, so timing one config never reloads another's dictionary. */
+function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: Uint8Array | undefined): BlockCompressor {
+  return new BlockCompressor({ compressionType: c.type, level: c.level, zstdChecksum: c.checksum }, formatVersion, dictionary)
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -95,6 +86,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 interface ConfigState {
   config: RecompressConfig
   writer: TableWriter
+  formatVersion: number
   m: ConfigMeasurement
   decider?: RateDecider | RatioDecider
 }
@@ -126,29 +118,27 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
           : undefined
     const given = task.dictionaries[config.id]
     const dictionary = given && given.length > 0 ? given : undefined
-    const writer = new TableWriter(
-      new CountingSink(),
-      writerOptionsFor(
-        table,
-        {
-          compressionType: config.type,
-          level: config.level,
-          zstdChecksum: config.checksum,
-          dict: config.dict === 'file' ? 'none' : config.dict,
-          dictionary,
-          maxDictBytes: task.maxDictBytes,
-          trainBytes: task.trainBytes,
-          maxDictBufferBytes: task.maxDictBufferBytes,
-          blockSize: task.source.blockSize ?? 4096,
-          restartInterval: 16,
-          index: 'binary',
-          metadataBlockSize: 4096,
-          maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
-          skip: decider,
-        },
-        [],
-      ),
+    const options = writerOptionsFor(
+      table,
+      {
+        compressionType: config.type,
+        level: config.level,
+        zstdChecksum: config.checksum,
+        dict: config.dict === 'file' ? 'none' : config.dict,
+        dictionary,
+        maxDictBytes: task.maxDictBytes,
+        trainBytes: task.trainBytes,
+        maxDictBufferBytes: task.maxDictBufferBytes,
+        blockSize: task.source.blockSize ?? 4096,
+        restartInterval: 16,
+        index: 'binary',
+        metadataBlockSize: 4096,
+        maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
+        skip: decider,
+      },
+      [],
     )
+    const writer = new TableWriter(new CountingSink(), options)
     const m: ConfigMeasurement = {
       id: config.id,
       strategy,
@@ -166,7 +156,9 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       compressMs: new Array(repeat).fill(0),
       decompressMs: new Array(repeat).fill(0),
     }
-    const decompress = config.type === CompressionType.None ? null : decompressor(config, dictionary)
+    // The round trip only compares and discards: the compressor decompresses into one reused buffer.
+    const roundTrip = config.type === CompressionType.None ? null : compressorFor(config, options.formatVersion, dictionary)
+    const decompress = roundTrip && ((framed: Uint8Array, size: number) => roundTrip.decompress(framed, size))
     let warm = false
     writer.onDataBlock = (raw, compressed, ms) => {
       m.uncompressedBytes += raw.length
@@ -185,7 +177,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       }
       if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in a data block under ${JSON.stringify(config)}`)
     }
-    return { config, writer, m, decider }
+    return { config, writer, formatVersion: options.formatVersion, m, decider }
   })
   // Extra repeats re-time compression alone, with codecs of the same settings.
   if (repeat > 1) addRepeatTimers(states, task, repeat)
@@ -300,17 +292,13 @@ function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: numb
     const inner = s.writer.onDataBlock!
     const dict = task.dictionaries[s.config.id]
     const d = dict && dict.length ? dict : undefined
-    const c = s.config
-    const z = c.type === CompressionType.ZSTD ? new ZstdCodec(effectiveLevel(c) ?? 3, c.checksum, d) : null
-    const compress = z
-      ? (raw: Uint8Array) => z.compress(raw)
-      : (raw: Uint8Array) => compressBlock(c.type, raw, { formatVersion: 5, level: effectiveLevel(c) ?? undefined, dictionary: d })
+    const compressor = compressorFor(s.config, s.formatVersion, d)
     s.writer.onDataBlock = (raw, compressed, ms) => {
       inner(raw, compressed, ms)
       if (ms === 0 && !compressed) return // skipped by auto-skip: nothing to time
       for (let r = 1; r < repeat; r++) {
         const t0 = performance.now()
-        compress(raw)
+        compressor.compress(raw)
         s.m.compressMs[r] += performance.now() - t0
       }
     }

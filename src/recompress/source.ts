@@ -5,7 +5,8 @@
  * block is recorded and skipped.
  */
 import type { Table } from '../table/reader.js'
-import { BlockBuilder, FlushBySizePolicy } from '../table/block-builder.js'
+import { BlockBuilder } from '../format/block.js'
+import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
 
 export interface SourceOptions {

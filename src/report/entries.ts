@@ -3,14 +3,15 @@
  * object per line (the documented `--format jsonl` contract).
  */
 // Direct module imports, not the ../reader.js barrel: scan workers load this file.
-import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
+import { decodeBlobIndex } from '../format/blob-index.js'
 import { readFixed32 } from '../format/coding.js'
 import { parseInternalKey, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
-import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
+import { decodeWideColumns } from '../format/wide-columns.js'
 import type { LineWriter } from './line-writer.js'
 import { escapeBytes } from './text.js'
+import { formatBlobIndex, formatWideColumns } from '../sstdump/text.js'
 
 export interface EntryView {
   userKey: Uint8Array

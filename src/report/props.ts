@@ -15,6 +15,7 @@ import {
   type Table,
 } from '../reader.js'
 import { formatBytes, jsonNumber } from './text.js'
+import { Property } from '../format/properties.js'
 
 export interface PropsJson {
   file: string
@@ -66,25 +67,25 @@ function filterJson(t: Table): PropsJson['filter'] {
 }
 
 function knownBinaryText(name: string, v: Uint8Array): string {
-  if (name === 'rocksdb.seqno.time.map') return formatSeqnoTimeMapProperty(v)
+  if (name === Property.SeqnoTimeMap) return formatSeqnoTimeMapProperty(v)
   return Buffer.from(v).toString('hex')
 }
 
-const TIME_PROPERTIES = new Set([
-  'rocksdb.creation.time',
-  'rocksdb.oldest.key.time',
-  'rocksdb.newest.key.time',
-  'rocksdb.file.creation.time',
+const TIME_PROPERTIES = new Set<string>([
+  Property.CreationTime,
+  Property.OldestKeyTime,
+  Property.NewestKeyTime,
+  Property.FileCreationTime,
 ])
 
-const SIZE_PROPERTIES = new Set([
-  'rocksdb.data.size',
-  'rocksdb.index.size',
-  'rocksdb.top-level.index.size',
-  'rocksdb.filter.size',
-  'rocksdb.raw.key.size',
-  'rocksdb.raw.value.size',
-  'rocksdb.tail.start.offset',
+const SIZE_PROPERTIES = new Set<string>([
+  Property.DataSize,
+  Property.IndexSize,
+  Property.TopLevelIndexSize,
+  Property.FilterSize,
+  Property.RawKeySize,
+  Property.RawValueSize,
+  Property.TailStartOffset,
 ])
 
 /** A short human gloss for a value (dates for times, KiB for sizes). */
@@ -92,19 +93,19 @@ function gloss(name: string, v: number | string): string {
   if (typeof v !== 'number') return ''
   if (TIME_PROPERTIES.has(name) && v > 0) return new Date(v * 1000).toISOString().replace('.000Z', 'Z')
   if (SIZE_PROPERTIES.has(name) && v >= 1024) return formatBytes(v)
-  if (name === 'rocksdb.column.family.id' && v === 2147483647) return 'unknown'
-  if (name === 'rocksdb.format.version' && v === 0) return 'written as 0 before RocksDB 9.8; the footer is authoritative'
+  if (name === Property.ColumnFamilyId && v === 2147483647) return 'unknown'
+  if (name === Property.FormatVersion && v === 0) return 'written as 0 before RocksDB 9.8; the footer is authoritative'
   return ''
 }
 
 /** Property groups for people, in display order; anything else goes under "Other". */
 const GROUPS: [string, string[]][] = [
-  ['Counts', ['rocksdb.num.entries', 'rocksdb.num.data.blocks', 'rocksdb.deleted.keys', 'rocksdb.merge.operands', 'rocksdb.num.range-deletions', 'rocksdb.num.filter_entries', 'rocksdb.num.data.blocks.compression.rejected', 'rocksdb.num.data.blocks.compression.bypassed', 'rocksdb.num.uniform.blocks']],
-  ['Sizes', ['rocksdb.data.size', 'rocksdb.index.size', 'rocksdb.index.partitions', 'rocksdb.top-level.index.size', 'rocksdb.filter.size', 'rocksdb.raw.key.size', 'rocksdb.raw.value.size', 'rocksdb.tail.start.offset', 'rocksdb.sample_for_compression.fast.data.size', 'rocksdb.sample_for_compression.slow.data.size']],
-  ['Compression', ['rocksdb.compression', 'rocksdb.compression_options']],
-  ['Index and filter', ['rocksdb.block.based.table.index.type', 'rocksdb.index.key.is.user.key', 'rocksdb.index.value.is.delta.encoded', 'rocksdb.index.block.restart.interval', 'rocksdb.data.block.restart.interval', 'rocksdb.separate.key.value.in.data.block', 'rocksdb.filter.policy', 'rocksdb.prefix.extractor.name', 'rocksdb.block.based.table.whole.key.filtering', 'rocksdb.block.based.table.prefix.filtering']],
-  ['Keys', ['rocksdb.comparator', 'rocksdb.merge.operator', 'rocksdb.key.smallest.seqno', 'rocksdb.key.largest.seqno', 'rocksdb.fixed.key.length', 'rocksdb.user.defined.timestamps.persisted', 'rocksdb.external_sst_file.version', 'rocksdb.external_sst_file.global_seqno']],
-  ['Identity and times', ['rocksdb.column.family.id', 'rocksdb.column.family.name', 'rocksdb.creation.time', 'rocksdb.oldest.key.time', 'rocksdb.newest.key.time', 'rocksdb.file.creation.time', 'rocksdb.creating.db.identity', 'rocksdb.creating.session.identity', 'rocksdb.creating.host.identity', 'rocksdb.original.file.number', 'rocksdb.format.version', 'rocksdb.property.collectors', 'rocksdb.seqno.time.map']],
+  ['Counts', [Property.NumEntries, Property.NumDataBlocks, Property.DeletedKeys, Property.MergeOperands, Property.NumRangeDeletions, Property.NumFilterEntries, Property.NumDataBlocksCompressionRejected, Property.NumDataBlocksCompressionBypassed, Property.NumUniformBlocks]],
+  ['Sizes', [Property.DataSize, Property.IndexSize, Property.IndexPartitions, Property.TopLevelIndexSize, Property.FilterSize, Property.RawKeySize, Property.RawValueSize, Property.TailStartOffset, Property.SampleForCompressionFastDataSize, Property.SampleForCompressionSlowDataSize]],
+  ['Compression', [Property.Compression, Property.CompressionOptions]],
+  ['Index and filter', [Property.BlockBasedTableIndexType, Property.IndexKeyIsUserKey, Property.IndexValueIsDeltaEncoded, Property.IndexBlockRestartInterval, Property.DataBlockRestartInterval, Property.SeparateKeyValueInDataBlock, Property.FilterPolicy, Property.PrefixExtractorName, Property.BlockBasedTableWholeKeyFiltering, Property.BlockBasedTablePrefixFiltering]],
+  ['Keys', [Property.Comparator, Property.MergeOperator, Property.KeySmallestSeqno, Property.KeyLargestSeqno, Property.FixedKeyLength, Property.UserDefinedTimestampsPersisted, Property.ExternalSstFileVersion, Property.ExternalSstFileGlobalSeqno]],
+  ['Identity and times', [Property.ColumnFamilyId, Property.ColumnFamilyName, Property.CreationTime, Property.OldestKeyTime, Property.NewestKeyTime, Property.FileCreationTime, Property.CreatingDbIdentity, Property.CreatingSessionIdentity, Property.CreatingHostIdentity, Property.OriginalFileNumber, Property.FormatVersion, Property.PropertyCollectors, Property.SeqnoTimeMap]],
 ]
 
 /** Aligned, grouped text: footer facts, then properties by topic, with short glosses. */
@@ -113,7 +114,7 @@ export function propsText(j: PropsJson): string {
   for (const [name, v] of Object.entries(j.properties)) rows.set(name, { value: String(v), note: gloss(name, v) })
   for (const [name, u] of Object.entries(j.userProperties)) {
     let note = u.value === undefined ? 'user property, raw bytes' : ''
-    if (name === 'rocksdb.block.based.table.index.type' && typeof u.value === 'number') note = indexTypeName(u.value)
+    if (name === Property.BlockBasedTableIndexType && typeof u.value === 'number') note = indexTypeName(u.value)
     rows.set(name, { value: u.value !== undefined ? String(u.value) : `0x${u.hex}`, note })
   }
   const width = Math.max(24, ...[...rows.keys()].map((k) => k.length)) + 2

@@ -10,7 +10,7 @@ import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { readFixed32 } from '../format/coding.js'
 import { CorruptionError } from '../format/errors.js'
-import { sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
+import { GlobalSeqnoPatch, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import type { Table } from '../table/reader.js'
 import { entryJson, entryLine, writeEntryLine, type EntryView } from '../report/entries.js'
@@ -52,8 +52,7 @@ export class EntryPrinter {
   private readonly tsSize: number
   private readonly scratch: Scratch = newScratch()
   private readonly window: ReadWindow
-  private readonly globalSeqTrailer: Uint8Array | null
-  private seqKeyBuf = new Uint8Array(64)
+  private readonly globalSeqno: GlobalSeqnoPatch | null
   private readonly filtered: boolean
   /** Prints whole blocks in WebAssembly when nothing needs per-entry JavaScript (see canUseWasm). */
   private readonly wasm: WasmBlockPrinter | null
@@ -75,12 +74,7 @@ export class EntryPrinter {
     this.tsSize = table.comparatorName.endsWith('.u64ts') ? 8 : 0
     this.filtered = !!(spec.from || spec.to || spec.prefix)
     this.window = new ReadWindow(table.source)
-    if (table.globalSeqno >= 0) {
-      // bytes 1..7 of the packed trailer (seq << 8 | type); byte 0, the type, stays as stored
-      const t = new Uint8Array(8)
-      new DataView(t.buffer).setBigUint64(0, BigInt(table.globalSeqno) << 8n, true)
-      this.globalSeqTrailer = t.subarray(1)
-    } else this.globalSeqTrailer = null
+    this.globalSeqno = table.globalSeqno >= 0 ? new GlobalSeqnoPatch(table.globalSeqno) : null
     const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0
     this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
   }
@@ -133,7 +127,7 @@ export class EntryPrinter {
             skip--
             continue
           }
-          const key = this.globalSeqTrailer ? this.withGlobalSeq(it.key) : it.key
+          const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
           const n = key.length - 8
           if (n < 0) throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, handle.offset + it.entryOffset)
           if (this.filtered) {
@@ -201,16 +195,6 @@ export class EntryPrinter {
     const s = this.spec
     w.text(s.format === 'jsonl' ? JSON.stringify(entryJson(e, s.hex, s.file)) : entryLine(e, s.hex))
     w.byte(0x0a)
-  }
-
-  private withGlobalSeq(k: Uint8Array): Uint8Array {
-    const n = k.length
-    if (n < 8) return k
-    if (this.seqKeyBuf.length < n) this.seqKeyBuf = new Uint8Array(n * 2)
-    const out = this.seqKeyBuf.subarray(0, n)
-    out.set(k)
-    out.set(this.globalSeqTrailer!, n - 7)
-    return out
   }
 }
 

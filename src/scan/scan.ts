@@ -19,6 +19,7 @@ import { FileByteSource } from '../io/byte-source.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import type { Table } from '../table/reader.js'
 import { EntryPrinter, sortTombstones, type ChunkResult, type ScanSpec } from './printer.js'
+import { Property } from '../format/properties.js'
 
 export type { ScanSpec } from './printer.js'
 
@@ -122,7 +123,7 @@ export function scanTable(table: Table, spec: ScanSpec, w: LineWriter, options: 
 
   const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES)
-  const dataBytes = Number(table.properties.known.get('rocksdb.data.size') ?? 0)
+  const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
   if (jobs > 1 && canUseWorkers && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * 1024 * 1024)) {
     const scan = new ParallelScan(table, printer, spec, tombstones, path, jobs - 1, chunkBytes, w, options.stats)

@@ -6,20 +6,13 @@
  * `--parse_internal_key=`): those are returned as an `early` action.
  */
 import { SUPPORTED_COMPRESSIONS } from './help.js'
+import { DEFAULT_COMPRESSION_LEVEL } from '../codec/setting.js'
+import { compressionOptionName } from '../format/compression-type.js'
 
 export const U64_MAX = (1n << 64n) - 1n
 
 /** Compression names in 7.8.3's kCompressions table (what --compression_types= accepts), with their type bytes. */
-export const COMPRESSION_TABLE: readonly (readonly [number, string])[] = [
-  [0x00, 'kNoCompression'],
-  [0x01, 'kSnappyCompression'],
-  [0x02, 'kZlibCompression'],
-  [0x03, 'kBZip2Compression'],
-  [0x04, 'kLZ4Compression'],
-  [0x05, 'kLZ4HCCompression'],
-  [0x06, 'kXpressCompression'],
-  [0x07, 'kZSTD'],
-]
+export const COMPRESSION_TABLE: readonly (readonly [number, string])[] = [0, 1, 2, 3, 4, 5, 6, 7].map((t) => [t, compressionOptionName(t)] as const)
 
 export interface SstDumpArgs {
   /** `--file=` (the last one, as 7.8.3) followed by positional paths (an sstkit addition). */
@@ -61,7 +54,7 @@ export type ParseResult =
   | { kind: 'parse_internal_key'; hex: string }
   | { kind: 'version' }
 
-export const DEFAULT_COMPRESSION_LEVEL = 32767
+export { DEFAULT_COMPRESSION_LEVEL }
 
 function defaults(): SstDumpArgs {
   return {

@@ -10,31 +10,36 @@
  * (`latest`).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { decompressBlock, compressionTypeName } from '../codec/compression.js'
+import { decompressBlock } from '../codec/compression.js'
+import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
+import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
 import { encodeVarint } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { decodeFooter, Footer, FOOTER_BYTES, LEGACY_FOOTER_BYTES } from '../format/footer.js'
-import { decodeMetaindex, MetaindexEntry } from '../format/metaindex.js'
-import { decodeProperties, TableProperties } from '../format/properties.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import {
+  BLOCK_BASED_TABLE_MAGIC,
+  decodeFooter,
+  Footer,
+  FOOTER_BYTES,
+  LEGACY_BLOCK_BASED_TABLE_MAGIC,
+  LEGACY_FOOTER_BYTES,
+  LEGACY_PLAIN_TABLE_MAGIC,
+  PLAIN_TABLE_MAGIC,
+} from '../format/footer.js'
+import { COMPRESSION_DICT_BLOCK, decodeMetaindex, INDEX_BLOCK, LEGACY_PROPERTIES_BLOCK, MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
+import { decodeProperties, Property, TableProperties } from '../format/properties.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
-import { decodeBlobIndex, formatBlobIndex } from '../format/blob-index.js'
-import { decodeWideColumns, formatWideColumns } from '../format/wide-columns.js'
+import { decodeBlobIndex } from '../format/blob-index.js'
+import { decodeWideColumns } from '../format/wide-columns.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
-import { DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../format/value-type.js'
 import { ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { SstDumpProperties, sstDumpProperties } from './properties.js'
 
-const BBT_MAGIC = 0x88e241b785f4cff7n
-const LEGACY_BBT_MAGIC = 0xdb4775248b80fb57n
-const PLAIN_MAGIC = 0x8242229663bf9564n
-const LEGACY_PLAIN_MAGIC = 0x4f3418eb7a8f13b8n
-const TRAILER = 5
-const MAX_SEQ = (1n << 56n) - 1n
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -134,19 +139,19 @@ export class Dumper {
     if (size < LEGACY_FOOTER_BYTES) throw corruption(`file is too short (${size} bytes) to be an sstable: ${this.path}`)
     const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
     const magic = view.getBigUint64(tail.length - 8, true)
-    const legacy = magic === LEGACY_BBT_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    const legacy = magic === LEGACY_BLOCK_BASED_TABLE_MAGIC || magic === LEGACY_PLAIN_TABLE_MAGIC
     let formatVersion = 0
     if (!legacy) {
       formatVersion = view.getUint32(tail.length - 12, true)
-      const newer = (formatVersion === 6 || formatVersion === 7) && magic === BBT_MAGIC
+      const newer = (formatVersion === 6 || formatVersion === 7) && magic === BLOCK_BASED_TABLE_MAGIC
       if (formatVersion > 5 && !newer) throw corruption(`Corrupt or unsupported format_version: ${formatVersion}`)
       if (tail.length < FOOTER_BYTES) throw corruption('Input is too short to be an SST file')
       const checksumType = tail[tail.length - FOOTER_BYTES]
       if (checksumType > 4) throw corruption(`Corrupt or unsupported checksum type: ${checksumType}`)
       this.latest = newer
     }
-    const isBbt = magic === BBT_MAGIC || magic === LEGACY_BBT_MAGIC
-    const isPlain = magic === PLAIN_MAGIC || magic === LEGACY_PLAIN_MAGIC
+    const isBbt = magic === BLOCK_BASED_TABLE_MAGIC || magic === LEGACY_BLOCK_BASED_TABLE_MAGIC
+    const isPlain = magic === PLAIN_TABLE_MAGIC || magic === LEGACY_PLAIN_TABLE_MAGIC
     if (!isBbt) {
       if (isPlain) {
         // 7.8.3 switches to mmap reads for plain tables and then fails to read through them.
@@ -172,8 +177,8 @@ export class Dumper {
       try {
         const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
         this.metaindex = decodeMetaindex(meta, footer.metaindexHandle.offset)
-        const ph = this.metaindex.find((e) => e.name === 'rocksdb.properties')?.handle ?? this.metaindex.find((e) => e.name === 'rocksdb.stats')?.handle
-        if (!ph) throw SstDumpStatus.of('NotFound', 'Cannot find the meta block', 'rocksdb.properties')
+        const ph = this.metaindex.find((e) => e.name === PROPERTIES_BLOCK)?.handle ?? this.metaindex.find((e) => e.name === LEGACY_PROPERTIES_BLOCK)?.handle
+        if (!ph) throw SstDumpStatus.of('NotFound', 'Cannot find the meta block', PROPERTIES_BLOCK)
         props = this.readProperties(source, footer, ph)
       } catch (e) {
         out.text('Not able to read table properties\n')
@@ -182,13 +187,13 @@ export class Dumper {
       }
       out.text('Sst file format: block-based\n')
       this.props = sstDumpProperties(props, this.latest)
-      if (!this.latest) this.blocksMaybeCompressed = this.propText('rocksdb.compression') !== 'NoCompression'
+      if (!this.latest) this.blocksMaybeCompressed = this.propText(Property.Compression) !== 'NoCompression'
 
       // BlockBasedTable::Open: the index (top level) and the range deletions are read now, checksums verified.
-      const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === 'rocksdb.index')?.handle : footer.indexHandle
+      const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === INDEX_BLOCK)?.handle : footer.indexHandle
       if (!indexHandle) throw corruption('Missing index block handle')
       this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
-      const rd = this.metaindex.find((e) => e.name === 'rocksdb.range_del')?.handle
+      const rd = this.metaindex.find((e) => e.name === RANGE_DEL_BLOCK)?.handle
       if (rd) this.readBlockFrom(source, footer, rd, 'meta', true, true)
       this.table = Table.open(source, { verifyChecksums: false })
     } catch (e) {
@@ -224,7 +229,7 @@ export class Dumper {
   }
 
   private checkBounds(h: BlockHandle): void {
-    const need = h.size + TRAILER
+    const need = h.size + BLOCK_TRAILER_BYTES
     if (h.offset + need > this.fileSize) {
       const got = Math.max(0, Math.min(need, this.fileSize - h.offset))
       throw corruption(`truncated block read from ${this.path} offset ${h.offset}, expected ${need} bytes, got ${got}`)
@@ -261,7 +266,7 @@ export class Dumper {
   dictionary(): Uint8Array | null {
     if (this.dict !== undefined) return this.dict
     this.dict = null
-    const h = this.metaindex.find((e) => e.name === 'rocksdb.compression_dict')?.handle
+    const h = this.metaindex.find((e) => e.name === COMPRESSION_DICT_BLOCK)?.handle
     if (h && h.size > 0 && this.table) {
       const raw = rawRead(this.table.source as FileByteSource, this.footer!, h, false)
       // the dictionary block itself is never compressed with a dictionary
@@ -295,8 +300,8 @@ export class Dumper {
   *entries(from: Uint8Array | null, verify: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
     const t = this.table!
     const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
-    const target = from ? internalKeyOf(from, MAX_SEQ, 0xff) : null
-    const global = t.globalSeqno >= 0 ? globalTrailer(t.globalSeqno) : null
+    const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
+    const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     let seeking = from !== null
     for (const ref of this.blockHandles()) {
       if (seeking && target) {
@@ -317,7 +322,7 @@ export class Dumper {
       }
       while (it.valid) {
         let key = it.key
-        if (global) key = withTrailer(key, global)
+        if (global) key = global.copy(key)
         if (seeking) {
           if (key.length >= 8 && ucmp(key.subarray(0, key.length - 8), from!) < 0) {
             if (!advance(it)) break
@@ -414,7 +419,7 @@ export class Dumper {
     }
     this.readNum += i
     if (this.latest && status === null && (readNum === 0n || readNum === (1n << 64n) - 1n) && !hasFrom && !hasTo && this.props) {
-      const expect = (this.props.num.get('rocksdb.num.entries') ?? 0n) - (this.props.num.get('rocksdb.num.range-deletions') ?? 0n)
+      const expect = (this.props.num.get(Property.NumEntries) ?? 0n) - (this.props.num.get(Property.NumRangeDeletions) ?? 0n)
       if (i !== expect) {
         status = corruption(`Table property expects ${expect} entries when excluding range deletions, but scanning the table returned ${i} entries`)
       }
@@ -431,7 +436,7 @@ export class Dumper {
       const meta = this.readBlockFrom(source, footer, footer.metaindexHandle, 'meta', true, false)
       const entries = decodeMetaindex(meta, footer.metaindexHandle.offset)
       for (const e of entries) {
-        if (e.name === 'rocksdb.properties') this.readProperties(source, footer, e.handle)
+        if (e.name === PROPERTIES_BLOCK) this.readProperties(source, footer, e.handle)
         else this.readBlockFrom(source, footer, e.handle, 'meta', true, false)
       }
       for (const ref of this.blockHandles()) {
@@ -469,6 +474,7 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
+import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from './text.js'
 
 function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {
   try {
@@ -493,26 +499,6 @@ function startsWith(a: Uint8Array, prefix: Uint8Array): boolean {
   return true
 }
 
-function internalKeyOf(user: Uint8Array, seq: bigint, type: number): Uint8Array {
-  const k = new Uint8Array(user.length + 8)
-  k.set(user)
-  new DataView(k.buffer).setBigUint64(user.length, (seq << 8n) | BigInt(type), true)
-  return k
-}
-
-function globalTrailer(seq: number): Uint8Array {
-  const b = new Uint8Array(8)
-  new DataView(b.buffer).setBigUint64(0, BigInt(seq) << 8n, true)
-  return b
-}
-
-function withTrailer(key: Uint8Array, g: Uint8Array): Uint8Array {
-  if (key.length < 8) return key
-  const out = key.slice()
-  out.set(g.subarray(1), key.length - 7)
-  return out
-}
-
 /** Types `ParseInternalKey` accepts (`IsExtendedValueType`): 7.8.3 and the newest release. */
 function validType(t: number, latest: boolean): boolean {
   if (t <= 2 || t === 7 || t === 0x11 || t === 0x14 || t === 0x16 || t === 0x0f) return true
@@ -524,7 +510,7 @@ export type ParsedIkey = { ok: true; userKey: Uint8Array; seq: bigint; type: num
 /** `ParseInternalKey(key, &ikey, log_err_key=true)`; on failure `state` is the Status state. */
 export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
   if (key.length < 8) {
-    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQ, type: 0 }
+    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQUENCE_NUMBER, type: 0 }
   }
   const n = key.length - 8
   const packed = new DataView(key.buffer, key.byteOffset + n, 8).getBigUint64(0, true)
@@ -546,30 +532,9 @@ export function debugString(userKey: Uint8Array, seq: bigint, type: number, hex:
   return Buffer.concat([Buffer.from("'"), keyPart, Buffer.from(`' seq:${seq}, type:${type}`)])
 }
 
-/** `CompressionTypeToString` of 7.8.3. */
+/** `CompressionTypeToString` of 7.8.3: the built-in names and ZSTDNotFinal; anything else (DisableOption too) prints empty. */
 export function compressionName783(t: number): string {
-  switch (t) {
-    case 0:
-      return 'NoCompression'
-    case 1:
-      return 'Snappy'
-    case 2:
-      return 'Zlib'
-    case 3:
-      return 'BZip2'
-    case 4:
-      return 'LZ4'
-    case 5:
-      return 'LZ4HC'
-    case 6:
-      return 'Xpress'
-    case 7:
-      return 'ZSTD'
-    case 0x40:
-      return 'ZSTDNotFinal'
-    default:
-      return compressionTypeName(t) === '' ? '' : ''
-  }
+  return t !== 0xff && isKnownCompressionType(t) ? compressionTypeName(t) : ''
 }
 
 /** `BlockHandle::ToString(true)` / an encoded handle in hex. */

@@ -5,68 +5,69 @@
  * (table/unique_id.cc) and the "Raw user collected properties" list.
  */
 import { xxh3 } from '@node-rs/xxhash'
-import { formatSeqnoTimeMapProperty } from '../format/seqno-time-map.js'
 import type { TableProperties } from '../format/properties.js'
 import { hexUpper } from './sink.js'
+import { Property } from '../format/properties.js'
+import { formatSeqnoTimeMapProperty } from './text.js'
 
 const M64 = (1n << 64n) - 1n
 const UNKNOWN_CF = 2147483647n
 
 /** Property names each release parses into fields (everything else is "user collected"). */
-const UINT64_783 = new Set([
-  'rocksdb.original.file.number',
-  'rocksdb.data.size',
-  'rocksdb.index.size',
-  'rocksdb.index.partitions',
-  'rocksdb.top-level.index.size',
-  'rocksdb.index.key.is.user.key',
-  'rocksdb.index.value.is.delta.encoded',
-  'rocksdb.filter.size',
-  'rocksdb.raw.key.size',
-  'rocksdb.raw.value.size',
-  'rocksdb.num.data.blocks',
-  'rocksdb.num.entries',
-  'rocksdb.num.filter_entries',
-  'rocksdb.deleted.keys',
-  'rocksdb.merge.operands',
-  'rocksdb.num.range-deletions',
-  'rocksdb.format.version',
-  'rocksdb.fixed.key.length',
-  'rocksdb.column.family.id',
-  'rocksdb.creation.time',
-  'rocksdb.oldest.key.time',
-  'rocksdb.file.creation.time',
-  'rocksdb.sample_for_compression.slow.data.size',
-  'rocksdb.sample_for_compression.fast.data.size',
+const UINT64_783 = new Set<string>([
+  Property.OriginalFileNumber,
+  Property.DataSize,
+  Property.IndexSize,
+  Property.IndexPartitions,
+  Property.TopLevelIndexSize,
+  Property.IndexKeyIsUserKey,
+  Property.IndexValueIsDeltaEncoded,
+  Property.FilterSize,
+  Property.RawKeySize,
+  Property.RawValueSize,
+  Property.NumDataBlocks,
+  Property.NumEntries,
+  Property.NumFilterEntries,
+  Property.DeletedKeys,
+  Property.MergeOperands,
+  Property.NumRangeDeletions,
+  Property.FormatVersion,
+  Property.FixedKeyLength,
+  Property.ColumnFamilyId,
+  Property.CreationTime,
+  Property.OldestKeyTime,
+  Property.FileCreationTime,
+  Property.SampleForCompressionSlowDataSize,
+  Property.SampleForCompressionFastDataSize,
 ])
-const UINT64_LATEST = new Set([
+const UINT64_LATEST = new Set<string>([
   ...UINT64_783,
-  'rocksdb.udi.is.primary.index',
-  'rocksdb.num.data.blocks.compression.rejected',
-  'rocksdb.num.data.blocks.compression.bypassed',
-  'rocksdb.num.uniform.blocks',
-  'rocksdb.newest.key.time',
-  'rocksdb.tail.start.offset',
-  'rocksdb.user.defined.timestamps.persisted',
-  'rocksdb.key.largest.seqno',
-  'rocksdb.key.smallest.seqno',
-  'rocksdb.data.block.restart.interval',
-  'rocksdb.index.block.restart.interval',
-  'rocksdb.separate.key.value.in.data.block',
+  Property.UdiIsPrimaryIndex,
+  Property.NumDataBlocksCompressionRejected,
+  Property.NumDataBlocksCompressionBypassed,
+  Property.NumUniformBlocks,
+  Property.NewestKeyTime,
+  Property.TailStartOffset,
+  Property.UserDefinedTimestampsPersisted,
+  Property.KeyLargestSeqno,
+  Property.KeySmallestSeqno,
+  Property.DataBlockRestartInterval,
+  Property.IndexBlockRestartInterval,
+  Property.SeparateKeyValueInDataBlock,
 ])
-const STRINGS = new Set([
-  'rocksdb.creating.db.identity',
-  'rocksdb.creating.session.identity',
-  'rocksdb.creating.host.identity',
-  'rocksdb.filter.policy',
-  'rocksdb.column.family.name',
-  'rocksdb.comparator',
-  'rocksdb.merge.operator',
-  'rocksdb.prefix.extractor.name',
-  'rocksdb.property.collectors',
-  'rocksdb.compression',
-  'rocksdb.compression_options',
-  'rocksdb.seqno.time.map',
+const STRINGS = new Set<string>([
+  Property.CreatingDbIdentity,
+  Property.CreatingSessionIdentity,
+  Property.CreatingHostIdentity,
+  Property.FilterPolicy,
+  Property.ColumnFamilyName,
+  Property.Comparator,
+  Property.MergeOperator,
+  Property.PrefixExtractorName,
+  Property.PropertyCollectors,
+  Property.Compression,
+  Property.CompressionOptions,
+  Property.SeqnoTimeMap,
 ])
 
 /** `TableProperties` as RocksDB fills it from the properties block. */
@@ -99,7 +100,7 @@ export function sstDumpProperties(props: TableProperties, latest: boolean): SstD
   const user: [string, Uint8Array][] = []
   for (const p of props.raw) {
     if (uints.has(p.name)) {
-      if (p.name === 'rocksdb.deleted.keys' || p.name === 'rocksdb.merge.operands') user.push([p.name, p.value])
+      if (p.name === Property.DeletedKeys || p.name === Property.MergeOperands) user.push([p.name, p.value])
       const v = varint64(p.value)
       if (v !== null) num.set(p.name, v) // a malformed value is skipped, as RocksDB does
     } else if (STRINGS.has(p.name)) str.set(p.name, p.value)
@@ -201,61 +202,61 @@ export function propertiesToString(p: SstDumpProperties): string {
   const add = (k: string, v: string | bigint): void => {
     lines.push([k, String(v)])
   }
-  const entries = n('rocksdb.num.entries')
-  add('# data blocks', n('rocksdb.num.data.blocks'))
+  const entries = n(Property.NumEntries)
+  add('# data blocks', n(Property.NumDataBlocks))
   if (p.latest) {
-    add('# data blocks compression rejected', n('rocksdb.num.data.blocks.compression.rejected'))
-    add('# data blocks compression bypassed', n('rocksdb.num.data.blocks.compression.bypassed'))
-    add('# uniform blocks', n('rocksdb.num.uniform.blocks'))
+    add('# data blocks compression rejected', n(Property.NumDataBlocksCompressionRejected))
+    add('# data blocks compression bypassed', n(Property.NumDataBlocksCompressionBypassed))
+    add('# uniform blocks', n(Property.NumUniformBlocks))
   }
   add('# entries', entries)
-  add('# deletions', n('rocksdb.deleted.keys'))
-  add('# merge operands', n('rocksdb.merge.operands'))
-  add('# range deletions', n('rocksdb.num.range-deletions'))
-  add('raw key size', n('rocksdb.raw.key.size'))
-  add('raw average key size', toStringDouble(entries !== 0n ? Number(n('rocksdb.raw.key.size')) / Number(entries) : 0))
-  add('raw value size', n('rocksdb.raw.value.size'))
-  add('raw average value size', toStringDouble(entries !== 0n ? Number(n('rocksdb.raw.value.size')) / Number(entries) : 0))
-  add('data block size', n('rocksdb.data.size'))
+  add('# deletions', n(Property.DeletedKeys))
+  add('# merge operands', n(Property.MergeOperands))
+  add('# range deletions', n(Property.NumRangeDeletions))
+  add('raw key size', n(Property.RawKeySize))
+  add('raw average key size', toStringDouble(entries !== 0n ? Number(n(Property.RawKeySize)) / Number(entries) : 0))
+  add('raw value size', n(Property.RawValueSize))
+  add('raw average value size', toStringDouble(entries !== 0n ? Number(n(Property.RawValueSize)) / Number(entries) : 0))
+  add('data block size', n(Property.DataSize))
   if (p.latest) add('data uncompressed size', 0n) // not persisted: reads back as 0
   const i32 = (v: bigint): number => Number(BigInt.asIntN(32, v))
-  add(`index block size (user-key? ${i32(n('rocksdb.index.key.is.user.key'))}, delta-value? ${i32(n('rocksdb.index.value.is.delta.encoded'))})`, n('rocksdb.index.size'))
-  if (n('rocksdb.index.partitions') !== 0n) {
-    add('# index partitions', n('rocksdb.index.partitions'))
-    add('top-level index size', n('rocksdb.top-level.index.size'))
+  add(`index block size (user-key? ${i32(n(Property.IndexKeyIsUserKey))}, delta-value? ${i32(n(Property.IndexValueIsDeltaEncoded))})`, n(Property.IndexSize))
+  if (n(Property.IndexPartitions) !== 0n) {
+    add('# index partitions', n(Property.IndexPartitions))
+    add('top-level index size', n(Property.TopLevelIndexSize))
   }
-  add('filter block size', n('rocksdb.filter.size'))
-  add('# entries for filter', n('rocksdb.num.filter_entries'))
-  add('(estimated) table size', (n('rocksdb.data.size') + n('rocksdb.index.size') + n('rocksdb.filter.size')) & M64)
-  add('filter policy name', orNA(s('rocksdb.filter.policy')))
-  add('prefix extractor name', orNA(s('rocksdb.prefix.extractor.name')))
-  const cf = p.num.get('rocksdb.column.family.id') ?? UNKNOWN_CF
+  add('filter block size', n(Property.FilterSize))
+  add('# entries for filter', n(Property.NumFilterEntries))
+  add('(estimated) table size', (n(Property.DataSize) + n(Property.IndexSize) + n(Property.FilterSize)) & M64)
+  add('filter policy name', orNA(s(Property.FilterPolicy)))
+  add('prefix extractor name', orNA(s(Property.PrefixExtractorName)))
+  const cf = p.num.get(Property.ColumnFamilyId) ?? UNKNOWN_CF
   add('column family ID', cf === UNKNOWN_CF ? 'N/A' : String(cf))
-  add('column family name', orNA(s('rocksdb.column.family.name')))
-  add('comparator name', orNA(s('rocksdb.comparator')))
+  add('column family name', orNA(s(Property.ColumnFamilyName)))
+  add('comparator name', orNA(s(Property.Comparator)))
   if (p.latest) {
-    add('user defined timestamps persisted', (p.num.get('rocksdb.user.defined.timestamps.persisted') ?? 1n) !== 0n ? 'true' : 'false')
-    add('largest sequence number in file', p.num.get('rocksdb.key.largest.seqno') ?? M64)
-    add('smallest sequence number in file', p.num.get('rocksdb.key.smallest.seqno') ?? M64)
+    add('user defined timestamps persisted', (p.num.get(Property.UserDefinedTimestampsPersisted) ?? 1n) !== 0n ? 'true' : 'false')
+    add('largest sequence number in file', p.num.get(Property.KeyLargestSeqno) ?? M64)
+    add('smallest sequence number in file', p.num.get(Property.KeySmallestSeqno) ?? M64)
   }
-  add('merge operator name', orNA(s('rocksdb.merge.operator')))
-  add('property collectors names', orNA(s('rocksdb.property.collectors')))
-  add('SST file compression algo', orNA(s('rocksdb.compression')))
-  add('SST file compression options', orNA(s('rocksdb.compression_options')))
-  add('creation time', n('rocksdb.creation.time'))
-  add('time stamp of earliest key', n('rocksdb.oldest.key.time'))
-  if (p.latest) add('time stamp of newest key', n('rocksdb.newest.key.time'))
-  add('file creation time', n('rocksdb.file.creation.time'))
-  add('slow compression estimated data size', n('rocksdb.sample_for_compression.slow.data.size'))
-  add('fast compression estimated data size', n('rocksdb.sample_for_compression.fast.data.size'))
-  add('DB identity', s('rocksdb.creating.db.identity'))
-  add('DB session identity', s('rocksdb.creating.session.identity'))
-  add('DB host id', s('rocksdb.creating.host.identity'))
-  add('original file number', n('rocksdb.original.file.number'))
-  add('unique ID', uniqueIdString(p.str.get('rocksdb.creating.db.identity'), p.str.get('rocksdb.creating.session.identity'), n('rocksdb.original.file.number')))
+  add('merge operator name', orNA(s(Property.MergeOperator)))
+  add('property collectors names', orNA(s(Property.PropertyCollectors)))
+  add('SST file compression algo', orNA(s(Property.Compression)))
+  add('SST file compression options', orNA(s(Property.CompressionOptions)))
+  add('creation time', n(Property.CreationTime))
+  add('time stamp of earliest key', n(Property.OldestKeyTime))
+  if (p.latest) add('time stamp of newest key', n(Property.NewestKeyTime))
+  add('file creation time', n(Property.FileCreationTime))
+  add('slow compression estimated data size', n(Property.SampleForCompressionSlowDataSize))
+  add('fast compression estimated data size', n(Property.SampleForCompressionFastDataSize))
+  add('DB identity', s(Property.CreatingDbIdentity))
+  add('DB session identity', s(Property.CreatingSessionIdentity))
+  add('DB host id', s(Property.CreatingHostIdentity))
+  add('original file number', n(Property.OriginalFileNumber))
+  add('unique ID', uniqueIdString(p.str.get(Property.CreatingDbIdentity), p.str.get(Property.CreatingSessionIdentity), n(Property.OriginalFileNumber)))
   let mapping: string
   try {
-    mapping = formatSeqnoTimeMapProperty(p.str.get('rocksdb.seqno.time.map') ?? new Uint8Array(0), { allowTrailingBytes: !p.latest })
+    mapping = formatSeqnoTimeMapProperty(p.str.get(Property.SeqnoTimeMap) ?? new Uint8Array(0), { allowTrailingBytes: !p.latest })
   } catch {
     mapping = 'N/A'
   }

@@ -5,6 +5,7 @@
  * deletions, every data block, and a data-block summary.
  */
 import { BlockIter } from '../format/block.js'
+import { COMPRESSION_DICT_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { encodeVarint } from '../format/coding.js'
 import { Dumper, handleHex, toStatus } from './dumper.js'
 import { propertiesToString } from './properties.js'
@@ -111,10 +112,10 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
   t.s(`Metaindex Details:\n${RULE}`)
   for (const e of d.metaindex) {
     const h = handleHex(e.handle)
-    if (e.name === 'rocksdb.properties') t.s(`  Properties block handle: ${h}\n`)
-    else if (e.name === 'rocksdb.compression_dict') t.s(`  Compression dictionary block handle: ${h}\n`)
+    if (e.name === PROPERTIES_BLOCK) t.s(`  Properties block handle: ${h}\n`)
+    else if (e.name === COMPRESSION_DICT_BLOCK) t.s(`  Compression dictionary block handle: ${h}\n`)
     else if (e.name.includes('filter.rocksdb.')) t.s(`  Filter block handle: ${h}\n`)
-    else if (e.name === 'rocksdb.range_del') t.s(`  Range deletion block handle: ${h}\n`)
+    else if (e.name === RANGE_DEL_BLOCK) t.s(`  Range deletion block handle: ${h}\n`)
   }
   t.s('\n')
   if (d.props) {
@@ -148,7 +149,7 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
   t.s('\n')
 
   // Compression dictionary
-  if (d.metaindex.some((e) => e.name === 'rocksdb.compression_dict')) {
+  if (d.metaindex.some((e) => e.name === COMPRESSION_DICT_BLOCK)) {
     let dict: Uint8Array | null
     try {
       dict = d.dictionary()

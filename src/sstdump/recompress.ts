@@ -9,7 +9,7 @@
 import { recompressFile } from '../recompress/engine.js'
 import type { DictMode } from '../recompress/config.js'
 import { SstDumpArgs, COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL } from './args.js'
-import { Dumper } from './dumper.js'
+import { compressionName783, Dumper } from './dumper.js'
 import { ByteSink } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 
@@ -17,10 +17,6 @@ import { corruption, SstDumpStatus } from './status.js'
 const SUPPORTED = new Set([0, 1, 2, 3, 4, 5, 7])
 
 const META_BASE = 819
-const NAMES_783 = ['NoCompression', 'Snappy', 'Zlib', 'BZip2', 'LZ4', 'LZ4HC', 'Xpress', 'ZSTD']
-function name783(type: number): string {
-  return NAMES_783[type] ?? ''
-}
 
 /** Properties + metaindex + footer of the table 7.8.3's ShowCompressionSize builds (calibrated on its output). */
 function rebuiltMetaBytes(compressionName: string, level: number, a: SstDumpArgs, dict: boolean): number {
@@ -79,7 +75,7 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
       // 7.8.3 rebuilds with a fresh table builder: no filter, no range deletions, and properties
       // without the file's identities; its meta blocks (properties, metaindex, footer) take about
       // META_BASE bytes plus the variable-length strings below.
-      const size = r.dataBytes + r.dictBytes + r.indexBytes + rebuiltMetaBytes(name783(type), level, a, r.dictBytes > 0)
+      const size = r.dataBytes + r.dictBytes + r.indexBytes + rebuiltMetaBytes(compressionName783(type), level, a, r.dictBytes > 0)
       const dataBlocks = r.blocks
       // 7.8.3 counts the index block too (index compression is on): one more block, compressed or not.
       const compressed = type === 0 ? 0 : r.blocksCompressed

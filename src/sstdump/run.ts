@@ -13,6 +13,7 @@ import { dumpTable } from './raw.js'
 import { showAllCompressionSizes } from './recompress.js'
 import { ByteSink, ByteWriter, hexUpper } from './sink.js'
 import { SstDumpStatus } from './status.js'
+import { Property } from '../format/properties.js'
 
 export interface SstDumpIo {
   stdout: ByteWriter
@@ -163,10 +164,10 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
         }
         const n = (k: string): bigint => p.num.get(k) ?? 0n
         totals.files += 1n
-        totals.dataBlocks += n('rocksdb.num.data.blocks')
-        totals.data += n('rocksdb.data.size')
-        totals.index += n('rocksdb.index.size')
-        totals.filter += n('rocksdb.filter.size')
+        totals.dataBlocks += n(Property.NumDataBlocks)
+        totals.data += n(Property.DataSize)
+        totals.index += n(Property.IndexSize)
+        totals.filter += n(Property.FilterSize)
         if (a.showProperties) {
           out.text('Raw user collected properties\n------------------------------\n')
           out.bytes(Buffer.from(userPropertiesLines(p), 'latin1'))

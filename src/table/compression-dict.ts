@@ -12,12 +12,15 @@
  *   min(total, max_dict_bytes) sample bytes at the configured level. A ZDICT
  *   failure means no dictionary, as in RocksDB.
  */
+import { readFileSync, statSync } from 'node:fs'
 import { CompressionType } from '../codec/compression.js'
+import type { DictMode } from '../codec/setting.js'
 import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
 
 const PRIME_GENERATOR = 545055921143n
 
-export type DictionaryMode = 'none' | 'raw' | 'finalize' | 'train'
+/** The modes RocksDB builds a dictionary by (an external file is given as bytes instead). */
+export type DictionaryMode = Exclude<DictMode, 'file'>
 
 export interface SamplePlan {
   /** Buffered block index, in visit order. */
@@ -70,4 +73,20 @@ export function dictionaryFromSamples(
     if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
     throw e
   }
+}
+
+/** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
+export const MAX_DICT_FILE_BYTES = 64 * 1024 * 1024
+
+/** An external dictionary file's bytes, or why it cannot be used (one line naming the file). */
+export function loadDictionaryFile(path: string): { ok: true; bytes: Uint8Array } | { ok: false; problem: string } {
+  let size: number
+  try {
+    size = statSync(path).size
+  } catch {
+    return { ok: false, problem: `dictionary file ${path}: no such file` }
+  }
+  if (size > MAX_DICT_FILE_BYTES) return { ok: false, problem: `dictionary file ${path} is ${size} bytes, over the ${MAX_DICT_FILE_BYTES}-byte limit` }
+  if (size === 0) return { ok: false, problem: `dictionary file ${path} is empty` }
+  return { ok: true, bytes: new Uint8Array(readFileSync(path)) }
 }

@@ -5,7 +5,7 @@
 import { FilterDescription, identifyBlockBasedFilter, identifyFilter } from '../format/filter.js'
 import { IndexBlockIter } from '../format/index-block.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import { Table } from './reader.js'
 
 export interface FilterInfo {
@@ -26,7 +26,7 @@ export function filterInfo(table: Table): FilterInfo | null {
     (e) => e.name.startsWith(FULL_FILTER_PREFIX) || e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX),
   )
   if (!entry) return null
-  const numKeys = propertyNumber(table.properties, 'rocksdb.num.filter_entries')
+  const numKeys = propertyNumber(table.properties, Property.NumFilterEntries)
   if (entry.name.startsWith(FULL_FILTER_PREFIX)) {
     const bytes = table.readBlock(entry.handle, 'filter block')
     return {

@@ -10,6 +10,7 @@ import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { decodeFooter, Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
 import { IndexBlockIter, IndexEncoding, IndexType } from '../format/index-block.js'
 import {
+  GlobalSeqnoPatch,
   internalKeyComparator,
   INTERNAL_KEY_TRAILER_BYTES,
   userComparatorByName,
@@ -31,6 +32,7 @@ import {
   EXTERNAL_SST_VERSION_PROPERTY,
   GLOBAL_SEQNO_PROPERTY,
   INDEX_TYPE_PROPERTY,
+  Property,
   propertyNumber,
   propertyString,
   TableProperties,
@@ -123,15 +125,15 @@ export class Table {
       throw new NotSupportedError(`unknown index type ${this.indexType} in property ${INDEX_TYPE_PROPERTY}`)
     }
     this.indexEncoding = {
-      keyIsUserKey: propertyNumber(props, 'rocksdb.index.key.is.user.key') === 1,
-      valueIsDeltaEncoded: propertyNumber(props, 'rocksdb.index.value.is.delta.encoded') === 1,
+      keyIsUserKey: propertyNumber(props, Property.IndexKeyIsUserKey) === 1,
+      valueIsDeltaEncoded: propertyNumber(props, Property.IndexValueIsDeltaEncoded) === 1,
       hasFirstKey: this.indexType === IndexType.BinarySearchWithFirstKey,
     }
-    this.comparatorName = propertyString(props, 'rocksdb.comparator') ?? 'leveldb.BytewiseComparator'
+    this.comparatorName = propertyString(props, Property.Comparator) ?? 'leveldb.BytewiseComparator'
     this.userComparator = userComparatorByName(this.comparatorName)
     this.compareInternal = internalKeyComparator(this.userComparator ?? bytewiseComparator)
     this.globalSeqno = computeGlobalSeqno(props)
-    this.dataRestartInterval = propertyNumber(props, 'rocksdb.data.block.restart.interval') ?? 0
+    this.dataRestartInterval = propertyNumber(props, Property.DataBlockRestartInterval) ?? 0
   }
 
   static open(source: ByteSource, options: OpenTableOptions = {}): Table {
@@ -399,19 +401,13 @@ export class TableIterator {
 
   private blocks: Iterator<DataBlockRef> | null = null
   private block: BlockIter | null = null
-  private readonly globalSeqKey: Uint8Array | null
-  private seqKeyBuf = new Uint8Array(64)
+  private readonly globalSeqno: GlobalSeqnoPatch | null
 
   constructor(
     readonly table: Table,
     applyGlobalSeqno = true,
   ) {
-    if (table.globalSeqno >= 0 && applyGlobalSeqno) {
-      // packed trailer high bits for the global seqno; low byte is the type
-      this.globalSeqKey = new Uint8Array(8)
-      const view = new DataView(this.globalSeqKey.buffer)
-      view.setBigUint64(0, BigInt(table.globalSeqno) << 8n, true)
-    } else this.globalSeqKey = null
+    this.globalSeqno = table.globalSeqno >= 0 && applyGlobalSeqno ? new GlobalSeqnoPatch(table.globalSeqno) : null
   }
 
   seekToFirst(): void {
@@ -462,20 +458,12 @@ export class TableIterator {
   }
 
   private withGlobalSeq(k: Uint8Array): Uint8Array {
-    const g = this.globalSeqKey
-    if (!g) return k
-    const n = k.length
-    if (n < 8) return k
-    if (this.seqKeyBuf.length < n) this.seqKeyBuf = new Uint8Array(n * 2)
-    const out = this.seqKeyBuf.subarray(0, n)
-    out.set(k)
-    out.set(g.subarray(1), n - 7)
-    return out
+    return this.globalSeqno ? this.globalSeqno.apply(k) : k
   }
 
   private setCurrent(): void {
     const b = this.block!
-    this.key = this.globalSeqKey ? this.withGlobalSeq(b.key) : b.key
+    this.key = this.globalSeqno ? this.globalSeqno.apply(b.key) : b.key
     this.value = b.value
     this.valid = true
   }

@@ -8,7 +8,7 @@ import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, r
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { prng, RateDecider, RatioDecider } from './auto-skip.js'
-import { FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX } from '../format/metaindex.js'
+import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, HASH_INDEX_METADATA_BLOCK, HASH_INDEX_PREFIXES_BLOCK, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, Table } from './reader.js'
 import { verifyTable } from './verify.js'
@@ -16,6 +16,8 @@ import { BlockEntryStats, CountingSink, FileSink, TableSink, TableWriter, TableW
 import { BlockIter } from '../format/block.js'
 import { parseInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
+import { compressionSetting } from '../codec/setting.js'
+import { Property } from '../format/properties.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -44,19 +46,15 @@ export interface RewriteResult extends WriteSummary {
 
 /** `sstkit rewrite`'s defaults (zstd at its default level, 4 KiB blocks, RocksDB's dictionary and acceptance settings), with overrides. */
 export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): RewriteOptions {
+  const { dict: _file, ...setting } = compressionSetting()
+  void _file
   return {
-    compressionType: 7,
-    level: null,
-    zstdChecksum: false,
+    ...setting,
     dict: 'none',
-    maxDictBytes: 16384,
-    trainBytes: 100 * 16384,
-    maxDictBufferBytes: 64 * 1024 * 1024,
     blockSize: 4096,
     restartInterval: 16,
     index: 'binary',
     metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: 896,
     verify: true,
     force: false,
     ...overrides,
@@ -65,6 +63,16 @@ export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): 
 
 export class RewriteError extends Error {
   override name = 'RewriteError'
+  /**
+   * true: a usage problem (bad settings, the output exists or is the input,
+   * OUT cannot be written), exit 2; false: the written file failed its check, exit 1.
+   */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message)
+  }
 }
 
 /** Output format_version when not given: keep the input's, but at least 2 (older framings are not written). */
@@ -80,7 +88,7 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   for (const p of table.properties.raw) base.set(p.name, p.value)
   // RocksDB derives a file's unique ID (and its block cache keys) from the DB session ID and file
   // number: a rewritten copy must not share them with its original.
-  base.set('rocksdb.creating.session.identity', new TextEncoder().encode(newSessionId()))
+  base.set(Property.CreatingSessionIdentity, new TextEncoder().encode(newSessionId()))
   const drop: string[] = []
   let filter: TableWriterOptions['filter']
   const f = table.metaindexEntries.find((e) => e.name.startsWith(FULL_FILTER_PREFIX))
@@ -89,9 +97,9 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
     filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
   } else if (table.metaindexEntries.some((e) => e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX))) {
     notes.push('the input has a partitioned (or obsolete block-based) filter, whose partitions follow the old index: it was dropped, not rebuilt')
-    drop.push('rocksdb.filter.policy', 'rocksdb.num.filter_entries', 'rocksdb.block.based.table.decoupled.partitioned.filters')
+    drop.push(Property.FilterPolicy, Property.NumFilterEntries, Property.BlockBasedTableDecoupledPartitionedFilters)
   }
-  if (table.metaindexEntries.some((e) => e.name.startsWith('rocksdb.hashindex.'))) {
+  if (table.metaindexEntries.some((e) => e.name === HASH_INDEX_PREFIXES_BLOCK || e.name === HASH_INDEX_METADATA_BLOCK)) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
   const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ...rest } = o as RewriteOptions
@@ -162,8 +170,8 @@ export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 
 
 export function rewriteFile(input: string, output: string, o: RewriteOptions): RewriteResult {
   const t0 = performance.now()
-  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`)
-  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`)
+  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`, true)
+  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`, true)
   const table = openTable(input)
   const notes: string[] = []
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
@@ -218,7 +226,7 @@ function onOutput<T>(output: string, step: () => T): T {
     if (!(e instanceof Error) || typeof err.code !== 'string' || err.syscall === undefined) throw e
     const reason = /^[A-Z0-9_]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message
     const hint = err.code === 'ENOENT' && !existsSync(dirname(output)) ? ` (directory ${dirname(output)} does not exist)` : ''
-    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`)
+    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`, true)
   }
 }
 

@@ -9,6 +9,8 @@ import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { FileSink, TableWriter, WriteSummary } from './writer.js'
 import { prng } from './auto-skip.js'
+import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
+import { Property } from '../format/properties.js'
 
 export interface SynthOptions {
   /** Approximate total value bytes. */
@@ -64,9 +66,9 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
   const fd = openSync(tmp, 'wx')
   try {
     const props = new Map<string, Uint8Array>([
-      ['rocksdb.comparator', new TextEncoder().encode('leveldb.BytewiseComparator')],
-      ['rocksdb.column.family.name', new TextEncoder().encode('default')],
-      ['rocksdb.creating.host.identity', new TextEncoder().encode('sstkit synth')],
+      [Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')],
+      [Property.ColumnFamilyName, new TextEncoder().encode('default')],
+      [Property.CreatingHostIdentity, new TextEncoder().encode('sstkit synth')],
     ])
     const w = new TableWriter(new FileSink(fd), {
       formatVersion: 5,
@@ -82,7 +84,7 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
       restartInterval: 16,
       index: 'binary',
       metadataBlockSize: 4096,
-      maxCompressedBytesPerKb: 896,
+      maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
       baseProperties: props,
     })
     let i = 0

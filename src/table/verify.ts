@@ -10,11 +10,12 @@
  */
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { readFixed32 } from '../format/coding.js'
-import { FOOTER_BYTES } from '../format/footer.js'
+import { CorruptionError } from '../format/errors.js'
+import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
 import { parseInternalKey } from '../format/internal-key.js'
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
-import { ReadWindow } from '../io/byte-source.js'
+import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
@@ -43,6 +44,55 @@ export const MAX_PROBLEMS = 1000
 export interface VerifyOptions {
   /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
   wasm?: boolean
+}
+
+/**
+ * What verifying one file found: clean, findings (a damaged table, its
+ * problems listed), or not an SST that can be opened at all (no readable
+ * footer, an unsupported kind or feature, a missing file).
+ */
+export type VerifyOutcome =
+  | ({ readonly kind: 'ok' | 'findings'; readonly file: string } & VerifyResult)
+  | { readonly kind: 'unopenable'; readonly file: string; readonly error: unknown }
+
+/** Verify the table at `file`; never throws for what the file holds. */
+export function verifyFile(file: string, options: VerifyOptions = {}): VerifyOutcome {
+  let source: FileByteSource
+  try {
+    source = new FileByteSource(file)
+  } catch (error) {
+    return { kind: 'unopenable', file, error }
+  }
+  try {
+    let table: Table
+    try {
+      // Open without checksum verification so that a damaged meta block is
+      // reported as a finding alongside everything else, not as a failure to open.
+      table = Table.open(source, { verifyChecksums: false })
+    } catch (error) {
+      // A readable footer makes this an SST whose insides are damaged: a finding.
+      if (error instanceof CorruptionError && footerDecodes(source)) {
+        const problems = [{ block: 'table', offset: error.offset ?? null, message: error.message }]
+        return { kind: 'findings', file, ok: false, blocksChecked: 0, dataBlocks: 0, entries: 0, rangeDeletions: 0, problems }
+      }
+      return { kind: 'unopenable', file, error }
+    }
+    const result = verifyTable(table, options)
+    return { kind: result.ok ? 'ok' : 'findings', file, ...result }
+  } finally {
+    source.close()
+  }
+}
+
+/** Whether the footer decodes (magic, format_version, handles), whatever the rest holds. */
+function footerDecodes(source: ByteSource): boolean {
+  try {
+    const n = Math.min(FOOTER_BYTES, source.size)
+    decodeFooter(source.read(source.size - n, n), source.size)
+    return true
+  } catch {
+    return false
+  }
 }
 
 export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyResult {
@@ -180,7 +230,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     // already reported by the layout walk
   }
 
-  const expected = propertyNumber(table.properties, 'rocksdb.num.entries')
+  const expected = propertyNumber(table.properties, Property.NumEntries)
   if (expected !== undefined && problems.length === 0 && entries + rangeDeletions !== expected) {
     add(
       'table',

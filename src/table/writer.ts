@@ -17,25 +17,20 @@
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
-import { compressBlock, CompressionType, compressionTypeName } from '../codec/compression.js'
-import { ZstdCodec } from '../codec/zstd.js'
+import { BlockCompressor } from '../codec/block-compressor.js'
+import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
+import { CompressionType, compressionTypeName } from '../format/compression-type.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockHandle } from '../format/block-handle.js'
-import { encodeVarint } from '../format/coding.js'
-import {
-  BLOCK_BASED_TABLE_MAGIC,
-  EXTENDED_MAGIC,
-  FOOTER_BYTES,
-  FOOTER_CHECKSUM_OFFSET,
-  LATEST_FORMAT_VERSION,
-} from '../format/footer.js'
+import { encodeFooter, FOOTER_BYTES, LATEST_FORMAT_VERSION } from '../format/footer.js'
 import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
-import { COMPRESSION_DICT_BLOCK, INDEX_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
+import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { ValueType } from '../format/value-type.js'
-import { BlockBuilder, FlushBySizePolicy } from './block-builder.js'
-import { ShortenedIndexBuilder } from './index-builder.js'
-import { dictionaryFromSamples, planSamples, sampleBudget } from './compression-dict.js'
-
-const TRAILER = 5
+import { BlockBuilder } from '../format/block.js'
+import { FlushBySizePolicy } from './block-builder.js'
+import { ShortenedIndexBuilder } from '../format/index-block.js'
+import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
+import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
 
 /** Where the table's bytes go. */
 export interface TableSink {
@@ -63,7 +58,7 @@ export class CountingSink implements TableSink {
   }
 }
 
-export type WriterDictMode = 'none' | 'raw' | 'finalize' | 'train'
+export type WriterDictMode = DictionaryMode
 
 /** Counts over one whole data block's entries (for addDataBlock). */
 export interface BlockEntryStats {
@@ -76,25 +71,18 @@ export interface BlockEntryStats {
   largestSeq: number | bigint | null
 }
 
-export interface TableWriterOptions {
+/** The compression setting (codec/setting.ts; an external dictionary comes as `dictionary`), then the table's layout. */
+export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   formatVersion: number
   checksumType: number
-  compressionType: number
-  /** null = the library default (RocksDB's kDefaultCompressionLevel). */
-  level: number | null
-  zstdChecksum: boolean
   dict: WriterDictMode
   /** Use this dictionary instead of building one (e.g. an external file). */
   dictionary?: Uint8Array
-  maxDictBytes: number
-  trainBytes: number
-  maxDictBufferBytes: number
   blockSize: number
   restartInterval: number
   index: 'binary' | 'partitioned'
   /** metadata_block_size: index partitions are cut near this size. */
   metadataBlockSize: number
-  maxCompressedBytesPerKb: number
   /** Carry a full filter over verbatim (valid when the keys are unchanged). */
   filter?: { metaName: string; bytes: Uint8Array }
   /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
@@ -127,12 +115,6 @@ export interface WriteSummary {
   dictionaryId: number
 }
 
-const te = new TextEncoder()
-
-function varintBytes(v: number | bigint): Uint8Array {
-  return encodeVarint(v)
-}
-
 /** rocksdb.compression: one type name before format_version 7, the BuiltinV2 schema from 7. */
 export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
   if (formatVersion < 7) return compressionTypeName(configured)
@@ -143,7 +125,7 @@ export function compressionProperty(formatVersion: number, configured: number, u
 
 /** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
 export function compressionOptionsProperty(o: TableWriterOptions): string {
-  const level = o.level ?? 32767
+  const level = o.level ?? DEFAULT_COMPRESSION_LEVEL
   const dictOn = o.dict !== 'none' || (o.dictionary?.length ?? 0) > 0
   const parts = [
     'window_bits=-14',
@@ -153,7 +135,7 @@ export function compressionOptionsProperty(o: TableWriterOptions): string {
     `zstd_max_train_bytes=${o.dict === 'train' || o.dict === 'finalize' ? o.trainBytes : 0}`,
     'enabled=0',
     `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
-    `use_zstd_dict_trainer=${o.dict === 'finalize' ? 0 : 1}`,
+    `use_zstd_dict_trainer=${usesZstdDictTrainer(o.dict) ? 1 : 0}`,
   ]
   if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
   return parts.map((p) => `${p}; `).join('')
@@ -176,8 +158,10 @@ export class TableWriter {
   private bufferedKeys: { first: Uint8Array; last: Uint8Array }[] = []
   private blockFirstKey: Uint8Array | null = null
   private dictionary: Uint8Array = new Uint8Array(0)
-  private zstd: ZstdCodec | null = null
-  private indexZstd: ZstdCodec | null = null
+  /** Data blocks (with the dictionary, once built). */
+  private dataCompressor: BlockCompressor | null = null
+  /** Index blocks: never a dictionary. */
+  private metaCompressor: BlockCompressor | null = null
   private readonly usedTypes = new Set<number>()
   private readonly stats = {
     entries: 0,
@@ -209,7 +193,7 @@ export class TableWriter {
     }
     if (o.dictionary && o.dictionary.length > 0) this.dictionary = o.dictionary
     else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0) this.buffered = []
-    if (o.compressionType === CompressionType.ZSTD && !this.buffered) this.zstd = new ZstdCodec(o.level ?? 3, o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+    if (!this.buffered) this.dataCompressor = new BlockCompressor(o, o.formatVersion, this.dictionary)
   }
 
   /** Add a point entry; internal keys must come in order. */
@@ -325,7 +309,7 @@ export class TableWriter {
     this.buffered = null
     this.bufferedKeys = []
     this.dictionary = this.buildDictionary(blocks)
-    if (this.o.compressionType === CompressionType.ZSTD) this.zstd = new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum, this.dictionary.length ? this.dictionary : undefined)
+    this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
     blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey))
   }
 
@@ -338,7 +322,8 @@ export class TableWriter {
     const total = plan.reduce((a, p) => a + p.take, 0)
     const samples = new Uint8Array(total)
     for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
-    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, o.level ?? 3)
+    // The level matters to finalize only, which is zstd's.
+    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, effectiveLevel(CompressionType.ZSTD, o.level)!)
   }
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
@@ -346,21 +331,8 @@ export class TableWriter {
     const perKb = Math.min(1023, this.o.maxCompressedBytesPerKb)
     const budget = Math.floor((perKb * raw.length) / 1024)
     if (t === CompressionType.None || budget <= 5 || perKb <= 0) return { payload: raw, type: 0 }
-    let framed: Uint8Array
-    if (t === CompressionType.ZSTD) {
-      const codec = withDictionary ? this.zstd! : (this.indexZstd ??= new ZstdCodec(this.o.level ?? 3, this.o.zstdChecksum))
-      const prefix = encodeVarint(raw.length)
-      const { buffer, length } = codec.compress(raw, prefix.length)
-      buffer.set(prefix, 0)
-      framed = buffer.subarray(0, length)
-    } else {
-      framed = compressBlock(t, raw, {
-        formatVersion: this.o.formatVersion,
-        level: this.o.level ?? undefined,
-        dictionary: withDictionary && this.dictionary.length ? this.dictionary : undefined,
-        zstdChecksum: this.o.zstdChecksum,
-      })
-    }
+    const compressor = withDictionary ? this.dataCompressor! : (this.metaCompressor ??= new BlockCompressor(this.o, this.o.formatVersion))
+    const framed = compressor.compress(raw)
     if (framed.length > budget) return { payload: raw, type: -1 }
     return { payload: framed, type: t }
   }
@@ -375,7 +347,7 @@ export class TableWriter {
       this.stats.dataBlocks++
       this.stats.blocksBypassed++
       const h = this.writeBlock(raw, 0)
-      this.stats.dataBytes += h.size + TRAILER
+      this.stats.dataBytes += h.size + BLOCK_TRAILER_BYTES
       return h
     }
     const t0 = this.onDataBlock ? performance.now() : 0
@@ -390,14 +362,14 @@ export class TableWriter {
       this.usedTypes.add(type)
     } else if (type < 0) s.blocksRejected++
     const h = this.writeBlock(payload, Math.max(0, type))
-    s.dataBytes += h.size + TRAILER
+    s.dataBytes += h.size + BLOCK_TRAILER_BYTES
     return h
   }
 
   /** Write payload + trailer; returns its handle. */
   private writeBlock(payload: Uint8Array, type: number): BlockHandle {
     const handle = { offset: this.offset, size: payload.length }
-    const trailer = new Uint8Array(TRAILER)
+    const trailer = new Uint8Array(BLOCK_TRAILER_BYTES)
     trailer[0] = type
     if (!this.sink.countsOnly) {
       const withType = new Uint8Array(payload.length + 1)
@@ -409,7 +381,7 @@ export class TableWriter {
     }
     this.sink.write(payload)
     this.sink.write(trailer)
-    this.offset += payload.length + TRAILER
+    this.offset += payload.length + BLOCK_TRAILER_BYTES
     return handle
   }
 
@@ -435,11 +407,11 @@ export class TableWriter {
     this.releaseHeld(null)
     if (this.buffered) this.enterUnbuffered(null)
     const tailStart = this.offset
-    const meta: [string, BlockHandle][] = []
+    const meta: MetaindexEntry[] = []
     let filterBytes = 0
     if (this.o.filter) {
       const h = this.writeBlock(this.o.filter.bytes, 0)
-      meta.push([this.o.filter.metaName, h])
+      meta.push({ name: this.o.filter.metaName, handle: h })
       filterBytes = this.o.filter.bytes.length
     }
     // Index.
@@ -455,7 +427,7 @@ export class TableWriter {
       indexSize = 0
       for (const part of p.partitions) {
         part.handle = this.writeMaybeCompressed(part.block!)
-        indexSize += part.handle.size + TRAILER
+        indexSize += part.handle.size + BLOCK_TRAILER_BYTES
         part.block = null
       }
       p.partitions.forEach((part) => top.add(part.lastKey, null, part.handle!))
@@ -469,65 +441,59 @@ export class TableWriter {
       const block = this.index.finish()
       keysAreUserKeys = this.index.keysAreUserKeys
       indexHandle = this.writeMaybeCompressed(block)
-      indexSize = indexHandle.size + TRAILER
+      indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
     }
-    if (this.o.formatVersion >= 6) meta.push([INDEX_BLOCK, indexHandle])
+    if (this.o.formatVersion >= 6) meta.push({ name: INDEX_BLOCK, handle: indexHandle })
     let dictBytes = 0
     if (this.dictionary.length > 0) {
-      meta.push([COMPRESSION_DICT_BLOCK, this.writeBlock(this.dictionary, 0)])
-      dictBytes = this.dictionary.length + TRAILER
+      meta.push({ name: COMPRESSION_DICT_BLOCK, handle: this.writeBlock(this.dictionary, 0) })
+      dictBytes = this.dictionary.length + BLOCK_TRAILER_BYTES
     }
-    if (this.rangeDeletions > 0) meta.push([RANGE_DEL_BLOCK, this.writeBlock(this.rangeDel.finish(), 0)])
+    if (this.rangeDeletions > 0) meta.push({ name: RANGE_DEL_BLOCK, handle: this.writeBlock(this.rangeDel.finish(), 0) })
 
     const s = this.stats
     const props = new Map(this.o.baseProperties)
     for (const name of this.o.dropProperties ?? []) props.delete(name)
-    const num = (name: string, v: number | bigint) => props.set(name, varintBytes(v))
-    const str = (name: string, v: string) => props.set(name, te.encode(v))
-    num('rocksdb.data.size', s.dataBytes)
-    num('rocksdb.index.size', indexSize)
-    props.delete('rocksdb.index.partitions')
-    props.delete('rocksdb.top-level.index.size')
+    const num = (name: string, v: number | bigint) => props.set(name, encodePropertyNumber(v))
+    const str = (name: string, v: string) => props.set(name, encodePropertyString(v))
+    num(Property.DataSize, s.dataBytes)
+    num(Property.IndexSize, indexSize)
+    props.delete(Property.IndexPartitions)
+    props.delete(Property.TopLevelIndexSize)
     if (partitions > 0) {
-      num('rocksdb.index.partitions', partitions)
-      num('rocksdb.top-level.index.size', topLevelSize)
+      num(Property.IndexPartitions, partitions)
+      num(Property.TopLevelIndexSize, topLevelSize)
     }
-    num('rocksdb.index.key.is.user.key', keysAreUserKeys ? 1 : 0)
-    num('rocksdb.index.value.is.delta.encoded', this.o.formatVersion >= 4 ? 1 : 0)
-    num('rocksdb.num.entries', s.entries)
-    num('rocksdb.deleted.keys', s.deletions)
-    num('rocksdb.merge.operands', s.merges)
-    num('rocksdb.num.range-deletions', this.rangeDeletions)
-    num('rocksdb.num.data.blocks', s.dataBlocks)
-    num('rocksdb.raw.key.size', s.rawKeyBytes)
-    num('rocksdb.raw.value.size', s.rawValueBytes)
-    num('rocksdb.filter.size', filterBytes)
-    if (!this.o.filter) num('rocksdb.num.filter_entries', 0)
-    num('rocksdb.format.version', this.o.formatVersion)
-    if (props.has('rocksdb.tail.start.offset') || this.o.formatVersion >= 6) num('rocksdb.tail.start.offset', tailStart)
+    num(Property.IndexKeyIsUserKey, keysAreUserKeys ? 1 : 0)
+    num(Property.IndexValueIsDeltaEncoded, this.o.formatVersion >= 4 ? 1 : 0)
+    num(Property.NumEntries, s.entries)
+    num(Property.DeletedKeys, s.deletions)
+    num(Property.MergeOperands, s.merges)
+    num(Property.NumRangeDeletions, this.rangeDeletions)
+    num(Property.NumDataBlocks, s.dataBlocks)
+    num(Property.RawKeySize, s.rawKeyBytes)
+    num(Property.RawValueSize, s.rawValueBytes)
+    num(Property.FilterSize, filterBytes)
+    if (!this.o.filter) num(Property.NumFilterEntries, 0)
+    num(Property.FormatVersion, this.o.formatVersion)
+    if (props.has(Property.TailStartOffset) || this.o.formatVersion >= 6) num(Property.TailStartOffset, tailStart)
     if (this.o.formatVersion >= 7 && s.smallestSeq !== null) {
-      num('rocksdb.key.smallest.seqno', s.smallestSeq)
-      num('rocksdb.key.largest.seqno', s.largestSeq!)
+      num(Property.KeySmallestSeqno, s.smallestSeq)
+      num(Property.KeyLargestSeqno, s.largestSeq!)
     }
-    if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num('rocksdb.num.data.blocks.compression.rejected', s.blocksRejected)
+    if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionRejected, s.blocksRejected)
     if (s.blocksBypassed > 0 && this.o.formatVersion >= 7 && this.o.compressionType !== CompressionType.None) {
-      num('rocksdb.num.data.blocks.compression.bypassed', s.blocksBypassed)
+      num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
     }
-    str('rocksdb.compression', compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
-    str('rocksdb.compression_options', compressionOptionsProperty(this.o))
+    str(Property.Compression, compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
+    str(Property.CompressionOptions, compressionOptionsProperty(this.o))
     // The index type user property follows the index actually written.
     const indexType = new Uint8Array(4)
     new DataView(indexType.buffer).setUint32(0, this.partitioned ? 2 : 0, true)
-    props.set('rocksdb.block.based.table.index.type', indexType)
+    props.set(Property.BlockBasedTableIndexType, indexType)
 
-    const propsBlock = new BlockBuilder(0x7fffffff)
-    for (const name of [...props.keys()].sort(compareNames)) propsBlock.add(te.encode(name), props.get(name)!)
-    meta.push([PROPERTIES_BLOCK, this.writeBlock(propsBlock.finish(), 0)])
-
-    const metaindex = new BlockBuilder(1)
-    meta.sort((a, b) => compareNames(a[0], b[0]))
-    for (const [name, h] of meta) metaindex.add(te.encode(name), new Uint8Array([...encodeVarint(h.offset), ...encodeVarint(h.size)]))
-    const metaindexHandle = this.writeBlock(metaindex.finish(), 0)
+    meta.push({ name: PROPERTIES_BLOCK, handle: this.writeBlock(encodeProperties(props), 0) })
+    const metaindexHandle = this.writeBlock(encodeMetaindex(meta), 0)
     this.writeFooter(metaindexHandle, indexHandle)
     return {
       fileSize: this.offset,
@@ -547,30 +513,14 @@ export class TableWriter {
   }
 
   private writeFooter(metaindex: BlockHandle, index: BlockHandle): void {
-    const f = new Uint8Array(FOOTER_BYTES)
-    const view = new DataView(f.buffer)
-    f[0] = this.o.checksumType
-    view.setUint32(41, this.o.formatVersion, true)
-    view.setBigUint64(45, BLOCK_BASED_TABLE_MAGIC, true)
-    if (this.o.formatVersion < 6) {
-      const handles = [...encodeVarint(metaindex.offset), ...encodeVarint(metaindex.size), ...encodeVarint(index.offset), ...encodeVarint(index.size)]
-      f.set(handles, 1)
-    } else {
-      f.set(EXTENDED_MAGIC, 1)
-      view.setUint32(9, this.base, true)
-      view.setUint32(13, metaindex.size, true)
-      const footerOffset = this.offset
-      let c = blockChecksum(this.o.checksumType, f)
-      c = (c + contextModifier(this.base, footerOffset)) >>> 0
-      view.setUint32(FOOTER_CHECKSUM_OFFSET, c, true)
-    }
+    const footerOffset = this.offset
+    const f = encodeFooter(
+      { checksumType: this.o.checksumType, formatVersion: this.o.formatVersion, metaindexHandle: metaindex, indexHandle: index, baseContextChecksum: this.base },
+      (footer) => (blockChecksum(this.o.checksumType, footer) + contextModifier(this.base, footerOffset)) >>> 0,
+    )
     this.sink.write(f)
     this.offset += FOOTER_BYTES
   }
-}
-
-function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b))
 }
 
 function dictId(d: Uint8Array): number {

@@ -29,6 +29,8 @@ import {
   type TableIterator,
 } from '../index.js'
 import { propsJson, type PropsJson } from '../report/props.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { Property } from '../format/properties.js'
 
 /** One point entry, copied out of its block. */
 export interface EntryRow {
@@ -87,8 +89,6 @@ export interface Progress {
   readonly sweepDone: boolean
   readonly problems: number
 }
-
-const DEFAULT_TRAILER_BYTES = 5
 
 type Task = () => boolean // true when finished
 
@@ -275,9 +275,9 @@ export class BrowseModel {
       const v = known.get(n)
       return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0
     }
-    const data = num('rocksdb.data.size')
-    const index = num('rocksdb.index.size')
-    const filter = num('rocksdb.filter.size')
+    const data = num(Property.DataSize)
+    const index = num(Property.IndexSize)
+    const filter = num(Property.FilterSize)
     const meta = Math.max(0, fileSize - data - index - filter)
     return {
       source: 'properties',
@@ -296,7 +296,7 @@ export class BrowseModel {
   /** Bytes after each block's payload (its trailer), as the layout measures them. */
   private get trailerBytes(): number {
     const b = this.metaBlocks?.find((m) => m.kind !== 'footer' && m.kind !== 'gap' && !m.problem)
-    return b ? b.sizeOnDisk - b.size : DEFAULT_TRAILER_BYTES
+    return b ? b.sizeOnDisk - b.size : BLOCK_TRAILER_BYTES
   }
 
   /** Every block known so far in file order; gaps once the whole layout is known. */

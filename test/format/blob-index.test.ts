@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest'
-import { decodeBlobIndex, formatBlobIndex, compressionTypeToString, type BlobIndex } from '../../src/format/blob-index.js'
+import { decodeBlobIndex, type BlobIndex } from '../../src/format/blob-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
-import { DEBIAN_ROCKSDB } from '../../src/format/value-type.js'
 import { catchErr } from './catch-corruption.js'
+import { formatBlobIndex, compressionTypeToString, DEBIAN_ROCKSDB } from '../../src/sstdump/text.js'
 
 // Synthetic byte vectors built from the layout in db/blob/blob_index.h.
 function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {

@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest'
-import { decodeSeqnoTimeMap, formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/format/seqno-time-map.js'
+import { decodeSeqnoTimeMap } from '../../src/format/seqno-time-map.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
+import { formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/sstdump/text.js'
 
 // Synthetic property values built from SeqnoToTimeMapping::EncodeTo's layout.
 function enc(...nums: (number | bigint)[]): Uint8Array {

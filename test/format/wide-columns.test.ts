@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest'
-import { decodeWideColumns, formatWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src/format/wide-columns.js'
+import { decodeWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src/format/wide-columns.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
+import { formatWideColumns } from '../../src/sstdump/text.js'
 
 // Synthetic byte vectors built from the layouts in db/wide/wide_column_serialization.h.
 const te = new TextEncoder()

@@ -311,4 +311,30 @@ describe('sstkit rewrite: notes and usage errors', () => {
     }
     expect(names(d)).toEqual([])
   })
+
+  it('rejects a level outside the codec\'s range in one line naming the flag and the range (exit 2, nothing written)', () => {
+    const d = scratch()
+    const r = sstkit(['rewrite', SAMPLE, '-o', join(d, 'out.sst'), '--level', '99'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe('sstkit: --level 99: zstd accepts levels -131072..22 (or the default)\n')
+    const lz4 = sstkit(['rewrite', SAMPLE, '-o', join(d, 'out.sst'), '--compression', 'lz4hc', '--level', '13'])
+    expect(lz4.status).toBe(2)
+    expect(lz4.stderr).toBe('sstkit: --level 13: lz4hc accepts levels 1..12 (or the default)\n')
+    expect(names(d)).toEqual([])
+  })
+
+  it('rejects a dictionary mode or frame checksum the codec cannot use (exit 2, one line, nothing written)', () => {
+    const d = scratch()
+    const out = join(d, 'out.sst')
+    const snappy = sstkit(['rewrite', SAMPLE, '-o', out, '--compression', 'snappy', '--dict', 'finalize'])
+    expect(snappy.status).toBe(2)
+    expect(snappy.stderr).toBe('sstkit: --dict finalize: snappy supports dictionary modes none\n')
+    const lz4 = sstkit(['rewrite', SAMPLE, '-o', out, '--compression', 'lz4', '--dict', 'train'])
+    expect(lz4.status).toBe(2)
+    expect(lz4.stderr).toBe('sstkit: --dict train: lz4 supports dictionary modes none, raw, file\n')
+    const checksum = sstkit(['rewrite', SAMPLE, '-o', out, '--compression', 'lz4', '--checksum', 'on'])
+    expect(checksum.status).toBe(2)
+    expect(checksum.stderr).toBe("sstkit: --checksum on: the frame checksum is zstd's; lz4 has none\n")
+    expect(names(d)).toEqual([])
+  })
 })

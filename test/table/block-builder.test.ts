@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { openTable, parseInternalKey } from '../../src/index.js'
 import { BlockBuilder, FlushBySizePolicy } from '../../src/table/block-builder.js'
-import { ShortenedIndexBuilder, shortestSeparator } from '../../src/table/index-builder.js'
+import { ShortenedIndexBuilder, shortestSeparator } from '../../src/format/index-block.js'
 import { fixturePath } from '../helpers.js'
 
 function rebuild(name: string, blockSize: number, indexRestartInterval = 1) {

@@ -1,0 +1,80 @@
+/**
+ * The flags of `rewrite` and their translation into RewriteOptions; the
+ * compression setting's defaults and validation come from codec/setting.ts
+ * (through the library entry), its textual forms from rewrite/plan.ts.
+ */
+import { Flags } from '@oclif/core'
+import { CHECKSUM_SHORT_NAMES, checksumTypeFromShortName, COMPRESSION_DEFAULTS, COMPRESSION_SHORT_NAMES, defaultTrainBytes, type RewriteOptions } from '../index.js'
+import { resolveCompression } from '../rewrite/plan.js'
+
+export const rewriteFlags = {
+  output: Flags.string({ char: 'o', description: 'Output file (or directory, for a directory input).', required: true }),
+  compression: Flags.string({ description: `${COMPRESSION_SHORT_NAMES.join(', ')}.`, default: 'zstd' }),
+  level: Flags.string({ description: 'Compression level (e.g. 3, 19, -5), or "default".', default: 'default' }),
+  dict: Flags.string({ description: 'Dictionary: none, raw, finalize, train (RocksDB\'s modes), or a path to a dictionary file.', default: 'none' }),
+  'max-dict-bytes': Flags.integer({ description: "RocksDB's max_dict_bytes.", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
+  'train-bytes': Flags.integer({ description: "RocksDB's zstd_max_train_bytes (default 100 × --max-dict-bytes).", min: 1 }),
+  'max-dict-buffer-bytes': Flags.integer({ description: "RocksDB's max_dict_buffer_bytes (0 = the whole file).", default: COMPRESSION_DEFAULTS.maxDictBufferBytes, min: 0 }),
+  checksum: Flags.string({ description: 'zstd frame checksum.', options: ['on', 'off'], default: 'off' }),
+  'block-size': Flags.integer({ description: 'Data block size.', default: 4096, min: 64, exclusive: ['keep-blocks'] }),
+  'keep-blocks': Flags.boolean({ description: "Keep the input's data block boundaries (what `recompress` evaluates by default)." }),
+  'restart-interval': Flags.integer({ description: 'Data block restart interval.', default: 16, min: 1 }),
+  'format-version': Flags.integer({ description: "Output format_version, 2..7 (default: the input's, or 5 for older inputs).", min: 2, max: 7 }),
+  'checksum-type': Flags.string({ description: "Block checksum (default: the input's).", options: [...CHECKSUM_SHORT_NAMES] }),
+  index: Flags.string({ description: 'Index kind.', options: ['binary', 'partitioned'], default: 'binary' }),
+  'metadata-block-size': Flags.integer({ description: 'Index partition size (partitioned index).', default: 4096, min: 64 }),
+  'max-compressed-bytes-per-kb': Flags.integer({ description: 'Acceptance rule for compressed blocks.', default: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb, min: 0, max: 1024 }),
+  'auto-skip': Flags.string({ description: 'Skip compression of blocks auto-skip deems hopeless: ratio or rate (stored raw, counted as bypassed).', options: ['rate', 'ratio'] }),
+  'min-sample-every': Flags.integer({ description: 'ratio auto-skip: sample a block at least every N skipped blocks.', default: 64, min: 1 }),
+  seed: Flags.integer({ description: "Seed of auto-skip's random choices.", default: 0 }),
+  verify: Flags.boolean({ description: 'Read the output back and compare every entry before renaming it into place.', default: true, allowNo: true }),
+  force: Flags.boolean({ description: 'Replace an existing output.' }),
+}
+
+/** The parsed values of rewriteFlags. */
+export interface RewriteFlagValues {
+  compression: string
+  level: string
+  dict: string
+  'max-dict-bytes': number
+  'train-bytes'?: number
+  'max-dict-buffer-bytes': number
+  checksum: string
+  'block-size': number
+  'keep-blocks': boolean
+  'restart-interval': number
+  'format-version'?: number
+  'checksum-type'?: string
+  index: string
+  'metadata-block-size': number
+  'max-compressed-bytes-per-kb': number
+  'auto-skip'?: string
+  'min-sample-every': number
+  seed: number
+  verify: boolean
+  force: boolean
+}
+
+/** RewriteOptions from the flags; throws a usage RewriteError on a bad or unsupported setting. */
+export function rewriteOptions(f: RewriteFlagValues): RewriteOptions {
+  const compression = resolveCompression({ compression: f.compression, level: f.level, dict: f.dict, zstdChecksum: f.checksum === 'on' })
+  return {
+    ...compression,
+    maxDictBytes: f['max-dict-bytes'],
+    trainBytes: f['train-bytes'] ?? defaultTrainBytes(f['max-dict-bytes']),
+    maxDictBufferBytes: f['max-dict-buffer-bytes'],
+    blockSize: f['block-size'],
+    keepBlocks: f['keep-blocks'],
+    restartInterval: f['restart-interval'],
+    formatVersion: f['format-version'],
+    checksumType: f['checksum-type'] !== undefined ? checksumTypeFromShortName(f['checksum-type']) : undefined,
+    index: f.index as 'binary' | 'partitioned',
+    metadataBlockSize: f['metadata-block-size'],
+    maxCompressedBytesPerKb: f['max-compressed-bytes-per-kb'],
+    verify: f.verify,
+    force: f.force,
+    autoSkip: f['auto-skip'] as 'rate' | 'ratio' | undefined,
+    minSampleEvery: f['min-sample-every'],
+    seed: f.seed,
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * One compressor for one setting: raw block → the payload RocksDB stores
+ * (its size-prefix framing included), and back. The table writer, the
+ * recompress evaluation and its timers all compress through this class.
+ *
+ * zstd keeps its own contexts and one output buffer (ZstdCodec): compressing
+ * thousands of blocks allocates nothing per block, and several compressors
+ * side by side never reload each other's dictionary. The other codecs go
+ * through compressBlock / decompressBlock.
+ */
+import { CompressionType } from '../format/compression-type.js'
+import { compressBlock, decompressBlock } from './compression.js'
+import { effectiveLevel, type CompressionSetting } from './setting.js'
+import { ZstdCodec } from './zstd.js'
+
+export type BlockCompressorSetting = Pick<CompressionSetting, 'compressionType' | 'level' | 'zstdChecksum'>
+
+/** Bytes of a varint32 holding `n`. */
+function varintLength(n: number): number {
+  let len = 1
+  while (n >= 0x80) {
+    n = Math.floor(n / 128)
+    len++
+  }
+  return len
+}
+
+function writeVarint(buffer: Uint8Array, n: number): void {
+  let i = 0
+  while (n >= 0x80) {
+    buffer[i++] = (n & 0x7f) | 0x80
+    n = Math.floor(n / 128)
+  }
+  buffer[i] = n
+}
+
+export class BlockCompressor {
+  readonly compressionType: number
+  readonly level: number | null
+  readonly zstdChecksum: boolean
+  readonly formatVersion: number
+  /** undefined when none (an empty dictionary is none). */
+  readonly dictionary: Uint8Array | undefined
+  private readonly zstd: ZstdCodec | null
+  /** Reused decompression output (zstd): callers compare and discard. */
+  private scratch = new Uint8Array(0)
+
+  /**
+   * `formatVersion` selects the framing (only v2, fv >= 2, is written for
+   * zlib/bzip2/lz4); `dictionary` is used where the codec takes one.
+   */
+  constructor(setting: BlockCompressorSetting, formatVersion: number, dictionary?: Uint8Array) {
+    this.compressionType = setting.compressionType
+    this.level = setting.level
+    this.zstdChecksum = setting.zstdChecksum
+    this.formatVersion = formatVersion
+    this.dictionary = dictionary && dictionary.length > 0 ? dictionary : undefined
+    this.zstd =
+      setting.compressionType === CompressionType.ZSTD
+        ? new ZstdCodec(effectiveLevel(CompressionType.ZSTD, setting.level)!, setting.zstdChecksum, this.dictionary)
+        : null
+  }
+
+  /**
+   * The framed payload for `raw` (kNoCompression: `raw` itself). For zstd the
+   * result is a view of a reused buffer, valid until the next call.
+   */
+  compress(raw: Uint8Array): Uint8Array {
+    if (this.zstd) {
+      // RocksDB's framing: varint32 uncompressed size, then the zstd frame.
+      const prefix = varintLength(raw.length)
+      const { buffer, length } = this.zstd.compress(raw, prefix)
+      writeVarint(buffer, raw.length)
+      return buffer.subarray(0, length)
+    }
+    return compressBlock(this.compressionType, raw, {
+      formatVersion: this.formatVersion,
+      level: this.level ?? undefined,
+      dictionary: this.dictionary,
+      zstdChecksum: this.zstdChecksum,
+    })
+  }
+
+  /**
+   * The raw block back from a payload `compress` produced, `size` bytes. For
+   * zstd the result is a view of a reused buffer, valid until the next call.
+   * Payloads from elsewhere belong to decompressBlock, which checks the framing.
+   */
+  decompress(framed: Uint8Array, size: number): Uint8Array {
+    if (this.zstd) {
+      const prefix = varintLength(size)
+      if (this.scratch.length < size) this.scratch = new Uint8Array(Math.max(size, this.scratch.length * 2))
+      return this.zstd.decompress(framed.subarray(prefix), size, this.scratch)
+    }
+    return decompressBlock(this.compressionType, framed, { formatVersion: this.formatVersion, dictionary: this.dictionary })
+  }
+}
