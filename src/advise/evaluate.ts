@@ -7,11 +7,11 @@
  * original). A pure function of its inputs except the timings, so it runs the
  * same inline or in a worker thread.
  */
-import { compressBlock, CompressionType, decompressBlock } from '../codec/compression.js'
-import { encodeVarint } from '../format/coding.js'
-import { ZstdCodec } from '../codec/zstd.js'
+import { BlockCompressor } from '../codec/block-compressor.js'
+import { effectiveLevel } from '../codec/setting.js'
+import { CompressionType } from '../format/compression-type.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
-import { effectiveLevel } from '../recompress/config.js'
 import { defaultFormatVersion } from '../table/rewrite.js'
 import { openTable, type Table } from '../table/reader.js'
 import { messageOf } from '../table/layout.js'
@@ -20,8 +20,7 @@ import type { SampleSums, SettingSpec } from './model.js'
 import { blockDraw } from './sampling.js'
 import { typeByte } from './settings.js'
 
-/** RocksDB's block trailer: compression type byte + 32-bit checksum. */
-const TRAILER_BYTES = 5
+const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 
 /** Per-batch timing granularity: one rate per this many input bytes. */
 const RATE_BATCH_BYTES = 256 * 1024
@@ -61,37 +60,10 @@ export class RoundTripError extends Error {
   override name = 'RoundTripError'
 }
 
-interface Codec {
-  /** Framed payload length RocksDB would store (size prefix included), and the framed bytes. */
-  compress(raw: Uint8Array): Uint8Array
-  decompress(framed: Uint8Array, size: number): Uint8Array
-}
+type Codec = BlockCompressor
 
 function codecFor(s: SettingSpec, formatVersion: number, dictionary: Uint8Array | undefined): Codec {
-  const type = typeByte(s)
-  const level = effectiveLevel({ type, level: s.level })
-  if (type === CompressionType.ZSTD) {
-    const z = new ZstdCodec(level ?? 3, s.checksum, dictionary)
-    let scratch = new Uint8Array(0)
-    return {
-      compress(raw) {
-        const prefix = encodeVarint(raw.length)
-        const { buffer, length } = z.compress(raw, prefix.length)
-        buffer.set(prefix, 0)
-        return buffer.subarray(0, length)
-      },
-      decompress(framed, size) {
-        let p = 0
-        while (framed[p] & 0x80) p++
-        if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2))
-        return z.decompress(framed.subarray(p + 1), size, scratch)
-      },
-    }
-  }
-  return {
-    compress: (raw) => compressBlock(type, raw, { formatVersion, level: level ?? undefined, dictionary }),
-    decompress: (framed) => decompressBlock(type, framed, { formatVersion, dictionary }),
-  }
+  return new BlockCompressor({ compressionType: typeByte(s), level: s.level, zstdChecksum: s.checksum }, formatVersion, dictionary)
 }
 
 /** A file's dictionaries, built once per process and reused by later rounds. */
@@ -99,7 +71,7 @@ const dictionaryCache = new Map<string, Map<string, { bytes: Uint8Array; ms: num
 const DICTIONARY_CACHE_FILES = 256
 
 function dictKey(s: SettingSpec, type: number): string {
-  return s.dict === 'finalize' ? `finalize/${effectiveLevel({ type, level: s.level }) ?? 3}` : s.dict
+  return s.dict === 'finalize' ? `finalize/${effectiveLevel(type, s.level) ?? 3}` : s.dict
 }
 
 function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
@@ -127,7 +99,7 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uin
     let bytes: Uint8Array
     if (x.spec.dict === 'raw') bytes = raw!.bytes
     else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, task.dict.maxDictBytes)
-    else bytes = finalizedDictionary(train!, task.dict.maxDictBytes, effectiveLevel({ type: typeByte(x.spec), level: x.spec.level }) ?? 3)
+    else bytes = finalizedDictionary(train!, task.dict.maxDictBytes, effectiveLevel(typeByte(x.spec), x.spec.level) ?? 3)
     built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
   }
   return built

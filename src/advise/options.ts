@@ -11,8 +11,7 @@
  * applies to level base_level + i - 1.
  */
 import type { DictionaryOptions } from '../recompress/dictionary.js'
-import { effectiveLevel } from '../recompress/config.js'
-import { DEFAULT_COMPRESSION_LEVEL } from '../codec/compression.js'
+import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
 import type { SettingSpec } from './model.js'
 import { optionName, typeByte } from './settings.js'
 
@@ -27,13 +26,13 @@ const DICTIONARY_USERS = new Set(['zstd', 'zlib', 'lz4', 'lz4hc'])
  * dictionary mode where the type uses one, same checksum for zstd.
  */
 export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
-  const level = (x: SettingSpec) => effectiveLevel({ type: typeByte(x), level: x.level })
+  const level = (x: SettingSpec) => effectiveLevel(typeByte(x), x.level)
   if (DICTIONARY_USERS.has(s.type)) {
     const carried = carrier.dict === 'none' ? 'none' : s.type === 'zstd' ? carrier.dict : 'raw'
     if (s.dict !== carried) return false
   }
   if (LEVELLED.has(s.type)) {
-    const carried = carrier.level === null ? effectiveLevel({ type: typeByte(s), level: null }) : carrier.level
+    const carried = carrier.level === null ? effectiveLevel(typeByte(s), null) : carrier.level
     if (level(s) !== carried) return false
   }
   if (s.type === 'lz4' && carrier.level !== null && carrier.level < 0 && s.level !== carrier.level) return false

@@ -4,8 +4,16 @@
  * sizes, trainer, checksum). sstkit's short names and the per-codec rules come
  * from the recompression matrix (recompress/config.ts).
  */
-import { compressionOptionName, CompressionType, DEFAULT_COMPRESSION_LEVEL } from '../codec/compression.js'
-import { buildMatrix, effectiveLevel, parseTypes, TYPE_NAMES, typeLabel, type RecompressConfig } from '../recompress/config.js'
+import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
+import {
+  compressionOptionName,
+  compressionShortName,
+  CompressionType,
+  compressionTypeFromName,
+  compressionTypeFromOptionName,
+  compressionTypeFromShortName,
+} from '../format/compression-type.js'
+import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
 import type { DictMode, SettingSpec } from './model.js'
 
 /** The default advise matrix: the codecs RocksDB users choose between, zstd across its useful levels, with and without a finalized dictionary; raw and trained dictionaries and the frame checksum at the levels where they are usually weighed. */
@@ -45,11 +53,11 @@ export function settingsFromMatrix(types: string, levels?: (number | null)[], di
 }
 
 export function fromConfig(c: Pick<RecompressConfig, 'type' | 'level' | 'dict' | 'checksum'>): SettingSpec {
-  return spec(typeLabel(c.type), c.level, c.dict === 'file' ? 'none' : c.dict, c.checksum)
+  return spec(compressionShortName(c.type), c.level, c.dict === 'file' ? 'none' : c.dict, c.checksum)
 }
 
 export function typeByte(s: SettingSpec): number {
-  const t = TYPE_NAMES[s.type]
+  const t = compressionTypeFromShortName(s.type)
   if (t === undefined) throw new RangeError(`unknown compression type ${s.type}`)
   return t
 }
@@ -58,11 +66,6 @@ export function typeByte(s: SettingSpec): number {
 export function optionName(s: SettingSpec): string {
   return compressionOptionName(typeByte(s))
 }
-
-const BY_OPTION_NAME = new Map<string, number>(
-  Object.values(CompressionType).map((t) => [compressionOptionName(t), t] as [string, number]),
-)
-BY_OPTION_NAME.set('kZSTDNotFinalCompression', CompressionType.ZSTD)
 
 /** RocksDB's per-setting options, as an OPTIONS file or the rocksdb.compression_options property states them. */
 export interface CompressionOptsLike {
@@ -75,11 +78,13 @@ export interface CompressionOptsLike {
 
 /** What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate). */
 export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
-  const t = BY_OPTION_NAME.get(optionTypeName)
-  if (t === undefined || t === CompressionType.Xpress) return null
-  const type = typeLabel(t)
+  let t = compressionTypeFromOptionName(optionTypeName)
+  // The pre-1.0 zstd id writes the same frames.
+  if (t === CompressionType.ZSTDNotFinal) t = CompressionType.ZSTD
+  if (t === undefined || compressionTypeFromShortName(compressionShortName(t)) === undefined) return null
+  const type = compressionShortName(t)
   // The library default is named by the level it means (zstd 3, zlib -1, lz4hc 9), so it matches the matrix.
-  const level = levelled(t) && o.level !== DEFAULT_COMPRESSION_LEVEL ? o.level : effectiveLevel({ type: t, level: null })
+  const level = levelled(t) && o.level !== DEFAULT_COMPRESSION_LEVEL ? o.level : effectiveLevel(t, null)
   const dict: DictMode =
     t === CompressionType.None || o.maxDictBytes <= 0 || !dictionaryCodec(t)
       ? 'none'
@@ -91,19 +96,6 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
   return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum)
 }
 
-/** RocksDB's CompressionTypeToString names, as the rocksdb.compression property holds them. */
-const BY_PROPERTY_NAME: Record<string, string> = {
-  NoCompression: 'kNoCompression',
-  Snappy: 'kSnappyCompression',
-  Zlib: 'kZlibCompression',
-  BZip2: 'kBZip2Compression',
-  LZ4: 'kLZ4Compression',
-  LZ4HC: 'kLZ4HCCompression',
-  Xpress: 'kXpressCompression',
-  ZSTD: 'kZSTD',
-  ZSTDNotFinal: 'kZSTDNotFinalCompression',
-}
-
 /**
  * Today's setting of a file from its properties: rocksdb.compression plus
  * rocksdb.compression_options ("window_bits=-14; level=32767; ...;
@@ -113,8 +105,9 @@ export function settingFromProperties(compression: string | undefined, options: 
   if (compression === undefined) return null
   // fv7 files record e.g. "BuiltinV2;07;": the type byte in hex.
   const v2 = /^BuiltinV2;([0-9a-fA-F]{2});/.exec(compression)
-  const optionTypeName = v2 ? compressionOptionName(parseInt(v2[1], 16)) : BY_PROPERTY_NAME[compression]
-  if (optionTypeName === undefined) return null
+  const type = v2 ? parseInt(v2[1], 16) : compressionTypeFromName(compression)
+  if (type === undefined) return null
+  const optionTypeName = compressionOptionName(type)
   const fields = new Map<string, string>()
   for (const part of (options ?? '').split(';')) {
     const eq = part.indexOf('=')

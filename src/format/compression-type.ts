@@ -108,3 +108,8 @@ export function compressionTypeFromOptionName(name: string): number | undefined 
   if (m && isCustomCompressionType(parseInt(m[1], 16))) return parseInt(m[1], 16)
   return undefined
 }
+
+/** The type byte for RocksDB's CompressionTypeToString name (`ZSTD`, as the rocksdb.compression property holds it), or undefined. */
+export function compressionTypeFromName(name: string): number | undefined {
+  return NAMES.find((x) => x.name === name)?.type
+}
