@@ -9,6 +9,7 @@ import { propertyNumber } from '../format/properties.js'
 import { MatrixError, openTable, recompressFile, type MatrixSpec, type RecompressOptions, type RecompressResult } from '../index.js'
 import { parseChecksums, parseDicts, parseLevels, parseTypes, typeLabel, type DictMode } from '../recompress/config.js'
 import type { BaselineFile, BaselineSettings, SizeRow } from './baseline.js'
+import { SstkitError, type SstkitErrorOptions, transferable, UsageError } from '../errors.js'
 
 /** The matrix flags of `baseline` when none is given: stored + zstd 3 and 9, no dictionary, no frame checksum. */
 export const DEFAULT_BASELINE_MATRIX = { types: 'zstd', levels: '3,9', dict: 'none', checksum: 'off' } as const
@@ -75,9 +76,13 @@ export function usesDictionaryBuilder(s: BaselineSettings): boolean {
 }
 
 /** Data blocks that could not be read: the file is corrupt, its sizes meaningless. */
-export class MeasureError extends Error {
+export class MeasureError extends SstkitError {
   override name = 'MeasureError'
+  constructor(message: string, options?: SstkitErrorOptions) {
+    super('corruption', message, options)
+  }
 }
+transferable(MeasureError)
 
 const round = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000)
 
@@ -144,9 +149,10 @@ export interface NamedFile {
   relPath: string
 }
 
-export class FileArgError extends Error {
+export class FileArgError extends UsageError {
   override name = 'FileArgError'
 }
+transferable(FileArgError)
 
 function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/')

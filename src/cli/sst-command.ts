@@ -6,9 +6,11 @@
 import { Command, Errors, Flags, Interfaces } from '@oclif/core'
 import { readdirSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../reader.js'
+import { errorCode } from '../errors.js'
+import { openTable, Table, type OpenTableOptions } from '../reader.js'
+import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
 
-export const ExitCode = { Ok: 0, Finding: 1, Usage: 2 } as const
+export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
@@ -65,20 +67,19 @@ export abstract class SstCommand extends Command {
     try {
       return openTable(file, options)
     } catch (e) {
-      this.reportFileError(file, e, ExitCode.Usage)
+      this.reportFileError(file, e, 'opening')
       return null
     }
   }
 
-  /** One line on stderr: what, which file, which offset. */
-  protected reportFileError(file: string, e: unknown, code: number): void {
-    if (!(e instanceof CorruptionError || e instanceof NotSupportedError || isFsError(e))) {
-      if (this.showStacks) throw e
-    }
+  /** One line on stderr: what, which file, which offset; the exit code from the error's kind (exitCodeFor). */
+  protected reportFileError(file: string, e: unknown, stage: FileStage): void {
+    // An unexpected error (a bug) shows its stack with --debug.
+    if (errorCode(e) === 'internal' && this.showStacks) throw e
     const message = e instanceof Error ? e.message : String(e)
     process.stderr.write(`sstkit: ${file}: ${message}\n`)
     if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
-    this.raise(code)
+    this.raise(exitCodeFor(e, stage))
   }
 
   protected fail(message: string, code: number): never {
@@ -99,10 +100,6 @@ export abstract class SstCommand extends Command {
     if (!err && this.exitCode !== ExitCode.Ok) process.exitCode = this.exitCode
     return super.finally(err)
   }
-}
-
-function isFsError(e: unknown): boolean {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
 }
 
 /**

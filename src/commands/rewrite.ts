@@ -2,9 +2,8 @@ import { Args, Flags } from '@oclif/core'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { isFileError } from '../errors.js'
 import {
-  CorruptionError,
-  NotSupportedError,
   parseTypes,
   RewriteError,
   rewriteFile,
@@ -114,12 +113,9 @@ The output is written to a temporary file next to OUT, read back and compared en
         for (const n of r.notes) process.stderr.write(`${tty ? '\r\x1b[K' : ''}sstkit: ${input}: note: ${n}\n`)
       } catch (e) {
         if (tty) process.stderr.write('\r\x1b[K')
-        if (e instanceof RewriteError) {
-          process.stderr.write(`sstkit: ${input}: ${e.message}\n`)
-          this.raise(/exists|refusing|cannot write/.test(e.message) ? ExitCode.Usage : ExitCode.Finding)
-        } else if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) {
-          this.reportFileError(input, e, (e as NodeJS.ErrnoException).syscall ? ExitCode.Usage : ExitCode.Finding)
-        } else throw e
+        // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
+        if (e instanceof RewriteError || isFileError(e)) this.reportFileError(input, e, 'opened')
+        else throw e
       }
     })
     if (tty) process.stderr.write('\r\x1b[K')

@@ -58,7 +58,7 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
       if (e instanceof CorruptionError && footerDecodes(file)) {
         return { file, ok: false, blocksChecked: 0, dataBlocks: 0, entries: 0, rangeDeletions: 0, problems: [{ block: 'table', offset: e.offset ?? null, message: e.message }] }
       }
-      this.reportFileError(file, e, ExitCode.Usage)
+      this.reportFileError(file, e, 'opening')
       return null
     }
     try {

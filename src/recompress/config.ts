@@ -3,6 +3,7 @@
  * zstd frame checksum, with RocksDB's rules for which combinations exist.
  */
 import { CompressionType, compressionTypeName } from '../codec/compression.js'
+import { transferable, UsageError } from '../errors.js'
 
 export type DictMode = 'none' | 'raw' | 'finalize' | 'train' | 'file'
 export const DICT_MODES: readonly DictMode[] = ['none', 'raw', 'finalize', 'train']
@@ -48,9 +49,10 @@ const LEVEL_RANGES: Record<number, [number, number] | null> = {
   [CompressionType.ZSTD]: [-131072, 22],
 }
 
-export class MatrixError extends Error {
+export class MatrixError extends UsageError {
   override name = 'MatrixError'
 }
+transferable(MatrixError)
 
 /** Parse `1..19`, `1,3,6,9`, `-5..3`, `-5,-1,1`, `default` (ranges inclusive, mixed lists allowed). */
 export function parseLevels(spec: string): (number | null)[] {

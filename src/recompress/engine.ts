@@ -16,6 +16,7 @@ import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } 
 import { runTasks } from './pool.js'
 import type { AutoSkipStrategy } from '../table/auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { transferable, UsageError } from '../errors.js'
 
 /** External dictionaries are used whole by zstd; refuse anything absurd rather than allocate it. */
 export const MAX_DICT_FILE_BYTES = 64 * 1024 * 1024
@@ -239,9 +240,10 @@ function buildDictionaries(table: Table, configs: RecompressConfig[], opts: Reco
   return out
 }
 
-export class DictFileError extends Error {
+export class DictFileError extends UsageError {
   override name = 'DictFileError'
 }
+transferable(DictFileError)
 
 function readDictFile(path: string): Uint8Array {
   let size: number

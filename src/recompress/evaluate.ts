@@ -19,6 +19,7 @@ import { ValueType } from '../format/value-type.js'
 import { effectiveLevel, RecompressConfig } from './config.js'
 import { AutoSkipStrategy, deciderSeed, prng, RateDecider, RatioDecider } from '../table/auto-skip.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = 896
@@ -68,9 +69,13 @@ export interface ConfigMeasurement {
   decompressMs: number[]
 }
 
-export class RoundTripError extends Error {
+export class RoundTripError extends SstkitError {
   override name = 'RoundTripError'
+  constructor(message: string, options?: SstkitErrorOptions) {
+    super('internal', message, options)
+  }
 }
+transferable(RoundTripError)
 
 /** Decompresses what the writer produced, with the config's settings. */
 function decompressor(c: RecompressConfig, dictionary: Uint8Array | undefined): (framed: Uint8Array, size: number) => Uint8Array {

@@ -5,6 +5,7 @@
  * is a pure function of its inputs (timings aside).
  */
 import { Worker } from 'node:worker_threads'
+import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { ConfigMeasurement, evaluate, EvaluateTask } from './evaluate.js'
 import type { SkippedBlock } from './source.js'
 
@@ -14,7 +15,7 @@ export interface TaskResult {
 }
 
 /** Messages from a worker. */
-export type WorkerMessage = { kind: 'progress'; blocks: number } | { kind: 'done'; result: TaskResult } | { kind: 'error'; message: string; name: string }
+export type WorkerMessage = { kind: 'progress'; blocks: number } | { kind: 'done'; result: TaskResult } | { kind: 'error'; error: TransferredError }
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
@@ -44,9 +45,7 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
           worker.off('message', onMessage)
           worker.off('error', onError)
           if (m.kind === 'error') {
-            const e = new Error(m.message)
-            e.name = m.name
-            reject(e)
+            reject(errorFromTransfer(m.error))
             return
           }
           results[i] = m.result

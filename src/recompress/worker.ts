@@ -1,5 +1,6 @@
 /** Worker-thread entry: evaluate one task at a time, reporting progress. */
 import { parentPort } from 'node:worker_threads'
+import { errorToTransfer } from '../errors.js'
 import { evaluate, EvaluateTask } from './evaluate.js'
 import type { WorkerMessage } from './pool.js'
 
@@ -19,7 +20,6 @@ port.on('message', (task: EvaluateTask) => {
     if (pending) post({ kind: 'progress', blocks: pending })
     post({ kind: 'done', result })
   } catch (e) {
-    const err = e as Error
-    post({ kind: 'error', message: err.message, name: err.name })
+    post({ kind: 'error', error: errorToTransfer(e) })
   }
 })

@@ -13,7 +13,7 @@
 import { availableParallelism } from 'node:os'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import type { BlockHandle } from '../format/block-handle.js'
-import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import { errorFromTransfer, type TransferredError } from '../errors.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
@@ -67,13 +67,7 @@ export interface ScanWorkerResult extends ChunkResult {
   kind: 'result'
   id: number
   output: Uint8Array[]
-  error?: SerializedError
-}
-
-export interface SerializedError {
-  name: string
-  message: string
-  offset?: number
+  error?: TransferredError
 }
 
 /** Start-up data of a scan worker. */
@@ -342,7 +336,7 @@ class ParallelScan {
       if ('local' in r) for (const b of buffers) this.pool.give(b)
       else if (!r.slot.dead) r.slot.port.postMessage({ kind: 'buffers', buffers } satisfies ScanWorkerRequest, buffers)
       this.count += res.count
-      if (r.error !== undefined) throw 'local' in r ? r.error : restoreError(r.error as SerializedError)
+      if (r.error !== undefined) throw 'local' in r ? r.error : errorFromTransfer(r.error as TransferredError)
       if (res.stop) return true
     }
   }
@@ -391,17 +385,4 @@ class ParallelScan {
 /** The handles of a chunk, sent as [offset, size, offset, size, ...]. */
 export function* handlesOf(list: Float64Array): Generator<BlockHandle> {
   for (let i = 0; i < list.length; i += 2) yield { offset: list[i], size: list[i + 1] }
-}
-
-/** Errors cross threads as plain data; rebuild the class the command reports cleanly. */
-export function serializeError(e: unknown): SerializedError {
-  if (e instanceof Error) return { name: e.name, message: e.message, offset: (e as CorruptionError).offset }
-  return { name: 'Error', message: String(e) }
-}
-
-function restoreError(s: SerializedError): Error {
-  const e = s.name === 'NotSupportedError' ? new NotSupportedError('', s.offset) : s.name === 'Error' ? new Error('') : new CorruptionError('', s.offset)
-  e.message = s.message
-  if (s.name !== e.name) e.name = s.name
-  return e
 }

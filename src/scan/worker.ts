@@ -7,7 +7,8 @@ import { workerData } from 'node:worker_threads'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
-import { handlesOf, OUTPUT_BUFFER_BYTES, serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
+import { errorToTransfer } from '../errors.js'
+import { handlesOf, OUTPUT_BUFFER_BYTES, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
 
 const data = workerData as ScanWorkerData
 const signal = new Int32Array(data.signal)
@@ -41,7 +42,7 @@ data.port.on('message', (m: ScanWorkerRequest) => {
   try {
     r = printer.printBlocks(w, handlesOf(m.handles), -1, Infinity)
   } catch (e) {
-    error = serializeError(e)
+    error = errorToTransfer(e)
   }
   w.flush()
   const result: ScanWorkerResult = { ...r, kind: 'result', id: m.id, output, error }

@@ -14,6 +14,7 @@ import { decompressBlock, compressionTypeName } from '../codec/compression.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeVarint } from '../format/coding.js'
+import { SstkitError } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { decodeFooter, Footer, FOOTER_BYTES, LEGACY_FOOTER_BYTES } from '../format/footer.js'
 import { decodeMetaindex, MetaindexEntry } from '../format/metaindex.js'
@@ -51,7 +52,8 @@ export function toStatus(e: unknown): SstDumpStatus {
   if (e instanceof SstDumpStatus) return e
   if (e instanceof NotSupportedError) return SstDumpStatus.of('NotSupported', stripOffset(e.message))
   if (e instanceof CorruptionError) return corruption(stripOffset(e.message))
-  if (e instanceof Error && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
+  // A Node.js error (its `code` is a string such as ENOENT; an SstkitError's `code` is its kind).
+  if (e instanceof Error && !(e instanceof SstkitError) && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
   throw e
 }
 

@@ -13,7 +13,7 @@
  *   failure means no dictionary, as in RocksDB.
  */
 import { CompressionType } from '../codec/compression.js'
-import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+import { DictionaryBuildError, finalizeDictionary, trainDictionary } from '../codec/zdict.js'
 
 const PRIME_GENERATOR = 545055921143n
 
@@ -67,7 +67,7 @@ export function dictionaryFromSamples(
     if (mode === 'train') return trainDictionary(samples, lengths, maxDictBytes)
     return finalizeDictionary(samples.subarray(0, Math.min(samples.length, maxDictBytes)), samples, lengths, maxDictBytes, level)
   } catch (e) {
-    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+    if (e instanceof DictionaryBuildError) return new Uint8Array(0)
     throw e
   }
 }
