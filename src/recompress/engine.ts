@@ -14,7 +14,7 @@ import { buildMatrix, effectiveLevel, MatrixSpec, RecompressConfig, typeLabel } 
 import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
 import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
-import type { AutoSkipStrategy } from '../table/auto-skip.js'
+import type { AutoSkipStrategy } from './auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 

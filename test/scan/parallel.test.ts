@@ -178,7 +178,7 @@ describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sstkit-parallel-'))
   const file = join(dir, 'synthetic-60mb.sst')
   beforeAll(async () => {
-    const { writeSynth } = (await import(dist('table/synth.js'))) as typeof import('../../src/table/synth.js')
+    const { writeSynth } = (await import(dist('synth/synth.js'))) as typeof import('../../src/synth/synth.js')
     writeSynth(file, { sizeBytes: 60e6, valueSize: 200, compressibleFraction: 0.6, runLength: 1, compressibleRatio: 0.3, seed: 1, compressionType: 1, blockSize: 4096 })
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))

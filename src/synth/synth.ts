@@ -7,8 +7,8 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import { FileSink, TableWriter, WriteSummary } from './writer.js'
-import { prng } from './auto-skip.js'
+import { FileSink, TableWriter, WriteSummary } from '../table/writer.js'
+import { prng } from '../util/prng.js'
 
 export interface SynthOptions {
   /** Approximate total value bytes. */
