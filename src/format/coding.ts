@@ -154,6 +154,7 @@ export function utf8(bytes: Uint8Array): string {
   return TEXT_DECODER.decode(bytes)
 }
 
+/** Lower-case hex of the bytes: the one hex encoder (reports, sst_dump emulation, the browser). */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }

@@ -14,6 +14,7 @@ import {
   type FilterInfo,
   type Table,
 } from '../reader.js'
+import { toHex } from '../format/coding.js'
 import { formatBytes, jsonNumber } from './text.js'
 
 export interface PropsJson {
@@ -41,7 +42,7 @@ export function propsJson(file: string, t: Table): PropsJson {
   const userProperties: PropsJson['userProperties'] = {}
   for (const [name, v] of t.properties.user) {
     const decoded = decodeWellKnownUserProperty(name, v)
-    userProperties[name] = { hex: Buffer.from(v).toString('hex'), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
+    userProperties[name] = { hex: toHex(v), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
   }
   return {
     file,
@@ -67,7 +68,7 @@ function filterJson(t: Table): PropsJson['filter'] {
 
 function knownBinaryText(name: string, v: Uint8Array): string {
   if (name === 'rocksdb.seqno.time.map') return formatSeqnoTimeMapProperty(v)
-  return Buffer.from(v).toString('hex')
+  return toHex(v)
 }
 
 const TIME_PROPERTIES = new Set([
