@@ -10,6 +10,7 @@
  * output and error messages are exactly those of the JavaScript path.
  */
 import type { Scratch } from '../codec/output.js'
+import { HEX_DIGITS } from '../format/coding.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
 import { BlockRegion, compileKernel } from '../wasm/kernel.js'
@@ -70,14 +71,13 @@ export class WasmBlockPrinter {
     const view = new DataView(b.buffer)
     const at = (g: WebAssembly.Global) => g.value as number
     const [escaped, escapedLength, typeLabels, labelBytes] = [at(this.x.ESCAPED), at(this.x.ESCAPED_LENGTH), at(this.x.TYPE_LABELS), at(this.x.TYPE_LABEL_BYTES)]
-    const hexDigits = Buffer.from('0123456789abcdef', 'latin1')
     for (let c = 0; c < 256; c++) {
       const plain = c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x27
-      const form = plain ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, hexDigits[c >> 4], hexDigits[c & 15]]
+      const form = plain ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, HEX_DIGITS[c >> 4], HEX_DIGITS[c & 15]]
       view.setUint32(escaped + 4 * c, form.reduce((v, x, i) => v | (x << (8 * i)), 0) >>> 0, true)
       b[escapedLength + c] = form.length
     }
-    b.set(hexDigits, at(this.x.HEX_DIGITS))
+    b.set(HEX_DIGITS, at(this.x.HEX_DIGITS))
     for (const t of DELETION_TYPES) b[at(this.x.IS_DELETION) + t] = 1
     for (const t of PRINTED_TYPES) {
       const label = Buffer.from(` ${valueTypeName(t)}`, 'latin1')
