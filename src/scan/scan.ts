@@ -3,21 +3,21 @@
  * order into a LineWriter.
  *
  * A large full scan is split into chunks of consecutive data blocks printed in
- * parallel: worker threads each open the file themselves, print their chunks
- * into buffers and hand them back; the main thread prints chunks too and
- * writes every chunk's output in file order. Everything stays synchronous on
- * the main thread (results are polled with receiveMessageOnPort), output is
- * byte-identical to a serial scan, and memory is bounded by a small window of
- * chunks in flight, not by the file size.
+ * parallel: worker threads (src/util/worker-pool.ts) each open the file
+ * themselves, print their chunks into buffers and hand them back; the main
+ * thread prints chunks too and writes every chunk's output in file order.
+ * Everything stays synchronous on the main thread (the pool is polled), output
+ * is byte-identical to a serial scan, and memory is bounded by a small window
+ * of chunks in flight, not by the file size.
  */
 import { availableParallelism } from 'node:os'
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import type { BlockHandle } from '../format/block-handle.js'
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import type { Table } from '../table/reader.js'
+import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { EntryPrinter, sortTombstones, type ChunkResult, type ScanSpec } from './printer.js'
 
 export type { ScanSpec } from './printer.js'
@@ -57,10 +57,9 @@ export type ScanWorkerRequest =
   | { kind: 'chunk'; id: number; handles: Float64Array }
   /** Output buffers of earlier answers, written and returned for reuse. */
   | { kind: 'buffers'; buffers: ArrayBuffer[] }
-  | { kind: 'close' }
 
-/** A worker's first message (it has opened the file), then one answer per chunk. */
-export type ScanWorkerMessage = { kind: 'ready' } | { kind: 'closed' } | ScanWorkerResult
+/** A worker says `ready` once it has opened the file (the pool's message), then answers each chunk. */
+export type ScanWorkerMessage = ScanWorkerResult
 
 /** A worker's answer for one chunk. */
 export interface ScanWorkerResult extends ChunkResult {
@@ -77,9 +76,6 @@ export interface ScanWorkerData {
   tombstones: RangeTombstone[]
   verifyChecksums: boolean
   maxBlockBytes: number
-  port: MessagePort
-  /** Int32 counter the worker bumps (and notifies) after each posted result. */
-  signal: SharedArrayBuffer
 }
 
 /** Workers run the built JavaScript; from TypeScript sources (tests) scans stay serial. */
@@ -91,8 +87,6 @@ const CHUNK_BYTES = 256 * 1024
 const WORKER_WINDOW = 2
 /** Output of chunks printed aside travels in buffers of this size (kept in pools, reused). */
 export const OUTPUT_BUFFER_BYTES = 256 * 1024
-/** How long the main thread waits for workers to acknowledge close (they are idle or booting). */
-const SHUTDOWN_WAIT_MS = 5000
 /** How far ahead of the write position the main thread prints chunks itself. */
 const MAIN_AHEAD = 1
 
@@ -132,25 +126,13 @@ interface Chunk {
   handles: Float64Array
 }
 
-interface WorkerSlot {
-  worker: Worker
-  port: MessagePort
-  /** Chunks sent and not yet answered. */
-  outstanding: Map<number, Chunk>
-  /** Has opened the file: chunks go to it only then (until then the main thread does them). */
-  ready: boolean
-  /** Gone (exited, or acknowledged close). */
-  dead: boolean
-  /** Sent close. */
-  closed: boolean
-}
-
 class ParallelScan {
-  private readonly slots: WorkerSlot[] = []
-  private readonly signal = new SharedArrayBuffer(4)
-  private readonly signalView = new Int32Array(this.signal)
+  /** Workers take chunks once ready (they have opened the file); until then the main thread does them. */
+  private readonly pool: WorkerPool<ScanWorkerRequest, ScanWorkerMessage>
+  /** Chunks sent to each worker (by slot index) and not yet answered. */
+  private readonly outstanding: Map<number, Chunk>[]
   /** Printed chunks waiting for their turn to be written. */
-  private readonly ready = new Map<number, (ScanWorkerResult & { slot: WorkerSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }>()
+  private readonly ready = new Map<number, (ScanWorkerResult & { slot: PoolSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }>()
   private nextId = 0
   private nextWrite = 0
   private exhausted = false
@@ -159,7 +141,7 @@ class ParallelScan {
   private ti = 0
   private count = 0
   /** Output buffers of chunks printed here out of order. */
-  private readonly pool = new BufferPool(OUTPUT_BUFFER_BYTES)
+  private readonly buffers = new BufferPool(OUTPUT_BUFFER_BYTES)
 
   constructor(
     private readonly table: Table,
@@ -172,30 +154,16 @@ class ParallelScan {
     private readonly w: LineWriter,
     private readonly stats?: ScanStats,
   ) {
-    for (let i = 0; i < workers; i++) {
-      const { port1, port2 } = new MessageChannel()
-      const data: ScanWorkerData = {
-        path,
-        spec,
-        tombstones,
-        verifyChecksums: table.verifyChecksums,
-        maxBlockBytes: table.maxBlockBytes,
-        port: port2,
-        signal: this.signal,
-      }
-      const worker = new Worker(WORKER_URL, { workerData: data, transferList: [port2] })
-      // A worker that fails is noticed (threadId -1) and its chunks are printed here instead.
-      worker.on('error', () => {})
-      worker.unref()
-      this.slots.push({ worker, port: port1, outstanding: new Map(), ready: false, dead: false, closed: false })
-    }
-    process.on('exit', this.shutdown)
+    const data: ScanWorkerData = { path, spec, tombstones, verifyChecksums: table.verifyChecksums, maxBlockBytes: table.maxBlockBytes }
+    // A worker that fails is noticed (exited()) and its chunks are printed here instead.
+    this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
+    this.outstanding = this.pool.slots.map(() => new Map())
   }
 
   run(handles: Iterator<BlockHandle>, awaitWorkers: boolean): number {
     const source = this.chunks(handles)
     try {
-      while (awaitWorkers && this.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
+      while (awaitWorkers && this.pool.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
       for (;;) {
         if (this.writeReady()) break
         if (this.nextWrite === this.nextId) {
@@ -213,7 +181,7 @@ class ParallelScan {
           continue
         }
         if (this.poll()) continue
-        if (this.nextId - this.nextWrite < this.slots.length * WORKER_WINDOW + MAIN_AHEAD && !this.exhausted) {
+        if (this.nextId - this.nextWrite < this.pool.slots.length * WORKER_WINDOW + MAIN_AHEAD && !this.exhausted) {
           // The head chunk is with a worker: print a later chunk meanwhile.
           const c = source.next()
           if (c.done) continue
@@ -230,37 +198,10 @@ class ParallelScan {
       this.count += this.printer.printTombstones(this.w, this.ti, this.printer.tombstones.length, Infinity)
       return this.count
     } finally {
-      this.shutdown()
+      // The close handshake (never a terminate inside a native codec call); the
+      // pool also closes on process exit (`sstkit scan big.sst | head`).
+      this.pool.close()
     }
-  }
-
-  /**
-   * Close every worker and wait until each has said so. A worker must never be
-   * terminated by the process exiting while it is inside a native codec call
-   * (koffi aborts the process then), so this also runs on process exit, e.g.
-   * when stdout is closed under a running scan (`sstkit scan big.sst | head`).
-   */
-  private readonly shutdown = (): void => {
-    process.off('exit', this.shutdown)
-    const open = this.slots.filter((s) => !s.closed)
-    for (const s of open) {
-      s.closed = true
-      s.port.postMessage({ kind: 'close' } satisfies ScanWorkerRequest)
-    }
-    const deadline = Date.now() + SHUTDOWN_WAIT_MS
-    let pending = open.filter((s) => !s.dead)
-    while (pending.length > 0 && Date.now() < deadline) {
-      const seen = Atomics.load(this.signalView, 0)
-      for (const s of pending) {
-        for (let m = receiveMessageOnPort(s.port); m; m = receiveMessageOnPort(s.port)) {
-          if ((m.message as ScanWorkerMessage).kind === 'closed') s.dead = true
-        }
-        if (s.worker.threadId === -1) s.dead = true
-      }
-      pending = pending.filter((s) => !s.dead)
-      if (pending.length > 0) Atomics.wait(this.signalView, 0, seen, 20)
-    }
-    for (const s of open) s.port.close()
   }
 
   /** Chunks of consecutive data blocks of about chunkBytes each. */
@@ -293,13 +234,14 @@ class ParallelScan {
 
   /** Give each live worker chunks up to its window. */
   private feedWorkers(source: Generator<Chunk>): void {
-    for (const s of this.slots) {
-      while (s.ready && !s.dead && !this.exhausted && s.outstanding.size < WORKER_WINDOW) {
+    for (const s of this.pool.slots) {
+      const outstanding = this.outstanding[s.index]
+      while (s.ready && !s.dead && !this.exhausted && outstanding.size < WORKER_WINDOW) {
         const c = source.next()
         if (c.done) return
         this.nextId++
-        s.outstanding.set(c.value.id, c.value)
-        s.port.postMessage({ kind: 'chunk', id: c.value.id, handles: c.value.handles } satisfies ScanWorkerRequest)
+        outstanding.set(c.value.id, c.value)
+        this.pool.send(s, { kind: 'chunk', id: c.value.id, handles: c.value.handles })
       }
     }
   }
@@ -307,7 +249,7 @@ class ParallelScan {
   /** Print a chunk out of order into its own buffers. */
   private printAside(c: Chunk): void {
     const output: Uint8Array[] = []
-    const w = new LineWriter((b) => output.push(b), this.pool)
+    const w = new LineWriter((b) => output.push(b), this.buffers)
     let local: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
     let error: unknown
     try {
@@ -333,51 +275,35 @@ class ParallelScan {
       }
       for (const b of r.output) this.w.write(b)
       const buffers = r.output.map((b) => b.buffer as ArrayBuffer)
-      if ('local' in r) for (const b of buffers) this.pool.give(b)
-      else if (!r.slot.dead) r.slot.port.postMessage({ kind: 'buffers', buffers } satisfies ScanWorkerRequest, buffers)
+      if ('local' in r) for (const b of buffers) this.buffers.give(b)
+      else this.pool.send(r.slot, { kind: 'buffers', buffers }, buffers)
       this.count += res.count
       if (r.error !== undefined) throw 'local' in r ? r.error : errorFromTransfer(r.error as TransferredError)
       if (res.stop) return true
     }
   }
 
+  /** A worker's answer for a chunk. */
+  private readonly received = (s: PoolSlot, r: ScanWorkerResult): void => {
+    this.outstanding[s.index].delete(r.id)
+    this.ready.set(r.id, { ...r, slot: s })
+    if (this.stats) this.stats.chunksByWorkers++
+  }
+
   /** Collect answers already posted; true if any arrived. */
   private poll(): boolean {
-    let got = false
-    for (const s of this.slots) {
-      for (;;) {
-        const m = receiveMessageOnPort(s.port)
-        if (!m) break
-        const r = m.message as ScanWorkerMessage
-        if (r.kind === 'ready') {
-          s.ready = true
-          continue
-        }
-        if (r.kind === 'closed') {
-          s.dead = true
-          continue
-        }
-        s.outstanding.delete(r.id)
-        this.ready.set(r.id, { ...r, slot: s })
-        if (this.stats) this.stats.chunksByWorkers++
-        got = true
-      }
-    }
-    return got
+    return this.pool.poll(this.received)
   }
 
   /** Block until a worker answers; a worker that died has its chunks printed here. */
   private waitForWorker(): void {
-    const seen = Atomics.load(this.signalView, 0)
-    if (this.poll()) return
-    Atomics.wait(this.signalView, 0, seen, 50)
-    if (this.poll()) return
-    for (const s of this.slots) {
-      if (s.dead || s.worker.threadId !== -1) continue
-      this.poll() // its last answers may have arrived just before it went
-      s.dead = true
-      for (const c of s.outstanding.values()) this.printAside(c)
-      s.outstanding.clear()
+    if (this.pool.wait(this.received, 50)) return
+    const gone = this.pool.exited()
+    if (gone.length > 0) this.poll() // their last answers may have arrived just before they went
+    for (const s of gone) {
+      const outstanding = this.outstanding[s.index]
+      for (const c of outstanding.values()) this.printAside(c)
+      outstanding.clear()
     }
   }
 }
