@@ -34,7 +34,12 @@ export interface PropsJson {
   userProperties: Record<string, { hex: string; value?: number | string }>
 }
 
-export function propsJson(file: string, t: Table): PropsJson {
+/**
+ * The properties report. `identifyFilter: false` leaves the filter unread
+ * (`filter` is then null): the browser's first screen shows only what opening
+ * the table read.
+ */
+export function propsJson(file: string, t: Table, options: { identifyFilter?: boolean } = {}): PropsJson {
   const properties: Record<string, number | string> = {}
   for (const [name, v] of t.properties.known) {
     properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : jsonNumber(v)
@@ -56,7 +61,7 @@ export function propsJson(file: string, t: Table): PropsJson {
       index: { ...t.indexHandle },
     },
     properties,
-    filter: filterJson(t),
+    filter: (options.identifyFilter ?? true) ? filterJson(t) : null,
     userProperties,
   }
 }
