@@ -89,10 +89,12 @@ export abstract class SstCommand extends Command {
   override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
     if (err instanceof Errors.CLIError) return super.catch(err)
-    // Parse errors carry their own exit code (2); anything else is unexpected.
+    // Parse errors carry their own exit code (2).
     if (err.oclif?.exit !== undefined) return super.catch(err)
     if (this.showStacks) return super.catch(err)
-    const wrapped = new Errors.CLIError(`${err.message} (run with --debug for details)`, { exit: ExitCode.Usage })
+    // sstkit's own errors are one line as they are; anything else is unexpected.
+    const known = errorCode(err) !== 'internal'
+    const wrapped = new Errors.CLIError(known ? err.message : `${err.message} (run with --debug for details)`, { exit: exitCodeFor(err, 'opening') })
     return super.catch(wrapped)
   }
 
