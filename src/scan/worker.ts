@@ -1,14 +1,14 @@
 /**
  * A scan worker: opens the file itself and prints the chunks of data blocks it
  * is sent, answering each with the printed bytes (transferred, not copied).
- * See scan.ts for the protocol, src/util/worker-pool.ts for the pool's part.
+ * See parallel.ts for the protocol, src/util/worker-pool.ts for the pool's part.
  */
 import { errorToTransfer } from '../errors.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
-import { handlesOf, OUTPUT_BUFFER_BYTES, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
+import { handlesOf, OUTPUT_BUFFER_BYTES, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './parallel.js'
 
 const side = poolWorker<ScanWorkerData, ScanWorkerRequest, ScanWorkerMessage>()
 const data = side.data
