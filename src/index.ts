@@ -5,6 +5,20 @@
  *   const table = openTable('000123.sst')
  *   table.footer.formatVersion; table.properties.known.get('rocksdb.num.entries')
  *   const it = table.iterator(); for (it.seek(key); it.valid; it.next()) ...
+ *
+ * The public surface, deliberately (everything else is internal and may change):
+ * - reading (also `sstkit/reader`, which loads only this): openTable, Table,
+ *   TableIterator, tableLayout, verifyTable, filterInfo, the byte sources and
+ *   the value decoders (blob index, wide columns, preferred seqno);
+ * - errors: SstkitError and its kind (errorCode), CorruptionError,
+ *   NotSupportedError, ChecksumMismatchError, UsageError; the feature errors
+ *   below (MatrixError, DictFileError, RewriteError);
+ * - recompression: recompressFile and its matrix (buildMatrix, parseTypes,
+ *   parseLevels, parseDicts, parseChecksums);
+ * - rewriting: rewriteFile, rewrittenSize, defaultRewriteOptions,
+ *   defaultFormatVersion; writing: TableWriter with FileSink / CountingSink;
+ * - synthetic tables for experiments: writeSynth, synthValues;
+ * - auto-skip deciders a TableWriter can use: RateDecider, RatioDecider.
  */
 export * from './reader.js'
 export { recompressFile, DictFileError } from './recompress/engine.js'
@@ -15,10 +29,10 @@ export { rewriteFile, rewrittenSize, RewriteError, defaultFormatVersion, default
 export type { RewriteOptions, RewriteResult } from './table/rewrite.js'
 export { TableWriter, FileSink, CountingSink } from './table/writer.js'
 export type { TableWriterOptions, WriteSummary } from './table/writer.js'
-export { writeSynth, synthValues } from './table/synth.js'
-export type { SynthOptions } from './table/synth.js'
-export { RateDecider, RatioDecider, prng, ALPHA_BETTER, ALPHA_WORSE, DEFAULT_MIN_SAMPLE_EVERY } from './table/auto-skip.js'
-export type { AutoSkipStrategy, SkipDecider } from './table/auto-skip.js'
+export { writeSynth, synthValues } from './synth/synth.js'
+export type { SynthOptions } from './synth/synth.js'
+export { RateDecider, RatioDecider } from './recompress/auto-skip.js'
+export type { AutoSkipStrategy, SkipDecider } from './recompress/auto-skip.js'
 export {
   COMPRESSION_DEFAULTS,
   DEFAULT_COMPRESSION_LEVEL,

@@ -11,6 +11,7 @@ import { BlockCompressor } from '../codec/block-compressor.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { RoundTripError } from '../recompress/evaluate.js'
 import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
 import { defaultFormatVersion } from '../table/rewrite.js'
 import { openTable, type Table } from '../table/reader.js'
@@ -56,9 +57,7 @@ export interface FileTaskResult {
   skipped: { offset: number; message: string }[]
 }
 
-export class RoundTripError extends Error {
-  override name = 'RoundTripError'
-}
+export { RoundTripError }
 
 type Codec = BlockCompressor
 

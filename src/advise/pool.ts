@@ -1,28 +1,34 @@
 /**
- * Runs advise's file tasks: lane j of every round goes to worker j, so a
- * worker's dictionary cache serves the same files and settings round after
- * round. Inline when one job suffices or when running from TypeScript sources
- * (tests), where the worker script is not built. Results never depend on the
- * number of jobs: each task is a pure function of its inputs (timings aside).
+ * Runs advise's file tasks on the shared worker pool (src/util/worker-pool.ts):
+ * lane j of every round goes to worker j, so a worker's dictionary cache
+ * serves the same files and settings round after round. Inline when one job
+ * suffices or when running from TypeScript sources (tests), where the worker
+ * script is not built. Results never depend on the number of jobs: each task is
+ * a pure function of its inputs (timings aside).
  */
-import { Worker } from 'node:worker_threads'
-import { evaluateFile, RoundTripError, type FileTask, type FileTaskResult } from './evaluate.js'
+import { errorFromTransfer, type TransferredError } from '../errors.js'
+import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
+import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
-export type WorkerReply = { ok: true; result: FileTaskResult } | { ok: false; name: string; message: string }
+export type AdviseRequest = { kind: 'task'; id: number; task: FileTask }
+export type AdviseReply = { kind: 'done'; id: number; result: FileTaskResult } | { kind: 'error'; id: number; error: TransferredError }
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
+/** How long to sleep between looks at the workers when none has posted. */
+const POLL_MS = 50
 
 export class AdvisePool {
-  private readonly workers: Worker[]
+  private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
 
   constructor(readonly lanes: number) {
-    this.workers = lanes > 1 && canUseWorkers ? Array.from({ length: lanes }, () => new Worker(WORKER_URL)) : []
+    this.pool = lanes > 1 && canUseWorkers ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes, null) : null
   }
 
   /** Run tasks; `lane` picks the worker. Results come back in task order. */
   async run(tasks: { lane: number; task: FileTask }[]): Promise<FileTaskResult[]> {
-    if (this.workers.length === 0) {
+    const pool = this.pool
+    if (!pool) {
       const out: FileTaskResult[] = []
       for (const t of tasks) {
         out.push(evaluateFile(t.task))
@@ -30,39 +36,38 @@ export class AdvisePool {
       }
       return out
     }
-    const byLane = new Map<number, number[]>()
-    tasks.forEach((t, i) => byLane.set(t.lane % this.workers.length, [...(byLane.get(t.lane % this.workers.length) ?? []), i]))
+    const queues = pool.slots.map(() => [] as number[])
+    tasks.forEach((t, i) => queues[t.lane % pool.slots.length].push(i))
     const results: FileTaskResult[] = new Array(tasks.length)
-    await Promise.all(
-      [...byLane].map(async ([lane, indices]) => {
-        for (const i of indices) results[i] = await this.post(this.workers[lane], tasks[i].task)
-      }),
-    )
+    const busy = pool.slots.map(() => false)
+    let done = 0
+    let failure: { error: unknown } | null = null
+    const give = (s: PoolSlot) => {
+      const i = failure ? undefined : queues[s.index].shift()
+      busy[s.index] = i !== undefined
+      if (i !== undefined) pool.send(s, { kind: 'task', id: i, task: tasks[i].task })
+    }
+    const received = (s: PoolSlot, m: AdviseReply) => {
+      if (m.kind === 'error') failure ??= { error: errorFromTransfer(m.error) }
+      else results[m.id] = m.result
+      done++
+      give(s)
+    }
+    for (const s of pool.slots) give(s)
+    while (!failure && done < tasks.length) {
+      await pool.waitAsync(received, POLL_MS)
+      for (const s of pool.exited()) {
+        pool.poll(received)
+        if (busy[s.index]) failure ??= { error: s.error ?? new Error('an advise worker thread exited') }
+      }
+    }
+    if (failure) throw failure.error
     return results
   }
 
-  private post(worker: Worker, task: FileTask): Promise<FileTaskResult> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (m: WorkerReply) => {
-        worker.off('error', onError)
-        if (m.ok) resolve(m.result)
-        else {
-          const e = m.name === 'RoundTripError' ? new RoundTripError(m.message) : new Error(m.message)
-          if (m.name !== 'RoundTripError') e.name = m.name
-          reject(e)
-        }
-      }
-      const onError = (e: Error) => {
-        worker.off('message', onMessage)
-        reject(e)
-      }
-      worker.once('message', onMessage)
-      worker.once('error', onError)
-      worker.postMessage(task)
-    })
-  }
-
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()))
+    if (!this.pool) return
+    this.pool.close()
+    await Promise.all(this.pool.stragglers.map((s) => s.worker.terminate()))
   }
 }

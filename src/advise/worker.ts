@@ -1,18 +1,16 @@
-/** Worker-thread entry of advise: evaluate one file task at a time. */
-import { parentPort } from 'node:worker_threads'
-import { evaluateFile, type FileTask } from './evaluate.js'
-import type { WorkerReply } from './pool.js'
+/** Worker-thread entry of advise: evaluate one file task at a time (see pool.ts). */
+import { errorToTransfer } from '../errors.js'
+import { poolWorker } from '../util/worker-pool.js'
+import { evaluateFile } from './evaluate.js'
+import type { AdviseReply, AdviseRequest } from './pool.js'
 
-const port = parentPort
-if (!port) throw new Error('advise worker must run in a worker thread')
+const side = poolWorker<null, AdviseRequest, AdviseReply>()
+side.ready()
 
-port.on('message', (task: FileTask) => {
-  let reply: WorkerReply
+side.listen((m) => {
   try {
-    reply = { ok: true, result: evaluateFile(task) }
+    side.post({ kind: 'done', id: m.id, result: evaluateFile(m.task) })
   } catch (e) {
-    const err = e as Error
-    reply = { ok: false, name: err.name, message: err.message }
+    side.post({ kind: 'error', id: m.id, error: errorToTransfer(e) })
   }
-  port.postMessage(reply)
 })

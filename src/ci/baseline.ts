@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { DictMode } from '../recompress/config.js'
 import type { ZstdVersions } from './versions.js'
+import { transferable, UsageError } from '../errors.js'
 
 export const BASELINE_SCHEMA = 'sstkit-baseline'
 /** Where `baseline` writes and `check-size` reads when neither a flag nor the config file says. */
@@ -95,9 +96,10 @@ export interface Baseline {
 }
 
 /** An unreadable, malformed or incompatible baseline: exit 2. */
-export class BaselineError extends Error {
+export class BaselineError extends UsageError {
   override name = 'BaselineError'
 }
+transferable(BaselineError)
 
 type Json = Record<string, unknown>
 

@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { METRICS, type Metric } from './compare.js'
+import { transferable, UsageError } from '../errors.js'
 
 export const CONFIG_FILE = 'sstkit.config.json'
 
@@ -35,9 +36,10 @@ export interface LoadedConfig {
   checkSize: CheckSizeConfig
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends UsageError {
   override name = 'ConfigError'
 }
+transferable(ConfigError)
 
 const KEYS: Record<keyof CheckSizeConfig, (v: unknown) => boolean> = {
   baseline: (v) => typeof v === 'string' && v !== '',

@@ -11,6 +11,7 @@ import { parseChecksums, parseDicts, parseLevels, parseTypes, type DictMode } fr
 import { compressionShortName } from '../format/compression-type.js'
 import { defaultTrainBytes } from '../codec/setting.js'
 import type { BaselineFile, BaselineSettings, SizeRow } from './baseline.js'
+import { SstkitError, type SstkitErrorOptions, transferable, UsageError } from '../errors.js'
 
 /** The matrix flags of `baseline` when none is given: stored + zstd 3 and 9, no dictionary, no frame checksum. */
 export const DEFAULT_BASELINE_MATRIX = { types: 'zstd', levels: '3,9', dict: 'none', checksum: 'off' } as const
@@ -106,9 +107,13 @@ export function usesDictionaryBuilder(s: BaselineSettings): boolean {
 }
 
 /** Data blocks that could not be read: the file is corrupt, its sizes meaningless. */
-export class MeasureError extends Error {
+export class MeasureError extends SstkitError {
   override name = 'MeasureError'
+  constructor(message: string, options?: SstkitErrorOptions) {
+    super('corruption', message, options)
+  }
 }
+transferable(MeasureError)
 
 const round = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000)
 
@@ -175,9 +180,10 @@ export interface NamedFile {
   relPath: string
 }
 
-export class FileArgError extends Error {
+export class FileArgError extends UsageError {
   override name = 'FileArgError'
 }
+transferable(FileArgError)
 
 function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/')

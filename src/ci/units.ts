@@ -3,10 +3,12 @@
  * parsed exactly: a threshold at its edge passes and one byte past it fails,
  * without floating-point rounding in between.
  */
+import { transferable, UsageError } from '../errors.js'
 
-export class ThresholdError extends Error {
+export class ThresholdError extends UsageError {
   override name = 'ThresholdError'
 }
+transferable(ThresholdError)
 
 /** Decimal units are powers of 1000 (kB, MB, GB), binary ones powers of 1024 (KiB, MiB, GiB). */
 const UNITS: Record<string, bigint> = {

@@ -6,9 +6,11 @@
 import { Command, Errors, Flags, Interfaces } from '@oclif/core'
 import { readdirSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { CorruptionError, NotSupportedError, openTable, Table, type OpenTableOptions } from '../reader.js'
+import { errorCode } from '../errors.js'
+import { openTable, Table, type OpenTableOptions } from '../reader.js'
+import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
 
-export const ExitCode = { Ok: 0, Finding: 1, Usage: 2 } as const
+export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
@@ -65,20 +67,19 @@ export abstract class SstCommand extends Command {
     try {
       return openTable(file, options)
     } catch (e) {
-      this.reportFileError(file, e, ExitCode.Usage)
+      this.reportFileError(file, e, 'opening')
       return null
     }
   }
 
-  /** One line on stderr: what, which file, which offset. */
-  protected reportFileError(file: string, e: unknown, code: number): void {
-    if (!(e instanceof CorruptionError || e instanceof NotSupportedError || isFsError(e))) {
-      if (this.showStacks) throw e
-    }
+  /** One line on stderr: what, which file, which offset; the exit code from the error's kind (exitCodeFor). */
+  protected reportFileError(file: string, e: unknown, stage: FileStage): void {
+    // An unexpected error (a bug) shows its stack with --debug.
+    if (errorCode(e) === 'internal' && this.showStacks) throw e
     const message = e instanceof Error ? e.message : String(e)
     process.stderr.write(`sstkit: ${file}: ${message}\n`)
     if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
-    this.raise(code)
+    this.raise(exitCodeFor(e, stage))
   }
 
   protected fail(message: string, code: number): never {
@@ -88,9 +89,11 @@ export abstract class SstCommand extends Command {
   override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
     if (this.showStacks) return super.catch(err)
-    // Usage errors (ours and oclif's flag parsing) carry their exit code; anything else is unexpected.
-    const known = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
-    const code = err.oclif?.exit ?? ExitCode.Usage
+    // Usage errors (ours and oclif's flag parsing) carry their exit code; sstkit's own errors are one line as
+    // they are; anything else is unexpected.
+    const parse = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
+    const known = parse || errorCode(err) !== 'internal'
+    const code = err.oclif?.exit ?? (parse ? ExitCode.Usage : exitCodeFor(err, 'opening'))
     process.stderr.write(`sstkit: ${oneLine(err.message)}${known ? '' : ' (run with --debug for details)'}\n`)
     process.exitCode = code
     return this.exit(code)
@@ -109,10 +112,6 @@ export function oneLine(message: string): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join('; ')
-}
-
-function isFsError(e: unknown): boolean {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4))

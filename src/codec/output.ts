@@ -1,4 +1,5 @@
 /** Output-buffer helpers shared by the codec adapters. */
+import { SstkitError } from '../errors.js'
 
 /**
  * A fresh, unpooled, uninitialised byte array of exactly `n` bytes. The codec
@@ -19,9 +20,10 @@ export function plainBytes(b: Uint8Array): Uint8Array {
 }
 
 /** Thrown by an adapter when the output would exceed the space it was given. */
-export class OutputOverflow extends Error {
+export class OutputOverflow extends SstkitError {
+  override name = 'OutputOverflow'
   constructor(readonly limit: number) {
-    super(`output exceeds ${limit} bytes`)
+    super('internal', `output exceeds ${limit} bytes`)
   }
 }
 

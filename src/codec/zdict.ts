@@ -7,6 +7,7 @@
  * system library on Debian, so dictionaries built here are byte-for-byte what
  * Debian's RocksDB builds from the same samples.
  */
+import { SstkitError, transferable } from '../errors.js'
 import { koffi, loadLibrary } from './native.js'
 
 /** Magic number that starts a zstd-format (trained or finalized) dictionary. */
@@ -59,9 +60,14 @@ export function zdictZstdVersion(): string {
   return `${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`
 }
 
-export class DictionaryBuildError extends Error {
+/** libzstd's dictionary builder refused the samples (too few, too alike, ...). */
+export class DictionaryBuildError extends SstkitError {
   override name = 'DictionaryBuildError'
+  constructor(message: string) {
+    super('internal', message)
+  }
 }
+transferable(DictionaryBuildError)
 
 function sizes(sampleLengths: readonly number[]): BigUint64Array {
   return BigUint64Array.from(sampleLengths, (n) => BigInt(n))

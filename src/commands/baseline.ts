@@ -21,7 +21,7 @@ import { isFileError, isUsageError } from '../ci/errors.js'
 import { baselineSettings, expandNamed, measureFile, optionsFromSettings, type NamedFile } from '../ci/measure.js'
 import { baselineModel } from '../ci/report.js'
 import { sstkitVersion, zstdVersions } from '../ci/versions.js'
-import { DictFileError, MatrixError, type RecompressOptions } from '../index.js'
+import type { RecompressOptions } from '../index.js'
 import { renderTable } from '../report/table.js'
 
 const MATRIX_FLAGS = matrixFlags({
@@ -106,9 +106,9 @@ Files are named by their path relative to the baseline file's directory (or NAME
       try {
         measured.push(await measureFile(f.path, f.name, f.relPath, options, timings))
       } catch (e) {
-        if (e instanceof MatrixError || e instanceof DictFileError) this.fail(e.message, ExitCode.Usage)
+        if (isUsageError(e)) this.fail(e.message, ExitCode.Usage)
         if (isFileError(e)) {
-          this.reportFileError(f.path, e, ExitCode.Usage)
+          this.reportFileError(f.path, e, 'opening')
           failures++
           continue
         }

@@ -90,7 +90,7 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
       } catch (e) {
         if (e instanceof MatrixError || e instanceof DictFileError) this.fail(e.message, ExitCode.Usage)
         if (isFileError(e)) {
-          this.reportFileError(f.path, e, ExitCode.Usage)
+          this.reportFileError(f.path, e, 'opening')
           failed.push({ name: f.name, path: f.path, message: (e as Error).message })
           continue
         }
@@ -116,7 +116,7 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
       try {
         writeFileSync(flags.junit, renderJunit(result, ctx))
       } catch (e) {
-        this.reportFileError(flags.junit, e, ExitCode.Usage)
+        this.reportFileError(flags.junit, e, 'opening')
       }
     }
     if (process.env.GITHUB_ACTIONS === 'true') {

@@ -45,7 +45,7 @@ Kinds: data, index, index partition, filter, filter partition, range-del, compre
         if (!flags.summary) this.log(renderTable(blocksModel(layout), format, this.tty))
         this.log(renderTable(totalsModel(layout), format, this.tty))
       } catch (e) {
-        this.reportFileError(file, e, ExitCode.Finding)
+        this.reportFileError(file, e, 'opened')
       } finally {
         table.close()
       }

@@ -1,15 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import {
-  CorruptionError,
-  DictFileError,
-  MatrixError,
-  NotSupportedError,
-  recompressFile,
-  type RecompressOptions,
-  type RecompressReport,
-} from '../index.js'
+import { errorCode, isFileError } from '../errors.js'
+import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { recompressJson, recompressModel, SortKey } from '../report/recompress.js'
 import { renderTable, TableFormat } from '../report/table.js'
 
@@ -60,7 +53,7 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
     try {
       options = recompressOptions(flags)
     } catch (e) {
-      if (e instanceof MatrixError) this.fail(e.message, ExitCode.Usage)
+      if (errorCode(e) === 'usage') this.fail((e as Error).message, ExitCode.Usage)
       throw e
     }
     const autoSkip = flags['auto-skip']?.split(',').map((x) => x.trim()).filter(Boolean)
@@ -83,9 +76,11 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
         })
       } catch (e) {
         if (progress) process.stderr.write('\r\x1b[K')
-        if (e instanceof MatrixError || e instanceof DictFileError) this.fail(e.message, ExitCode.Usage)
-        if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) {
-          this.reportFileError(file, e, ExitCode.Usage)
+        // Errors from the worker threads arrive as their own classes and kinds.
+        if (errorCode(e) === 'usage') this.fail((e as Error).message, ExitCode.Usage)
+        if (isFileError(e)) {
+          // A file that cannot be measured is one that cannot be opened (exit 2), not a finding.
+          this.reportFileError(file, e, 'opening')
           continue
         }
         throw e

@@ -2,7 +2,8 @@ import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { CorruptionError, NotSupportedError, RewriteError, rewriteFile, type RewriteResult } from '../index.js'
+import { isFileError } from '../errors.js'
+import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
@@ -39,23 +40,15 @@ The output is written to a temporary file next to OUT, read back and compared en
         for (const n of r.notes) process.stderr.write(`${clear}sstkit: ${input}: note: ${n}\n`)
       } catch (e) {
         process.stderr.write(clear)
-        this.reportRewriteError(input, e)
+        // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
+        if (e instanceof RewriteError || isFileError(e)) this.reportFileError(input, e, 'opened')
+        else throw e
       }
     })
     process.stderr.write(clear)
     if (this.jsonEnabled()) return pairs.length === 1 && !statSync(args.input).isDirectory() ? results[0] : results
     if (results.length > 0) this.log(renderTable(rewriteModel(results), 'table', this.tty))
     return undefined
-  }
-
-  /** A failed rewrite: a usage problem (exit 2), a failed check or corrupt input (exit 1), an unreadable input (exit 2). */
-  private reportRewriteError(input: string, e: unknown): void {
-    if (e instanceof RewriteError) {
-      process.stderr.write(`sstkit: ${input}: ${e.message}\n`)
-      this.raise(e.usage ? ExitCode.Usage : ExitCode.Finding)
-    } else if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) {
-      this.reportFileError(input, e, (e as NodeJS.ErrnoException).syscall ? ExitCode.Usage : ExitCode.Finding)
-    } else throw e
   }
 
   /** Settings and targets are checked before anything is written: a problem is one line, exit 2. */

@@ -63,7 +63,7 @@ export default class Scan extends SstCommand {
         )
       } catch (e) {
         out.flush()
-        this.reportFileError(file, e, ExitCode.Finding)
+        this.reportFileError(file, e, 'opened')
       } finally {
         table.close()
       }

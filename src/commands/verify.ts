@@ -23,7 +23,7 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     for (const file of files) {
       const outcome = verifyFile(file)
       if (outcome.kind === 'unopenable') {
-        this.reportFileError(file, outcome.error, ExitCode.Usage)
+        this.reportFileError(file, outcome.error, 'opening')
         continue
       }
       const { kind, ...r } = outcome

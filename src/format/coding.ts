@@ -154,6 +154,10 @@ export function utf8(bytes: Uint8Array): string {
   return TEXT_DECODER.decode(bytes)
 }
 
+/** The lower-case hex digits as bytes, for encoders that write hex byte by byte. */
+export const HEX_DIGITS: Uint8Array = Uint8Array.from(Buffer.from('0123456789abcdef', 'latin1'))
+
+/** Lower-case hex of the bytes: the one hex encoder (reports, sst_dump emulation, the browser). */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }

@@ -7,6 +7,7 @@
  * most one window, whatever the file size.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { SstkitError, transferable } from '../errors.js'
 
 export interface ByteSource {
   /** A name for messages (the file path). */
@@ -23,16 +24,17 @@ export interface ByteSource {
 }
 
 /** Raised when a read falls outside the file: the caller decides how to phrase it. */
-export class ShortReadError extends Error {
+export class ShortReadError extends SstkitError {
   override name = 'ShortReadError'
   constructor(
-    readonly offset: number,
+    override readonly offset: number,
     readonly length: number,
     readonly size: number,
   ) {
-    super(`read of ${length} bytes at offset ${offset} runs past the end of the file (${size} bytes)`)
+    super('io', `read of ${length} bytes at offset ${offset} runs past the end of the file (${size} bytes)`)
   }
 }
+transferable(ShortReadError)
 
 export interface FileSourceOptions {
   /** Readahead window in bytes; reads smaller than this are served from it. 0 disables. */

@@ -4,6 +4,7 @@
  */
 import { CompressionType, COMPRESSION_SHORT_NAMES, compressionShortName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { BUILT_DICT_MODES, levelRange, supportedDictModes, validateSetting, type DictMode } from '../codec/setting.js'
+import { transferable, UsageError } from '../errors.js'
 
 export type { DictMode } from '../codec/setting.js'
 /** The modes --dict accepts (an external file comes through --dict-file). */
@@ -23,9 +24,10 @@ export interface RecompressConfig {
 /** zstd's default levels when --levels is not given. */
 export const DEFAULT_ZSTD_LEVELS = [1, 3, 6, 9, 12, 15, 19]
 
-export class MatrixError extends Error {
+export class MatrixError extends UsageError {
   override name = 'MatrixError'
 }
+transferable(MatrixError)
 
 /** Parse `1..19`, `1,3,6,9`, `-5..3`, `-5,-1,1`, `default` (ranges inclusive, mixed lists allowed). */
 export function parseLevels(spec: string): (number | null)[] {

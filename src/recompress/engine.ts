@@ -16,8 +16,9 @@ import { compressionShortName } from '../format/compression-type.js'
 import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
 import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
-import type { AutoSkipStrategy } from '../table/auto-skip.js'
+import type { AutoSkipStrategy } from './auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { transferable, UsageError } from '../errors.js'
 
 export interface RecompressOptions {
   matrix: MatrixSpec
@@ -238,9 +239,10 @@ function buildDictionaries(table: Table, configs: RecompressConfig[], opts: Reco
   return out
 }
 
-export class DictFileError extends Error {
+export class DictFileError extends UsageError {
   override name = 'DictFileError'
 }
+transferable(DictFileError)
 
 function readDictFile(path: string): Uint8Array {
   const file = loadDictionaryFile(path)

@@ -19,8 +19,10 @@ import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
-import { AutoSkipStrategy, deciderSeed, prng, RateDecider, RatioDecider } from '../table/auto-skip.js'
+import { prng } from '../util/prng.js'
+import { AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from './auto-skip.js'
 import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -70,9 +72,13 @@ export interface ConfigMeasurement {
   decompressMs: number[]
 }
 
-export class RoundTripError extends Error {
+export class RoundTripError extends SstkitError {
   override name = 'RoundTripError'
+  constructor(message: string, options?: SstkitErrorOptions) {
+    super('internal', message, options)
+  }
 }
+transferable(RoundTripError)
 
 /** A compressor with the config's settings: its own contexts, so timing one config never reloads another's dictionary. */
 function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: Uint8Array | undefined): BlockCompressor {

@@ -1,10 +1,12 @@
 /**
- * Runs evaluation tasks on worker threads (`--jobs`), or inline when one job
- * suffices or when running from TypeScript sources (tests), where the worker
- * script is not built. Results never depend on the number of jobs: each task
- * is a pure function of its inputs (timings aside).
+ * Runs evaluation tasks on worker threads (`--jobs`, through
+ * src/util/worker-pool.ts), or inline when one job suffices or when running
+ * from TypeScript sources (tests), where the worker script is not built.
+ * Results never depend on the number of jobs: each task is a pure function of
+ * its inputs (timings aside).
  */
-import { Worker } from 'node:worker_threads'
+import { errorFromTransfer, type TransferredError } from '../errors.js'
+import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { ConfigMeasurement, evaluate, EvaluateTask } from './evaluate.js'
 import type { SkippedBlock } from './source.js'
 
@@ -13,11 +15,16 @@ export interface TaskResult {
   skipped: SkippedBlock[]
 }
 
-/** Messages from a worker. */
-export type WorkerMessage = { kind: 'progress'; blocks: number } | { kind: 'done'; result: TaskResult } | { kind: 'error'; message: string; name: string }
+/** A task for a worker. */
+export type WorkerRequest = { kind: 'task'; id: number; task: EvaluateTask }
+
+/** Messages from a worker: progress while a task runs, then its result or error. */
+export type WorkerMessage = { kind: 'progress'; blocks: number } | { kind: 'done'; id: number; result: TaskResult } | { kind: 'error'; id: number; error: TransferredError }
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
+/** How long to sleep between looks at the workers when none has posted (the event loop runs meanwhile). */
+const POLL_MS = 50
 
 export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (n: number) => void): Promise<TaskResult[]> {
   if (jobs <= 1 || tasks.length <= 1 || !canUseWorkers) {
@@ -30,39 +37,40 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
     return out
   }
   const results: TaskResult[] = new Array(tasks.length)
+  const pool = new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, Math.min(jobs, tasks.length), null)
+  /** The task each worker is on (by slot index), or -1. */
+  const running = pool.slots.map(() => -1)
   let next = 0
-  const runOne = (worker: Worker): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const i = next++
-      if (i >= tasks.length) {
-        resolve()
-        return
-      }
-      const onMessage = (m: WorkerMessage) => {
-        if (m.kind === 'progress') onBlocks?.(m.blocks)
-        else {
-          worker.off('message', onMessage)
-          worker.off('error', onError)
-          if (m.kind === 'error') {
-            const e = new Error(m.message)
-            e.name = m.name
-            reject(e)
-            return
-          }
-          results[i] = m.result
-          runOne(worker).then(resolve, reject)
-        }
-      }
-      const onError = (e: Error) => reject(e)
-      worker.on('message', onMessage)
-      worker.on('error', onError)
-      worker.postMessage(tasks[i])
-    })
-  const workers = Array.from({ length: Math.min(jobs, tasks.length) }, () => new Worker(WORKER_URL))
-  try {
-    await Promise.all(workers.map((w) => runOne(w)))
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()))
+  let done = 0
+  let failure: { error: unknown } | null = null
+  const give = (s: PoolSlot) => {
+    running[s.index] = next < tasks.length && !failure ? next++ : -1
+    if (running[s.index] >= 0) pool.send(s, { kind: 'task', id: running[s.index], task: tasks[running[s.index]] })
   }
-  return results
+  const received = (s: PoolSlot, m: WorkerMessage) => {
+    if (m.kind === 'progress') {
+      onBlocks?.(m.blocks)
+      return
+    }
+    if (m.kind === 'error') failure ??= { error: errorFromTransfer(m.error) }
+    else results[m.id] = m.result
+    done++
+    give(s)
+  }
+  try {
+    for (const s of pool.slots) give(s)
+    while (!failure && done < tasks.length) {
+      await pool.waitAsync(received, POLL_MS)
+      for (const s of pool.exited()) {
+        pool.poll(received) // its last answers may have arrived just before it went
+        if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure ??= { error: s.error ?? new Error('a recompress worker thread exited') }
+      }
+    }
+    if (failure) throw failure.error
+    return results
+  } finally {
+    pool.close()
+    // A worker still inside a task after the close wait (after a failure elsewhere) is stopped.
+    await Promise.all(pool.stragglers.map((s) => s.worker.terminate()))
+  }
 }

@@ -1,25 +1,24 @@
-/** Worker-thread entry: evaluate one task at a time, reporting progress. */
-import { parentPort } from 'node:worker_threads'
-import { evaluate, EvaluateTask } from './evaluate.js'
-import type { WorkerMessage } from './pool.js'
+/** Worker-thread entry: evaluate one task at a time, reporting progress (see pool.ts). */
+import { errorToTransfer } from '../errors.js'
+import { poolWorker } from '../util/worker-pool.js'
+import { evaluate } from './evaluate.js'
+import type { WorkerMessage, WorkerRequest } from './pool.js'
 
-const port = parentPort
-if (!port) throw new Error('recompress worker must run in a worker thread')
+const side = poolWorker<null, WorkerRequest, WorkerMessage>()
+side.ready()
 
-port.on('message', (task: EvaluateTask) => {
+side.listen((m) => {
   let pending = 0
-  const post = (m: WorkerMessage) => port.postMessage(m)
   try {
-    const result = evaluate(task, () => {
+    const result = evaluate(m.task, () => {
       if (++pending >= 32) {
-        post({ kind: 'progress', blocks: pending })
+        side.post({ kind: 'progress', blocks: pending })
         pending = 0
       }
     })
-    if (pending) post({ kind: 'progress', blocks: pending })
-    post({ kind: 'done', result })
+    if (pending) side.post({ kind: 'progress', blocks: pending })
+    side.post({ kind: 'done', id: m.id, result })
   } catch (e) {
-    const err = e as Error
-    post({ kind: 'error', message: err.message, name: err.name })
+    side.post({ kind: 'error', id: m.id, error: errorToTransfer(e) })
   }
 })

@@ -4,7 +4,7 @@
  */
 // Direct module imports, not the ../reader.js barrel: scan workers load this file.
 import { decodeBlobIndex } from '../format/blob-index.js'
-import { readFixed32 } from '../format/coding.js'
+import { readFixed32, toHex } from '../format/coding.js'
 import { parseInternalKey, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
@@ -24,12 +24,8 @@ export interface EntryView {
 
 const TEXT_DECODER = new TextDecoder('utf-8')
 
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
-}
-
 function keyText(b: Uint8Array, asHex: boolean): string {
-  return asHex ? `0x${hex(b)}` : `'${escapeBytes(b)}'`
+  return asHex ? `0x${toHex(b)}` : `'${escapeBytes(b)}'`
 }
 
 function timestampOf(e: EntryView): { key: Uint8Array; ts: string | null } {
@@ -150,7 +146,7 @@ export interface EntryJson {
 }
 
 function bytesOut(b: Uint8Array, asHex: boolean): string {
-  return asHex ? hex(b) : TEXT_DECODER.decode(b)
+  return asHex ? toHex(b) : TEXT_DECODER.decode(b)
 }
 
 function jsonSafe(v: number | bigint): number | string {

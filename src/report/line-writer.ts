@@ -6,8 +6,7 @@
  * and values are escaped (or hex-encoded) straight from the block bytes into
  * the buffer, which is handed to `sink` whenever it fills.
  */
-
-const HEX = Uint8Array.from(Buffer.from('0123456789abcdef', 'latin1'))
+import { HEX_DIGITS } from '../format/coding.js'
 
 /** Bytes printed as themselves: printable ASCII except backslash and quote. */
 const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x27 ? 1 : 0))
@@ -15,12 +14,12 @@ const PLAIN = new Uint8Array(256).map((_, c) => (c >= 0x20 && c < 0x7f && c !== 
 const ESCAPED = new Uint32Array(256)
 const ESCAPED_LENGTH = new Uint8Array(256)
 for (let c = 0; c < 256; c++) {
-  const form = PLAIN[c] ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, HEX[c >> 4], HEX[c & 15]]
+  const form = PLAIN[c] ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, HEX_DIGITS[c >> 4], HEX_DIGITS[c & 15]]
   ESCAPED[c] = form.reduce((v, b, i) => v | (b << (8 * i)), 0) >>> 0
   ESCAPED_LENGTH[c] = form.length
 }
 /** Per byte, its two hex digits packed little-endian into a uint16. */
-const HEX_PAIR = new Uint16Array(256).map((_, c) => HEX[c >> 4] | (HEX[c & 15] << 8))
+const HEX_PAIR = new Uint16Array(256).map((_, c) => HEX_DIGITS[c >> 4] | (HEX_DIGITS[c & 15] << 8))
 
 export type ByteSink = (bytes: Uint8Array) => void
 

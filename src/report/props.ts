@@ -14,6 +14,7 @@ import {
   type FilterInfo,
   type Table,
 } from '../reader.js'
+import { toHex } from '../format/coding.js'
 import { formatBytes, jsonNumber } from './text.js'
 import { Property } from '../format/properties.js'
 
@@ -34,7 +35,12 @@ export interface PropsJson {
   userProperties: Record<string, { hex: string; value?: number | string }>
 }
 
-export function propsJson(file: string, t: Table): PropsJson {
+/**
+ * The properties report. `identifyFilter: false` leaves the filter unread
+ * (`filter` is then null): the browser's first screen shows only what opening
+ * the table read.
+ */
+export function propsJson(file: string, t: Table, options: { identifyFilter?: boolean } = {}): PropsJson {
   const properties: Record<string, number | string> = {}
   for (const [name, v] of t.properties.known) {
     properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : jsonNumber(v)
@@ -42,7 +48,7 @@ export function propsJson(file: string, t: Table): PropsJson {
   const userProperties: PropsJson['userProperties'] = {}
   for (const [name, v] of t.properties.user) {
     const decoded = decodeWellKnownUserProperty(name, v)
-    userProperties[name] = { hex: Buffer.from(v).toString('hex'), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
+    userProperties[name] = { hex: toHex(v), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
   }
   return {
     file,
@@ -56,7 +62,7 @@ export function propsJson(file: string, t: Table): PropsJson {
       index: { ...t.indexHandle },
     },
     properties,
-    filter: filterJson(t),
+    filter: (options.identifyFilter ?? true) ? filterJson(t) : null,
     userProperties,
   }
 }
@@ -68,7 +74,7 @@ function filterJson(t: Table): PropsJson['filter'] {
 
 function knownBinaryText(name: string, v: Uint8Array): string {
   if (name === Property.SeqnoTimeMap) return formatSeqnoTimeMapProperty(v)
-  return Buffer.from(v).toString('hex')
+  return toHex(v)
 }
 
 const TIME_PROPERTIES = new Set<string>([

@@ -1,6 +1,6 @@
 /** Text forms of keys, values and sizes for people. */
+import { HEX_DIGITS } from '../format/coding.js'
 
-const HEX_DIGITS = Uint8Array.from(Buffer.from('0123456789abcdef', 'latin1'))
 /** Scratch output for escapeBytes: worst case 4 bytes (\xNN) per input byte; grown on demand, reused. */
 let escapeScratch = Buffer.allocUnsafe(4096)
 

@@ -24,7 +24,7 @@ export type ResolvedCompression = Pick<RewriteOptions, 'compressionType' | 'leve
 
 const FLAG_NAMES: SettingNames = { compressionType: '--compression', level: '--level', dict: '--dict', zstdChecksum: '--checksum' }
 
-const usage = (message: string) => new RewriteError(message, true)
+const usage = (message: string) => new RewriteError('usage', message)
 
 /** `default` (RocksDB's kDefaultCompressionLevel) or an integer. */
 export function parseLevel(spec: string): number | null {

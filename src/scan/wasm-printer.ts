@@ -10,6 +10,7 @@
  * output and error messages are exactly those of the JavaScript path.
  */
 import type { Scratch } from '../codec/output.js'
+import { HEX_DIGITS } from '../format/coding.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
 import { BlockRegion, compileKernel } from '../wasm/kernel.js'
@@ -21,12 +22,18 @@ interface Exports {
   pos: WebAssembly.Global
   out: WebAssembly.Global
   count: WebAssembly.Global
+  /** The memory layout (see the .wat): where each table starts, and FREE, where the module's own regions end. */
+  ESCAPED: WebAssembly.Global
+  ESCAPED_LENGTH: WebAssembly.Global
+  HEX_DIGITS: WebAssembly.Global
+  IS_DELETION: WebAssembly.Global
+  TYPE_LABELS: WebAssembly.Global
+  TYPE_LABEL_BYTES: WebAssembly.Global
+  FREE: WebAssembly.Global
 }
 
-/** Output lines collect here before going to the writer. */
-const OUT_BASE = 2 * 65536
+/** Output lines collect in OUT_CAPACITY bytes from the module's FREE; blocks go after them. */
 const OUT_CAPACITY = 1 << 20
-const BLOCK_BASE = OUT_BASE + OUT_CAPACITY
 
 /** Types the module prints itself; the labels must be what valueTypeName says. */
 const PRINTED_TYPES = [ValueType.Deletion, ValueType.Value, ValueType.Merge, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
@@ -35,7 +42,9 @@ const DELETION_TYPES = [ValueType.Deletion, ValueType.SingleDeletion, ValueType.
 export class WasmBlockPrinter {
   private readonly x: Exports
   private readonly region: BlockRegion
-  private outEnd = OUT_BASE
+  private readonly outBase: number
+  private readonly blockBase: number
+  private outEnd: number
 
   /** A printer, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmBlockPrinter | null {
@@ -45,7 +54,10 @@ export class WasmBlockPrinter {
 
   private constructor(module: WebAssembly.Module) {
     this.x = new WebAssembly.Instance(module).exports as unknown as Exports
-    this.region = new BlockRegion(this.x.memory, BLOCK_BASE)
+    this.outBase = this.x.FREE.value as number
+    this.outEnd = this.outBase
+    this.blockBase = this.outBase + OUT_CAPACITY
+    this.region = new BlockRegion(this.x.memory, this.blockBase)
     this.fillTables()
   }
 
@@ -57,19 +69,20 @@ export class WasmBlockPrinter {
   private fillTables(): void {
     const b = this.region.bytes
     const view = new DataView(b.buffer)
-    const hexDigits = Buffer.from('0123456789abcdef', 'latin1')
+    const at = (g: WebAssembly.Global) => g.value as number
+    const [escaped, escapedLength, typeLabels, labelBytes] = [at(this.x.ESCAPED), at(this.x.ESCAPED_LENGTH), at(this.x.TYPE_LABELS), at(this.x.TYPE_LABEL_BYTES)]
     for (let c = 0; c < 256; c++) {
       const plain = c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x27
-      const form = plain ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, hexDigits[c >> 4], hexDigits[c & 15]]
-      view.setUint32(4 * c, form.reduce((v, x, i) => v | (x << (8 * i)), 0) >>> 0, true)
-      b[1024 + c] = form.length
+      const form = plain ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, HEX_DIGITS[c >> 4], HEX_DIGITS[c & 15]]
+      view.setUint32(escaped + 4 * c, form.reduce((v, x, i) => v | (x << (8 * i)), 0) >>> 0, true)
+      b[escapedLength + c] = form.length
     }
-    b.set(hexDigits, 1280)
-    for (const t of DELETION_TYPES) b[1536 + t] = 1
+    b.set(HEX_DIGITS, at(this.x.HEX_DIGITS))
+    for (const t of DELETION_TYPES) b[at(this.x.IS_DELETION) + t] = 1
     for (const t of PRINTED_TYPES) {
       const label = Buffer.from(` ${valueTypeName(t)}`, 'latin1')
-      b[2048 + 32 * t] = label.length
-      b.set(label, 2048 + 32 * t + 1)
+      b[typeLabels + labelBytes * t] = label.length
+      b.set(label, typeLabels + labelBytes * t + 1)
     }
   }
 
@@ -83,9 +96,9 @@ export class WasmBlockPrinter {
     this.region.place(block)
     const x = this.x
     const seq = BigInt(seqOverride)
-    const limit = OUT_BASE + OUT_CAPACITY
+    const limit = this.outBase + OUT_CAPACITY
     const max = Math.min(maxEntries, 0x7fffffff)
-    let status = x.entries(BLOCK_BASE, 0, entriesEnd, 0, this.outEnd, limit, hex ? 1 : 0, seq, max)
+    let status = x.entries(this.blockBase, 0, entriesEnd, 0, this.outEnd, limit, hex ? 1 : 0, seq, max)
     for (;;) {
       this.outEnd = x.out.value as number
       if (status === 0) return -1
@@ -94,7 +107,7 @@ export class WasmBlockPrinter {
         return x.count.value as number
       }
       this.flush(w) // 1: the output region is full
-      status = x.entries(BLOCK_BASE, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, hex ? 1 : 0, seq, max)
+      status = x.entries(this.blockBase, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, hex ? 1 : 0, seq, max)
     }
   }
 
@@ -105,8 +118,8 @@ export class WasmBlockPrinter {
 
   /** Hand the buffered lines to the writer (before the writer gets anything else). */
   flush(w: LineWriter): void {
-    if (this.outEnd === OUT_BASE) return
-    w.write(this.region.bytes.subarray(OUT_BASE, this.outEnd))
-    this.outEnd = OUT_BASE
+    if (this.outEnd === this.outBase) return
+    w.write(this.region.bytes.subarray(this.outBase, this.outEnd))
+    this.outEnd = this.outBase
   }
 }

@@ -1,49 +1,41 @@
 /**
  * A scan worker: opens the file itself and prints the chunks of data blocks it
  * is sent, answering each with the printed bytes (transferred, not copied).
- * See scan.ts for the protocol.
+ * See parallel.ts for the protocol, src/util/worker-pool.ts for the pool's part.
  */
-import { workerData } from 'node:worker_threads'
+import { errorToTransfer } from '../errors.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
+import { poolWorker } from '../util/worker-pool.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
-import { handlesOf, OUTPUT_BUFFER_BYTES, serializeError, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './scan.js'
+import { handlesOf, OUTPUT_BUFFER_BYTES, type ScanWorkerData, type ScanWorkerMessage, type ScanWorkerRequest, type ScanWorkerResult } from './parallel.js'
 
-const data = workerData as ScanWorkerData
-const signal = new Int32Array(data.signal)
+const side = poolWorker<ScanWorkerData, ScanWorkerRequest, ScanWorkerMessage>()
+const data = side.data
 const table = openTable(data.path, { verifyChecksums: data.verifyChecksums, maxBlockBytes: data.maxBlockBytes })
 const printer = new EntryPrinter(table, data.spec, data.tombstones)
 /** Output buffers, sent back by the main thread once written. */
 const pool = new BufferPool(OUTPUT_BUFFER_BYTES)
+side.ready()
 
-function post(m: ScanWorkerMessage, transfer: ArrayBuffer[] = []): void {
-  data.port.postMessage(m, transfer)
-  Atomics.add(signal, 0, 1)
-  Atomics.notify(signal, 0)
-}
-post({ kind: 'ready' })
-
-data.port.on('message', (m: ScanWorkerRequest) => {
-  if (m.kind === 'buffers') {
-    for (const b of m.buffers) pool.give(b)
-    return
-  }
-  if (m.kind === 'close') {
-    table.close()
-    post({ kind: 'closed' })
-    data.port.close()
-    return
-  }
-  const output: Uint8Array[] = []
-  const w = new LineWriter((b) => output.push(b), pool)
-  let r: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
-  let error
-  try {
-    r = printer.printBlocks(w, handlesOf(m.handles), -1, Infinity)
-  } catch (e) {
-    error = serializeError(e)
-  }
-  w.flush()
-  const result: ScanWorkerResult = { ...r, kind: 'result', id: m.id, output, error }
-  post(result, output.map((b) => b.buffer as ArrayBuffer))
-})
+side.listen(
+  (m) => {
+    if (m.kind === 'buffers') {
+      for (const b of m.buffers) pool.give(b)
+      return
+    }
+    const output: Uint8Array[] = []
+    const w = new LineWriter((b) => output.push(b), pool)
+    let r: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
+    let error
+    try {
+      r = printer.printBlocks(w, handlesOf(m.handles), -1, Infinity)
+    } catch (e) {
+      error = errorToTransfer(e)
+    }
+    w.flush()
+    const result: ScanWorkerResult = { ...r, kind: 'result', id: m.id, output, error }
+    side.post(result, output.map((b) => b.buffer as ArrayBuffer))
+  },
+  () => table.close(),
+)

@@ -16,6 +16,7 @@ import { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
 import { encodeVarint } from '../format/coding.js'
+import { SstkitError } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import {
@@ -56,7 +57,8 @@ export function toStatus(e: unknown): SstDumpStatus {
   if (e instanceof SstDumpStatus) return e
   if (e instanceof NotSupportedError) return SstDumpStatus.of('NotSupported', stripOffset(e.message))
   if (e instanceof CorruptionError) return corruption(stripOffset(e.message))
-  if (e instanceof Error && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
+  // A Node.js error (its `code` is a string such as ENOENT; an SstkitError's `code` is its kind).
+  if (e instanceof Error && !(e instanceof SstkitError) && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
   throw e
 }
 

@@ -1,4 +1,6 @@
 /** RocksDB `Status` as sst_dump prints it (`Status::ToString()`). */
+import { type ErrorCode, SstkitError, transferable } from '../errors.js'
+
 export type StatusCode = 'Corruption' | 'InvalidArgument' | 'NotSupported' | 'IOError' | 'NotFound' | 'Aborted'
 
 const PREFIX: Record<StatusCode, string> = {
@@ -10,14 +12,26 @@ const PREFIX: Record<StatusCode, string> = {
   Aborted: 'Operation aborted: ',
 }
 
+/** The kind of failure each status stands for in sstkit's error model. */
+const KIND: Record<StatusCode, ErrorCode> = {
+  Corruption: 'corruption',
+  InvalidArgument: 'usage',
+  NotSupported: 'not-supported',
+  IOError: 'io',
+  NotFound: 'corruption',
+  Aborted: 'corruption',
+}
+
 /** A failed RocksDB status; thrown by the emulation and caught where sst_dump checks `s.ok()`. */
-export class SstDumpStatus extends Error {
+export class SstDumpStatus extends SstkitError {
+  override name = 'SstDumpStatus'
   constructor(
-    readonly code: StatusCode,
+    /** RocksDB's status code (`code` is the sstkit error kind). */
+    readonly status: StatusCode,
     /** The state (`getState()`): message, or `msg: msg2` when RocksDB passes two parts. */
     readonly state: string,
   ) {
-    super(PREFIX[code] + state)
+    super(KIND[status], PREFIX[status] + state)
   }
 
   static of(code: StatusCode, msg: string, msg2?: string): SstDumpStatus {
@@ -28,6 +42,7 @@ export class SstDumpStatus extends Error {
     return this.message
   }
 }
+transferable(SstDumpStatus)
 
 export function corruption(msg: string, msg2?: string): SstDumpStatus {
   return SstDumpStatus.of('Corruption', msg, msg2)

@@ -8,6 +8,7 @@ import { compressionTypeName, decompressBlock } from '../codec/compression.js'
 import type { Scratch } from '../codec/output.js'
 import { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
+import { transferable } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { ByteSource, ReadWindow, ShortReadError } from '../io/byte-source.js'
 
@@ -60,6 +61,7 @@ export class ChecksumMismatchError extends CorruptionError {
     )
   }
 }
+transferable(ChecksumMismatchError)
 
 export function hex32(v: number): string {
   return (v >>> 0).toString(16).padStart(8, '0')

@@ -15,7 +15,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { CompressionType } from '../codec/compression.js'
 import type { DictMode } from '../codec/setting.js'
-import { finalizeDictionary, trainDictionary } from '../codec/zdict.js'
+import { DictionaryBuildError, finalizeDictionary, trainDictionary } from '../codec/zdict.js'
 
 const PRIME_GENERATOR = 545055921143n
 
@@ -70,7 +70,7 @@ export function dictionaryFromSamples(
     if (mode === 'train') return trainDictionary(samples, lengths, maxDictBytes)
     return finalizeDictionary(samples.subarray(0, Math.min(samples.length, maxDictBytes)), samples, lengths, maxDictBytes, level)
   } catch (e) {
-    if ((e as Error).name === 'DictionaryBuildError') return new Uint8Array(0)
+    if (e instanceof DictionaryBuildError) return new Uint8Array(0)
     throw e
   }
 }

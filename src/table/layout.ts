@@ -259,8 +259,8 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
 }
 
-/** Bytes no block accounts for (alignment padding, embedded blobs, or damage). */
-function addGaps(blocks: LayoutBlock[], fileSize: number): LayoutBlock[] {
+/** Blocks in file order with a `gap` block for the bytes none accounts for (alignment padding, embedded blobs, or damage). */
+export function addGaps(blocks: LayoutBlock[], fileSize: number): LayoutBlock[] {
   const out: LayoutBlock[] = []
   let pos = 0
   for (const b of blocks) {

@@ -40,7 +40,7 @@ import {
 import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
 import { ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
-import { checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
+import { ChecksumMismatchError, checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
 
 export interface OpenTableOptions {
   /** Verify block checksums as blocks are read (default true). */
@@ -155,7 +155,7 @@ export class Table {
       try {
         raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: verify, limit: footer.offset, maxBlockBytes })
       } catch (e) {
-        if (!(allowSeqnoRetry && e instanceof CorruptionError && e.name === 'ChecksumMismatchError')) throw e
+        if (!(allowSeqnoRetry && e instanceof ChecksumMismatchError)) throw e
         raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: false, limit: footer.offset, maxBlockBytes })
         if (!propertiesChecksumWithSeqnoZeroed(raw, ctx)) throw e
         seqnoZeroed = true

@@ -7,8 +7,10 @@
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { prng, RateDecider, RatioDecider } from './auto-skip.js'
+import { RateDecider, RatioDecider } from '../recompress/auto-skip.js'
+import { prng } from '../util/prng.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, HASH_INDEX_METADATA_BLOCK, HASH_INDEX_PREFIXES_BLOCK, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
+import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, Table } from './reader.js'
 import { verifyTable } from './verify.js'
@@ -61,19 +63,11 @@ export function defaultRewriteOptions(overrides: Partial<RewriteOptions> = {}): 
   }
 }
 
-export class RewriteError extends Error {
+/** A rewrite that cannot be done (usage: it would overwrite; io: the output cannot be written) or whose output fails verification (corruption). */
+export class RewriteError extends SstkitError {
   override name = 'RewriteError'
-  /**
-   * true: a usage problem (bad settings, the output exists or is the input,
-   * OUT cannot be written), exit 2; false: the written file failed its check, exit 1.
-   */
-  constructor(
-    message: string,
-    readonly usage = false,
-  ) {
-    super(message)
-  }
 }
+transferable(RewriteError)
 
 /** Output format_version when not given: keep the input's, but at least 2 (older framings are not written). */
 export function defaultFormatVersion(input: number): number {
@@ -170,8 +164,8 @@ export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 
 
 export function rewriteFile(input: string, output: string, o: RewriteOptions): RewriteResult {
   const t0 = performance.now()
-  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError(`refusing to write over the input file ${input}`, true)
-  if (existsSync(output) && !o.force) throw new RewriteError(`${output} exists (use --force to replace it)`, true)
+  if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError('usage', `refusing to write over the input file ${input}`)
+  if (existsSync(output) && !o.force) throw new RewriteError('usage', `${output} exists (use --force to replace it)`)
   const table = openTable(input)
   const notes: string[] = []
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
@@ -226,7 +220,7 @@ function onOutput<T>(output: string, step: () => T): T {
     if (!(e instanceof Error) || typeof err.code !== 'string' || err.syscall === undefined) throw e
     const reason = /^[A-Z0-9_]+: ([^,]+)/.exec(err.message)?.[1] ?? err.message
     const hint = err.code === 'ENOENT' && !existsSync(dirname(output)) ? ` (directory ${dirname(output)} does not exist)` : ''
-    throw new RewriteError(`cannot write ${output}: ${reason} (${err.code})${hint}`, true)
+    throw new RewriteError('io', `cannot write ${output}: ${reason} (${err.code})${hint}`, { file: output, cause: e })
   }
 }
 
@@ -237,28 +231,28 @@ function verifyRewrite(input: Table, written: string): void {
     const v = verifyTable(out)
     if (!v.ok) {
       const p = v.problems[0]
-      throw new RewriteError(`verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
+      throw new RewriteError('corruption', `verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
     }
     const a = input.iterator({ applyGlobalSeqno: false })
     const b = out.iterator({ applyGlobalSeqno: false })
     let n = 0
     for (a.seekToFirst(), b.seekToFirst(); a.valid; a.next(), b.next(), n++) {
-      if (!b.valid) throw new RewriteError(`verification failed: the written file ends after ${n} entries`)
+      if (!b.valid) throw new RewriteError('corruption', `verification failed: the written file ends after ${n} entries`)
       if (Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)) !== 0 || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) !== 0) {
-        throw new RewriteError(`verification failed: entry ${n} differs from the input`)
+        throw new RewriteError('corruption', `verification failed: entry ${n} differs from the input`)
       }
     }
-    if (b.valid) throw new RewriteError(`verification failed: the written file has more than ${n} entries`)
+    if (b.valid) throw new RewriteError('corruption', `verification failed: the written file has more than ${n} entries`)
     const ta = input.rangeTombstones({ applyGlobalSeqno: false })
     const tb = out.rangeTombstones({ applyGlobalSeqno: false })
-    if (ta.length !== tb.length) throw new RewriteError(`verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
+    if (ta.length !== tb.length) throw new RewriteError('corruption', `verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
     ta.forEach((t, i) => {
       if (Buffer.compare(Buffer.from(t.internalKey), Buffer.from(tb[i].internalKey)) !== 0 || Buffer.compare(Buffer.from(t.end), Buffer.from(tb[i].end)) !== 0) {
-        throw new RewriteError(`verification failed: range tombstone ${i} differs from the input`)
+        throw new RewriteError('corruption', `verification failed: range tombstone ${i} differs from the input`)
       }
     })
   } catch (e) {
-    if (e instanceof CorruptionError) throw new RewriteError(`verification of the written file failed: ${e.message}`)
+    if (e instanceof CorruptionError) throw new RewriteError('corruption', `verification of the written file failed: ${e.message}`)
     throw e
   } finally {
     out.close()

@@ -14,16 +14,20 @@ interface Exports {
   check(block: number, end: number, hasPrev: number): number
   prevLen: WebAssembly.Global
   firstLen: WebAssembly.Global
+  /** The memory layout (see the .wat): where the key regions and the block start, and a key region's size. */
+  PREV: WebAssembly.Global
+  FIRST: WebAssembly.Global
+  BLOCK: WebAssembly.Global
+  KEY_CAPACITY: WebAssembly.Global
 }
-
-const PREV = 65536
-const FIRST = 196608
-const BLOCK_BASE = 262144
-const KEY_CAPACITY = 65536
 
 export class WasmOrderChecker {
   private readonly x: Exports
   private readonly region: BlockRegion
+  private readonly prev: number
+  private readonly first: number
+  private readonly blockBase: number
+  private readonly keyCapacity: number
 
   /** A checker, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmOrderChecker | null {
@@ -33,7 +37,11 @@ export class WasmOrderChecker {
 
   private constructor(module: WebAssembly.Module) {
     this.x = new WebAssembly.Instance(module).exports as unknown as Exports
-    this.region = new BlockRegion(this.x.memory, BLOCK_BASE)
+    this.prev = this.x.PREV.value as number
+    this.first = this.x.FIRST.value as number
+    this.blockBase = this.x.BLOCK.value as number
+    this.keyCapacity = this.x.KEY_CAPACITY.value as number
+    this.region = new BlockRegion(this.x.memory, this.blockBase)
   }
 
   /** Decompress data blocks into this: they then land in the module's memory. */
@@ -47,20 +55,20 @@ export class WasmOrderChecker {
    * every key is in order (see firstKey/lastKey), or -1: check it in JavaScript.
    */
   check(block: Uint8Array, entriesEnd: number, prevKey: Uint8Array | null): number {
-    if (prevKey && prevKey.length > KEY_CAPACITY) return -1
+    if (prevKey && prevKey.length > this.keyCapacity) return -1
     this.region.place(block)
-    if (prevKey) this.region.bytes.set(prevKey, PREV)
+    if (prevKey) this.region.bytes.set(prevKey, this.prev)
     this.x.prevLen.value = prevKey ? prevKey.length : 0
-    return this.x.check(BLOCK_BASE, entriesEnd, prevKey ? 1 : 0)
+    return this.x.check(this.blockBase, entriesEnd, prevKey ? 1 : 0)
   }
 
   /** The first key of the block just checked (a view, valid until the next check). */
   firstKey(): Uint8Array {
-    return this.region.bytes.subarray(FIRST, FIRST + (this.x.firstLen.value as number))
+    return this.region.bytes.subarray(this.first, this.first + (this.x.firstLen.value as number))
   }
 
   /** The last key of the block just checked (a view, valid until the next check). */
   lastKey(): Uint8Array {
-    return this.region.bytes.subarray(PREV, PREV + (this.x.prevLen.value as number))
+    return this.region.bytes.subarray(this.prev, this.prev + (this.x.prevLen.value as number))
   }
 }

@@ -11,19 +11,16 @@ import {
   valueTypeName,
   type BlockKind,
 } from '../index.js'
+import { toHex } from '../format/coding.js'
 import { escapeBytes, formatBytes, percent, truncate } from '../report/text.js'
 import type { ByteSplit, EntryRow } from './model.js'
 
 /** Longest value shown in the detail pane; the rest is summarised. */
 export const MAX_VALUE_BYTES = 64 * 1024
 
-export function hexOf(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
-}
-
 /** A key or value for one line: escaped text, or 0x-prefixed hex. */
 export function bytesText(b: Uint8Array, asHex: boolean): string {
-  return asHex ? `0x${hexOf(b)}` : escapeBytes(b)
+  return asHex ? `0x${toHex(b)}` : escapeBytes(b)
 }
 
 /** Exactly `width` characters: cut with an ellipsis, or padded. */

@@ -4,20 +4,29 @@
 ;; places blocks in this memory and falls back to its own code for anything
 ;; unusual; the output is byte-identical to src/report/entries.ts entryLine.
 ;;
-;; Memory layout:
+;; Memory layout (each start is an exported global the JavaScript side reads;
+;; load and store offset= immediates below repeat them, as immediates must be
+;; literals):
 ;;   [0, 1024)        ESCAPED: per byte, its escaped form packed little-endian (u32)
 ;;   [1024, 1280)     ESCAPED_LENGTH: per byte, 1, 2 or 4
 ;;   [1280, 1296)     HEX_DIGITS: "0123456789abcdef"
 ;;   [1536, 1568)     IS_DELETION: per value type below 32, 1 if a deletion
-;;   [2048, 3072)     TYPE_LABELS: per value type below 32, 32 bytes: length, then " kTypeName"
-;;                    (length 0: a type this module does not print)
-;;   [65536, 131072)  KEY: the current key (shared prefixes build on it)
-;;   from 131072      the caller's output and block regions
+;;   [2048, 3072)     TYPE_LABELS: per value type below 32, TYPE_LABEL_BYTES (32) bytes:
+;;                    length, then " kTypeName" (length 0: a type this module does not print)
+;;   [65536, 131072)  KEY: the current key (shared prefixes build on it), KEY_CAPACITY bytes
+;;   from FREE        (131072) the caller's output and block regions
 (module
   (memory (export "memory") 3)
 
-  (global $KEY i32 (i32.const 65536))
-  (global $KEY_CAPACITY i32 (i32.const 65536))
+  (global $ESCAPED (export "ESCAPED") i32 (i32.const 0))
+  (global $ESCAPED_LENGTH (export "ESCAPED_LENGTH") i32 (i32.const 1024))
+  (global $HEX_DIGITS (export "HEX_DIGITS") i32 (i32.const 1280))
+  (global $IS_DELETION (export "IS_DELETION") i32 (i32.const 1536))
+  (global $TYPE_LABELS (export "TYPE_LABELS") i32 (i32.const 2048))
+  (global $TYPE_LABEL_BYTES (export "TYPE_LABEL_BYTES") i32 (i32.const 32))
+  (global $KEY (export "KEY") i32 (i32.const 65536))
+  (global $KEY_CAPACITY (export "KEY_CAPACITY") i32 (i32.const 65536))
+  (global $FREE (export "FREE") i32 (i32.const 131072))
 
   ;; Results of `entries`: where it stopped.
   (global $pos (export "pos") (mut i32) (i32.const 0))
@@ -50,7 +59,7 @@
             (loop $bytes
               (local.set $c (i32.load8_u (local.get $src)))
               (i32.store align=1 (local.get $dst) (i32.load (i32.shl (local.get $c) (i32.const 2))))
-              (local.set $dst (i32.add (local.get $dst) (i32.load8_u offset=1024 (local.get $c))))
+              (local.set $dst (i32.add (local.get $dst) (i32.load8_u offset=1024 (local.get $c)))) ;; ESCAPED_LENGTH
               (local.set $src (i32.add (local.get $src) (i32.const 1)))
               (br_if $bytes (i32.lt_u (local.get $src) (local.get $stop)))))
           (else
@@ -63,7 +72,7 @@
         (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
         (local.set $c (i32.load8_u (local.get $src)))
         (i32.store align=1 (local.get $dst) (i32.load (i32.shl (local.get $c) (i32.const 2))))
-        (local.set $dst (i32.add (local.get $dst) (i32.load8_u offset=1024 (local.get $c))))
+        (local.set $dst (i32.add (local.get $dst) (i32.load8_u offset=1024 (local.get $c)))) ;; ESCAPED_LENGTH
         (local.set $src (i32.add (local.get $src) (i32.const 1)))
         (br $rest)))
     (local.get $dst))
@@ -73,7 +82,7 @@
   (func $hex (export "hex") (param $src i32) (param $n i32) (param $dst i32) (result i32)
     (local $end i32) (local $v v128) (local $hi v128) (local $lo v128) (local $digits v128) (local $c i32)
     (local.set $end (i32.add (local.get $src) (local.get $n)))
-    (local.set $digits (v128.load (i32.const 1280)))
+    (local.set $digits (v128.load (global.get $HEX_DIGITS)))
     (block $tail
       (loop $chunks
         (br_if $tail (i32.gt_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
@@ -91,8 +100,8 @@
       (loop $rest
         (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
         (local.set $c (i32.load8_u (local.get $src)))
-        (i32.store8 (local.get $dst) (i32.load8_u offset=1280 (i32.shr_u (local.get $c) (i32.const 4))))
-        (i32.store8 offset=1 (local.get $dst) (i32.load8_u offset=1280 (i32.and (local.get $c) (i32.const 15))))
+        (i32.store8 (local.get $dst) (i32.load8_u offset=1280 (i32.shr_u (local.get $c) (i32.const 4)))) ;; HEX_DIGITS
+        (i32.store8 offset=1 (local.get $dst) (i32.load8_u offset=1280 (i32.and (local.get $c) (i32.const 15)))) ;; HEX_DIGITS
         (local.set $src (i32.add (local.get $src) (i32.const 1)))
         (local.set $dst (i32.add (local.get $dst) (i32.const 2)))
         (br $rest)))
@@ -203,7 +212,7 @@
         (local.set $trailer (i64.load align=1 (i32.add (global.get $KEY) (local.get $n))))
         (local.set $type (i32.wrap_i64 (i64.and (local.get $trailer) (i64.const 0xff))))
         (if (i32.ge_u (local.get $type) (i32.const 32)) (then (return (i32.const 2))))
-        (local.set $label (i32.add (i32.const 2048) (i32.shl (local.get $type) (i32.const 5))))
+        (local.set $label (i32.add (global.get $TYPE_LABELS) (i32.mul (local.get $type) (global.get $TYPE_LABEL_BYTES))))
         (if (i32.eqz (i32.load8_u (local.get $label))) (then (return (i32.const 2))))
         (global.set $keyLen (local.get $keyLen))
         ;; 'key' @seq kTypeName[ => 'value']\n
@@ -214,7 +223,7 @@
           (i32.add (local.get $out) (i32.const 2))))
         (memory.copy (local.get $out) (i32.add (local.get $label) (i32.const 1)) (i32.load8_u (local.get $label)))
         (local.set $out (i32.add (local.get $out) (i32.load8_u (local.get $label))))
-        (if (i32.or (i32.eqz (i32.load8_u offset=1536 (local.get $type))) (i32.ne (local.get $valueLen) (i32.const 0)))
+        (if (i32.or (i32.eqz (i32.load8_u offset=1536 (local.get $type))) (i32.ne (local.get $valueLen) (i32.const 0))) ;; IS_DELETION
           (then
             (i32.store align=1 (local.get $out) (i32.const 0x203e3d20)) ;; " => "
             (local.set $out (call $bytes (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4)) (local.get $hex)))))

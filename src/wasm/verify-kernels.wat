@@ -5,18 +5,20 @@
 ;; anything unusual, checks that block again in JavaScript, which words the
 ;; problem; so results are exactly those of src/table/verify.ts alone.
 ;;
-;; Memory layout:
+;; Memory layout (each start is an exported global the JavaScript side reads;
+;; each key region holds KEY_CAPACITY bytes):
 ;;   [65536, 131072)   PREV: the previous key (JS puts the last key of the block before here)
 ;;   [131072, 196608)  CUR: the key being decoded
 ;;   [196608, 262144)  FIRST: the block's first key
-;;   from 262144       the block
+;;   from BLOCK        (262144) the block
 (module
   (memory (export "memory") 5)
 
-  (global $PREV i32 (i32.const 65536))
-  (global $CUR i32 (i32.const 131072))
-  (global $FIRST i32 (i32.const 196608))
-  (global $KEY_CAPACITY i32 (i32.const 65536))
+  (global $PREV (export "PREV") i32 (i32.const 65536))
+  (global $CUR (export "CUR") i32 (i32.const 131072))
+  (global $FIRST (export "FIRST") i32 (i32.const 196608))
+  (global $BLOCK (export "BLOCK") i32 (i32.const 262144))
+  (global $KEY_CAPACITY (export "KEY_CAPACITY") i32 (i32.const 65536))
 
   ;; Length of the key in PREV (set by JS before a block; by `check` after it).
   (global $prevLen (export "prevLen") (mut i32) (i32.const 0))

@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ScanModule from '../../src/scan/scan.js'
 import type * as ReaderModule from '../../src/table/reader.js'
 import type * as WriterModule from '../../src/report/line-writer.js'
+import type * as ErrorsModule from '../../src/errors.js'
+import type * as BlockReaderModule from '../../src/table/block-reader.js'
 import type { ScanSpec } from '../../src/scan/printer.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
@@ -25,6 +27,8 @@ const dist = (p: string) => join(ROOT, 'dist', p)
 const { scanTable } = (await import(dist('scan/scan.js'))) as typeof ScanModule
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
 const { LineWriter } = (await import(dist('report/line-writer.js'))) as typeof WriterModule
+const { CorruptionError } = (await import(dist('errors.js'))) as typeof ErrorsModule
+const { ChecksumMismatchError } = (await import(dist('table/block-reader.js'))) as typeof BlockReaderModule
 
 interface Run {
   n: number
@@ -101,6 +105,51 @@ describe('scanTable with worker threads = scanTable serial', () => {
       expect(p.error).toMatch(/\(at offset \d+\)$/)
     }
   })
+
+  it('an error a worker throws reaches the caller as its own class, with its offset (synthetic)', async () => {
+    const { tableLayout } = (await import(dist('table/layout.js'))) as typeof import('../../src/table/layout.js')
+    const fs = await import('node:fs')
+    const tmp = fs.mkdtempSync(join(tmpdir(), 'sstkit-worker-error-'))
+    try {
+      const enc = (s: string) => new TextEncoder().encode(s)
+      const entries = Array.from({ length: 200 }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 500 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array])
+      const good = writeSyntheticTable(join(tmp, 'synthetic-blocks.sst'), entries, { blockSize: 256 })
+      const t = openTable(good)
+      const data = tableLayout(t).blocks.filter((b) => b.kind === 'data')
+      t.close()
+      // One block per chunk (chunkBytes 150): the main thread prints chunk 0 and
+      // hands chunk 1 to the worker first, so the damage in block 1 is the worker's.
+      expect(data.length).toBeGreaterThan(4)
+      expect(data[1].size).toBeGreaterThan(150)
+      const bytes = fs.readFileSync(good)
+      bytes[data[1].offset + 3] ^= 0x01
+      const bad = join(tmp, 'synthetic-data-flip.sst')
+      fs.writeFileSync(bad, bytes)
+      const thrown = (jobs: number) => {
+        const table = openTable(bad)
+        const stats = { chunks: 0, chunksByWorkers: 0 }
+        try {
+          scanTable(table, { format: 'text', hex: false }, new LineWriter(() => {}), { jobs, chunkBytes: 150, parallelThreshold: 0, awaitWorkers: true, stats })
+        } catch (e) {
+          return { e: e as InstanceType<typeof ChecksumMismatchError>, stats }
+        } finally {
+          table.close()
+        }
+        throw new Error('the scan did not fail')
+      }
+      const serial = thrown(1)
+      expect(serial.e).toBeInstanceOf(ChecksumMismatchError)
+      expect(serial.e.offset).toBe(data[1].offset)
+      const parallel = thrown(2)
+      expect(parallel.stats.chunksByWorkers).toBeGreaterThan(0)
+      expect(parallel.e).toBeInstanceOf(ChecksumMismatchError)
+      expect(parallel.e).toBeInstanceOf(CorruptionError)
+      expect([parallel.e.name, parallel.e.message, parallel.e.offset, parallel.e.code]).toEqual([serial.e.name, serial.e.message, data[1].offset, 'corruption'])
+      expect(parallel.e.handle).toEqual(serial.e.handle)
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('sstkit scan --jobs (CLI)', () => {
@@ -129,7 +178,7 @@ describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sstkit-parallel-'))
   const file = join(dir, 'synthetic-60mb.sst')
   beforeAll(async () => {
-    const { writeSynth } = (await import(dist('table/synth.js'))) as typeof import('../../src/table/synth.js')
+    const { writeSynth } = (await import(dist('synth/synth.js'))) as typeof import('../../src/synth/synth.js')
     writeSynth(file, { sizeBytes: 60e6, valueSize: 200, compressibleFraction: 0.6, runLength: 1, compressibleRatio: 0.3, seed: 1, compressionType: 1, blockSize: 4096 })
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
