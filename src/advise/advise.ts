@@ -13,14 +13,15 @@ import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
 import { addTimings, emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfWidth, timing } from './estimate.js'
-import type { FileTask, FileTaskResult } from './evaluate.js'
+import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
 import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, describeFile, levelTotals, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, type Shard } from './sampling.js'
-import { sameSetting } from './settings.js'
+import { sameSetting, typeByte } from './settings.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
 const SMALL_LEVEL_BLOCKS = 256
@@ -57,12 +58,14 @@ interface GroupState {
   todayIndex: number | null
   rate: number
   sums: SampleSums[]
-  /** Dictionaries built per setting: which files (a single run), how many, their bytes and build time. */
-  dict: { seen: Set<number>; files: number; bytes: number; ms: number }[]
+  /** Dictionaries built per setting: how many files, their bytes (trailers included) and build time. */
+  dict: { files: number; bytes: number; ms: number }[]
   todayCompression: string
   done: StopReason | null
   blocks: number
   msPerBlock: number | null
+  /** Each file's dictionaries (by file index), built once in the first round. */
+  fileDicts: Map<number, FileDictionaries>
 }
 
 function todaySetting(g: LevelGroup): SettingSpec | null {
@@ -91,11 +94,12 @@ function initState(group: LevelGroup, settings: SettingSpec[]): GroupState {
     todayIndex,
     rate: 0,
     sums: all.map(() => emptySums()),
-    dict: all.map(() => ({ seen: new Set<number>(), files: 0, bytes: 0, ms: 0 })),
+    dict: all.map(() => ({ files: 0, bytes: 0, ms: 0 })),
     todayCompression: compressionNames(group),
     done: totals.dataBlocks === 0 ? 'all-blocks' : null,
     blocks: 0,
     msPerBlock: null,
+    fileDicts: new Map(),
   }
 }
 
@@ -273,7 +277,6 @@ export function mergeAdvice(parts: Advice[]): Advice {
         rate: level.sample.share,
         sums: settings.map((_, i) => same.reduce((acc, l) => mergeSums(acc, l!.matrix[i].sums), emptySums())),
         dict: settings.map((_, i) => ({
-          seen: new Set<number>(),
           files: same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0),
           bytes: same.reduce((a, l) => a + l!.matrix[i].dictBytesBuilt, 0),
           ms: same.reduce((a, l) => a + l!.matrix[i].dictMsPerFile * l!.matrix[i].dictFilesBuilt, 0),
@@ -282,6 +285,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
         done: level.sample.stopped,
         blocks: same.reduce((a, l) => a + l!.sample.blocks, 0),
         msPerBlock: null,
+        fileDicts: new Map(),
       })
     }
   }
@@ -350,6 +354,7 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
         rateLow: 0,
         rateHigh: st.rate,
         certain: [],
+        dictionaries: st.fileDicts.get(st.group.files.indexOf(f)),
         settings: [{ id: i, spec: st.settings[i] }],
         dict: opts.dict,
         maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
@@ -378,6 +383,37 @@ function lanesFor(st: GroupState, jobs: number): number[][] {
   return lanesOf(st.settings, jobs)
 }
 
+/**
+ * Build each file's dictionaries once, in parallel across files, before its
+ * blocks are sampled: every setting with a dictionary compresses that file's
+ * blocks with the one RocksDB would have built for it, and the level's
+ * dictionary bytes are exact.
+ */
+async function buildDictionaries(st: GroupState, opts: AdviseOptions, pool: AdvisePool, mine: boolean[]): Promise<void> {
+  const needing = st.settings.flatMap((spec, id) => (spec.dict !== 'none' ? [{ id, spec }] : []))
+  if (needing.length === 0) return
+  const files = st.group.files.flatMap((f, fi) => (mine[fi] ? [{ f, fi }] : []))
+  const results = await pool.run(
+    files.map(({ f }, k) => ({
+      lane: k,
+      task: { path: f.path, key: f.key, seed: opts.seed, rateLow: 0, rateHigh: 0, certain: [], settings: needing, dict: opts.dict, maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb, dictionariesOnly: true } satisfies FileTask,
+    })),
+  )
+  results.forEach((r, k) => {
+    const dicts = r.dictionaries ?? {}
+    st.fileDicts.set(files[k].fi, dicts)
+    for (const { id, spec } of needing) {
+      const d = dicts[dictKey(spec, typeByte(spec))]
+      if (!d) continue
+      const acc = st.dict[id]
+      acc.files++
+      // A dictionary ZDICT could not build means none, as in RocksDB: no dictionary block.
+      acc.bytes += d.bytes.length > 0 ? d.bytes.length + BLOCK_TRAILER_BYTES : 0
+      acc.ms += d.ms
+    }
+  })
+}
+
 /** The next sampling rate for a level, or null when the budget leaves no room for another round. */
 function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number | null {
   const n = st.totals.dataBlocks
@@ -398,6 +434,7 @@ function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number 
 }
 
 async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool: AdvisePool, lanes: number[][], mine: boolean[], problems: Advice['problems']): Promise<void> {
+  if (st.rate === 0) await buildDictionaries(st, opts, pool, mine)
   const tasks: { lane: number; task: FileTask; file: number; indices: number[] }[] = []
   st.group.files.forEach((f, fi) => {
     if (!mine[fi]) return
@@ -413,6 +450,7 @@ async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool:
           rateLow: st.rate,
           rateHigh: rate,
           certain: f.dictionaryContent,
+          dictionaries: st.fileDicts.get(fi),
           settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,
           maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
@@ -432,13 +470,6 @@ async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool:
     }
     for (const i of indices) {
       st.sums[i] = mergeSums(st.sums[i], r.sums[i])
-      const d = st.dict[i]
-      if (r.dictBytes[i] !== undefined && !d.seen.has(file)) {
-        d.seen.add(file)
-        d.files++
-        d.bytes += r.dictBytes[i]
-        d.ms += r.dictMs[i] ?? 0
-      }
     }
   })
   st.blocks += blocks

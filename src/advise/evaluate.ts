@@ -15,6 +15,8 @@ import { RoundTripError } from '../recompress/evaluate.js'
 import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
 import { defaultFormatVersion } from '../table/rewrite.js'
 import { openTable, type Table } from '../table/reader.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { newScratch } from '../codec/output.js'
 import { messageOf } from '../table/layout.js'
 import { addBlock, addCertainBlock, emptySums } from './estimate.js'
 import type { SampleSums, SettingSpec } from './model.js'
@@ -46,7 +48,14 @@ export interface FileTask {
    * few for steady timings in one pass).
    */
   timing?: { rates: number; bytesPerRate: number }
+  /** The file's dictionaries, built once by a `dictionariesOnly` task and handed to every later task of the file. */
+  dictionaries?: FileDictionaries
+  /** Only build the dictionaries the settings need (what RocksDB's builder would make for this file). */
+  dictionariesOnly?: boolean
 }
+
+/** A file's dictionaries by kind (raw, train, finalize/LEVEL), with the time each took to build. */
+export type FileDictionaries = Record<string, { bytes: Uint8Array; ms: number }>
 
 export interface FileTaskResult {
   sums: Record<number, SampleSums>
@@ -55,32 +64,37 @@ export interface FileTaskResult {
   dictMs: Record<number, number>
   blocks: number
   skipped: { offset: number; message: string }[]
+  dictionaries?: FileDictionaries
 }
 
 export { RoundTripError }
 
 type Codec = BlockCompressor
 
+/**
+ * One compressor per setting and framing, reused for every file this thread
+ * evaluates (only the dictionary changes): native zstd contexts are made once,
+ * not per file and round, so memory stays flat.
+ */
+const codecs = new Map<string, Codec>()
+
 function codecFor(s: SettingSpec, formatVersion: number, dictionary: Uint8Array | undefined): Codec {
-  return new BlockCompressor({ compressionType: typeByte(s), level: s.level, zstdChecksum: s.checksum }, formatVersion, dictionary)
+  const key = `${s.label}/${formatVersion >= 2 ? 2 : 1}`
+  let c = codecs.get(key)
+  if (!c) {
+    c = new BlockCompressor({ compressionType: typeByte(s), level: s.level, zstdChecksum: s.checksum }, formatVersion, dictionary)
+    codecs.set(key, c)
+  } else c.useDictionary(dictionary)
+  return c
 }
 
-/** A file's dictionaries, built once per process and reused by later rounds. */
-const dictionaryCache = new Map<string, Map<string, { bytes: Uint8Array; ms: number }>>()
-const DICTIONARY_CACHE_FILES = 256
-
-function dictKey(s: SettingSpec, type: number): string {
+export function dictKey(s: SettingSpec, type: number): string {
   return s.dict === 'finalize' ? `finalize/${effectiveLevel(type, s.level) ?? 3}` : s.dict
 }
 
+/** The dictionaries the task's settings need: handed over by the task, else built from the file as RocksDB's builder would. */
 function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
-  const cacheKey = `${task.path}\0${task.dict.maxDictBytes}/${task.dict.trainBytes}/${task.dict.maxDictBufferBytes}`
-  let built = dictionaryCache.get(cacheKey)
-  if (!built) {
-    if (dictionaryCache.size >= DICTIONARY_CACHE_FILES) dictionaryCache.delete(dictionaryCache.keys().next().value!)
-    built = new Map()
-    dictionaryCache.set(cacheKey, built)
-  }
+  const built = new Map(Object.entries(task.dictionaries ?? {}))
   const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec, typeByte(x.spec))))
   if (wanted.length === 0) return built
   const needRaw = wanted.some((x) => x.spec.dict === 'raw')
@@ -137,8 +151,15 @@ function inRange(draw: number, task: FileTask): boolean {
   return draw >= task.rateLow && draw < task.rateHigh
 }
 
+/**
+ * Reads of a sampled pass are sparse: a window of about one block, not the
+ * default 1 MiB readahead, both for the I/O and because every window is a
+ * buffer V8 frees only when it next collects.
+ */
+const SAMPLED_READAHEAD = 64 * 1024
+
 export function evaluateFile(task: FileTask): FileTaskResult {
-  const table = openTable(task.path)
+  const table = openTable(task.path, { readahead: task.dictionariesOnly || task.rateHigh - task.rateLow >= 0.5 ? undefined : SAMPLED_READAHEAD })
   try {
     return evaluateTable(table, task)
   } finally {
@@ -151,6 +172,7 @@ const TIMING_HOLD_BYTES = 4 << 20
 
 export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
   if (task.timing) return timeTable(table, task, task.timing)
+  if (task.dictionariesOnly) return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
   const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
@@ -183,13 +205,15 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     })
   }
   const certain = new Set(task.certain)
+  // One reused read window and decode buffer: no allocation per block read, so memory stays flat.
+  const reuse = { window: new ReadWindow(table.source, task.rateHigh - task.rateLow >= 0.5 ? undefined : SAMPLED_READAHEAD), scratch: newScratch() }
   for (const ref of table.dataBlocks()) {
     const { offset, size } = ref.handle
     const isCertain = certain.has(offset)
     if (isCertain ? task.rateLow > 0 : !inRange(blockDraw(task.seed, task.key, offset), task)) continue
     let raw: Uint8Array
     try {
-      raw = table.readBlock(ref.handle, 'data block', true)
+      raw = table.readDataBlock(ref.handle, reuse)
     } catch (e) {
       result.skipped.push({ offset, message: messageOf(e) })
       continue

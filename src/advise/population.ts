@@ -10,6 +10,8 @@ import { declaredUncompressedSize } from '../codec/compression.js'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { planSamples } from '../table/compression-dict.js'
 import { openTable, type Table } from '../table/reader.js'
+import { readRawBlock } from '../table/block-reader.js'
+import { ReadWindow } from '../io/byte-source.js'
 import type { SettingSpec } from './model.js'
 import { fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
@@ -95,10 +97,11 @@ function dictionaryContentBlocks(table: Table, dict: DictionaryOptions): number[
   const sizes: number[] = []
   const offsets: number[] = []
   let total = 0
+  const window = new ReadWindow(table.source)
   for (const ref of table.dataBlocks()) {
     let size: number | undefined
     try {
-      const raw = table.readRaw(ref.handle, 'data block', false)
+      const raw = readRawBlock(table.source, ref.handle, table.checksum, { what: 'data block', verifyChecksum: false, limit: table.footer.offset, window })
       size = declaredUncompressedSize(raw.compressionType, raw.payload, table.formatVersion, ref.handle.offset)
       size ??= table.readBlock(ref.handle, 'data block', true).length
     } catch {

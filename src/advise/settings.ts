@@ -16,14 +16,22 @@ import {
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
 import type { DictMode, SettingSpec } from './model.js'
 
-/** The default advise matrix: the codecs RocksDB users choose between, zstd across its useful levels, with and without a finalized dictionary; raw and trained dictionaries and the frame checksum at the levels where they are usually weighed. */
+/**
+ * The default advise matrix: the codecs RocksDB users choose between, zstd
+ * across the levels compaction can afford (1-12; 15 and 19 compress at a few
+ * MB/s per core, ask for them with --types zstd --levels), each with and
+ * without a finalized dictionary; raw and trained dictionaries and the frame
+ * checksum at the levels where they are usually weighed.
+ */
+export const DEFAULT_ZSTD_LEVELS = [1, 3, 6, 9, 12]
+
 export function defaultSettings(): SettingSpec[] {
   const out: SettingSpec[] = []
   const add = (type: string, level: number | null, dict: DictMode = 'none', checksum = false) => out.push(spec(type, level, dict, checksum))
   add('none', null)
   add('snappy', null)
   add('lz4', null)
-  for (const level of [1, 3, 6, 9, 12, 15, 19]) {
+  for (const level of DEFAULT_ZSTD_LEVELS) {
     add('zstd', level)
     add('zstd', level, 'finalize')
   }

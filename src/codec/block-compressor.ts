@@ -40,7 +40,7 @@ export class BlockCompressor {
   readonly zstdChecksum: boolean
   readonly formatVersion: number
   /** undefined when none (an empty dictionary is none). */
-  readonly dictionary: Uint8Array | undefined
+  private current: Uint8Array | undefined
   private readonly zstd: ZstdCodec | null
   /** Reused decompression output (zstd): callers compare and discard. */
   private scratch = new Uint8Array(0)
@@ -54,11 +54,21 @@ export class BlockCompressor {
     this.level = setting.level
     this.zstdChecksum = setting.zstdChecksum
     this.formatVersion = formatVersion
-    this.dictionary = dictionary && dictionary.length > 0 ? dictionary : undefined
+    this.current = dictionary && dictionary.length > 0 ? dictionary : undefined
     this.zstd =
       setting.compressionType === CompressionType.ZSTD
-        ? new ZstdCodec(effectiveLevel(CompressionType.ZSTD, setting.level)!, setting.zstdChecksum, this.dictionary)
+        ? new ZstdCodec(effectiveLevel(CompressionType.ZSTD, setting.level)!, setting.zstdChecksum, this.current)
         : null
+  }
+
+  get dictionary(): Uint8Array | undefined {
+    return this.current
+  }
+
+  /** Compress with another dictionary (or none) from now on, keeping the contexts (e.g. the next file's). */
+  useDictionary(dictionary: Uint8Array | undefined): void {
+    this.current = dictionary && dictionary.length > 0 ? dictionary : undefined
+    this.zstd?.useDictionary(this.current)
   }
 
   /**

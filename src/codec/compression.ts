@@ -59,7 +59,7 @@ export interface DecompressOptions {
   /** Refuse blocks whose uncompressed size exceeds this. Default 256 MiB. */
   maxOutputBytes?: number
   /**
-   * Decode into this reused buffer where the codec can (Snappy): the result
+   * Decode into this reused buffer where the codec can (Snappy, ZSTD, LZ4): the result
    * is then a view valid only until the scratch is used again.
    */
   scratch?: Scratch
@@ -169,14 +169,14 @@ function decode(
       return snappyDecompress(body, declared, scratch)
     case CompressionType.ZSTD:
     case CompressionType.ZSTDNotFinal:
-      return zstdDecompress(body, declared!, dictionary)
+      return zstdDecompress(body, declared!, dictionary, scratch)
     case CompressionType.Zlib:
       return zlibDecompress(body, declared ?? max, declared !== undefined, dictionary)
     case CompressionType.BZip2:
       return declared !== undefined ? bzip2Decompress(body, declared) : bzip2DecompressUnknownSize(body, max)
     case CompressionType.LZ4:
     case CompressionType.LZ4HC:
-      return lz4Decompress(body, declared!, dictionary)
+      return lz4Decompress(body, declared!, dictionary, scratch)
     default:
       throw unsupported(type)
   }

@@ -9,7 +9,7 @@
  * LZ4_decompress_safe_usingDict.
  */
 import { copyToNative, koffi, loadLibrary } from './native.js'
-import { allocOutput, trimmed } from './output.js'
+import { allocOutput, scratchBytes, trimmed, type Scratch } from './output.js'
 
 /** LZ4_MAX_INPUT_SIZE; LZ4 sizes are C ints. */
 const LZ4_MAX_SIZE = 0x7e000000
@@ -64,10 +64,10 @@ function lz4(): Lz4Api {
 }
 
 /** Decode an LZ4 block into exactly `size` bytes of space. */
-export function lz4Decompress(src: Uint8Array, size: number, dictionary?: Uint8Array): Uint8Array {
+export function lz4Decompress(src: Uint8Array, size: number, dictionary?: Uint8Array, scratch?: Scratch): Uint8Array {
   if (size > LZ4_MAX_SIZE || src.length > LZ4_MAX_SIZE) throw new Error(`size ${size} is beyond LZ4's limit`)
   const f = lz4()
-  const dst = allocOutput(size)
+  const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
   const n: number =
     dictionary && dictionary.length > 0
       ? f.decompressSafeUsingDict(src, dst, src.length, size, dictionary, dictionary.length)

@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module'
 import type { CCtx, DCtx, DDict } from 'zstd-napi/binding.js'
-import { allocOutput, OutputOverflow, trimmed } from './output.js'
+import { allocOutput, OutputOverflow, scratchBytes, trimmed, type Scratch } from './output.js'
 
 // Loaded on first use: opening a file that has no zstd block does not load the addon.
 const require = createRequire(import.meta.url)
@@ -34,13 +34,13 @@ function ddictFor(dictionary: Uint8Array): DDict {
 }
 
 /** Decode a zstd frame whose content must fit in `size` bytes. */
-export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8Array): Uint8Array {
+export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8Array, scratch?: Scratch): Uint8Array {
   // A frame header announcing more than `size` bytes would otherwise surface
   // as zstd's vaguer "Destination buffer is too small".
   const contentSize = frameContentSize(src)
   if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
   dctx ??= new (zstdLib().DCtx)()
-  const dst = allocOutput(size)
+  const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
   const n =
     dictionary && dictionary.length > 0
       ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary))
@@ -94,23 +94,46 @@ export function zstdCompress(raw: Uint8Array, opts: ZstdCompressOptions): Uint8A
 export class ZstdCodec {
   private readonly cctx: CCtx
   private readonly dctx: DCtx
-  private readonly ddict: DDict | undefined
+  private ddict: DDict | undefined
+  private current: Uint8Array | undefined
 
   constructor(
     readonly level: number,
     readonly checksum: boolean,
-    readonly dictionary?: Uint8Array,
+    dictionary?: Uint8Array,
   ) {
     const z = zstdLib()
     this.cctx = new z.CCtx()
     this.cctx.setParameter(z.CParameter.compressionLevel, level)
     this.cctx.setParameter(z.CParameter.checksumFlag, checksum ? 1 : 0)
-    if (dictionary && dictionary.length > 0) {
-      // Sticky: digested on the first frame, reused by every later one.
-      this.cctx.loadDictionary(dictionary)
-      this.ddict = new z.DDict(dictionary)
-    }
     this.dctx = new z.DCtx()
+    this.useDictionary(dictionary)
+  }
+
+  get dictionary(): Uint8Array | undefined {
+    return this.current
+  }
+
+  /**
+   * Switch to another dictionary (or none), keeping the contexts: a codec
+   * reused across files creates no new native contexts, whose memory V8 does
+   * not see and would collect late.
+   */
+  useDictionary(dictionary: Uint8Array | undefined): void {
+    const d = dictionary && dictionary.length > 0 ? dictionary : undefined
+    if (d === this.current) return
+    const z = zstdLib()
+    if (d) {
+      // Sticky: digested on the first frame, reused by every later one; replaces the previous one.
+      this.cctx.loadDictionary(d)
+      this.ddict = new z.DDict(d)
+    } else {
+      this.cctx.reset(z.ResetDirective.parameters)
+      this.cctx.setParameter(z.CParameter.compressionLevel, this.level)
+      this.cctx.setParameter(z.CParameter.checksumFlag, this.checksum ? 1 : 0)
+      this.ddict = undefined
+    }
+    this.current = d
   }
 
   /** Reused output space: compressing thousands of blocks allocates nothing per block. */

@@ -5,6 +5,8 @@
  * block is recorded and skipped.
  */
 import type { Table } from '../table/reader.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { newScratch } from '../codec/output.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
@@ -42,12 +44,15 @@ export function sampled(i: number, percent: number): boolean {
 export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Generator<SourceBlock> {
   if (opts.blockSize === null) {
     let i = 0
+    // One reused read window and decode buffer: a pass over the file allocates nothing per block,
+    // so memory stays flat (the yielded data is valid until the next block, as documented).
+    const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
     for (const ref of table.dataBlocks()) {
       const index = i++
       if (!sampled(index, opts.samplePercent)) continue
       let data: Uint8Array
       try {
-        data = table.readBlock(ref.handle, 'data block', true)
+        data = table.readDataBlock(ref.handle, reuse)
       } catch (e) {
         skipped.push({ offset: ref.handle.offset, message: messageOf(e) })
         continue

@@ -17,7 +17,7 @@
  * The worker side is `poolWorker()`. Messages with `kind` `ready`, `close` and
  * `closed` belong to the pool; everything else is the user's protocol.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort, type Transferable } from 'node:worker_threads'
+import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort, type ResourceLimits, type Transferable } from 'node:worker_threads'
 
 /** What every pool worker is started with. */
 export interface PoolWorkerData<D> {
@@ -46,6 +46,8 @@ export interface PoolSlot {
 export interface WorkerPoolOptions {
   /** Let the process exit while workers run (a synchronous caller that closes them itself). Default false. */
   unref?: boolean
+  /** V8 heap limits of each worker (a small young generation keeps RSS flat under many short-lived buffers). */
+  resourceLimits?: ResourceLimits
   /** How long close waits for workers to acknowledge (default 5 s: they are idle, booting or finishing a task). */
   shutdownWaitMs?: number
 }
@@ -63,7 +65,7 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
     for (let index = 0; index < workers; index++) {
       const { port1, port2 } = new MessageChannel()
       const workerData: PoolWorkerData<unknown> = { data, port: port2, signal: this.signal }
-      const worker = new Worker(url, { workerData, transferList: [port2] })
+      const worker = new Worker(url, { workerData, transferList: [port2], resourceLimits: options.resourceLimits })
       const slot: PoolSlot = { index, worker, port: port1, ready: false, dead: false, closed: false }
       // Without a listener a worker's error would be thrown here; exited() reports the death.
       worker.on('error', (e) => {
