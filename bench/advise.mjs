@@ -207,10 +207,16 @@ const sortFiles = (files) => files.sort((a, b) => a.columnFamily.localeCompare(b
 const keyOf = (s) => `${s.type}/${s.level ?? 'default'}/${s.dict}/${s.checksum ? 'on' : 'off'}`
 const labelOf = (s) => s.label ?? `${s.type}${s.level === null ? '' : ` ${s.level}`}${s.dict === 'none' ? '' : ` dict=${s.dict}`}${s.checksum ? ' +checksum' : ''}`
 
+/** A level's evaluated settings: its matrix, plus today's setting when the matrix lacks it. */
+function evaluated(level) {
+  const keys = new Set(level.matrix.map((e) => keyOf(e.setting)))
+  return level.today && !keys.has(keyOf(level.today.setting)) ? [...level.matrix, level.today] : level.matrix
+}
+
 /** The settings advise evaluated, once each, in first-seen matrix order. */
 function adviseSettings(advice) {
   const seen = new Map()
-  for (const cf of advice.columnFamilies) for (const l of cf.levels) for (const e of l.matrix) if (!seen.has(keyOf(e.setting))) seen.set(keyOf(e.setting), e.setting)
+  for (const cf of advice.columnFamilies) for (const l of cf.levels) for (const e of evaluated(l)) if (!seen.has(keyOf(e.setting))) seen.set(keyOf(e.setting), e.setting)
   return [...seen.values()]
 }
 
@@ -322,7 +328,16 @@ function runAdvise(runJs, dir, o) {
     rmSync(rssFile, { force: true })
     peakRssMB = Number(line.split(' ')[1]) / 1024
   }
-  return { advice: JSON.parse(r.stdout), wallSeconds, peakRssMB, exitCode: r.status, stderr: r.stderr.trim(), argv: args }
+  let advice
+  try {
+    advice = JSON.parse(r.stdout)
+  } catch {
+    throw new Error(`sstkit ${args.join(' ')} printed no JSON (exit ${r.status}): ${r.stderr.trim().slice(0, 1000)}`)
+  }
+  if (advice.error || !Array.isArray(advice.columnFamilies)) {
+    throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${advice.error?.message ?? 'no columnFamilies in its JSON'}`)
+  }
+  return { advice, wallSeconds, peakRssMB, exitCode: r.status, stderr: r.stderr.trim(), argv: args }
 }
 
 // ---- comparison -----------------------------------------------------------------------------
@@ -337,7 +352,7 @@ function compare(advice, files, perFile, o) {
         ? files.filter((f) => l.filePaths.some((p) => p === f.path || p.endsWith(`/${f.name}`)))
         : files.filter((f) => f.columnFamily === cf.name && f.level === l.level)
       const storedData = mine.reduce((n, f) => n + perFile.get(f.name).stored.dataBytes, 0)
-      const rows = l.matrix.map((e) => {
+      const rows = evaluated(l).map((e) => {
         if (!comparable(e.setting, o)) return { setting: labelOf(e.setting), key: keyOf(e.setting), compared: false, estimate: e.bytes }
         const exhaustiveBytes = mine.reduce((n, f) => {
           const r = perFile.get(f.name).results[keyOf(e.setting)]
