@@ -512,6 +512,8 @@ function main() {
   }
 
   const run = o.advice ? savedAdvice(o.advice) : runAdvise(runJs, dir, o)
+  // Kept so that `--advice` can compare it again (e.g. after changing the bench's printing).
+  if (!o.advice) writeFileSync(`${dir}.last-advice.json`, JSON.stringify(run.advice) + '\n')
   const settings = adviseSettings(run.advice)
   const compared = settings.filter((s) => comparable(s, o))
   const left = settings.filter((s) => !comparable(s, o))
