@@ -5,10 +5,10 @@
 // the interval covers the exhaustive result; then the targets (issue 13): advise wall <= 60 s,
 // every estimate within 1% of exhaustive and inside its own interval, peak RSS <= 150 MB.
 //
-//   node bench/advise.mjs [--quick] [--db DIR] [--regen] [--sstkit RUN_JS] [--json] [--strict]
+//   node bench/advise.mjs [--quick] [--db DIR] [--regen] [--sstkit RUN_JS] [--seed N] [--json] [--strict]
 //
 // The database is generated on first use by bench/gen-db.cc (real RocksDB 7.8.3 through
-// librocksdb-dev) into ${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db (--quick: a ~300 MB
+// librocksdb-dev) into ${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db (~2.4 GB; --quick: a ~300 MB
 // one in advise-db-quick); the exhaustive results are cached per file next to it. See
 // bench/README.md.
 
@@ -27,7 +27,7 @@ const LDB = '/usr/bin/ldb'
 const TARGETS = { wallSeconds: 60, relativeError: 0.01, rssMB: 150 }
 /** The dictionary options advise uses; recompress must build the same dictionaries. */
 const DICT_OPTIONS = { maxDictBytes: 16384, trainBytes: 100 * 16384, maxDictBufferBytes: 64 * 1024 * 1024 }
-/** --quick: a database of ~300 MB instead of ~2.3 GB, in its own cache directory. */
+/** --quick: a database of ~300 MB instead of ~2.4 GB, in its own cache directory. */
 const SIZES = {
   full: { scale: 1, name: 'advise-db' },
   quick: { scale: 0.11, name: 'advise-db-quick' },
@@ -49,11 +49,12 @@ function fallbackSettings() {
 function usage(code) {
   const text = `usage: node bench/advise.mjs [options]
 
-  --quick                   the ~300 MB database (own cache dir) instead of the ~2.3 GB one
+  --quick                   the ~300 MB database (own cache dir) instead of the ~2.4 GB one
   --db DIR                  the database directory (generated there if missing; default
                             \${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db[-quick])
   --regen                   regenerate the database even if it exists
-  --seed N                  generator seed (default 1); also passed to advise when given
+  --gen-seed N              the generator's seed (default 1; takes effect when it generates)
+  --seed N                  passed to advise (default: advise's own default)
   --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.js)
   --time-budget T           passed to advise (default: advise's own default)
   --advise-jobs N           passed to advise as --jobs (default: advise's own default)
@@ -74,7 +75,7 @@ function usage(code) {
 
 function parseArgs(argv) {
   const o = {
-    quick: false, db: null, regen: false, seed: 1, seedGiven: false, sstkit: null, timeBudget: null, adviseJobs: null,
+    quick: false, db: null, regen: false, genSeed: 1, seed: null, sstkit: null, timeBudget: null, adviseJobs: null,
     jobs: 2, maxExhaustiveLevel: 9, exhaustiveOnly: false, advice: null, build: true, json: false, strict: false,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -93,10 +94,9 @@ function parseArgs(argv) {
     if (a === '--quick') o.quick = true
     else if (a === '--db') o.db = resolve(val())
     else if (a === '--regen') o.regen = true
-    else if (a === '--seed') {
-      o.seed = int(a, val())
-      o.seedGiven = true
-    } else if (a === '--sstkit') {
+    else if (a === '--gen-seed') o.genSeed = int(a, val())
+    else if (a === '--seed') o.seed = int(a, val())
+    else if (a === '--sstkit') {
       o.sstkit = resolve(val())
       o.build = false
     } else if (a === '--time-budget') o.timeBudget = val()
@@ -142,21 +142,27 @@ const layoutPath = (dir) => `${dir}.layout.json`
 function ensureDatabase(o) {
   const size = o.quick ? SIZES.quick : SIZES.full
   const dir = o.db ?? join(cacheRoot(), size.name)
-  if (!o.regen && existsSync(join(dir, 'CURRENT'))) return { dir, generation: null }
+  if (!o.regen && existsSync(join(dir, 'CURRENT'))) {
+    const recorded = existsSync(layoutPath(dir)) ? JSON.parse(readFileSync(layoutPath(dir), 'utf8')) : null
+    if (recorded && (recorded.seed !== o.genSeed || recorded.scale !== size.scale)) {
+      log(`warning: ${dir} was generated with seed ${recorded.seed}, scale ${recorded.scale}; using it as it is (--regen to rebuild)`)
+    }
+    return { dir, generation: null }
+  }
   const { bin, hash } = generatorBinary()
   const tmp = `${dir}.tmp`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(dirname(dir), { recursive: true })
-  log(`generating ${dir} (scale ${size.scale}, seed ${o.seed}) with real RocksDB ...`)
+  log(`generating ${dir} (scale ${size.scale}, seed ${o.genSeed}) with real RocksDB ...`)
   const t0 = performance.now()
-  const r = spawnSync(bin, [tmp, '--scale', String(size.scale), '--seed', String(o.seed)], {
+  const r = spawnSync(bin, [tmp, '--scale', String(size.scale), '--seed', String(o.genSeed)], {
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 16 << 20,
     encoding: 'utf8',
   })
   if (r.status !== 0) throw new Error(`gen-db failed (exit ${r.status})`)
   const seconds = (performance.now() - t0) / 1000
-  const layout = { ...JSON.parse(r.stdout), scale: size.scale, seed: o.seed, generator: hash }
+  const layout = { ...JSON.parse(r.stdout), scale: size.scale, seed: o.genSeed, generator: hash }
   rmSync(dir, { recursive: true, force: true })
   rmSync(recompressCacheDir(dir), { recursive: true, force: true })
   renameSync(tmp, dir)
@@ -311,7 +317,7 @@ function exhaustive(runJs, files, settings, o) {
 function runAdvise(runJs, dir, o) {
   const args = ['advise', dir, '--json']
   if (o.timeBudget) args.push('--time-budget', o.timeBudget)
-  if (o.seedGiven) args.push('--seed', String(o.seed))
+  if (o.seed !== null) args.push('--seed', String(o.seed))
   if (o.adviseJobs) args.push('--jobs', String(o.adviseJobs))
   const rssFile = join(tmpdir(), `sstkit-bench-advise-time.${process.pid}`)
   const useTime = existsSync(GNU_TIME)
