@@ -1,0 +1,560 @@
+#!/usr/bin/env node
+// Benchmark (not a test): `sstkit advise` on a real RocksDB database of >= 2 GB against the
+// exhaustive `sstkit recompress` of the same live files. Prints, per (column family, level)
+// and setting, the exhaustive bytes, advise's estimate and 95% interval, the error and whether
+// the interval covers the exhaustive result; then the targets (issue 13): advise wall <= 60 s,
+// every estimate within 1% of exhaustive and inside its own interval, peak RSS <= 150 MB.
+//
+//   node bench/advise.mjs [--quick] [--db DIR] [--regen] [--sstkit RUN_JS] [--seed N] [--json] [--strict]
+//
+// The database is generated on first use by bench/gen-db.cc (real RocksDB 7.8.3 through
+// librocksdb-dev) into ${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db (~2.4 GB; --quick: a ~300 MB
+// one in advise-db-quick); the exhaustive results are cached per file next to it. See
+// bench/README.md.
+
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = resolve(HERE, '..')
+const GNU_TIME = '/usr/bin/time'
+const LDB = '/usr/bin/ldb'
+
+const TARGETS = { wallSeconds: 60, relativeError: 0.01, rssMB: 150 }
+/** The dictionary options advise uses; recompress must build the same dictionaries. */
+const DICT_OPTIONS = { maxDictBytes: 16384, trainBytes: 100 * 16384, maxDictBufferBytes: 64 * 1024 * 1024 }
+/** --quick: a database of ~300 MB instead of ~2.4 GB, in its own cache directory. */
+const SIZES = {
+  full: { scale: 1, name: 'advise-db' },
+  quick: { scale: 0.11, name: 'advise-db-quick' },
+}
+/**
+ * --exhaustive-only (no advise run) fills the cache for these settings: advise's default matrix
+ * as src/advise/settings.ts defines it (a copy, to prepare the cache; a normal run compares
+ * whatever advise's JSON lists).
+ */
+function fallbackSettings() {
+  const s = (type, level, dict = 'none', checksum = false) => ({ type, level, dict, checksum })
+  return [
+    s('none', null), s('snappy', null), s('lz4', null),
+    ...[1, 3, 6, 9, 12, 15, 19].flatMap((l) => [s('zstd', l), s('zstd', l, 'finalize')]),
+    s('zstd', 3, 'raw'), s('zstd', 3, 'train'), s('zstd', 1, 'none', true), s('zstd', 3, 'none', true),
+  ]
+}
+
+function usage(code) {
+  const text = `usage: node bench/advise.mjs [options]
+
+  --quick                   the ~300 MB database (own cache dir) instead of the ~2.4 GB one
+  --db DIR                  the database directory (generated there if missing; default
+                            \${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db[-quick])
+  --regen                   regenerate the database even if it exists
+  --gen-seed N              the generator's seed (default 1; takes effect when it generates)
+  --seed N                  passed to advise (default: advise's own default)
+  --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.js)
+  --time-budget T           passed to advise (default: advise's own default)
+  --advise-jobs N           passed to advise as --jobs (default: advise's own default)
+  --jobs N                  recompress worker threads for the exhaustive run (default 2)
+  --max-exhaustive-level N  leave zstd levels above N out of the exhaustive comparison
+                            (default 9: level 12+ over 2 GB would take hours on 2 cores)
+  --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
+                            shards) instead of running advise; wall time and RSS not measured
+  --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
+                            matrix (as src/advise/settings.ts defines it), up to the level cap
+  --no-build                do not rebuild dist/ even if it is older than src/
+  --json                    print the results as JSON on stdout (progress goes to stderr)
+  --strict                  exit 1 when a target is not met (default: exit 0 either way)
+  -h, --help                this text`
+  ;(code ? process.stderr : process.stdout).write(text + '\n')
+  process.exit(code)
+}
+
+function parseArgs(argv) {
+  const o = {
+    quick: false, db: null, regen: false, genSeed: 1, seed: null, sstkit: null, timeBudget: null, adviseJobs: null,
+    jobs: 2, maxExhaustiveLevel: 9, exhaustiveOnly: false, advice: null, build: true, json: false, strict: false,
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const val = () => {
+      if (i + 1 >= argv.length) usage(2)
+      return argv[++i]
+    }
+    const int = (name, v) => {
+      if (!/^-?\d+$/.test(v)) {
+        process.stderr.write(`advise bench: ${name} takes an integer (got "${v}")\n`)
+        process.exit(2)
+      }
+      return Number(v)
+    }
+    if (a === '--quick') o.quick = true
+    else if (a === '--db') o.db = resolve(val())
+    else if (a === '--regen') o.regen = true
+    else if (a === '--gen-seed') o.genSeed = int(a, val())
+    else if (a === '--seed') o.seed = int(a, val())
+    else if (a === '--sstkit') {
+      o.sstkit = resolve(val())
+      o.build = false
+    } else if (a === '--time-budget') o.timeBudget = val()
+    else if (a === '--advise-jobs') o.adviseJobs = int(a, val())
+    else if (a === '--jobs') o.jobs = int(a, val())
+    else if (a === '--max-exhaustive-level') o.maxExhaustiveLevel = int(a, val())
+    else if (a === '--exhaustive-only') o.exhaustiveOnly = true
+    else if (a === '--advice') o.advice = resolve(val())
+    else if (a === '--no-build') o.build = false
+    else if (a === '--json') o.json = true
+    else if (a === '--strict') o.strict = true
+    else if (a === '-h' || a === '--help') usage(0)
+    else {
+      process.stderr.write(`advise bench: unknown argument ${a}\n`)
+      usage(2)
+    }
+  }
+  return o
+}
+
+const log = (...a) => process.stderr.write(a.join(' ') + '\n')
+const cacheRoot = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'sstkit-bench')
+
+// ---- the database ---------------------------------------------------------------------------
+
+/** The generator binary, compiled once per version of gen-db.cc into the cache (never the repo). */
+function generatorBinary() {
+  const source = join(HERE, 'gen-db.cc')
+  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 12)
+  const bin = join(cacheRoot(), `gen-db-${hash}`)
+  if (existsSync(bin)) return { bin, hash }
+  mkdirSync(cacheRoot(), { recursive: true })
+  log(`compiling bench/gen-db.cc -> ${bin} ...`)
+  const r = spawnSync('g++', ['-std=c++17', '-O2', source, '-o', `${bin}.tmp`, '-lrocksdb'], { stdio: ['ignore', 'inherit', 'inherit'] })
+  if (r.status !== 0) throw new Error('compiling bench/gen-db.cc failed (needs g++ and librocksdb-dev: apt-get install -y g++ librocksdb-dev)')
+  renameSync(`${bin}.tmp`, bin)
+  return { bin, hash }
+}
+
+const layoutPath = (dir) => `${dir}.layout.json`
+
+/** Generates the database when missing (or --regen): into DIR.tmp, renamed when complete. */
+function ensureDatabase(o) {
+  const size = o.quick ? SIZES.quick : SIZES.full
+  const dir = o.db ?? join(cacheRoot(), size.name)
+  if (!o.regen && existsSync(join(dir, 'CURRENT'))) {
+    const recorded = existsSync(layoutPath(dir)) ? JSON.parse(readFileSync(layoutPath(dir), 'utf8')) : null
+    if (recorded && (recorded.seed !== o.genSeed || recorded.scale !== size.scale)) {
+      log(`warning: ${dir} was generated with seed ${recorded.seed}, scale ${recorded.scale}; using it as it is (--regen to rebuild)`)
+    }
+    return { dir, generation: null }
+  }
+  const { bin, hash } = generatorBinary()
+  const tmp = `${dir}.tmp`
+  rmSync(tmp, { recursive: true, force: true })
+  mkdirSync(dirname(dir), { recursive: true })
+  log(`generating ${dir} (scale ${size.scale}, seed ${o.genSeed}) with real RocksDB ...`)
+  const t0 = performance.now()
+  const r = spawnSync(bin, [tmp, '--scale', String(size.scale), '--seed', String(o.genSeed)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 << 20,
+    encoding: 'utf8',
+  })
+  if (r.status !== 0) throw new Error(`gen-db failed (exit ${r.status})`)
+  const seconds = (performance.now() - t0) / 1000
+  const layout = { ...JSON.parse(r.stdout), scale: size.scale, seed: o.genSeed, generator: hash }
+  rmSync(dir, { recursive: true, force: true })
+  rmSync(recompressCacheDir(dir), { recursive: true, force: true })
+  renameSync(tmp, dir)
+  writeFileSync(layoutPath(dir), JSON.stringify(layout, null, 1) + '\n')
+  log(`generated in ${seconds.toFixed(1)} s`)
+  return { dir, generation: { seconds } }
+}
+
+/**
+ * The live files per column family and level. From the generator's record (RocksDB's own
+ * GetLiveFilesMetaData) when it matches the files on disk, else from the real `ldb
+ * list_live_files_metadata`, run on a hard-linked copy because ldb opens the DB read-write.
+ */
+function liveFiles(dir) {
+  const withStat = (f) => {
+    const path = join(dir, f.name)
+    const st = statSync(path, { throwIfNoEntry: false })
+    return st ? { ...f, path, size: st.size, mtimeMs: Math.round(st.mtimeMs) } : null
+  }
+  if (existsSync(layoutPath(dir))) {
+    const recorded = JSON.parse(readFileSync(layoutPath(dir), 'utf8')).files
+    const files = recorded.map(withStat)
+    if (files.every((f, i) => f && f.size === recorded[i].size)) return sortFiles(files)
+    log(`${layoutPath(dir)} does not match the files on disk: asking ldb`)
+  }
+  const copy = mkdtempSync(join(tmpdir(), 'sstkit-bench-ldb-'))
+  try {
+    for (const name of readdirSync(dir)) {
+      if (name === 'LOCK') continue
+      const from = join(dir, name)
+      if (name.endsWith('.sst')) spawnSync('ln', [from, join(copy, name)])
+      else writeFileSync(join(copy, name), readFileSync(from))
+    }
+    const r = spawnSync(LDB, [`--db=${copy}`, 'list_live_files_metadata', '--sort_by_filename'], { encoding: 'utf8', maxBuffer: 16 << 20 })
+    if (r.status !== 0) throw new Error(`ldb list_live_files_metadata failed: ${r.stderr.trim()}`)
+    const files = []
+    for (const m of r.stdout.matchAll(/([^/\s]+\.sst) : level (\d+), column family '([^']*)'/g)) {
+      files.push(withStat({ name: m[1], level: Number(m[2]), columnFamily: m[3] }))
+    }
+    if (files.length === 0 || files.some((f) => !f)) throw new Error(`ldb lists no usable live files for ${dir}`)
+    return sortFiles(files)
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
+}
+
+const sortFiles = (files) => files.sort((a, b) => a.columnFamily.localeCompare(b.columnFamily) || a.level - b.level || a.name.localeCompare(b.name))
+
+// ---- settings -------------------------------------------------------------------------------
+
+const keyOf = (s) => `${s.type}/${s.level ?? 'default'}/${s.dict}/${s.checksum ? 'on' : 'off'}`
+const labelOf = (s) => s.label ?? `${s.type}${s.level === null ? '' : ` ${s.level}`}${s.dict === 'none' ? '' : ` dict=${s.dict}`}${s.checksum ? ' +checksum' : ''}`
+
+/** A level's evaluated settings: its matrix, plus today's setting when the matrix lacks it. */
+function evaluated(level) {
+  const keys = new Set(level.matrix.map((e) => keyOf(e.setting)))
+  return level.today && !keys.has(keyOf(level.today.setting)) ? [...level.matrix, level.today] : level.matrix
+}
+
+/** The settings advise evaluated, once each, in first-seen matrix order. */
+function adviseSettings(advice) {
+  const seen = new Map()
+  for (const cf of advice.columnFamilies) for (const l of cf.levels) for (const e of evaluated(l)) if (!seen.has(keyOf(e.setting))) seen.set(keyOf(e.setting), e.setting)
+  return [...seen.values()]
+}
+
+const comparable = (s, o) => !(s.type === 'zstd' && s.level !== null && s.level > o.maxExhaustiveLevel)
+
+// ---- the exhaustive recompress, cached per file -------------------------------------------
+
+const recompressCacheDir = (dir) => `${dir}.recompress`
+
+/**
+ * recompress runs that cover `settings` exactly: recompress evaluates the cross product of its
+ * flags, so settings are grouped by (type, checksum, level set) with their dictionary modes, and
+ * the level-less codecs (none, snappy, lz4 at their defaults) share one run.
+ */
+function recompressRuns(settings) {
+  const levelSets = new Map() // type/checksum/dict -> Set of levels
+  for (const s of settings) {
+    const k = `${s.type}/${s.checksum}/${s.dict}`
+    if (!levelSets.has(k)) levelSets.set(k, { type: s.type, checksum: s.checksum, dict: s.dict, levels: new Set() })
+    levelSets.get(k).levels.add(s.level === null ? 'default' : String(s.level))
+  }
+  const runs = new Map() // type/checksum/levels -> run
+  for (const g of levelSets.values()) {
+    const levels = [...g.levels].join(',')
+    const k = `${g.type}/${g.checksum}/${levels}`
+    if (!runs.has(k)) runs.set(k, { types: [g.type], checksum: g.checksum, levels, dicts: [] })
+    runs.get(k).dicts.push(g.dict)
+  }
+  // zstd without --levels would mean its seven default levels, so only other codecs go level-less.
+  const levelless = [...runs.values()].filter((r) => r.types[0] !== 'zstd' && r.levels === 'default' && !r.checksum && r.dicts.join() === 'none')
+  const rest = [...runs.values()].filter((r) => !levelless.includes(r))
+  const out = rest.map((r) => ['--types', r.types[0], '--levels', r.levels, '--dict', r.dicts.join(','), '--checksum', r.checksum ? 'on' : 'off'])
+  if (levelless.length) out.push(['--types', levelless.map((r) => r.types[0]).join(','), '--dict', 'none', '--checksum', 'off'])
+  return out
+}
+
+/**
+ * Per live file, Map settingKey -> { dataBytes, dictBytes } for every setting (computing what the
+ * cache lacks), plus the stored data bytes. Cache: one JSON per file, keyed by name, size, mtime
+ * and the dictionary options; results accumulate across runs with different matrices.
+ */
+function exhaustive(runJs, files, settings, o) {
+  const dir = recompressCacheDir(dirname(files[0].path))
+  mkdirSync(dir, { recursive: true })
+  const totalBytes = files.reduce((n, f) => n + f.size, 0)
+  const t0 = performance.now()
+  let computedSeconds = 0
+  let doneBytes = 0
+  const out = new Map()
+  for (const [i, f] of files.entries()) {
+    const dictTag = `${DICT_OPTIONS.maxDictBytes}-${DICT_OPTIONS.trainBytes}-${DICT_OPTIONS.maxDictBufferBytes}`
+    const cacheFile = join(dir, `${f.name}-${f.size}-${f.mtimeMs}-dict${dictTag}.json`)
+    const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : { file: f.name, stored: null, results: {} }
+    const missing = settings.filter((s) => !(keyOf(s) in cache.results))
+    for (const runArgs of recompressRuns(missing)) {
+      const args = [
+        'recompress', f.path, '--json', '--jobs', String(o.jobs),
+        '--max-dict-bytes', String(DICT_OPTIONS.maxDictBytes),
+        '--train-bytes', String(DICT_OPTIONS.trainBytes),
+        '--max-dict-buffer-bytes', String(DICT_OPTIONS.maxDictBufferBytes),
+        ...runArgs,
+      ]
+      const t = performance.now()
+      const r = spawnSync(runJs, args, { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+      if (r.status !== 0) throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.trim().slice(0, 500)}`)
+      const report = JSON.parse(r.stdout)
+      computedSeconds += (performance.now() - t) / 1000
+      cache.stored = { dataBytes: report.stored.dataBytes, blocks: report.stored.blocks, uncompressedBytes: report.stored.uncompressedBytes }
+      for (const res of report.results) {
+        if (res.autoSkip !== null) continue
+        cache.results[keyOf(res)] = { dataBytes: res.dataBytes, dictBytes: res.dictBytes, uncompressedBytes: res.uncompressedBytes, blocksRejected: res.blocksRejected }
+      }
+      writeFileSync(cacheFile, JSON.stringify(cache) + '\n')
+    }
+    doneBytes += f.size
+    if (missing.length) {
+      const elapsed = (performance.now() - t0) / 1000
+      log(`exhaustive: ${i + 1}/${files.length} ${f.columnFamily} L${f.level} ${f.name} (${(f.size / 1e6).toFixed(0)} MB): ${missing.length} settings; ${elapsed.toFixed(0)} s so far, ~${((elapsed / doneBytes) * (totalBytes - doneBytes)).toFixed(0)} s to go`)
+    }
+    for (const s of settings) if (!(keyOf(s) in cache.results)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
+    out.set(f.name, cache)
+  }
+  return { perFile: out, computedSeconds }
+}
+
+// ---- advise ---------------------------------------------------------------------------------
+
+/** One run of `sstkit advise DB --json`: wall time (around the spawn), peak RSS (GNU time %M). */
+function runAdvise(runJs, dir, o) {
+  const args = ['advise', dir, '--json']
+  if (o.timeBudget) args.push('--time-budget', o.timeBudget)
+  if (o.seed !== null) args.push('--seed', String(o.seed))
+  if (o.adviseJobs) args.push('--jobs', String(o.adviseJobs))
+  const rssFile = join(tmpdir(), `sstkit-bench-advise-time.${process.pid}`)
+  const useTime = existsSync(GNU_TIME)
+  if (!useTime) log(`warning: ${GNU_TIME} not found (apt-get install -y time): peak RSS will not be measured`)
+  // The binary itself, as users run it: its shebang sets the V8 flags sstkit starts with.
+  const [cmd, argv] = useTime ? [GNU_TIME, ['-o', rssFile, '-f', '%e %M', runJs, ...args]] : [runJs, args]
+  log(`running sstkit ${args.join(' ')} ...`)
+  const t0 = performance.now()
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+  const wallSeconds = (performance.now() - t0) / 1000
+  if (r.error) throw r.error
+  // 0: ok, 1: a finding (advice still printed); anything else is a failure.
+  if (r.status !== 0 && r.status !== 1) throw new Error(`sstkit ${args.join(' ')} exited ${r.status}: ${r.stderr.trim().slice(0, 1000)}`)
+  let peakRssMB = null
+  if (useTime) {
+    const line = readFileSync(rssFile, 'utf8').trim().split('\n').pop()
+    rmSync(rssFile, { force: true })
+    peakRssMB = Number(line.split(' ')[1]) / 1024
+  }
+  let advice
+  try {
+    advice = JSON.parse(r.stdout)
+  } catch {
+    throw new Error(`sstkit ${args.join(' ')} printed no JSON (exit ${r.status}): ${r.stderr.trim().slice(0, 1000)}`)
+  }
+  if (advice.error || !Array.isArray(advice.columnFamilies)) {
+    throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${advice.error?.message ?? 'no columnFamilies in its JSON'}`)
+  }
+  return { advice, wallSeconds, peakRssMB, exitCode: r.status, stderr: r.stderr.trim(), argv: args }
+}
+
+/** --advice FILE: an advice printed earlier; nothing timed. */
+function savedAdvice(file) {
+  const advice = JSON.parse(readFileSync(file, 'utf8'))
+  if (!Array.isArray(advice.columnFamilies)) throw new Error(`${file}: not the JSON of sstkit advise (no columnFamilies)`)
+  return { advice, wallSeconds: null, peakRssMB: null, exitCode: null, stderr: '', argv: ['(saved)', file] }
+}
+
+// ---- comparison -----------------------------------------------------------------------------
+
+/** Per (column family, level): advise's level, its files, and per setting exhaustive vs estimate. */
+function compare(advice, files, perFile, o) {
+  const levels = []
+  for (const cf of advice.columnFamilies) {
+    for (const l of cf.levels) {
+      // advise's own file list when its JSON has one, else the live files RocksDB lists.
+      const mine = Array.isArray(l.filePaths)
+        ? files.filter((f) => l.filePaths.some((p) => p === f.path || p.endsWith(`/${f.name}`)))
+        : files.filter((f) => f.columnFamily === cf.name && f.level === l.level)
+      const storedData = mine.reduce((n, f) => n + perFile.get(f.name).stored.dataBytes, 0)
+      const rows = evaluated(l).map((e) => {
+        if (!comparable(e.setting, o)) return { setting: labelOf(e.setting), key: keyOf(e.setting), compared: false, estimate: e.bytes }
+        const exhaustiveBytes = mine.reduce((n, f) => {
+          const r = perFile.get(f.name).results[keyOf(e.setting)]
+          return n + r.dataBytes + r.dictBytes
+        }, 0)
+        // null: advise made no estimate for this level (e.g. its time budget ran out first).
+        if (e.bytes.estimate === null) return { setting: labelOf(e.setting), key: keyOf(e.setting), compared: true, exhaustive: exhaustiveBytes, estimate: e.bytes, error: null, inside: false }
+        const error = exhaustiveBytes > 0 ? e.bytes.estimate / exhaustiveBytes - 1 : 0
+        return {
+          setting: labelOf(e.setting),
+          key: keyOf(e.setting),
+          compared: true,
+          exhaustive: exhaustiveBytes,
+          estimate: e.bytes,
+          error,
+          inside: exhaustiveBytes >= e.bytes.low && exhaustiveBytes <= e.bytes.high,
+        }
+      })
+      levels.push({
+        columnFamily: cf.name,
+        level: l.level,
+        files: mine.length,
+        fileBytes: mine.reduce((n, f) => n + f.size, 0),
+        storedDataBytes: storedData,
+        advise: { files: l.files, fileBytes: l.fileBytes, dataBytes: l.dataBytes, sample: l.sample, recommended: l.recommended?.estimate?.setting?.label ?? null },
+        rows,
+      })
+    }
+  }
+  return levels
+}
+
+function targets(run, levels, o) {
+  const rows = levels.flatMap((l) => l.rows.filter((r) => r.compared).map((r) => ({ ...r, where: `${l.columnFamily} L${l.level}` })))
+  const estimated = rows.filter((r) => r.error !== null)
+  const missing = rows.length - estimated.length
+  const worst = estimated.reduce((w, r) => (!w || Math.abs(r.error) > Math.abs(w.error) ? r : w), null)
+  const outside = rows.filter((r) => !r.inside)
+  const shapeMismatch = levels.filter((l) => l.advise.files !== l.files || l.advise.fileBytes !== l.fileBytes || l.advise.dataBytes !== l.storedDataBytes)
+  return [
+    {
+      target: `advise wall time <= ${TARGETS.wallSeconds} s`,
+      pass: run.wallSeconds !== null && run.wallSeconds <= TARGETS.wallSeconds,
+      detail: run.wallSeconds === null ? 'not measured (--advice)' : `${run.wallSeconds.toFixed(1)} s`,
+    },
+    {
+      target: `every per-level estimate within ${TARGETS.relativeError * 100}% of exhaustive`,
+      pass: rows.length > 0 && missing === 0 && Math.abs(worst.error) <= TARGETS.relativeError,
+      detail: [
+        worst ? `worst ${pct(worst.error)} at ${worst.where} ${worst.setting}; ${estimated.filter((r) => Math.abs(r.error) > TARGETS.relativeError).length} of ${rows.length} beyond 1%` : 'nothing estimated',
+        missing ? `${missing} of ${rows.length} without an estimate` : null,
+      ].filter(Boolean).join('; '),
+    },
+    {
+      target: 'every exhaustive result inside its estimate\'s interval',
+      pass: rows.length > 0 && outside.length === 0,
+      detail: `${rows.length - outside.length} of ${rows.length} inside${outside.length ? `; e.g. ${outside[0].where} ${outside[0].setting}` : ''}`,
+    },
+    {
+      target: `advise peak RSS <= ${TARGETS.rssMB} MB`,
+      pass: run.peakRssMB !== null && run.peakRssMB <= TARGETS.rssMB,
+      detail: run.peakRssMB === null ? `not measured (${o.advice ? '--advice' : 'no GNU time'})` : `${run.peakRssMB.toFixed(0)} MB`,
+    },
+    {
+      target: 'advise sees the live files RocksDB lists (files, bytes, stored data bytes per level)',
+      pass: shapeMismatch.length === 0,
+      detail: shapeMismatch.length ? shapeMismatch.map((l) => `${l.columnFamily} L${l.level}: advise ${l.advise.files} files ${l.advise.fileBytes} B data ${l.advise.dataBytes} B, RocksDB ${l.files} files ${l.fileBytes} B data ${l.storedDataBytes} B`).join('; ') : 'all levels match',
+    },
+  ]
+}
+
+// ---- printing -------------------------------------------------------------------------------
+
+const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(2)}%`
+const mb = (b) => (b / 1e6).toFixed(1)
+
+function shapeLines(files) {
+  const out = []
+  const groups = new Map()
+  for (const f of files) {
+    const k = `${f.columnFamily} L${f.level}`
+    const g = groups.get(k) ?? { files: 0, bytes: 0 }
+    g.files++
+    g.bytes += f.size
+    groups.set(k, g)
+  }
+  for (const [k, g] of groups) out.push(`  ${k.padEnd(12)} ${String(g.files).padStart(3)} files ${mb(g.bytes).padStart(9)} MB`)
+  out.push(`  ${'total'.padEnd(12)} ${String(files.length).padStart(3)} files ${mb(files.reduce((n, f) => n + f.size, 0)).padStart(9)} MB`)
+  return out
+}
+
+function levelLines(l) {
+  const out = []
+  const s = l.advise.sample
+  const sampled = s ? `${s.blocks} blocks (share ${(100 * s.share).toFixed(2)}%), stopped: ${s.stopped}` : '?'
+  out.push(`${l.columnFamily} L${l.level}: ${l.files} files, ${mb(l.fileBytes)} MB; sampled ${sampled}; recommended ${l.advise.recommended ?? '?'}`)
+  const w = [28, 14, 14, 27, 9, 7]
+  const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join(' ')
+  out.push(row(['  setting', 'exhaustive', 'estimate', '95% interval', 'error', 'inside']))
+  for (const r of l.rows) {
+    if (r.estimate.estimate === null) {
+      out.push(row([`  ${r.setting}`, r.exhaustive ?? '-', '-', 'no estimate', '', r.compared ? 'NO' : '']))
+      continue
+    }
+    const interval = `[${r.estimate.low.toFixed(0)}, ${r.estimate.high.toFixed(0)}]`
+    if (!r.compared) out.push(row([`  ${r.setting}`, '-', r.estimate.estimate.toFixed(0), interval, 'n/c', '']))
+    else out.push(row([`  ${r.setting}`, r.exhaustive, r.estimate.estimate.toFixed(0), interval, pct(r.error), r.inside ? 'yes' : 'NO']))
+  }
+  return out
+}
+
+// ---- main -----------------------------------------------------------------------------------
+
+function newestMtime(dir) {
+  let newest = 0
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs)
+  }
+  return newest
+}
+
+/** Rebuild dist/ when src/ is newer (or dist/ missing), as bench/inspect.mjs does. */
+function ensureBuilt(build) {
+  const stale = !existsSync(join(ROOT, 'dist', 'commands')) || newestMtime(join(ROOT, 'src')) > newestMtime(join(ROOT, 'dist'))
+  if (!stale) return
+  if (!build) return log('warning: dist/ looks older than src/ (run npm run build); measuring it anyway (--no-build)')
+  log('dist/ is missing or older than src/: running npm run build ...')
+  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] })
+  if (r.status !== 0) throw new Error('npm run build failed')
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2))
+  const runJs = o.sstkit ?? join(ROOT, 'bin', 'run.js')
+  if (!o.sstkit) ensureBuilt(o.build)
+  if (!existsSync(runJs)) throw new Error(`${runJs}: no such file`)
+  const { dir, generation } = ensureDatabase(o)
+  const files = liveFiles(dir)
+  const shape = shapeLines(files)
+  log(`database ${dir}:\n${shape.join('\n')}`)
+
+  if (o.exhaustiveOnly) {
+    const settings = fallbackSettings().filter((s) => comparable(s, o))
+    const ex = exhaustive(runJs, files, settings, o)
+    log(`exhaustive cache filled for ${settings.length} settings (${ex.computedSeconds.toFixed(0)} s computed this run)`)
+    return 0
+  }
+
+  const run = o.advice ? savedAdvice(o.advice) : runAdvise(runJs, dir, o)
+  // Kept so that `--advice` can compare it again (e.g. after changing the bench's printing).
+  if (!o.advice) writeFileSync(`${dir}.last-advice.json`, JSON.stringify(run.advice) + '\n')
+  const settings = adviseSettings(run.advice)
+  const compared = settings.filter((s) => comparable(s, o))
+  const left = settings.filter((s) => !comparable(s, o))
+  log(`advise: ${run.wallSeconds === null ? 'saved' : `${run.wallSeconds.toFixed(1)} s`}, ${settings.length} settings; exhaustive over ${compared.length}${left.length ? ` (left out, zstd level > ${o.maxExhaustiveLevel}: ${left.map(labelOf).join(', ')})` : ''}`)
+  const ex = exhaustive(runJs, files, compared, o)
+  const levels = compare(run.advice, files, ex.perFile, o)
+  const checks = targets(run, levels, o)
+
+  const result = {
+    date: new Date().toISOString(),
+    database: { dir, bytes: files.reduce((n, f) => n + f.size, 0), files: files.length, generationSeconds: generation?.seconds ?? null },
+    sstkit: runJs,
+    advise: { argv: run.argv, wallSeconds: run.wallSeconds, peakRssMB: run.peakRssMB, exitCode: run.exitCode, elapsedSec: run.advice.elapsedSec },
+    exhaustive: { settings: compared.map(labelOf), leftOut: left.map(labelOf), computedSeconds: ex.computedSeconds, jobs: o.jobs },
+    levels,
+    targets: checks,
+  }
+  if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else {
+    const out = [`database  ${dir}${generation ? ` (generated in ${generation.seconds.toFixed(1)} s)` : ''}`, ...shape, '']
+    const wall = run.wallSeconds === null ? '-' : run.wallSeconds.toFixed(1)
+    out.push(`advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}, advise's own elapsedSec ${run.advice.elapsedSec?.toFixed?.(1) ?? '-'}`)
+    out.push(`exhaustive recompress over ${compared.length} settings${ex.computedSeconds ? ` (${ex.computedSeconds.toFixed(0)} s computed this run)` : ' (cached)'}${left.length ? `; not compared (n/c): ${left.map(labelOf).join(', ')}` : ''}`)
+    out.push('')
+    for (const l of levels) out.push(...levelLines(l), '')
+    out.push('targets:')
+    for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
+    process.stdout.write(out.join('\n') + '\n')
+  }
+  return o.strict && checks.some((c) => !c.pass) ? 1 : 0
+}
+
+try {
+  process.exitCode = main()
+} catch (e) {
+  process.stderr.write(`advise bench: ${e.message}\n`)
+  process.exitCode = 1
+}
