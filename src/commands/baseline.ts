@@ -58,6 +58,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       allowNo: true,
     }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
+    bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (the baseline file always has them).' }),
     ...MATRIX_FLAGS,
     ...sourceFlags,
   }
@@ -143,7 +144,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       this.fail(`${out}: cannot write the baseline: ${(e as Error).message}`, ExitCode.Usage)
     }
     if (this.jsonEnabled()) return doc
-    this.log(renderTable(baselineModel(doc), 'table', this.tty))
+    this.log(renderTable(baselineModel(doc, { bytes: flags.bytes }), 'table', this.tty))
     const rows = measured.reduce((a, f) => a + f.rows.length, 0)
     let changed = ''
     if (previous) {

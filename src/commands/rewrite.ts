@@ -12,7 +12,7 @@ import {
   type RewriteResult,
 } from '../index.js'
 import { renderTable } from '../report/table.js'
-import { formatBytes, percent } from '../report/text.js'
+import { formatBytes, signedPercent } from '../report/text.js'
 
 const CHECKSUM_TYPES: Record<string, number> = { none: 0, crc32c: 1, xxhash: 2, xxhash64: 3, xxh3: 4 }
 
@@ -144,7 +144,7 @@ The output is written to a temporary file next to OUT, read back and compared en
               r.output,
               formatBytes(r.inputSize),
               formatBytes(r.fileSize),
-              percent(r.fileSize - r.inputSize, r.inputSize),
+              signedPercent(r.inputSize > 0 ? (r.fileSize - r.inputSize) / r.inputSize : null),
               r.dataBlocks,
               r.blocksRejected,
               r.formatVersion,
