@@ -10,8 +10,8 @@ import {
   type RecompressOptions,
   type RecompressReport,
 } from '../index.js'
-import { recompressJson, recompressModel, SortKey } from '../report/recompress.js'
-import { renderTable, TableFormat } from '../report/table.js'
+import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
+import type { TableFormat } from '../report/table.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
@@ -52,6 +52,10 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
     seed: Flags.integer({ description: 'Seed of auto-skip\'s random choices (exploration, sampling gaps).', default: 0 }),
     'no-carry': Flags.boolean({ description: 'ratio auto-skip: start every file afresh instead of carrying the estimate across the files of the run.' }),
     sort: Flags.string({ description: 'Row order after the stored row.', options: ['matrix', 'size', 'ratio', 'compress', 'decompress'], default: 'matrix' }),
+    wide: Flags.boolean({
+      description: 'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time (CSV always has them).',
+    }),
+    bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB (JSON and CSV always have them).' }),
   }
 
   async run(): Promise<unknown> {
@@ -95,10 +99,11 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
         this.raise(ExitCode.Finding)
         for (const s of report.skipped) process.stderr.write(`sstkit: ${file}: skipped data block at offset ${s.offset}: ${s.message}\n`)
       }
-      reports.push(recompressJson(report))
+      reports.push(recompressJson(report, { repeats: flags.repeat }))
       if (this.jsonEnabled()) continue
       if (files.length > 1) this.log(`${file}:`)
-      this.log(renderTable(recompressModel(report, flags.sort as SortKey, { spread: flags.repeat > 1 }), flags.format as TableFormat, this.tty))
+      const view = { sort: flags.sort as SortKey, wide: flags.wide, bytes: flags.bytes, repeats: flags.repeat, ...this.tty }
+      this.log(renderRecompress(report, flags.format as TableFormat, view))
       for (const n of report.notes) this.log(`note: ${n}`)
     }
     if (!this.jsonEnabled()) return undefined

@@ -65,12 +65,17 @@ function renderBox(model: TableModel, color: boolean, width?: number): string {
 /** When a terminal width is known and the table is wider, narrow the widest column. */
 function fitWidths(head: string[], rows: string[][], width?: number): number[] | undefined {
   if (!width) return undefined
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)) + 2)
+  const widths = head.map((h, i) => Math.max(lineWidth(h), ...rows.map((r) => lineWidth(r[i] ?? ''))) + 2)
   const total = widths.reduce((a, b) => a + b, 0) + widths.length + 1
   if (total <= width) return undefined
   const widest = widths.indexOf(Math.max(...widths))
   widths[widest] = Math.max(12, widths[widest] - (total - width))
   return widths
+}
+
+/** A multi-line cell is as wide as its longest line. */
+function lineWidth(s: string): number {
+  return Math.max(...s.split('\n').map((l) => l.length))
 }
 
 function csvField(s: string): string {
