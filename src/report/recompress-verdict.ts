@@ -120,11 +120,11 @@ function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstima
   return { type: r.type, level: r.level, dict: r.dict, checksum: r.checksum, label: x.setting.label, reason }
 }
 
-/** "1/20", "0.6x", "4.1x": how much compression CPU `a` takes against `b`. */
+/** "1/20", "0.6x", "4.1x", "60x": how much compression CPU `a` takes against `b`. */
 function cpuMultiple(a: Timing, b: Timing): string | null {
   if (a.value === null || b.value === null || !(a.value > 0) || !(b.value > 0)) return null
   const k = a.value / b.value
-  return k <= 0.5 ? `1/${Math.round(1 / k)}` : `${k.toFixed(1)}x`
+  return k <= 0.5 ? `1/${Math.round(1 / k)}` : `${k.toFixed(k < 10 ? 1 : 0)}x`
 }
 
 /** The runner-up in the table's units: "-0.1% bytes, 4.1x the compression CPU". */
@@ -149,12 +149,17 @@ export function recompressVerdict(report: RecompressReport, opts: { repeats?: nu
   const chosen = recommended.estimate
   const smallest = xs.reduce((a, b) => (b.bytes.estimate < a.bytes.estimate ? b : a))
   let reason = recommended.reason
-  const cpu = chosen !== smallest ? cpuMultiple(chosen.compressSecPerGB, smallest.compressSecPerGB) : null
-  if (cpu) reason += ` (${cpu} its compression CPU)`
+  let beside = ''
+  if (chosen !== smallest) {
+    // decide names the smallest when it gave way to a simpler or cheaper setting: say what that saves; else show what the limit left out.
+    const cpu = cpuMultiple(chosen.compressSecPerGB, smallest.compressSecPerGB)
+    if (reason.includes(`(${smallest.setting.label})`)) reason += cpu ? ` (${cpu} its compression CPU)` : ''
+    else if (runnerUp?.estimate !== smallest) beside = `; smallest ${smallest.setting.label} (${runnerUpReason(smallest, chosen, limits, false)})`
+  }
   const rec = choiceOf(chosen, reason, results)
   const other = runnerUp?.estimate
   const up = other ? choiceOf(other, runnerUpReason(other, chosen, limits, !meets(other, limits)), results) : null
   const noise = rankedOnSpeed ? '' : `; the speeds marked ${NOISY_MARK} are noise and were not weighed`
-  const text = `verdict: ${rec.label} — ${rec.reason}${up ? `; runner-up ${up.label} (${up.reason})` : ''}${noise}`
+  const text = `verdict: ${rec.label} — ${rec.reason}${up ? `; runner-up ${up.label} (${up.reason})` : ''}${beside}${noise}`
   return { recommended: rec, runnerUp: up, rankedOnSpeed, text }
 }

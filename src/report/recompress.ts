@@ -172,41 +172,58 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
   return { columns, rows }
 }
 
-/** With --auto-skip: each configuration, then its auto-skip variants against it. */
+/**
+ * With --auto-skip: each configuration, then its auto-skip variants against it.
+ * Compact, the variants sit under their setting ("↳ auto-skip rate"); wide and CSV keep a column per field.
+ */
 function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, csv: boolean): TableModel {
   const exact = csv || (opts.bytes ?? false)
   const wide = csv || (opts.wide ?? false)
   const rows: Cell[][] = []
+  const mark = (noisy: boolean) => (!csv && noisy ? NOISY_MARK : '')
+  let base: RecompressResult | undefined
   for (const r of report.results) {
-    const ms = csv ? fixed(r.compressMs, 1) : `${r.compressNoisy ? NOISY_MARK : ''}${fixed(r.compressMs, 1)}`
+    if (r.autoSkip === null) base = r
     const change = (v: number | undefined) => (v === undefined ? '' : signedPercent(v))
+    const name = wide ? [...settingCells(r), r.autoSkip ?? 'no skip'] : [r.autoSkip === null ? resultLabel(r) : `↳ auto-skip ${r.autoSkip}`]
     rows.push([
-      ...(wide ? settingCells(r) : [resultLabel(r)]),
-      r.autoSkip ?? 'no skip',
+      ...name,
       r.blocksAttempted,
       r.blocksBypassed,
       r.blocksRejected,
-      ms,
-      change(r.vsNoSkip?.compressMs),
+      `${mark(r.compressNoisy)}${fixed(r.compressMs, 1)}`,
+      // A change between two timings is noise when either is.
+      r.vsNoSkip ? `${mark(r.compressNoisy || (base?.compressNoisy ?? false))}${change(r.vsNoSkip.compressMs)}` : '',
       formatSize(r.dataBytes, exact),
       change(r.vsNoSkip?.dataBytes),
     ])
   }
-  const head = (full: string, short: string) => (wide ? full : short)
-  return {
-    columns: [
-      ...(wide ? [{ header: 'Type' }, { header: 'Level', align: 'right' as const }, { header: 'Dict' }, { header: 'Checksum' }] : [{ header: 'Setting' }]),
-      { header: head('Auto-skip', 'Auto-\nskip') },
-      { header: 'Attempted', align: 'right' },
-      { header: 'Skipped', align: 'right' },
-      { header: 'Rejected', align: 'right' },
-      { header: head('Comp ms', 'Comp\nms'), align: 'right' },
-      { header: head('CPU vs no skip', 'CPU vs\nno skip'), align: 'right' },
-      { header: head('Data bytes', 'Data'), align: 'right' },
-      { header: head('Bytes vs no skip', 'Data vs\nno skip'), align: 'right' },
-    ],
-    rows,
-  }
+  const columns: Column[] = wide
+    ? [
+        { header: 'Type' },
+        { header: 'Level', align: 'right' },
+        { header: 'Dict' },
+        { header: 'Checksum' },
+        { header: 'Auto-skip' },
+        { header: 'Attempted', align: 'right' },
+        { header: 'Skipped', align: 'right' },
+        { header: 'Rejected', align: 'right' },
+        { header: 'Comp ms', align: 'right' },
+        { header: 'CPU vs no skip', align: 'right' },
+        { header: 'Data bytes', align: 'right' },
+        { header: 'Bytes vs no skip', align: 'right' },
+      ]
+    : [
+        { header: 'Setting' },
+        { header: 'Tried', align: 'right' },
+        { header: 'Skipped', align: 'right' },
+        { header: 'Rejected', align: 'right' },
+        { header: 'Comp\nms', align: 'right' },
+        { header: 'CPU\nchange', align: 'right' },
+        { header: 'Data', align: 'right' },
+        { header: 'Data\nchange', align: 'right' },
+      ]
+  return { columns, rows }
 }
 
 /** The table for `format`: CSV every column with exact numbers; table and Markdown as the options ask. */
@@ -223,14 +240,19 @@ function naturalWidth(model: TableModel): number {
   return widths.reduce((a, b) => a + b, 0) + widths.length + 1
 }
 
-/** Narrow the last (Marks) column to fit `width` by putting its words on separate lines. */
-function fitMarks(model: TableModel, width: number): TableModel {
+/** Narrow column `col` (by the header's name) toward `width` by wrapping its cells at spaces, no narrower than its longest word. */
+function wrapColumn(model: TableModel, width: number, header: string): TableModel {
+  const col = model.columns.findIndex((c) => c.header === header)
   const excess = naturalWidth(model) - width
-  const last = model.columns.length - 1
-  if (excess <= 0 || model.columns[last].header !== 'Marks') return model
-  const current = Math.max(...model.rows.map((r) => String(r[last] ?? '').length))
-  const room = Math.max(...Object.values(MARK_NAMES).map((m) => m.length), current - excess)
-  return { ...model, rows: model.rows.map((r) => [...r.slice(0, last), wrapWords(String(r[last] ?? ''), room).join('\n')]) }
+  if (col < 0 || excess <= 0) return model
+  const cells = model.rows.map((r) => String(r[col] ?? ''))
+  const longestWord = Math.max(header.length, ...cells.flatMap((c) => c.split(/\s+/).map((w) => w.length)))
+  const room = Math.max(longestWord, Math.max(...cells.map((c) => c.length)) - excess)
+  const wrap = (c: string) => {
+    const indent = /^ */.exec(c)![0]
+    return wrapWords(c, room, indent).join('\n')
+  }
+  return { ...model, rows: model.rows.map((r) => r.map((c, i) => (i === col ? wrap(String(c ?? '')) : c))) }
 }
 
 const noisy = (report: RecompressReport) => report.stored.decompressNoisy || report.results.some((r) => r.compressNoisy || r.decompressNoisy)
@@ -247,7 +269,8 @@ export function renderRecompress(report: RecompressReport, format: TableFormat, 
   let model = recompressModel(report, format, opts)
   if (format === 'csv') return renderTable(model, 'csv')
   const people = format === 'table' && !opts.wide
-  if (people) model = fitMarks(model, width)
+  // Too wide (long labels, many marks): marks then settings go on two lines, before the last resort of cutting cells.
+  if (people) model = wrapColumn(wrapColumn(model, width, 'Marks'), width, 'Setting')
   const out = [renderTable(model, format, { color: opts.color, width: people && naturalWidth(model) > width ? width : undefined })]
   if (noisy(report)) out.push(noiseLegend(opts.repeats ?? 1))
   const verdict = recompressVerdict(report, { repeats: opts.repeats })
