@@ -12,13 +12,14 @@ import {
 } from '../index.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
+import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
 The matrix is every combination of --types, --levels, --dict and --checksum. Blocks are compressed the way RocksDB's table builder does: varint size prefix, the max_compressed_bytes_per_kb acceptance rule (blocks that do not compress enough are stored raw and counted as rejected), dictionaries sampled from the data blocks as RocksDB samples them. Every compressed block is decompressed and compared with the original.
 Columns (the default table fits 100 columns): "Setting"; "Data + dict", the data blocks with their 5-byte trailers plus the dictionary block, in KiB/MiB (--bytes: exact bytes); "vs stored", its change against the file as stored (the first row); "Ratio", uncompressed data / (data + dictionary); compression and decompression speed; marks: smallest (data + dictionary), fastest-dec (decompression speed), pareto (no other setting is both smaller and faster to compress). --wide adds type, level, dictionary and checksum apart, data, dictionary and file bytes ("File bytes": data + dictionary + rebuilt index + the file's filter and meta blocks), blocks compressed and rejected, and dictionary time; CSV always has every column with exact numbers, --json every field.
-A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file (the smallest within 2x the fastest setting's compression CPU; by size alone when the timings are noise), and the runner-up.`
+A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.`
 
   static override examples = [
     {

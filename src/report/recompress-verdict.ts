@@ -6,8 +6,8 @@
  * other: each exhaustive RecompressResult becomes advise's SettingEstimate
  * (exact sizes: the interval is the point; timings as Timing), then `decide`
  * picks under the objective advise applies to SST files without levels
- * (balanced, not bottommost: the smallest within 2x the fastest setting's
- * compression CPU).
+ * (balanced, not bottommost: the smallest within a small multiple of the
+ * fastest setting's compression CPU; VERDICT_RULE says which).
  *
  * Noise: a timing the engine flags as noisy (isNoisyTiming) enters as not
  * measured, and a CPU or decompression limit is applied only when every
@@ -16,6 +16,7 @@
  * alone and the verdict says so.
  */
 import { decide, limitsFor, meets, type LevelLimits } from '../advise/decide.js'
+import { emptySums } from '../advise/estimate.js'
 import type { DictMode, SettingEstimate, SettingSpec, Timing } from '../advise/model.js'
 import { settingLabel } from '../advise/settings.js'
 import type { RecompressReport, RecompressResult } from '../index.js'
@@ -50,10 +51,7 @@ function dictMode(dict: string): DictMode {
   return dict === 'file' ? 'train' : (dict as DictMode)
 }
 
-/**
- * A timing from `ms` per run over `bytes` of input: `rate(bytes, ms)` is the value.
- * One run has no interval; with repeats, the observed spread centred on the median.
- */
+/** A sound timing as advise's Timing: one run has no interval; with repeats, the observed spread centred on the median. A noisy one is not measured. */
 function timingOf(value: number | null, noisy: boolean, spread: number, repeats: number): Timing {
   if (value === null || noisy || !Number.isFinite(value)) return { value: null, low: null, high: null, noisy }
   if (repeats < 2) return { value, low: null, high: null, noisy: false }
@@ -81,23 +79,20 @@ export function estimateOfResult(r: RecompressResult, repeats: number): SettingE
     pareto: r.marks.includes('pareto'),
     // Sampling sums: every block was measured, so only the totals mean anything (no variance to carry).
     sums: {
+      ...emptySums(),
       n: r.blocks,
       sumC: r.dataBytes,
-      sumS: 0,
-      sumCC: 0,
-      sumCS: 0,
-      sumSS: 0,
       sumU: r.uncompressedBytes,
       rejected: r.blocksRejected,
       compressMs: r.compressMs,
       decompressMs: r.decompressMs,
       decompressedBytes: r.blocksCompressed > 0 ? r.uncompressedBytes : 0,
-      compressRates: [],
-      decompressRates: [],
-      rejectedMs: 0,
     },
   }
 }
+
+/** The limit the verdict applies when the timings are sound, in words ("within 2x the fastest codec's CPU"). */
+export const VERDICT_RULE = limitsFor('balanced', false, [], null, null).describe
 
 const compressing = (x: SettingEstimate) => x.setting.type !== 'none' && x.rejectedShare < 1
 

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CompressionType } from '../../src/codec/compression.js'
 import { recompressFile, type RecompressReport, type RecompressResult } from '../../src/index.js'
-import { estimateOfResult, recompressVerdict, resultLabel } from '../../src/report/recompress-verdict.js'
+import { estimateOfResult, recompressVerdict, resultLabel, VERDICT_RULE } from '../../src/report/recompress-verdict.js'
 import { ROOT } from '../helpers.js'
 
 let real: RecompressReport
@@ -57,17 +57,21 @@ describe('recompress verdict', () => {
     expect(noisy.compressSecPerGB).toEqual({ value: null, low: null, high: null, noisy: true })
   })
 
-  it('with sound timings: the smallest within 2x the fastest setting\'s compression CPU, as advise decides for files', () => {
+  it('with sound timings: the smallest within advise\'s multiple of the fastest setting\'s compression CPU, as advise decides for files', () => {
     const report = withTimings(real)
     const v = recompressVerdict(report)!
     expect(v.rankedOnSpeed).toBe(true)
+    // advise's rule for files without levels, e.g. "within 2x the fastest codec's CPU".
+    const factor = Number(/^within ([\d.]+)x the fastest codec's CPU$/.exec(VERDICT_RULE)![1])
+    expect(factor).toBeGreaterThan(1)
+    expect(factor * MS[1]).toBeLessThan(MS[19]) // the synthetic timings leave zstd 19 outside the limit
     const fastest = Math.min(...report.results.map((r) => r.compressMs))
-    const within = report.results.filter((r) => r.compressMs <= 2 * fastest)
+    const within = report.results.filter((r) => r.compressMs <= factor * fastest)
     const expected = within.reduce((a, b) => (size(b) < size(a) ? b : a))
     expect(v.recommended.label).toBe(resultLabel(expected))
     expect(v.recommended.level).not.toBe(19)
     expect(v.text).toMatch(/^verdict: zstd \d+( dict=\w+)? — /)
-    expect(v.text).toContain("within 2x the fastest codec's CPU")
+    expect(v.text).toContain(`— smallest ${VERDICT_RULE}`)
     expect(v.runnerUp).not.toBeNull()
     expect(v.text).toMatch(/runner-up .+ \(\+\d+\.\d% bytes, [\d.]+x the compression CPU\)/)
     // What the limit left out: the smallest setting, its saving and its CPU (60x here).
