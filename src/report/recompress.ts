@@ -248,11 +248,7 @@ function wrapColumn(model: TableModel, width: number, header: string): TableMode
   const cells = model.rows.map((r) => String(r[col] ?? ''))
   const longestWord = Math.max(header.length, ...cells.flatMap((c) => c.split(/\s+/).map((w) => w.length)))
   const room = Math.max(longestWord, Math.max(...cells.map((c) => c.length)) - excess)
-  const wrap = (c: string) => {
-    const indent = /^ */.exec(c)![0]
-    return wrapWords(c, room, indent).join('\n')
-  }
-  return { ...model, rows: model.rows.map((r) => r.map((c, i) => (i === col ? wrap(String(c ?? '')) : c))) }
+  return { ...model, rows: model.rows.map((r) => r.map((c, i) => (i === col ? wrapWords(String(c ?? ''), room).join('\n') : c))) }
 }
 
 const noisy = (report: RecompressReport) => report.stored.decompressNoisy || report.results.some((r) => r.compressNoisy || r.decompressNoisy)

@@ -89,18 +89,31 @@ export function percent(part: number, whole: number): string {
   return `${((100 * part) / whole).toFixed(1)}%`
 }
 
-/** Greedy word wrap to `width` columns; continuation lines get `indent`. A word longer than the room stays whole. */
-export function wrapWords(text: string, width: number, indent = ''): string[] {
+/**
+ * Greedy word wrap to `width` columns. Continuation lines start with `indent`
+ * (default: the text's own leading spaces, which the first line keeps); a word
+ * longer than a line's room is split.
+ */
+export function wrapWords(text: string, width: number, indent = /^ */.exec(text)![0]): string[] {
+  const lead = /^ */.exec(text)![0]
   const out: string[] = []
   let line = ''
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const prefix = out.length === 0 ? '' : indent
-    if (line && prefix.length + line.length + 1 + word.length > width) {
-      out.push(prefix + line)
-      line = word
-    } else line = line ? `${line} ${word}` : word
+  const prefix = () => (out.length === 0 ? lead : indent)
+  const room = () => Math.max(1, width - prefix().length)
+  const flush = () => {
+    out.push(prefix() + line)
+    line = ''
   }
-  if (line || out.length === 0) out.push((out.length === 0 ? '' : indent) + line)
+  for (let word of text.trim().split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > room()) flush()
+    while (!line && word.length > room()) {
+      line = word.slice(0, room())
+      word = word.slice(line.length)
+      flush()
+    }
+    if (word) line = line ? `${line} ${word}` : word
+  }
+  if (line || out.length === 0) flush()
   return out
 }
 

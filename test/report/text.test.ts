@@ -39,5 +39,9 @@ describe('units for people', () => {
     expect(lines[0]).toBe('verdict: zstd 3 dict=finalize')
     expect(lines.slice(1).every((l) => l.startsWith('  '))).toBe(true)
     expect(lines.join(' ').replace(/\s+/g, ' ')).toBe('verdict: zstd 3 dict=finalize — within 0.8% of the smallest at less cost')
+    // By default continuation lines keep the first line's indent; a word longer than the room is split.
+    expect(wrapWords('  a bb ccc', 6)).toEqual(['  a bb', '  ccc'])
+    expect(wrapWords('abcdefghij k', 4)).toEqual(['abcd', 'efgh', 'ij k'])
+    expect(wrapWords('', 10)).toEqual([''])
   })
 })
