@@ -240,7 +240,7 @@ function naturalWidth(model: TableModel): number {
   return widths.reduce((a, b) => a + b, 0) + widths.length + 1
 }
 
-/** Narrow column `col` (by the header's name) toward `width` by wrapping its cells at spaces, no narrower than its longest word. */
+/** Narrow the column headed `header` toward `width` by wrapping its cells at spaces, no narrower than its longest word. */
 function wrapColumn(model: TableModel, width: number, header: string): TableModel {
   const col = model.columns.findIndex((c) => c.header === header)
   const excess = naturalWidth(model) - width
@@ -261,16 +261,18 @@ export function noiseLegend(repeats: number): string {
 
 /** Table (or CSV / Markdown), then for people the noise legend and the verdict, each line within the width. */
 export function renderRecompress(report: RecompressReport, format: TableFormat, opts: RecompressViewOptions = {}): string {
-  const width = Math.min(opts.width ?? DEFAULT_WIDTH, DEFAULT_WIDTH)
+  // A terminal that reports no width (0) is taken as the default.
+  const width = opts.width ? Math.min(opts.width, DEFAULT_WIDTH) : DEFAULT_WIDTH
   let model = recompressModel(report, format, opts)
   if (format === 'csv') return renderTable(model, 'csv')
   const people = format === 'table' && !opts.wide
   // Too wide (long labels, many marks): marks then settings go on two lines, before the last resort of cutting cells.
   if (people) model = wrapColumn(wrapColumn(model, width, 'Marks'), width, 'Setting')
   const out = [renderTable(model, format, { color: opts.color, width: people && naturalWidth(model) > width ? width : undefined })]
-  if (noisy(report)) out.push(noiseLegend(opts.repeats ?? 1))
+  const wrap = (text: string) => (format === 'markdown' ? [text] : wrapWords(text, width, '  '))
+  if (noisy(report)) out.push(...wrap(noiseLegend(opts.repeats ?? 1)))
   const verdict = recompressVerdict(report, { repeats: opts.repeats })
-  if (verdict) out.push(...(format === 'markdown' ? [verdict.text] : wrapWords(verdict.text, width, '  ')))
+  if (verdict) out.push(...wrap(verdict.text))
   return out.join('\n')
 }
 
