@@ -4,7 +4,8 @@
  * minimum-change floor and absolute budgets. Sizes only; timings never.
  */
 import type { BaselineFile, SizeRow } from './baseline.js'
-import { exceedsPercent, formatChange, formatCount, formatSigned, parseSize, Percent, ThresholdError } from './units.js'
+import { formatCount, formatSigned, signedPercent } from '../report/text.js'
+import { exceedsPercent, parseSize, Percent, ThresholdError } from './units.js'
 
 /** Which byte count is compared. */
 export type Metric = 'file' | 'data' | 'index' | 'filter'
@@ -148,7 +149,7 @@ function judge(t: Thresholds, name: string, config: string, path: string | null,
     if (pct || bytes || growthFails(t)) {
       row.status = 'regression'
       row.severity = 'fail'
-      if (pct) reasons.push(`${formatChange(changeFraction)} > +${t.maxIncrease!.text}`)
+      if (pct) reasons.push(`${signedPercent(changeFraction, 2)} > +${t.maxIncrease!.text}`)
       if (bytes) reasons.push(`${formatSigned(change)} B > +${formatCount(t.maxIncreaseBytes!)} B`)
       if (!pct && !bytes) reasons.push('grew (no increase allowed)')
     } else {
@@ -216,7 +217,7 @@ export function compare(baseline: BaselineFile[], measured: MeasuredFile[], fail
     const b = before.get(m.file.name)
     if (b && b.entries !== null && m.file.entries !== null && b.entries !== m.file.entries) {
       const d = m.file.entries - b.entries
-      notes.push(`${m.file.name}: ${formatCount(b.entries)} → ${formatCount(m.file.entries)} entries (${formatSigned(d)}, ${formatChange(b.entries ? d / b.entries : null)})`)
+      notes.push(`${m.file.name}: ${formatCount(b.entries)} → ${formatCount(m.file.entries)} entries (${formatSigned(d)}, ${signedPercent(b.entries ? d / b.entries : null, 2)})`)
     }
     for (const row of m.file.rows) {
       const a = value(row)

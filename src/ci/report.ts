@@ -7,7 +7,7 @@ import type { TableModel } from '../report/table.js'
 import type { Baseline } from './baseline.js'
 import { renderTable } from '../report/table.js'
 import { METRIC_LABELS, type CheckRow, type Comparison, type Thresholds } from './compare.js'
-import { formatChange, formatCount, formatSigned } from './units.js'
+import { formatCount, formatSigned, formatSize, signedPercent } from '../report/text.js'
 
 export interface CheckContext {
   baselinePath: string
@@ -54,7 +54,7 @@ export function checkModel(c: Comparison, opts: { reasons?: boolean } = {}): Tab
       num(r.before),
       num(r.after),
       r.change === null ? '' : formatSigned(r.change),
-      formatChange(r.changeFraction),
+      signedPercent(r.changeFraction, 2),
       statusText(r),
       ...(reasons ? [r.reason] : []),
     ]),
@@ -115,7 +115,7 @@ function escapeProperty(s: string): string {
 }
 
 function rowMessage(r: CheckRow): string {
-  const size = r.before !== null && r.after !== null ? `${formatCount(r.before)} → ${formatCount(r.after)} B (${formatSigned(r.change!)} B, ${formatChange(r.changeFraction)})` : r.after !== null ? `${formatCount(r.after)} B` : r.before !== null ? `was ${formatCount(r.before)} B` : ''
+  const size = r.before !== null && r.after !== null ? `${formatCount(r.before)} → ${formatCount(r.after)} B (${formatSigned(r.change!)} B, ${signedPercent(r.changeFraction, 2)})` : r.after !== null ? `${formatCount(r.after)} B` : r.before !== null ? `was ${formatCount(r.before)} B` : ''
   return `${r.name} [${r.config}]: ${statusText(r)}${size ? ` ${size}` : ''}${r.reason ? ` — ${r.reason}` : ''}`
 }
 
@@ -198,9 +198,9 @@ export function checkJson(c: Comparison, ctx: CheckContext) {
   }
 }
 
-/** What `baseline` measured, one row per file × configuration. */
-export function baselineModel(doc: Baseline): TableModel {
-  const n = (v: number | null) => (v === null ? '' : formatCount(v))
+/** What `baseline` measured, one row per file × configuration: sizes in KiB/MiB, exact with `bytes` (--bytes; the file always has them). */
+export function baselineModel(doc: Baseline, opts: { bytes?: boolean } = {}): TableModel {
+  const size = (v: number | null) => (v === null ? '' : formatSize(v, opts.bytes ?? false))
   return {
     columns: [
       { header: 'File' },
@@ -215,7 +215,7 @@ export function baselineModel(doc: Baseline): TableModel {
       { header: 'Ratio', align: 'right' as const },
     ],
     rows: doc.files.flatMap((f) =>
-      f.rows.map((r) => [f.name, r.config, r.compression, n(f.entries), n(r.dataBytes), n(r.dictBytes), n(r.indexBytes), n(r.filterBytes), n(r.fileBytes), r.ratio.toFixed(3)]),
+      f.rows.map((r) => [f.name, r.config, r.compression, num(f.entries), size(r.dataBytes), size(r.dictBytes), size(r.indexBytes), size(r.filterBytes), size(r.fileBytes), r.ratio.toFixed(3)]),
     ),
   }
 }

@@ -87,21 +87,3 @@ export function exceedsPercent(change: number, before: number, limit: Percent): 
   // change / before > num / (100 · 10^scale)  ⇔  change · 100 · 10^scale > num · before
   return BigInt(change) * 100n * 10n ** BigInt(limit.scale) > limit.num * BigInt(before)
 }
-
-/** Exact bytes, with thousands separators: 1234567 → "1,234,567". */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US')
-}
-
-export function formatSigned(n: number): string {
-  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${formatCount(Math.abs(n))}`
-}
-
-/** A relative change as a signed percentage with two decimals ("+4.12%", "-0.50%", "0.00%"). */
-export function formatChange(fraction: number | null): string {
-  if (fraction === null || !Number.isFinite(fraction)) return ''
-  const p = fraction * 100
-  const text = Math.abs(p).toFixed(2)
-  if (Number(text) === 0) return fraction > 0 ? '+0.00%' : fraction < 0 ? '-0.00%' : '0.00%'
-  return `${p > 0 ? '+' : '-'}${text}%`
-}

@@ -3,19 +3,23 @@ import { matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-f
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { errorCode, isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
-import { recompressJson, recompressModel, SortKey } from '../report/recompress.js'
-import { renderTable, TableFormat } from '../report/table.js'
+import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
+import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
+import { VERDICT_RULE } from '../report/recompress-verdict.js'
+import type { TableFormat } from '../report/table.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
 The matrix is every combination of --types, --levels, --dict and --checksum. Blocks are compressed the way RocksDB's table builder does: varint size prefix, the max_compressed_bytes_per_kb acceptance rule (blocks that do not compress enough are stored raw and counted as rejected), dictionaries sampled from the data blocks as RocksDB samples them. Every compressed block is decompressed and compared with the original.
-Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes" the dictionary block; "File bytes" an estimate of the whole file (data + dictionary + rebuilt index + the file's filter and meta blocks). "Ratio" is uncompressed data / (data + dictionary). The first row is the file as stored. Marks: smallest (data + dictionary), fastest-dec (decompression speed), pareto (no other setting is both smaller and faster to compress).`
+Columns (the default table fits 100 columns): "Setting"; "Data + dict", the data blocks with their 5-byte trailers plus the dictionary block, in KiB/MiB (--bytes: exact bytes); "vs stored", its change against the file as stored (the first row); "Ratio", uncompressed data / (data + dictionary); compression and decompression speed; marks: smallest (data + dictionary), fastest-dec (decompression speed), pareto (no other setting is both smaller and faster to compress). --wide adds type, level, dictionary and checksum apart, data, dictionary and file bytes ("File bytes": data + dictionary + rebuilt index + the file's filter and meta blocks), blocks compressed and rejected, and dictionary time; CSV always has every column with exact numbers, --json every field.
+A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.`
 
   static override examples = [
     {
       description: 'The default zstd matrix (levels 1,3,6,9,12,15,19 × dictionary none/raw/finalize/train × frame checksum off/on):',
       command: '<%= config.bin %> <%= command.id %> examples/sample.sst',
     },
+    { description: 'Every column, exact byte counts, timings repeated 5 times:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels 3,19 --wide --bytes --repeat 5' },
     { description: 'Compare codecs at their default levels:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --types zstd,lz4,snappy,zlib --dict none --checksum off' },
     { description: 'Negative (fast) zstd levels, 16 KiB blocks as sst_dump uses:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels -5..3 --block-size 16384' },
     { description: 'An external dictionary trained with `zstd --train`:', command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json' },
@@ -45,6 +49,10 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
     seed: Flags.integer({ description: 'Seed of auto-skip\'s random choices (exploration, sampling gaps).', default: 0 }),
     'no-carry': Flags.boolean({ description: 'ratio auto-skip: start every file afresh instead of carrying the estimate across the files of the run.' }),
     sort: Flags.string({ description: 'Row order after the stored row.', options: ['matrix', 'size', 'ratio', 'compress', 'decompress'], default: 'matrix' }),
+    wide: Flags.boolean({
+      description: 'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time (CSV always has them).',
+    }),
+    bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB (JSON and CSV always have them).' }),
   }
 
   async run(): Promise<unknown> {
@@ -90,10 +98,11 @@ Sizes: "Data bytes" are the data blocks with their 5-byte trailers; "Dict bytes"
         this.raise(ExitCode.Finding)
         for (const s of report.skipped) process.stderr.write(`sstkit: ${file}: skipped data block at offset ${s.offset}: ${s.message}\n`)
       }
-      reports.push(recompressJson(report))
+      reports.push(recompressJson(report, { repeats: flags.repeat }))
       if (this.jsonEnabled()) continue
       if (files.length > 1) this.log(`${file}:`)
-      this.log(renderTable(recompressModel(report, flags.sort as SortKey, { spread: flags.repeat > 1 }), flags.format as TableFormat, this.tty))
+      const view = { sort: flags.sort as SortKey, wide: flags.wide, bytes: flags.bytes, repeats: flags.repeat, ...this.tty }
+      this.log(renderRecompress(report, flags.format as TableFormat, view))
       for (const n of report.notes) this.log(`note: ${n}`)
     }
     if (!this.jsonEnabled()) return undefined

@@ -20,6 +20,16 @@ import type { AutoSkipStrategy } from './auto-skip.js'
 import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 
+/** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
+export const MIN_TIMED_MS = 50
+/** With repeats, a timing whose runs spread over more than this share of their median ((max - min) / median) is noise too. */
+export const MAX_TIMING_SPREAD = 0.1
+
+/** Whether a timing of `repeats` runs (median `ms`, spread `spread`) is too short or too spread to rank on. */
+export function isNoisyTiming(ms: number, spread: number, repeats: number): boolean {
+  return ms * repeats < MIN_TIMED_MS || spread > MAX_TIMING_SPREAD
+}
+
 export interface RecompressOptions {
   matrix: MatrixSpec
   source: SourceOptions
@@ -54,6 +64,8 @@ export interface StoredBaseline {
   /** Time to decompress the stored data blocks, ms. */
   decompressMs: number
   decompressMBps: number | null
+  /** The decompression timing is too short to rank on (isNoisyTiming). */
+  decompressNoisy: boolean
 }
 
 export interface RecompressResult {
@@ -94,6 +106,9 @@ export interface RecompressResult {
   decompressSpread: number
   compressMBps: number | null
   decompressMBps: number | null
+  /** The timing is too short or too spread to rank on (isNoisyTiming): marks never rest on it. */
+  compressNoisy: boolean
+  decompressNoisy: boolean
   dictMs: number
   marks: string[]
 }
@@ -169,6 +184,7 @@ function storedBaseline(table: Table, source: SourceOptions, skipped: SkippedBlo
     ratio: dataBytes + dictBytes > 0 ? uncompressed / (dataBytes + dictBytes) : 0,
     decompressMs,
     decompressMBps: mbps(uncompressed, decompressMs),
+    decompressNoisy: isNoisyTiming(decompressMs, 0, 1),
   }
 }
 
@@ -257,17 +273,21 @@ function markResults(all: RecompressResult[]): void {
   if (results.length === 0) return
   const smallest = Math.min(...results.map(size))
   for (const r of results) if (size(r) === smallest) r.marks.push('smallest')
+  // The fastest, only when no timing it is compared with is noise (a noisy one might be faster).
   const withDec = results.filter((r) => r.decompressMBps !== null && r.blocksCompressed > 0)
-  if (withDec.length) {
+  if (withDec.length && withDec.every((r) => !r.decompressNoisy)) {
     const fastest = Math.max(...withDec.map((r) => r.decompressMBps!))
     for (const r of withDec) if (r.decompressMBps === fastest) r.marks.push('fastest-decompress')
   }
   // Pareto front: no other configuration is at least as small and at least as fast, and better in one.
+  // Claimed only where it is known: the setting's own timing and those of every setting at least as small are not noise.
   for (const r of results) {
+    if (r.compressNoisy) continue
+    const unknown = results.some((o) => o !== r && o.compressNoisy && size(o) <= size(r))
     const dominated = results.some(
       (o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs),
     )
-    if (!dominated) r.marks.push('pareto')
+    if (!unknown && !dominated) r.marks.push('pareto')
   }
 }
 
@@ -291,6 +311,8 @@ function resultOf(
   const dictBytes = m.dictBytes
   const compressMs = median(m.compressMs)
   const decompressMs = median(m.decompressMs)
+  const compressMBps = m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null
+  const decompressMBps = m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null
   return {
     autoSkip: strategy,
     type: compressionShortName(c.type),
@@ -318,8 +340,10 @@ function resultOf(
     decompressMs,
     compressSpread: spread(m.compressMs),
     decompressSpread: spread(m.decompressMs),
-    compressMBps: m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null,
-    decompressMBps: m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null,
+    compressMBps,
+    decompressMBps,
+    compressNoisy: compressMBps !== null && isNoisyTiming(compressMs, spread(m.compressMs), m.compressMs.length),
+    decompressNoisy: decompressMBps !== null && isNoisyTiming(decompressMs, spread(m.decompressMs), m.decompressMs.length),
     dictMs: dict?.ms ?? 0,
     marks: [],
   }

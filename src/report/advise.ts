@@ -9,7 +9,7 @@
  */
 import type { Advice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
-import { formatBytes } from './text.js'
+import { formatBytes, formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
 
 export interface AdviceTextOptions {
   /** Columns to fit (default 100). */
@@ -29,27 +29,16 @@ const CF_NAME_WIDTH = 20
 // ---------------------------------------------------------------------------
 // Number and name formats (shared with the HTML page)
 
-/** A fraction as signed percentage points: "+8.6", "-50.4", "0.0" (no sign on zero, so that rounding shows no "-0.0"). */
+/** A fraction as signed percentage points, the sign the change's own: "+8.6", "-50.4". */
 function signedPoints(v: number, digits: number): string {
-  const s = (v * 100).toFixed(digits)
-  if (Number(s) === 0) return (0).toFixed(digits)
-  return `${v > 0 ? '+' : ''}${s}`
+  return signedPercent(v, digits).slice(0, -1)
 }
 
-/** "+8.6%", "-50.4%", "0.0%": the sign always shown. */
-export function signedPercent(v: number, digits = 1): string {
-  return `${signedPoints(v, digits)}%`
-}
+export { formatSize, NOISY_MARK, signedPercent, wrapWords }
 
 /** "-18.4% (-18.9..-17.9)": the change and its 95% interval. */
 export function formatChange(c: Interval): string {
   return `${signedPercent(c.estimate)} (${signedPoints(c.low, 1)}..${signedPoints(c.high, 1)})`
-}
-
-/** Human units, or the exact integer with `exact`. */
-export function formatSize(n: number, exact = false): string {
-  const whole = Math.round(n)
-  return exact ? String(whole) : formatBytes(whole)
 }
 
 /** Half the interval's width, relative to the estimate: "±0.3%". */
@@ -65,8 +54,6 @@ export function formatProjected(b: Interval, exact = false): string {
 }
 
 /** Marks a value whose interval is too wide to rank on. */
-export const NOISY_MARK = '~'
-
 function timingText(t: Timing | undefined, digits: (v: number) => number): string {
   if (!t || t.value === null || !Number.isFinite(t.value)) return '-'
   return `${t.noisy ? NOISY_MARK : ''}${t.value.toFixed(digits(t.value))}`
@@ -144,30 +131,6 @@ export function trimMiddle(s: string, max: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`
 }
 
-/** Greedy word wrap; a word longer than the width is split. Continuation lines keep the first line's indent. */
-export function wrapWords(text: string, width: number): string[] {
-  const indent = /^ */.exec(text)?.[0] ?? ''
-  const room = Math.max(1, width - indent.length)
-  const out: string[] = []
-  let line = ''
-  for (let word of text.trim().split(/\s+/)) {
-    while (word.length > room) {
-      if (line) out.push(line)
-      line = ''
-      out.push(word.slice(0, room))
-      word = word.slice(room)
-    }
-    if (!word) continue
-    if (!line) line = word
-    else if (line.length + 1 + word.length <= room) line += ` ${word}`
-    else {
-      out.push(line)
-      line = word
-    }
-  }
-  if (line || out.length === 0) out.push(line)
-  return out.map((l) => indent + l)
-}
 
 function sourceLine(advice: Advice): string {
   const s = advice.source

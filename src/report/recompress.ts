@@ -1,8 +1,37 @@
-/** The `recompress` report: a `stored` baseline row, then one row per configuration. */
+/**
+ * The `recompress` report: a `stored` baseline row, then one row per
+ * configuration, then a legend when a timing is noise and the verdict.
+ *
+ * By default the table fits 100 columns: one Setting column (advise's labels),
+ * data + dictionary in human units, the change against the file as stored,
+ * ratio, speeds and marks. `--wide` shows every column (type, level,
+ * dictionary and checksum apart; data, dictionary and file bytes; blocks
+ * compressed and rejected; dictionary time); `--bytes` exact byte counts. CSV
+ * always has every column with exact numbers; JSON every field.
+ */
+import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import type { RecompressReport, RecompressResult } from '../index.js'
-import { TableModel } from './table.js'
+import { recompressVerdict, resultLabel } from './recompress-verdict.js'
+import { renderTable, type Cell, type Column, type TableFormat, type TableModel } from './table.js'
+import { formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
 
 export type SortKey = 'matrix' | 'size' | 'ratio' | 'compress' | 'decompress'
+
+/** Columns the default table fits. */
+export const DEFAULT_WIDTH = 100
+
+export interface RecompressViewOptions {
+  sort?: SortKey
+  /** Every column. */
+  wide?: boolean
+  /** Exact byte counts instead of KiB/MiB/GiB. */
+  bytes?: boolean
+  /** Runs per timing (--repeat): with more than one, the spread is shown (wide) and enters the verdict. */
+  repeats?: number
+  /** Columns to fit (default DEFAULT_WIDTH; the terminal's when narrower). */
+  width?: number
+  color?: boolean
+}
 
 export function sortResults(results: RecompressResult[], key: SortKey): RecompressResult[] {
   const size = (r: RecompressResult) => r.dataBytes + r.dictBytes
@@ -21,78 +50,235 @@ export function sortResults(results: RecompressResult[], key: SortKey): Recompre
   }
 }
 
-/** Type, level, dictionary, checksum: the cells that name a setting. */
-function settingCells(r: RecompressResult): (string | number)[] {
+/** Type, level, dictionary, checksum: the cells that name a setting (wide table, CSV). */
+function settingCells(r: RecompressResult): Cell[] {
   return [r.type, r.level === null ? 'default' : r.level, r.dict, r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '']
 }
 
-const fmt = (v: number | null, digits = 1) => (v === null || !Number.isFinite(v) ? '' : v.toFixed(digits))
-const pct = (v: number) => `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}%`
-const MARK_SYMBOLS: Record<string, string> = { smallest: 'smallest', 'fastest-decompress': 'fastest-dec', pareto: 'pareto' }
+const fixed = (v: number | null, digits = 1) => (v === null || !Number.isFinite(v) ? '' : v.toFixed(digits))
+const MARK_NAMES: Record<string, string> = { smallest: 'smallest', 'fastest-decompress': 'fastest-dec', pareto: 'pareto' }
+const marksText = (r: RecompressResult) => r.marks.map((m) => MARK_NAMES[m] ?? m).join(' ')
 
-export function recompressModel(report: RecompressReport, key: SortKey, opts: { spread?: boolean } = {}): TableModel {
-  if (report.results.some((r) => r.autoSkip !== null)) return autoSkipModel(report)
+/** A speed for people: whole MB/s, one decimal under 10, `~` when it is noise. */
+function speed(v: number | null, noisy: boolean): string {
+  if (v === null || !Number.isFinite(v)) return ''
+  return `${noisy ? NOISY_MARK : ''}${v.toFixed(v < 10 ? 1 : 0)}`
+}
+
+/** " ±12%": the spread of repeated runs ((max - min) / median, shown as half of it either side). */
+function spreadText(v: number, repeats: number): string {
+  return repeats > 1 && v > 0 ? ` ±${(v * 50).toFixed(0)}%` : ''
+}
+
+function storedLabel(report: RecompressReport): string {
+  return `stored (${report.stored.compression})`
+}
+
+/** The default table: one Setting column, sizes in human units (exact with --bytes). */
+function compactModel(report: RecompressReport, opts: RecompressViewOptions): TableModel {
   const st = report.stored
-  const spread = (v: number) => (opts.spread && v > 0 ? ` ±${(v * 50).toFixed(0)}%` : '')
-  const rows: (string | number)[][] = [
-    [
-      `stored (${st.compression})`,
-      '',
-      '',
-      '',
-      st.dataBytes,
-      st.dictBytes,
-      st.fileBytes,
-      st.ratio.toFixed(3),
-      '',
-      `${st.blocksCompressed}/${st.blocks}`,
-      '',
-      '',
-      fmt(st.decompressMBps, 0),
-      '',
-      '',
-    ],
+  const exact = opts.bytes ?? false
+  const rows: Cell[][] = [
+    [storedLabel(report), formatSize(st.dataBytes + st.dictBytes, exact), '', st.ratio.toFixed(2), '', speed(st.decompressMBps, st.decompressNoisy), ''],
   ]
-  for (const r of sortResults(report.results, key)) {
+  for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
     rows.push([
-      ...settingCells(r),
-      r.dataBytes,
-      r.dictBytes,
-      r.fileBytes ?? '',
-      r.ratio.toFixed(3),
-      pct(r.vsStored),
-      `${r.blocksCompressed}/${r.blocks}`,
-      r.blocksRejected,
-      `${fmt(r.compressMBps, 0)}${spread(r.compressSpread)}`,
-      `${fmt(r.decompressMBps, 0)}${spread(r.decompressSpread)}`,
-      r.dictMs > 0 ? fmt(r.dictMs, 1) : '',
-      r.marks.map((m) => MARK_SYMBOLS[m] ?? m).join(' '),
+      resultLabel(r),
+      formatSize(r.dataBytes + r.dictBytes, exact),
+      signedPercent(r.vsStored),
+      r.ratio.toFixed(2),
+      speed(r.compressMBps, r.compressNoisy),
+      speed(r.decompressMBps, r.decompressNoisy),
+      marksText(r),
     ])
   }
   return {
     columns: [
-      { header: 'Type' },
-      { header: 'Level', align: 'right' },
-      { header: 'Dict' },
-      { header: 'Checksum' },
-      { header: 'Data bytes', align: 'right' },
-      { header: 'Dict bytes', align: 'right' },
-      { header: 'File bytes', align: 'right' },
+      { header: 'Setting' },
+      { header: 'Data +\ndict', align: 'right' },
+      { header: 'vs\nstored', align: 'right' },
       { header: 'Ratio', align: 'right' },
-      { header: 'vs stored', align: 'right' },
-      { header: 'Compressed', align: 'right' },
-      { header: 'Rejected', align: 'right' },
-      { header: 'Comp MB/s', align: 'right' },
-      { header: 'Decomp MB/s', align: 'right' },
-      { header: 'Dict ms', align: 'right' },
+      { header: 'Comp\nMB/s', align: 'right' },
+      { header: 'Decomp\nMB/s', align: 'right' },
       { header: 'Marks' },
     ],
     rows,
   }
 }
 
-/** The documented JSON document for one file. */
-export function recompressJson(report: RecompressReport) {
+/** Every column; `csv`: plain numbers (exact bytes, no marks or spreads in the cells) and the noise flags as columns. */
+function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: boolean): TableModel {
+  const st = report.stored
+  const exact = csv || (opts.bytes ?? false)
+  const repeats = csv ? 1 : (opts.repeats ?? 1)
+  const size = (n: number | null) => (n === null ? '' : formatSize(n, exact))
+  const rate = (v: number | null, noisy: boolean, spread: number) => (csv ? fixed(v, 0) : `${speed(v, noisy)}${v === null ? '' : spreadText(spread, repeats)}`)
+  const noise = (r: { compressNoisy?: boolean; decompressNoisy: boolean }) => (csv ? [r.compressNoisy === undefined ? '' : String(r.compressNoisy), String(r.decompressNoisy)] : [])
+  const rows: Cell[][] = [
+    [
+      storedLabel(report),
+      '',
+      '',
+      '',
+      size(st.dataBytes),
+      size(st.dictBytes),
+      size(st.fileBytes),
+      st.ratio.toFixed(3),
+      '',
+      `${st.blocksCompressed}/${st.blocks}`,
+      '',
+      '',
+      rate(st.decompressMBps, st.decompressNoisy, 0),
+      '',
+      '',
+      ...noise(st),
+    ],
+  ]
+  for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
+    rows.push([
+      ...settingCells(r),
+      size(r.dataBytes),
+      size(r.dictBytes),
+      size(r.fileBytes),
+      r.ratio.toFixed(3),
+      signedPercent(r.vsStored),
+      `${r.blocksCompressed}/${r.blocks}`,
+      r.blocksRejected,
+      rate(r.compressMBps, r.compressNoisy, r.compressSpread),
+      rate(r.decompressMBps, r.decompressNoisy, r.decompressSpread),
+      r.dictMs > 0 ? fixed(r.dictMs, 1) : '',
+      marksText(r),
+      ...noise(r),
+    ])
+  }
+  const columns: Column[] = [
+    { header: 'Type' },
+    { header: 'Level', align: 'right' },
+    { header: 'Dict' },
+    { header: 'Checksum' },
+    { header: 'Data bytes', align: 'right' },
+    { header: 'Dict bytes', align: 'right' },
+    { header: 'File bytes', align: 'right' },
+    { header: 'Ratio', align: 'right' },
+    { header: 'vs stored', align: 'right' },
+    { header: 'Compressed', align: 'right' },
+    { header: 'Rejected', align: 'right' },
+    { header: 'Comp MB/s', align: 'right' },
+    { header: 'Decomp MB/s', align: 'right' },
+    { header: 'Dict ms', align: 'right' },
+    { header: 'Marks' },
+    ...(csv ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }] : []),
+  ]
+  return { columns, rows }
+}
+
+/**
+ * With --auto-skip: each configuration, then its auto-skip variants against it.
+ * Compact, the variants sit under their setting ("↳ auto-skip rate"); wide and CSV keep a column per field.
+ */
+function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, csv: boolean): TableModel {
+  const exact = csv || (opts.bytes ?? false)
+  const wide = csv || (opts.wide ?? false)
+  const rows: Cell[][] = []
+  const mark = (noisy: boolean) => (!csv && noisy ? NOISY_MARK : '')
+  let base: RecompressResult | undefined
+  for (const r of report.results) {
+    if (r.autoSkip === null) base = r
+    const change = (v: number | undefined) => (v === undefined ? '' : signedPercent(v))
+    const name = wide ? [...settingCells(r), r.autoSkip ?? 'no skip'] : [r.autoSkip === null ? resultLabel(r) : `↳ auto-skip ${r.autoSkip}`]
+    rows.push([
+      ...name,
+      r.blocksAttempted,
+      r.blocksBypassed,
+      r.blocksRejected,
+      `${mark(r.compressNoisy)}${fixed(r.compressMs, 1)}`,
+      // A change between two timings is noise when either is.
+      r.vsNoSkip ? `${mark(r.compressNoisy || (base?.compressNoisy ?? false))}${change(r.vsNoSkip.compressMs)}` : '',
+      formatSize(r.dataBytes, exact),
+      change(r.vsNoSkip?.dataBytes),
+    ])
+  }
+  const columns: Column[] = wide
+    ? [
+        { header: 'Type' },
+        { header: 'Level', align: 'right' },
+        { header: 'Dict' },
+        { header: 'Checksum' },
+        { header: 'Auto-skip' },
+        { header: 'Attempted', align: 'right' },
+        { header: 'Skipped', align: 'right' },
+        { header: 'Rejected', align: 'right' },
+        { header: 'Comp ms', align: 'right' },
+        { header: 'CPU vs no skip', align: 'right' },
+        { header: 'Data bytes', align: 'right' },
+        { header: 'Bytes vs no skip', align: 'right' },
+      ]
+    : [
+        { header: 'Setting' },
+        { header: 'Tried', align: 'right' },
+        { header: 'Skipped', align: 'right' },
+        { header: 'Rejected', align: 'right' },
+        { header: 'Comp\nms', align: 'right' },
+        { header: 'CPU\nchange', align: 'right' },
+        { header: 'Data', align: 'right' },
+        { header: 'Data\nchange', align: 'right' },
+      ]
+  return { columns, rows }
+}
+
+/** The table for `format`: CSV every column with exact numbers; table and Markdown as the options ask. */
+export function recompressModel(report: RecompressReport, format: TableFormat, opts: RecompressViewOptions = {}): TableModel {
+  const csv = format === 'csv'
+  if (report.results.some((r) => r.autoSkip !== null)) return autoSkipModel(report, opts, csv)
+  return csv || opts.wide ? wideModel(report, opts, csv) : compactModel(report, opts)
+}
+
+/** Width of a rendered table with these cells: the longest line of each column, padding and borders. */
+function naturalWidth(model: TableModel): number {
+  const lineWidth = (s: string) => Math.max(...s.split('\n').map((l) => l.length))
+  const widths = model.columns.map((c, i) => Math.max(lineWidth(c.header), ...model.rows.map((r) => lineWidth(String(r[i] ?? '')))) + 2)
+  return widths.reduce((a, b) => a + b, 0) + widths.length + 1
+}
+
+/** Narrow the column headed `header` toward `width` by wrapping its cells at spaces, no narrower than its longest word. */
+function wrapColumn(model: TableModel, width: number, header: string): TableModel {
+  const col = model.columns.findIndex((c) => c.header === header)
+  const excess = naturalWidth(model) - width
+  if (col < 0 || excess <= 0) return model
+  const cells = model.rows.map((r) => String(r[col] ?? ''))
+  const longestWord = Math.max(header.length, ...cells.flatMap((c) => c.split(/\s+/).map((w) => w.length)))
+  const room = Math.max(longestWord, Math.max(...cells.map((c) => c.length)) - excess)
+  return { ...model, rows: model.rows.map((r) => r.map((c, i) => (i === col ? wrapWords(String(c ?? ''), room).join('\n') : c))) }
+}
+
+const noisy = (report: RecompressReport) => report.stored.decompressNoisy || report.results.some((r) => r.compressNoisy || r.decompressNoisy)
+
+/** The legend of the `~` mark, when one is shown. */
+export function noiseLegend(repeats: number): string {
+  const why = repeats > 1 ? `under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}%` : `under ${MIN_TIMED_MS} ms measured (a larger file or --repeat N measures longer)`
+  return `${NOISY_MARK} noise: ${why}; not ranked on`
+}
+
+/** Table (or CSV / Markdown), then for people the noise legend and the verdict, each line within the width. */
+export function renderRecompress(report: RecompressReport, format: TableFormat, opts: RecompressViewOptions = {}): string {
+  // A terminal that reports no width (0) is taken as the default.
+  const width = opts.width ? Math.min(opts.width, DEFAULT_WIDTH) : DEFAULT_WIDTH
+  let model = recompressModel(report, format, opts)
+  if (format === 'csv') return renderTable(model, 'csv')
+  const people = format === 'table' && !opts.wide
+  // Too wide (long labels, many marks): marks then settings go on two lines, before the last resort of cutting cells.
+  if (people) model = wrapColumn(wrapColumn(model, width, 'Marks'), width, 'Setting')
+  const out = [renderTable(model, format, { color: opts.color, width: people && naturalWidth(model) > width ? width : undefined })]
+  const wrap = (text: string) => (format === 'markdown' ? [text] : wrapWords(text, width, '  '))
+  if (noisy(report)) out.push(...wrap(noiseLegend(opts.repeats ?? 1)))
+  const verdict = recompressVerdict(report, { repeats: opts.repeats })
+  if (verdict) out.push(...wrap(verdict.text))
+  return out.join('\n')
+}
+
+/** The documented JSON document for one file (the verdict added to it). */
+export function recompressJson(report: RecompressReport, opts: { repeats?: number } = {}) {
+  const verdict = recompressVerdict(report, opts)
   return {
     file: report.file,
     stored: report.stored,
@@ -100,40 +286,6 @@ export function recompressJson(report: RecompressReport) {
     notes: report.notes,
     skipped: report.skipped,
     samplePercent: report.samplePercent,
-  }
-}
-
-/** With --auto-skip: each configuration, then its auto-skip variants against it. */
-function autoSkipModel(report: RecompressReport): TableModel {
-  const rows: (string | number)[][] = []
-  for (const r of report.results) {
-    rows.push([
-      ...settingCells(r),
-      r.autoSkip ?? 'no skip',
-      r.blocksAttempted,
-      r.blocksBypassed,
-      r.blocksRejected,
-      fmt(r.compressMs, 1),
-      r.vsNoSkip ? pct(r.vsNoSkip.compressMs) : '',
-      r.dataBytes,
-      r.vsNoSkip ? pct(r.vsNoSkip.dataBytes) : '',
-    ])
-  }
-  return {
-    columns: [
-      { header: 'Type' },
-      { header: 'Level', align: 'right' },
-      { header: 'Dict' },
-      { header: 'Checksum' },
-      { header: 'Auto-skip' },
-      { header: 'Attempted', align: 'right' },
-      { header: 'Skipped', align: 'right' },
-      { header: 'Rejected', align: 'right' },
-      { header: 'Comp ms', align: 'right' },
-      { header: 'CPU vs no skip', align: 'right' },
-      { header: 'Data bytes', align: 'right' },
-      { header: 'Bytes vs no skip', align: 'right' },
-    ],
-    rows,
+    verdict: verdict && { recommended: verdict.recommended, runnerUp: verdict.runnerUp, rankedOnSpeed: verdict.rankedOnSpeed, text: verdict.text },
   }
 }

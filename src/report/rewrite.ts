@@ -1,7 +1,7 @@
 /** The `rewrite` report: one row per file written. */
 import type { RewriteResult } from '../index.js'
 import type { TableModel } from './table.js'
-import { formatBytes, percent } from './text.js'
+import { formatBytes, signedPercent } from './text.js'
 
 export function rewriteModel(results: readonly RewriteResult[]): TableModel {
   return {
@@ -21,7 +21,7 @@ export function rewriteModel(results: readonly RewriteResult[]): TableModel {
       r.output,
       formatBytes(r.inputSize),
       formatBytes(r.fileSize),
-      percent(r.fileSize - r.inputSize, r.inputSize),
+      signedPercent(r.inputSize > 0 ? (r.fileSize - r.inputSize) / r.inputSize : null),
       r.dataBlocks,
       r.blocksRejected,
       r.formatVersion,

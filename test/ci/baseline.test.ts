@@ -5,6 +5,7 @@
 import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatSize } from '../../src/report/text.js'
 import { BAD, sstkit } from '../helpers.js'
 import { cleanup, err, ok, readJson, row, takeBaseline, workspace, type Workspace } from './workspace.js'
 
@@ -39,6 +40,22 @@ describe('baseline', () => {
     // And check-size measures the same under --jobs 2 as the --jobs 1 baseline.
     const r = ok(sstkit(['check-size', ws.data, '--baseline', ws.baseline, '--jobs', '2', '--json']))
     expect(JSON.parse(r.stdout).counts.unchanged).toBe(9)
+  })
+
+  it('prints sizes in KiB like every table, and with --bytes the exact counts the baseline file holds', () => {
+    const path = join(ws.dir, 'units.json')
+    const human = ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '3', '--jobs', '1']))
+    const doc = readJson(path)
+    const stored = row(doc, 'data/a.sst', 'stored')
+    const cells = (out: string, config: string) => out.split('\n').find((l) => l.includes(` ${config} `))!.split('│').map((c) => c.trim())
+    // After the left border: File, Config, Compression, Entries, Data, Dict, Index, Filter, File bytes, Ratio
+    expect(cells(human.stdout, 'stored').slice(5, 10)).toEqual([formatSize(stored.dataBytes), formatSize(stored.dictBytes), formatSize(stored.indexBytes), formatSize(stored.filterBytes), formatSize(stored.fileBytes)])
+    expect(cells(human.stdout, 'stored')[9]).toMatch(/^\d+\.\d+ KiB$/)
+    const exact = ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '3', '--jobs', '1', '--force', '--bytes']))
+    for (const config of ['stored', 'zstd-3-none-off']) {
+      const r = row(readJson(path), 'data/a.sst', config)
+      expect(cells(exact.stdout, config).slice(5, 10)).toEqual([r.dataBytes, r.dictBytes, r.indexBytes, r.filterBytes, r.fileBytes].map(String))
+    }
   })
 
   it('refuses to replace an existing baseline without --update or --force', () => {

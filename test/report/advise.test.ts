@@ -48,10 +48,10 @@ function expectGolden(path: string, actual: string): void {
 }
 
 describe('advise formats', () => {
-  it('signed percentages: sign always, ASCII minus, no "-0.0"', () => {
+  it('signed percentages: the change\'s own sign (also when it rounds to zero), ASCII minus, none on an exact zero', () => {
     expect(signedPercent(0.086)).toBe('+8.6%')
     expect(signedPercent(-0.504)).toBe('-50.4%')
-    expect(signedPercent(-0.0001)).toBe('0.0%')
+    expect(signedPercent(-0.0001)).toBe('-0.0%')
     expect(signedPercent(0)).toBe('0.0%')
     expect(formatChange({ estimate: -0.184, low: -0.189, high: -0.179 })).toBe('-18.4% (-18.9..-17.9)')
     expect(formatChange({ estimate: 0.021, low: -0.004, high: 0.046 })).toBe('+2.1% (-0.4..+4.6)')
