@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
-import { addTimings, emptySums, mergeSums, ratioEstimate, rateFor, relativeHalfWidth, timing } from './estimate.js'
+import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing } from './estimate.js'
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
 import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
@@ -25,6 +25,8 @@ import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
 const SMALL_LEVEL_BLOCKS = 256
+/** Share of the time budget kept back for finishing (assembling, printing, start-up). */
+const BUDGET_MARGIN = 0.05
 /** The fewest blocks a level's estimate rests on (the normal interval needs them). */
 const MIN_SAMPLE_BLOCKS = 128
 /** First round: about this many blocks per level. */
@@ -131,7 +133,7 @@ function dictTotal(st: GroupState, i: number): number {
 
 function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstimate {
   const sums = st.sums[i]
-  const data = ratioEstimate(sums, st.totals.dataBytes, st.rate)
+  const data = regressionEstimate(sums, st.totals.dataBytes, st.totals.dataBlocks, st.rate)
   const dict = dictTotal(st, i)
   const bytes: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
   const change: Interval = {
@@ -199,18 +201,20 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   const lanes = lanesOf(states[0]?.settings ?? opts.settings, jobs)
   const pool = new AdvisePool(Math.min(jobs, lanes.length))
   let budgetHit = false
+  // Leave room inside the budget for the last round's overrun, the report and the process's own start.
+  const samplingBudget = opts.timeBudgetMs * (1 - BUDGET_MARGIN)
   try {
     for (;;) {
       const open = states.filter((s) => s.done === null)
       if (open.length === 0) break
-      if (elapsed() >= opts.timeBudgetMs && opts.fixedRate === null) {
+      if (elapsed() >= samplingBudget && opts.fixedRate === null) {
         for (const s of open) s.done = 'time-budget'
         budgetHit = true
         break
       }
       // The level whose interval is widest in bytes goes next; unsampled levels first.
       const pick = open.reduce((a, b) => (priority(b) > priority(a) ? b : a))
-      const next = nextRate(pick, opts, elapsed())
+      const next = nextRate(pick, opts, elapsed(), samplingBudget)
       if (next === null) {
         pick.done = 'time-budget'
         budgetHit = true
@@ -374,9 +378,10 @@ function label(g: LevelGroup): string {
   return g.level === null ? g.columnFamily : `${g.columnFamily} L${g.level}`
 }
 
+/** Levels not sampled yet first, then the one furthest from the precision asked for. */
 function priority(st: GroupState): number {
   if (st.rate === 0) return Number.POSITIVE_INFINITY
-  return widest(st) * (st.totals.dataBytes + st.totals.dictBytes)
+  return widest(st)
 }
 
 function lanesFor(st: GroupState, jobs: number): number[][] {
@@ -415,7 +420,7 @@ async function buildDictionaries(st: GroupState, opts: AdviseOptions, pool: Advi
 }
 
 /** The next sampling rate for a level, or null when the budget leaves no room for another round. */
-function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number | null {
+function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number, budgetMs: number): number | null {
   const n = st.totals.dataBlocks
   // A level this small is evaluated whole, and no level is estimated from fewer than MIN_SAMPLE_BLOCKS.
   if (opts.fixedRate !== null) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, Math.max(opts.fixedRate, MIN_SAMPLE_BLOCKS / n))
@@ -425,7 +430,7 @@ function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number): number 
   rate = Math.min(1, Math.max(rate, st.rate * 1.5), st.rate * 8)
   if (rate * n - st.rate * n < 16) rate = Math.min(1, st.rate + 16 / n)
   if (st.msPerBlock !== null) {
-    const left = opts.timeBudgetMs - spentMs
+    const left = budgetMs - spentMs
     const affordable = left / st.msPerBlock
     if (affordable < 8) return null
     rate = Math.min(rate, st.rate + affordable / n)

@@ -1,17 +1,20 @@
 /**
  * Estimates with their error, from sums that merge exactly.
  *
- * Size: a ratio estimator under Poisson sampling. For every data block i of a
- * level we know s_i, its size on disk today (from the index); for the sampled
- * blocks we measure c_i, its size under a setting. With inclusion rate p,
- *   R = Σc / Σs over the sample,  T = R · S  (S = Σs over the whole level),
- *   Var(T) ≈ (S / Σs)² · (1 − p) · Σ (c_i − R s_i)²          (linearised, Hájek)
- * and the 95% interval is T ± 1.96 √Var. Blocks whose bytes went into their
+ * Size: a regression estimator under Poisson sampling. For every data block i
+ * of a level we know s_i, its size on disk today (from the index), and the
+ * number of blocks N; for the sampled blocks (inclusion rate p) we measure c_i,
+ * its size under a setting. With sample means c̄, s̄, the slope
+ * b = Σ(c−c̄)(s−s̄) / Σ(s−s̄)² and the level's mean size S/N,
+ *   T = N · (c̄ + b (S/N − s̄))
+ *   Var(T) ≈ N² (1 − p) / n · Σ e_i² / (n − 2),   e_i = (c_i − c̄) − b (s_i − s̄)
+ * and the 95% interval is T ± 1.96 √Var. Unlike a pure ratio estimator it has
+ * no bias when c and s differ by a constant (a trailer, a frame checksum), and
+ * because c and s are strongly correlated the interval is far narrower than one
+ * from c alone; with p = 1 it is exact. Blocks whose bytes went into their
  * file's dictionary form a certainty stratum, counted exactly and added to T
- * (S then covers only the other blocks). Because c and s are strongly
- * correlated, the interval is much narrower than one from c alone; with
- * p = 1 it is exact. Σ(c − Rs)² = Σc² − 2RΣcs + R²Σs², so integer sums of
- * c, s, c², cs, s² are all a shard has to report.
+ * (N and S then cover the other blocks). Everything comes from integer sums of
+ * c, s, c², cs, s², which a shard reports and shards add up exactly.
  *
  * Speed: rates measured per batch of blocks; the value is total work / total
  * time and the interval a t-interval over batch rates.
@@ -108,15 +111,24 @@ export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
  * The level's total of c (data bytes under the setting) with its 95% interval.
  * `total` is S, the level's stored data bytes; `rate` the inclusion rate p.
  */
-export function ratioEstimate(sums: SampleSums, total: number, rate: number): Interval {
+export function regressionEstimate(sums: SampleSums, total: number, blocks: number, rate: number): Interval {
   const rest = total - sums.certainS
-  if (rest <= 0) return { estimate: sums.certainC, low: sums.certainC, high: sums.certainC }
-  if (sums.n === 0 || sums.sumS === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
-  const r = sums.sumC / sums.sumS
-  const estimate = sums.certainC + r * rest
-  const residual = Math.max(0, sums.sumCC - 2 * r * sums.sumCS + r * r * sums.sumSS)
-  const scale = rest / sums.sumS
-  const variance = rate >= 1 ? 0 : scale * scale * (1 - rate) * residual
+  const restBlocks = blocks - sums.certainN
+  const exact = (v: number): Interval => ({ estimate: v, low: v, high: v })
+  if (rest <= 0 || restBlocks <= 0) return exact(sums.certainC)
+  const n = sums.n
+  if (n === 0 || sums.sumS === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
+  const cMean = sums.sumC / n
+  const sMean = sums.sumS / n
+  const sxx = sums.sumSS - n * sMean * sMean
+  const sxy = sums.sumCS - n * cMean * sMean
+  const syy = sums.sumCC - n * cMean * cMean
+  // Equal stored sizes (or a single block): no slope to fit, the mean alone.
+  const b = sxx > 1e-9 * sums.sumSS ? sxy / sxx : 0
+  const estimate = sums.certainC + restBlocks * (cMean + b * (rest / restBlocks - sMean))
+  if (rate >= 1 || n <= 2) return rate >= 1 ? exact(estimate) : { estimate, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
+  const residual = Math.max(0, syy - b * sxy)
+  const variance = ((restBlocks * restBlocks * (1 - rate)) / n) * (residual / (n - 2))
   const half = Z95 * Math.sqrt(variance)
   return { estimate, low: estimate - half, high: estimate + half }
 }

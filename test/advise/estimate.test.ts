@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addBlock, clearlyBelow, emptySums, mergeSums, rateFor, ratioEstimate, relativeHalfWidth, timing } from '../../src/advise/estimate.js'
+import { addBlock, clearlyBelow, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing } from '../../src/advise/estimate.js'
 import { blockDraw, fileKey, inShard, parseShard } from '../../src/advise/sampling.js'
 
 /** A synthetic population of blocks: stored size s and size under some setting c, correlated as real blocks are. */
@@ -22,11 +22,11 @@ function sample(pop: { s: number; c: number }[], seed: number, rate: number) {
   return { sums, total, truth: pop.reduce((a, b) => a + b.c, 0) }
 }
 
-describe('ratio estimator', () => {
+describe('regression estimator', () => {
   it('is exact when every block is sampled', () => {
     const pop = population(500, 1)
     const { sums, total, truth } = sample(pop, 0, 1)
-    const e = ratioEstimate(sums, total, 1)
+    const e = regressionEstimate(sums, total, pop.length, 1)
     expect(e.estimate).toBeCloseTo(truth, 6)
     expect(e.low).toBe(e.estimate)
     expect(e.high).toBe(e.estimate)
@@ -38,7 +38,7 @@ describe('ratio estimator', () => {
     const trials = 400
     for (let seed = 0; seed < trials; seed++) {
       const { sums, total, truth } = sample(pop, seed, 0.05)
-      const e = ratioEstimate(sums, total, 0.05)
+      const e = regressionEstimate(sums, total, pop.length, 0.05)
       if (e.low <= truth && truth <= e.high) covered++
     }
     expect(covered / trials).toBeGreaterThan(0.9)
@@ -48,15 +48,24 @@ describe('ratio estimator', () => {
   it('narrows as the rate grows, and rateFor predicts the rate that reaches a target', () => {
     const pop = population(20000, 3)
     const a = sample(pop, 5, 0.02)
-    const wa = relativeHalfWidth(ratioEstimate(a.sums, a.total, 0.02))
+    const wa = relativeHalfWidth(regressionEstimate(a.sums, a.total, pop.length, 0.02))
     const target = wa / 3
     const next = rateFor(wa, 0.02, target)
     expect(next).toBeGreaterThan(0.02)
     const b = sample(pop, 5, next)
-    const wb = relativeHalfWidth(ratioEstimate(b.sums, b.total, next))
+    const wb = relativeHalfWidth(regressionEstimate(b.sums, b.total, pop.length, next))
     expect(wb).toBeLessThan(wa)
     expect(wb).toBeLessThan(target * 1.3)
     expect(wb).toBeGreaterThan(target * 0.7)
+  })
+
+  it('has no bias when the size under a setting is the stored size plus a constant (a frame checksum)', () => {
+    const pop = population(6000, 11).map((b) => ({ s: b.s, c: b.s + 4 }))
+    const { sums, total, truth } = sample(pop, 3, 0.2)
+    const e = regressionEstimate(sums, total, pop.length, 0.2)
+    expect(Math.abs(e.estimate - truth)).toBeLessThan(1e-6 * truth)
+    expect(e.low).toBeLessThanOrEqual(truth + 1)
+    expect(e.high).toBeGreaterThanOrEqual(truth - 1)
   })
 
   it('sums of disjoint parts merge to the sums of the whole, exactly', () => {
