@@ -568,10 +568,9 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
   const choice = decide(candidates.length ? candidates : ranked, limits)
-  const original = (c: { estimate: SettingEstimate; reason: string } | null) =>
-    c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: noisy ? `${c.reason} (ranked on reference speeds: timings here are noisy)` : c.reason }
-  const recommended = original(choice.recommended)!
-  const runnerUp = original(choice.runnerUp)
+  const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) => c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: c.reason + note }
+  const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!
+  const runnerUp = original(choice.runnerUp, '')
   const sums0 = st.sums[0]
   const todayRatio = sums0.sumS + sums0.certainS > 0 ? sums0.sumU / (sums0.sumS + sums0.certainS) : 0
   const incompressible = recommended.estimate.rejectedShare

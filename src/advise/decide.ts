@@ -100,7 +100,8 @@ export function meets(x: SettingEstimate, l: LevelLimits): boolean {
 /** How much a setting asks beyond its size: dictionary, level, checksum (lower is simpler). */
 function complexity(x: SettingEstimate): number {
   const s = x.setting
-  return (s.dict === 'none' ? 0 : s.dict === 'raw' ? 2 : 1) * 100 + (s.checksum ? 50 : 0) + (s.level ?? 0)
+  if (s.type === 'none') return 0
+  return 10 + (s.dict === 'none' ? 0 : s.dict === 'raw' ? 2 : 1) * 100 + (s.checksum ? 50 : 0) + Math.max(0, s.level ?? 0)
 }
 
 function pct(x: number): string {

@@ -91,8 +91,10 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
   if (t === CompressionType.ZSTDNotFinal) t = CompressionType.ZSTD
   if (t === undefined || compressionTypeFromShortName(compressionShortName(t)) === undefined) return null
   const type = compressionShortName(t)
-  // The library default is named by the level it means (zstd 3, zlib -1, lz4hc 9), so it matches the matrix.
-  const level = levelled(t) && o.level !== DEFAULT_COMPRESSION_LEVEL ? o.level : effectiveLevel(t, null)
+  // The library default is named as the matrix names it: zstd by the level it means (3), the others by none.
+  // LZ4 reads only negative levels (its acceleration); a positive one means the default, as before RocksDB 11.5.
+  const explicit = o.level !== DEFAULT_COMPRESSION_LEVEL && !(t === CompressionType.LZ4 && o.level >= 0)
+  const level = !levelled(t) ? null : explicit ? o.level : t === CompressionType.ZSTD ? effectiveLevel(t, null) : null
   const dict: DictMode =
     t === CompressionType.None || o.maxDictBytes <= 0 || !dictionaryCodec(t)
       ? 'none'
