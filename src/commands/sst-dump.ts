@@ -26,6 +26,9 @@ Run \`sstkit sst-dump --help\` for sst_dump's flag list.`
   static override enableJsonFlag = false
 
   async run(): Promise<void> {
+    // The argv is sst_dump's, parsed by src/sstdump: tell oclif, which otherwise warns on stderr
+    // under NODE_ENV=test or development ("did not parse its arguments").
+    this.parsed = true
     if (this.argv.includes('--help') && !this.argv.slice(0, this.argv.indexOf('--help')).includes('--')) {
       writeAllSync(1, Buffer.from(helpText()))
       return

@@ -1,5 +1,5 @@
 /** The overview's byte split: how the file's bytes divide between data, index, filter and meta blocks. */
-import { propertyNumber } from '../format/properties.js'
+import { Property, propertyNumber } from '../format/properties.js'
 import type { BlockKind, LayoutBlock, Table } from '../index.js'
 
 export interface ByteSplit {
@@ -23,9 +23,9 @@ export function byteSplit(table: Table, blocks: readonly LayoutBlock[] | null): 
     return { source: 'layout', fileSize, parts: Object.entries(sums).map(([name, bytes]) => ({ name: name as SplitName, bytes })) }
   }
   const num = (n: string) => propertyNumber(table.properties, n) ?? 0
-  const data = num('rocksdb.data.size')
-  const index = num('rocksdb.index.size')
-  const filter = num('rocksdb.filter.size')
+  const data = num(Property.DataSize)
+  const index = num(Property.IndexSize)
+  const filter = num(Property.FilterSize)
   const meta = Math.max(0, fileSize - data - index - filter)
   return {
     source: 'properties',

@@ -9,7 +9,7 @@ import { CorruptionError } from '../../src/format/errors.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { LogWriter } from '../../src/format/log-record.js'
 import { emptyVersionEdit, encodeVersionEdit, type NewFileEntry, type VersionEdit } from '../../src/format/version-edit.js'
-import { ROOT } from '../helpers.js'
+import { ROOT, toolPresent } from '../helpers.js'
 import { catchErr } from '../format/catch-corruption.js'
 import {
   dbFixture,
@@ -179,7 +179,7 @@ describe('fixture databases against the ldb 7.8.3 goldens', () => {
   })
 })
 
-describe.runIf(LDB !== null)('live: the real ldb on a copy of each database', () => {
+describe.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))('live: the real ldb on a copy of each database', () => {
   it('is ldb 7.8.3', () => {
     expect(ldbOnCopy(dbFixture('layered'), ['--version'])).toMatch(/7\.8\.3/)
   })

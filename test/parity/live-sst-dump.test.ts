@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fixturePath, fixtures, SST_DUMP, sstkit } from '../helpers.js'
+import { fixturePath, fixtures, SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 import { parseSstDumpScan } from './sst-dump-text.js'
 
 const readable = fixtures().filter((f) => f.sstDumpReadable)
@@ -23,7 +23,7 @@ function u64le(decimal: string): string {
   return b.toString('hex')
 }
 
-describe.runIf(SST_DUMP !== null)('live: real sst_dump on this machine', () => {
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('live: real sst_dump on this machine', () => {
   // One sstkit run per command over every fixture (lines carry their file).
   const scanned = new Map<string, string[]>()
   const verified = new Map<string, { ok: boolean }>()

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { SST_DUMP, sstkit } from '../helpers.js'
+import { SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-autoskip-'))
 
@@ -84,7 +84,7 @@ describe('auto-skip across a run', () => {
     expect(decisions(twoJobs)).toEqual(decisions(carried))
   })
 
-  it.runIf(SST_DUMP !== null)('a rewrite with auto-skip applied is verified by the real sst_dump', () => {
+  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('a rewrite with auto-skip applied is verified by the real sst_dump', () => {
     const out = join(dir, 'skipped-fv5.sst')
     const r = sstkit(['rewrite', join(dir, 'marginal.sst'), '-o', out, '--auto-skip', 'ratio', '--format-version', '5', '--force'])
     expect(r.status, r.stderr).toBe(0)

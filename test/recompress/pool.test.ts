@@ -10,8 +10,9 @@ import type * as PoolModule from '../../src/recompress/pool.js'
 import type { EvaluateTask } from '../../src/recompress/evaluate.js'
 import type * as BlockReaderModule from '../../src/table/block-reader.js'
 import type * as ReaderModule from '../../src/table/reader.js'
-import { BAD, ROOT } from '../helpers.js'
+import { assertFreshBuild, BAD, ROOT } from '../helpers.js'
 
+assertFreshBuild()
 const dist = (p: string) => join(ROOT, 'dist', p)
 const { runTasks } = (await import(dist('recompress/pool.js'))) as typeof PoolModule
 const { CorruptionError } = (await import(dist('errors.js'))) as typeof ErrorsModule

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { recompressFile, type RecompressReport } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
-import { ROOT, SST_DUMP } from '../helpers.js'
+import { ROOT, SST_DUMP, toolPresent } from '../helpers.js'
 
 const GOLDEN = join(ROOT, 'test/fixtures/recompress')
 const SAMPLE = join(ROOT, 'examples/sample.sst')
@@ -95,7 +95,7 @@ describe('recompress sizes vs sst_dump 7.8.3 --command=recompress (examples/samp
     compare(report, golden('codecs'))
   })
 
-  it.runIf(SST_DUMP !== null)('live: the installed sst_dump agrees with the goldens', () => {
+  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('live: the installed sst_dump agrees with the goldens', () => {
     const cmd = readFileSync(join(GOLDEN, 'sample.zstd-train.cmd'), 'utf8').trim().split(' ').slice(1)
     const r = spawnSync(SST_DUMP!, cmd, { cwd: ROOT, encoding: 'utf8' })
     const live = parse(r.stdout + r.stderr).map((x) => [x.level, x.size, x.blocks])

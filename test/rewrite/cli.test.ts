@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defaultRewriteOptions, openTable, rewrittenSize, verifyTable, type RewriteOptions } from '../../src/index.js'
-import { BAD, fixturePath, ROOT, sstkit, type CliResult } from '../helpers.js'
+import { BAD, capabilityPresent, fixturePath, ROOT, sstkit, type CliResult } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
 const CORRUPT = join(BAD, 'data-flip-zstd.sst')
@@ -213,7 +213,7 @@ describe('sstkit rewrite: one file', () => {
     expect(names(d)).toEqual(['out.sst'])
   })
 
-  it.runIf(CAN_MOUNT)('a full disk (a 32 KiB tmpfs): ENOSPC, no partial OUT', () => {
+  it.runIf(capabilityPresent('mounting a tmpfs', CAN_MOUNT))('a full disk (a 32 KiB tmpfs): ENOSPC, no partial OUT', () => {
     const m = join(work, 'tiny')
     expect(mountTmpfs(m, 'size=32k')).toBe(true)
     mounts.push(m)
@@ -227,7 +227,7 @@ describe('sstkit rewrite: one file', () => {
     expect(names(m)).toEqual(['out.sst'])
   })
 
-  it.runIf(CAN_MOUNT)('a read-only file system (a read-only tmpfs): EROFS, nothing written', () => {
+  it.runIf(capabilityPresent('mounting a tmpfs', CAN_MOUNT))('a read-only file system (a read-only tmpfs): EROFS, nothing written', () => {
     const m = join(work, 'ro')
     expect(mountTmpfs(m, 'ro,size=64k')).toBe(true)
     mounts.push(m)

@@ -35,6 +35,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTable, rewriteFile, type RewriteOptions, type RewriteResult, defaultRewriteOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { internalUniqueId, newFiles, patchManifest } from './manifest.js'
+import { toolPresent } from '../helpers.js'
 import { Rocks, rocksdbJs, type Entry } from './rocksdb-js.js'
 
 const C = CompressionType
@@ -64,7 +65,7 @@ CASES.push(
   ['fv7 lz4, keeping the block boundaries (--keep-blocks)', { formatVersion: 7, compressionType: C.LZ4, keepBlocks: true }],
 )
 
-describe.runIf(rocksdbJs !== null)('RocksDB 11.8.1 opens a DB holding rewritten fv6/fv7 files', () => {
+describe.runIf(toolPresent('@harperfast/rocksdb-js-linux-x64-glibc', rocksdbJs !== null, 'a devDependency: npm ci on linux x64'))('RocksDB 11.8.1 opens a DB holding rewritten fv6/fv7 files', () => {
   let work: string
   let template: string
   let expected: Entry[]

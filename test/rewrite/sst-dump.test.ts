@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTable, parseInternalKey, rewriteFile, rewrittenSize, type RewriteOptions, type WriteSummary, defaultRewriteOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { COMPRESSION_DICT_BLOCK } from '../../src/format/metaindex.js'
-import { fixturePath, fixtures, ROOT, SST_DUMP, sstkit } from '../helpers.js'
+import { fixturePath, fixtures, ROOT, SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 
 const C = CompressionType
 const SAMPLE = join(ROOT, 'examples/sample.sst')
@@ -205,7 +205,7 @@ function prop(props: string, label: string): string | undefined {
   return line?.slice(label.length + 4)
 }
 
-describe.runIf(SST_DUMP !== null)('rewritten files are read by the real sst_dump 7.8.3', () => {
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('rewritten files are read by the real sst_dump 7.8.3', () => {
   let dir: string
   const outcomes = new Map<string, Outcome>()
   const inputScans = new Map<string, { scan: string; stderr: string; raw: string; props: string }>()
@@ -373,7 +373,7 @@ const LDB = ['/usr/bin/ldb', '/usr/local/bin/ldb'].find((p) => existsSync(p)) ??
  * (An already-ingested file, like `ingested-global-seqno`, is refused by RocksDB itself — the
  * original as much as the rewrite: "have global seqno property with value ...".)
  */
-describe.runIf(SST_DUMP !== null && LDB !== null)('rewritten SstFileWriter files are ingested by ldb 7.8.3', () => {
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools') && toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))('rewritten SstFileWriter files are ingested by ldb 7.8.3', () => {
   let dir: string
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-ldb-'))

@@ -20,9 +20,10 @@ import type * as ErrorsModule from '../../src/errors.js'
 import type * as BlockReaderModule from '../../src/table/block-reader.js'
 import type { ScanSpec } from '../../src/scan/printer.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
-import { BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
+import { assertFreshBuild, BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
 import { writeSyntheticTable } from '../synthetic.js'
 
+assertFreshBuild()
 const dist = (p: string) => join(ROOT, 'dist', p)
 const { scanTable } = (await import(dist('scan/scan.js'))) as typeof ScanModule
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule

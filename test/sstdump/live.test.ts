@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT, SST_DUMP } from '../helpers.js'
+import { ROOT, SST_DUMP, toolPresent } from '../helpers.js'
 import { normalize, runIn } from './harness.js'
 
 function real(cwd: string, args: string[]): { code: number; stdout: Buffer; stderr: Buffer } {
@@ -25,7 +25,7 @@ const CASES: string[][] = [
   ['--parse_internal_key=0x6B65790100000000000000'],
 ]
 
-describe.runIf(SST_DUMP !== null)('live: sstkit sst-dump vs the installed sst_dump', () => {
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('live: sstkit sst-dump vs the installed sst_dump', () => {
   it.each(CASES.map((c) => [c.join(' '), c] as const))('%s', async (_n, args) => {
     const want = real(ROOT, args)
     const got = await runIn(ROOT, args)

@@ -8,8 +8,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type * as PoolModule from '../../src/util/worker-pool.js'
-import { ROOT } from '../helpers.js'
+import { assertFreshBuild, ROOT } from '../helpers.js'
 
+assertFreshBuild()
 const poolUrl = pathToFileURL(join(ROOT, 'dist/util/worker-pool.js')).href
 const { WorkerPool } = (await import(poolUrl)) as typeof PoolModule
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-pool-'))

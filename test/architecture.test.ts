@@ -1,0 +1,115 @@
+/**
+ * The layer map of docs/architecture.md, checked against the imports in src/: a folder may import
+ * only folders of a lower layer. The few imports that break the rule today are listed by name, so
+ * a new one fails here and a fixed one must be taken off the list.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from './helpers.js'
+
+const SRC = join(ROOT, 'src')
+
+/** Lower imports nothing above it. Top-level files count as their own "folder". */
+const LAYERS: Record<string, number> = {
+  'errors.ts': 0,
+  util: 0,
+  format: 1,
+  io: 1,
+  codec: 2,
+  wasm: 3,
+  table: 4,
+  db: 5,
+  recompress: 6,
+  synth: 6,
+  rewrite: 6,
+  advise: 7,
+  'reader.ts': 8,
+  'index.ts': 9,
+  report: 10,
+  cli: 10,
+  scan: 11,
+  sstdump: 11,
+  tui: 11,
+  ci: 11,
+  commands: 12,
+}
+
+/** Imports that point the wrong way today (file → imported file); see docs/architecture.md. */
+const KNOWN_EXCEPTIONS = [
+  'table/rewrite.ts → recompress/auto-skip.js',
+  'reader.ts → sstdump/text.js',
+  'report/entries.ts → sstdump/text.js',
+]
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+function folderOf(pathInSrc: string): string {
+  const [first, ...rest] = pathInSrc.split('/')
+  return rest.length > 0 ? first : first.replace(/\.js$/, '.ts')
+}
+
+interface Edge {
+  from: string
+  to: string
+}
+
+/** Every relative import (static, dynamic, `export … from`, worker `new URL`) inside src/. */
+function edges(): Edge[] {
+  const out: Edge[] = []
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8')
+    const specs = text.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)|new URL\(\s*'(\.[^']+)'/g)
+    for (const m of specs) {
+      const to = relative(SRC, resolve(dirname(file), m[1] ?? m[2] ?? m[3]))
+      if (to.startsWith('..')) continue // package.json and the like, outside src/
+      out.push({ from: relative(SRC, file), to })
+    }
+  }
+  return out
+}
+
+describe('layering of src/ (docs/architecture.md)', () => {
+  const all = edges()
+
+  it('sees the imports of every folder', () => {
+    const folders = new Set(all.map((e) => folderOf(e.from)))
+    for (const f of Object.keys(LAYERS)) if (f !== 'errors.ts' && f !== 'util') expect(folders, f).toContain(f)
+    expect(all.length).toBeGreaterThan(500)
+  })
+
+  it('every folder of src/ has a layer', () => {
+    const top = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory() || /\.tsx?$/.test(n))
+    expect(top.filter((n) => LAYERS[n] === undefined)).toEqual([])
+  })
+
+  it('imports point down the layers only (or are listed exceptions)', () => {
+    const upward = all
+      .filter((e) => {
+        const from = folderOf(e.from)
+        const to = folderOf(e.to)
+        return from !== to && LAYERS[to] >= LAYERS[from]
+      })
+      .map((e) => `${e.from} → ${e.to}`)
+    expect([...new Set(upward)].sort()).toEqual([...KNOWN_EXCEPTIONS].sort())
+  })
+
+  it('format/ and io/ import only each other, errors.ts', () => {
+    for (const e of all.filter((x) => ['format', 'io'].includes(folderOf(x.from)))) {
+      expect(['format', 'io', 'errors.ts'], `${e.from} → ${e.to}`).toContain(folderOf(e.to))
+    }
+  })
+
+  it('format/ is pure: no file system, process or console', () => {
+    for (const file of sourceFiles(join(SRC, 'format'))) {
+      const text = readFileSync(file, 'utf8')
+      expect(text, relative(SRC, file)).not.toMatch(/from 'node:(fs|child_process|worker_threads)'|\bconsole\.|\bprocess\./)
+    }
+  })
+})
