@@ -5,7 +5,8 @@
  * files and the OPTIONS file say the compression is today.
  */
 import { basename } from 'node:path'
-import { propertyNumber, propertyString } from '../format/properties.js'
+import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
+import { Property, propertyNumber, propertyString } from '../format/properties.js'
 import { declaredUncompressedSize } from '../codec/compression.js'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { planSamples } from '../table/compression-dict.js'
@@ -66,8 +67,8 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
       dataBlocks++
       dataBytes += ref.handle.size + TRAILER_BYTES
     }
-    const dictBlock = table.metaBlock('rocksdb.compression_dict')
-    const compression = propertyString(table.properties, 'rocksdb.compression') ?? 'unknown'
+    const dictBlock = table.metaBlock(COMPRESSION_DICT_BLOCK)
+    const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
     return {
       path,
       fileNumber,
@@ -75,10 +76,10 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
       fileSize: table.fileSize,
       dataBlocks,
       dataBytes,
-      entries: propertyNumber(table.properties, 'rocksdb.num.entries') ?? 0,
+      entries: propertyNumber(table.properties, Property.NumEntries) ?? 0,
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
-      propertiesSetting: settingFromProperties(compression, propertyString(table.properties, 'rocksdb.compression_options')),
+      propertiesSetting: settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions)),
       dictionaryContent,
     }
   } finally {
@@ -122,7 +123,7 @@ export function groupsOfFiles(paths: string[]): GroupInput[] {
     const table = openTable(path)
     let name: string
     try {
-      name = propertyString(table.properties, 'rocksdb.column.family.name') || 'default'
+      name = propertyString(table.properties, Property.ColumnFamilyName) || 'default'
     } finally {
       table.close()
     }
