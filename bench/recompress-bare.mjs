@@ -62,4 +62,6 @@ for (const d of dicts) {
   }
 }
 const used = process.cpuUsage(start)
-console.log(JSON.stringify({ cpuSeconds: (used.user + used.system) / 1e6, dictionaryCpuSeconds: (dictUsed.user + dictUsed.system) / 1e6, blocks: blocks.length }))
+console.log(
+  JSON.stringify({ cpuSeconds: (used.user + used.system) / 1e6, dictionaryCpuSeconds: (dictUsed.user + dictUsed.system) / 1e6, blocks: blocks.length }),
+)

@@ -240,7 +240,9 @@ export function expandNamed(args: string[], baselineDir: string, strip: string |
   for (const f of files) {
     const other = seen.get(f.name)
     if (other !== undefined) {
-      throw new FileArgError(`${other} and ${f.path} both have the name "${f.name}" (give them distinct names with NAME=PATH${strip ? ' or change the strip expression' : ''})`)
+      throw new FileArgError(
+        `${other} and ${f.path} both have the name "${f.name}" (give them distinct names with NAME=PATH${strip ? ' or change the strip expression' : ''})`,
+      )
     }
     seen.set(f.name, f.path)
   }

@@ -31,9 +31,7 @@ function bz2() {
   const lib = loadLibrary('BZip2 (libbz2.so.1.0)', ['libbz2.so.1.0', 'libbz2.so.1', 'libbz2.so'])
   // destLen is an in/out unsigned int*: passed as a 1-element Uint32Array.
   api = {
-    decompress: lib.func(
-      'int BZ2_bzBuffToBuffDecompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int small, int verbosity)',
-    ),
+    decompress: lib.func('int BZ2_bzBuffToBuffDecompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int small, int verbosity)'),
     compress: lib.func(
       'int BZ2_bzBuffToBuffCompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int blockSize100k, int verbosity, int workFactor)',
     ),

@@ -49,16 +49,12 @@ function lz4(): Lz4Api {
     createStream: lib.func('void *LZ4_createStream(void)'),
     freeStream: lib.func('int LZ4_freeStream(void *stream)'),
     loadDict: lib.func('int LZ4_loadDict(void *stream, const void *dict, int dictSize)'),
-    compressFastContinue: lib.func(
-      'int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)',
-    ),
+    compressFastContinue: lib.func('int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
     createStreamHC: lib.func('void *LZ4_createStreamHC(void)'),
     freeStreamHC: lib.func('int LZ4_freeStreamHC(void *stream)'),
     resetStreamHCFast: lib.func('void LZ4_resetStreamHC_fast(void *stream, int level)'),
     loadDictHC: lib.func('int LZ4_loadDictHC(void *stream, const void *dict, int dictSize)'),
-    compressHCContinue: lib.func(
-      'int LZ4_compress_HC_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity)',
-    ),
+    compressHCContinue: lib.func('int LZ4_compress_HC_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity)'),
   }
   return api
 }
@@ -100,9 +96,7 @@ export function lz4Compress(raw: Uint8Array, opts: Lz4CompressOptions): Uint8Arr
   const dict = opts.dictionary && opts.dictionary.length > 0 ? opts.dictionary : undefined
   let n: number
   if (!dict) {
-    n = opts.hc
-      ? f.compressHC(raw, dst, raw.length, dst.length, opts.level)
-      : f.compressFast(raw, dst, raw.length, dst.length, accel)
+    n = opts.hc ? f.compressHC(raw, dst, raw.length, dst.length, opts.level) : f.compressFast(raw, dst, raw.length, dst.length, accel)
   } else {
     n = compressWithDict(f, raw, dst, dict, opts.hc, opts.hc ? opts.level : accel)
   }

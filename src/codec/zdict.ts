@@ -92,13 +92,7 @@ export function trainDictionary(samples: Uint8Array, sampleLengths: readonly num
  * use_zstd_dict_trainer = false), with compressionLevel `level`, no
  * notifications and an automatic dictionary ID.
  */
-export function finalizeDictionary(
-  content: Uint8Array,
-  samples: Uint8Array,
-  sampleLengths: readonly number[],
-  capacity: number,
-  level: number,
-): Uint8Array {
+export function finalizeDictionary(content: Uint8Array, samples: Uint8Array, sampleLengths: readonly number[], capacity: number, level: number): Uint8Array {
   if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
   const dict = new Uint8Array(capacity)
   const n = check(

@@ -59,10 +59,7 @@ export function decodeBlobIndex(bytes: Uint8Array, base = 0): BlobIndex {
     throw new CorruptionError(`${WHAT}: missing the compression type byte after the blob size`, base + pos)
   }
   if (left > 1) {
-    throw new CorruptionError(
-      `${WHAT}: ${left - 1} unexpected trailing byte(s) after the compression type byte`,
-      base + pos + 1,
-    )
+    throw new CorruptionError(`${WHAT}: ${left - 1} unexpected trailing byte(s) after the compression type byte`, base + pos + 1)
   }
   const compression = bytes[pos]
   return type === BlobIndexType.Blob

@@ -129,10 +129,7 @@ function truncationHint(tail: Uint8Array): string {
 export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
   const tailStart = fileSize - tail.length
   if (fileSize < LEGACY_FOOTER_BYTES || tail.length < LEGACY_FOOTER_BYTES) {
-    throw new CorruptionError(
-      `file is too short to be an SST (${fileSize} bytes; the smallest footer is ${LEGACY_FOOTER_BYTES} bytes)`,
-      0,
-    )
+    throw new CorruptionError(`file is too short to be an SST (${fileSize} bytes; the smallest footer is ${LEGACY_FOOTER_BYTES} bytes)`, 0)
   }
   const magic = readFixed64(tail, tail.length - MAGIC_BYTES)
   const magicOffset = fileSize - MAGIC_BYTES

@@ -188,7 +188,6 @@ function storedBaseline(table: Table, source: SourceOptions, skipped: SkippedBlo
   }
 }
 
-
 interface BuiltDictionary {
   bytes: Uint8Array
   ms: number
@@ -284,9 +283,7 @@ function markResults(all: RecompressResult[]): void {
   for (const r of results) {
     if (r.compressNoisy) continue
     const unknown = results.some((o) => o !== r && o.compressNoisy && size(o) <= size(r))
-    const dominated = results.some(
-      (o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs),
-    )
+    const dominated = results.some((o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs))
     if (!unknown && !dominated) r.marks.push('pareto')
   }
 }
@@ -391,7 +388,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.
   const seen = new Set(skipped.map((s) => s.offset))
-  for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) (seen.add(s.offset), skipped.push(s))
+  for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) seen.add(s.offset), skipped.push(s)
 
   const sampling = opts.source.samplePercent < 100
   const storedSize = stored.dataBytes + stored.dictBytes

@@ -64,14 +64,7 @@ export function totalsModel(layout: TableLayout): TableModel {
       { header: 'Uncompressed', align: 'right' },
       { header: 'Ratio', align: 'right' },
     ],
-    rows: layout.totals.map((t) => [
-      t.kind,
-      t.count,
-      t.sizeOnDisk,
-      percent(t.sizeOnDisk, layout.fileSize),
-      t.uncompressedSize || '',
-      ratio(t),
-    ]),
+    rows: layout.totals.map((t) => [t.kind, t.count, t.sizeOnDisk, percent(t.sizeOnDisk, layout.fileSize), t.uncompressedSize || '', ratio(t)]),
     footer: [['total', layout.totals.reduce((a, t) => a + t.count, 0), total, percent(total, layout.fileSize), '', '']],
   }
 }

@@ -63,7 +63,10 @@ export class ParallelScan {
   /** Chunks sent to each worker (by slot index) and not yet answered. */
   private readonly outstanding: Map<number, Chunk>[]
   /** Printed chunks waiting for their turn to be written. */
-  private readonly ready = new Map<number, (ScanWorkerResult & { slot: PoolSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }>()
+  private readonly ready = new Map<
+    number,
+    (ScanWorkerResult & { slot: PoolSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }
+  >()
   private nextId = 0
   private nextWrite = 0
   private exhausted = false

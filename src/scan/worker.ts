@@ -35,7 +35,10 @@ side.listen(
     }
     w.flush()
     const result: ScanWorkerResult = { ...r, kind: 'result', id: m.id, output, error }
-    side.post(result, output.map((b) => b.buffer as ArrayBuffer))
+    side.post(
+      result,
+      output.map((b) => b.buffer as ArrayBuffer),
+    )
   },
   () => table.close(),
 )

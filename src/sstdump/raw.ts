@@ -108,7 +108,9 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
   const footer = d.footer!
   t.s(`Footer Details:\n${RULE}`)
   const indexHandle = footer.indexHandle ?? { offset: 0, size: 0 }
-  t.s(`  metaindex handle: ${handleHex(footer.metaindexHandle)}\n  index handle: ${handleHex(indexHandle)}\n  table_magic_number: ${BBT_MAGIC_DECIMAL}\n  format version: ${footer.formatVersion}\n  \n`)
+  t.s(
+    `  metaindex handle: ${handleHex(footer.metaindexHandle)}\n  index handle: ${handleHex(indexHandle)}\n  table_magic_number: ${BBT_MAGIC_DECIMAL}\n  format version: ${footer.formatVersion}\n  \n`,
+  )
   t.s(`Metaindex Details:\n${RULE}`)
   for (const e of d.metaindex) {
     const h = handleHex(e.handle)

@@ -95,7 +95,12 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
   const cmd = a.command
   for (const filename of filenames) {
     if (filename.length <= 4 || !filename.endsWith('.sst')) continue
-    const dumper = Dumper.open(filename, fsPath(filename), out, { verifyChecksum: a.verifyChecksum, outputHex: a.outputHex, decodeBlobIndex: a.decodeBlobIndex, strict: a.strict })
+    const dumper = Dumper.open(filename, fsPath(filename), out, {
+      verifyChecksum: a.verifyChecksum,
+      outputHex: a.outputHex,
+      decodeBlobIndex: a.decodeBlobIndex,
+      strict: a.strict,
+    })
     try {
       if (dumper.status) {
         out.flush()

@@ -27,9 +27,7 @@ export interface SynthOptions {
   blockSize?: number
 }
 
-const TEXT = new TextEncoder().encode(
-  'the quick brown fox jumps over the lazy dog while the storage engine flushes its memtable into a sorted string table; ',
-)
+const TEXT = new TextEncoder().encode('the quick brown fox jumps over the lazy dog while the storage engine flushes its memtable into a sorted string table; ')
 
 function fillRandom(b: Uint8Array, random: () => number): void {
   for (let i = 0; i < b.length; i += 4) {
@@ -108,4 +106,3 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
     throw e
   }
 }
-

@@ -40,7 +40,17 @@ import {
 import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
 import { ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
-import { ChecksumMismatchError, checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
+import {
+  ChecksumMismatchError,
+  checkHandle,
+  computeStoredChecksum,
+  decompressRawBlock,
+  DEFAULT_MAX_BLOCK_BYTES,
+  hex32,
+  readRawBlock,
+  RawBlock,
+  ChecksumContext,
+} from './block-reader.js'
 
 export interface OpenTableOptions {
   /** Verify block checksums as blocks are read (default true). */
@@ -176,7 +186,8 @@ export class Table {
     let indexHandle = footer.indexHandle
     if (footer.formatVersion >= 6) {
       indexHandle = find(INDEX_BLOCK)
-      if (!indexHandle) throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
+      if (!indexHandle)
+        throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
     }
     if (!indexHandle || isNullHandle(indexHandle)) throw new CorruptionError('the file has no index block', footer.offset)
     // Refuse an impossible index handle now (without reading it), so that a damaged
@@ -205,7 +216,7 @@ export class Table {
   /** Read, verify and decompress a block. Data blocks use the compression dictionary. */
   readBlock(handle: BlockHandle, what: string, isDataBlock = false, verifyChecksum = this.verifyChecksums): Uint8Array {
     const raw = this.readRaw(handle, what, verifyChecksum)
-    return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? this.dictionary() ?? undefined : undefined)
+    return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? (this.dictionary() ?? undefined) : undefined)
   }
 
   /**

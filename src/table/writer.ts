@@ -119,7 +119,10 @@ export interface WriteSummary {
 export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
   if (formatVersion < 7) return compressionTypeName(configured)
   if (configured === CompressionType.None) return ';;'
-  const hex = [...usedTypes].filter((t) => t !== 0).sort((a, b) => a - b).map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
+  const hex = [...usedTypes]
+    .filter((t) => t !== 0)
+    .sort((a, b) => a - b)
+    .map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
   return `BuiltinV2;${hex.join('')};`
 }
 
@@ -147,7 +150,12 @@ export class TableWriter {
   private readonly dataBuilder: BlockBuilder
   private readonly flush: FlushBySizePolicy
   private readonly index: ShortenedIndexBuilder
-  private partitioned: { partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]; current: ShortenedIndexBuilder; policy: FlushBySizePolicy; estimate: number } | null = null
+  private partitioned: {
+    partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]
+    current: ShortenedIndexBuilder
+    policy: FlushBySizePolicy
+    estimate: number
+  } | null = null
   private readonly rangeDel = new BlockBuilder(1)
   private rangeDeletions = 0
   private lastKey: Uint8Array | null = null
@@ -182,7 +190,8 @@ export class TableWriter {
     private readonly sink: TableSink,
     private readonly o: TableWriterOptions,
   ) {
-    if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION) throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
+    if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION)
+      throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
     this.dataBuilder = new BlockBuilder(o.restartInterval)
     this.flush = new FlushBySizePolicy(o.blockSize)
@@ -298,7 +307,12 @@ export class TableWriter {
     // Cut index partitions near metadata_block_size (PartitionedIndexBuilder).
     if (p.estimate >= this.o.metadataBlockSize || nextKey === null) {
       p.partitions.push({ lastKey, handle: null, block: p.current.finish() })
-      p.current = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: this.o.shortenSeparators ?? true })
+      p.current = new ShortenedIndexBuilder({
+        userKeys: this.o.formatVersion >= 3,
+        deltaValues: this.o.formatVersion >= 4,
+        valueTypeForSeek: 0x18,
+        shorten: this.o.shortenSeparators ?? true,
+      })
       p.estimate = 0
     }
   }
@@ -323,7 +337,14 @@ export class TableWriter {
     const samples = new Uint8Array(total)
     for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
     // The level matters to finalize only, which is zstd's.
-    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, effectiveLevel(CompressionType.ZSTD, o.level)!)
+    return dictionaryFromSamples(
+      o.dict,
+      o.compressionType,
+      samples,
+      plan.map((p) => p.take),
+      o.maxDictBytes,
+      effectiveLevel(CompressionType.ZSTD, o.level)!,
+    )
   }
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
@@ -515,7 +536,13 @@ export class TableWriter {
   private writeFooter(metaindex: BlockHandle, index: BlockHandle): void {
     const footerOffset = this.offset
     const f = encodeFooter(
-      { checksumType: this.o.checksumType, formatVersion: this.o.formatVersion, metaindexHandle: metaindex, indexHandle: index, baseContextChecksum: this.base },
+      {
+        checksumType: this.o.checksumType,
+        formatVersion: this.o.formatVersion,
+        metaindexHandle: metaindex,
+        indexHandle: index,
+        baseContextChecksum: this.base,
+      },
       (footer) => (blockChecksum(this.o.checksumType, footer) + contextModifier(this.base, footerOffset)) >>> 0,
     )
     this.sink.write(f)

@@ -14,7 +14,20 @@ import { Box, render, Text, useApp, useInput, useStdin, useStdout } from 'ink'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { bytesText } from './format.js'
 import type { BrowseModel, BlockRow, EntryPos, IndexHandleRow } from './model.js'
-import { blocksListHeight, cmpPos, dims, drawFrame, follow, INITIAL, overviewText, resolveBlk, type Focus, type Line, type Screen, type UiState } from './screens.js'
+import {
+  blocksListHeight,
+  cmpPos,
+  dims,
+  drawFrame,
+  follow,
+  INITIAL,
+  overviewText,
+  resolveBlk,
+  type Focus,
+  type Line,
+  type Screen,
+  type UiState,
+} from './screens.js'
 
 export interface AppProps {
   readonly model: BrowseModel
@@ -79,7 +92,6 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
   const { W, C, listH, listRows } = dims(cols, rows)
   const ovLines = useMemo(() => overviewText(model), [model, model.props, model.propsPending])
 
-
   const selectBlock = (rowsNow: BlockRow[], i: number, top: number) => {
     set({ blk: { cursor: i, top: follow(i, top, blocksListHeight(C)), offset: rowsNow[i]?.block.offset ?? null } })
   }
@@ -133,7 +145,10 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
     const e = model.entries(r.pos.block)
     const found = e.ok ? e.entries[r.pos.entry] : undefined
     set({
-      message: { text: `seek ${text}: first entry >= key is ${found ? bytesText(found.userKey, st.current.hex) : '?'} (data block #${r.pos.block})`, error: false },
+      message: {
+        text: `seek ${text}: first entry >= key is ${found ? bytesText(found.userKey, st.current.hex) : '?'} (data block #${r.pos.block})`,
+        error: false,
+      },
     })
   }
 
@@ -149,7 +164,10 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
     try {
       const list = model.indexHandles(b)
       push()
-      set({ screen: 'handles', handles: { title: `${b.kind}${b.name ? ` ${b.name}` : ''} at offset ${b.offset}: ${list.length} handles`, rows: list, cursor: 0, top: 0 } })
+      set({
+        screen: 'handles',
+        handles: { title: `${b.kind}${b.name ? ` ${b.name}` : ''} at offset ${b.offset}: ${list.length} handles`, rows: list, cursor: 0, top: 0 },
+      })
     } catch (e) {
       set({ message: { text: `cannot open the ${b.kind} block: ${(e as Error).message}`, error: true } })
     }
@@ -230,7 +248,8 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
         const cur = resolveBlk(rowsNow, s.blk)
         if (input === 'n') {
           const i = model.nextProblem(cur.cursor)
-          if (i < 0) return set({ message: { text: model.progress().sweepDone ? 'no block has a problem' : 'no problem found yet (still checking)', error: false } })
+          if (i < 0)
+            return set({ message: { text: model.progress().sweepDone ? 'no block has a problem' : 'no problem found yet (still checking)', error: false } })
           return selectBlock(rowsNow, i, cur.top)
         }
         const n = listStep(input, key, cur.cursor, rowsNow.length, blocksListHeight(C) - 1)
@@ -312,7 +331,12 @@ function renderLine(line: Line, width: number): ReactNode[] {
       {s.text}
     </Text>
   ))
-  if (used < width) out.push(<Text key="pad" dimColor>{' '.repeat(width - used)}</Text>)
+  if (used < width)
+    out.push(
+      <Text key="pad" dimColor>
+        {' '.repeat(width - used)}
+      </Text>,
+    )
   return out
 }
 

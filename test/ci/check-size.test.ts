@@ -228,7 +228,11 @@ describe('check-size', () => {
       ['broken.json', '{"schema": "sstkit-baseline", "schemaVersion": 1,', /baseline .*broken\.json: not valid JSON/],
       ['foreign.json', '{"name": "x"}', /not an sstkit baseline/],
       ['future.json', JSON.stringify({ ...base, schemaVersion: 99 }), /schema version 99 is not supported \(this sstkit reads version 1\)/],
-      ['norows.json', JSON.stringify({ ...base, files: [{ ...base.files[0], rows: [{ config: 'stored' }] }] }), /files\[0\]\.rows\[0\]: "dataBytes" must be a byte or block count/],
+      [
+        'norows.json',
+        JSON.stringify({ ...base, files: [{ ...base.files[0], rows: [{ config: 'stored' }] }] }),
+        /files\[0\]\.rows\[0\]: "dataBytes" must be a byte or block count/,
+      ],
     ]
     for (const [name, text, message] of cases) {
       const path = join(ws.dir, name)
@@ -253,7 +257,18 @@ describe('check-size', () => {
   })
 
   it('a corrupt SST is exit 2 with the file and the problem named; the others are still compared', () => {
-    const r = sstkit(['check-size', ws.data, `data/bad.sst=${join(BAD, 'data-flip-zstd.sst')}`, `data/short.sst=${join(BAD, 'truncated-half.sst')}`, '--baseline', ws.baseline, '--jobs', '1', '--junit', join(ws.dir, 'err.xml')])
+    const r = sstkit([
+      'check-size',
+      ws.data,
+      `data/bad.sst=${join(BAD, 'data-flip-zstd.sst')}`,
+      `data/short.sst=${join(BAD, 'truncated-half.sst')}`,
+      '--baseline',
+      ws.baseline,
+      '--jobs',
+      '1',
+      '--junit',
+      join(ws.dir, 'err.xml'),
+    ])
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/data-flip-zstd\.sst: 1 data block\(s\) could not be read \(first at offset \d+: data block checksum mismatch/)
     expect(r.stderr).toMatch(/truncated-half\.sst: not an SST file/)

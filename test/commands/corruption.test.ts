@@ -314,7 +314,9 @@ describe('corruption: library', () => {
       const r = verifyTable(t)
       expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024)
       expect(r.ok).toBe(false)
-      expect(r.problems).toEqual([expect.objectContaining({ block: 'data block', offset: 984, message: expect.stringMatching(/claims 268435455 restart points/) })])
+      expect(r.problems).toEqual([
+        expect.objectContaining({ block: 'data block', offset: 984, message: expect.stringMatching(/claims 268435455 restart points/) }),
+      ])
     } finally {
       t.close()
     }

@@ -11,7 +11,6 @@ function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {
 }
 const v = (n: number | bigint) => encodeVarint(n)
 
-
 describe('decodeBlobIndex (synthetic bytes)', () => {
   it('decodes kBlob', () => {
     const b = cat([1], v(7), v(300), v(4096), [0x07])
@@ -95,9 +94,7 @@ describe('formatBlobIndex (BlobIndex::DebugString)', () => {
   const blob: BlobIndex = { kind: 'blob', fileNumber: 7, offset: 300, size: 4096, compression: 7 }
   it('prints blob refs', () => {
     expect(formatBlobIndex(blob)).toBe('[blob ref] file:7 offset:300 size:4096 compression: ZSTD')
-    expect(formatBlobIndex({ ...blob, kind: 'blobTtl', expiration: 55 } as BlobIndex)).toBe(
-      '[blob ref] file:7 offset:300 size:4096 compression: ZSTD exp:55',
-    )
+    expect(formatBlobIndex({ ...blob, kind: 'blobTtl', expiration: 55 } as BlobIndex)).toBe('[blob ref] file:7 offset:300 size:4096 compression: ZSTD exp:55')
   })
 
   it('prints inlined values raw or hex', () => {
@@ -109,9 +106,7 @@ describe('formatBlobIndex (BlobIndex::DebugString)', () => {
   it('prints file:same for file number 0 since 11.8 only', () => {
     const same: BlobIndex = { ...blob, fileNumber: 0, compression: 0 }
     expect(formatBlobIndex(same)).toBe('[blob ref] file:same offset:300 size:4096 compression: NoCompression')
-    expect(formatBlobIndex(same, { rocksdb: DEBIAN_ROCKSDB })).toBe(
-      '[blob ref] file:0 offset:300 size:4096 compression: NoCompression',
-    )
+    expect(formatBlobIndex(same, { rocksdb: DEBIAN_ROCKSDB })).toBe('[blob ref] file:0 offset:300 size:4096 compression: NoCompression')
   })
 })
 

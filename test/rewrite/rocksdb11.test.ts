@@ -99,7 +99,9 @@ describe.runIf(rocksdbJs !== null)('RocksDB 11.8.1 opens a DB holding rewritten 
   })
 
   function ssts(dir: string): string[] {
-    return readdirSync(dir).filter((n) => n.endsWith('.sst')).sort()
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.sst'))
+      .sort()
   }
 
   function manifestPath(dir: string): string {
@@ -107,7 +109,11 @@ describe.runIf(rocksdbJs !== null)('RocksDB 11.8.1 opens a DB holding rewritten 
   }
 
   /** Copy the template, rewrite every SST in place (same number), return the DB dir and the rewrite results. */
-  function rewriteDb(name: string, o: Partial<RewriteOptions>, patch: 'all' | 'keep-unique-id' | 'none' = 'all'): { dir: string; results: Map<number, RewriteResult> } {
+  function rewriteDb(
+    name: string,
+    o: Partial<RewriteOptions>,
+    patch: 'all' | 'keep-unique-id' | 'none' = 'all',
+  ): { dir: string; results: Map<number, RewriteResult> } {
     const dir = join(work, name.replace(/[^a-z0-9]+/gi, '-'))
     cpSync(template, dir, { recursive: true })
     let manifest: Uint8Array = readFileSync(manifestPath(dir))
@@ -122,7 +128,12 @@ describe.runIf(rocksdbJs !== null)('RocksDB 11.8.1 opens a DB holding rewritten 
       const size = statSync(path).size
       const tailStart = k.get('rocksdb.tail.start.offset') as number
       const number = Number.parseInt(sst, 10)
-      const uniqueId = internalUniqueId(k.get('rocksdb.creating.db.identity') as string, k.get('rocksdb.creating.session.identity') as string, BigInt(k.get('rocksdb.original.file.number') as number), xxh3.xxh128)
+      const uniqueId = internalUniqueId(
+        k.get('rocksdb.creating.db.identity') as string,
+        k.get('rocksdb.creating.session.identity') as string,
+        BigInt(k.get('rocksdb.original.file.number') as number),
+        xxh3.xxh128,
+      )
       t.close()
       expect(typeof tailStart).toBe('number')
       if (patch === 'none') continue
@@ -150,7 +161,12 @@ describe.runIf(rocksdbJs !== null)('RocksDB 11.8.1 opens a DB holding rewritten 
       expect(f.size).toBe(BigInt(statSync(join(template, sst)).size))
       // Our unique ID computation reproduces the one RocksDB recorded.
       const recorded = f.fields.find(([tag]) => tag === 12)![1]
-      const ours = internalUniqueId(k.get('rocksdb.creating.db.identity') as string, k.get('rocksdb.creating.session.identity') as string, BigInt(k.get('rocksdb.original.file.number') as number), xxh3.xxh128)
+      const ours = internalUniqueId(
+        k.get('rocksdb.creating.db.identity') as string,
+        k.get('rocksdb.creating.session.identity') as string,
+        BigInt(k.get('rocksdb.original.file.number') as number),
+        xxh3.xxh128,
+      )
       expect(Buffer.from(ours).toString('hex')).toBe(Buffer.from(recorded).toString('hex'))
       t.close()
     }

@@ -45,7 +45,12 @@ function synthetic(name: string, entries: [Uint8Array, Uint8Array][], compressio
   return writeSyntheticTable(join(dir, `synthetic-${name}.sst`), entries, { compression, blockSize: 1024 })
 }
 
-const ordered = (n: number) => Array.from({ length: n }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(5, '0')}`), 10_000 - i, ValueType.Value), enc(`value ${i} `.repeat(5))] as [Uint8Array, Uint8Array])
+const ordered = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      [encodeInternalKey(enc(`key${String(i).padStart(5, '0')}`), 10_000 - i, ValueType.Value), enc(`value ${i} `.repeat(5))] as [Uint8Array, Uint8Array],
+  )
 
 describe('WasmOrderChecker', () => {
   it('is available here, so the tests below exercise it', () => {
@@ -87,7 +92,11 @@ describe('verify: wasm order check = JavaScript check', () => {
   })
 
   it('same user key, many versions in order (newest first), across restart points and blocks', () => {
-    const entries = Array.from({ length: 3000 }, (_, i) => [encodeInternalKey(enc(`k${Math.floor(i / 500)}`), 100_000 - i, i % 3 ? ValueType.Value : ValueType.Merge), enc(`v${i}`)] as [Uint8Array, Uint8Array])
+    const entries = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        [encodeInternalKey(enc(`k${Math.floor(i / 500)}`), 100_000 - i, i % 3 ? ValueType.Value : ValueType.Merge), enc(`v${i}`)] as [Uint8Array, Uint8Array],
+    )
     const r = both(synthetic('versions', entries))
     expect('ok' in r && r.ok).toBe(true)
   })
