@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { SstCommand, ExitCode } from '../cli/sst-command.js'
 import { tableLayout } from '../reader.js'
-import { blocksModel, LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
-import { renderTable, TableFormat } from '../report/table.js'
+import { blocksModel, type LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
+import { renderTable, type TableFormat } from '../report/table.js'
 
 export default class Layout extends SstCommand {
   static override description =

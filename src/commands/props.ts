@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { SstCommand } from '../cli/sst-command.js'
-import { PropsJson, propsJson, propsText } from '../report/props.js'
+import { type PropsJson, propsJson, propsText } from '../report/props.js'
 
 export default class Props extends SstCommand {
   static override description = 'Show footer facts (magic, format_version, checksum type) and every table property of SST files.'

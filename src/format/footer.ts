@@ -37,7 +37,7 @@
  * this file (footer and magic numbers).
  */
 import { Cursor, readFixed32, readFixed64, writeFixed32 } from './coding.js'
-import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { type BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
 import { ChecksumType } from './checksum-type.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
 

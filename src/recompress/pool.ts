@@ -7,7 +7,7 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { ConfigMeasurement, evaluate, EvaluateTask } from './evaluate.js'
+import { type ConfigMeasurement, evaluate, type EvaluateTask } from './evaluate.js'
 import type { SkippedBlock } from './source.js'
 
 export interface TaskResult {

@@ -1,7 +1,7 @@
 /** The `layout` report: every block in file order and totals per kind. */
 import type { LayoutBlock, TableLayout } from '../reader.js'
 import { percent } from './text.js'
-import { TableModel } from './table.js'
+import type { TableModel } from './table.js'
 
 export interface LayoutJson {
   file: string

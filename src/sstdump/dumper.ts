@@ -12,7 +12,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decompressBlock } from '../codec/compression.js'
 import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
 import { encodeVarint } from '../format/coding.js'
@@ -22,7 +22,7 @@ import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import {
   BLOCK_BASED_TABLE_MAGIC,
   decodeFooter,
-  Footer,
+  type Footer,
   FOOTER_BYTES,
   LEGACY_BLOCK_BASED_TABLE_MAGIC,
   LEGACY_FOOTER_BYTES,
@@ -34,20 +34,20 @@ import {
   decodeMetaindex,
   INDEX_BLOCK,
   LEGACY_PROPERTIES_BLOCK,
-  MetaindexEntry,
+  type MetaindexEntry,
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
-import { decodeProperties, Property, TableProperties } from '../format/properties.js'
+import { decodeProperties, Property, type TableProperties } from '../format/properties.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
 import { decodeBlobIndex } from '../format/blob-index.js'
 import { decodeWideColumns } from '../format/wide-columns.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
-import { ByteSink, cString, hexUpper } from './sink.js'
+import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
-import { SstDumpProperties, sstDumpProperties } from './properties.js'
+import { type SstDumpProperties, sstDumpProperties } from './properties.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean

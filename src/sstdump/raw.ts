@@ -7,10 +7,10 @@
 import { BlockIter } from '../format/block.js'
 import { COMPRESSION_DICT_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { encodeVarint } from '../format/coding.js'
-import { Dumper, handleHex, toStatus } from './dumper.js'
+import { type Dumper, handleHex, toStatus } from './dumper.js'
 import { propertiesToString } from './properties.js'
 import { hexUpper } from './sink.js'
-import { SstDumpStatus } from './status.js'
+import type { SstDumpStatus } from './status.js'
 
 const RULE = '--------------------------------------\n'
 const BBT_MAGIC_DECIMAL = '9863518390377041911'

@@ -8,10 +8,10 @@
  */
 import { recompressFile } from '../recompress/engine.js'
 import type { DictMode } from '../recompress/config.js'
-import { SstDumpArgs, COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL } from './args.js'
-import { compressionName783, Dumper } from './dumper.js'
-import { ByteSink } from './sink.js'
-import { corruption, SstDumpStatus } from './status.js'
+import { type SstDumpArgs, COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL } from './args.js'
+import { compressionName783, type Dumper } from './dumper.js'
+import type { ByteSink } from './sink.js'
+import { corruption, type SstDumpStatus } from './status.js'
 
 /** Types this build compresses with (7.8.3's `CompressionTypeSupported`): all but Xpress. */
 const SUPPORTED = new Set([0, 1, 2, 3, 4, 5, 7])

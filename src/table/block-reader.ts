@@ -6,11 +6,11 @@
 import { blockChecksum, checksumTypeName, contextModifier } from '../codec/checksum.js'
 import { compressionTypeName, decompressBlock } from '../codec/compression.js'
 import type { Scratch } from '../codec/output.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
 import { transferable } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { ByteSource, ReadWindow, ShortReadError } from '../io/byte-source.js'
+import { type ByteSource, type ReadWindow, ShortReadError } from '../io/byte-source.js'
 
 /** Largest block sstkit will read; a bigger handle is treated as corrupt rather than allocated. */
 export const DEFAULT_MAX_BLOCK_BYTES = 512 * 1024 * 1024

@@ -20,8 +20,8 @@ import {
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
-import { blockChecksumOf, decompressRawBlock, hex32, RawBlock } from './block-reader.js'
-import { propertiesChecksumWithSeqnoZeroed, Table } from './reader.js'
+import { blockChecksumOf, decompressRawBlock, hex32, type RawBlock } from './block-reader.js'
+import { propertiesChecksumWithSeqnoZeroed, type Table } from './reader.js'
 
 export type BlockKind =
   | 'data'

@@ -3,18 +3,18 @@
  * -> data blocks, one positional read per block. Nothing is loaded whole;
  * memory is bounded by the largest block (and the readahead window).
  */
-import { BlockHandle, isNullHandle } from '../format/block-handle.js'
+import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { Cursor, readFixed32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { decodeFooter, Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
-import { IndexBlockIter, IndexEncoding, IndexType } from '../format/index-block.js'
+import { decodeFooter, type Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
+import { IndexBlockIter, type IndexEncoding, IndexType } from '../format/index-block.js'
 import {
   GlobalSeqnoPatch,
   internalKeyComparator,
   INTERNAL_KEY_TRAILER_BYTES,
   userComparatorByName,
-  UserComparator,
+  type UserComparator,
   bytewiseComparator,
 } from '../format/internal-key.js'
 import {
@@ -22,7 +22,7 @@ import {
   decodeMetaindex,
   INDEX_BLOCK,
   LEGACY_PROPERTIES_BLOCK,
-  MetaindexEntry,
+  type MetaindexEntry,
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
@@ -35,11 +35,11 @@ import {
   Property,
   propertyNumber,
   propertyString,
-  TableProperties,
+  type TableProperties,
 } from '../format/properties.js'
-import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
+import { decodeRangeDeletions, type RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
-import { ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
+import { type ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
 import {
   ChecksumMismatchError,
   checkHandle,
@@ -48,8 +48,8 @@ import {
   DEFAULT_MAX_BLOCK_BYTES,
   hex32,
   readRawBlock,
-  RawBlock,
-  ChecksumContext,
+  type RawBlock,
+  type ChecksumContext,
 } from './block-reader.js'
 
 export interface OpenTableOptions {

@@ -19,7 +19,7 @@ import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.j
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
-import { DataBlockRef, Table, verifyFooterChecksum } from './reader.js'
+import { type DataBlockRef, Table, verifyFooterChecksum } from './reader.js'
 
 export interface VerifyProblem {
   /** Block kind and name ("data block", "properties", "footer", "table"). */

@@ -213,7 +213,7 @@ function rangeDeletions(raw: string): string {
   const i = raw.indexOf('Range deletions:')
   if (i < 0) return ''
   const rest = raw.slice(i)
-  const end = rest.search(/\n\n|\n-{38}\n  # data blocks/)
+  const end = rest.search(/\n\n|\n-{38}\n {2}# data blocks/)
   return end < 0 ? rest : rest.slice(0, end)
 }
 

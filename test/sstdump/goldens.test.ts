@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtures, REAL, ROOT } from '../helpers.js'
-import { GoldenCase, goldenCases, goldenFile, makeWorkDir, normalize, runIn } from './harness.js'
+import { type GoldenCase, goldenCases, goldenFile, makeWorkDir, normalize, runIn } from './harness.js'
 
 const readable = fixtures().filter((f) => f.sstDumpReadable)
 
