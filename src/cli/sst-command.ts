@@ -4,7 +4,7 @@
  * (0 success, 1 a finding, 2 usage error or a file that cannot be opened as an SST).
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
-import { readdirSync, statSync, writeSync } from 'node:fs'
+import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { errorCode } from '../errors.js'
 import { openTable, type Table, type OpenTableOptions } from '../reader.js'
@@ -42,7 +42,7 @@ export abstract class SstCommand extends Command {
   protected expandFiles(paths: string[]): string[] {
     const out: string[] = []
     for (const p of paths) {
-      let st
+      let st: Stats
       try {
         st = statSync(p)
       } catch {

@@ -7,7 +7,7 @@
 import { loadLibrary } from './native.js'
 import { allocOutput, OutputOverflow, trimmed } from './output.js'
 
-type Fn = (...args: any[]) => number
+type Fn = (...args: unknown[]) => number
 
 const BZ_OK = 0
 const BZ_OUTBUFF_FULL = -8

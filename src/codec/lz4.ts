@@ -8,6 +8,7 @@
  * LZ4_decompress_safe_continue, which is equivalent to
  * LZ4_decompress_safe_usingDict.
  */
+import type { LibraryHandle } from 'koffi'
 import { copyToNative, koffi, loadLibrary } from './native.js'
 import { allocOutput, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -16,7 +17,8 @@ const LZ4_MAX_SIZE = 0x7e000000
 /** LZ4_ACCELERATION_MAX (RocksDB clamps to it as well). */
 const LZ4_MAX_ACCELERATION = 65537
 
-type Fn = (...args: any[]) => any
+/** koffi's type for a bound C function (its arguments and result are not typed). */
+type Fn = ReturnType<LibraryHandle['func']>
 
 interface Lz4Api {
   decompressSafe: Fn

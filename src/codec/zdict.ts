@@ -7,13 +7,15 @@
  * system library on Debian, so dictionaries built here are byte-for-byte what
  * Debian's RocksDB builds from the same samples.
  */
+import type { LibraryHandle } from 'koffi'
 import { SstkitError, transferable } from '../errors.js'
 import { koffi, loadLibrary } from './native.js'
 
 /** Magic number that starts a zstd-format (trained or finalized) dictionary. */
 export const ZSTD_DICT_MAGIC = 0xec30a437
 
-type Fn = (...args: any[]) => any
+/** koffi's type for a bound C function (its arguments and result are not typed). */
+type Fn = ReturnType<LibraryHandle['func']>
 
 interface ZdictApi {
   train: Fn

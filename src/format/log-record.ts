@@ -372,7 +372,7 @@ export class LogWriter {
     const headerSize = recycle ? LOG_RECYCLABLE_HEADER_SIZE : LOG_HEADER_SIZE
     let at = 0
     let begin = true
-    do {
+    for (;;) {
       const leftInBlock = LOG_BLOCK_SIZE - (this.offset % LOG_BLOCK_SIZE)
       if (leftInBlock < headerSize) {
         this.push(new Uint8Array(leftInBlock))
@@ -386,7 +386,7 @@ export class LogWriter {
       at += n
       begin = false
       if (end) return
-    } while (true)
+    }
   }
 
   /** One physical record of any type, as is (for edge-case tests); pads nothing. */

@@ -388,7 +388,11 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.
   const seen = new Set(skipped.map((s) => s.offset))
-  for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) seen.add(s.offset), skipped.push(s)
+  for (const s of outputs.flatMap((o) => o.skipped)) {
+    if (seen.has(s.offset)) continue
+    seen.add(s.offset)
+    skipped.push(s)
+  }
 
   const sampling = opts.source.samplePercent < 100
   const storedSize = stored.dataBytes + stored.dictBytes

@@ -297,7 +297,7 @@ function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: numb
     if (s.config.type === CompressionType.None) continue
     const inner = s.writer.onDataBlock!
     const dict = task.dictionaries[s.config.id]
-    const d = dict && dict.length ? dict : undefined
+    const d = dict?.length ? dict : undefined
     const compressor = compressorFor(s.config, s.formatVersion, d)
     s.writer.onDataBlock = (raw, compressed, ms) => {
       inner(raw, compressed, ms)

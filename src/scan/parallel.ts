@@ -78,7 +78,7 @@ export class ParallelScan {
   private readonly buffers = new BufferPool(OUTPUT_BUFFER_BYTES)
 
   constructor(
-    private readonly table: Table,
+    table: Table,
     private readonly printer: EntryPrinter,
     spec: ScanSpec,
     tombstones: RangeTombstone[],

@@ -253,7 +253,7 @@ export class Dumper {
 
   private readBlockFrom(source: FileByteSource, footer: Footer, h: BlockHandle, kind: BlockKind, verify: boolean, decompress: boolean): Uint8Array {
     this.checkBounds(h)
-    let raw
+    let raw: ReturnType<typeof rawRead>
     try {
       raw = rawRead(source, footer, h, verify)
     } catch (e) {

@@ -368,7 +368,7 @@ export function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumCo
     return false
   }
   const entry = props.raw.find((p) => p.name === GLOBAL_SEQNO_PROPERTY)
-  if (!entry || entry.value.length !== 8) return false
+  if (entry?.value.length !== 8) return false
   const bytes = new Uint8Array(raw.payload.length + 1)
   bytes.set(raw.payload)
   bytes[raw.payload.length] = raw.compressionType

@@ -159,7 +159,6 @@ export class TableWriter {
   private readonly rangeDel = new BlockBuilder(1)
   private rangeDeletions = 0
   private lastKey: Uint8Array | null = null
-  private pendingHandle: BlockHandle | null = null
   private buffered: Uint8Array[] | null = null
   private bufferedBytes = 0
   /** Keys bounding each buffered block, for the deferred index entries. */
@@ -324,7 +323,7 @@ export class TableWriter {
     this.bufferedKeys = []
     this.dictionary = this.buildDictionary(blocks)
     this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
-    blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey))
+    for (const [i, b] of blocks.entries()) this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey)
   }
 
   private buildDictionary(blocks: Uint8Array[]): Uint8Array {
@@ -451,7 +450,7 @@ export class TableWriter {
         indexSize += part.handle.size + BLOCK_TRAILER_BYTES
         part.block = null
       }
-      p.partitions.forEach((part) => top.add(part.lastKey, null, part.handle!))
+      for (const part of p.partitions) top.add(part.lastKey, null, part.handle!)
       const topBlock = top.finish()
       indexHandle = this.writeMaybeCompressed(topBlock)
       topLevelSize = indexHandle.size

@@ -38,19 +38,27 @@ export interface AppProps {
   readonly redrawMs?: number
 }
 
-function useTerminalSize(width?: number, height?: number): { cols: number; rows: number } {
+interface TerminalSize {
+  cols: number
+  rows: number
+}
+
+/** The given size, else the terminal's, else 100x30. */
+function terminalSize(stdout: NodeJS.WriteStream, width?: number, height?: number): TerminalSize {
+  return { cols: width ?? (stdout.columns || 100), rows: height ?? (stdout.rows || 30) }
+}
+
+function useTerminalSize(width?: number, height?: number): TerminalSize {
   const { stdout } = useStdout()
-  const read = () => ({ cols: width ?? (stdout.columns || 100), rows: height ?? (stdout.rows || 30) })
-  const [size, setSize] = useState(read)
+  const [size, setSize] = useState(() => terminalSize(stdout, width, height))
   useEffect(() => {
-    setSize(read())
+    setSize(terminalSize(stdout, width, height))
     if (width !== undefined && height !== undefined) return undefined
-    const f = () => setSize(read())
+    const f = () => setSize(terminalSize(stdout, width, height))
     stdout.on('resize', f)
     return () => {
       stdout.off('resize', f)
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout, width, height])
   return size
 }
@@ -310,6 +318,7 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
   return (
     <Box flexDirection="column" width={W}>
       {frame.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a frame line is its row on the screen; rows have no other identity
         <Text key={i} wrap="truncate-end">
           {renderLine(line, W)}
         </Text>
@@ -327,6 +336,7 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
 function renderLine(line: Line, width: number): ReactNode[] {
   const used = line.reduce((n, s) => n + s.text.length, 0)
   const out = line.map((s, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: spans are positional within their line; the line is redrawn whole
     <Text key={i} color={s.color} inverse={s.inverse} bold={s.bold} dimColor={s.dim}>
       {s.text}
     </Text>

@@ -128,7 +128,7 @@ describe('v1 framing (format_version 0/1)', () => {
 
 /** A real zstd dictionary (magic + dictID + entropy tables) trained with the system libzstd. */
 function trainZstdDictionary(): Uint8Array | undefined {
-  let lib
+  let lib: ReturnType<typeof koffi.load>
   try {
     lib = koffi.load('libzstd.so.1')
   } catch {

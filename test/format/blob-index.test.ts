@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { decodeBlobIndex, type BlobIndex } from '../../src/format/blob-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 import { formatBlobIndex, compressionTypeToString, DEBIAN_ROCKSDB } from '../../src/sstdump/text.js'
 

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { decodeHashIndex } from '../../src/format/hash-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 
 // Synthetic meta blocks built from the HashIndexBuilder layout.

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { decodeWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src/format/wide-columns.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
+import { NotSupportedError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 import { formatWideColumns } from '../../src/sstdump/text.js'
 

@@ -22,7 +22,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const GOLDEN_TEXT = join(HERE, 'advise.golden.txt')
 const GOLDEN_MD = join(HERE, 'advise.golden.md')
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC that starts an ANSI colour code is what it removes
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '')
 
 /** The options section is printed verbatim (it must paste as is): every other line must fit. */

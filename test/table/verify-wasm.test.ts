@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { CompressionType } from '../../src/codec/compression.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
-import { openTable } from '../../src/table/reader.js'
+import { openTable, type Table } from '../../src/table/reader.js'
 import { verifyTable } from '../../src/table/verify.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function both(path: string) {
   const run = (wasm: boolean) => {
-    let t
+    let t: Table
     try {
       t = openTable(path, { verifyChecksums: false })
     } catch (e) {
