@@ -104,7 +104,6 @@ export class ZstdCodec {
     this.cctx.setParameter(z.CParameter.compressionLevel, level)
     this.cctx.setParameter(z.CParameter.checksumFlag, checksum ? 1 : 0)
     this.dctx = new z.DCtx()
-    // biome-ignore lint/correctness/useHookAtTopLevel: a method of this class, not a React hook
     this.useDictionary(dictionary)
   }
 
