@@ -40,9 +40,14 @@ const SIZES = {
 function fallbackSettings() {
   const s = (type, level, dict = 'none', checksum = false) => ({ type, level, dict, checksum })
   return [
-    s('none', null), s('snappy', null), s('lz4', null),
+    s('none', null),
+    s('snappy', null),
+    s('lz4', null),
     ...[1, 3, 6, 9, 12, 15, 19].flatMap((l) => [s('zstd', l), s('zstd', l, 'finalize')]),
-    s('zstd', 3, 'raw'), s('zstd', 3, 'train'), s('zstd', 1, 'none', true), s('zstd', 3, 'none', true),
+    s('zstd', 3, 'raw'),
+    s('zstd', 3, 'train'),
+    s('zstd', 1, 'none', true),
+    s('zstd', 3, 'none', true),
   ]
 }
 
@@ -75,8 +80,21 @@ function usage(code) {
 
 function parseArgs(argv) {
   const o = {
-    quick: false, db: null, regen: false, genSeed: 1, seed: null, sstkit: null, timeBudget: null, adviseJobs: null,
-    jobs: 2, maxExhaustiveLevel: 9, exhaustiveOnly: false, advice: null, build: true, json: false, strict: false,
+    quick: false,
+    db: null,
+    regen: false,
+    genSeed: 1,
+    seed: null,
+    sstkit: null,
+    timeBudget: null,
+    adviseJobs: null,
+    jobs: 2,
+    maxExhaustiveLevel: 9,
+    exhaustiveOnly: false,
+    advice: null,
+    build: true,
+    json: false,
+    strict: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -214,7 +232,8 @@ const sortFiles = (files) => files.sort((a, b) => a.columnFamily.localeCompare(b
 // ---- settings -------------------------------------------------------------------------------
 
 const keyOf = (s) => `${s.type}/${s.level ?? 'default'}/${s.dict}/${s.checksum ? 'on' : 'off'}`
-const labelOf = (s) => s.label ?? `${s.type}${s.level === null ? '' : ` ${s.level}`}${s.dict === 'none' ? '' : ` dict=${s.dict}`}${s.checksum ? ' +checksum' : ''}`
+const labelOf = (s) =>
+  s.label ?? `${s.type}${s.level === null ? '' : ` ${s.level}`}${s.dict === 'none' ? '' : ` dict=${s.dict}`}${s.checksum ? ' +checksum' : ''}`
 
 /** A level's evaluated settings: its matrix, plus today's setting when the matrix lacks it. */
 function evaluated(level) {
@@ -225,7 +244,8 @@ function evaluated(level) {
 /** The settings advise evaluated, once each, in first-seen matrix order. */
 function adviseSettings(advice) {
   const seen = new Map()
-  for (const cf of advice.columnFamilies) for (const l of cf.levels) for (const e of evaluated(l)) if (!seen.has(keyOf(e.setting))) seen.set(keyOf(e.setting), e.setting)
+  for (const cf of advice.columnFamilies)
+    for (const l of cf.levels) for (const e of evaluated(l)) if (!seen.has(keyOf(e.setting))) seen.set(keyOf(e.setting), e.setting)
   return [...seen.values()]
 }
 
@@ -282,10 +302,17 @@ function exhaustive(runJs, files, settings, o) {
     const missing = settings.filter((s) => !(keyOf(s) in cache.results))
     for (const runArgs of recompressRuns(missing)) {
       const args = [
-        'recompress', f.path, '--json', '--jobs', String(o.jobs),
-        '--max-dict-bytes', String(DICT_OPTIONS.maxDictBytes),
-        '--train-bytes', String(DICT_OPTIONS.trainBytes),
-        '--max-dict-buffer-bytes', String(DICT_OPTIONS.maxDictBufferBytes),
+        'recompress',
+        f.path,
+        '--json',
+        '--jobs',
+        String(o.jobs),
+        '--max-dict-bytes',
+        String(DICT_OPTIONS.maxDictBytes),
+        '--train-bytes',
+        String(DICT_OPTIONS.trainBytes),
+        '--max-dict-buffer-bytes',
+        String(DICT_OPTIONS.maxDictBufferBytes),
         ...runArgs,
       ]
       const t = performance.now()
@@ -296,14 +323,21 @@ function exhaustive(runJs, files, settings, o) {
       cache.stored = { dataBytes: report.stored.dataBytes, blocks: report.stored.blocks, uncompressedBytes: report.stored.uncompressedBytes }
       for (const res of report.results) {
         if (res.autoSkip !== null) continue
-        cache.results[keyOf(res)] = { dataBytes: res.dataBytes, dictBytes: res.dictBytes, uncompressedBytes: res.uncompressedBytes, blocksRejected: res.blocksRejected }
+        cache.results[keyOf(res)] = {
+          dataBytes: res.dataBytes,
+          dictBytes: res.dictBytes,
+          uncompressedBytes: res.uncompressedBytes,
+          blocksRejected: res.blocksRejected,
+        }
       }
       writeFileSync(cacheFile, JSON.stringify(cache) + '\n')
     }
     doneBytes += f.size
     if (missing.length) {
       const elapsed = (performance.now() - t0) / 1000
-      log(`exhaustive: ${i + 1}/${files.length} ${f.columnFamily} L${f.level} ${f.name} (${(f.size / 1e6).toFixed(0)} MB): ${missing.length} settings; ${elapsed.toFixed(0)} s so far, ~${((elapsed / doneBytes) * (totalBytes - doneBytes)).toFixed(0)} s to go`)
+      log(
+        `exhaustive: ${i + 1}/${files.length} ${f.columnFamily} L${f.level} ${f.name} (${(f.size / 1e6).toFixed(0)} MB): ${missing.length} settings; ${elapsed.toFixed(0)} s so far, ~${((elapsed / doneBytes) * (totalBytes - doneBytes)).toFixed(0)} s to go`,
+      )
     }
     for (const s of settings) if (!(keyOf(s) in cache.results)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
     out.set(f.name, cache)
@@ -375,7 +409,16 @@ function compare(advice, files, perFile, o) {
           return n + r.dataBytes + r.dictBytes
         }, 0)
         // null: advise made no estimate for this level (e.g. its time budget ran out first).
-        if (e.bytes.estimate === null) return { setting: labelOf(e.setting), key: keyOf(e.setting), compared: true, exhaustive: exhaustiveBytes, estimate: e.bytes, error: null, inside: false }
+        if (e.bytes.estimate === null)
+          return {
+            setting: labelOf(e.setting),
+            key: keyOf(e.setting),
+            compared: true,
+            exhaustive: exhaustiveBytes,
+            estimate: e.bytes,
+            error: null,
+            inside: false,
+          }
         const error = exhaustiveBytes > 0 ? e.bytes.estimate / exhaustiveBytes - 1 : 0
         return {
           setting: labelOf(e.setting),
@@ -393,7 +436,13 @@ function compare(advice, files, perFile, o) {
         files: mine.length,
         fileBytes: mine.reduce((n, f) => n + f.size, 0),
         storedDataBytes: storedData,
-        advise: { files: l.files, fileBytes: l.fileBytes, dataBytes: l.dataBytes, sample: l.sample, recommended: l.recommended?.estimate?.setting?.label ?? null },
+        advise: {
+          files: l.files,
+          fileBytes: l.fileBytes,
+          dataBytes: l.dataBytes,
+          sample: l.sample,
+          recommended: l.recommended?.estimate?.setting?.label ?? null,
+        },
         rows,
       })
     }
@@ -418,12 +467,16 @@ function targets(run, levels, o) {
       target: `every per-level estimate within ${TARGETS.relativeError * 100}% of exhaustive`,
       pass: rows.length > 0 && missing === 0 && Math.abs(worst.error) <= TARGETS.relativeError,
       detail: [
-        worst ? `worst ${pct(worst.error)} at ${worst.where} ${worst.setting}; ${estimated.filter((r) => Math.abs(r.error) > TARGETS.relativeError).length} of ${rows.length} beyond 1%` : 'nothing estimated',
+        worst
+          ? `worst ${pct(worst.error)} at ${worst.where} ${worst.setting}; ${estimated.filter((r) => Math.abs(r.error) > TARGETS.relativeError).length} of ${rows.length} beyond 1%`
+          : 'nothing estimated',
         missing ? `${missing} of ${rows.length} without an estimate` : null,
-      ].filter(Boolean).join('; '),
+      ]
+        .filter(Boolean)
+        .join('; '),
     },
     {
-      target: 'every exhaustive result inside its estimate\'s interval',
+      target: "every exhaustive result inside its estimate's interval",
       pass: rows.length > 0 && outside.length === 0,
       detail: `${rows.length - outside.length} of ${rows.length} inside${outside.length ? `; e.g. ${outside[0].where} ${outside[0].setting}` : ''}`,
     },
@@ -435,7 +488,14 @@ function targets(run, levels, o) {
     {
       target: 'advise sees the live files RocksDB lists (files, bytes, stored data bytes per level)',
       pass: shapeMismatch.length === 0,
-      detail: shapeMismatch.length ? shapeMismatch.map((l) => `${l.columnFamily} L${l.level}: advise ${l.advise.files} files ${l.advise.fileBytes} B data ${l.advise.dataBytes} B, RocksDB ${l.files} files ${l.fileBytes} B data ${l.storedDataBytes} B`).join('; ') : 'all levels match',
+      detail: shapeMismatch.length
+        ? shapeMismatch
+            .map(
+              (l) =>
+                `${l.columnFamily} L${l.level}: advise ${l.advise.files} files ${l.advise.fileBytes} B data ${l.advise.dataBytes} B, RocksDB ${l.files} files ${l.fileBytes} B data ${l.storedDataBytes} B`,
+            )
+            .join('; ')
+        : 'all levels match',
     },
   ]
 }
@@ -523,7 +583,9 @@ function main() {
   const settings = adviseSettings(run.advice)
   const compared = settings.filter((s) => comparable(s, o))
   const left = settings.filter((s) => !comparable(s, o))
-  log(`advise: ${run.wallSeconds === null ? 'saved' : `${run.wallSeconds.toFixed(1)} s`}, ${settings.length} settings; exhaustive over ${compared.length}${left.length ? ` (left out, zstd level > ${o.maxExhaustiveLevel}: ${left.map(labelOf).join(', ')})` : ''}`)
+  log(
+    `advise: ${run.wallSeconds === null ? 'saved' : `${run.wallSeconds.toFixed(1)} s`}, ${settings.length} settings; exhaustive over ${compared.length}${left.length ? ` (left out, zstd level > ${o.maxExhaustiveLevel}: ${left.map(labelOf).join(', ')})` : ''}`,
+  )
   const ex = exhaustive(runJs, files, compared, o)
   const levels = compare(run.advice, files, ex.perFile, o)
   const checks = targets(run, levels, o)
@@ -541,8 +603,12 @@ function main() {
   else {
     const out = [`database  ${dir}${generation ? ` (generated in ${generation.seconds.toFixed(1)} s)` : ''}`, ...shape, '']
     const wall = run.wallSeconds === null ? '-' : run.wallSeconds.toFixed(1)
-    out.push(`advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}, advise's own elapsedSec ${run.advice.elapsedSec?.toFixed?.(1) ?? '-'}`)
-    out.push(`exhaustive recompress over ${compared.length} settings${ex.computedSeconds ? ` (${ex.computedSeconds.toFixed(0)} s computed this run)` : ' (cached)'}${left.length ? `; not compared (n/c): ${left.map(labelOf).join(', ')}` : ''}`)
+    out.push(
+      `advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}, advise's own elapsedSec ${run.advice.elapsedSec?.toFixed?.(1) ?? '-'}`,
+    )
+    out.push(
+      `exhaustive recompress over ${compared.length} settings${ex.computedSeconds ? ` (${ex.computedSeconds.toFixed(0)} s computed this run)` : ' (cached)'}${left.length ? `; not compared (n/c): ${left.map(labelOf).join(', ')}` : ''}`,
+    )
     out.push('')
     for (const l of levels) out.push(...levelLines(l), '')
     out.push('targets:')

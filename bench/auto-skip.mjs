@@ -40,7 +40,9 @@ const table = []
 for (const g of regimes) {
   const file = join(dir, `${g.name.replace(/\W+/g, '-')}-${size}.sst`)
   run(['synth', '-o', file, '--size', size, '--compressible-fraction', String(g.fraction), '--compressible-ratio', String(g.ratio), '--force'])
-  const j = JSON.parse(run(['recompress', file, '--levels', level, '--dict', 'none', '--checksum', 'off', '--auto-skip', 'rate,ratio', '--jobs', '1', '--json']))
+  const j = JSON.parse(
+    run(['recompress', file, '--levels', level, '--dict', 'none', '--checksum', 'off', '--auto-skip', 'rate,ratio', '--jobs', '1', '--json']),
+  )
   const base = j.results.find((r) => r.autoSkip === null)
   for (const r of j.results) {
     const gb = r.uncompressedBytes / 1e9
@@ -65,6 +67,8 @@ else {
   console.log('|---|---|---:|---:|---:|---:|---:|')
   for (const t of table) {
     const p = (v) => (t.strategy === 'baseline' ? '' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`)
-    console.log(`| ${t.regime} | ${t.strategy} | ${t.cpuSecondsPerGB.toFixed(2)} | ${p(t.cpuVsBaselinePct)} | ${t.dataBytes} | ${p(t.bytesVsBaselinePct)} | ${t.attempted} / ${t.blocks} |`)
+    console.log(
+      `| ${t.regime} | ${t.strategy} | ${t.cpuSecondsPerGB.toFixed(2)} | ${p(t.cpuVsBaselinePct)} | ${t.dataBytes} | ${p(t.bytesVsBaselinePct)} | ${t.attempted} / ${t.blocks} |`,
+    )
   }
 }

@@ -128,7 +128,9 @@ async function main() {
   if (o.json) console.log(JSON.stringify(result, null, 2))
   else {
     log('')
-    log(`first screen (median):  ${result.firstScreenMs} ms   (min ${result.firstScreenMinMs} ms)   target < ${TARGET_SECONDS * 1000} ms: ${result.met ? 'met' : 'NOT met'}`)
+    log(
+      `first screen (median):  ${result.firstScreenMs} ms   (min ${result.firstScreenMinMs} ms)   target < ${TARGET_SECONDS * 1000} ms: ${result.met ? 'met' : 'NOT met'}`,
+    )
     log(`live (ink loaded):      ${result.liveMs} ms`)
     log(`for scale, \`sstkit props\` on the same file: ${result.propsCommandMs} ms (node + oclif start-up and reading the footer)`)
   }

@@ -153,7 +153,9 @@ export async function generateSst(out, { entries = DEFAULT_ENTRIES, seed = DEFAU
 
   const create = spawnSync(LDB, [`--db=${db}`, '--create_if_missing', 'load'], { input: '', encoding: 'utf8' })
   if (create.status !== 0) throw new Error(`ldb create failed: ${create.stderr}`)
-  const optionsFiles = readdirSync(db).filter((n) => n.startsWith('OPTIONS-')).sort()
+  const optionsFiles = readdirSync(db)
+    .filter((n) => n.startsWith('OPTIONS-'))
+    .sort()
   if (optionsFiles.length === 0) throw new Error('ldb wrote no OPTIONS file')
   const optPath = join(db, optionsFiles[optionsFiles.length - 1])
   writeFileSync(optPath, patchOptions(readFileSync(optPath, 'utf8')))

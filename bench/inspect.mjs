@@ -62,8 +62,7 @@ function parseArgs(argv) {
     else if (a === '--cli') {
       o.cli = resolve(val())
       o.build = false
-    }
-    else if (a === '-h' || a === '--help') usage(0)
+    } else if (a === '-h' || a === '--help') usage(0)
     else {
       process.stderr.write(`inspect: unknown argument ${a}\n`)
       usage(2)
@@ -302,9 +301,7 @@ async function main() {
   const line = (cells) => cells.map((c, i) => pad(c, w[i], i > 0)).join('  ')
   const out = []
   out.push(`file      ${file}`)
-  out.push(
-    `size      ${size} bytes (${(size / 1e6).toFixed(1)} MB), ${facts.entries} entries, ${facts.dataBlocks} data blocks, ${facts.compression}`,
-  )
+  out.push(`size      ${size} bytes (${(size / 1e6).toFixed(1)} MB), ${facts.entries} entries, ${facts.dataBlocks} data blocks, ${facts.compression}`)
   if (generation) out.push(`generated in ${generation.seconds.toFixed(1)} s`)
   out.push(`cli       ${runJs}`)
   out.push(`runs      ${o.runs} per command (median; peak RSS = max over runs)`)

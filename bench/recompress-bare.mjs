@@ -50,8 +50,8 @@ for (const d of dicts) {
     const dict = d === 'raw' ? raw : d === 'train' ? trained : d === 'finalize' ? finalized.get(level) : null
     const cctx = new zstd.CCtx()
     cctx.setParameter(zstd.CParameter.compressionLevel, level)
-    if (dict && dict.length) cctx.loadDictionary(dict)
-    const ddict = dict && dict.length ? new zstd.DDict(dict) : null
+    if (dict?.length) cctx.loadDictionary(dict)
+    const ddict = dict?.length ? new zstd.DDict(dict) : null
     for (const b of blocks) {
       const dst = Buffer.allocUnsafe(zstd.compressBound(b.length))
       const n = cctx.compress2(dst, b)
@@ -62,4 +62,6 @@ for (const d of dicts) {
   }
 }
 const used = process.cpuUsage(start)
-console.log(JSON.stringify({ cpuSeconds: (used.user + used.system) / 1e6, dictionaryCpuSeconds: (dictUsed.user + dictUsed.system) / 1e6, blocks: blocks.length }))
+console.log(
+  JSON.stringify({ cpuSeconds: (used.user + used.system) / 1e6, dictionaryCpuSeconds: (dictUsed.user + dictUsed.system) / 1e6, blocks: blocks.length }),
+)

@@ -72,7 +72,14 @@ let sstDumpCpu = 0
 const sstDumpSizes = new Map()
 for (const d of dicts) {
   for (const l of levels) {
-    const r = timed(SST_DUMP, [`--file=${file}`, '--command=recompress', '--compression_types=kZSTD', `--compression_level_from=${l}`, `--compression_level_to=${l}`, ...dictFlags[d]])
+    const r = timed(SST_DUMP, [
+      `--file=${file}`,
+      '--command=recompress',
+      '--compression_types=kZSTD',
+      `--compression_level_from=${l}`,
+      `--compression_level_to=${l}`,
+      ...dictFlags[d],
+    ])
     sstDumpWall += r.wall
     sstDumpCpu += r.cpu
     const m = /level: -?\d+ Size:\s+(\d+)/.exec(r.stdout)
@@ -82,7 +89,22 @@ for (const d of dicts) {
 }
 
 // 2. sstkit: the same matrix in one run.
-const sk = timed(process.execPath, [RUN_JS, 'recompress', file, '--levels', levels.join(','), '--dict', dicts.join(','), '--checksum', 'off', '--block-size', '16384', '--jobs', String(jobs), '--json'])
+const sk = timed(process.execPath, [
+  RUN_JS,
+  'recompress',
+  file,
+  '--levels',
+  levels.join(','),
+  '--dict',
+  dicts.join(','),
+  '--checksum',
+  'off',
+  '--block-size',
+  '16384',
+  '--jobs',
+  String(jobs),
+  '--json',
+])
 const report = JSON.parse(sk.stdout)
 process.stderr.write(`sstkit: ${sk.wall.toFixed(2)} s wall, ${sk.cpu.toFixed(2)} s CPU\n`)
 // CPU overhead is measured on one job: with two, CPU time also counts two compressors slowing
@@ -94,10 +116,28 @@ const cpuRounds = []
 for (let i = 0; i < rounds; i++) {
   const one = flag('no-cpu-run')
     ? sk
-    : timed(process.execPath, [RUN_JS, 'recompress', file, '--levels', levels.join(','), '--dict', dicts.join(','), '--checksum', 'off', '--block-size', '16384', '--jobs', '1', '--json'])
+    : timed(process.execPath, [
+        RUN_JS,
+        'recompress',
+        file,
+        '--levels',
+        levels.join(','),
+        '--dict',
+        dicts.join(','),
+        '--checksum',
+        'off',
+        '--block-size',
+        '16384',
+        '--jobs',
+        '1',
+        '--json',
+      ])
   process.stderr.write(`round ${i + 1}: sstkit, 1 job: ${one.wall.toFixed(2)} s wall, ${one.cpu.toFixed(2)} s CPU\n`)
   // Bare zstd-napi on the same blocks and dictionaries (built untimed with sstkit's library).
-  const bare = spawnSync(process.execPath, [join(HERE, 'recompress-bare.mjs'), file, levels.join(','), dicts.join(',')], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  const bare = spawnSync(process.execPath, [join(HERE, 'recompress-bare.mjs'), file, levels.join(','), dicts.join(',')], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  })
   if (bare.status !== 0) throw new Error(`bare zstd run failed:\n${bare.stderr}`)
   const bareJson = JSON.parse(bare.stdout)
   // Dictionary building (sampling + ZDICT) is work RocksDB does too; shown as a second baseline.
@@ -121,7 +161,12 @@ const bareDictCpu = median(cpuRounds.map((r) => r.bareDictCpu))
 
 const sizeDiffs = report.results.map((r) => {
   const theirs = sstDumpSizes.get(`${r.dict}/${r.level}`)
-  return { config: `zstd ${r.level} ${r.dict}`, sstkit: r.fileBytes - r.filterBytes, sstDump: theirs, diffPct: (100 * (r.fileBytes - r.filterBytes - theirs)) / theirs }
+  return {
+    config: `zstd ${r.level} ${r.dict}`,
+    sstkit: r.fileBytes - r.filterBytes,
+    sstDump: theirs,
+    diffPct: (100 * (r.fileBytes - r.filterBytes - theirs)) / theirs,
+  }
 })
 const result = {
   file,
@@ -149,9 +194,13 @@ if (flag('json')) {
   console.log(`sstkit recompress             : ${sk.wall.toFixed(2)} s wall (${sk.cpu.toFixed(2)} s CPU, peak RSS ${sk.rssMB.toFixed(0)} MB)`)
   console.log(`wall ratio sstkit/sst_dump    : ${result.wallRatio.toFixed(2)}  (target <= 0.60: ${result.wallRatio <= 0.6 ? 'met' : 'NOT met'})`)
   for (const [i, r] of cpuRounds.entries()) {
-    console.log(`round ${i + 1}: sstkit 1 job ${r.sstkitCpu.toFixed(2)} s CPU, bare ${r.bareCpu.toFixed(2)} s (+ ${r.bareDictCpu.toFixed(2)} s dictionaries): overhead ${r.overheadPct.toFixed(1)}% (${r.overheadOverDictPct.toFixed(1)}% over bare + dictionaries)`)
+    console.log(
+      `round ${i + 1}: sstkit 1 job ${r.sstkitCpu.toFixed(2)} s CPU, bare ${r.bareCpu.toFixed(2)} s (+ ${r.bareDictCpu.toFixed(2)} s dictionaries): overhead ${r.overheadPct.toFixed(1)}% (${r.overheadOverDictPct.toFixed(1)}% over bare + dictionaries)`,
+    )
   }
-  console.log(`sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}% median of ${rounds} rounds  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`)
+  console.log(
+    `sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}% median of ${rounds} rounds  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`,
+  )
   console.log(`over bare + dictionary building: ${result.cpuOverheadOverBareWithDictionariesPct.toFixed(1)}% median`)
   console.log(`largest size difference vs sst_dump: ${result.maxSizeDiffPct.toFixed(2)}%`)
 }

@@ -37,7 +37,10 @@ export class SstkitError extends Error {
     message: string,
     options: SstkitErrorOptions = {},
   ) {
-    super(options.offset === undefined ? message : `${message} (at offset ${options.offset})`, options.cause === undefined ? undefined : { cause: options.cause })
+    super(
+      options.offset === undefined ? message : `${message} (at offset ${options.offset})`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    )
     if (options.offset !== undefined) this.offset = options.offset
     if (options.file !== undefined) this.file = options.file
   }
@@ -69,7 +72,12 @@ export class UsageError extends SstkitError {
 
 /** An operating-system error from node:fs (it carries `syscall`, and `code` such as ENOENT). */
 export function isSystemError(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && !(e instanceof SstkitError) && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined
+  return (
+    e instanceof Error &&
+    !(e instanceof SstkitError) &&
+    typeof (e as NodeJS.ErrnoException).code === 'string' &&
+    (e as NodeJS.ErrnoException).syscall !== undefined
+  )
 }
 
 /** The kind of any thrown value: an SstkitError's code, `io` for system errors, else `internal`. */

@@ -7,16 +7,7 @@ import { FileArgError, MeasureError } from '../src/ci/measure.js'
 import { ThresholdError } from '../src/ci/units.js'
 import { OutputOverflow } from '../src/codec/output.js'
 import { DictionaryBuildError } from '../src/codec/zdict.js'
-import {
-  CorruptionError,
-  errorCode,
-  errorFromTransfer,
-  errorToTransfer,
-  NotSupportedError,
-  SstkitError,
-  UsageError,
-  type ErrorCode,
-} from '../src/errors.js'
+import { CorruptionError, errorCode, errorFromTransfer, errorToTransfer, NotSupportedError, SstkitError, UsageError, type ErrorCode } from '../src/errors.js'
 import { ShortReadError } from '../src/io/byte-source.js'
 import { MatrixError } from '../src/recompress/config.js'
 import { DictFileError } from '../src/recompress/engine.js'
@@ -104,14 +95,23 @@ describe('errorToTransfer / errorFromTransfer', () => {
     expect(e.handle).toEqual({ offset: 4096, size: 100 })
     expect([e.stored, e.computed]).toEqual([0x1234, 0x5678])
 
-    for (const s of [new MatrixError('--levels: not a level: fast'), new DictFileError('dictionary file x is empty'), new RoundTripError('mismatch'), new NotSupportedError('Xpress', 12)]) {
+    for (const s of [
+      new MatrixError('--levels: not a level: fast'),
+      new DictFileError('dictionary file x is empty'),
+      new RoundTripError('mismatch'),
+      new NotSupportedError('Xpress', 12),
+    ]) {
       const r = acrossThreads(s)
       expect(r.constructor).toBe(s.constructor)
       expect([r.name, r.message, errorCode(r)]).toEqual([s.name, s.message, errorCode(s)])
     }
     const status = acrossThreads(SstDumpStatus.of('NotFound', 'Cannot find the meta block', 'rocksdb.properties')) as SstDumpStatus
     expect(status).toBeInstanceOf(SstDumpStatus)
-    expect([status.status, status.state, status.toString()]).toEqual(['NotFound', 'Cannot find the meta block: rocksdb.properties', 'NotFound: Cannot find the meta block: rocksdb.properties'])
+    expect([status.status, status.state, status.toString()]).toEqual([
+      'NotFound',
+      'Cannot find the meta block: rocksdb.properties',
+      'NotFound: Cannot find the meta block: rocksdb.properties',
+    ])
   })
 
   it('a system error keeps its kind, errno code, syscall and path', () => {

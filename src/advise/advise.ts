@@ -73,7 +73,8 @@ interface GroupState {
 function todaySetting(g: LevelGroup): SettingSpec | null {
   if (g.optionsSetting) return g.optionsSetting
   const counts = new Map<string, { s: SettingSpec; n: number }>()
-  for (const f of g.files) if (f.propertiesSetting) counts.set(f.propertiesSetting.label, { s: f.propertiesSetting, n: (counts.get(f.propertiesSetting.label)?.n ?? 0) + f.dataBytes })
+  for (const f of g.files)
+    if (f.propertiesSetting) counts.set(f.propertiesSetting.label, { s: f.propertiesSetting, n: (counts.get(f.propertiesSetting.label)?.n ?? 0) + f.dataBytes })
   return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.s ?? null
 }
 
@@ -115,7 +116,7 @@ function cost(s: SettingSpec): number {
 
 function lanesOf(settings: SettingSpec[], n: number): number[][] {
   const lanes = Array.from({ length: n }, () => ({ cost: 0, items: [] as number[] }))
-  const order = settings.map((s, i) => i).sort((a, b) => cost(settings[b]) - cost(settings[a]) || a - b)
+  const order = settings.map((_, i) => i).sort((a, b) => cost(settings[b]) - cost(settings[a]) || a - b)
   for (const i of order) {
     const lane = lanes.reduce((best, x) => (x.cost < best.cost ? x : best))
     lane.cost += cost(settings[i])
@@ -196,7 +197,11 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings))
   let position = 0
   const shardFiles = new Map<GroupState, boolean[]>()
-  for (const st of states) shardFiles.set(st, st.group.files.map(() => inShard(opts.shard, position++)))
+  for (const st of states)
+    shardFiles.set(
+      st,
+      st.group.files.map(() => inShard(opts.shard, position++)),
+    )
 
   const lanes = lanesOf(states[0]?.settings ?? opts.settings, jobs)
   const pool = new AdvisePool(Math.min(jobs, lanes.length))
@@ -240,7 +245,8 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   } finally {
     await pool.close()
   }
-  if (budgetHit) notes.push(`the time budget (${(opts.timeBudgetMs / 1000).toFixed(0)} s) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
+  if (budgetHit)
+    notes.push(`the time budget (${(opts.timeBudgetMs / 1000).toFixed(0)} s) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
 
   const advice = assemble(states, opts, notes)
   advice.problems = problems
@@ -263,7 +269,8 @@ export function mergeAdvice(parts: Advice[]): Advice {
     if (!p.shard || p.shard.count !== count) throw new MergeError(`--merge: parts come from different shard counts`)
     if (seen.has(p.shard.index)) throw new MergeError(`--merge: shard ${p.shard.index}/${count} given twice`)
     seen.add(p.shard.index)
-    if (p.seed !== first.seed || JSON.stringify(p.evaluation) !== JSON.stringify(first.evaluation)) throw new MergeError('--merge: parts were run with different seeds or settings')
+    if (p.seed !== first.seed || JSON.stringify(p.evaluation) !== JSON.stringify(first.evaluation))
+      throw new MergeError('--merge: parts were run with different seeds or settings')
   }
   if (seen.size !== count) throw new MergeError(`--merge: ${count - seen.size} of ${count} shards missing`)
   const states: GroupState[] = []
@@ -275,7 +282,14 @@ export function mergeAdvice(parts: Advice[]): Advice {
       const todayIndex = level.today ? settings.findIndex((s) => sameSetting(s, level.today!.setting)) : -1
       states.push({
         group: { columnFamily: cf.name, level: level.level, bottommost: level.bottommost, optionsSetting: level.todayOptions, files: [] },
-        totals: { files: level.files, fileBytes: level.fileBytes, dataBytes: level.dataBytes, dataBlocks: level.dataBlocks, entries: level.entries, dictBytes: level.todayDictBytes },
+        totals: {
+          files: level.files,
+          fileBytes: level.fileBytes,
+          dataBytes: level.dataBytes,
+          dataBlocks: level.dataBlocks,
+          entries: level.entries,
+          dictBytes: level.todayDictBytes,
+        },
         settings,
         todayIndex: todayIndex >= 0 ? todayIndex : null,
         rate: level.sample.share,
@@ -330,7 +344,8 @@ const TIMING_MEASUREMENT_MS = 25
 
 function noisyCount(st: GroupState): number {
   const today = st.totals.dataBytes + st.totals.dictBytes
-  return st.settings.filter((s, i) => s.type !== 'none' && (estimateOf(st, i, today).compressSecPerGB.noisy || estimateOf(st, i, today).decompressMBps.noisy)).length
+  return st.settings.filter((s, i) => s.type !== 'none' && (estimateOf(st, i, today).compressSecPerGB.noisy || estimateOf(st, i, today).decompressMBps.noisy))
+    .length
 }
 
 /** Time the noisy settings of a level again; false when none is noisy. */
@@ -347,7 +362,10 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
   const laneOf = new Map(lanes.flatMap((items, lane) => items.map((i) => [i, lane] as [number, number])))
   const files = st.group.files.filter((_, fi) => mine[fi])
   const tasks = noisy.flatMap(({ i, secPerGB }) => {
-    const bytesPerRate = Math.min(8 << 20, Math.max(64 << 10, Math.round(((TIMING_MEASUREMENT_MS / 1000) * 1e9) / Math.max(secPerGB, 0.05) / Math.max(1, files.length))))
+    const bytesPerRate = Math.min(
+      8 << 20,
+      Math.max(64 << 10, Math.round(((TIMING_MEASUREMENT_MS / 1000) * 1e9) / Math.max(secPerGB, 0.05) / Math.max(1, files.length))),
+    )
     return files.map((f) => ({
       lane: laneOf.get(i) ?? 0,
       i,
@@ -401,7 +419,18 @@ async function buildDictionaries(st: GroupState, opts: AdviseOptions, pool: Advi
   const results = await pool.run(
     files.map(({ f }, k) => ({
       lane: k,
-      task: { path: f.path, key: f.key, seed: opts.seed, rateLow: 0, rateHigh: 0, certain: [], settings: needing, dict: opts.dict, maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb, dictionariesOnly: true } satisfies FileTask,
+      task: {
+        path: f.path,
+        key: f.key,
+        seed: opts.seed,
+        rateLow: 0,
+        rateHigh: 0,
+        certain: [],
+        settings: needing,
+        dict: opts.dict,
+        maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
+        dictionariesOnly: true,
+      } satisfies FileTask,
     })),
   )
   results.forEach((r, k) => {
@@ -438,12 +467,20 @@ function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number, budgetMs
   return rate
 }
 
-async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool: AdvisePool, lanes: number[][], mine: boolean[], problems: Advice['problems']): Promise<void> {
+async function runRound(
+  st: GroupState,
+  rate: number,
+  opts: AdviseOptions,
+  pool: AdvisePool,
+  lanes: number[][],
+  mine: boolean[],
+  problems: Advice['problems'],
+): Promise<void> {
   if (st.rate === 0) await buildDictionaries(st, opts, pool, mine)
   const tasks: { lane: number; task: FileTask; file: number; indices: number[] }[] = []
   st.group.files.forEach((f, fi) => {
     if (!mine[fi]) return
-    lanes.forEach((indices, lane) =>
+    lanes.forEach((indices, lane) => {
       tasks.push({
         lane,
         file: fi,
@@ -460,15 +497,15 @@ async function runRound(st: GroupState, rate: number, opts: AdviseOptions, pool:
           dict: opts.dict,
           maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
         },
-      }),
-    )
+      })
+    })
   })
   const t0 = performance.now()
   const results: FileTaskResult[] = await pool.run(tasks.map(({ lane, task }) => ({ lane, task })))
   const ms = performance.now() - t0
   let blocks = 0
   results.forEach((r, k) => {
-    const { file, indices, lane } = tasks[k]
+    const { indices, lane } = tasks[k]
     if (lane === 0) {
       blocks += r.blocks
       for (const sk of r.skipped) problems.push({ file: tasks[k].task.path, offset: sk.offset, message: `data block left out of the sample: ${sk.message}` })
@@ -507,7 +544,9 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
         levels[at] = fixed
       }
     }
-    const choices: LevelChoice[] = levels.filter((l) => l.level !== null && l.dataBlocks > 0).map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))
+    const choices: LevelChoice[] = levels
+      .filter((l) => l.level !== null && l.dataBlocks > 0)
+      .map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))
     const single = levels.length === 1 && levels[0].level === null ? levels[0].recommended.estimate.setting : null
     const options = optionsFor(
       {
@@ -538,12 +577,20 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   const add = (n: string) => {
     if (!notes.includes(n)) notes.push(n)
   }
-  if (states.some((s) => s.group.level === null)) add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
-  if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean)) add('level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way')
+  if (states.some((s) => s.group.level === null))
+    add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
+  if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean))
+    add(
+      'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way',
+    )
   return {
     version: 1,
     source: opts.source,
-    objective: { name: opts.limits ? 'limits' : opts.objective, description: opts.limits ? 'explicit limits' : OBJECTIVES[opts.objective], limits: { ...(opts.limits ?? {}) } as Record<string, number> },
+    objective: {
+      name: opts.limits ? 'limits' : opts.objective,
+      description: opts.limits ? 'explicit limits' : OBJECTIVES[opts.objective],
+      limits: { ...(opts.limits ?? {}) } as Record<string, number>,
+    },
     seed: opts.seed,
     evaluation: { ...opts.dict, maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb, sampleRate: opts.fixedRate },
     precision: opts.precision,
@@ -564,11 +611,14 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
   // Rank on this run's timings only when none of them is noisy; else on the reference speeds (nominal.ts).
   const noisy = matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
-  const ranked = noisy ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress })) : matrix
+  const ranked = noisy
+    ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress }))
+    : matrix
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
   const choice = decide(candidates.length ? candidates : ranked, limits)
-  const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) => c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: c.reason + note }
+  const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>
+    c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: c.reason + note }
   const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!
   const runnerUp = original(choice.runnerUp, '')
   const sums0 = st.sums[0]

@@ -50,8 +50,12 @@ function compressing(xs: SettingEstimate[]): SettingEstimate[] {
 
 /** Fastest compression (s/GB) and decompression (MB/s) among the settings that compress. */
 export function references(xs: SettingEstimate[]): { fastestCpu: number | null; fastestDecompress: number | null } {
-  const cpus = compressing(xs).map((x) => x.compressSecPerGB.value).filter((v): v is number => v !== null && v > 0)
-  const decs = compressing(xs).map((x) => x.decompressMBps.value).filter((v): v is number => v !== null && v > 0)
+  const cpus = compressing(xs)
+    .map((x) => x.compressSecPerGB.value)
+    .filter((v): v is number => v !== null && v > 0)
+  const decs = compressing(xs)
+    .map((x) => x.decompressMBps.value)
+    .filter((v): v is number => v !== null && v > 0)
   return { fastestCpu: cpus.length ? Math.min(...cpus) : null, fastestDecompress: decs.length ? Math.max(...decs) : null }
 }
 
@@ -117,7 +121,8 @@ export interface Choice {
 export function decide(xs: SettingEstimate[], limits: LevelLimits): { recommended: Choice; runnerUp: Choice | null } {
   const size = (x: SettingEstimate) => x.bytes.estimate
   const ok = xs.filter((x) => meets(x, limits) && Number.isFinite(size(x)))
-  if (!xs.some((x) => Number.isFinite(size(x)))) return { recommended: { estimate: xs[0], reason: 'no block of this level was evaluated (a shard without its files)' }, runnerUp: null }
+  if (!xs.some((x) => Number.isFinite(size(x))))
+    return { recommended: { estimate: xs[0], reason: 'no block of this level was evaluated (a shard without its files)' }, runnerUp: null }
   if (ok.length === 0) {
     const fallback = [...xs].filter((x) => Number.isFinite(size(x))).sort((a, b) => (a.compressSecPerGB.value ?? 0) - (b.compressSecPerGB.value ?? 0))[0]
     return { recommended: { estimate: fallback, reason: `no setting meets the limits (${limits.describe}): the cheapest to compress` }, runnerUp: null }
@@ -150,8 +155,12 @@ export function decide(xs: SettingEstimate[], limits: LevelLimits): { recommende
     const bytes = size(other) / size(chosen) - 1
     const cpuA = chosen.compressSecPerGB.value
     const cpuB = other.compressSecPerGB.value
-    const cpu = cpuA && cpuB ? `, ${(cpuB / cpuA).toFixed(1)}x the compression CPU${other.compressSecPerGB.noisy || chosen.compressSecPerGB.noisy ? ' (noisy)' : ''}` : ''
-    runnerUp = { estimate: other, reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpu}${meets(other, limits) ? '' : `; outside the limits (${limits.describe})`}` }
+    const cpu =
+      cpuA && cpuB ? `, ${(cpuB / cpuA).toFixed(1)}x the compression CPU${other.compressSecPerGB.noisy || chosen.compressSecPerGB.noisy ? ' (noisy)' : ''}` : ''
+    runnerUp = {
+      estimate: other,
+      reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpu}${meets(other, limits) ? '' : `; outside the limits (${limits.describe})`}`,
+    }
   }
   return { recommended: { estimate: chosen, reason }, runnerUp }
 }

@@ -164,7 +164,10 @@ export const MIN_RATES = 6
  */
 export function timing(fallback: number | null, rates: readonly number[]): Timing {
   const k = rates.length
-  if (k === 0) return fallback === null || !Number.isFinite(fallback) ? { value: null, low: null, high: null, noisy: true } : { value: fallback, low: null, high: null, noisy: true }
+  if (k === 0)
+    return fallback === null || !Number.isFinite(fallback)
+      ? { value: null, low: null, high: null, noisy: true }
+      : { value: fallback, low: null, high: null, noisy: true }
   const sorted = [...rates].sort((a, b) => a - b)
   const mid = k >> 1
   const value = k % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2

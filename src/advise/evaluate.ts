@@ -172,7 +172,8 @@ const TIMING_HOLD_BYTES = 4 << 20
 
 export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
   if (task.timing) return timeTable(table, task, task.timing)
-  if (task.dictionariesOnly) return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
+  if (task.dictionariesOnly)
+    return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
   const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
@@ -286,14 +287,15 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
     }
     if (held >= TIMING_HOLD_BYTES) break
   }
-  const dicts = blocks.length && task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
+  const dicts =
+    blocks.length && task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
   for (const { id, spec } of task.settings) {
     const sums = emptySums()
     result.sums[id] = sums
     const type = typeByte(spec)
     if (type === CompressionType.None || blocks.length === 0) continue
     const d = spec.dict !== 'none' ? dicts.get(dictKey(spec, type)) : undefined
-    const codec = codecFor(spec, formatVersion, d && d.bytes.length ? d.bytes : undefined)
+    const codec = codecFor(spec, formatVersion, d?.bytes.length ? d.bytes : undefined)
     codec.decompress(codec.compress(blocks[0]).slice(), blocks[0].length)
     for (let r = 0; r < plan.rates; r++) {
       let cBytes = 0

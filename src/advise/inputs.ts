@@ -62,7 +62,13 @@ function isDirectory(p: string): boolean {
 }
 
 function problem(paths: string[], message: string): ResolvedInputs {
-  return { groups: [], source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] }, notes: [], dynamicLevels: new Map(), problem: message }
+  return {
+    groups: [],
+    source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] },
+    notes: [],
+    dynamicLevels: new Map(),
+    problem: message,
+  }
 }
 
 function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
@@ -86,7 +92,10 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
       groups.push({ columnFamily: cf.name, level, bottommost, files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber })), optionsSetting })
     }
   }
-  if (db.missingFiles.length) notes.push(`${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`)
+  if (db.missingFiles.length)
+    notes.push(
+      `${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`,
+    )
   if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
   notes.push(...db.warnings)
   return {

@@ -29,9 +29,9 @@ function zstdCompressMBps(level: number): number {
   for (let i = 1; i < pts.length; i++) {
     const [l0, v0] = pts[i - 1]
     const [l1, v1] = pts[i]
-    if (level <= l1) return v0 * Math.pow(v1 / v0, (level - l0) / (l1 - l0))
+    if (level <= l1) return v0 * (v1 / v0) ** ((level - l0) / (l1 - l0))
   }
-  return pts[pts.length - 1][1] * Math.pow(0.8, level - pts[pts.length - 1][0])
+  return pts[pts.length - 1][1] * 0.8 ** (level - pts[pts.length - 1][0])
 }
 
 function exact(value: number | null): Timing {

@@ -39,7 +39,7 @@ export class AdvisePool {
       return out
     }
     const queues = pool.slots.map(() => [] as number[])
-    tasks.forEach((t, i) => queues[t.lane % pool.slots.length].push(i))
+    for (const [i, t] of tasks.entries()) queues[t.lane % pool.slots.length].push(i)
     const results: FileTaskResult[] = new Array(tasks.length)
     const busy = pool.slots.map(() => false)
     let done = 0

@@ -55,7 +55,12 @@ export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
 }
 
 /** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
-export function settingsFromMatrix(types: string, levels?: (number | null)[], dicts?: DictMode[], checksums: boolean[] = [false]): { settings: SettingSpec[]; notes: string[] } {
+export function settingsFromMatrix(
+  types: string,
+  levels?: (number | null)[],
+  dicts?: DictMode[],
+  checksums: boolean[] = [false],
+): { settings: SettingSpec[]; notes: string[] } {
   const { configs, notes } = buildMatrix({ types: parseTypes(types), levels, dicts, checksums })
   return { settings: configs.map(fromConfig), notes }
 }

@@ -181,11 +181,20 @@ export function validateBaseline(data: unknown, path: string): Baseline {
 function validateSettings(v: unknown, at: string): asserts v is BaselineSettings {
   expect(isObj(v), at, 'missing')
   const s = v as Json
-  expect(Array.isArray(s.types) && (s.types as unknown[]).length > 0 && (s.types as unknown[]).every((t) => typeof t === 'string'), at, '"types" must be a list of names')
-  expect(s.levels === null || (Array.isArray(s.levels) && (s.levels as unknown[]).every((l) => l === null || Number.isInteger(l))), at, '"levels" must be a list of levels or null')
+  expect(
+    Array.isArray(s.types) && (s.types as unknown[]).length > 0 && (s.types as unknown[]).every((t) => typeof t === 'string'),
+    at,
+    '"types" must be a list of names',
+  )
+  expect(
+    s.levels === null || (Array.isArray(s.levels) && (s.levels as unknown[]).every((l) => l === null || Number.isInteger(l))),
+    at,
+    '"levels" must be a list of levels or null',
+  )
   expect(s.dicts === null || (Array.isArray(s.dicts) && (s.dicts as unknown[]).every((d) => typeof d === 'string')), at, '"dicts" must be a list or null')
   expect(Array.isArray(s.checksums) && (s.checksums as unknown[]).every((c) => c === 'on' || c === 'off'), at, '"checksums" must be a list of "on"/"off"')
-  for (const k of ['maxDictBytes', 'trainBytes', 'maxDictBufferBytes', 'samplePercent', 'maxCompressedBytesPerKb', 'repeat']) expect(isCount(s[k]), at, `"${k}" must be a count`)
+  for (const k of ['maxDictBytes', 'trainBytes', 'maxDictBufferBytes', 'samplePercent', 'maxCompressedBytesPerKb', 'repeat'])
+    expect(isCount(s[k]), at, `"${k}" must be a count`)
   expect(s.blockSize === null || isCount(s.blockSize), at, '"blockSize" must be a count or null')
   expect(s.dictFile === null || typeof s.dictFile === 'string', at, '"dictFile" must be a path or null')
   expect(s.strip === null || typeof s.strip === 'string', at, '"strip" must be a regular expression or null')

@@ -41,8 +41,12 @@ export function thresholdsFrom(flags: ThresholdFlags, config: LoadedConfig): Thr
   return {
     metric: (flags.metric ?? cs.metric ?? 'file') as Metric,
     maxIncrease: maxIncrease === undefined ? null : parsePercent(maxIncrease, flags['max-increase'] !== undefined ? '--max-increase' : `${from}: maxIncrease`),
-    maxIncreaseBytes: maxIncreaseBytes === undefined ? null : parseSize(maxIncreaseBytes, flags['max-increase-bytes'] !== undefined ? '--max-increase-bytes' : `${from}: maxIncreaseBytes`),
-    minChangeBytes: minChange === undefined ? 0 : parseSize(minChange, flags['min-change-bytes'] !== undefined ? '--min-change-bytes' : `${from}: minChangeBytes`),
+    maxIncreaseBytes:
+      maxIncreaseBytes === undefined
+        ? null
+        : parseSize(maxIncreaseBytes, flags['max-increase-bytes'] !== undefined ? '--max-increase-bytes' : `${from}: maxIncreaseBytes`),
+    minChangeBytes:
+      minChange === undefined ? 0 : parseSize(minChange, flags['min-change-bytes'] !== undefined ? '--min-change-bytes' : `${from}: minChangeBytes`),
     budgets: [...budgets.values()],
     allowMissing: flags['allow-missing'] ?? cs.allowMissing ?? false,
   }

@@ -5,7 +5,7 @@
  */
 import type { BaselineFile, SizeRow } from './baseline.js'
 import { formatCount, formatSigned, signedPercent } from '../report/text.js'
-import { exceedsPercent, parseSize, Percent, ThresholdError } from './units.js'
+import { exceedsPercent, parseSize, type Percent, ThresholdError } from './units.js'
 
 /** Which byte count is compared. */
 export type Metric = 'file' | 'data' | 'index' | 'filter'
@@ -217,7 +217,9 @@ export function compare(baseline: BaselineFile[], measured: MeasuredFile[], fail
     const b = before.get(m.file.name)
     if (b && b.entries !== null && m.file.entries !== null && b.entries !== m.file.entries) {
       const d = m.file.entries - b.entries
-      notes.push(`${m.file.name}: ${formatCount(b.entries)} → ${formatCount(m.file.entries)} entries (${formatSigned(d)}, ${signedPercent(b.entries ? d / b.entries : null, 2)})`)
+      notes.push(
+        `${m.file.name}: ${formatCount(b.entries)} → ${formatCount(m.file.entries)} entries (${formatSigned(d)}, ${signedPercent(b.entries ? d / b.entries : null, 2)})`,
+      )
     }
     for (const row of m.file.rows) {
       const a = value(row)
@@ -249,7 +251,18 @@ export function compare(baseline: BaselineFile[], measured: MeasuredFile[], fail
   }
   for (const f of failed) {
     if (before.has(f.name)) continue
-    rows.push({ name: f.name, config: '*', path: f.path, before: null, after: null, change: null, changeFraction: null, status: 'error', severity: 'error', reason: f.message })
+    rows.push({
+      name: f.name,
+      config: '*',
+      path: f.path,
+      before: null,
+      after: null,
+      change: null,
+      changeFraction: null,
+      status: 'error',
+      severity: 'error',
+      reason: f.message,
+    })
   }
   const newFiles = measured.filter((m) => !before.has(m.file.name)).map((m) => m.file.name)
   const counts = Object.fromEntries(Object.keys(RANK).map((k) => [k, 0])) as Record<Status, number>

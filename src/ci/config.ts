@@ -47,8 +47,7 @@ const KEYS: Record<keyof CheckSizeConfig, (v: unknown) => boolean> = {
   maxIncreaseBytes: (v) => typeof v === 'string' || typeof v === 'number',
   minChangeBytes: (v) => typeof v === 'string' || typeof v === 'number',
   metric: (v) => typeof v === 'string' && (METRICS as readonly string[]).includes(v),
-  budgets: (v) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string' || typeof s === 'number'),
+  budgets: (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string' || typeof s === 'number'),
   allowMissing: (v) => typeof v === 'boolean',
 }
 

@@ -3,7 +3,7 @@
  * (the stored file, and each configuration as the table writer would write
  * it), entry counts from the file's properties, and stable names.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, type Stats, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { Property, propertyNumber } from '../format/properties.js'
 import { MatrixError, openTable, recompressFile, type MatrixSpec, type RecompressOptions, type RecompressResult } from '../index.js'
@@ -218,7 +218,7 @@ export function expandNamed(args: string[], baselineDir: string, strip: string |
       given = arg.slice(0, eq)
       path = arg.slice(eq + 1)
     }
-    let st
+    let st: Stats
     try {
       st = statSync(path)
     } catch {
@@ -240,7 +240,9 @@ export function expandNamed(args: string[], baselineDir: string, strip: string |
   for (const f of files) {
     const other = seen.get(f.name)
     if (other !== undefined) {
-      throw new FileArgError(`${other} and ${f.path} both have the name "${f.name}" (give them distinct names with NAME=PATH${strip ? ' or change the strip expression' : ''})`)
+      throw new FileArgError(
+        `${other} and ${f.path} both have the name "${f.name}" (give them distinct names with NAME=PATH${strip ? ' or change the strip expression' : ''})`,
+      )
     }
     seen.set(f.name, f.path)
   }

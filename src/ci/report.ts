@@ -99,7 +99,14 @@ export function renderMarkdown(c: Comparison, ctx: CheckContext): string {
   if (changed.length > 0) out.push(renderTable(checkModel({ ...c, rows: changed }), 'markdown'), '')
   else out.push('No size changed.', '')
   if (unchanged.length > 0) {
-    out.push(`<details><summary>${unchanged.length} unchanged</summary>`, '', renderTable(checkModel({ ...c, rows: unchanged }), 'markdown'), '', '</details>', '')
+    out.push(
+      `<details><summary>${unchanged.length} unchanged</summary>`,
+      '',
+      renderTable(checkModel({ ...c, rows: unchanged }), 'markdown'),
+      '',
+      '</details>',
+      '',
+    )
   }
   for (const n of c.notes) out.push(`- ${n}`)
   if (c.notes.length) out.push('')
@@ -115,7 +122,14 @@ function escapeProperty(s: string): string {
 }
 
 function rowMessage(r: CheckRow): string {
-  const size = r.before !== null && r.after !== null ? `${formatCount(r.before)} → ${formatCount(r.after)} B (${formatSigned(r.change!)} B, ${signedPercent(r.changeFraction, 2)})` : r.after !== null ? `${formatCount(r.after)} B` : r.before !== null ? `was ${formatCount(r.before)} B` : ''
+  const size =
+    r.before !== null && r.after !== null
+      ? `${formatCount(r.before)} → ${formatCount(r.after)} B (${formatSigned(r.change!)} B, ${signedPercent(r.changeFraction, 2)})`
+      : r.after !== null
+        ? `${formatCount(r.after)} B`
+        : r.before !== null
+          ? `was ${formatCount(r.before)} B`
+          : ''
   return `${r.name} [${r.config}]: ${statusText(r)}${size ? ` ${size}` : ''}${r.reason ? ` — ${r.reason}` : ''}`
 }
 
@@ -123,9 +137,19 @@ function rowMessage(r: CheckRow): string {
 export function annotations(c: Comparison, ctx: CheckContext): string[] {
   const out: string[] = []
   for (const r of c.rows) {
-    const kind = r.severity === 'fail' || r.severity === 'error' ? 'error' : r.status === 'grew' || r.status === 'new' || r.status === 'missing' ? 'warning' : null
+    const kind =
+      r.severity === 'fail' || r.severity === 'error' ? 'error' : r.status === 'grew' || r.status === 'new' || r.status === 'missing' ? 'warning' : null
     if (!kind) continue
-    const title = r.severity === 'error' ? 'SST could not be measured' : r.status === 'new' ? 'New SST' : r.status === 'missing' ? 'SST missing' : r.severity === 'fail' ? 'SST size regression' : 'SST grew'
+    const title =
+      r.severity === 'error'
+        ? 'SST could not be measured'
+        : r.status === 'new'
+          ? 'New SST'
+          : r.status === 'missing'
+            ? 'SST missing'
+            : r.severity === 'fail'
+              ? 'SST size regression'
+              : 'SST grew'
     const props = [`title=${escapeProperty(title)}`]
     if (r.path) props.unshift(`file=${escapeProperty(r.path)}`)
     out.push(`::${kind} ${props.join(',')}::${escapeData(rowMessage(r))}`)
@@ -215,7 +239,18 @@ export function baselineModel(doc: Baseline, opts: { bytes?: boolean } = {}): Ta
       { header: 'Ratio', align: 'right' as const },
     ],
     rows: doc.files.flatMap((f) =>
-      f.rows.map((r) => [f.name, r.config, r.compression, num(f.entries), size(r.dataBytes), size(r.dictBytes), size(r.indexBytes), size(r.filterBytes), size(r.fileBytes), r.ratio.toFixed(3)]),
+      f.rows.map((r) => [
+        f.name,
+        r.config,
+        r.compression,
+        num(f.entries),
+        size(r.dataBytes),
+        size(r.dictBytes),
+        size(r.indexBytes),
+        size(r.filterBytes),
+        size(r.fileBytes),
+        r.ratio.toFixed(3),
+      ]),
     ),
   }
 }

@@ -8,7 +8,14 @@ import { availableParallelism } from 'node:os'
 import {
   COMPRESSION_DEFAULTS,
   defaultTrainBytes,
-  MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes, type MatrixSpec, type RecompressOptions } from '../index.js'
+  MatrixError,
+  parseChecksums,
+  parseDicts,
+  parseLevels,
+  parseTypes,
+  type MatrixSpec,
+  type RecompressOptions,
+} from '../index.js'
 
 /** Defaults of the matrix flags; a command without a default leaves the flag undefined. */
 export interface MatrixFlagDefaults {
@@ -31,9 +38,13 @@ export function matrixFlags(d: MatrixFlagDefaults) {
 /** How the blocks are cut, dictionaries built and blocks accepted; repeats and worker threads. */
 export const sourceFlags = {
   'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
-  'train-bytes': Flags.integer({ description: "Sample budget for train and finalize (RocksDB's zstd_max_train_bytes). Default: 100 × --max-dict-bytes.", min: 1 }),
+  'train-bytes': Flags.integer({
+    description: "Sample budget for train and finalize (RocksDB's zstd_max_train_bytes). Default: 100 × --max-dict-bytes.",
+    min: 1,
+  }),
   'max-dict-buffer-bytes': Flags.integer({
-    description: "Data bytes buffered before the dictionary is built (RocksDB's max_dict_buffer_bytes; 0 = the whole file). Bounds memory. Default 64 MiB, what RocksDB buffers for a 64 MiB target file.",
+    description:
+      "Data bytes buffered before the dictionary is built (RocksDB's max_dict_buffer_bytes; 0 = the whole file). Bounds memory. Default 64 MiB, what RocksDB buffers for a 64 MiB target file.",
     default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
@@ -43,7 +54,8 @@ export const sourceFlags = {
     min: 64,
   }),
   'max-compressed-bytes-per-kb': Flags.integer({
-    description: 'Acceptance rule: a compressed block (size prefix included) must fit in this many bytes per KiB of input, else it is stored raw and counted as rejected.',
+    description:
+      'Acceptance rule: a compressed block (size prefix included) must fit in this many bytes per KiB of input, else it is stored raw and counted as rejected.',
     default: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
     min: 0,
     max: 1024,

@@ -4,17 +4,28 @@
  * (through the library entry), its textual forms from rewrite/plan.ts.
  */
 import { Flags } from '@oclif/core'
-import { CHECKSUM_SHORT_NAMES, checksumTypeFromShortName, COMPRESSION_DEFAULTS, COMPRESSION_SHORT_NAMES, defaultTrainBytes, type RewriteOptions } from '../index.js'
+import {
+  CHECKSUM_SHORT_NAMES,
+  checksumTypeFromShortName,
+  COMPRESSION_DEFAULTS,
+  COMPRESSION_SHORT_NAMES,
+  defaultTrainBytes,
+  type RewriteOptions,
+} from '../index.js'
 import { resolveCompression } from '../rewrite/plan.js'
 
 export const rewriteFlags = {
   output: Flags.string({ char: 'o', description: 'Output file (or directory, for a directory input).', required: true }),
   compression: Flags.string({ description: `${COMPRESSION_SHORT_NAMES.join(', ')}.`, default: 'zstd' }),
   level: Flags.string({ description: 'Compression level (e.g. 3, 19, -5), or "default".', default: 'default' }),
-  dict: Flags.string({ description: 'Dictionary: none, raw, finalize, train (RocksDB\'s modes), or a path to a dictionary file.', default: 'none' }),
+  dict: Flags.string({ description: "Dictionary: none, raw, finalize, train (RocksDB's modes), or a path to a dictionary file.", default: 'none' }),
   'max-dict-bytes': Flags.integer({ description: "RocksDB's max_dict_bytes.", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
   'train-bytes': Flags.integer({ description: "RocksDB's zstd_max_train_bytes (default 100 × --max-dict-bytes).", min: 1 }),
-  'max-dict-buffer-bytes': Flags.integer({ description: "RocksDB's max_dict_buffer_bytes (0 = the whole file).", default: COMPRESSION_DEFAULTS.maxDictBufferBytes, min: 0 }),
+  'max-dict-buffer-bytes': Flags.integer({
+    description: "RocksDB's max_dict_buffer_bytes (0 = the whole file).",
+    default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
+    min: 0,
+  }),
   checksum: Flags.string({ description: 'zstd frame checksum.', options: ['on', 'off'], default: 'off' }),
   'block-size': Flags.integer({ description: 'Data block size.', default: 4096, min: 64, exclusive: ['keep-blocks'] }),
   'keep-blocks': Flags.boolean({ description: "Keep the input's data block boundaries (what `recompress` evaluates by default)." }),
@@ -23,8 +34,16 @@ export const rewriteFlags = {
   'checksum-type': Flags.string({ description: "Block checksum (default: the input's).", options: [...CHECKSUM_SHORT_NAMES] }),
   index: Flags.string({ description: 'Index kind.', options: ['binary', 'partitioned'], default: 'binary' }),
   'metadata-block-size': Flags.integer({ description: 'Index partition size (partitioned index).', default: 4096, min: 64 }),
-  'max-compressed-bytes-per-kb': Flags.integer({ description: 'Acceptance rule for compressed blocks.', default: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb, min: 0, max: 1024 }),
-  'auto-skip': Flags.string({ description: 'Skip compression of blocks auto-skip deems hopeless: ratio or rate (stored raw, counted as bypassed).', options: ['rate', 'ratio'] }),
+  'max-compressed-bytes-per-kb': Flags.integer({
+    description: 'Acceptance rule for compressed blocks.',
+    default: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
+    min: 0,
+    max: 1024,
+  }),
+  'auto-skip': Flags.string({
+    description: 'Skip compression of blocks auto-skip deems hopeless: ratio or rate (stored raw, counted as bypassed).',
+    options: ['rate', 'ratio'],
+  }),
   'min-sample-every': Flags.integer({ description: 'ratio auto-skip: sample a block at least every N skipped blocks.', default: 64, min: 1 }),
   seed: Flags.integer({ description: "Seed of auto-skip's random choices.", default: 0 }),
   verify: Flags.boolean({ description: 'Read the output back and compare every entry before renaming it into place.', default: true, allowNo: true }),

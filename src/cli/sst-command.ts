@@ -3,11 +3,11 @@
  * directory expansion, and errors as one clear line with a documented exit code
  * (0 success, 1 a finding, 2 usage error or a file that cannot be opened as an SST).
  */
-import { Command, Errors, Flags, Interfaces } from '@oclif/core'
-import { readdirSync, statSync, writeSync } from 'node:fs'
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
+import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { errorCode } from '../errors.js'
-import { openTable, Table, type OpenTableOptions } from '../reader.js'
+import { openTable, type Table, type OpenTableOptions } from '../reader.js'
 import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
@@ -42,7 +42,7 @@ export abstract class SstCommand extends Command {
   protected expandFiles(paths: string[]): string[] {
     const out: string[] = []
     for (const p of paths) {
-      let st
+      let st: Stats
       try {
         st = statSync(p)
       } catch {

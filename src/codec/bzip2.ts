@@ -7,7 +7,7 @@
 import { loadLibrary } from './native.js'
 import { allocOutput, OutputOverflow, trimmed } from './output.js'
 
-type Fn = (...args: any[]) => number
+type Fn = (...args: unknown[]) => number
 
 const BZ_OK = 0
 const BZ_OUTBUFF_FULL = -8
@@ -31,9 +31,7 @@ function bz2() {
   const lib = loadLibrary('BZip2 (libbz2.so.1.0)', ['libbz2.so.1.0', 'libbz2.so.1', 'libbz2.so'])
   // destLen is an in/out unsigned int*: passed as a 1-element Uint32Array.
   api = {
-    decompress: lib.func(
-      'int BZ2_bzBuffToBuffDecompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int small, int verbosity)',
-    ),
+    decompress: lib.func('int BZ2_bzBuffToBuffDecompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int small, int verbosity)'),
     compress: lib.func(
       'int BZ2_bzBuffToBuffCompress(void *dest, void *destLen, const void *source, unsigned int sourceLen, int blockSize100k, int verbosity, int workFactor)',
     ),

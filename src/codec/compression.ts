@@ -102,12 +102,7 @@ function unframe(type: number, payload: Uint8Array, formatVersion: number, offse
  * (RocksDB's ExtractUncompressedSize). undefined for None and for v1 Zlib /
  * BZip2 blocks, whose size is only known after decoding.
  */
-export function declaredUncompressedSize(
-  type: number,
-  payload: Uint8Array,
-  formatVersion: number,
-  offset?: number,
-): number | undefined {
+export function declaredUncompressedSize(type: number, payload: Uint8Array, formatVersion: number, offset?: number): number | undefined {
   if (type === CompressionType.None) return payload.length
   return unframe(type, payload, formatVersion, offset).declared
 }
@@ -128,10 +123,7 @@ export function decompressBlock(type: number, payload: Uint8Array, opts: Decompr
   const name = compressionTypeName(type)
   const { declared, body } = unframe(type, payload, opts.formatVersion, offset)
   if (declared !== undefined && declared > max) {
-    throw new CorruptionError(
-      `${name} block declares an uncompressed size of ${declared} bytes, above the limit of ${max}`,
-      offset,
-    )
+    throw new CorruptionError(`${name} block declares an uncompressed size of ${declared} bytes, above the limit of ${max}`, offset)
   }
 
   let out: Uint8Array
@@ -224,16 +216,11 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
       )
   }
   if (!v2 && type >= CompressionType.Zlib && type <= CompressionType.LZ4HC) {
-    throw new NotSupportedError(
-      `compressing ${compressionTypeName(type)} with format_version ${opts.formatVersion} framing is not supported`,
-    )
+    throw new NotSupportedError(`compressing ${compressionTypeName(type)} with format_version ${opts.formatVersion} framing is not supported`)
   }
   switch (type) {
     case CompressionType.Zlib:
-      return withSizePrefix(
-        raw.length,
-        zlibCompress(raw, { level: level!, dictionary: opts.dictionary }),
-      )
+      return withSizePrefix(raw.length, zlibCompress(raw, { level: level!, dictionary: opts.dictionary }))
     case CompressionType.BZip2:
       return withSizePrefix(raw.length, bzip2Compress(raw))
     case CompressionType.LZ4:

@@ -8,6 +8,7 @@
  * LZ4_decompress_safe_continue, which is equivalent to
  * LZ4_decompress_safe_usingDict.
  */
+import type { LibraryHandle } from 'koffi'
 import { copyToNative, koffi, loadLibrary } from './native.js'
 import { allocOutput, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -16,7 +17,8 @@ const LZ4_MAX_SIZE = 0x7e000000
 /** LZ4_ACCELERATION_MAX (RocksDB clamps to it as well). */
 const LZ4_MAX_ACCELERATION = 65537
 
-type Fn = (...args: any[]) => any
+/** koffi's type for a bound C function (its arguments and result are not typed). */
+type Fn = ReturnType<LibraryHandle['func']>
 
 interface Lz4Api {
   decompressSafe: Fn
@@ -49,16 +51,12 @@ function lz4(): Lz4Api {
     createStream: lib.func('void *LZ4_createStream(void)'),
     freeStream: lib.func('int LZ4_freeStream(void *stream)'),
     loadDict: lib.func('int LZ4_loadDict(void *stream, const void *dict, int dictSize)'),
-    compressFastContinue: lib.func(
-      'int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)',
-    ),
+    compressFastContinue: lib.func('int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
     createStreamHC: lib.func('void *LZ4_createStreamHC(void)'),
     freeStreamHC: lib.func('int LZ4_freeStreamHC(void *stream)'),
     resetStreamHCFast: lib.func('void LZ4_resetStreamHC_fast(void *stream, int level)'),
     loadDictHC: lib.func('int LZ4_loadDictHC(void *stream, const void *dict, int dictSize)'),
-    compressHCContinue: lib.func(
-      'int LZ4_compress_HC_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity)',
-    ),
+    compressHCContinue: lib.func('int LZ4_compress_HC_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity)'),
   }
   return api
 }
@@ -100,9 +98,7 @@ export function lz4Compress(raw: Uint8Array, opts: Lz4CompressOptions): Uint8Arr
   const dict = opts.dictionary && opts.dictionary.length > 0 ? opts.dictionary : undefined
   let n: number
   if (!dict) {
-    n = opts.hc
-      ? f.compressHC(raw, dst, raw.length, dst.length, opts.level)
-      : f.compressFast(raw, dst, raw.length, dst.length, accel)
+    n = opts.hc ? f.compressHC(raw, dst, raw.length, dst.length, opts.level) : f.compressFast(raw, dst, raw.length, dst.length, accel)
   } else {
     n = compressWithDict(f, raw, dst, dict, opts.hc, opts.hc ? opts.level : accel)
   }

@@ -7,13 +7,15 @@
  * system library on Debian, so dictionaries built here are byte-for-byte what
  * Debian's RocksDB builds from the same samples.
  */
+import type { LibraryHandle } from 'koffi'
 import { SstkitError, transferable } from '../errors.js'
 import { koffi, loadLibrary } from './native.js'
 
 /** Magic number that starts a zstd-format (trained or finalized) dictionary. */
 export const ZSTD_DICT_MAGIC = 0xec30a437
 
-type Fn = (...args: any[]) => any
+/** koffi's type for a bound C function (its arguments and result are not typed). */
+type Fn = ReturnType<LibraryHandle['func']>
 
 interface ZdictApi {
   train: Fn
@@ -92,13 +94,7 @@ export function trainDictionary(samples: Uint8Array, sampleLengths: readonly num
  * use_zstd_dict_trainer = false), with compressionLevel `level`, no
  * notifications and an automatic dictionary ID.
  */
-export function finalizeDictionary(
-  content: Uint8Array,
-  samples: Uint8Array,
-  sampleLengths: readonly number[],
-  capacity: number,
-  level: number,
-): Uint8Array {
+export function finalizeDictionary(content: Uint8Array, samples: Uint8Array, sampleLengths: readonly number[], capacity: number, level: number): Uint8Array {
   if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
   const dict = new Uint8Array(capacity)
   const n = check(

@@ -41,10 +41,7 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
   if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
   dctx ??= new (zstdLib().DCtx)()
   const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
-  const n =
-    dictionary && dictionary.length > 0
-      ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary))
-      : dctx.decompress(dst, src)
+  const n = dictionary && dictionary.length > 0 ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary)) : dctx.decompress(dst, src)
   return n === size ? dst : dst.subarray(0, n)
 }
 

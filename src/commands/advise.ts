@@ -16,12 +16,19 @@ Plain SST files or directories of them are grouped by the column family their pr
   static override examples = [
     { description: 'A RocksDB database directory:', command: '<%= config.bin %> <%= command.id %> examples/db' },
     { description: 'Plain files, grouped by column family:', command: '<%= config.bin %> <%= command.id %> a.sst b.sst dir/' },
-    { description: 'A pull-request comment within a minute, favouring size:', command: '<%= config.bin %> <%= command.id %> /var/lib/mydb --time-budget 60s --objective size --format markdown > advice.md' },
+    {
+      description: 'A pull-request comment within a minute, favouring size:',
+      command: '<%= config.bin %> <%= command.id %> /var/lib/mydb --time-budget 60s --objective size --format markdown > advice.md',
+    },
     { description: 'A self-contained HTML page with charts:', command: '<%= config.bin %> <%= command.id %> examples/db --report advice.html' },
-    { description: 'Explicit limits instead of an objective:', command: '<%= config.bin %> <%= command.id %> examples/db --max-compress-cpu-ratio 2 --min-decompress-mbps 500' },
+    {
+      description: 'Explicit limits instead of an objective:',
+      command: '<%= config.bin %> <%= command.id %> examples/db --max-compress-cpu-ratio 2 --min-decompress-mbps 500',
+    },
     {
       description: 'Four machines, each next to its share of the files, then one advice:',
-      command: '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json   # ... 1/4, 2/4, 3/4\n<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
+      command:
+        '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json   # ... 1/4, 2/4, 3/4\n<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
     },
   ]
 
@@ -38,19 +45,20 @@ Plain SST files or directories of them are grouped by the column family their pr
     let advice: Advice
     if (flags.merge) advice = this.merged(paths)
     else {
-      let parsed
+      let parsed: ReturnType<typeof parseAdviseFlags>
       try {
         parsed = parseAdviseFlags(flags)
       } catch (e) {
         if (e instanceof AdviseFlagError) this.fail(e.message, ExitCode.Usage)
         throw e
       }
-      let inputs
+      let inputs: ReturnType<typeof resolveInputs>
       try {
         inputs = resolveInputs(paths)
       } catch (e) {
         // A database or file that cannot be read as one: one line naming it and where.
-        if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall) this.fail((e as Error).message, ExitCode.Usage)
+        if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall)
+          this.fail((e as Error).message, ExitCode.Usage)
         throw e
       }
       if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
@@ -87,7 +95,10 @@ Plain SST files or directories of them are grouped by the column family their pr
       try {
         parts.push(JSON.parse(readFileSync(p, 'utf8')) as Advice)
       } catch (e) {
-        this.fail(`--merge: cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not an advise --json output'}`, ExitCode.Usage)
+        this.fail(
+          `--merge: cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not an advise --json output'}`,
+          ExitCode.Usage,
+        )
       }
     }
     try {

@@ -25,7 +25,7 @@ import type { RecompressOptions } from '../index.js'
 import { renderTable } from '../report/table.js'
 
 const MATRIX_FLAGS = matrixFlags({
-  levelsHelp: 'Levels as a range or list (1..19, 1,3,6,9, -5..3, default). Default: 3,9 for the default --types; with --types, each type\'s default level.',
+  levelsHelp: "Levels as a range or list (1..19, 1,3,6,9, -5..3, default). Default: 3,9 for the default --types; with --types, each type's default level.",
   dictHelp: 'Dictionary modes: none, raw, finalize, train. Default: none.',
 })
 /** Flags that change what is measured: recorded in the baseline, refused with --update. */
@@ -38,23 +38,33 @@ Files are named by their path relative to the baseline file's directory (or NAME
 
   static override examples = [
     { description: 'Baseline of a directory of SSTs:', command: '<%= config.bin %> <%= command.id %> testdata/db/ -o sstkit-baseline.json' },
-    { description: 'Stable names for numbered RocksDB files:', command: "<%= config.bin %> <%= command.id %> users=db/users/ --strip '^\\d+' -o sstkit-baseline.json" },
-    { description: 'A wider matrix: zstd 1..9 with and without a finalized dictionary:', command: '<%= config.bin %> <%= command.id %> db/ --levels 1..9 --dict none,finalize' },
+    {
+      description: 'Stable names for numbered RocksDB files:',
+      command: "<%= config.bin %> <%= command.id %> users=db/users/ --strip '^\\d+' -o sstkit-baseline.json",
+    },
+    {
+      description: 'A wider matrix: zstd 1..9 with and without a finalized dictionary:',
+      command: '<%= config.bin %> <%= command.id %> db/ --levels 1..9 --dict none,finalize',
+    },
     { description: 'Accept the current sizes (same files, same settings):', command: '<%= config.bin %> <%= command.id %> --update -o sstkit-baseline.json' },
   ]
 
   static override strict = false
   static override args = {
-    files: Args.string({ description: 'SST files or directories of .sst files; NAME=PATH gives a stable name. With --update: default the files in the baseline.' }),
+    files: Args.string({
+      description: 'SST files or directories of .sst files; NAME=PATH gives a stable name. With --update: default the files in the baseline.',
+    }),
   }
 
   static override flags = {
     output: Flags.string({ char: 'o', description: `Baseline file to write (default: checkSize.baseline from the config file, else ${DEFAULT_BASELINE}).` }),
-    update: Flags.boolean({ description: "Re-measure with the existing baseline's settings (and its files, unless files are given) and replace it atomically." }),
+    update: Flags.boolean({
+      description: "Re-measure with the existing baseline's settings (and its files, unless files are given) and replace it atomically.",
+    }),
     force: Flags.boolean({ description: 'Replace an existing baseline with one taken with these flags.' }),
     strip: Flags.string({ description: 'Regular expression removed from names derived from paths (e.g. "\\d{6}(?=\\.sst$)" for RocksDB file numbers).' }),
     timings: Flags.boolean({
-      description: 'Record timings (information only; --no-timings makes the file byte-for-byte reproducible). --update keeps the baseline\'s choice.',
+      description: "Record timings (information only; --no-timings makes the file byte-for-byte reproducible). --update keeps the baseline's choice.",
       default: true,
       allowNo: true,
     }),
@@ -77,7 +87,10 @@ Files are named by their path relative to the baseline file's directory (or NAME
     let previous: BaselineDoc | undefined
     if (flags.update) {
       if (given.length > 0) {
-        this.fail(`--update re-measures with the baseline's own settings: drop ${[...new Set(given.map((t) => `--${t.flag}`))].join(', ')}, or take a new baseline with --force`, ExitCode.Usage)
+        this.fail(
+          `--update re-measures with the baseline's own settings: drop ${[...new Set(given.map((t) => `--${t.flag}`))].join(', ')}, or take a new baseline with --force`,
+          ExitCode.Usage,
+        )
       }
       previous = this.usage(() => readBaseline(out))
       settings = previous.settings
@@ -89,7 +102,8 @@ Files are named by their path relative to the baseline file's directory (or NAME
         if (gone.length > 0) this.fail(`${gone.map((f) => f.path).join(', ')}: no such file (name the current files to update from)`, ExitCode.Usage)
       }
     } else {
-      if (existsSync(out) && !flags.force) this.fail(`${out} exists: use --update to re-measure it with its own settings, or --force to replace it`, ExitCode.Usage)
+      if (existsSync(out) && !flags.force)
+        this.fail(`${out} exists: use --update to re-measure it with its own settings, or --force to replace it`, ExitCode.Usage)
       if (argv.length === 0) this.fail('give the SST files or directories to measure', ExitCode.Usage)
       if (flags.strip !== undefined) this.usage(() => new RegExp(flags.strip!, 'g'))
       settings = this.usage(() => baselineSettings(flags, baseDir))
@@ -98,9 +112,13 @@ Files are named by their path relative to the baseline file's directory (or NAME
     }
 
     // --update keeps the baseline's choice about timings unless told otherwise.
-    const timings = raw.some((t) => t.type === 'flag' && t.flag === 'timings') || !previous ? flags.timings : previous.files.some((f) => f.rows.some((r) => r.timings !== undefined))
+    const timings =
+      raw.some((t) => t.type === 'flag' && t.flag === 'timings') || !previous
+        ? flags.timings
+        : previous.files.some((f) => f.rows.some((r) => r.timings !== undefined))
     const options: RecompressOptions = this.usage(() => optionsFromSettings(settings, baseDir, flags.jobs ?? availableParallelism()))
-    if (settings.samplePercent < 100 && settings.blockSize !== null) this.fail("--sample works on the file's own blocks: it cannot be combined with --block-size", ExitCode.Usage)
+    if (settings.samplePercent < 100 && settings.blockSize !== null)
+      this.fail("--sample works on the file's own blocks: it cannot be combined with --block-size", ExitCode.Usage)
     const measured: BaselineFile[] = []
     let failures = 0
     for (const f of files) {

@@ -11,7 +11,8 @@ export interface BrowseJson extends PropsJson {
 }
 
 export default class Browse extends SstCommand {
-  static override description = `Browse an SST file interactively in the terminal: an overview (footer, grouped properties, where the bytes go), every block in file order, and the entries with their values (text or hex; blob indexes and wide columns decoded), with seek by key.
+  static override description =
+    `Browse an SST file interactively in the terminal: an overview (footer, grouped properties, where the bytes go), every block in file order, and the entries with their values (text or hex; blob indexes and wide columns decoded), with seek by key.
 Needs an interactive terminal. Without one (piped, CI) it exits 2: use scan, layout or props there. With --json it prints the overview as JSON (props --json plus the byte split) and exits, terminal or not.
 Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek, x hex, h or ? help, q quit.`
 

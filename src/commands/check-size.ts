@@ -24,9 +24,18 @@ Exit codes: 0 within limits, 1 a regression (or a missing file), 2 a usage or I/
 Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUnit XML (one test case per file × configuration). The Markdown is appended to $GITHUB_STEP_SUMMARY when it is set, and under GITHUB_ACTIONS=true each failing row is also an ::error annotation (growth within limits: ::warning).`
 
   static override examples = [
-    { description: 'Fail when any file grows more than 1% under any configuration:', command: '<%= config.bin %> <%= command.id %> testdata/db/ --baseline sstkit-baseline.json --max-increase 1%' },
-    { description: 'Ignore changes under 64 bytes; absolute budgets for the stored files and zstd level 3:', command: '<%= config.bin %> <%= command.id %> --min-change-bytes 64 --budget stored=64MiB --budget zstd-3-none-off=48MiB' },
-    { description: 'CI: JUnit for the test dashboard, Markdown for a PR comment:', command: '<%= config.bin %> <%= command.id %> --max-increase 0.5% --junit sst-size.xml --markdown > sst-size.md' },
+    {
+      description: 'Fail when any file grows more than 1% under any configuration:',
+      command: '<%= config.bin %> <%= command.id %> testdata/db/ --baseline sstkit-baseline.json --max-increase 1%',
+    },
+    {
+      description: 'Ignore changes under 64 bytes; absolute budgets for the stored files and zstd level 3:',
+      command: '<%= config.bin %> <%= command.id %> --min-change-bytes 64 --budget stored=64MiB --budget zstd-3-none-off=48MiB',
+    },
+    {
+      description: 'CI: JUnit for the test dashboard, Markdown for a PR comment:',
+      command: '<%= config.bin %> <%= command.id %> --max-increase 0.5% --junit sst-size.xml --markdown > sst-size.md',
+    },
   ]
 
   static override strict = false
@@ -40,12 +49,16 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     'max-increase-bytes': Flags.string({ description: 'Fail a row that grew by more than this many bytes (units allowed: 4KiB).' }),
     'min-change-bytes': Flags.string({ description: 'Treat changes smaller than this many bytes as unchanged (default 0: every byte counts).' }),
     budget: Flags.string({
-      description: 'Absolute budget [FILE:]CONFIG=SIZE, e.g. stored=64MiB, zstd-3-none-off=10MB, users.sst:stored=512KiB, *=1GB (every configuration). Repeatable or comma-separated.',
+      description:
+        'Absolute budget [FILE:]CONFIG=SIZE, e.g. stored=64MiB, zstd-3-none-off=10MB, users.sst:stored=512KiB, *=1GB (every configuration). Repeatable or comma-separated.',
       multiple: true,
       multipleNonGreedy: true,
       delimiter: ',',
     }),
-    metric: Flags.string({ description: 'The byte count compared: file (whole file), data (data + dictionary blocks), index or filter. Default: file.', options: [...METRICS] }),
+    metric: Flags.string({
+      description: 'The byte count compared: file (whole file), data (data + dictionary blocks), index or filter. Default: file.',
+      options: [...METRICS],
+    }),
     'allow-missing': Flags.boolean({ description: 'Baseline files that were not measured are a warning, not a failure.', allowNo: true }),
     'allow-version-change': Flags.boolean({ description: 'Compare even though the zstd library differs from the one the baseline was taken with.' }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
@@ -121,7 +134,9 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     }
     if (process.env.GITHUB_ACTIONS === 'true') {
       // Workflow commands are read from stdout; keep --json output parseable by sending them to stderr then.
-      const lines = annotations(result, ctx).map((l) => `${l}\n`).join('')
+      const lines = annotations(result, ctx)
+        .map((l) => `${l}\n`)
+        .join('')
       if (lines) (this.jsonEnabled() ? process.stderr : process.stdout).write(lines)
     }
     if (this.jsonEnabled()) return checkJson(result, ctx)

@@ -1,11 +1,12 @@
 import { Args, Flags } from '@oclif/core'
 import { SstCommand, ExitCode } from '../cli/sst-command.js'
 import { tableLayout } from '../reader.js'
-import { blocksModel, LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
-import { renderTable, TableFormat } from '../report/table.js'
+import { blocksModel, type LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
+import { renderTable, type TableFormat } from '../report/table.js'
 
 export default class Layout extends SstCommand {
-  static override description = `List every block of SST files in file order: kind, offset, size on disk, compression, uncompressed size, checksum; then totals per kind.
+  static override description =
+    `List every block of SST files in file order: kind, offset, size on disk, compression, uncompressed size, checksum; then totals per kind.
 Kinds: data, index, index partition, filter, filter partition, range-del, compression dictionary, properties, metaindex, footer, and gap (bytes no block accounts for). Exits 1 if any block is unreadable or fails its checksum.`
 
   static override examples = [

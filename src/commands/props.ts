@@ -1,15 +1,11 @@
 import { Args } from '@oclif/core'
 import { SstCommand } from '../cli/sst-command.js'
-import { PropsJson, propsJson, propsText } from '../report/props.js'
+import { type PropsJson, propsJson, propsText } from '../report/props.js'
 
 export default class Props extends SstCommand {
-  static override description =
-    'Show footer facts (magic, format_version, checksum type) and every table property of SST files.'
+  static override description = 'Show footer facts (magic, format_version, checksum type) and every table property of SST files.'
 
-  static override examples = [
-    '<%= config.bin %> <%= command.id %> examples/sample.sst',
-    '<%= config.bin %> <%= command.id %> db/ --json',
-  ]
+  static override examples = ['<%= config.bin %> <%= command.id %> examples/sample.sst', '<%= config.bin %> <%= command.id %> db/ --json']
 
   static override strict = false
   static override args = {

@@ -19,11 +19,26 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
       description: 'The default zstd matrix (levels 1,3,6,9,12,15,19 × dictionary none/raw/finalize/train × frame checksum off/on):',
       command: '<%= config.bin %> <%= command.id %> examples/sample.sst',
     },
-    { description: 'Every column, exact byte counts, timings repeated 5 times:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels 3,19 --wide --bytes --repeat 5' },
-    { description: 'Compare codecs at their default levels:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --types zstd,lz4,snappy,zlib --dict none --checksum off' },
-    { description: 'Negative (fast) zstd levels, 16 KiB blocks as sst_dump uses:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels -5..3 --block-size 16384' },
-    { description: 'An external dictionary trained with `zstd --train`:', command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json' },
-    { description: 'Very large files: a deterministic 10% of the blocks, as Markdown:', command: '<%= config.bin %> <%= command.id %> big.sst --sample 10 --format markdown' },
+    {
+      description: 'Every column, exact byte counts, timings repeated 5 times:',
+      command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels 3,19 --wide --bytes --repeat 5',
+    },
+    {
+      description: 'Compare codecs at their default levels:',
+      command: '<%= config.bin %> <%= command.id %> examples/sample.sst --types zstd,lz4,snappy,zlib --dict none --checksum off',
+    },
+    {
+      description: 'Negative (fast) zstd levels, 16 KiB blocks as sst_dump uses:',
+      command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels -5..3 --block-size 16384',
+    },
+    {
+      description: 'An external dictionary trained with `zstd --train`:',
+      command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json',
+    },
+    {
+      description: 'Very large files: a deterministic 10% of the blocks, as Markdown:',
+      command: '<%= config.bin %> <%= command.id %> big.sst --sample 10 --format markdown',
+    },
   ]
 
   static override strict = false
@@ -43,14 +58,16 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
     ...sourceFlags,
     format: Flags.string({ description: 'Output format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
     'auto-skip': Flags.string({
-      description: 'Also simulate auto-skip for each setting: rate (RocksDB\'s AutoSkipCompressorWrapper), ratio (skip while the estimated ratio is above the acceptance bar); comma-separated.',
+      description:
+        "Also simulate auto-skip for each setting: rate (RocksDB's AutoSkipCompressorWrapper), ratio (skip while the estimated ratio is above the acceptance bar); comma-separated.",
     }),
     'min-sample-every': Flags.integer({ description: 'ratio auto-skip: while skipping, sample a block at least every N blocks.', default: 64, min: 1 }),
-    seed: Flags.integer({ description: 'Seed of auto-skip\'s random choices (exploration, sampling gaps).', default: 0 }),
+    seed: Flags.integer({ description: "Seed of auto-skip's random choices (exploration, sampling gaps).", default: 0 }),
     'no-carry': Flags.boolean({ description: 'ratio auto-skip: start every file afresh instead of carrying the estimate across the files of the run.' }),
     sort: Flags.string({ description: 'Row order after the stored row.', options: ['matrix', 'size', 'ratio', 'compress', 'decompress'], default: 'matrix' }),
     wide: Flags.boolean({
-      description: 'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time (CSV always has them).',
+      description:
+        'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time (CSV always has them).',
     }),
     bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB (JSON and CSV always have them).' }),
   }
@@ -64,7 +81,10 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
       if (errorCode(e) === 'usage') this.fail((e as Error).message, ExitCode.Usage)
       throw e
     }
-    const autoSkip = flags['auto-skip']?.split(',').map((x) => x.trim()).filter(Boolean)
+    const autoSkip = flags['auto-skip']
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
     for (const a of autoSkip ?? []) if (a !== 'rate' && a !== 'ratio') this.fail(`--auto-skip takes rate and/or ratio (got "${a}")`, ExitCode.Usage)
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])

@@ -9,12 +9,19 @@ import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
 
 export default class Rewrite extends SstCommand {
-  static override description = `Write a new SST with the same entries (keys, sequence numbers, types, values, range tombstones) in a new physical form: compression type and level, dictionary, zstd frame checksum, block size, format_version, checksum type, index kind.
+  static override description =
+    `Write a new SST with the same entries (keys, sequence numbers, types, values, range tombstones) in a new physical form: compression type and level, dictionary, zstd frame checksum, block size, format_version, checksum type, index kind.
 The output is written to a temporary file next to OUT, read back and compared entry by entry with the input (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.`
 
   static override examples = [
-    { description: 'The setting recompress found best:', command: '<%= config.bin %> <%= command.id %> examples/sample.sst -o /tmp/sample-zstd19.sst --compression zstd --level 19 --dict finalize' },
-    { description: 'Newest format, XXH3 checksums, 16 KiB blocks:', command: '<%= config.bin %> <%= command.id %> in.sst -o out.sst --format-version 7 --checksum-type xxh3 --block-size 16384' },
+    {
+      description: 'The setting recompress found best:',
+      command: '<%= config.bin %> <%= command.id %> examples/sample.sst -o /tmp/sample-zstd19.sst --compression zstd --level 19 --dict finalize',
+    },
+    {
+      description: 'Newest format, XXH3 checksums, 16 KiB blocks:',
+      command: '<%= config.bin %> <%= command.id %> in.sst -o out.sst --format-version 7 --checksum-type xxh3 --block-size 16384',
+    },
     { description: 'A directory of SSTs into another directory:', command: '<%= config.bin %> <%= command.id %> db/ -o /tmp/db-lz4 --compression lz4' },
   ]
 

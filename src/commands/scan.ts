@@ -55,12 +55,12 @@ export default class Scan extends SstCommand {
       if (!table) continue
       if (!jsonl && files.length > 1) out.text(`==> ${file} <==\n`)
       try {
-        remaining -= scanTable(
-          table,
-          { ...range, format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && files.length > 1 ? file : undefined },
-          out,
-          { limit: remaining, rangeDeletions: !flags['no-range-deletions'], jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] },
-        )
+        remaining -= scanTable(table, { ...range, format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && files.length > 1 ? file : undefined }, out, {
+          limit: remaining,
+          rangeDeletions: !flags['no-range-deletions'],
+          jobs: flags.jobs,
+          chunkBytes: flags['chunk-bytes'],
+        })
       } catch (e) {
         out.flush()
         this.reportFileError(file, e, 'opened')

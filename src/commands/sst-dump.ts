@@ -11,7 +11,8 @@ import { runSstDump } from '../sstdump/run.js'
  * init hook in src/sstdump/help-hook.ts before oclif's own help.
  */
 export default class SstDump extends Command {
-  static override description = `A drop-in for RocksDB's sst_dump: the same flags (--name=value), the same output as sst_dump 7.8.3 (also for format_version 6 and 7 files, which 7.8.3 refuses), the same exit codes, plus --strict (exit 1 on any corruption).
+  static override description =
+    `A drop-in for RocksDB's sst_dump: the same flags (--name=value), the same output as sst_dump 7.8.3 (also for format_version 6 and 7 files, which 7.8.3 refuses), the same exit codes, plus --strict (exit 1 on any corruption).
 Run \`sstkit sst-dump --help\` for sst_dump's flag list.`
 
   static override usage = 'sst-dump --file=<data_dir_OR_sst_file> [--command=check|scan|raw|verify|recompress|identify] [FLAGS...]'

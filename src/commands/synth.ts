@@ -12,12 +12,22 @@ export function parseSize(s: string): number | null {
 }
 
 export default class Synth extends SstCommand {
-  static override description = `Write a synthetic SST (a real one, through sstkit's table writer) whose values mix compressible and incompressible data in a controlled way: each value independently (--run-length 1) or in alternating regions. For evaluating auto-skip and for large benchmark files.`
+  static override description =
+    `Write a synthetic SST (a real one, through sstkit's table writer) whose values mix compressible and incompressible data in a controlled way: each value independently (--run-length 1) or in alternating regions. For evaluating auto-skip and for large benchmark files.`
 
   static override examples = [
-    { description: 'Incompressible values, 16 KiB each (about one per block):', command: '<%= config.bin %> <%= command.id %> -o /tmp/random.sst --size 64MB --compressible-fraction 0' },
-    { description: 'Half the values compress hard, the others not at all, mixed per value:', command: '<%= config.bin %> <%= command.id %> -o /tmp/mix.sst --size 64MB --compressible-fraction 0.5 --compressible-ratio 0.3' },
-    { description: 'Alternating 1000-value regions:', command: '<%= config.bin %> <%= command.id %> -o /tmp/regions.sst --size 64MB --compressible-fraction 0.5 --run-length 1000' },
+    {
+      description: 'Incompressible values, 16 KiB each (about one per block):',
+      command: '<%= config.bin %> <%= command.id %> -o /tmp/random.sst --size 64MB --compressible-fraction 0',
+    },
+    {
+      description: 'Half the values compress hard, the others not at all, mixed per value:',
+      command: '<%= config.bin %> <%= command.id %> -o /tmp/mix.sst --size 64MB --compressible-fraction 0.5 --compressible-ratio 0.3',
+    },
+    {
+      description: 'Alternating 1000-value regions:',
+      command: '<%= config.bin %> <%= command.id %> -o /tmp/regions.sst --size 64MB --compressible-fraction 0.5 --run-length 1000',
+    },
   ]
 
   static override flags = {
@@ -26,7 +36,10 @@ export default class Synth extends SstCommand {
     'value-size': Flags.integer({ description: 'Bytes per value.', default: 16384, min: 1 }),
     'compressible-fraction': Flags.string({ description: 'Share of compressible values, 0..1.', default: '0.5' }),
     'run-length': Flags.integer({ description: 'Values per region (1 = independent per value).', default: 1, min: 1 }),
-    'compressible-ratio': Flags.string({ description: 'A compressible value is this share random bytes, the rest repetitive text (its zstd ratio is about this).', default: '0.3' }),
+    'compressible-ratio': Flags.string({
+      description: 'A compressible value is this share random bytes, the rest repetitive text (its zstd ratio is about this).',
+      default: '0.3',
+    }),
     compression: Flags.string({ description: 'Compression of the written file.', default: 'none' }),
     'block-size': Flags.integer({ description: 'Data block size (default: the value size, about one value per block).', min: 64 }),
     seed: Flags.integer({ description: 'Seed of the generator.', default: 1 }),

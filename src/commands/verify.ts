@@ -6,7 +6,8 @@ import { verifyText, type VerifyJson } from '../report/verify.js'
 export type { VerifyJson } from '../report/verify.js'
 
 export default class Verify extends SstCommand {
-  static override description = `Check SST files thoroughly: every block's checksum (data, index and partitions, filter and partitions, meta blocks, and the footer for format_version >= 6), every block decompressed, keys in order, index separators consistent, and the entry count equal to rocksdb.num.entries.
+  static override description =
+    `Check SST files thoroughly: every block's checksum (data, index and partitions, filter and partitions, meta blocks, and the footer for format_version >= 6), every block decompressed, keys in order, index separators consistent, and the entry count equal to rocksdb.num.entries.
 Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot be opened as an SST at all.`
 
   static override examples = ['<%= config.bin %> <%= command.id %> examples/sample.sst', '<%= config.bin %> <%= command.id %> db/ --json']

@@ -164,13 +164,20 @@ export function replayManifest(manifestPath: string): ManifestState & { droppedT
       const at = `${manifestPath}: VersionEdit record at offset ${rec.offset}`
       // Exact file offsets inside a record that sits in one physical record; else byte offsets within it.
       const single = rec.fragments === 1
-      const edit = decodeVersionEdit(rec.payload, single ? rec.offset + rec.headerSize : 0, single ? at : `${at} (${rec.fragments} fragments; offsets within the record)`)
+      const edit = decodeVersionEdit(
+        rec.payload,
+        single ? rec.offset + rec.headerSize : 0,
+        single ? at : `${at} (${rec.fragments} fragments; offsets within the record)`,
+      )
       state.records++
       if (edit.atomicGroupRemaining !== undefined) {
         if (group === null) group = { edits: [], size: edit.atomicGroupRemaining + 1, start: rec.offset }
         group.edits.push({ edit, at, offset: rec.offset })
         if (group.edits.length + edit.atomicGroupRemaining !== group.size) {
-          throw new CorruptionError(`${at}: corrupted atomic group (started at offset ${group.start}: ${group.size} edits announced, this one says ${edit.atomicGroupRemaining} more after ${group.edits.length})`, rec.offset)
+          throw new CorruptionError(
+            `${at}: corrupted atomic group (started at offset ${group.start}: ${group.size} edits announced, this one says ${edit.atomicGroupRemaining} more after ${group.edits.length})`,
+            rec.offset,
+          )
         }
         if (group.edits.length === group.size) {
           for (const g of group.edits) applyEdit(state, g.edit, g.at, g.offset)
@@ -236,7 +243,8 @@ function applyFiles(cf: CfState, edit: VersionEdit, fail: (m: string) => never):
   for (const d of edit.deletedFiles) {
     const f = cf.files.get(d.fileNumber)
     if (!f) fail(`cannot delete table file #${d.fileNumber} from level ${d.level} of column family "${cf.name}": it is not in the LSM tree`)
-    else if (f.level !== d.level) fail(`cannot delete table file #${d.fileNumber} from level ${d.level} of column family "${cf.name}": it is on level ${f.level}`)
+    else if (f.level !== d.level)
+      fail(`cannot delete table file #${d.fileNumber} from level ${d.level} of column family "${cf.name}": it is on level ${f.level}`)
     cf.files.delete(d.fileNumber)
   }
   for (const f of edit.newFiles) {
@@ -286,7 +294,10 @@ export function openDatabase(dir: string): DatabaseView {
     sortLevels(levels, cf.comparator)
     columnFamilies.push({ id: cf.id, name: cf.name, comparator: cf.comparator, levels, logNumber: cf.logNumber })
   }
-  const unlistedFiles = [...onDisk].filter(([n]) => !listed.has(n)).map(([, p]) => p).sort()
+  const unlistedFiles = [...onDisk]
+    .filter(([n]) => !listed.has(n))
+    .map(([, p]) => p)
+    .sort()
   missingFiles.sort((a, b) => a.fileNumber - b.fileNumber)
   const options = readNewestOptions(dir)
   const view: DatabaseView = {
@@ -326,11 +337,15 @@ export function databaseWarnings(view: DatabaseView): string[] {
     const cfo = view.options?.columnFamilies.find((c) => c.name === cf.name)
     if (view.options && !cfo) out.push(`column family "${cf.name}" has no [CFOptions] section in ${view.options.path}`)
     if (cfo && cf.levels.length > cfo.numLevels) {
-      out.push(`column family "${cf.name}" has files on level ${cf.levels.length - 1} but num_levels is ${cfo.numLevels} (RocksDB would not open it with these options)`)
+      out.push(
+        `column family "${cf.name}" has files on level ${cf.levels.length - 1} but num_levels is ${cfo.numLevels} (RocksDB would not open it with these options)`,
+      )
     }
     const elsewhere = cf.levels.flat().filter((f) => f.pathId > 0)
     if (elsewhere.length > 0) {
-      out.push(`column family "${cf.name}": ${elsewhere.length} file(s) (first #${elsewhere[0].fileNumber}) live in db_paths/cf_paths[${elsewhere[0].pathId}], outside ${view.dir}`)
+      out.push(
+        `column family "${cf.name}": ${elsewhere.length} file(s) (first #${elsewhere[0].fileNumber}) live in db_paths/cf_paths[${elsewhere[0].pathId}], outside ${view.dir}`,
+      )
     }
   }
   return out

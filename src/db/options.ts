@@ -10,14 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { compressionOptionName } from '../codec/compression.js'
 import { CorruptionError } from '../format/errors.js'
-import {
-  OPTIONS_SECTION,
-  columnFamilySections,
-  parseOptionMap,
-  parseOptionsFile,
-  unescapeOptionString,
-  type OptionsFile,
-} from '../format/options-file.js'
+import { OPTIONS_SECTION, columnFamilySections, parseOptionMap, parseOptionsFile, unescapeOptionString, type OptionsFile } from '../format/options-file.js'
 
 export interface CompressionOpts {
   level: number
@@ -144,10 +137,18 @@ function columnFamilyOptions(file: OptionsFile, name: string, path: string): Col
     compressionOpts: compressionOpts(get('compression_opts'), where('compression_opts', cf.line)),
     bottommostCompressionOpts: compressionOpts(get('bottommost_compression_opts'), where('bottommost_compression_opts', cf.line)),
     numLevels: int(get('num_levels'), DEFAULTS.numLevels, 'num_levels', cf.line),
-    levelCompactionDynamicLevelBytes: parseBoolOption(get('level_compaction_dynamic_level_bytes'), false, where('level_compaction_dynamic_level_bytes', cf.line)),
+    levelCompactionDynamicLevelBytes: parseBoolOption(
+      get('level_compaction_dynamic_level_bytes'),
+      false,
+      where('level_compaction_dynamic_level_bytes', cf.line),
+    ),
     compactionStyle: get('compaction_style') || DEFAULTS.compactionStyle,
     maxBytesForLevelBase: int(get('max_bytes_for_level_base'), DEFAULTS.maxBytesForLevelBase, 'max_bytes_for_level_base', cf.line),
-    maxBytesForLevelMultiplier: parseNumberOption(get('max_bytes_for_level_multiplier'), DEFAULTS.maxBytesForLevelMultiplier, where('max_bytes_for_level_multiplier', cf.line)),
+    maxBytesForLevelMultiplier: parseNumberOption(
+      get('max_bytes_for_level_multiplier'),
+      DEFAULTS.maxBytesForLevelMultiplier,
+      where('max_bytes_for_level_multiplier', cf.line),
+    ),
     blockSize: int(tget('block_size'), DEFAULTS.blockSize, 'block_size', table?.line ?? cf.line),
     formatVersion: int(tget('format_version'), DEFAULTS.formatVersion, 'format_version', table?.line ?? cf.line),
     checksum: tget('checksum') || DEFAULTS.checksum,
@@ -251,11 +252,7 @@ export interface LevelContext {
  * A flush uses compression_per_level[0] when it is set, else compression, and compression_opts.
  * (Universal compaction with compression_size_percent >= 0 flushes uncompressed; not modelled.)
  */
-export function compressionForLevel(
-  cf: ColumnFamilyOptions,
-  level: number,
-  ctx: LevelContext,
-): { compression: string; opts: CompressionOpts } {
+export function compressionForLevel(cf: ColumnFamilyOptions, level: number, ctx: LevelContext): { compression: string; opts: CompressionOpts } {
   const bottommost = ctx.bottommost && !ctx.flush
   const opts = bottommost && cf.bottommostCompressionOpts.enabled ? cf.bottommostCompressionOpts : cf.compressionOpts
   if (bottommost && cf.bottommostCompression !== DISABLE_COMPRESSION_OPTION) {

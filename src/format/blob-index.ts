@@ -50,19 +50,16 @@ export function decodeBlobIndex(bytes: Uint8Array, base = 0): BlobIndex {
   if (type === BlobIndexType.InlinedTTL) {
     return { kind: 'inlinedTtl', expiration, value: bytes.subarray(pos) }
   }
-  let fileNumber: U64, offset: U64, size: U64
-  ;[fileNumber, pos] = readU64(bytes, pos, base, 'file number')
-  ;[offset, pos] = readU64(bytes, pos, base, 'offset')
-  ;[size, pos] = readU64(bytes, pos, base, 'size')
+  const [fileNumber, afterFileNumber] = readU64(bytes, pos, base, 'file number')
+  const [offset, afterOffset] = readU64(bytes, afterFileNumber, base, 'offset')
+  const [size, afterSize] = readU64(bytes, afterOffset, base, 'size')
+  pos = afterSize
   const left = bytes.length - pos
   if (left === 0) {
     throw new CorruptionError(`${WHAT}: missing the compression type byte after the blob size`, base + pos)
   }
   if (left > 1) {
-    throw new CorruptionError(
-      `${WHAT}: ${left - 1} unexpected trailing byte(s) after the compression type byte`,
-      base + pos + 1,
-    )
+    throw new CorruptionError(`${WHAT}: ${left - 1} unexpected trailing byte(s) after the compression type byte`, base + pos + 1)
   }
   const compression = bytes[pos]
   return type === BlobIndexType.Blob

@@ -5,7 +5,7 @@
  *
  * `size` is the stored payload length, excluding the 5-byte block trailer.
  */
-import { Cursor, encodeVarint } from './coding.js'
+import { type Cursor, encodeVarint } from './coding.js'
 
 /** Longest encoded handle: two varint64s. */
 export const MAX_BLOCK_HANDLE_BYTES = 20

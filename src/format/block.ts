@@ -87,10 +87,7 @@ export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block
     hashIndex = { bucketsOffset: tail, numBuckets }
   }
   if (numRestarts * 4 > tail) {
-    throw new CorruptionError(
-      `${what} claims ${numRestarts} restart points, more than its ${size} bytes can hold`,
-      base + size - BLOCK_FOOTER_BYTES,
-    )
+    throw new CorruptionError(`${what} claims ${numRestarts} restart points, more than its ${size} bytes can hold`, base + size - BLOCK_FOOTER_BYTES)
   }
   const restartsOffset = tail - numRestarts * 4
   let entriesEnd = restartsOffset
@@ -205,7 +202,9 @@ export class BlockIter {
     }
     let p = this.pos
     // Inline varint32 decoding: this is the hot loop of every scan.
-    let shared: number, nonShared: number, valueLen = 0
+    let shared: number,
+      nonShared: number,
+      valueLen = 0
     if (b[p] < 0x80) shared = b[p++]
     else {
       shared = this.slowVarint32(p, end)

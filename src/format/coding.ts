@@ -169,8 +169,5 @@ export function fromHex(hex: string): Uint8Array {
 
 /** Bytewise comparison (RocksDB's BytewiseComparator). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(
-    Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  )
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength))
 }

@@ -119,8 +119,7 @@ function legacyBloom(bytes: Uint8Array, len: number, numProbes: number, meta: nu
   if (numLines * 64 !== len) {
     if (numLines === 0 || len % numLines !== 0) {
       throw new CorruptionError(
-        `legacy Bloom filter: ${len} data bytes are not a whole number of its ${numLines} cache lines` +
-          ' (RocksDB would treat the filter as always-true)',
+        `legacy Bloom filter: ${len} data bytes are not a whole number of its ${numLines} cache lines` + ' (RocksDB would treat the filter as always-true)',
         meta + 1,
       )
     }
@@ -151,10 +150,7 @@ function newBloom(bytes: Uint8Array, len: number, meta: number, s: FilterSizes):
     throw new CorruptionError(`FastLocalBloom filter: num_probes ${numProbes} outside 1..30${alwaysTrue}`, meta + 2)
   }
   if (log2BlockBytes !== 6) {
-    throw new CorruptionError(
-      `FastLocalBloom filter: ${2 ** log2BlockBytes}-byte blocks are reserved (only 64 is defined)${alwaysTrue}`,
-      meta + 2,
-    )
+    throw new CorruptionError(`FastLocalBloom filter: ${2 ** log2BlockBytes}-byte blocks are reserved (only 64 is defined)${alwaysTrue}`, meta + 2)
   }
   if (rest !== 0) {
     throw new CorruptionError(`FastLocalBloom filter: reserved metadata bytes are 0x${rest.toString(16).padStart(4, '0')}, not zero${alwaysTrue}`, meta + 3)

@@ -37,7 +37,7 @@
  * this file (footer and magic numbers).
  */
 import { Cursor, readFixed32, readFixed64, writeFixed32 } from './coding.js'
-import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { type BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
 import { ChecksumType } from './checksum-type.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
 
@@ -129,10 +129,7 @@ function truncationHint(tail: Uint8Array): string {
 export function decodeFooter(tail: Uint8Array, fileSize: number): Footer {
   const tailStart = fileSize - tail.length
   if (fileSize < LEGACY_FOOTER_BYTES || tail.length < LEGACY_FOOTER_BYTES) {
-    throw new CorruptionError(
-      `file is too short to be an SST (${fileSize} bytes; the smallest footer is ${LEGACY_FOOTER_BYTES} bytes)`,
-      0,
-    )
+    throw new CorruptionError(`file is too short to be an SST (${fileSize} bytes; the smallest footer is ${LEGACY_FOOTER_BYTES} bytes)`, 0)
   }
   const magic = readFixed64(tail, tail.length - MAGIC_BYTES)
   const magicOffset = fileSize - MAGIC_BYTES

@@ -34,11 +34,7 @@ export interface DecodeHashIndexOptions {
 }
 
 /** Decode the two kHashSearch meta blocks into one record per prefix, in file order. */
-export function decodeHashIndex(
-  prefixes: Uint8Array,
-  metadata: Uint8Array,
-  opts: DecodeHashIndexOptions = {},
-): HashIndexPrefix[] {
+export function decodeHashIndex(prefixes: Uint8Array, metadata: Uint8Array, opts: DecodeHashIndexOptions = {}): HashIndexPrefix[] {
   const prefixesBase = opts.prefixesBase ?? 0
   const c = new Cursor(metadata, 0, metadata.length, opts.metadataBase ?? 0, 'hash index metadata')
   const out: HashIndexPrefix[] = []

@@ -17,10 +17,10 @@
  * indexed by the shortest key S with last_key(block) <= S < first_key(next
  * block); the last block by its last key.
  */
-import { BlockBuilder, BlockIter, BlockLayout } from './block.js'
+import { BlockBuilder, BlockIter, type BlockLayout } from './block.js'
 import { compareBytes, encodeVarint } from './coding.js'
 import { INTERNAL_KEY_TRAILER_BYTES, MAX_SEQUENCE_NUMBER, packTrailer } from './internal-key.js'
-import { BlockHandle, encodeBlockHandle } from './block-handle.js'
+import { type BlockHandle, encodeBlockHandle } from './block-handle.js'
 import { CorruptionError } from './errors.js'
 import { BLOCK_TRAILER_BYTES } from './block-trailer.js'
 

@@ -115,9 +115,7 @@ const RECYCLABLE_TYPES: ReadonlySet<number> = new Set([
   LogRecordType.RecyclablePredecessorWalInfo,
 ])
 
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(LogRecordType).map(([name, value]) => [value, name]),
-)
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(LogRecordType).map(([name, value]) => [value, name]))
 
 export function logRecordTypeName(type: number): string {
   return TYPE_NAMES[type] ?? `unknown(${type})`
@@ -232,10 +230,7 @@ export class LogReader {
     switch (p.type) {
       case LogRecordType.SetCompressionType: {
         const type = p.payload.length >= 4 ? readFixed32(p.payload, 0) : -1
-        throw new NotSupportedError(
-          `${this.options.name}: compressed log (SetCompressionType record, compression type ${type}) is not supported`,
-          p.offset,
-        )
+        throw new NotSupportedError(`${this.options.name}: compressed log (SetCompressionType record, compression type ${type}) is not supported`, p.offset)
       }
       case LogRecordType.UserDefinedTimestampSize:
       case LogRecordType.RecyclableUserDefinedTimestampSize: {
@@ -377,7 +372,7 @@ export class LogWriter {
     const headerSize = recycle ? LOG_RECYCLABLE_HEADER_SIZE : LOG_HEADER_SIZE
     let at = 0
     let begin = true
-    do {
+    for (;;) {
       const leftInBlock = LOG_BLOCK_SIZE - (this.offset % LOG_BLOCK_SIZE)
       if (leftInBlock < headerSize) {
         this.push(new Uint8Array(leftInBlock))
@@ -391,7 +386,7 @@ export class LogWriter {
       at += n
       begin = false
       if (end) return
-    } while (true)
+    }
   }
 
   /** One physical record of any type, as is (for edge-case tests); pads nothing. */

@@ -3,7 +3,7 @@
  * meta-block names (sorted bytewise) to BlockHandles. Always uncompressed.
  */
 import { BlockBuilder, BlockIter } from './block.js'
-import { BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
+import { type BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
 import { compareBytes, Cursor, utf8 } from './coding.js'
 
 export const PROPERTIES_BLOCK = 'rocksdb.properties'

@@ -100,12 +100,7 @@ function parseSectionHeader(line: string, lineNo: number, fail: (line: number, m
   return { title, argument, line: lineNo, entries: new Map() }
 }
 
-function checkSection(
-  s: OptionsSection,
-  sections: OptionsSection[],
-  cfNames: Set<string>,
-  fail: (line: number, m: string) => never,
-): void {
+function checkSection(s: OptionsSection, sections: OptionsSection[], cfNames: Set<string>, fail: (line: number, m: string) => never): void {
   if (s.title === OPTIONS_SECTION.Version || s.title === OPTIONS_SECTION.DBOptions) {
     if (sections.some((o) => o.title === s.title)) fail(s.line, `more than one [${s.title}] section`)
   } else if (s.title === OPTIONS_SECTION.CFOptions) {
@@ -208,12 +203,11 @@ export function encodeOptionsSection(section: Pick<OptionsSection, 'title' | 'ar
  * RocksDB wrote re-encodes to the same text.
  */
 export function encodeOptionsFile(file: OptionsFile): string {
-  const banner = '# This is a RocksDB option file.\n#\n# For detailed file format spec, please refer to the example file\n# in examples/rocksdb_option_file_example.ini\n#\n\n'
+  const banner =
+    '# This is a RocksDB option file.\n#\n# For detailed file format spec, please refer to the example file\n# in examples/rocksdb_option_file_example.ini\n#\n\n'
   const parts = file.sections.map(
     (s, i) =>
-      (i > 0 && !s.title.startsWith(OPTIONS_SECTION.TableOptions) ? '\n' : '') +
-      encodeOptionsSection(s) +
-      (s.title === OPTIONS_SECTION.Version ? '' : '  \n'),
+      (i > 0 && !s.title.startsWith(OPTIONS_SECTION.TableOptions) ? '\n' : '') + encodeOptionsSection(s) + (s.title === OPTIONS_SECTION.Version ? '' : '  \n'),
   )
   return banner + parts.join('')
 }

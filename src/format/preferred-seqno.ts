@@ -26,16 +26,12 @@ export interface ValueWithPreferredSeqno {
 export function splitValuePreferredSeqno(bytes: Uint8Array, base?: number): ValueWithPreferredSeqno {
   const n = bytes.length
   if (n < PREFERRED_SEQNO_BYTES) {
-    throw new CorruptionError(
-      `kTypeValuePreferredSeqno value: ${n} bytes is shorter than its 8-byte preferred sequence number`,
-      base,
-    )
+    throw new CorruptionError(`kTypeValuePreferredSeqno value: ${n} bytes is shorter than its 8-byte preferred sequence number`, base)
   }
   const lo = readFixed32(bytes, n - 8)
   const hi = readFixed32(bytes, n - 4)
   // The 64-bit number is a sequence number, so reuse the seq representation
   // (number when exact, else bigint) but without the 8-bit type shift.
-  const preferredSeqno: SequenceNumber =
-    hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo)
+  const preferredSeqno: SequenceNumber = hi < 0x200000 ? hi * 0x100000000 + lo : (BigInt(hi) << 32n) | BigInt(lo)
   return { value: bytes.subarray(0, n - 8), preferredSeqno }
 }

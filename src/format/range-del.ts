@@ -8,7 +8,7 @@
  * Tombstones may overlap and are not fragmented on disk.
  */
 import { BlockIter } from './block.js'
-import { parseInternalKey, SequenceNumber } from './internal-key.js'
+import { parseInternalKey, type SequenceNumber } from './internal-key.js'
 
 export interface RangeTombstone {
   /** Start user key (inclusive). */

@@ -43,10 +43,7 @@ export function decodeSeqnoTimeMap(bytes: Uint8Array, base = 0, opts: DecodeSeqn
   const count = c.varint64Big()
   // Each pair takes at least two bytes: reject impossible counts before looping.
   if (count * 2n > BigInt(c.remaining)) {
-    throw new CorruptionError(
-      `${WHAT}: ${count} pairs need at least ${count * 2n} bytes but only ${c.remaining} remain`,
-      base,
-    )
+    throw new CorruptionError(`${WHAT}: ${count} pairs need at least ${count * 2n} bytes but only ${c.remaining} remain`, base)
   }
   const out: SeqnoTimePair[] = []
   let seqno = 0n

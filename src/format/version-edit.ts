@@ -87,14 +87,14 @@ const BLOB_FORWARD_INCOMPATIBLE_MASK = 1 << 6
 /** RocksDB's `kUnknownFileChecksumFuncName`: no checksum fields are written for it. */
 export const UNKNOWN_FILE_CHECKSUM_FUNC_NAME = 'Unknown'
 
-/** `Temperature` enum names (`include/rocksdb/advanced_options.h`). */
+/** `Temperature` enum names (`include/rocksdb/advanced_options.h`, where they are written in hex: kHot = 0x04, ...). */
 export const TEMPERATURE_NAMES: Record<number, string> = {
   0: 'kUnknown',
-  0x04: 'kHot',
-  0x08: 'kWarm',
-  0x0c: 'kCool',
-  0x10: 'kCold',
-  0x14: 'kIce',
+  4: 'kHot',
+  8: 'kWarm',
+  12: 'kCool',
+  16: 'kCold',
+  20: 'kIce',
 }
 
 export type NewFileTag = 7 | 100 | 102 | 103

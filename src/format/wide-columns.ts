@@ -60,10 +60,7 @@ function decodeV1(c: Cursor, numColumns: number, numColumnsAt: number): WideColu
   // Each column needs at least two bytes of index (two varints), so a count
   // larger than that is corrupt; this also bounds the allocations below.
   if (numColumns > c.remaining / 2) {
-    throw new CorruptionError(
-      `${WHAT}: ${numColumns} columns need at least ${numColumns * 2} index bytes but only ${c.remaining} remain`,
-      numColumnsAt,
-    )
+    throw new CorruptionError(`${WHAT}: ${numColumns} columns need at least ${numColumns * 2} index bytes but only ${c.remaining} remain`, numColumnsAt)
   }
   const columns: WideColumn[] = []
   const sizes: number[] = []
@@ -76,10 +73,7 @@ function decodeV1(c: Cursor, numColumns: number, numColumnsAt: number): WideColu
   }
   for (let i = 0; i < numColumns; i++) {
     if (sizes[i] > c.remaining) {
-      throw new CorruptionError(
-        `${WHAT}: value of column ${i} is ${sizes[i]} bytes but only ${c.remaining} remain`,
-        c.fileOffset,
-      )
+      throw new CorruptionError(`${WHAT}: value of column ${i} is ${sizes[i]} bytes but only ${c.remaining} remain`, c.fileOffset)
     }
     columns[i].value = c.bytesOf(sizes[i])
   }
@@ -94,10 +88,7 @@ function decodeV2(c: Cursor, numColumns: number, numColumnsAt: number): WideColu
   const valueSizesBytes = c.varint32()
   const namesBytes = c.varint32()
   if (numColumns > c.remaining) {
-    throw new CorruptionError(
-      `${WHAT}: ${numColumns} column type bytes expected but only ${c.remaining} bytes remain`,
-      numColumnsAt,
-    )
+    throw new CorruptionError(`${WHAT}: ${numColumns} column type bytes expected but only ${c.remaining} bytes remain`, numColumnsAt)
   }
   const typesAt = c.pos
   const types = c.bytesOf(numColumns)
@@ -112,10 +103,7 @@ function decodeV2(c: Cursor, numColumns: number, numColumnsAt: number): WideColu
   const sectionsAt = c.fileOffset
   const metadata = nameSizesBytes + valueSizesBytes + namesBytes
   if (metadata > c.remaining) {
-    throw new CorruptionError(
-      `${WHAT}: name-size, value-size and name sections declare ${metadata} bytes but only ${c.remaining} remain`,
-      sectionsAt,
-    )
+    throw new CorruptionError(`${WHAT}: name-size, value-size and name sections declare ${metadata} bytes but only ${c.remaining} remain`, sectionsAt)
   }
   const s4 = c.pos
   const s5 = s4 + nameSizesBytes
@@ -139,10 +127,7 @@ function decodeV2(c: Cursor, numColumns: number, numColumnsAt: number): WideColu
     const name = c.bytes.subarray(namePos, namePos + ns)
     checkOrder(columns, name, i, c.base + namePos)
     if (vs > end - valuePos) {
-      throw new CorruptionError(
-        `${WHAT}: value of column ${i} is ${vs} bytes but only ${end - valuePos} remain`,
-        c.base + valuePos,
-      )
+      throw new CorruptionError(`${WHAT}: value of column ${i} is ${vs} bytes but only ${end - valuePos} remain`, c.base + valuePos)
     }
     columns.push({ name, value: c.bytes.subarray(valuePos, valuePos + vs) })
     namePos += ns

@@ -32,7 +32,10 @@ transferable(MatrixError)
 /** Parse `1..19`, `1,3,6,9`, `-5..3`, `-5,-1,1`, `default` (ranges inclusive, mixed lists allowed). */
 export function parseLevels(spec: string): (number | null)[] {
   const out: (number | null)[] = []
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (part === 'default') {
       out.push(null)
       continue
@@ -53,7 +56,10 @@ export function parseLevels(spec: string): (number | null)[] {
 
 export function parseTypes(spec: string): number[] {
   const out: number[] = []
-  for (const name of spec.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const name of spec
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     const t = compressionTypeFromShortName(name)
     if (t === undefined) throw new MatrixError(`unknown compression type "${name}" (known: ${COMPRESSION_SHORT_NAMES.join(', ')})`)
     out.push(t)
@@ -64,7 +70,10 @@ export function parseTypes(spec: string): number[] {
 
 export function parseDicts(spec: string): DictMode[] {
   const out: DictMode[] = []
-  for (const d of spec.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const d of spec
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (!(DICT_MODES as readonly string[]).includes(d)) throw new MatrixError(`unknown dictionary mode "${d}" (known: ${DICT_MODES.join(', ')})`)
     out.push(d as DictMode)
   }

@@ -17,9 +17,8 @@
  */
 import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
-import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import type { CompressionSetting } from '../codec/setting.js'
-
 
 /** max_dict_bytes, zstd_max_train_bytes (sample budget for train/finalize), max_dict_buffer_bytes (0 = unlimited). */
 export type DictionaryOptions = Pick<CompressionSetting, 'maxDictBytes' | 'trainBytes' | 'maxDictBufferBytes'>

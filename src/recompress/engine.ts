@@ -9,15 +9,15 @@ import { loadDictionaryFile } from '../table/compression-dict.js'
 import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
 import { tableLayout } from '../table/layout.js'
-import { openTable, Table } from '../table/reader.js'
-import { buildMatrix, MatrixSpec, RecompressConfig } from './config.js'
+import { openTable, type Table } from '../table/reader.js'
+import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
-import { collectSampleSets, DictionaryOptions, finalizedDictionary, Samples, trainedDictionary } from './dictionary.js'
-import { ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, EvaluateTask } from './evaluate.js'
+import { collectSampleSets, type DictionaryOptions, finalizedDictionary, type Samples, trainedDictionary } from './dictionary.js'
+import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
 import type { AutoSkipStrategy } from './auto-skip.js'
-import { sampled as sampledIndex, SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { sampled as sampledIndex, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
@@ -188,7 +188,6 @@ function storedBaseline(table: Table, source: SourceOptions, skipped: SkippedBlo
   }
 }
 
-
 interface BuiltDictionary {
   bytes: Uint8Array
   ms: number
@@ -284,9 +283,7 @@ function markResults(all: RecompressResult[]): void {
   for (const r of results) {
     if (r.compressNoisy) continue
     const unknown = results.some((o) => o !== r && o.compressNoisy && size(o) <= size(r))
-    const dominated = results.some(
-      (o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs),
-    )
+    const dominated = results.some((o) => o !== r && size(o) <= size(r) && o.compressMs <= r.compressMs && (size(o) < size(r) || o.compressMs < r.compressMs))
     if (!unknown && !dominated) r.marks.push('pareto')
   }
 }
@@ -391,7 +388,11 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.
   const seen = new Set(skipped.map((s) => s.offset))
-  for (const s of outputs.flatMap((o) => o.skipped)) if (!seen.has(s.offset)) (seen.add(s.offset), skipped.push(s))
+  for (const s of outputs.flatMap((o) => o.skipped)) {
+    if (seen.has(s.offset)) continue
+    seen.add(s.offset)
+    skipped.push(s)
+  }
 
   const sampling = opts.source.samplePercent < 100
   const storedSize = stored.dataBytes + stored.dictBytes

@@ -10,9 +10,9 @@
 import { BlockCompressor } from '../codec/block-compressor.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
-import { openTable, Table } from '../table/reader.js'
+import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
-import { BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
+import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { readFixed32 } from '../format/coding.js'
@@ -20,8 +20,8 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
-import { AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from './auto-skip.js'
-import { SkippedBlock, SourceOptions, sourceBlocks } from './source.js'
+import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from './auto-skip.js'
+import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
@@ -297,7 +297,7 @@ function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: numb
     if (s.config.type === CompressionType.None) continue
     const inner = s.writer.onDataBlock!
     const dict = task.dictionaries[s.config.id]
-    const d = dict && dict.length ? dict : undefined
+    const d = dict?.length ? dict : undefined
     const compressor = compressorFor(s.config, s.formatVersion, d)
     s.writer.onDataBlock = (raw, compressed, ms) => {
       inner(raw, compressed, ms)

@@ -7,7 +7,7 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { ConfigMeasurement, evaluate, EvaluateTask } from './evaluate.js'
+import { type ConfigMeasurement, evaluate, type EvaluateTask } from './evaluate.js'
 import type { SkippedBlock } from './source.js'
 
 export interface TaskResult {
@@ -19,7 +19,10 @@ export interface TaskResult {
 export type WorkerRequest = { kind: 'task'; id: number; task: EvaluateTask }
 
 /** Messages from a worker: progress while a task runs, then its result or error. */
-export type WorkerMessage = { kind: 'progress'; blocks: number } | { kind: 'done'; id: number; result: TaskResult } | { kind: 'error'; id: number; error: TransferredError }
+export type WorkerMessage =
+  | { kind: 'progress'; blocks: number }
+  | { kind: 'done'; id: number; result: TaskResult }
+  | { kind: 'error'; id: number; error: TransferredError }
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')

@@ -143,7 +143,15 @@ function chartOption(l: LevelAdvice): EChartsOption {
     .filter((e) => e.pareto)
     .map((e) => ({ ...pointOf(e, floor), label: { show: !special.has(e.setting.label) } }))
     .sort((a, b) => a.value[0] - b.value[0] || b.value[1] - a.value[1])
-  const label = (text: string, color: string, position: 'top' | 'bottom') => ({ show: true, formatter: text, color, fontWeight: 'bold' as const, fontSize: 12, position, distance: 10 })
+  const label = (text: string, color: string, position: 'top' | 'bottom') => ({
+    show: true,
+    formatter: text,
+    color,
+    fontWeight: 'bold' as const,
+    fontSize: 12,
+    position,
+    distance: 10,
+  })
   const todayIsRecommended = l.today?.setting.label === rec.setting.label
   // Each label on the side away from the other point, so neither covers the other.
   const recBelowToday = l.today !== null && rec.change.estimate < l.today.change.estimate
@@ -320,9 +328,24 @@ function estimateCells(e: SettingEstimate): string[] {
 }
 
 function recommendationTable(l: LevelAdvice): string {
-  const rows = [['today', text(todayLabel(l)), text(formatSize(l.dataBytes)), '', text(formatCpu(l.today?.compressSecPerGB)), text(formatSpeed(l.today?.decompressMBps)), '']]
+  const rows = [
+    [
+      'today',
+      text(todayLabel(l)),
+      text(formatSize(l.dataBytes)),
+      '',
+      text(formatCpu(l.today?.compressSecPerGB)),
+      text(formatSpeed(l.today?.decompressMBps)),
+      '',
+    ],
+  ]
   const classes = ['today']
-  rows.push(['recommended', `<strong>${text(l.recommended.estimate.setting.label)}</strong>`, ...estimateCells(l.recommended.estimate), text(l.recommended.reason)])
+  rows.push([
+    'recommended',
+    `<strong>${text(l.recommended.estimate.setting.label)}</strong>`,
+    ...estimateCells(l.recommended.estimate),
+    text(l.recommended.reason),
+  ])
   classes.push('recommended')
   if (l.runnerUp) {
     rows.push(['runner-up', text(l.runnerUp.estimate.setting.label), ...estimateCells(l.runnerUp.estimate), text(l.runnerUp.reason)])
@@ -453,11 +476,16 @@ function facts(advice: Advice): string {
   const t = advice.total
   const limits = Object.entries(o.limits).map(([k, v]) => `${k}=${v}`)
   const rows: [string, string][] = [
-    ['Source', `${s.paths.map((p) => `<code>${text(p)}</code>`).join(', ')} (${text(s.kind === 'database' ? [s.manifest, s.optionsFile ?? 'no OPTIONS file'].filter(Boolean).join(', ') : 'SST files, levels unknown')})`],
+    [
+      'Source',
+      `${s.paths.map((p) => `<code>${text(p)}</code>`).join(', ')} (${text(s.kind === 'database' ? [s.manifest, s.optionsFile ?? 'no OPTIONS file'].filter(Boolean).join(', ') : 'SST files, levels unknown')})`,
+    ],
     ['Objective', `${text(o.name)}: ${text(o.description)}${limits.length > 0 ? ` (${text(limits.join(', '))})` : ''}`],
     [
       'Sampling',
-      text(`until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent; took ${advice.elapsedSec.toFixed(1)} s; seed ${advice.seed}${advice.shard ? `; shard ${advice.shard.index + 1} of ${advice.shard.count}` : ''}`),
+      text(
+        `until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent; took ${advice.elapsedSec.toFixed(1)} s; seed ${advice.seed}${advice.shard ? `; shard ${advice.shard.index + 1} of ${advice.shard.count}` : ''}`,
+      ),
     ],
     ['Total', text(`${formatSize(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)],
   ]
@@ -486,7 +514,10 @@ export function renderAdviceHtml(advice: Advice): string {
     ].join('\n'),
   )
   const options = advice.columnFamilies
-    .map((cf) => `<h3><code>${text(cf.name)}</code></h3>\n${cf.optionsText.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(cf.optionsText.replace(/\n+$/, ''))}</code></pre>`}`)
+    .map(
+      (cf) =>
+        `<h3><code>${text(cf.name)}</code></h3>\n${cf.optionsText.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(cf.optionsText.replace(/\n+$/, ''))}</code></pre>`}`,
+    )
     .join('\n')
   const noisyNote = `${NOISY_MARK} before a timing: noisy, its 95% interval is too wide to rank on.`
   return `<!doctype html>

@@ -131,7 +131,6 @@ export function trimMiddle(s: string, max: number): string {
   return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`
 }
 
-
 function sourceLine(advice: Advice): string {
   const s = advice.source
   if (s.kind === 'files') return 'SST files without a MANIFEST (levels unknown)'
@@ -184,13 +183,23 @@ function recommendationEstimates(l: LevelAdvice): (SettingEstimate | null)[] {
 
 /** Word-wrap one column so the whole table fits the width; the other columns keep their natural widths. */
 function fitFlexColumn(model: TableModel, flex: number, width: number): TableModel {
-  const longest = (c: Cell) => Math.max(...String(c ?? '').split('\n').map((l) => l.length))
+  const longest = (c: Cell) =>
+    Math.max(
+      ...String(c ?? '')
+        .split('\n')
+        .map((l) => l.length),
+    )
   const all = [...model.rows, ...(model.footer ?? [])]
   const natural = model.columns.map((col, i) => Math.max(longest(col.header), ...all.map((r) => longest(r[i]))))
   const others = natural.reduce((a, w, i) => (i === flex ? a : a + w + 2), 0)
   const room = Math.max(12, width - others - (model.columns.length + 1) - 2)
   const wrap = (c: Cell): Cell =>
-    typeof c === 'string' ? c.split('\n').flatMap((l) => (l.length > room ? wrapWords(l, room) : [l])).join('\n') : c
+    typeof c === 'string'
+      ? c
+          .split('\n')
+          .flatMap((l) => (l.length > room ? wrapWords(l, room) : [l]))
+          .join('\n')
+      : c
   const fit = (r: Cell[]) => r.map((c, i) => (i === flex ? wrap(c) : c))
   return { ...model, rows: model.rows.map(fit), footer: model.footer?.map(fit) }
 }
@@ -245,7 +254,20 @@ function databaseModel(advice: Advice, ctx: TextContext): TableModel {
       { header: 'Ratio', align: 'right' },
     ],
     rows,
-    footer: [['total', '', sum((l) => l.files), formatSize(sum((l) => l.fileBytes), ctx.exact), sum((l) => l.entries), '', '']],
+    footer: [
+      [
+        'total',
+        '',
+        sum((l) => l.files),
+        formatSize(
+          sum((l) => l.fileBytes),
+          ctx.exact,
+        ),
+        sum((l) => l.entries),
+        '',
+        '',
+      ],
+    ],
   }
 }
 
@@ -267,7 +289,14 @@ function recommendationModel(levels: LevelAdvice[], ctx: TextContext): TableMode
   const rows: Cell[][] = []
   for (const l of levels) {
     if (rows.length > 0) rows.push(blankRow(RECOMMENDATION_COLUMNS.length))
-    rows.push([levelName(l), `today: ${todayLabel(l)}`, formatSize(l.dataBytes, ctx.exact), '', formatCpu(l.today?.compressSecPerGB), formatSpeed(l.today?.decompressMBps)])
+    rows.push([
+      levelName(l),
+      `today: ${todayLabel(l)}`,
+      formatSize(l.dataBytes, ctx.exact),
+      '',
+      formatCpu(l.today?.compressSecPerGB),
+      formatSpeed(l.today?.decompressMBps),
+    ])
     const rec = l.recommended
     rows.push([l.bottommost ? 'bottom' : '', `→ ${rec.estimate.setting.label}\n  ${rec.reason}`, ...estimateCells(rec.estimate, ctx.exact)])
     if (l.runnerUp) rows.push(['', `runner-up: ${l.runnerUp.estimate.setting.label}\n  ${l.runnerUp.reason}`, ...estimateCells(l.runnerUp.estimate, ctx.exact)])
@@ -465,7 +494,16 @@ function mdRecommendationModel(levels: LevelAdvice[]): TableModel {
   const rows: Cell[][] = []
   for (const l of levels) {
     const today = l.today
-    rows.push([levelLabel(l), 'today', mdText(todayLabel(l)), formatBytes(l.dataBytes), '', mdText(formatCpu(today?.compressSecPerGB)), mdText(formatSpeed(today?.decompressMBps)), ''])
+    rows.push([
+      levelLabel(l),
+      'today',
+      mdText(todayLabel(l)),
+      formatBytes(l.dataBytes),
+      '',
+      mdText(formatCpu(today?.compressSecPerGB)),
+      mdText(formatSpeed(today?.decompressMBps)),
+      '',
+    ])
     const rec = l.recommended
     rows.push(['', '**recommended**', `**${mdText(rec.estimate.setting.label)}**`, ...mdEstimateCells(rec.estimate), mdText(rec.reason)])
     if (l.runnerUp) rows.push(['', 'runner-up', mdText(l.runnerUp.estimate.setting.label), ...mdEstimateCells(l.runnerUp.estimate), mdText(l.runnerUp.reason)])

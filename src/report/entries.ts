@@ -53,10 +53,14 @@ export function entryLine(e: EntryView, asHex: boolean): string {
     case ValueType.WideColumnEntity:
       return `${head} => {${safe(() => formatWideColumns(decodeWideColumns(e.value), { hex: asHex }), e.value, asHex)}}`
     case ValueType.ValuePreferredSeqno:
-      return `${head} => ${safe(() => {
-        const v = splitValuePreferredSeqno(e.value)
-        return `${keyText(v.value, asHex)} (preferred seqno ${v.preferredSeqno})`
-      }, e.value, asHex)}`
+      return `${head} => ${safe(
+        () => {
+          const v = splitValuePreferredSeqno(e.value)
+          return `${keyText(v.value, asHex)} (preferred seqno ${v.preferredSeqno})`
+        },
+        e.value,
+        asHex,
+      )}`
     default:
       head += ` => ${keyText(e.value, asHex)}`
       return head

@@ -1,7 +1,7 @@
 /** The `layout` report: every block in file order and totals per kind. */
 import type { LayoutBlock, TableLayout } from '../reader.js'
 import { percent } from './text.js'
-import { TableModel } from './table.js'
+import type { TableModel } from './table.js'
 
 export interface LayoutJson {
   file: string
@@ -64,14 +64,7 @@ export function totalsModel(layout: TableLayout): TableModel {
       { header: 'Uncompressed', align: 'right' },
       { header: 'Ratio', align: 'right' },
     ],
-    rows: layout.totals.map((t) => [
-      t.kind,
-      t.count,
-      t.sizeOnDisk,
-      percent(t.sizeOnDisk, layout.fileSize),
-      t.uncompressedSize || '',
-      ratio(t),
-    ]),
+    rows: layout.totals.map((t) => [t.kind, t.count, t.sizeOnDisk, percent(t.sizeOnDisk, layout.fileSize), t.uncompressedSize || '', ratio(t)]),
     footer: [['total', layout.totals.reduce((a, t) => a + t.count, 0), total, percent(total, layout.fileSize), '', '']],
   }
 }

@@ -77,12 +77,7 @@ function knownBinaryText(name: string, v: Uint8Array): string {
   return toHex(v)
 }
 
-const TIME_PROPERTIES = new Set<string>([
-  Property.CreationTime,
-  Property.OldestKeyTime,
-  Property.NewestKeyTime,
-  Property.FileCreationTime,
-])
+const TIME_PROPERTIES = new Set<string>([Property.CreationTime, Property.OldestKeyTime, Property.NewestKeyTime, Property.FileCreationTime])
 
 const SIZE_PROPERTIES = new Set<string>([
   Property.DataSize,
@@ -106,12 +101,82 @@ function gloss(name: string, v: number | string): string {
 
 /** Property groups for people, in display order; anything else goes under "Other". */
 const GROUPS: [string, string[]][] = [
-  ['Counts', [Property.NumEntries, Property.NumDataBlocks, Property.DeletedKeys, Property.MergeOperands, Property.NumRangeDeletions, Property.NumFilterEntries, Property.NumDataBlocksCompressionRejected, Property.NumDataBlocksCompressionBypassed, Property.NumUniformBlocks]],
-  ['Sizes', [Property.DataSize, Property.IndexSize, Property.IndexPartitions, Property.TopLevelIndexSize, Property.FilterSize, Property.RawKeySize, Property.RawValueSize, Property.TailStartOffset, Property.SampleForCompressionFastDataSize, Property.SampleForCompressionSlowDataSize]],
+  [
+    'Counts',
+    [
+      Property.NumEntries,
+      Property.NumDataBlocks,
+      Property.DeletedKeys,
+      Property.MergeOperands,
+      Property.NumRangeDeletions,
+      Property.NumFilterEntries,
+      Property.NumDataBlocksCompressionRejected,
+      Property.NumDataBlocksCompressionBypassed,
+      Property.NumUniformBlocks,
+    ],
+  ],
+  [
+    'Sizes',
+    [
+      Property.DataSize,
+      Property.IndexSize,
+      Property.IndexPartitions,
+      Property.TopLevelIndexSize,
+      Property.FilterSize,
+      Property.RawKeySize,
+      Property.RawValueSize,
+      Property.TailStartOffset,
+      Property.SampleForCompressionFastDataSize,
+      Property.SampleForCompressionSlowDataSize,
+    ],
+  ],
   ['Compression', [Property.Compression, Property.CompressionOptions]],
-  ['Index and filter', [Property.BlockBasedTableIndexType, Property.IndexKeyIsUserKey, Property.IndexValueIsDeltaEncoded, Property.IndexBlockRestartInterval, Property.DataBlockRestartInterval, Property.SeparateKeyValueInDataBlock, Property.FilterPolicy, Property.PrefixExtractorName, Property.BlockBasedTableWholeKeyFiltering, Property.BlockBasedTablePrefixFiltering]],
-  ['Keys', [Property.Comparator, Property.MergeOperator, Property.KeySmallestSeqno, Property.KeyLargestSeqno, Property.FixedKeyLength, Property.UserDefinedTimestampsPersisted, Property.ExternalSstFileVersion, Property.ExternalSstFileGlobalSeqno]],
-  ['Identity and times', [Property.ColumnFamilyId, Property.ColumnFamilyName, Property.CreationTime, Property.OldestKeyTime, Property.NewestKeyTime, Property.FileCreationTime, Property.CreatingDbIdentity, Property.CreatingSessionIdentity, Property.CreatingHostIdentity, Property.OriginalFileNumber, Property.FormatVersion, Property.PropertyCollectors, Property.SeqnoTimeMap]],
+  [
+    'Index and filter',
+    [
+      Property.BlockBasedTableIndexType,
+      Property.IndexKeyIsUserKey,
+      Property.IndexValueIsDeltaEncoded,
+      Property.IndexBlockRestartInterval,
+      Property.DataBlockRestartInterval,
+      Property.SeparateKeyValueInDataBlock,
+      Property.FilterPolicy,
+      Property.PrefixExtractorName,
+      Property.BlockBasedTableWholeKeyFiltering,
+      Property.BlockBasedTablePrefixFiltering,
+    ],
+  ],
+  [
+    'Keys',
+    [
+      Property.Comparator,
+      Property.MergeOperator,
+      Property.KeySmallestSeqno,
+      Property.KeyLargestSeqno,
+      Property.FixedKeyLength,
+      Property.UserDefinedTimestampsPersisted,
+      Property.ExternalSstFileVersion,
+      Property.ExternalSstFileGlobalSeqno,
+    ],
+  ],
+  [
+    'Identity and times',
+    [
+      Property.ColumnFamilyId,
+      Property.ColumnFamilyName,
+      Property.CreationTime,
+      Property.OldestKeyTime,
+      Property.NewestKeyTime,
+      Property.FileCreationTime,
+      Property.CreatingDbIdentity,
+      Property.CreatingSessionIdentity,
+      Property.CreatingHostIdentity,
+      Property.OriginalFileNumber,
+      Property.FormatVersion,
+      Property.PropertyCollectors,
+      Property.SeqnoTimeMap,
+    ],
+  ],
 ]
 
 /** Aligned, grouped text: footer facts, then properties by topic, with short glosses. */

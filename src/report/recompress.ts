@@ -113,7 +113,8 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
   const repeats = csv ? 1 : (opts.repeats ?? 1)
   const size = (n: number | null) => (n === null ? '' : formatSize(n, exact))
   const rate = (v: number | null, noisy: boolean, spread: number) => (csv ? fixed(v, 0) : `${speed(v, noisy)}${v === null ? '' : spreadText(spread, repeats)}`)
-  const noise = (r: { compressNoisy?: boolean; decompressNoisy: boolean }) => (csv ? [r.compressNoisy === undefined ? '' : String(r.compressNoisy), String(r.decompressNoisy)] : [])
+  const noise = (r: { compressNoisy?: boolean; decompressNoisy: boolean }) =>
+    csv ? [r.compressNoisy === undefined ? '' : String(r.compressNoisy), String(r.decompressNoisy)] : []
   const rows: Cell[][] = [
     [
       storedLabel(report),
@@ -255,7 +256,10 @@ const noisy = (report: RecompressReport) => report.stored.decompressNoisy || rep
 
 /** The legend of the `~` mark, when one is shown. */
 export function noiseLegend(repeats: number): string {
-  const why = repeats > 1 ? `under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}%` : `under ${MIN_TIMED_MS} ms measured (a larger file or --repeat N measures longer)`
+  const why =
+    repeats > 1
+      ? `under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}%`
+      : `under ${MIN_TIMED_MS} ms measured (a larger file or --repeat N measures longer)`
   return `${NOISY_MARK} noise: ${why}; not ranked on`
 }
 

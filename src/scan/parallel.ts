@@ -63,7 +63,10 @@ export class ParallelScan {
   /** Chunks sent to each worker (by slot index) and not yet answered. */
   private readonly outstanding: Map<number, Chunk>[]
   /** Printed chunks waiting for their turn to be written. */
-  private readonly ready = new Map<number, (ScanWorkerResult & { slot: PoolSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }>()
+  private readonly ready = new Map<
+    number,
+    (ScanWorkerResult & { slot: PoolSlot }) | { id: number; local: ChunkResult; output: Uint8Array[]; error?: unknown }
+  >()
   private nextId = 0
   private nextWrite = 0
   private exhausted = false
@@ -75,7 +78,7 @@ export class ParallelScan {
   private readonly buffers = new BufferPool(OUTPUT_BUFFER_BYTES)
 
   constructor(
-    private readonly table: Table,
+    table: Table,
     private readonly printer: EntryPrinter,
     spec: ScanSpec,
     tombstones: RangeTombstone[],

@@ -129,7 +129,8 @@ export class EntryPrinter {
           }
           const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
           const n = key.length - 8
-          if (n < 0) throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, handle.offset + it.entryOffset)
+          if (n < 0)
+            throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, handle.offset + it.entryOffset)
           if (this.filtered) {
             const userKey = key.subarray(0, n)
             if (spec.from && cmp(userKey, spec.from) < 0) continue

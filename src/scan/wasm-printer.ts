@@ -70,7 +70,12 @@ export class WasmBlockPrinter {
     const b = this.region.bytes
     const view = new DataView(b.buffer)
     const at = (g: WebAssembly.Global) => g.value as number
-    const [escaped, escapedLength, typeLabels, labelBytes] = [at(this.x.ESCAPED), at(this.x.ESCAPED_LENGTH), at(this.x.TYPE_LABELS), at(this.x.TYPE_LABEL_BYTES)]
+    const [escaped, escapedLength, typeLabels, labelBytes] = [
+      at(this.x.ESCAPED),
+      at(this.x.ESCAPED_LENGTH),
+      at(this.x.TYPE_LABELS),
+      at(this.x.TYPE_LABEL_BYTES),
+    ]
     for (let c = 0; c < 256; c++) {
       const plain = c >= 0x20 && c < 0x7f && c !== 0x5c && c !== 0x27
       const form = plain ? [c] : c >= 0x20 && c < 0x7f ? [0x5c, c] : [0x5c, 0x78, HEX_DIGITS[c >> 4], HEX_DIGITS[c & 15]]

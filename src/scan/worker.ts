@@ -3,7 +3,7 @@
  * is sent, answering each with the printed bytes (transferred, not copied).
  * See parallel.ts for the protocol, src/util/worker-pool.ts for the pool's part.
  */
-import { errorToTransfer } from '../errors.js'
+import { errorToTransfer, type TransferredError } from '../errors.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import { openTable } from '../table/reader.js'
 import { poolWorker } from '../util/worker-pool.js'
@@ -27,7 +27,7 @@ side.listen(
     const output: Uint8Array[] = []
     const w = new LineWriter((b) => output.push(b), pool)
     let r: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
-    let error
+    let error: TransferredError | undefined
     try {
       r = printer.printBlocks(w, handlesOf(m.handles), -1, Infinity)
     } catch (e) {
@@ -35,7 +35,10 @@ side.listen(
     }
     w.flush()
     const result: ScanWorkerResult = { ...r, kind: 'result', id: m.id, output, error }
-    side.post(result, output.map((b) => b.buffer as ArrayBuffer))
+    side.post(
+      result,
+      output.map((b) => b.buffer as ArrayBuffer),
+    )
   },
   () => table.close(),
 )

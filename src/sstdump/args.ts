@@ -128,7 +128,7 @@ export function parseSstDumpArgs(argv: readonly string[]): ParseResult {
   let optionsEnded = false
   let fromStr = ''
   let toStr = ''
-  const intArg = (arg: string, name: string, err: string): bigint | 'nomatch' | 'fail' => {
+  const intArg = (arg: string, name: string): bigint | 'nomatch' | 'fail' => {
     if (!arg.startsWith(name)) return 'nomatch'
     const v = streamInt(arg.slice(name.length))
     return v === null ? 'fail' : v
@@ -162,11 +162,11 @@ export function parseSstDumpArgs(argv: readonly string[]): ParseResult {
     else if (arg === '--show_summary') a.showSummary = true
     else if (arg === '--list_meta_blocks') a.listMetaBlocks = true
     else if (arg === '--strict') a.strict = true
-    else if ((v = intArg(arg, '--set_block_size=', '')) !== 'nomatch' || (v = intArg(arg, '--block_size=', '')) !== 'nomatch') {
+    else if ((v = intArg(arg, '--set_block_size=')) !== 'nomatch' || (v = intArg(arg, '--block_size=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'block size must be numeric\n' }
       a.setBlockSize = true
       a.blockSize = Number(BigInt.asUintN(64, v))
-    } else if ((v = intArg(arg, '--readahead_size=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--readahead_size=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'readahead_size must be numeric\n' }
       a.readaheadSize = Number(BigInt.asUintN(64, v))
     } else if (arg.startsWith('--compression_types=')) {
@@ -182,23 +182,23 @@ export function parseSstDumpArgs(argv: readonly string[]): ParseResult {
       }
     } else if (arg.startsWith('--parse_internal_key=')) {
       return { kind: 'parse_internal_key', hex: arg.slice(21) }
-    } else if ((v = intArg(arg, '--compression_level_from=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--compression_level_from=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'compression_level_from must be numeric\n' }
       a.hasLevelFrom = true
       a.levelFrom = Number(BigInt.asIntN(32, v))
-    } else if ((v = intArg(arg, '--compression_level_to=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--compression_level_to=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'compression_level_to must be numeric\n' }
       a.hasLevelTo = true
       a.levelTo = Number(BigInt.asIntN(32, v))
-    } else if ((v = intArg(arg, '--compression_max_dict_bytes=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--compression_max_dict_bytes=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'compression_max_dict_bytes must be numeric\n' }
       if (v < 0n || v > 0xffffffffn) return { kind: 'exit', code: 1, stderr: `compression_max_dict_bytes must be a uint32_t: '${arg}'\n`, help: 'stderr' }
       a.maxDictBytes = Number(v)
-    } else if ((v = intArg(arg, '--compression_zstd_max_train_bytes=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--compression_zstd_max_train_bytes=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'compression_zstd_max_train_bytes must be numeric\n' }
       if (v < 0n || v > 0xffffffffn) return { kind: 'exit', code: 1, stderr: `compression_zstd_max_train_bytes must be a uint32_t: '${arg}'\n`, help: 'stderr' }
       a.zstdMaxTrainBytes = Number(v)
-    } else if ((v = intArg(arg, '--compression_max_dict_buffer_bytes=', '')) !== 'nomatch') {
+    } else if ((v = intArg(arg, '--compression_max_dict_buffer_bytes=')) !== 'nomatch') {
       if (v === 'fail') return { kind: 'exit', code: 1, stderr: 'compression_max_dict_buffer_bytes must be numeric\n' }
       if (v < 0n) return { kind: 'exit', code: 1, stderr: `compression_max_dict_buffer_bytes must be positive: '${arg}'\n`, help: 'stderr' }
       a.maxDictBufferBytes = Number(v)

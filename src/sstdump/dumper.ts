@@ -12,7 +12,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decompressBlock } from '../codec/compression.js'
 import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
 import { encodeVarint } from '../format/coding.js'
@@ -22,25 +22,32 @@ import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import {
   BLOCK_BASED_TABLE_MAGIC,
   decodeFooter,
-  Footer,
+  type Footer,
   FOOTER_BYTES,
   LEGACY_BLOCK_BASED_TABLE_MAGIC,
   LEGACY_FOOTER_BYTES,
   LEGACY_PLAIN_TABLE_MAGIC,
   PLAIN_TABLE_MAGIC,
 } from '../format/footer.js'
-import { COMPRESSION_DICT_BLOCK, decodeMetaindex, INDEX_BLOCK, LEGACY_PROPERTIES_BLOCK, MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
-import { decodeProperties, Property, TableProperties } from '../format/properties.js'
+import {
+  COMPRESSION_DICT_BLOCK,
+  decodeMetaindex,
+  INDEX_BLOCK,
+  LEGACY_PROPERTIES_BLOCK,
+  type MetaindexEntry,
+  PROPERTIES_BLOCK,
+  RANGE_DEL_BLOCK,
+} from '../format/metaindex.js'
+import { decodeProperties, Property, type TableProperties } from '../format/properties.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
 import { decodeBlobIndex } from '../format/blob-index.js'
 import { decodeWideColumns } from '../format/wide-columns.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
-import { ByteSink, cString, hexUpper } from './sink.js'
+import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
-import { SstDumpProperties, sstDumpProperties } from './properties.js'
-
+import { type SstDumpProperties, sstDumpProperties } from './properties.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -169,7 +176,11 @@ export class Dumper {
       this.footer = footer
       if (footer.formatVersion >= 6) {
         try {
-          verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 })
+          verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), {
+            checksumType: footer.checksumType,
+            formatVersion: footer.formatVersion,
+            baseContextChecksum: footer.baseContextChecksum ?? 0,
+          })
         } catch (e) {
           throw corruption(stripOffset((e as Error).message))
         }
@@ -227,7 +238,9 @@ export class Dumper {
 
   checksumStatus(e: ChecksumMismatchError): SstDumpStatus {
     const ct = this.footer?.checksumType ?? 1
-    return corruption(`block checksum mismatch: stored = ${e.stored >>> 0}, computed = ${e.computed >>> 0}, type = ${ct}  in ${this.path} offset ${e.handle.offset} size ${e.handle.size}`)
+    return corruption(
+      `block checksum mismatch: stored = ${e.stored >>> 0}, computed = ${e.computed >>> 0}, type = ${ct}  in ${this.path} offset ${e.handle.offset} size ${e.handle.size}`,
+    )
   }
 
   private checkBounds(h: BlockHandle): void {
@@ -240,7 +253,7 @@ export class Dumper {
 
   private readBlockFrom(source: FileByteSource, footer: Footer, h: BlockHandle, kind: BlockKind, verify: boolean, decompress: boolean): Uint8Array {
     this.checkBounds(h)
-    let raw
+    let raw: ReturnType<typeof rawRead>
     try {
       raw = rawRead(source, footer, h, verify)
     } catch (e) {
@@ -257,7 +270,11 @@ export class Dumper {
     const name = compressionName783(type)
     if (![1, 2, 3, 4, 5, 7, 0x40].includes(type)) throw SstDumpStatus.of('NotSupported', 'Unsupported compression method for this build', name)
     try {
-      return decompressBlock(type, payload, { formatVersion: footer.formatVersion, dictionary: isData ? this.dictionary() ?? undefined : undefined, offset: h.offset })
+      return decompressBlock(type, payload, {
+        formatVersion: footer.formatVersion,
+        dictionary: isData ? (this.dictionary() ?? undefined) : undefined,
+        offset: h.offset,
+      })
     } catch (e) {
       if (e instanceof SstDumpStatus) throw e
       throw corruption('Corrupted compressed block contents', name)
@@ -507,12 +524,20 @@ function validType(t: number, latest: boolean): boolean {
   return latest ? t === 0x18 || t === 0x1a : t === 0x18
 }
 
-export type ParsedIkey = { ok: true; userKey: Uint8Array; seq: bigint; type: number } | { ok: false; state: Uint8Array; userKey: Uint8Array; seq: bigint; type: number }
+export type ParsedIkey =
+  | { ok: true; userKey: Uint8Array; seq: bigint; type: number }
+  | { ok: false; state: Uint8Array; userKey: Uint8Array; seq: bigint; type: number }
 
 /** `ParseInternalKey(key, &ikey, log_err_key=true)`; on failure `state` is the Status state. */
 export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
   if (key.length < 8) {
-    return { ok: false, state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `), userKey: new Uint8Array(0), seq: MAX_SEQUENCE_NUMBER, type: 0 }
+    return {
+      ok: false,
+      state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `),
+      userKey: new Uint8Array(0),
+      seq: MAX_SEQUENCE_NUMBER,
+      type: 0,
+    }
   }
   const n = key.length - 8
   const packed = new DataView(key.buffer, key.byteOffset + n, 8).getBigUint64(0, true)

@@ -5,7 +5,7 @@
  */
 import type { Hook } from '@oclif/core'
 
-const hook: Hook<'init'> = async function (opts) {
+const hook: Hook<'init'> = async (opts) => {
   if (opts.id !== 'sst-dump') return
   const end = opts.argv.indexOf('--')
   const args = end < 0 ? opts.argv : opts.argv.slice(0, end)

@@ -7,10 +7,10 @@
 import { BlockIter } from '../format/block.js'
 import { COMPRESSION_DICT_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { encodeVarint } from '../format/coding.js'
-import { Dumper, handleHex, toStatus } from './dumper.js'
+import { type Dumper, handleHex, toStatus } from './dumper.js'
 import { propertiesToString } from './properties.js'
 import { hexUpper } from './sink.js'
-import { SstDumpStatus } from './status.js'
+import type { SstDumpStatus } from './status.js'
 
 const RULE = '--------------------------------------\n'
 const BBT_MAGIC_DECIMAL = '9863518390377041911'
@@ -108,7 +108,9 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
   const footer = d.footer!
   t.s(`Footer Details:\n${RULE}`)
   const indexHandle = footer.indexHandle ?? { offset: 0, size: 0 }
-  t.s(`  metaindex handle: ${handleHex(footer.metaindexHandle)}\n  index handle: ${handleHex(indexHandle)}\n  table_magic_number: ${BBT_MAGIC_DECIMAL}\n  format version: ${footer.formatVersion}\n  \n`)
+  t.s(
+    `  metaindex handle: ${handleHex(footer.metaindexHandle)}\n  index handle: ${handleHex(indexHandle)}\n  table_magic_number: ${BBT_MAGIC_DECIMAL}\n  format version: ${footer.formatVersion}\n  \n`,
+  )
   t.s(`Metaindex Details:\n${RULE}`)
   for (const e of d.metaindex) {
     const h = handleHex(e.handle)

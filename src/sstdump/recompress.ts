@@ -6,12 +6,12 @@
  * (ratio): ... Not compressed (abort): ...`. The numbers come from sstkit's
  * recompress engine (entries re-cut into blocks of the given size).
  */
-import { recompressFile } from '../recompress/engine.js'
+import { type RecompressReport, recompressFile } from '../recompress/engine.js'
 import type { DictMode } from '../recompress/config.js'
-import { SstDumpArgs, COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL } from './args.js'
-import { compressionName783, Dumper } from './dumper.js'
-import { ByteSink } from './sink.js'
-import { corruption, SstDumpStatus } from './status.js'
+import { type SstDumpArgs, COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL } from './args.js'
+import { compressionName783, type Dumper } from './dumper.js'
+import type { ByteSink } from './sink.js'
+import { corruption, type SstDumpStatus } from './status.js'
 
 /** Types this build compresses with (7.8.3's `CompressionTypeSupported`): all but Xpress. */
 const SUPPORTED = new Set([0, 1, 2, 3, 4, 5, 7])
@@ -55,7 +55,7 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
     out.text(`Compression: ${name.padEnd(24)}\n`)
     for (let level = a.levelFrom; level <= a.levelTo; level++) {
       out.text(`Compression level: ${level}`)
-      let report
+      let report: RecompressReport
       try {
         report = await recompressFile(d.fsPath, {
           matrix: { types: [type], levels: [level === DEFAULT_COMPRESSION_LEVEL || type === 0 ? null : level], dicts: [dictMode(type, a)], checksums: [false] },

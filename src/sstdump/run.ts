@@ -5,13 +5,13 @@
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { hexToBytes, parseSstDumpArgs, SstDumpArgs, U64_MAX } from './args.js'
+import { hexToBytes, parseSstDumpArgs, type SstDumpArgs, U64_MAX } from './args.js'
 import { debugString, Dumper, parseIkey783 } from './dumper.js'
 import { helpText } from './help.js'
 import { propertiesToString, userPropertiesLines } from './properties.js'
 import { dumpTable } from './raw.js'
 import { showAllCompressionSizes } from './recompress.js'
-import { ByteSink, ByteWriter, hexUpper } from './sink.js'
+import { ByteSink, type ByteWriter, hexUpper } from './sink.js'
 import { SstDumpStatus } from './status.js'
 import { Property } from '../format/properties.js'
 
@@ -95,7 +95,12 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
   const cmd = a.command
   for (const filename of filenames) {
     if (filename.length <= 4 || !filename.endsWith('.sst')) continue
-    const dumper = Dumper.open(filename, fsPath(filename), out, { verifyChecksum: a.verifyChecksum, outputHex: a.outputHex, decodeBlobIndex: a.decodeBlobIndex, strict: a.strict })
+    const dumper = Dumper.open(filename, fsPath(filename), out, {
+      verifyChecksum: a.verifyChecksum,
+      outputHex: a.outputHex,
+      decodeBlobIndex: a.decodeBlobIndex,
+      strict: a.strict,
+    })
     try {
       if (dumper.status) {
         out.flush()

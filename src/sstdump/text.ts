@@ -150,9 +150,7 @@ export function formatValuePreferredSeqno(v: ValueWithPreferredSeqno, opts: SstD
 export function formatWideColumns(columns: readonly WideColumn[], opts: SstDumpFormatOptions = {}): string {
   const hex = opts.hex ?? false
   const part = (b: Uint8Array) => (b.length === 0 ? '' : hex ? `0x${sliceToString(b, true)}` : sliceToString(b, false))
-  return columns
-    .map((col) => `${part(col.name)}:${col.blobIndex ? `{${formatBlobIndex(col.blobIndex, opts)}}` : part(col.value)}`)
-    .join(' ')
+  return columns.map((col) => `${part(col.name)}:${col.blobIndex ? `{${formatBlobIndex(col.blobIndex, opts)}}` : part(col.value)}`).join(' ')
 }
 
 /**

@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import { FileSink, TableWriter, WriteSummary } from '../table/writer.js'
+import { FileSink, TableWriter, type WriteSummary } from '../table/writer.js'
 import { prng } from '../util/prng.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { Property } from '../format/properties.js'
@@ -27,9 +27,7 @@ export interface SynthOptions {
   blockSize?: number
 }
 
-const TEXT = new TextEncoder().encode(
-  'the quick brown fox jumps over the lazy dog while the storage engine flushes its memtable into a sorted string table; ',
-)
+const TEXT = new TextEncoder().encode('the quick brown fox jumps over the lazy dog while the storage engine flushes its memtable into a sorted string table; ')
 
 function fillRandom(b: Uint8Array, random: () => number): void {
   for (let i = 0; i < b.length; i += 4) {
@@ -108,4 +106,3 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
     throw e
   }
 }
-

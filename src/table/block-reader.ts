@@ -6,11 +6,11 @@
 import { blockChecksum, checksumTypeName, contextModifier } from '../codec/checksum.js'
 import { compressionTypeName, decompressBlock } from '../codec/compression.js'
 import type { Scratch } from '../codec/output.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
 import { transferable } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { ByteSource, ReadWindow, ShortReadError } from '../io/byte-source.js'
+import { type ByteSource, type ReadWindow, ShortReadError } from '../io/byte-source.js'
 
 /** Largest block sstkit will read; a bigger handle is treated as corrupt rather than allocated. */
 export const DEFAULT_MAX_BLOCK_BYTES = 512 * 1024 * 1024
@@ -72,10 +72,7 @@ export function checkHandle(handle: BlockHandle, what: string, limit: number, ma
     throw new CorruptionError(`${what} handle claims ${handle.size} bytes, over the ${maxBlockBytes}-byte block limit`, at ?? handle.offset)
   }
   if (handle.offset + handle.size + BLOCK_TRAILER_BYTES > limit) {
-    throw new CorruptionError(
-      `${what} handle (offset ${handle.offset}, size ${handle.size}) points past the end of its region (${limit})`,
-      at ?? handle.offset,
-    )
+    throw new CorruptionError(`${what} handle (offset ${handle.offset}, size ${handle.size}) points past the end of its region (${limit})`, at ?? handle.offset)
   }
 }
 
@@ -100,7 +97,14 @@ export function readRawBlock(source: ByteSource, handle: BlockHandle, ctx: Check
       throw new ChecksumMismatchError(opts.what, handle, storedChecksum, computed, ctx.checksumType)
     }
   }
-  return { handle, payload: bytes.subarray(0, handle.size), checksummed: bytes.subarray(0, handle.size + 1), compressionType, storedChecksum, computedChecksum: computed }
+  return {
+    handle,
+    payload: bytes.subarray(0, handle.size),
+    checksummed: bytes.subarray(0, handle.size + 1),
+    compressionType,
+    storedChecksum,
+    computedChecksum: computed,
+  }
 }
 
 /** The value RocksDB would store for these bytes (payload + type byte) at `offset`. */

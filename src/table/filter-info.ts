@@ -2,11 +2,11 @@
  * What filter a table carries: full, partitioned or the obsolete block-based
  * kind, identified from the filter's own metadata (not from the policy name).
  */
-import { FilterDescription, identifyBlockBasedFilter, identifyFilter } from '../format/filter.js'
+import { type FilterDescription, identifyBlockBasedFilter, identifyFilter } from '../format/filter.js'
 import { IndexBlockIter } from '../format/index-block.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
-import { Table } from './reader.js'
+import type { Table } from './reader.js'
 
 export interface FilterInfo {
   /** Metaindex name, e.g. `fullfilter.rocksdb.BuiltinBloomFilter`. */

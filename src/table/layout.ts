@@ -20,8 +20,8 @@ import {
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
-import { blockChecksumOf, decompressRawBlock, hex32, RawBlock } from './block-reader.js'
-import { propertiesChecksumWithSeqnoZeroed, Table } from './reader.js'
+import { blockChecksumOf, decompressRawBlock, hex32, type RawBlock } from './block-reader.js'
+import { propertiesChecksumWithSeqnoZeroed, type Table } from './reader.js'
 
 export type BlockKind =
   | 'data'
@@ -104,7 +104,8 @@ export function tableLayout(
       return
     }
     const b = describe(table, { kind: 'data', name: '', handle, isData: true }, decompress)
-    if (b.problem) blocks.push(b) // problems are kept: they are few and must be reported
+    if (b.problem)
+      blocks.push(b) // problems are kept: they are few and must be reported
     else {
       folded.count++
       folded.sizeOnDisk += b.sizeOnDisk
@@ -170,7 +171,12 @@ export function tableLayout(
     const totals = totalsOf(blocks)
     if (folded.count > 0) {
       const d = totals.find((t) => t.kind === 'data')
-      const merged = { kind: 'data' as BlockKind, count: folded.count + (d?.count ?? 0), sizeOnDisk: folded.sizeOnDisk + (d?.sizeOnDisk ?? 0), uncompressedSize: folded.uncompressedSize + (d?.uncompressedSize ?? 0) }
+      const merged = {
+        kind: 'data' as BlockKind,
+        count: folded.count + (d?.count ?? 0),
+        sizeOnDisk: folded.sizeOnDisk + (d?.sizeOnDisk ?? 0),
+        uncompressedSize: folded.uncompressedSize + (d?.uncompressedSize ?? 0),
+      }
       totals.splice(d ? totals.indexOf(d) : 0, d ? 1 : 0, merged)
     }
     const covered = totals.reduce((a, t) => a + t.sizeOnDisk, 0)
@@ -217,7 +223,7 @@ function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlo
   }
   if (uncompressedSize === null && !problem) {
     try {
-      const dict = p.isData ? table.dictionary() ?? undefined : undefined
+      const dict = p.isData ? (table.dictionary() ?? undefined) : undefined
       uncompressedSize = decompressRawBlock(raw, table.formatVersion, `${p.kind} block`, dict).length
     } catch (e) {
       problem ??= messageOf(e)

@@ -3,18 +3,18 @@
  * -> data blocks, one positional read per block. Nothing is loaded whole;
  * memory is bounded by the largest block (and the readahead window).
  */
-import { BlockHandle, isNullHandle } from '../format/block-handle.js'
+import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { Cursor, readFixed32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { decodeFooter, Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
-import { IndexBlockIter, IndexEncoding, IndexType } from '../format/index-block.js'
+import { decodeFooter, type Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
+import { IndexBlockIter, type IndexEncoding, IndexType } from '../format/index-block.js'
 import {
   GlobalSeqnoPatch,
   internalKeyComparator,
   INTERNAL_KEY_TRAILER_BYTES,
   userComparatorByName,
-  UserComparator,
+  type UserComparator,
   bytewiseComparator,
 } from '../format/internal-key.js'
 import {
@@ -22,7 +22,7 @@ import {
   decodeMetaindex,
   INDEX_BLOCK,
   LEGACY_PROPERTIES_BLOCK,
-  MetaindexEntry,
+  type MetaindexEntry,
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
@@ -35,12 +35,22 @@ import {
   Property,
   propertyNumber,
   propertyString,
-  TableProperties,
+  type TableProperties,
 } from '../format/properties.js'
-import { decodeRangeDeletions, RangeTombstone } from '../format/range-del.js'
+import { decodeRangeDeletions, type RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
-import { ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
-import { ChecksumMismatchError, checkHandle, computeStoredChecksum, decompressRawBlock, DEFAULT_MAX_BLOCK_BYTES, hex32, readRawBlock, RawBlock, ChecksumContext } from './block-reader.js'
+import { type ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
+import {
+  ChecksumMismatchError,
+  checkHandle,
+  computeStoredChecksum,
+  decompressRawBlock,
+  DEFAULT_MAX_BLOCK_BYTES,
+  hex32,
+  readRawBlock,
+  type RawBlock,
+  type ChecksumContext,
+} from './block-reader.js'
 
 export interface OpenTableOptions {
   /** Verify block checksums as blocks are read (default true). */
@@ -176,7 +186,8 @@ export class Table {
     let indexHandle = footer.indexHandle
     if (footer.formatVersion >= 6) {
       indexHandle = find(INDEX_BLOCK)
-      if (!indexHandle) throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
+      if (!indexHandle)
+        throw new CorruptionError(`format_version ${footer.formatVersion} file has no "${INDEX_BLOCK}" entry in its metaindex`, footer.metaindexHandle.offset)
     }
     if (!indexHandle || isNullHandle(indexHandle)) throw new CorruptionError('the file has no index block', footer.offset)
     // Refuse an impossible index handle now (without reading it), so that a damaged
@@ -205,7 +216,7 @@ export class Table {
   /** Read, verify and decompress a block. Data blocks use the compression dictionary. */
   readBlock(handle: BlockHandle, what: string, isDataBlock = false, verifyChecksum = this.verifyChecksums): Uint8Array {
     const raw = this.readRaw(handle, what, verifyChecksum)
-    return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? this.dictionary() ?? undefined : undefined)
+    return decompressRawBlock(raw, this.formatVersion, what, isDataBlock && raw.compressionType !== 0 ? (this.dictionary() ?? undefined) : undefined)
   }
 
   /**
@@ -357,7 +368,7 @@ export function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumCo
     return false
   }
   const entry = props.raw.find((p) => p.name === GLOBAL_SEQNO_PROPERTY)
-  if (!entry || entry.value.length !== 8) return false
+  if (entry?.value.length !== 8) return false
   const bytes = new Uint8Array(raw.payload.length + 1)
   bytes.set(raw.payload)
   bytes[raw.payload.length] = raw.compressionType

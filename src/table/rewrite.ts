@@ -9,12 +9,18 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { RateDecider, RatioDecider } from '../recompress/auto-skip.js'
 import { prng } from '../util/prng.js'
-import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, HASH_INDEX_METADATA_BLOCK, HASH_INDEX_PREFIXES_BLOCK, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
+import {
+  BLOCK_BASED_FILTER_PREFIX,
+  FULL_FILTER_PREFIX,
+  HASH_INDEX_METADATA_BLOCK,
+  HASH_INDEX_PREFIXES_BLOCK,
+  PARTITIONED_FILTER_PREFIX,
+} from '../format/metaindex.js'
 import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
-import { openTable, Table } from './reader.js'
+import { openTable, type Table } from './reader.js'
 import { verifyTable } from './verify.js'
-import { BlockEntryStats, CountingSink, FileSink, TableSink, TableWriter, TableWriterOptions, WriteSummary } from './writer.js'
+import { type BlockEntryStats, CountingSink, FileSink, type TableSink, TableWriter, type TableWriterOptions, type WriteSummary } from './writer.js'
 import { BlockIter } from '../format/block.js'
 import { parseInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
@@ -99,8 +105,18 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ...rest } = o as RewriteOptions
   void _keep
   const random = prng(seed ?? 0)
-  const skip = autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
-  return { ...rest, skip, formatVersion, checksumType, filter, baseProperties: base, dropProperties: drop, shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator' }
+  const skip =
+    autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
+  return {
+    ...rest,
+    skip,
+    formatVersion,
+    checksumType,
+    filter,
+    baseProperties: base,
+    dropProperties: drop,
+    shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator',
+  }
 }
 
 /** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */
@@ -231,7 +247,10 @@ function verifyRewrite(input: Table, written: string): void {
     const v = verifyTable(out)
     if (!v.ok) {
       const p = v.problems[0]
-      throw new RewriteError('corruption', `verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
+      throw new RewriteError(
+        'corruption',
+        `verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`,
+      )
     }
     const a = input.iterator({ applyGlobalSeqno: false })
     const b = out.iterator({ applyGlobalSeqno: false })
@@ -247,7 +266,10 @@ function verifyRewrite(input: Table, written: string): void {
     const tb = out.rangeTombstones({ applyGlobalSeqno: false })
     if (ta.length !== tb.length) throw new RewriteError('corruption', `verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
     ta.forEach((t, i) => {
-      if (Buffer.compare(Buffer.from(t.internalKey), Buffer.from(tb[i].internalKey)) !== 0 || Buffer.compare(Buffer.from(t.end), Buffer.from(tb[i].end)) !== 0) {
+      if (
+        Buffer.compare(Buffer.from(t.internalKey), Buffer.from(tb[i].internalKey)) !== 0 ||
+        Buffer.compare(Buffer.from(t.end), Buffer.from(tb[i].end)) !== 0
+      ) {
         throw new RewriteError('corruption', `verification failed: range tombstone ${i} differs from the input`)
       }
     })

@@ -19,7 +19,7 @@ import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.j
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
-import { DataBlockRef, Table, verifyFooterChecksum } from './reader.js'
+import { type DataBlockRef, Table, verifyFooterChecksum } from './reader.js'
 
 export interface VerifyProblem {
   /** Block kind and name ("data block", "properties", "footer", "table"). */
@@ -166,7 +166,13 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     let contents: Uint8Array
     try {
       // Through a private window and into a reused buffer: each block is checked before the next read.
-      const raw = readRawBlock(table.source, ref.handle, table.checksum, { what: 'data block', verifyChecksum: false, limit: table.footer.offset, maxBlockBytes: table.maxBlockBytes, window })
+      const raw = readRawBlock(table.source, ref.handle, table.checksum, {
+        what: 'data block',
+        verifyChecksum: false,
+        limit: table.footer.offset,
+        maxBlockBytes: table.maxBlockBytes,
+        window,
+      })
       const computed = blockChecksumOf(table, raw)
       if (computed !== raw.storedChecksum) {
         add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
@@ -187,7 +193,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       if (checker) {
         const layout = decodeBlockLayout(contents, where, 'data block')
         // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
-        const n = !layout.separatedKV && layout.numRestarts > 0 && readFixed32(contents, layout.restartsOffset) === 0 ? checker.check(contents, layout.entriesEnd, prevKey) : -1
+        const n =
+          !layout.separatedKV && layout.numRestarts > 0 && readFixed32(contents, layout.restartsOffset) === 0
+            ? checker.check(contents, layout.entriesEnd, prevKey)
+            : -1
         if (n > 0) {
           entries += n
           firstKeyCheck(checker.firstKey())

@@ -21,7 +21,7 @@ import { BlockCompressor } from '../codec/block-compressor.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { BlockHandle } from '../format/block-handle.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { encodeFooter, FOOTER_BYTES, LATEST_FORMAT_VERSION } from '../format/footer.js'
 import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
 import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
@@ -119,7 +119,10 @@ export interface WriteSummary {
 export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
   if (formatVersion < 7) return compressionTypeName(configured)
   if (configured === CompressionType.None) return ';;'
-  const hex = [...usedTypes].filter((t) => t !== 0).sort((a, b) => a - b).map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
+  const hex = [...usedTypes]
+    .filter((t) => t !== 0)
+    .sort((a, b) => a - b)
+    .map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
   return `BuiltinV2;${hex.join('')};`
 }
 
@@ -147,11 +150,15 @@ export class TableWriter {
   private readonly dataBuilder: BlockBuilder
   private readonly flush: FlushBySizePolicy
   private readonly index: ShortenedIndexBuilder
-  private partitioned: { partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]; current: ShortenedIndexBuilder; policy: FlushBySizePolicy; estimate: number } | null = null
+  private partitioned: {
+    partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]
+    current: ShortenedIndexBuilder
+    policy: FlushBySizePolicy
+    estimate: number
+  } | null = null
   private readonly rangeDel = new BlockBuilder(1)
   private rangeDeletions = 0
   private lastKey: Uint8Array | null = null
-  private pendingHandle: BlockHandle | null = null
   private buffered: Uint8Array[] | null = null
   private bufferedBytes = 0
   /** Keys bounding each buffered block, for the deferred index entries. */
@@ -182,7 +189,8 @@ export class TableWriter {
     private readonly sink: TableSink,
     private readonly o: TableWriterOptions,
   ) {
-    if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION) throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
+    if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION)
+      throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
     this.dataBuilder = new BlockBuilder(o.restartInterval)
     this.flush = new FlushBySizePolicy(o.blockSize)
@@ -298,7 +306,12 @@ export class TableWriter {
     // Cut index partitions near metadata_block_size (PartitionedIndexBuilder).
     if (p.estimate >= this.o.metadataBlockSize || nextKey === null) {
       p.partitions.push({ lastKey, handle: null, block: p.current.finish() })
-      p.current = new ShortenedIndexBuilder({ userKeys: this.o.formatVersion >= 3, deltaValues: this.o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: this.o.shortenSeparators ?? true })
+      p.current = new ShortenedIndexBuilder({
+        userKeys: this.o.formatVersion >= 3,
+        deltaValues: this.o.formatVersion >= 4,
+        valueTypeForSeek: 0x18,
+        shorten: this.o.shortenSeparators ?? true,
+      })
       p.estimate = 0
     }
   }
@@ -310,7 +323,7 @@ export class TableWriter {
     this.bufferedKeys = []
     this.dictionary = this.buildDictionary(blocks)
     this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
-    blocks.forEach((b, i) => this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey))
+    for (const [i, b] of blocks.entries()) this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey)
   }
 
   private buildDictionary(blocks: Uint8Array[]): Uint8Array {
@@ -323,7 +336,14 @@ export class TableWriter {
     const samples = new Uint8Array(total)
     for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
     // The level matters to finalize only, which is zstd's.
-    return dictionaryFromSamples(o.dict, o.compressionType, samples, plan.map((p) => p.take), o.maxDictBytes, effectiveLevel(CompressionType.ZSTD, o.level)!)
+    return dictionaryFromSamples(
+      o.dict,
+      o.compressionType,
+      samples,
+      plan.map((p) => p.take),
+      o.maxDictBytes,
+      effectiveLevel(CompressionType.ZSTD, o.level)!,
+    )
   }
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
@@ -430,7 +450,7 @@ export class TableWriter {
         indexSize += part.handle.size + BLOCK_TRAILER_BYTES
         part.block = null
       }
-      p.partitions.forEach((part) => top.add(part.lastKey, null, part.handle!))
+      for (const part of p.partitions) top.add(part.lastKey, null, part.handle!)
       const topBlock = top.finish()
       indexHandle = this.writeMaybeCompressed(topBlock)
       topLevelSize = indexHandle.size
@@ -515,7 +535,13 @@ export class TableWriter {
   private writeFooter(metaindex: BlockHandle, index: BlockHandle): void {
     const footerOffset = this.offset
     const f = encodeFooter(
-      { checksumType: this.o.checksumType, formatVersion: this.o.formatVersion, metaindexHandle: metaindex, indexHandle: index, baseContextChecksum: this.base },
+      {
+        checksumType: this.o.checksumType,
+        formatVersion: this.o.formatVersion,
+        metaindexHandle: metaindex,
+        indexHandle: index,
+        baseContextChecksum: this.base,
+      },
       (footer) => (blockChecksum(this.o.checksumType, footer) + contextModifier(this.base, footerOffset)) >>> 0,
     )
     this.sink.write(f)

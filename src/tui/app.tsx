@@ -14,7 +14,20 @@ import { Box, render, Text, useApp, useInput, useStdin, useStdout } from 'ink'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { bytesText } from './format.js'
 import type { BrowseModel, BlockRow, EntryPos, IndexHandleRow } from './model.js'
-import { blocksListHeight, cmpPos, dims, drawFrame, follow, INITIAL, overviewText, resolveBlk, type Focus, type Line, type Screen, type UiState } from './screens.js'
+import {
+  blocksListHeight,
+  cmpPos,
+  dims,
+  drawFrame,
+  follow,
+  INITIAL,
+  overviewText,
+  resolveBlk,
+  type Focus,
+  type Line,
+  type Screen,
+  type UiState,
+} from './screens.js'
 
 export interface AppProps {
   readonly model: BrowseModel
@@ -25,19 +38,27 @@ export interface AppProps {
   readonly redrawMs?: number
 }
 
-function useTerminalSize(width?: number, height?: number): { cols: number; rows: number } {
+interface TerminalSize {
+  cols: number
+  rows: number
+}
+
+/** The given size, else the terminal's, else 100x30. */
+function terminalSize(stdout: NodeJS.WriteStream, width?: number, height?: number): TerminalSize {
+  return { cols: width ?? (stdout.columns || 100), rows: height ?? (stdout.rows || 30) }
+}
+
+function useTerminalSize(width?: number, height?: number): TerminalSize {
   const { stdout } = useStdout()
-  const read = () => ({ cols: width ?? (stdout.columns || 100), rows: height ?? (stdout.rows || 30) })
-  const [size, setSize] = useState(read)
+  const [size, setSize] = useState(() => terminalSize(stdout, width, height))
   useEffect(() => {
-    setSize(read())
+    setSize(terminalSize(stdout, width, height))
     if (width !== undefined && height !== undefined) return undefined
-    const f = () => setSize(read())
+    const f = () => setSize(terminalSize(stdout, width, height))
     stdout.on('resize', f)
     return () => {
       stdout.off('resize', f)
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout, width, height])
   return size
 }
@@ -78,7 +99,6 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
 
   const { W, C, listH, listRows } = dims(cols, rows)
   const ovLines = useMemo(() => overviewText(model), [model, model.props, model.propsPending])
-
 
   const selectBlock = (rowsNow: BlockRow[], i: number, top: number) => {
     set({ blk: { cursor: i, top: follow(i, top, blocksListHeight(C)), offset: rowsNow[i]?.block.offset ?? null } })
@@ -133,7 +153,10 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
     const e = model.entries(r.pos.block)
     const found = e.ok ? e.entries[r.pos.entry] : undefined
     set({
-      message: { text: `seek ${text}: first entry >= key is ${found ? bytesText(found.userKey, st.current.hex) : '?'} (data block #${r.pos.block})`, error: false },
+      message: {
+        text: `seek ${text}: first entry >= key is ${found ? bytesText(found.userKey, st.current.hex) : '?'} (data block #${r.pos.block})`,
+        error: false,
+      },
     })
   }
 
@@ -149,7 +172,10 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
     try {
       const list = model.indexHandles(b)
       push()
-      set({ screen: 'handles', handles: { title: `${b.kind}${b.name ? ` ${b.name}` : ''} at offset ${b.offset}: ${list.length} handles`, rows: list, cursor: 0, top: 0 } })
+      set({
+        screen: 'handles',
+        handles: { title: `${b.kind}${b.name ? ` ${b.name}` : ''} at offset ${b.offset}: ${list.length} handles`, rows: list, cursor: 0, top: 0 },
+      })
     } catch (e) {
       set({ message: { text: `cannot open the ${b.kind} block: ${(e as Error).message}`, error: true } })
     }
@@ -230,7 +256,8 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
         const cur = resolveBlk(rowsNow, s.blk)
         if (input === 'n') {
           const i = model.nextProblem(cur.cursor)
-          if (i < 0) return set({ message: { text: model.progress().sweepDone ? 'no block has a problem' : 'no problem found yet (still checking)', error: false } })
+          if (i < 0)
+            return set({ message: { text: model.progress().sweepDone ? 'no block has a problem' : 'no problem found yet (still checking)', error: false } })
           return selectBlock(rowsNow, i, cur.top)
         }
         const n = listStep(input, key, cur.cursor, rowsNow.length, blocksListHeight(C) - 1)
@@ -291,6 +318,7 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
   return (
     <Box flexDirection="column" width={W}>
       {frame.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a frame line is its row on the screen; rows have no other identity
         <Text key={i} wrap="truncate-end">
           {renderLine(line, W)}
         </Text>
@@ -308,11 +336,17 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
 function renderLine(line: Line, width: number): ReactNode[] {
   const used = line.reduce((n, s) => n + s.text.length, 0)
   const out = line.map((s, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: spans are positional within their line; the line is redrawn whole
     <Text key={i} color={s.color} inverse={s.inverse} bold={s.bold} dimColor={s.dim}>
       {s.text}
     </Text>
   ))
-  if (used < width) out.push(<Text key="pad" dimColor>{' '.repeat(width - used)}</Text>)
+  if (used < width)
+    out.push(
+      <Text key="pad" dimColor>
+        {' '.repeat(width - used)}
+      </Text>,
+    )
   return out
 }
 

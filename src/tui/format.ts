@@ -2,15 +2,7 @@
  * Text for the browser's panes: keys, values, hex dumps, the byte-split bar,
  * fixed-width cells. Plain functions over strings; no ink, no file access.
  */
-import {
-  decodeBlobIndex,
-  decodeWideColumns,
-  formatBlobIndex,
-  splitValuePreferredSeqno,
-  ValueType,
-  valueTypeName,
-  type BlockKind,
-} from '../index.js'
+import { decodeBlobIndex, decodeWideColumns, formatBlobIndex, splitValuePreferredSeqno, ValueType, valueTypeName, type BlockKind } from '../index.js'
 import { toHex } from '../format/coding.js'
 import { escapeBytes, formatBytes, percent, truncate } from '../report/text.js'
 import type { ByteSplit, EntryRow } from './model.js'

@@ -22,15 +22,7 @@
  */
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { addGaps, messageOf } from '../table/layout.js'
-import {
-  ChecksumMismatchError,
-  compressionTypeName,
-  tableLayout,
-  type DataBlockRef,
-  type LayoutBlock,
-  type BlockHandle,
-  type Table,
-} from '../index.js'
+import { ChecksumMismatchError, compressionTypeName, tableLayout, type DataBlockRef, type LayoutBlock, type BlockHandle, type Table } from '../index.js'
 import { propsJson, type PropsJson } from '../report/props.js'
 import * as cursor from './cursor.js'
 import type { EntryPos, EntryRows } from './cursor.js'
@@ -275,7 +267,14 @@ export class BrowseModel implements EntryRows {
           problem = messageOf(e)
         }
       }
-      info = { compressionType: raw.compressionType, compression: compressionTypeName(raw.compressionType), uncompressedSize, checksum: 'ok', storedChecksum: raw.storedChecksum, problem }
+      info = {
+        compressionType: raw.compressionType,
+        compression: compressionTypeName(raw.compressionType),
+        uncompressedSize,
+        checksum: 'ok',
+        storedChecksum: raw.storedChecksum,
+        problem,
+      }
     } catch (e) {
       const mismatch = e instanceof ChecksumMismatchError
       info = {

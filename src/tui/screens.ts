@@ -49,7 +49,7 @@ export const HELP_LINES = [
   '  g G  Home End   first / last',
   '  Tab  Shift+Tab  next / previous pane: Overview → Blocks → Entries → value → Overview',
   '  1 2 3           Overview, Blocks, Entries',
-  '  Enter           open: a data block\'s entries, an index block\'s handles;',
+  "  Enter           open: a data block's entries, an index block's handles;",
   '                  on an entry, focus its value pane',
   '  Esc  Backspace  back',
   '  /               seek: type a key (text, or 0x… for hex), Enter jumps to the',
@@ -242,11 +242,7 @@ export function overviewLines(model: BrowseModel, props: string[], scroll: numbe
   for (const l of legend(split)) leg.push({ text: `${BAR_GLYPH[l.name]} `, color: kindColor(l.name) }, { text: `${l.text}  ` })
   const t = model.table
   const lines: Line[] = [
-    [
-      { text: 'File      ', bold: true },
-      { text: `${model.file}  ` },
-      { text: `${formatBytes(t.fileSize)} (${t.fileSize} bytes)`, dim: true },
-    ],
+    [{ text: 'File      ', bold: true }, { text: `${model.file}  ` }, { text: `${formatBytes(t.fileSize)} (${t.fileSize} bytes)`, dim: true }],
     bar,
     leg,
     [{ text: `          ${split.source === 'layout' ? 'measured from the blocks' : 'from the table properties (measuring the blocks…)'}`, dim: true }],
@@ -330,7 +326,12 @@ export function blocksLines(model: BrowseModel, rows: BlockRow[], blk: { cursor:
           : `${b.kind}${b.name ? ` ${b.name}` : ''}`
     lines.push([{ text: `${count}  ${what}`, dim: true }])
     const sum = b.storedChecksum !== null ? `, stored checksum 0x${(b.storedChecksum >>> 0).toString(16).padStart(8, '0')} ${b.checksum}` : ''
-    lines.push([{ text: `${formatBytes(b.sizeOnDisk)} on disk at offset ${b.offset}${b.uncompressedSize ? `, ${formatBytes(b.uncompressedSize)} uncompressed` : ''}${sum}`, dim: true }])
+    lines.push([
+      {
+        text: `${formatBytes(b.sizeOnDisk)} on disk at offset ${b.offset}${b.uncompressedSize ? `, ${formatBytes(b.uncompressedSize)} uncompressed` : ''}${sum}`,
+        dim: true,
+      },
+    ])
   }
   return lines
 }
@@ -343,7 +344,13 @@ export function blocksListHeight(C: number): number {
 export function handlesLines(model: BrowseModel, v: HandlesView, hex: boolean, W: number, C: number): Line[] {
   const lines: Line[] = [[{ text: v.title, bold: true, color: 'cyan' }]]
   const keyW = Math.max(10, W - 2 - 7 - 12 - 10 - 16)
-  lines.push([{ text: '  ' + cell('#', 6, 'right') + ' ' + cell('separator key', keyW) + cell('offset', 11, 'right') + ' ' + cell('size', 9, 'right') + ' ' + cell('→', 16), bold: true }])
+  lines.push([
+    {
+      text:
+        '  ' + cell('#', 6, 'right') + ' ' + cell('separator key', keyW) + cell('offset', 11, 'right') + ' ' + cell('size', 9, 'right') + ' ' + cell('→', 16),
+      bold: true,
+    },
+  ])
   const listH = C - 3
   const top = follow(v.cursor, v.top, listH)
   for (let i = top; i < Math.min(v.rows.length, top + listH); i++) {
@@ -386,7 +393,21 @@ export function entriesLines(
   const blkW = 8
   const keyW = Math.max(10, W - 2 - blkW - seqW - typeW - 2)
   const lines: Line[] = [
-    [{ text: '  ' + cell('block', blkW - 1, 'right') + ' ' + cell(hex ? 'key (hex)' : 'key', keyW) + ' ' + cell('seq', seqW - 1, 'right') + '  ' + cell('type', typeW), bold: true, dim: focus === 'detail' }],
+    [
+      {
+        text:
+          '  ' +
+          cell('block', blkW - 1, 'right') +
+          ' ' +
+          cell(hex ? 'key (hex)' : 'key', keyW) +
+          ' ' +
+          cell('seq', seqW - 1, 'right') +
+          '  ' +
+          cell('type', typeW),
+        bold: true,
+        dim: focus === 'detail',
+      },
+    ],
   ]
   if (!pos || !top) {
     const p = model.progress()
@@ -405,10 +426,25 @@ export function entriesLines(
     const mark = sel ? (focus === 'list' ? '› ' : '· ') : '  '
     if ('problem' in row) {
       const ref = model.refs[p.block]
-      lines.push([{ text: `${mark}${cell(`#${p.block}`, blkW - 1, 'right')} ✗ corrupt data block at ${ref.handle.offset} (${ref.handle.size} bytes): ${row.problem}`, color: 'red', bold: true, inverse: sel }])
+      lines.push([
+        {
+          text: `${mark}${cell(`#${p.block}`, blkW - 1, 'right')} ✗ corrupt data block at ${ref.handle.offset} (${ref.handle.size} bytes): ${row.problem}`,
+          color: 'red',
+          bold: true,
+          inverse: sel,
+        },
+      ])
       continue
     }
-    const text = mark + cell(`#${p.block}`, blkW - 1, 'right') + ' ' + cell(bytesText(row.userKey, hex), keyW) + ' ' + cell(String(row.seq), seqW - 1, 'right') + '  ' + cell(typeText(row.type), typeW)
+    const text =
+      mark +
+      cell(`#${p.block}`, blkW - 1, 'right') +
+      ' ' +
+      cell(bytesText(row.userKey, hex), keyW) +
+      ' ' +
+      cell(String(row.seq), seqW - 1, 'right') +
+      '  ' +
+      cell(typeText(row.type), typeW)
     lines.push([{ text, inverse: sel && focus === 'list', bold: sel }])
   }
   while (lines.length < listH) lines.push([{ text: '' }])
@@ -432,16 +468,24 @@ export function entriesLines(
     body.push([{ text: 'key   ', bold: true }, { text: keyLines[0] ?? '' }, { text: `  (${current.userKey.length} bytes)`, dim: true }])
     for (const l of keyLines.slice(1, 3)) body.push([{ text: `      ${l}` }])
     if (keyLines.length > 3) body.push([{ text: `      … ${keyText.length - 3 * (W - 6)} more characters`, dim: true }])
-    body.push([{ text: 'seq   ', bold: true }, { text: `${current.seq}  ` }, { text: 'type ', bold: true }, { text: `${typeText(current.type)} (${current.type})` }])
+    body.push([
+      { text: 'seq   ', bold: true },
+      { text: `${current.seq}  ` },
+      { text: 'type ', bold: true },
+      { text: `${typeText(current.type)} (${current.type})` },
+    ])
     body.push([{ text: 'block ', bold: true }, { text: where }])
-    body.push([{ text: 'value ', bold: true }, { text: `${current.value.length} bytes, shown as ${hex ? 'hex' : 'text'} (x toggles)`, dim: true }])
+    body.push([
+      { text: 'value ', bold: true },
+      { text: `${current.value.length} bytes, shown as ${hex ? 'hex' : 'text'} (x toggles)`, dim: true },
+    ])
     for (const l of valueLines(current, hex, W - 2)) body.push([{ text: `  ${l}` }])
   }
   const scroll = Math.min(detailScroll, Math.max(0, body.length - room))
   const visible = body.slice(scroll, scroll + room)
   const hidden = body.length - scroll - visible.length
-  if (hidden > 0 && visible.length > 0) visible[visible.length - 1] = [{ text: `  ↓ ${hidden + 1} more lines${focus === 'detail' ? '' : ' (Tab to scroll)'}`, dim: true }]
+  if (hidden > 0 && visible.length > 0)
+    visible[visible.length - 1] = [{ text: `  ↓ ${hidden + 1} more lines${focus === 'detail' ? '' : ' (Tab to scroll)'}`, dim: true }]
   lines.push(...visible)
   return lines
 }
-

@@ -52,7 +52,8 @@ export interface WorkerPoolOptions {
   shutdownWaitMs?: number
 }
 
-const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } }).waitAsync
+const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } })
+  .waitAsync
 
 export class WorkerPool<Req extends { kind: string }, Res extends { kind: string }> {
   readonly slots: PoolSlot[] = []

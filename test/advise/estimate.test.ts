@@ -5,7 +5,7 @@ import { blockDraw, fileKey, inShard, parseShard } from '../../src/advise/sampli
 /** A synthetic population of blocks: stored size s and size under some setting c, correlated as real blocks are. */
 function population(n: number, seed: number): { s: number; c: number }[] {
   let x = seed >>> 0
-  const rand = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 0x100000000)
+  const rand = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 0x100000000
   return Array.from({ length: n }, () => {
     const s = 1200 + Math.floor(rand() * 2800)
     const c = Math.round(s * (0.7 + 0.2 * rand()) + 40)

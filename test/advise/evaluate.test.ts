@@ -43,7 +43,9 @@ describe('advise evaluates a block exactly as the exhaustive recompress does', (
         jobs: 1,
       })
       for (const [id, s] of settings.entries()) {
-        const row = exhaustive.results.find((x) => x.type === s.type && (x.level ?? null) === (s.type === 'zstd' ? s.level : null) && x.dict === s.dict && x.checksum === s.checksum)
+        const row = exhaustive.results.find(
+          (x) => x.type === s.type && (x.level ?? null) === (s.type === 'zstd' ? s.level : null) && x.dict === s.dict && x.checksum === s.checksum,
+        )
         expect(row, s.label).toBeDefined()
         expect(r.sums[id].n).toBe(row!.blocks)
         expect(r.sums[id].sumC + (r.dictBytes[id] ?? 0), s.label).toBe(row!.dataBytes + row!.dictBytes)

@@ -47,9 +47,20 @@ describe('baseline', () => {
     const human = ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '3', '--jobs', '1']))
     const doc = readJson(path)
     const stored = row(doc, 'data/a.sst', 'stored')
-    const cells = (out: string, config: string) => out.split('\n').find((l) => l.includes(` ${config} `))!.split('│').map((c) => c.trim())
+    const cells = (out: string, config: string) =>
+      out
+        .split('\n')
+        .find((l) => l.includes(` ${config} `))!
+        .split('│')
+        .map((c) => c.trim())
     // After the left border: File, Config, Compression, Entries, Data, Dict, Index, Filter, File bytes, Ratio
-    expect(cells(human.stdout, 'stored').slice(5, 10)).toEqual([formatSize(stored.dataBytes), formatSize(stored.dictBytes), formatSize(stored.indexBytes), formatSize(stored.filterBytes), formatSize(stored.fileBytes)])
+    expect(cells(human.stdout, 'stored').slice(5, 10)).toEqual([
+      formatSize(stored.dataBytes),
+      formatSize(stored.dictBytes),
+      formatSize(stored.indexBytes),
+      formatSize(stored.filterBytes),
+      formatSize(stored.fileBytes),
+    ])
     expect(cells(human.stdout, 'stored')[9]).toMatch(/^\d+\.\d+ KiB$/)
     const exact = ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '3', '--jobs', '1', '--force', '--bytes']))
     for (const config of ['stored', 'zstd-3-none-off']) {
@@ -68,12 +79,19 @@ describe('baseline', () => {
 
   it('records the flags given and the resolved settings; check-size reuses them, not its command line', () => {
     const path = join(ws.dir, 'custom.json')
-    const doc = JSON.parse(ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '1', '--checksum', 'on', '--types', 'zstd,snappy', '--jobs', '1', '--json'])).stdout)
+    const doc = JSON.parse(
+      ok(sstkit(['baseline', join(ws.data, 'a.sst'), '-o', path, '--levels', '1', '--checksum', 'on', '--types', 'zstd,snappy', '--jobs', '1', '--json']))
+        .stdout,
+    )
     expect(doc.flags).toEqual(['--levels', '1', '--checksum', 'on', '--types', 'zstd,snappy'])
     expect(doc.settings).toMatchObject({ types: ['zstd', 'snappy'], levels: [1], dicts: ['none'], checksums: ['on'] })
     expect(doc.files[0].rows.map((r: any) => r.config)).toEqual(['stored', 'zstd-1-none-on', 'snappy-default-none-off'])
     const r = ok(sstkit(['check-size', join(ws.data, 'a.sst'), '--baseline', path, '--jobs', '1', '--json']))
-    expect(JSON.parse(r.stdout).rows.map((x: any) => x.config).sort()).toEqual(['snappy-default-none-off', 'stored', 'zstd-1-none-on'])
+    expect(
+      JSON.parse(r.stdout)
+        .rows.map((x: any) => x.config)
+        .sort(),
+    ).toEqual(['snappy-default-none-off', 'stored', 'zstd-1-none-on'])
   })
 
   it('--update re-measures with the same settings and replaces the file atomically', () => {

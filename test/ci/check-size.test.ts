@@ -120,10 +120,10 @@ describe('check-size', () => {
   it('relative threshold: exactly at the limit passes, just past it fails (exact arithmetic)', () => {
     // Tamper the baseline's before-sizes of data/a.sst; the files on disk are unchanged.
     const doc = readJson(ws.baseline)
-    const A = (c: string) => row(base, 'data/a.sst', c).fileBytes as number
+    const sizeOfA = (c: string) => row(base, 'data/a.sst', c).fileBytes as number
     const b0 = 5000 // a power-of-ten-friendly size: the growth is an exact decimal percentage
-    expect(A('stored')).toBeGreaterThan(b0)
-    const pct = ((A('stored') - b0) / 50).toString() // 100 · (A - 5000) / 5000
+    expect(sizeOfA('stored')).toBeGreaterThan(b0)
+    const pct = ((sizeOfA('stored') - b0) / 50).toString() // 100 · (A - 5000) / 5000
     const [int, frac = ''] = pct.split('.')
     const num = BigInt(int + frac)
     const scale = 10n ** BigInt(frac.length)
@@ -134,8 +134,8 @@ describe('check-size', () => {
       return Number((n + d - 1n) / d) // the smallest passing B
     }
     row(doc, 'data/a.sst', 'stored').fileBytes = b0
-    row(doc, 'data/a.sst', 'zstd-3-none-off').fileBytes = edge(A('zstd-3-none-off')) - 1
-    row(doc, 'data/a.sst', 'zstd-9-none-off').fileBytes = edge(A('zstd-9-none-off'))
+    row(doc, 'data/a.sst', 'zstd-3-none-off').fileBytes = edge(sizeOfA('zstd-3-none-off')) - 1
+    row(doc, 'data/a.sst', 'zstd-9-none-off').fileBytes = edge(sizeOfA('zstd-9-none-off'))
     const path = join(ws.dir, 'pct.json')
     writeJson(path, doc)
     const r = ok(sstkit(['check-size', ws.data, '--baseline', path, '--jobs', '1', '--max-increase', `${pct}%`, '--json']), 1)
@@ -228,7 +228,11 @@ describe('check-size', () => {
       ['broken.json', '{"schema": "sstkit-baseline", "schemaVersion": 1,', /baseline .*broken\.json: not valid JSON/],
       ['foreign.json', '{"name": "x"}', /not an sstkit baseline/],
       ['future.json', JSON.stringify({ ...base, schemaVersion: 99 }), /schema version 99 is not supported \(this sstkit reads version 1\)/],
-      ['norows.json', JSON.stringify({ ...base, files: [{ ...base.files[0], rows: [{ config: 'stored' }] }] }), /files\[0\]\.rows\[0\]: "dataBytes" must be a byte or block count/],
+      [
+        'norows.json',
+        JSON.stringify({ ...base, files: [{ ...base.files[0], rows: [{ config: 'stored' }] }] }),
+        /files\[0\]\.rows\[0\]: "dataBytes" must be a byte or block count/,
+      ],
     ]
     for (const [name, text, message] of cases) {
       const path = join(ws.dir, name)
@@ -253,7 +257,18 @@ describe('check-size', () => {
   })
 
   it('a corrupt SST is exit 2 with the file and the problem named; the others are still compared', () => {
-    const r = sstkit(['check-size', ws.data, `data/bad.sst=${join(BAD, 'data-flip-zstd.sst')}`, `data/short.sst=${join(BAD, 'truncated-half.sst')}`, '--baseline', ws.baseline, '--jobs', '1', '--junit', join(ws.dir, 'err.xml')])
+    const r = sstkit([
+      'check-size',
+      ws.data,
+      `data/bad.sst=${join(BAD, 'data-flip-zstd.sst')}`,
+      `data/short.sst=${join(BAD, 'truncated-half.sst')}`,
+      '--baseline',
+      ws.baseline,
+      '--jobs',
+      '1',
+      '--junit',
+      join(ws.dir, 'err.xml'),
+    ])
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/data-flip-zstd\.sst: 1 data block\(s\) could not be read \(first at offset \d+: data block checksum mismatch/)
     expect(r.stderr).toMatch(/truncated-half\.sst: not an SST file/)

@@ -16,14 +16,28 @@ const fromWorker = (e: Error) => errorFromTransfer(structuredClone(errorToTransf
 
 describe('ci errors', () => {
   it('usage errors: configuration, baseline, file arguments, matrix, thresholds, dictionary file, --strip', () => {
-    for (const e of [new ConfigError('x'), new BaselineError('x'), new FileArgError('x'), new MatrixError('x'), new ThresholdError('x'), new DictFileError('x'), new SyntaxError('bad regex')]) {
+    for (const e of [
+      new ConfigError('x'),
+      new BaselineError('x'),
+      new FileArgError('x'),
+      new MatrixError('x'),
+      new ThresholdError('x'),
+      new DictFileError('x'),
+      new SyntaxError('bad regex'),
+    ]) {
       expect(isUsageError(e), e.name).toBe(true)
       expect(isFileError(e), e.name).toBe(false)
     }
   })
 
   it('file errors: corrupt, unsupported, unmeasurable, I/O — also as they arrive from a worker thread', () => {
-    const file = [new CorruptionError('x', 1), new ChecksumMismatchError('data block', { offset: 0, size: 1 }, 1, 2, 1), new NotSupportedError('x'), new MeasureError('x'), enoent]
+    const file = [
+      new CorruptionError('x', 1),
+      new ChecksumMismatchError('data block', { offset: 0, size: 1 }, 1, 2, 1),
+      new NotSupportedError('x'),
+      new MeasureError('x'),
+      enoent,
+    ]
     for (const e of [...file, ...file.map(fromWorker)]) {
       expect(isFileError(e), e.name).toBe(true)
       expect(isUsageError(e), e.name).toBe(false)

@@ -19,7 +19,12 @@ function decode(s: string, at: number): string {
     if (!ENTITY.test(s.slice(i))) throw new Error(`bad entity reference at ${at + i}`)
   }
   if (s.includes('<')) throw new Error(`stray < at ${at + s.indexOf('<')}`)
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
 }
 
 export function parseXml(doc: string): XmlElement {

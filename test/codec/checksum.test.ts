@@ -91,13 +91,16 @@ describe('xxHash primitives (standard vectors)', () => {
   })
 
   const native = loadXxh3Native()
-  it.runIf(toolPresent('libxxhash.so.0', native !== undefined, 'apt-get install libxxhash0'))('backends agree on every XXH3 length class and on offset views', () => {
-    const data = randomBytes(70_000, 3)
-    for (const n of [1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1024, 1025, 16384, 65_537]) {
-      const view = data.subarray(5, 5 + n)
-      expect(native!(view)).toBe(xxh3Low32NodeRs(view.slice()))
-    }
-  })
+  it.runIf(toolPresent('libxxhash.so.0', native !== undefined, 'apt-get install libxxhash0'))(
+    'backends agree on every XXH3 length class and on offset views',
+    () => {
+      const data = randomBytes(70_000, 3)
+      for (const n of [1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1024, 1025, 16384, 65_537]) {
+        const view = data.subarray(5, 5 + n)
+        expect(native!(view)).toBe(xxh3Low32NodeRs(view.slice()))
+      }
+    },
+  )
 })
 
 describe('RocksDB golden checksums (table_test.cc ChecksumSchemas)', () => {

@@ -1,12 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { Cursor, encodeVarint } from '../../src/format/coding.js'
-import {
-  CompressionType,
-  DEFAULT_MAX_OUTPUT_BYTES,
-  compressBlock,
-  compressionTypeName,
-  decompressBlock,
-} from '../../src/codec/compression.js'
+import { CompressionType, DEFAULT_MAX_OUTPUT_BYTES, compressBlock, compressionTypeName, decompressBlock } from '../../src/codec/compression.js'
 import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
 import { concat, kvText, randomBytes, thrown } from './helpers.js'
 
@@ -102,9 +96,7 @@ describe('declared sizes above the limit are refused before decoding', () => {
 
   function refuse(type: number, payload: Uint8Array, fv: number, declared: number, max = DEFAULT_MAX_OUTPUT_BYTES) {
     const before = process.memoryUsage().arrayBuffers
-    const err = corruption(() =>
-      decompressBlock(type, payload, { formatVersion: fv, offset: OFFSET, maxOutputBytes: max }),
-    )
+    const err = corruption(() => decompressBlock(type, payload, { formatVersion: fv, offset: OFFSET, maxOutputBytes: max }))
     const grown = process.memoryUsage().arrayBuffers - before
     expect(err.message).toBe(
       `${compressionTypeName(type)} block declares an uncompressed size of ${declared} bytes, above the limit of ${max} (at offset ${OFFSET})`,
@@ -136,15 +128,11 @@ describe('declared sizes above the limit are refused before decoding', () => {
 
   it('varint beyond 2^53 or truncated', () => {
     const huge = concat(encodeVarint(2n ** 60n), randomBytes(8))
-    expect(corruption(() => decompressBlock(T.ZSTD, huge, { formatVersion: 2, offset: 100 })).message).toMatch(
-      /^ZSTD block: varint64 value \d+ is too large/,
-    )
+    expect(corruption(() => decompressBlock(T.ZSTD, huge, { formatVersion: 2, offset: 100 })).message).toMatch(/^ZSTD block: varint64 value \d+ is too large/)
     const truncated = Uint8Array.of(0x80, 0x80)
     const err = corruption(() => decompressBlock(T.LZ4, truncated, { formatVersion: 2, offset: 100 }))
     expect(err.message).toMatch(/^LZ4 block: truncated varint64/)
-    expect(corruption(() => decompressBlock(T.Zlib, new Uint8Array(0), { formatVersion: 2 })).message).toMatch(
-      /^Zlib block: truncated varint64/,
-    )
+    expect(corruption(() => decompressBlock(T.Zlib, new Uint8Array(0), { formatVersion: 2 })).message).toMatch(/^Zlib block: truncated varint64/)
   })
 
   it('LZ4 v1 header shorter than 8 bytes', () => {

@@ -1,23 +1,9 @@
 import { describe, it, expect } from 'vitest'
-import {
-  CompressionType,
-  compressFormatVersion,
-  compressionOptionName,
-  compressionTypeName,
-} from '../../src/codec/compression.js'
+import { CompressionType, compressFormatVersion, compressionOptionName, compressionTypeName } from '../../src/codec/compression.js'
 
 describe('compression type names', () => {
   it('CompressionTypeToString for built-in types', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7].map(compressionTypeName)).toEqual([
-      'NoCompression',
-      'Snappy',
-      'Zlib',
-      'BZip2',
-      'LZ4',
-      'LZ4HC',
-      'Xpress',
-      'ZSTD',
-    ])
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map(compressionTypeName)).toEqual(['NoCompression', 'Snappy', 'Zlib', 'BZip2', 'LZ4', 'LZ4HC', 'Xpress', 'ZSTD'])
     expect(compressionTypeName(0x40)).toBe('ZSTDNotFinal')
     expect(compressionTypeName(0xff)).toBe('DisableOption')
   })

@@ -4,13 +4,7 @@ import koffi from 'koffi'
 import zstd from 'zstd-napi/binding.js'
 import { uncompressSync } from 'snappy'
 import { Cursor, encodeVarint, readFixed32 } from '../../src/format/coding.js'
-import {
-  CompressionType,
-  compressBlock,
-  compressionTypeName,
-  declaredUncompressedSize,
-  decompressBlock,
-} from '../../src/codec/compression.js'
+import { CompressionType, compressBlock, compressionTypeName, declaredUncompressedSize, decompressBlock } from '../../src/codec/compression.js'
 import { CorruptionError } from '../../src/format/errors.js'
 import { concat, embedded, expectBytes, kvText, randomBytes } from './helpers.js'
 
@@ -83,9 +77,7 @@ describe('on-disk framing (checked with the codecs directly)', () => {
       expectBytes(dst, text)
     }
     // HC compresses better than fast, so the two compressors really differ
-    expect(compressBlock(T.LZ4HC, text, { formatVersion: 2 }).length).toBeLessThan(
-      compressBlock(T.LZ4, text, { formatVersion: 2 }).length,
-    )
+    expect(compressBlock(T.LZ4HC, text, { formatVersion: 2 }).length).toBeLessThan(compressBlock(T.LZ4, text, { formatVersion: 2 }).length)
   })
 
   it('Snappy has no RocksDB prefix: the payload is raw Snappy', () => {
@@ -137,9 +129,7 @@ describe('v1 framing (format_version 0/1)', () => {
 /** A real zstd dictionary (magic + dictID + entropy tables) trained with the system libzstd. */
 function trainZstdDictionary(): Uint8Array {
   const lib = koffi.load('libzstd.so.1')
-  const train = lib.func(
-    'size_t ZDICT_trainFromBuffer(void *dict, size_t cap, const void *samples, const void *sizes, unsigned int n)',
-  )
+  const train = lib.func('size_t ZDICT_trainFromBuffer(void *dict, size_t cap, const void *samples, const void *sizes, unsigned int n)')
   const isError = lib.func('unsigned int ZDICT_isError(size_t code)')
   const samples: Uint8Array[] = []
   for (let i = 0; i < 400; i++) samples.push(kvText(1024, 1000 + i))
@@ -264,7 +254,13 @@ describe('compression options', () => {
     const hc1 = compressBlock(T.LZ4HC, text, { formatVersion: 2, level: 1 })
     const hc12 = compressBlock(T.LZ4HC, text, { formatVersion: 2, level: 12 })
     expect(hc12.length).toBeLessThan(hc1.length)
-    for (const [type, p] of [[T.Zlib, z1], [T.Zlib, z9], [T.LZ4, l50], [T.LZ4HC, hc1], [T.LZ4HC, hc12]] as const) {
+    for (const [type, p] of [
+      [T.Zlib, z1],
+      [T.Zlib, z9],
+      [T.LZ4, l50],
+      [T.LZ4HC, hc1],
+      [T.LZ4HC, hc12],
+    ] as const) {
       expectBytes(decompressBlock(type, p, { formatVersion: 2 }), text)
     }
   })

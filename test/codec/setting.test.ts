@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BlockCompressor } from '../../src/codec/block-compressor.js'
 import { decompressBlock } from '../../src/codec/compression.js'
-import {
-  COMPRESSION_DEFAULTS,
-  compressionSetting,
-  effectiveLevel,
-  levelFits,
-  supportedDictModes,
-  validateSetting,
-} from '../../src/codec/setting.js'
+import { COMPRESSION_DEFAULTS, compressionSetting, effectiveLevel, levelFits, supportedDictModes, validateSetting } from '../../src/codec/setting.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import {
   CompressionType as C,

@@ -112,7 +112,9 @@ describe('scan', () => {
 
   it('reads hex keys with --input-hex', () => {
     const all = parseSstDumpScan(golden('binary-keys', 'scanhex.txt'))
-    const r = jsonLines(sstkit(['scan', fixturePath('binary-keys'), '--input-hex', '--from', `0x${all[10].key}`, '--limit', '1', '--hex', '--format', 'jsonl']).stdout)
+    const r = jsonLines(
+      sstkit(['scan', fixturePath('binary-keys'), '--input-hex', '--from', `0x${all[10].key}`, '--limit', '1', '--hex', '--format', 'jsonl']).stdout,
+    )
     expect(r[0].key).toBe(all[10].key.toLowerCase())
   })
 

@@ -205,7 +205,7 @@ describe('files that cannot be opened as an SST: every command exits 2', () => {
     expectNoStack(r)
     const lines = r.stderr.split('\n').filter((l) => l !== '')
     expect(lines, r.stderr).toHaveLength(unopenable.length)
-    unopenable.forEach((c, i) => expectLine(lines[i], join(BAD, c.file), c))
+    for (const [i, c] of unopenable.entries()) expectLine(lines[i], join(BAD, c.file), c)
     if (!json) expect(r.stdout).toBe('')
   })
 })
@@ -229,7 +229,7 @@ describe.each(CASES.filter((c) => c.exit !== OPEN_FAILS))('$file', (c) => {
       expect(r.stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(c.scanLinesBefore)
     }
     if (cmd === 'verify') {
-      expect(r.stdout).toMatch(new RegExp(`^${escape(file)}: CORRUPT \\(\\d+ problems?\\)`))
+      expect(r.stdout).toMatch(new RegExp(`^${escapeRegExp(file)}: CORRUPT \\(\\d+ problems?\\)`))
     }
     if (cmd === 'layout' && c.exit.layout === 1) {
       // the damaged block is listed with its problem
@@ -314,7 +314,9 @@ describe('corruption: library', () => {
       const r = verifyTable(t)
       expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024)
       expect(r.ok).toBe(false)
-      expect(r.problems).toEqual([expect.objectContaining({ block: 'data block', offset: 984, message: expect.stringMatching(/claims 268435455 restart points/) })])
+      expect(r.problems).toEqual([
+        expect.objectContaining({ block: 'data block', offset: 984, message: expect.stringMatching(/claims 268435455 restart points/) }),
+      ])
     } finally {
       t.close()
     }
@@ -334,6 +336,6 @@ describe('corruption: library', () => {
   })
 })
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

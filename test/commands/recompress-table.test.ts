@@ -31,7 +31,12 @@ const rows = (out: string) =>
         .map((c) => c.trim()),
     )
 /** Rows by their first cell, the header rows left out. */
-const bySetting = (out: string) => new Map(rows(out).slice(2).map((r) => [r[0], r]))
+const bySetting = (out: string) =>
+  new Map(
+    rows(out)
+      .slice(2)
+      .map((r) => [r[0], r]),
+  )
 const verdictOf = (out: string) => lines(out).find((l) => l.startsWith('verdict: '))
 
 describe('recompress table: 100 columns by default', () => {
@@ -58,7 +63,8 @@ describe('recompress table: 100 columns by default', () => {
     const out = run([SAMPLE, ...LONG])
     for (const l of lines(out)) expect(l.length, l).toBeLessThanOrEqual(100)
     const table = bySetting(out)
-    for (const label of ['zstd -131072 dict=finalize +checksum', 'zstd 22 dict=raw +checksum', 'zstd dict=finalize', 'lz4hc dict=raw', 'zlib']) expect(table.has(label), label).toBe(true)
+    for (const label of ['zstd -131072 dict=finalize +checksum', 'zstd 22 dict=raw +checksum', 'zstd dict=finalize', 'lz4hc dict=raw', 'zlib'])
+      expect(table.has(label), label).toBe(true)
     const named = /^verdict: (.+?) — /.exec(verdictOf(out)!)![1]
     expect(table.has(named)).toBe(true)
   })
@@ -66,7 +72,23 @@ describe('recompress table: 100 columns by default', () => {
   it('--wide has every column, the default only the compact ones', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,raw', '--checksum', 'off']
     const wide = rows(run([...args, '--wide']))[0]
-    expect(wide).toEqual(['Type', 'Level', 'Dict', 'Checksum', 'Data bytes', 'Dict bytes', 'File bytes', 'Ratio', 'vs stored', 'Compressed', 'Rejected', 'Comp MB/s', 'Decomp MB/s', 'Dict ms', 'Marks'])
+    expect(wide).toEqual([
+      'Type',
+      'Level',
+      'Dict',
+      'Checksum',
+      'Data bytes',
+      'Dict bytes',
+      'File bytes',
+      'Ratio',
+      'vs stored',
+      'Compressed',
+      'Rejected',
+      'Comp MB/s',
+      'Decomp MB/s',
+      'Dict ms',
+      'Marks',
+    ])
     const narrow = run(args)
     for (const h of ['Dict bytes', 'File bytes', 'Compressed', 'Rejected', 'Dict ms']) expect(narrow).not.toContain(h)
     expect(bySetting(narrow).has('zstd 3 dict=raw')).toBe(true)
@@ -90,7 +112,25 @@ describe('recompress table: 100 columns by default', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,finalize', '--checksum', 'off']
     const json = JSON.parse(run([...args, '--json']))
     const csv = lines(run([...args, '--format', 'csv'])).map((l) => l.split(','))
-    expect(csv[0]).toEqual(['Type', 'Level', 'Dict', 'Checksum', 'Data bytes', 'Dict bytes', 'File bytes', 'Ratio', 'vs stored', 'Compressed', 'Rejected', 'Comp MB/s', 'Decomp MB/s', 'Dict ms', 'Marks', 'Comp noisy', 'Decomp noisy'])
+    expect(csv[0]).toEqual([
+      'Type',
+      'Level',
+      'Dict',
+      'Checksum',
+      'Data bytes',
+      'Dict bytes',
+      'File bytes',
+      'Ratio',
+      'vs stored',
+      'Compressed',
+      'Rejected',
+      'Comp MB/s',
+      'Decomp MB/s',
+      'Dict ms',
+      'Marks',
+      'Comp noisy',
+      'Decomp noisy',
+    ])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])
@@ -129,7 +169,9 @@ describe('recompress table: timing noise', () => {
     // By size: the pick is the smallest or within 1% of it (a simpler setting wins such a tie).
     const size = (r: { dataBytes: number; dictBytes: number }) => r.dataBytes + r.dictBytes
     const smallest = Math.min(...json.results.map(size))
-    const pick = json.results.find((r: { level: number; dict: string }) => r.level === json.verdict.recommended.level && r.dict === json.verdict.recommended.dict)
+    const pick = json.results.find(
+      (r: { level: number; dict: string }) => r.level === json.verdict.recommended.level && r.dict === json.verdict.recommended.dict,
+    )
     expect(size(pick)).toBeLessThanOrEqual(smallest * 1.01)
 
     const out = run(args)
@@ -141,7 +183,10 @@ describe('recompress table: timing noise', () => {
       expect(r[6], label).not.toMatch(/pareto|fastest-dec/)
     }
     expect(lines(out)).toContain('~ noise: under 50 ms measured (a larger file or --repeat N measures longer); not ranked on')
-    const verdict = lines(out).slice(lines(out).findIndex((l) => l.startsWith('verdict: '))).join(' ').replace(/\s+/g, ' ')
+    const verdict = lines(out)
+      .slice(lines(out).findIndex((l) => l.startsWith('verdict: ')))
+      .join(' ')
+      .replace(/\s+/g, ' ')
     expect(verdict).toContain('marked ~ are noise and were not weighed')
     expect(verdict).not.toMatch(/CPU/)
     expect(verdict).toContain(json.verdict.recommended.label)

@@ -11,17 +11,7 @@ import { LogWriter } from '../../src/format/log-record.js'
 import { emptyVersionEdit, encodeVersionEdit, type NewFileEntry, type VersionEdit } from '../../src/format/version-edit.js'
 import { ROOT, toolPresent } from '../helpers.js'
 import { catchErr } from '../format/catch-corruption.js'
-import {
-  dbFixture,
-  dbGolden,
-  LDB,
-  ldbOnCopy,
-  parseColumnFamilies,
-  parseLiveFilesMetadata,
-  parseManifestDump,
-  type DumpKey,
-  type ManifestDump,
-} from './ldb.js'
+import { dbFixture, dbGolden, LDB, ldbOnCopy, parseColumnFamilies, parseLiveFilesMetadata, parseManifestDump, type DumpKey, type ManifestDump } from './ldb.js'
 
 const WITH_GOLDENS = ['layered', 'churn', 'v11', 'layered-damaged-trunc', 'churn-missing']
 const EXAMPLE_DB = join(ROOT, 'examples/db')
@@ -248,12 +238,21 @@ describe('replay rules (synthetic MANIFESTs)', () => {
         edit({ newFiles: [file(0, 7, 'a', 'c', [1, 5]), file(0, 8, 'b', 'd', [6, 9])] }),
         edit({ columnFamily: 1, columnFamilyAdd: 'cf1', maxColumnFamily: 1 }),
         edit({ columnFamily: 1, newFiles: [file(2, 9, 'x', 'z', [0, 0])] }),
-        edit({ deletedFiles: [{ level: 0, fileNumber: 7 }, { level: 0, fileNumber: 8 }], newFiles: [file(1, 10, 'a', 'd', [0, 0])] }),
+        edit({
+          deletedFiles: [
+            { level: 0, fileNumber: 7 },
+            { level: 0, fileNumber: 8 },
+          ],
+          newFiles: [file(1, 10, 'a', 'd', [0, 0])],
+        }),
       ],
       ['000009.sst', '000010.ldb', '000007.sst'],
     )
     const view = openDatabase(dir)
-    expect(view.columnFamilies.map((c) => c.levels.map((l) => l.map((f) => f.fileNumber)))).toEqual([[[], [10]], [[], [], [9]]])
+    expect(view.columnFamilies.map((c) => c.levels.map((l) => l.map((f) => f.fileNumber)))).toEqual([
+      [[], [10]],
+      [[], [], [9]],
+    ])
     expect(view.columnFamilies[1].levels[2][0].path).toBe(join(dir, '000009.sst'))
     expect(view.columnFamilies[0].levels[1][0].path).toBe(join(dir, '000010.ldb'))
     expect(view.unlistedFiles).toEqual([join(dir, '000007.sst')])
@@ -265,9 +264,7 @@ describe('replay rules (synthetic MANIFESTs)', () => {
       syntheticDb([BASE, edit({ newFiles: [file(0, 7, 'a', 'b', [50, 60], { epochNumber: 3 }), file(0, 8, 'a', 'b', [70, 80], { epochNumber: 2 })] })]),
     )
     expect(byEpoch.columnFamilies[0].levels[0].map((f) => f.fileNumber)).toEqual([7, 8])
-    const bySeq = openDatabase(
-      syntheticDb([BASE, edit({ newFiles: [file(0, 7, 'a', 'b', [50, 60], { epochNumber: 3 }), file(0, 8, 'a', 'b', [70, 80])] })]),
-    )
+    const bySeq = openDatabase(syntheticDb([BASE, edit({ newFiles: [file(0, 7, 'a', 'b', [50, 60], { epochNumber: 3 }), file(0, 8, 'a', 'b', [70, 80])] })]))
     expect(bySeq.columnFamilies[0].levels[0].map((f) => f.fileNumber)).toEqual([8, 7])
     const l1 = openDatabase(syntheticDb([BASE, edit({ newFiles: [file(1, 7, 'm', 'n', [0, 0]), file(1, 8, 'c', 'd', [0, 0]), file(1, 9, 'x', 'y', [0, 0])] })]))
     expect(l1.columnFamilies[0].levels[1].map((f) => f.fileNumber)).toEqual([8, 7, 9])
@@ -284,9 +281,7 @@ describe('replay rules (synthetic MANIFESTs)', () => {
   })
 
   it('rejects a normal edit inside an atomic group and a wrong group count', () => {
-    const a = catchErr(() =>
-      openDatabase(syntheticDb([BASE, edit({ atomicGroupRemaining: 1 }), edit({ newFiles: [file(1, 8, 'c', 'd', [0, 0])] })])),
-    )
+    const a = catchErr(() => openDatabase(syntheticDb([BASE, edit({ atomicGroupRemaining: 1 }), edit({ newFiles: [file(1, 8, 'c', 'd', [0, 0])] })])))
     expect(a.message).toMatch(/corrupted atomic group \(a normal edit inside the group started at offset \d+\)/)
     const b = catchErr(() => openDatabase(syntheticDb([BASE, edit({ atomicGroupRemaining: 2 }), edit({ atomicGroupRemaining: 0 })])))
     expect(b.message).toContain('corrupted atomic group')
@@ -294,9 +289,15 @@ describe('replay rules (synthetic MANIFESTs)', () => {
 
   it('names the record for each inconsistency RocksDB rejects', () => {
     const cases: [VersionEdit[], RegExp][] = [
-      [[BASE, edit({ deletedFiles: [{ level: 1, fileNumber: 9 }] })], /cannot delete table file #9 from level 1 of column family "default": it is not in the LSM tree/],
+      [
+        [BASE, edit({ deletedFiles: [{ level: 1, fileNumber: 9 }] })],
+        /cannot delete table file #9 from level 1 of column family "default": it is not in the LSM tree/,
+      ],
       [[BASE, edit({ newFiles: [file(2, 9, 'a', 'b', [0, 0])] }), edit({ deletedFiles: [{ level: 1, fileNumber: 9 }] })], /it is on level 2/],
-      [[BASE, edit({ newFiles: [file(2, 9, 'a', 'b', [0, 0])] }), edit({ newFiles: [file(3, 9, 'a', 'b', [0, 0])] })], /cannot add table file #9 to level 3 .* already on level 2/],
+      [
+        [BASE, edit({ newFiles: [file(2, 9, 'a', 'b', [0, 0])] }), edit({ newFiles: [file(3, 9, 'a', 'b', [0, 0])] })],
+        /cannot add table file #9 to level 3 .* already on level 2/,
+      ],
       [[BASE, edit({ columnFamily: 0, columnFamilyAdd: 'default' })], /adds column family 0 \("default"\) a second time/],
       [[BASE, edit({ columnFamily: 3, columnFamilyDrop: true })], /drops column family 3, which does not exist/],
       [[BASE, edit({ columnFamily: 5, newFiles: [file(1, 9, 'a', 'b', [0, 0])] })], /refers to column family 5, which does not exist/],

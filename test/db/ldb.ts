@@ -23,7 +23,11 @@ export function ldbOnCopy(db: string, args: string[]): string {
   const copy = join(tmp, 'db')
   try {
     cpSync(db, copy, { recursive: true })
-    const r = spawnSync(LDB!, args.map((a) => a.replaceAll('DB_DIR', copy)), { encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 })
+    const r = spawnSync(
+      LDB!,
+      args.map((a) => a.replaceAll('DB_DIR', copy)),
+      { encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 },
+    )
     if (r.error) throw r.error
     return (r.stdout + r.stderr).replaceAll(copy, 'DB_DIR')
   } finally {
@@ -113,17 +117,39 @@ export function parseManifestDump(text: string): ManifestDump {
       if (!m) throw new Error(`unparsed VersionEdit line: ${line}`)
       const [, name, value] = m
       switch (name) {
-        case 'DB ID': edit.dbId = value; break
-        case 'Comparator': edit.comparator = value; break
-        case 'LogNumber': edit.logNumber = Number(value); break
-        case 'PrevLogNumber': edit.prevLogNumber = Number(value); break
-        case 'NextFileNumber': edit.nextFileNumber = Number(value); break
-        case 'MaxColumnFamily': edit.maxColumnFamily = Number(value); break
-        case 'MinLogNumberToKeep': edit.minLogNumberToKeep = Number(value); break
-        case 'LastSeq': edit.lastSequence = BigInt(value); break
-        case 'ColumnFamily': edit.columnFamily = Number(value); break
-        case 'ColumnFamilyAdd': edit.columnFamilyAdd = value; break
-        case 'ColumnFamilyDrop': edit.columnFamilyDrop = true; break
+        case 'DB ID':
+          edit.dbId = value
+          break
+        case 'Comparator':
+          edit.comparator = value
+          break
+        case 'LogNumber':
+          edit.logNumber = Number(value)
+          break
+        case 'PrevLogNumber':
+          edit.prevLogNumber = Number(value)
+          break
+        case 'NextFileNumber':
+          edit.nextFileNumber = Number(value)
+          break
+        case 'MaxColumnFamily':
+          edit.maxColumnFamily = Number(value)
+          break
+        case 'MinLogNumberToKeep':
+          edit.minLogNumberToKeep = Number(value)
+          break
+        case 'LastSeq':
+          edit.lastSequence = BigInt(value)
+          break
+        case 'ColumnFamily':
+          edit.columnFamily = Number(value)
+          break
+        case 'ColumnFamilyAdd':
+          edit.columnFamilyAdd = value
+          break
+        case 'ColumnFamilyDrop':
+          edit.columnFamilyDrop = true
+          break
         case 'DeleteFile': {
           const [l, n] = value.split(' ').map(Number)
           edit.deleted.push({ level: l, number: n })

@@ -167,7 +167,9 @@ describe('compressionForLevel against what RocksDB wrote (each file`s compressio
   it('layered: lz4 on L0/L1, snappy on L2, zstd with a dictionary on the bottommost L3', () => {
     const view = openDatabase(dbFixture('layered'))
     const def = view.options!.columnFamilies[0]
-    const got = view.columnFamilies[0].levels.map((files) => files.map((f) => compressionForLevel(def, f.level, contextOf(f, view.columnFamilies[0].levels)).compression))
+    const got = view.columnFamilies[0].levels.map((files) =>
+      files.map((f) => compressionForLevel(def, f.level, contextOf(f, view.columnFamilies[0].levels)).compression),
+    )
     expect(got).toEqual([['kLZ4Compression', 'kLZ4Compression'], ['kLZ4Compression'], ['kSnappyCompression'], ['kZSTD']])
   })
 })

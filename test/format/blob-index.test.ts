@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { decodeBlobIndex, type BlobIndex } from '../../src/format/blob-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 import { formatBlobIndex, compressionTypeToString, DEBIAN_ROCKSDB } from '../../src/sstdump/text.js'
 
@@ -10,7 +9,6 @@ function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {
   return Uint8Array.from(parts.flatMap((p) => Array.from(p)))
 }
 const v = (n: number | bigint) => encodeVarint(n)
-
 
 describe('decodeBlobIndex (synthetic bytes)', () => {
   it('decodes kBlob', () => {
@@ -95,9 +93,7 @@ describe('formatBlobIndex (BlobIndex::DebugString)', () => {
   const blob: BlobIndex = { kind: 'blob', fileNumber: 7, offset: 300, size: 4096, compression: 7 }
   it('prints blob refs', () => {
     expect(formatBlobIndex(blob)).toBe('[blob ref] file:7 offset:300 size:4096 compression: ZSTD')
-    expect(formatBlobIndex({ ...blob, kind: 'blobTtl', expiration: 55 } as BlobIndex)).toBe(
-      '[blob ref] file:7 offset:300 size:4096 compression: ZSTD exp:55',
-    )
+    expect(formatBlobIndex({ ...blob, kind: 'blobTtl', expiration: 55 } as BlobIndex)).toBe('[blob ref] file:7 offset:300 size:4096 compression: ZSTD exp:55')
   })
 
   it('prints inlined values raw or hex', () => {
@@ -109,9 +105,7 @@ describe('formatBlobIndex (BlobIndex::DebugString)', () => {
   it('prints file:same for file number 0 since 11.8 only', () => {
     const same: BlobIndex = { ...blob, fileNumber: 0, compression: 0 }
     expect(formatBlobIndex(same)).toBe('[blob ref] file:same offset:300 size:4096 compression: NoCompression')
-    expect(formatBlobIndex(same, { rocksdb: DEBIAN_ROCKSDB })).toBe(
-      '[blob ref] file:0 offset:300 size:4096 compression: NoCompression',
-    )
+    expect(formatBlobIndex(same, { rocksdb: DEBIAN_ROCKSDB })).toBe('[blob ref] file:0 offset:300 size:4096 compression: NoCompression')
   })
 })
 

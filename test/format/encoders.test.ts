@@ -46,6 +46,12 @@ describe('format encoders', () => {
     })
     expect([...seen!.subarray(FOOTER_CHECKSUM_OFFSET, FOOTER_CHECKSUM_OFFSET + 4)]).toEqual([0, 0, 0, 0])
     const v7 = decodeFooter(v7bytes, fileSize)
-    expect(v7).toMatchObject({ formatVersion: 7, footerChecksum: 0xdeadbeef, baseContextChecksum: 0x12345678, metaindexHandle: fields.metaindexHandle, indexHandle: null })
+    expect(v7).toMatchObject({
+      formatVersion: 7,
+      footerChecksum: 0xdeadbeef,
+      baseContextChecksum: 0x12345678,
+      metaindexHandle: fields.metaindexHandle,
+      indexHandle: null,
+    })
   })
 })

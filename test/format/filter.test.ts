@@ -1,6 +1,5 @@
 import { describe, it, expect } from 'vitest'
 import { identifyFilter, identifyBlockBasedFilter } from '../../src/format/filter.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 
 // Synthetic filter blocks: zero-filled data + metadata laid out as in

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { decodeHashIndex } from '../../src/format/hash-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 
 // Synthetic meta blocks built from the HashIndexBuilder layout.
@@ -33,9 +32,7 @@ describe('decodeHashIndex (synthetic bytes)', () => {
   })
 
   it('rejects a prefix running past the prefixes block', () => {
-    const e = catchErr(() =>
-      decodeHashIndex(te.encode('aaab'), meta([3, 0, 1], [2, 1, 1]), { metadataBase: 500, prefixesBase: 100 }),
-    )
+    const e = catchErr(() => decodeHashIndex(te.encode('aaab'), meta([3, 0, 1], [2, 1, 1]), { metadataBase: 500, prefixesBase: 100 }))
     expect(e.message).toMatch(/prefix 1 is 2 bytes but only 1 of the 4-byte prefixes block remain \(at prefixes offset 103\)/)
     expect(e.offset).toBe(503)
   })

@@ -3,15 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { blockChecksum, ChecksumType } from '../../src/codec/checksum.js'
 import { NotSupportedError } from '../../src/format/errors.js'
-import {
-  encodePhysicalRecord,
-  LOG_BLOCK_SIZE,
-  LogReader,
-  LogRecordType,
-  LogWriter,
-  type LogBytes,
-  type LogRecord,
-} from '../../src/format/log-record.js'
+import { encodePhysicalRecord, LOG_BLOCK_SIZE, LogReader, LogRecordType, LogWriter, type LogBytes, type LogRecord } from '../../src/format/log-record.js'
 import { BufferByteSource } from '../../src/io/byte-source.js'
 import { dbFixture } from '../db/ldb.js'
 import { catchErr } from './catch-corruption.js'
@@ -124,7 +116,11 @@ describe('log records: round trips', () => {
   })
 
   it('the real MANIFESTs of the fixture DBs read to as many records as ldb printed VersionEdits', () => {
-    for (const [db, edits] of [['layered', 28], ['churn', 24], ['v11', 20]] as const) {
+    for (const [db, edits] of [
+      ['layered', 28],
+      ['churn', 24],
+      ['v11', 20],
+    ] as const) {
       const bytes = readFileSync(join(dbFixture(db), 'MANIFEST-000005'))
       const { records, reader } = read(bytes)
       expect(records.length).toBe(edits)
@@ -228,7 +224,10 @@ describe('log records: corruption is an error naming the physical record offset'
     w.addRecord(payload(3))
     const { reader, records } = read(w.finish())
     expect(records.length).toBe(1)
-    expect([...reader.timestampSizes]).toEqual([[3, 8], [9, 16]])
+    expect([...reader.timestampSizes]).toEqual([
+      [3, 8],
+      [9, 16],
+    ])
     expect(reader.predecessorWals).toEqual([{ offset: 19, logNumber: 11n, sizeBytes: 4096n, lastSequence: 77n }])
     const bad = new LogWriter({ crc })
     bad.addPhysical(T.UserDefinedTimestampSize, payload(5))
@@ -271,7 +270,10 @@ describe('log records: an incomplete tail at the end of the file is dropped, as 
     w.push(new Uint8Array(LOG_BLOCK_SIZE - 17))
     w.addRecord(payload(20))
     const { records, reader } = read(w.finish())
-    expect(records.map((r) => [r.offset, r.payload.length])).toEqual([[0, 10], [LOG_BLOCK_SIZE, 20]])
+    expect(records.map((r) => [r.offset, r.payload.length])).toEqual([
+      [0, 10],
+      [LOG_BLOCK_SIZE, 20],
+    ])
     expect(reader.droppedTail).toBeNull()
   })
 

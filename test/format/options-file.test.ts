@@ -74,14 +74,17 @@ describe('OPTIONS syntax', () => {
   })
 
   it.each([
-    [MINIMAL + 'novalue\n', 'OPTIONS-9:7: a statement must have a \'=\': novalue'],
+    [MINIMAL + 'novalue\n', "OPTIONS-9:7: a statement must have a '=': novalue"],
     [MINIMAL + '  =x\n', 'OPTIONS-9:7: a statement must have a variable name: =x'],
     ['x=1\n' + MINIMAL, "OPTIONS-9:1: statement 'x' before any [section]"],
     [MINIMAL + '[Bogus]\n', 'OPTIONS-9:7: unknown section [Bogus]'],
     [MINIMAL + '[DBOptions]\n', 'OPTIONS-9:7: more than one [DBOptions] section'],
     [MINIMAL + '[CFOptions "default"]\n', 'OPTIONS-9:7: the default column family must be the first CFOptions section'],
     [MINIMAL + '[CFOptions "b"]\n[CFOptions "b"]\n', 'OPTIONS-9:8: column family "b" has two CFOptions sections'],
-    [MINIMAL + '[TableOptions/BlockBasedTable "other"]\n', 'OPTIONS-9:7: [TableOptions/BlockBasedTable] names no column family with a CFOptions section before it ("other")'],
+    [
+      MINIMAL + '[TableOptions/BlockBasedTable "other"]\n',
+      'OPTIONS-9:7: [TableOptions/BlockBasedTable] names no column family with a CFOptions section before it ("other")',
+    ],
     [MINIMAL + '[CFOptions]\n', 'OPTIONS-9:7: [CFOptions] without a column family name'],
     ['[Version]\n[CFOptions "default"]\n', 'OPTIONS-9:3: no [DBOptions] section'],
     ['[DBOptions]\n', 'OPTIONS-9:2: no [CFOptions "default"] section'],
@@ -111,10 +114,19 @@ describe('OPTIONS syntax', () => {
   })
 
   it('encodes one section as RocksDB writes it', () => {
-    expect(encodeOptionsSection({ title: 'CFOptions', argument: 'events', entries: new Map([['compression', 'kZSTD'], ['num_levels', '5']]) })).toBe(
-      '[CFOptions "events"]\n  compression=kZSTD\n  num_levels=5\n',
-    )
+    expect(
+      encodeOptionsSection({
+        title: 'CFOptions',
+        argument: 'events',
+        entries: new Map([
+          ['compression', 'kZSTD'],
+          ['num_levels', '5'],
+        ]),
+      }),
+    ).toBe('[CFOptions "events"]\n  compression=kZSTD\n  num_levels=5\n')
     const file = parseOptionsFile(MINIMAL)
-    expect(parseOptionsFile(encodeOptionsFile(file)).sections).toEqual(file.sections.map((s, i) => ({ ...s, line: parseOptionsFile(encodeOptionsFile(file)).sections[i].line })))
+    expect(parseOptionsFile(encodeOptionsFile(file)).sections).toEqual(
+      file.sections.map((s, i) => ({ ...s, line: parseOptionsFile(encodeOptionsFile(file)).sections[i].line })),
+    )
   })
 })

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest'
 import { decodeSeqnoTimeMap } from '../../src/format/seqno-time-map.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 import { formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/sstdump/text.js'
 

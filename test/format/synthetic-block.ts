@@ -30,7 +30,7 @@ export function buildBlock(entries: SyntheticEntry[], restartInterval = 16, opts
   const out: Uint8Array = new Uint8Array(parts.length + 4 * restarts.length + 4)
   out.set(parts)
   const view = new DataView(out.buffer)
-  restarts.forEach((r, i) => view.setUint32(parts.length + 4 * i, r, true))
+  for (const [i, r] of restarts.entries()) view.setUint32(parts.length + 4 * i, r, true)
   view.setUint32(parts.length + 4 * restarts.length, (restarts.length | (opts.footerFlags ?? 0)) >>> 0, true)
   return out
 }

@@ -87,9 +87,7 @@ describe('formatParsedInternalKey (ParsedInternalKey::DebugString)', () => {
     const uk = new Uint8Array([...enc.encode('kk'), ...ts])
     const ik = parseInternalKey(encodeInternalKey(uk, 5, ValueType.Value))
     expect(formatParsedInternalKey(ik, { timestampSize: 8, hex: true })).toBe("'6B6B|timestamp:1234567890123' seq:5, type:1")
-    expect(formatParsedInternalKey(ik, { timestampSize: 8, hex: true, rocksdb: DEBIAN_ROCKSDB })).toBe(
-      `'6B6B${sliceToString(ts, true)}' seq:5, type:1`,
-    )
+    expect(formatParsedInternalKey(ik, { timestampSize: 8, hex: true, rocksdb: DEBIAN_ROCKSDB })).toBe(`'6B6B${sliceToString(ts, true)}' seq:5, type:1`)
   })
 })
 

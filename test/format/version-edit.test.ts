@@ -122,7 +122,10 @@ describe('VersionEdit: every field round-trips', () => {
       minLogNumberToKeep: 11,
       lastSequence: MAX_SEQUENCE_NUMBER,
       compactCursors: [{ level: 3, key: encodeInternalKey(Uint8Array.of(1, 2), 7, 1) }],
-      deletedFiles: [{ level: 1, fileNumber: 5 }, { level: 2, fileNumber: 6 }],
+      deletedFiles: [
+        { level: 1, fileNumber: 5 },
+        { level: 2, fileNumber: 6 },
+      ],
       blobFileAdditions: [{ blobFileNumber: 30, totalBlobCount: 10, totalBlobBytes: 5000, checksumMethod: 'crc32c', checksumValue: Uint8Array.of(1, 2, 3, 4) }],
       blobFileGarbages: [{ blobFileNumber: 30, garbageBlobCount: 2, garbageBlobBytes: 900 }],
       walAdditions: [{ logNumber: 8, syncedSize: 4096 }, { logNumber: 9 }],

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { decodeWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src/format/wide-columns.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
+import { NotSupportedError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
 import { formatWideColumns } from '../../src/sstdump/text.js'
 
@@ -37,7 +37,6 @@ function v2(cols: [string, Uint8Array | string, number][]): Uint8Array {
     ...cols.map(([, val]) => b(val)),
   )
 }
-
 
 const asText = (cols: { name: Uint8Array; value: Uint8Array }[]) => cols.map((c) => [td.decode(c.name), td.decode(c.value)])
 
@@ -96,10 +95,27 @@ describe('decodeWideColumns version 1 (synthetic bytes)', () => {
   })
 
   it('rejects columns out of order or duplicated', () => {
-    const e = catchErr(() => decodeWideColumns(v1([['b', '1'], ['a', '2']]), 100))
+    const e = catchErr(() =>
+      decodeWideColumns(
+        v1([
+          ['b', '1'],
+          ['a', '2'],
+        ]),
+        100,
+      ),
+    )
     expect(e.message).toMatch(/column 1 name is not greater than column 0 name/)
     expect(e.offset).toBe(100 + 2 + 3) // version, count, first column's index entry
-    expect(catchErr(() => decodeWideColumns(v1([['a', '1'], ['a', '2']]))).message).toMatch(/out of order/)
+    expect(
+      catchErr(() =>
+        decodeWideColumns(
+          v1([
+            ['a', '1'],
+            ['a', '2'],
+          ]),
+        ),
+      ).message,
+    ).toMatch(/out of order/)
   })
 
   it('rejects a value payload shorter than declared', () => {
@@ -195,7 +211,16 @@ describe('decodeWideColumns version 2 (synthetic bytes)', () => {
   })
 
   it('rejects out-of-order names', () => {
-    expect(catchErr(() => decodeWideColumns(v2([['b', 'x', 1], ['a', 'y', 1]]))).message).toMatch(/out of order/)
+    expect(
+      catchErr(() =>
+        decodeWideColumns(
+          v2([
+            ['b', 'x', 1],
+            ['a', 'y', 1],
+          ]),
+        ),
+      ).message,
+    ).toMatch(/out of order/)
   })
 
   it('rejects empty or malformed blob indexes', () => {

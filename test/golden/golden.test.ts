@@ -16,7 +16,9 @@ import { formatGolden, parseGolden, type GoldenCase } from './datadriven.js'
 
 const DIR = join(ROOT, 'test/golden')
 const UPDATE = process.env.UPDATE_GOLDEN === '1'
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.txt')).sort()
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.txt'))
+  .sort()
 
 describe('golden files', () => {
   it('exist and each holds cases', () => {

@@ -18,13 +18,28 @@ describe('FileByteSource.readInto and ReadWindow', () => {
 
   it('small reads (from the shared Buffer pool) return the right bytes', () => {
     const src = new FileByteSource(path, { readahead: 0 })
-    for (const [o, n] of [[0, 1], [17, 100], [4000, 3000]]) expect(Buffer.from(src.read(o, n)).equals(whole.subarray(o, o + n))).toBe(true)
+    for (const [o, n] of [
+      [0, 1],
+      [17, 100],
+      [4000, 3000],
+    ])
+      expect(Buffer.from(src.read(o, n)).equals(whole.subarray(o, o + n))).toBe(true)
     src.close()
   })
 
   for (const [name, make] of [
     ['a file', () => new FileByteSource(path)],
-    ['memory (no readInto)', () => ({ ...new BufferByteSource(whole), read: (o: number, n: number) => whole.subarray(o, o + n), readInto: undefined, size: whole.length, name: 'm', close() {} })],
+    [
+      'memory (no readInto)',
+      () => ({
+        ...new BufferByteSource(whole),
+        read: (o: number, n: number) => whole.subarray(o, o + n),
+        readInto: undefined,
+        size: whole.length,
+        name: 'm',
+        close() {},
+      }),
+    ],
   ] as const) {
     it(`ReadWindow over ${name}: sequential and backward reads, reads larger than the window`, () => {
       const src = make()

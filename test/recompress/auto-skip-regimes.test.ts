@@ -84,11 +84,14 @@ describe('auto-skip across a run', () => {
     expect(decisions(twoJobs)).toEqual(decisions(carried))
   })
 
-  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('a rewrite with auto-skip applied is verified by the real sst_dump', () => {
-    const out = join(dir, 'skipped-fv5.sst')
-    const r = sstkit(['rewrite', join(dir, 'marginal.sst'), '-o', out, '--auto-skip', 'ratio', '--format-version', '5', '--force'])
-    expect(r.status, r.stderr).toBe(0)
-    const v = spawnSync(SST_DUMP!, [`--file=${out}`, '--command=verify', '--verify_checksum'], { encoding: 'utf8' })
-    expect(v.stdout + v.stderr).toContain('The file is ok')
-  })
+  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))(
+    'a rewrite with auto-skip applied is verified by the real sst_dump',
+    () => {
+      const out = join(dir, 'skipped-fv5.sst')
+      const r = sstkit(['rewrite', join(dir, 'marginal.sst'), '-o', out, '--auto-skip', 'ratio', '--format-version', '5', '--force'])
+      expect(r.status, r.stderr).toBe(0)
+      const v = spawnSync(SST_DUMP!, [`--file=${out}`, '--command=verify', '--verify_checksum'], { encoding: 'utf8' })
+      expect(v.stdout + v.stderr).toContain('The file is ok')
+    },
+  )
 })

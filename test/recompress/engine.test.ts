@@ -25,7 +25,7 @@ describe('recompress engine', () => {
     expect(r.stored.uncompressedBytes).toBe(169856)
   })
 
-  it('keeps the file\'s block boundaries by default and counts every block', async () => {
+  it("keeps the file's block boundaries by default and counts every block", async () => {
     const r = await recompressFile(SAMPLE, base())
     expect(r.results[0]).toMatchObject({ blocks: 43, blocksCompressed: 43, blocksRejected: 0, uncompressedBytes: 169856 })
     expect(r.results[0].fileBytes).toBe(r.results[0].dataBytes + r.results[0].indexBytes + r.results[0].filterBytes + r.results[0].metaBytes)
@@ -39,7 +39,10 @@ describe('recompress engine', () => {
   })
 
   it('builds dictionaries of the right kind: raw has no magic, train and finalize carry the zstd magic and an ID', async () => {
-    const r = await recompressFile(SAMPLE, base({ matrix: { types: [CompressionType.ZSTD], levels: [3], dicts: ['raw', 'train', 'finalize'], checksums: [false] } }))
+    const r = await recompressFile(
+      SAMPLE,
+      base({ matrix: { types: [CompressionType.ZSTD], levels: [3], dicts: ['raw', 'train', 'finalize'], checksums: [false] } }),
+    )
     const by = Object.fromEntries(r.results.map((x) => [x.dict, x]))
     expect(by.raw.dictId).toBe(0)
     expect(by.raw.dictBytes).toBe(4096 + 5)
@@ -87,7 +90,12 @@ describe('recompress engine', () => {
       if (x.type === 'none') expect(x.blocksCompressed).toBe(0)
       else expect(x.blocksCompressed, `${x.type} ${x.dict}`).toBe(43)
     }
-    expect(r.results.filter((x) => x.dict === 'raw').map((x) => x.type).sort()).toEqual(['lz4', 'lz4hc', 'zlib', 'zstd'])
+    expect(
+      r.results
+        .filter((x) => x.dict === 'raw')
+        .map((x) => x.type)
+        .sort(),
+    ).toEqual(['lz4', 'lz4hc', 'zlib', 'zstd'])
   })
 
   it('evaluates an external dictionary file', async () => {
@@ -141,10 +149,28 @@ describe('recompress CLI', () => {
     const args = ['recompress', 'examples/sample.sst', '--levels', '1,3,9', '--json']
     const one = JSON.parse(sstkit([...args, '--jobs', '1']).stdout)
     const two = JSON.parse(sstkit([...args, '--jobs', '2']).stdout)
-    const sizes = (j: { results: Record<string, unknown>[] }) => j.results.map((r) => [r.type, r.level, r.dict, r.checksum, r.dataBytes, r.dictBytes, r.fileBytes, r.blocksCompressed])
+    const sizes = (j: { results: Record<string, unknown>[] }) =>
+      j.results.map((r) => [r.type, r.level, r.dict, r.checksum, r.dataBytes, r.dictBytes, r.fileBytes, r.blocksCompressed])
     expect(sizes(one)).toEqual(sizes(two))
     expect(one.results.length).toBe(3 * 4 * 2)
-    for (const k of ['type', 'level', 'dict', 'checksum', 'blockSize', 'dataBytes', 'dictBytes', 'fileBytes', 'uncompressedBytes', 'ratio', 'blocks', 'blocksCompressed', 'blocksRejected', 'compressMs', 'decompressMs', 'dictMs'])
+    for (const k of [
+      'type',
+      'level',
+      'dict',
+      'checksum',
+      'blockSize',
+      'dataBytes',
+      'dictBytes',
+      'fileBytes',
+      'uncompressedBytes',
+      'ratio',
+      'blocks',
+      'blocksCompressed',
+      'blocksRejected',
+      'compressMs',
+      'decompressMs',
+      'dictMs',
+    ])
       expect(one.results[0]).toHaveProperty(k)
     expect(one.stored.fileBytes).toBe(57785)
   })

@@ -13,9 +13,21 @@ const dir = mkdtempSync(join(tmpdir(), 'sstkit-exact-'))
 describe('recompress sizes equal rewrite sizes', () => {
   const cases: { name: string; recompress: string[]; rewrite: string[] }[] = [
     { name: 'zstd 3, own blocks', recompress: ['--levels', '3', '--dict', 'none', '--checksum', 'off'], rewrite: ['--level', '3', '--keep-blocks'] },
-    { name: 'zstd 19 + train dictionary + checksum, 8 KiB blocks', recompress: ['--levels', '19', '--dict', 'train', '--checksum', 'on', '--block-size', '8192'], rewrite: ['--level', '19', '--dict', 'train', '--checksum', 'on', '--block-size', '8192'] },
-    { name: 'zstd 1 + finalize, own blocks', recompress: ['--levels', '1', '--dict', 'finalize', '--checksum', 'off'], rewrite: ['--level', '1', '--dict', 'finalize', '--keep-blocks'] },
-    { name: 'lz4 + raw dictionary, 4 KiB blocks', recompress: ['--types', 'lz4', '--dict', 'raw', '--block-size', '4096'], rewrite: ['--compression', 'lz4', '--dict', 'raw', '--block-size', '4096'] },
+    {
+      name: 'zstd 19 + train dictionary + checksum, 8 KiB blocks',
+      recompress: ['--levels', '19', '--dict', 'train', '--checksum', 'on', '--block-size', '8192'],
+      rewrite: ['--level', '19', '--dict', 'train', '--checksum', 'on', '--block-size', '8192'],
+    },
+    {
+      name: 'zstd 1 + finalize, own blocks',
+      recompress: ['--levels', '1', '--dict', 'finalize', '--checksum', 'off'],
+      rewrite: ['--level', '1', '--dict', 'finalize', '--keep-blocks'],
+    },
+    {
+      name: 'lz4 + raw dictionary, 4 KiB blocks',
+      recompress: ['--types', 'lz4', '--dict', 'raw', '--block-size', '4096'],
+      rewrite: ['--compression', 'lz4', '--dict', 'raw', '--block-size', '4096'],
+    },
     { name: 'snappy, own blocks', recompress: ['--types', 'snappy'], rewrite: ['--compression', 'snappy', '--keep-blocks'] },
   ]
   it.each(cases)('$name', ({ name, recompress, rewrite }) => {

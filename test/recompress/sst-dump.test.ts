@@ -78,7 +78,17 @@ function compare(report: RecompressReport, rows: SstDumpRow[]) {
 }
 
 function labelOf(sstDumpType: string): string {
-  return ({ kNoCompression: 'none', kSnappyCompression: 'snappy', kZlibCompression: 'zlib', kLZ4Compression: 'lz4', kLZ4HCCompression: 'lz4hc', kBZip2Compression: 'bzip2', kZSTD: 'zstd' } as Record<string, string>)[sstDumpType]
+  return (
+    {
+      kNoCompression: 'none',
+      kSnappyCompression: 'snappy',
+      kZlibCompression: 'zlib',
+      kLZ4Compression: 'lz4',
+      kLZ4HCCompression: 'lz4hc',
+      kBZip2Compression: 'bzip2',
+      kZSTD: 'zstd',
+    } as Record<string, string>
+  )[sstDumpType]
 }
 
 const golden = (name: string) => parse(readFileSync(join(GOLDEN, `sample.${name}.txt`), 'utf8'))

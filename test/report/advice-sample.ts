@@ -128,7 +128,7 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
   const cpu = c.cpu === null ? null : c.cpu * (0.95 + rnd() * 0.1)
   const dec = c.dec === null ? null : c.dec * (0.95 + rnd() * 0.1)
   const compressMs = cpu === null ? 0 : ((cpu * shape.uncompressed * shape.share) / 1e9) * 1000
-  const decompressMs = dec === null ? 0 : (shape.uncompressed * shape.share) / 1e6 / dec * 1000
+  const decompressMs = dec === null ? 0 : ((shape.uncompressed * shape.share) / 1e6 / dec) * 1000
   const rejected = c.ratio === 1 ? 0 : Math.round(n * (shape.incompressible ?? 0.01))
   const sums: SampleSums = {
     certainN: 0,
@@ -172,11 +172,7 @@ function markPareto(matrix: SettingEstimate[]): void {
   const cpu = (e: SettingEstimate) => e.compressSecPerGB.value ?? 0
   for (const e of matrix) {
     e.pareto = !matrix.some(
-      (o) =>
-        o !== e &&
-        o.bytes.estimate <= e.bytes.estimate &&
-        cpu(o) <= cpu(e) &&
-        (o.bytes.estimate < e.bytes.estimate || cpu(o) < cpu(e)),
+      (o) => o !== e && o.bytes.estimate <= e.bytes.estimate && cpu(o) <= cpu(e) && (o.bytes.estimate < e.bytes.estimate || cpu(o) < cpu(e)),
     )
   }
 }
@@ -227,19 +223,170 @@ const MIB = 1024 * 1024
 const GIB = 1024 * MIB
 
 const DEFAULT_SHAPES: LevelShape[] = [
-  { level: 0, bottommost: false, files: 4, uncompressed: 412 * MIB, entries: 3_811_204, todayCompression: 'LZ4', todayIndex: 2, stopped: 'all-blocks', share: 1, skew: 0.97, recommended: 2, recommendedReason: 'fastest to write; L0 is rewritten within minutes', runnerUp: 13, runnerUpReason: '42% smaller, 1.4x the CPU' },
-  { level: 1, bottommost: false, files: 9, uncompressed: 1.1 * GIB, entries: 10_402_117, todayCompression: 'LZ4', todayIndex: 2, stopped: 'precision', share: 0.21, skew: 1, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 13, runnerUpReason: '5% larger, 27% less CPU' },
-  { level: 2, bottommost: false, files: 71, uncompressed: 9.4 * GIB, entries: 88_930_551, todayCompression: 'LZ4+Snappy', todayIndex: 2, stopped: 'precision', share: 0.034, skew: 1.02, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 17, runnerUpReason: 'same size within the interval, slower dictionary building' },
-  { level: 3, bottommost: false, files: 590, uncompressed: 81.7 * GIB, entries: 771_203_918, todayCompression: 'ZSTD', todayIndex: 7, stopped: 'time-budget', share: 0.0041, skew: 1.03, recommended: 14, recommendedReason: 'one compression_opts for L1-L3: the smallest within 2x today\'s CPU at every one of them', runnerUp: 15, runnerUpReason: '4% smaller, 2.5x the CPU' },
-  { level: 4, bottommost: true, files: 4120, uncompressed: 690 * GIB, entries: 6_512_004_377, todayCompression: 'ZSTD', todayIndex: 7, stopped: 'time-budget', share: 0.00052, skew: 1.05, recommended: 16, recommendedReason: 'bottommost: written once, read often; smallest within 5x today\'s CPU', runnerUp: 15, runnerUpReason: '1.3% larger, half the CPU' },
+  {
+    level: 0,
+    bottommost: false,
+    files: 4,
+    uncompressed: 412 * MIB,
+    entries: 3_811_204,
+    todayCompression: 'LZ4',
+    todayIndex: 2,
+    stopped: 'all-blocks',
+    share: 1,
+    skew: 0.97,
+    recommended: 2,
+    recommendedReason: 'fastest to write; L0 is rewritten within minutes',
+    runnerUp: 13,
+    runnerUpReason: '42% smaller, 1.4x the CPU',
+  },
+  {
+    level: 1,
+    bottommost: false,
+    files: 9,
+    uncompressed: 1.1 * GIB,
+    entries: 10_402_117,
+    todayCompression: 'LZ4',
+    todayIndex: 2,
+    stopped: 'precision',
+    share: 0.21,
+    skew: 1,
+    recommended: 14,
+    recommendedReason: "smallest within 2x today's compression CPU",
+    runnerUp: 13,
+    runnerUpReason: '5% larger, 27% less CPU',
+  },
+  {
+    level: 2,
+    bottommost: false,
+    files: 71,
+    uncompressed: 9.4 * GIB,
+    entries: 88_930_551,
+    todayCompression: 'LZ4+Snappy',
+    todayIndex: 2,
+    stopped: 'precision',
+    share: 0.034,
+    skew: 1.02,
+    recommended: 14,
+    recommendedReason: "smallest within 2x today's compression CPU",
+    runnerUp: 17,
+    runnerUpReason: 'same size within the interval, slower dictionary building',
+  },
+  {
+    level: 3,
+    bottommost: false,
+    files: 590,
+    uncompressed: 81.7 * GIB,
+    entries: 771_203_918,
+    todayCompression: 'ZSTD',
+    todayIndex: 7,
+    stopped: 'time-budget',
+    share: 0.0041,
+    skew: 1.03,
+    recommended: 14,
+    recommendedReason: "one compression_opts for L1-L3: the smallest within 2x today's CPU at every one of them",
+    runnerUp: 15,
+    runnerUpReason: '4% smaller, 2.5x the CPU',
+  },
+  {
+    level: 4,
+    bottommost: true,
+    files: 4120,
+    uncompressed: 690 * GIB,
+    entries: 6_512_004_377,
+    todayCompression: 'ZSTD',
+    todayIndex: 7,
+    stopped: 'time-budget',
+    share: 0.00052,
+    skew: 1.05,
+    recommended: 16,
+    recommendedReason: "bottommost: written once, read often; smallest within 5x today's CPU",
+    runnerUp: 15,
+    runnerUpReason: '1.3% larger, half the CPU',
+  },
 ]
 
 const INDEX_SHAPES: LevelShape[] = [
-  { level: 0, bottommost: false, files: 2, uncompressed: 96 * MIB, entries: 2_204_511, todayCompression: 'NoCompression', todayIndex: 0, stopped: 'all-blocks', share: 1, skew: 0.8, recommended: 2, recommendedReason: 'fastest to write that still halves the size', runnerUp: 1, runnerUpReason: '1% larger, slower to read' },
-  { level: 1, bottommost: false, files: 5, uncompressed: 384 * MIB, entries: 8_830_102, todayCompression: 'Snappy', todayIndex: 1, stopped: 'precision', share: 0.37, skew: 0.82, recommended: 2, recommendedReason: 'as small as today, 2.7x faster to decompress', runnerUp: null, runnerUpReason: '' },
-  { level: 2, bottommost: false, files: 40, uncompressed: 3.7 * GIB, entries: 90_112_777, todayCompression: 'Snappy', todayIndex: 1, stopped: 'precision', share: 0.052, skew: 0.85, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 7, runnerUpReason: '11% larger, no dictionary' },
-  { level: 3, bottommost: false, files: 311, uncompressed: 29.5 * GIB, entries: 718_340_118, todayCompression: 'Snappy', todayIndex: 1, stopped: 'precision', share: 0.0077, skew: 0.87, recommended: 14, recommendedReason: 'smallest within 2x today\'s compression CPU', runnerUp: 7, runnerUpReason: '11% larger, no dictionary' },
-  { level: 6, bottommost: true, files: 1987, uncompressed: 201 * GIB, entries: 4_901_330_009, todayCompression: 'ZSTD', todayIndex: 9, stopped: 'fixed-sample', share: 0.0011, skew: 0.88, recommended: 15, recommendedReason: 'bottommost: smallest within 5x today\'s CPU', runnerUp: 16, runnerUpReason: '0.9% smaller, 1.9x the CPU', incompressible: 0.34 },
+  {
+    level: 0,
+    bottommost: false,
+    files: 2,
+    uncompressed: 96 * MIB,
+    entries: 2_204_511,
+    todayCompression: 'NoCompression',
+    todayIndex: 0,
+    stopped: 'all-blocks',
+    share: 1,
+    skew: 0.8,
+    recommended: 2,
+    recommendedReason: 'fastest to write that still halves the size',
+    runnerUp: 1,
+    runnerUpReason: '1% larger, slower to read',
+  },
+  {
+    level: 1,
+    bottommost: false,
+    files: 5,
+    uncompressed: 384 * MIB,
+    entries: 8_830_102,
+    todayCompression: 'Snappy',
+    todayIndex: 1,
+    stopped: 'precision',
+    share: 0.37,
+    skew: 0.82,
+    recommended: 2,
+    recommendedReason: 'as small as today, 2.7x faster to decompress',
+    runnerUp: null,
+    runnerUpReason: '',
+  },
+  {
+    level: 2,
+    bottommost: false,
+    files: 40,
+    uncompressed: 3.7 * GIB,
+    entries: 90_112_777,
+    todayCompression: 'Snappy',
+    todayIndex: 1,
+    stopped: 'precision',
+    share: 0.052,
+    skew: 0.85,
+    recommended: 14,
+    recommendedReason: "smallest within 2x today's compression CPU",
+    runnerUp: 7,
+    runnerUpReason: '11% larger, no dictionary',
+  },
+  {
+    level: 3,
+    bottommost: false,
+    files: 311,
+    uncompressed: 29.5 * GIB,
+    entries: 718_340_118,
+    todayCompression: 'Snappy',
+    todayIndex: 1,
+    stopped: 'precision',
+    share: 0.0077,
+    skew: 0.87,
+    recommended: 14,
+    recommendedReason: "smallest within 2x today's compression CPU",
+    runnerUp: 7,
+    runnerUpReason: '11% larger, no dictionary',
+  },
+  {
+    level: 6,
+    bottommost: true,
+    files: 1987,
+    uncompressed: 201 * GIB,
+    entries: 4_901_330_009,
+    todayCompression: 'ZSTD',
+    todayIndex: 9,
+    stopped: 'fixed-sample',
+    share: 0.0011,
+    skew: 0.88,
+    recommended: 15,
+    recommendedReason: "bottommost: smallest within 5x today's CPU",
+    runnerUp: 16,
+    runnerUpReason: '0.9% smaller, 1.9x the CPU',
+    incompressible: 0.34,
+  },
 ]
 
 const DEFAULT_OPTIONS_TEXT = [
@@ -290,10 +437,7 @@ function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
 
 /** A realistic advice for a two-column-family database. */
 export function sampleAdvice(): Advice {
-  const columnFamilies = [
-    columnFamily('default', DEFAULT_SHAPES, DEFAULT_OPTIONS_TEXT, 7),
-    columnFamily(LONG_CF_NAME, INDEX_SHAPES, INDEX_OPTIONS_TEXT, 11),
-  ]
+  const columnFamilies = [columnFamily('default', DEFAULT_SHAPES, DEFAULT_OPTIONS_TEXT, 7), columnFamily(LONG_CF_NAME, INDEX_SHAPES, INDEX_OPTIONS_TEXT, 11)]
   return {
     version: 1,
     source: {
@@ -305,7 +449,7 @@ export function sampleAdvice(): Advice {
     },
     objective: {
       name: 'balanced',
-      description: 'smallest size whose compression CPU stays within a per-level multiple of today\'s',
+      description: "smallest size whose compression CPU stays within a per-level multiple of today's",
       limits: { cpuFactor: 2 },
     },
     seed: 1,

@@ -139,7 +139,8 @@ describe('the page in headless Chromium', () => {
         const svgs = a.querySelectorAll('figure.chart > svg')
         const svg = svgs[0]
         const points = [0, 1, 2, 3, 4].map(
-          (s) => new Set([...svg.querySelectorAll(`[ecmeta_ssr_type="chart"][ecmeta_series_index="${s}"]`)].map((e) => e.getAttribute('ecmeta_data_index'))).size,
+          (s) =>
+            new Set([...svg.querySelectorAll(`[ecmeta_ssr_type="chart"][ecmeta_series_index="${s}"]`)].map((e) => e.getAttribute('ecmeta_data_index'))).size,
         )
         const texts = [...svg.querySelectorAll('text')].map((t) => t.textContent ?? '')
         const label = [...svg.querySelectorAll('text')].find((t) => /^recommended( \(as today\))?: /.test(t.textContent ?? ''))

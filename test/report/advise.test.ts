@@ -22,7 +22,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const GOLDEN_TEXT = join(HERE, 'advise.golden.txt')
 const GOLDEN_MD = join(HERE, 'advise.golden.md')
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC that starts an ANSI colour code is what it removes
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '')
 
 /** The options section is printed verbatim (it must paste as is): every other line must fit. */
@@ -48,7 +48,7 @@ function expectGolden(path: string, actual: string): void {
 }
 
 describe('advise formats', () => {
-  it('signed percentages: the change\'s own sign (also when it rounds to zero), ASCII minus, none on an exact zero', () => {
+  it("signed percentages: the change's own sign (also when it rounds to zero), ASCII minus, none on an exact zero", () => {
     expect(signedPercent(0.086)).toBe('+8.6%')
     expect(signedPercent(-0.504)).toBe('-50.4%')
     expect(signedPercent(-0.0001)).toBe('-0.0%')
@@ -75,7 +75,7 @@ describe('advise formats', () => {
     expect(trimMiddle(LONG_CF_NAME, 20)).toBe('user_event…ary_index')
     expect(trimMiddle(LONG_CF_NAME, 20)).toHaveLength(20)
     expect(trimMiddle('default', 20)).toBe('default')
-    expect(wrapWords('  smallest within 2x today\'s compression CPU', 20)).toEqual(['  smallest within 2x', "  today's", '  compression CPU'])
+    expect(wrapWords("  smallest within 2x today's compression CPU", 20)).toEqual(['  smallest within 2x', "  today's", '  compression CPU'])
     expect(wrapWords('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij'])
   })
 })
@@ -220,7 +220,8 @@ describe('renderAdviceMarkdown', () => {
   })
 
   it('shows the same content: sections, recommendations with intervals, total, sampling, options in ini blocks', () => {
-    for (const h of ['### The database today', '### Recommendation per level', '### Total', '### Sampling', '### RocksDB options to set']) expect(md).toContain(`\n${h}\n`)
+    for (const h of ['### The database today', '### Recommendation per level', '### Total', '### Sampling', '### RocksDB options to set'])
+      expect(md).toContain(`\n${h}\n`)
     const l2 = levelOf(advice, LONG_CF_NAME, 2)
     const row = md.split('\n').find((l) => l.includes('**recommended**') && l.includes(formatChange(l2.recommended.estimate.change)))
     expect(row).toContain(formatProjected(l2.recommended.estimate.bytes))

@@ -35,7 +35,8 @@ export function decodePng(png: Buffer): Image {
       width = data.readUInt32BE(0)
       height = data.readUInt32BE(4)
       const [depth, colour, , , interlace] = data.subarray(8, 13)
-      if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`)
+      if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0)
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`)
       channels = colour === 6 ? 4 : 3
     } else if (type === 'IDAT') idat.push(data)
     else if (type === 'IEND') break
@@ -71,7 +72,8 @@ export function decodePng(png: Buffer): Image {
 export function countNear(img: Image, rgb: [number, number, number], tolerance = 24): number {
   let n = 0
   for (let i = 0; i < img.pixels.length; i += 4) {
-    if (Math.abs(img.pixels[i] - rgb[0]) <= tolerance && Math.abs(img.pixels[i + 1] - rgb[1]) <= tolerance && Math.abs(img.pixels[i + 2] - rgb[2]) <= tolerance) n++
+    if (Math.abs(img.pixels[i] - rgb[0]) <= tolerance && Math.abs(img.pixels[i + 1] - rgb[1]) <= tolerance && Math.abs(img.pixels[i + 2] - rgb[2]) <= tolerance)
+      n++
   }
   return n
 }

@@ -57,7 +57,7 @@ describe('recompress verdict', () => {
     expect(noisy.compressSecPerGB).toEqual({ value: null, low: null, high: null, noisy: true })
   })
 
-  it('with sound timings: the smallest within advise\'s multiple of the fastest setting\'s compression CPU, as advise decides for files', () => {
+  it("with sound timings: the smallest within advise's multiple of the fastest setting's compression CPU, as advise decides for files", () => {
     const report = withTimings(real)
     const v = recompressVerdict(report)!
     expect(v.rankedOnSpeed).toBe(true)

@@ -183,7 +183,9 @@ describe('sstkit rewrite: one file', () => {
     const missing = join(work, 'no-such-dir', 'out.sst')
     const r = sstkit(['rewrite', SAMPLE, '-o', missing])
     expect(r.status).toBe(2)
-    expect(r.stderr.trim()).toBe(`sstkit: ${SAMPLE}: cannot write ${missing}: no such file or directory (ENOENT) (directory ${join(work, 'no-such-dir')} does not exist)`)
+    expect(r.stderr.trim()).toBe(
+      `sstkit: ${SAMPLE}: cannot write ${missing}: no such file or directory (ENOENT) (directory ${join(work, 'no-such-dir')} does not exist)`,
+    )
     expect(existsSync(join(work, 'no-such-dir'))).toBe(false)
 
     const proc = sstkit(['rewrite', SAMPLE, '-o', '/proc/sstkit-test/out.sst'])
@@ -307,14 +309,18 @@ describe('sstkit rewrite: notes and usage errors', () => {
   it('rejects a --dict that is neither a mode nor a file, and bad flag values (exit 2, nothing written)', () => {
     const d = scratch()
     const out = join(d, 'out.sst')
-    for (const args of [['--dict', join(d, 'missing.dict')], ['--format-version', '8'], ['--level', 'high']]) {
+    for (const args of [
+      ['--dict', join(d, 'missing.dict')],
+      ['--format-version', '8'],
+      ['--level', 'high'],
+    ]) {
       const r = sstkit(['rewrite', SAMPLE, '-o', out, ...args])
       expect(r.status, args.join(' ')).toBe(2)
     }
     expect(names(d)).toEqual([])
   })
 
-  it('rejects a level outside the codec\'s range in one line naming the flag and the range (exit 2, nothing written)', () => {
+  it("rejects a level outside the codec's range in one line naming the flag and the range (exit 2, nothing written)", () => {
     const d = scratch()
     const r = sstkit(['rewrite', SAMPLE, '-o', join(d, 'out.sst'), '--level', '99'])
     expect(r.status).toBe(2)

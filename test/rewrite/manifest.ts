@@ -247,7 +247,11 @@ export function newFiles(manifest: Uint8Array): NewFileEntry[] {
  * the file's properties; with none recorded, it has nothing to compare).
  * Returns how many entries were changed.
  */
-export function patchManifest(manifest: Uint8Array, number: number, update: { size: number; tailSize: number; dropUniqueId?: boolean; uniqueId?: Uint8Array }): { bytes: Uint8Array; changed: number } {
+export function patchManifest(
+  manifest: Uint8Array,
+  number: number,
+  update: { size: number; tailSize: number; dropUniqueId?: boolean; uniqueId?: Uint8Array },
+): { bytes: Uint8Array; changed: number } {
   let changed = 0
   const records = readLogRecords(manifest).map((rec) => {
     const fields = decodeEdit(rec)

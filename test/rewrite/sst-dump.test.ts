@@ -84,14 +84,25 @@ add('zstd dict from zstd-dict-trained input, re-trained', real('zstd-dict-traine
 add('zstd-dict-raw input to no dictionary', real('zstd-dict-raw'), { dict: 'none' })
 // External dictionary files, through the CLI's --dict FILE (zstd-format and raw content).
 add('external zstd dictionary file (CLI)', SAMPLE, { dict: 'none' }, ['--compression', 'zstd', '--dict', '@ZDICT'])
-add('external zstd dictionary file + checksum (CLI)', real('fv5-zstd'), { dict: 'none' }, ['--compression', 'zstd', '--dict', '@ZDICT', '--checksum', 'on', '--level', '7'])
+add('external zstd dictionary file + checksum (CLI)', real('fv5-zstd'), { dict: 'none' }, [
+  '--compression',
+  'zstd',
+  '--dict',
+  '@ZDICT',
+  '--checksum',
+  'on',
+  '--level',
+  '7',
+])
 add('external raw dictionary file, lz4 (CLI)', SAMPLE, { dict: 'none' }, ['--compression', 'lz4', '--dict', '@RAWDICT'])
 // format_version 2..5 and checksum types.
 const CHECKSUMS = ['none', 'crc32c', 'xxhash', 'xxhash64', 'xxh3']
 for (const fv of [2, 3, 4, 5]) {
   add(`fv${fv} zstd`, SAMPLE, { formatVersion: fv })
   add(`fv${fv} snappy, restart interval 4`, real('index-restart4'), { formatVersion: fv, compressionType: C.Snappy, restartInterval: 4 })
-  CHECKSUMS.forEach((ck, type) => add(`fv${fv} ${ck} checksums`, real('fv5-checksum-xxh3'), { formatVersion: fv, checksumType: type, compressionType: fv % 2 ? C.LZ4 : C.Zlib }))
+  for (const [type, ck] of CHECKSUMS.entries()) {
+    add(`fv${fv} ${ck} checksums`, real('fv5-checksum-xxh3'), { formatVersion: fv, checksumType: type, compressionType: fv % 2 ? C.LZ4 : C.Zlib })
+  }
   add(`fv${fv} partitioned index`, SAMPLE, { formatVersion: fv, index: 'partitioned', blockSize: 512, metadataBlockSize: 256 })
 }
 add('partitioned index, zstd dict finalize', SAMPLE, { index: 'partitioned', blockSize: 1024, metadataBlockSize: 512, dict: 'finalize' })
@@ -127,7 +138,13 @@ for (const name of [
   add(`${name} (defaults)`, real(name))
   add(`${name} to lz4 fv3, 1 KiB blocks`, real(name), { compressionType: C.LZ4, formatVersion: 3, blockSize: 1024 })
 }
-add('entry-types partitioned, fv2', real('entry-types'), { index: 'partitioned', blockSize: 512, metadataBlockSize: 128, formatVersion: 2, compressionType: C.Snappy })
+add('entry-types partitioned, fv2', real('entry-types'), {
+  index: 'partitioned',
+  blockSize: 512,
+  metadataBlockSize: 128,
+  formatVersion: 2,
+  compressionType: C.Snappy,
+})
 add('ingested-global-seqno, zstd dict', real('ingested-global-seqno'), { dict: 'raw', formatVersion: 4 })
 // format_version 0/1 inputs (default output format_version 5).
 for (const f of fixtures().filter((x) => x.formatVersion <= 1)) add(`${f.name} (fv${f.formatVersion} input)`, real(f.name), { compressionType: C.Snappy })
@@ -196,7 +213,7 @@ function rangeDeletions(raw: string): string {
   const i = raw.indexOf('Range deletions:')
   if (i < 0) return ''
   const rest = raw.slice(i)
-  const end = rest.search(/\n\n|\n-{38}\n  # data blocks/)
+  const end = rest.search(/\n\n|\n-{38}\n {2}# data blocks/)
   return end < 0 ? rest : rest.slice(0, end)
 }
 
@@ -235,7 +252,13 @@ describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocks
           const type = { zstd: C.ZSTD, lz4: C.LZ4 }[args[args.indexOf('--compression') + 1]]!
           const level = args.includes('--level') ? Number(args[args.indexOf('--level') + 1]) : null
           // The options the CLI used (its --max-dict-buffer-bytes default is 64 MiB), for the checks below.
-          Object.assign(c.o, { dictionary: new Uint8Array(dictionary), compressionType: type, zstdChecksum: args.includes('on'), level, maxDictBufferBytes: 64 * 1024 * 1024 })
+          Object.assign(c.o, {
+            dictionary: new Uint8Array(dictionary),
+            compressionType: type,
+            zstdChecksum: args.includes('on'),
+            level,
+            maxDictBufferBytes: 64 * 1024 * 1024,
+          })
         } else {
           o.summary = rewriteFile(c.input, out, options(c.o))
         }
@@ -257,7 +280,12 @@ describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocks
         const props = await runSstDump([`--file=${copy}`, '--show_properties', '--command=none'])
         await runSstDump([`--file=${copy}`, '--command=raw'])
         const dump = copy.replace(/\.sst$/, '_dump.txt')
-        inputScans.set(input, { scan: stripScan(scan.stdout), stderr: scan.stderr, props: props.stdout, raw: existsSync(dump) ? readFileSync(dump, 'utf8') : '' })
+        inputScans.set(input, {
+          scan: stripScan(scan.stdout),
+          stderr: scan.stderr,
+          props: props.stdout,
+          raw: existsSync(dump) ? readFileSync(dump, 'utf8') : '',
+        })
       })
     }
     for (const o of outcomes.values()) {
@@ -323,7 +351,10 @@ describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocks
       } else {
         expect(outLines).toEqual(renderScan(c.input))
         // ... and the user keys and values are what RocksDB itself read from the input.
-        const rocks = readFileSync(c.input.replace(/\.sst$/, '.expected.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { key: string; value: string; valueInBlob?: boolean })
+        const rocks = readFileSync(c.input.replace(/\.sst$/, '.expected.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { key: string; value: string; valueInBlob?: boolean })
         expect(outLines).toHaveLength(rocks.length)
         rocks.forEach((e, i) => {
           const [, key, , type, value] = ENTRY.exec(outLines[i])!
@@ -337,7 +368,12 @@ describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocks
       // raw: footer format_version, range deletions
       expect(o.raw).toMatch(new RegExp(`^  format version: ${fv}$`, 'm'))
       if (inputFv <= 5) expect(rangeDeletions(o.raw!)).toBe(rangeDeletions(inputScans.get(c.input)!.raw))
-      if (inputRangeDels) expect(rangeDeletions(o.raw!).split('\n').filter((l) => l.startsWith('  HEX')).length).toBeGreaterThan(0)
+      if (inputRangeDels)
+        expect(
+          rangeDeletions(o.raw!)
+            .split('\n')
+            .filter((l) => l.startsWith('  HEX')).length,
+        ).toBeGreaterThan(0)
 
       // --show_properties
       const p = o.props!
@@ -373,7 +409,9 @@ const LDB = ['/usr/bin/ldb', '/usr/local/bin/ldb'].find((p) => existsSync(p)) ??
  * (An already-ingested file, like `ingested-global-seqno`, is refused by RocksDB itself — the
  * original as much as the rewrite: "have global seqno property with value ...".)
  */
-describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools') && toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))('rewritten SstFileWriter files are ingested by ldb 7.8.3', () => {
+describe.runIf(
+  toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools') && toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'),
+)('rewritten SstFileWriter files are ingested by ldb 7.8.3', () => {
   let dir: string
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-ldb-'))

@@ -113,7 +113,10 @@ describe('scanTable with worker threads = scanTable serial', () => {
     const tmp = fs.mkdtempSync(join(tmpdir(), 'sstkit-worker-error-'))
     try {
       const enc = (s: string) => new TextEncoder().encode(s)
-      const entries = Array.from({ length: 200 }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 500 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array])
+      const entries = Array.from(
+        { length: 200 },
+        (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 500 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array],
+      )
       const good = writeSyntheticTable(join(tmp, 'synthetic-blocks.sst'), entries, { blockSize: 256 })
       const t = openTable(good)
       const data = tableLayout(t).blocks.filter((b) => b.kind === 'data')
@@ -180,7 +183,16 @@ describe('a 43 MB synthetic file (parallel by default, no test knobs)', () => {
   const file = join(dir, 'synthetic-60mb.sst')
   beforeAll(async () => {
     const { writeSynth } = (await import(dist('synth/synth.js'))) as typeof import('../../src/synth/synth.js')
-    writeSynth(file, { sizeBytes: 60e6, valueSize: 200, compressibleFraction: 0.6, runLength: 1, compressibleRatio: 0.3, seed: 1, compressionType: 1, blockSize: 4096 })
+    writeSynth(file, {
+      sizeBytes: 60e6,
+      valueSize: 200,
+      compressibleFraction: 0.6,
+      runLength: 1,
+      compressibleRatio: 0.3,
+      seed: 1,
+      compressionType: 1,
+      blockSize: 4096,
+    })
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -218,7 +230,10 @@ describe('a damaged index partition part way through (synthetic)', () => {
     const tmp = fs.mkdtempSync(join(tmpdir(), 'sstkit-partition-'))
     try {
       const enc = (s: string) => new TextEncoder().encode(s)
-      const entries = Array.from({ length: 3000 }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array])
+      const entries = Array.from(
+        { length: 3000 },
+        (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array],
+      )
       const good = writeSyntheticTable(join(tmp, 'synthetic-partitioned.sst'), entries, { blockSize: 512, index: 'partitioned', metadataBlockSize: 256 })
       const t = openTable(good)
       const partitions = tableLayout(t).blocks.filter((b) => b.kind === 'index partition')

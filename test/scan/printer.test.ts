@@ -36,9 +36,14 @@ function print(table: Table, spec: ScanSpec, wasm: boolean): Printed {
   let count = 0
   let error: string | null = null
   try {
-    count = printer.printBlocks(w, (function* () {
-      for (const r of table.dataBlocks()) yield r.handle
-    })(), 0, Infinity).count
+    count = printer.printBlocks(
+      w,
+      (function* () {
+        for (const r of table.dataBlocks()) yield r.handle
+      })(),
+      0,
+      Infinity,
+    ).count
   } catch (e) {
     error = (e as Error).message
   }
@@ -59,7 +64,11 @@ function expectSame(table: Table, hex: boolean): Printed {
 const enc = (s: string) => new TextEncoder().encode(s)
 
 /** A synthetic table with these entries, in the given order. */
-function synthetic(name: string, entries: [Uint8Array, Uint8Array][], o: { compression?: number; blockSize?: number; props?: [string, Uint8Array][] } = {}): string {
+function synthetic(
+  name: string,
+  entries: [Uint8Array, Uint8Array][],
+  o: { compression?: number; blockSize?: number; props?: [string, Uint8Array][] } = {},
+): string {
   return writeSyntheticTable(join(dir, `synthetic-${name}.sst`), entries, o)
 }
 
@@ -97,7 +106,18 @@ describe('wasm block printer = JavaScript printer, on every real fixture', () =>
 
 describe('wasm block printer = JavaScript printer, on synthetic edge tables', () => {
   it('every value type, empty and non-empty deletions, quotes, backslashes and binary bytes', () => {
-    const types = [ValueType.Value, ValueType.Merge, ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp, ValueType.BlobIndex, ValueType.WideColumnEntity, ValueType.ValuePreferredSeqno, 0x1f, 0x55]
+    const types = [
+      ValueType.Value,
+      ValueType.Merge,
+      ValueType.Deletion,
+      ValueType.SingleDeletion,
+      ValueType.DeletionWithTimestamp,
+      ValueType.BlobIndex,
+      ValueType.WideColumnEntity,
+      ValueType.ValuePreferredSeqno,
+      0x1f,
+      0x55,
+    ]
     const entries: [Uint8Array, Uint8Array][] = []
     for (let i = 0; i < 400; i++) {
       const type = types[i % types.length]
@@ -152,7 +172,14 @@ describe('wasm block printer = JavaScript printer, on synthetic edge tables', ()
     const seqno = new Uint8Array(8)
     new DataView(seqno.buffer).setBigUint64(0, 77777n, true)
     const version = new Uint8Array([2, 0, 0, 0])
-    const entries = Array.from({ length: 50 }, (_, i) => [encodeInternalKey(enc(`g${String(i).padStart(3, '0')}`), 0, i % 2 ? ValueType.Value : ValueType.Deletion), enc(i % 2 ? 'v' : '')] as [Uint8Array, Uint8Array])
+    const entries = Array.from(
+      { length: 50 },
+      (_, i) =>
+        [encodeInternalKey(enc(`g${String(i).padStart(3, '0')}`), 0, i % 2 ? ValueType.Value : ValueType.Deletion), enc(i % 2 ? 'v' : '')] as [
+          Uint8Array,
+          Uint8Array,
+        ],
+    )
     const t = openTable(
       synthetic('global-seqno', entries, {
         props: [
@@ -219,7 +246,12 @@ describe('limits', () => {
         w.flush()
         const expected = Math.min(limit, all.length - 1)
         expect(r.count).toBe(expected)
-        expect(Buffer.concat(parts).toString()).toBe(all.slice(0, expected).map((l) => `${l}\n`).join(''))
+        expect(Buffer.concat(parts).toString()).toBe(
+          all
+            .slice(0, expected)
+            .map((l) => `${l}\n`)
+            .join(''),
+        )
       }
     }
     t.close()

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixtures, REAL, ROOT } from '../helpers.js'
-import { GoldenCase, goldenCases, goldenFile, makeWorkDir, normalize, runIn } from './harness.js'
+import { type GoldenCase, goldenCases, goldenFile, makeWorkDir, normalize, runIn } from './harness.js'
 
 const readable = fixtures().filter((f) => f.sstDumpReadable)
 
@@ -123,7 +123,9 @@ describe('extra sst_dump 7.8.3 goldens (test/fixtures/sst-dump)', () => {
     expect(r.stdout.toString()).toContain('Meta Blocks:\n------------------------------\n  rocksdb.properties: 8484 880\n')
     const p = await runIn(ROOT, ['test/fixtures/real/fv5-none.sst', 'test/fixtures/real/binary-keys.sst', '--command=identify'])
     expect(p.code).toBe(0)
-    expect(p.stdout.toString()).toContain('List of valid SST files:\ntest/fixtures/real/fv5-none.sst\ntest/fixtures/real/binary-keys.sst\nNumber of valid SST files: 2\n')
+    expect(p.stdout.toString()).toContain(
+      'List of valid SST files:\ntest/fixtures/real/fv5-none.sst\ntest/fixtures/real/binary-keys.sst\nNumber of valid SST files: 2\n',
+    )
   })
 
   it('an impossible index handle is reported instead of crashing', async () => {

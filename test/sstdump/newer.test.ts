@@ -19,12 +19,18 @@ describe.each(newer.map((f) => [f.name] as const))('%s (7.8.3 refuses it)', (nam
     expect(r.code).toBe(0)
     const lines = r.stdout.toString().split('\n')
     expect(lines.slice(1, 4)).toEqual([`Process ${file}`, 'Sst file format: block-based', 'from [] to []'])
-    const got = lines.slice(4).filter(Boolean).map((l) => {
-      const m = /^'([0-9A-F]*)' seq:\d+, type:(\d+) => ([0-9A-F]*)$/.exec(l)
-      expect(m, l).not.toBeNull()
-      return { key: m![1].toLowerCase(), type: Number(m![2]), value: m![3].toLowerCase() }
-    })
-    const expected = readFileSync(join(REAL, `${name}.expected.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: string; value: string })
+    const got = lines
+      .slice(4)
+      .filter(Boolean)
+      .map((l) => {
+        const m = /^'([0-9A-F]*)' seq:\d+, type:(\d+) => ([0-9A-F]*)$/.exec(l)
+        expect(m, l).not.toBeNull()
+        return { key: m![1].toLowerCase(), type: Number(m![2]), value: m![3].toLowerCase() }
+      })
+    const expected = readFileSync(join(REAL, `${name}.expected.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; value: string })
     expect(got.map((e) => e.key)).toEqual(expected.map((e) => e.key))
     // blob references (type 17) print the blob index; the expected list holds the blob's value
     const plain = got.map((e, i) => [e, expected[i]] as const).filter(([e]) => e.type !== 17)
@@ -35,7 +41,14 @@ describe.each(newer.map((f) => [f.name] as const))('%s (7.8.3 refuses it)', (nam
     const r = await runIn(ROOT, [`--file=${file}`, '--show_properties', '--command=none'])
     expect(r.code).toBe(0)
     const text = r.stdout.toString()
-    for (const label of ['# data blocks compression rejected', 'data uncompressed size', 'user defined timestamps persisted: true', 'largest sequence number in file', 'time stamp of newest key', 'unique ID: ']) {
+    for (const label of [
+      '# data blocks compression rejected',
+      'data uncompressed size',
+      'user defined timestamps persisted: true',
+      'largest sequence number in file',
+      'time stamp of newest key',
+      'unique ID: ',
+    ]) {
       expect(text).toContain(`\n  ${label}`)
     }
     expect(text).not.toContain('unique ID: N/A')

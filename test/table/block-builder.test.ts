@@ -44,7 +44,7 @@ describe('BlockBuilder + FlushBySizePolicy', () => {
   ])('reproduce the data blocks and index block of %s (block size %d, index restart interval %d)', (name, size, interval) => {
     const r = rebuild(name, size, interval)
     expect(r.built.length).toBe(r.stored.length)
-    r.built.forEach((b, i) => expect(Buffer.from(b).equals(Buffer.from(r.stored[i])), `block ${i}`).toBe(true))
+    for (const [i, b] of r.built.entries()) expect(Buffer.from(b).equals(Buffer.from(r.stored[i])), `block ${i}`).toBe(true)
     expect(r.indexUserKeys).toBe(r.userKeys)
     expect(Buffer.from(r.index).equals(Buffer.from(r.storedIndex))).toBe(true)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ByteSource, FileByteSource, openTable, parseInternalKey } from '../../src/index.js'
+import { type ByteSource, FileByteSource, openTable, parseInternalKey } from '../../src/index.js'
 import { fixturePath } from '../helpers.js'
 
 /** Counts positional reads, to prove seeks go through the index. */

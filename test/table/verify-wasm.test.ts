@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { CompressionType } from '../../src/codec/compression.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
-import { openTable } from '../../src/table/reader.js'
+import { openTable, type Table } from '../../src/table/reader.js'
 import { verifyTable } from '../../src/table/verify.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function both(path: string) {
   const run = (wasm: boolean) => {
-    let t
+    let t: Table
     try {
       t = openTable(path, { verifyChecksums: false })
     } catch (e) {
@@ -45,7 +45,12 @@ function synthetic(name: string, entries: [Uint8Array, Uint8Array][], compressio
   return writeSyntheticTable(join(dir, `synthetic-${name}.sst`), entries, { compression, blockSize: 1024 })
 }
 
-const ordered = (n: number) => Array.from({ length: n }, (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(5, '0')}`), 10_000 - i, ValueType.Value), enc(`value ${i} `.repeat(5))] as [Uint8Array, Uint8Array])
+const ordered = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      [encodeInternalKey(enc(`key${String(i).padStart(5, '0')}`), 10_000 - i, ValueType.Value), enc(`value ${i} `.repeat(5))] as [Uint8Array, Uint8Array],
+  )
 
 describe('WasmOrderChecker', () => {
   it('is available here, so the tests below exercise it', () => {
@@ -87,7 +92,11 @@ describe('verify: wasm order check = JavaScript check', () => {
   })
 
   it('same user key, many versions in order (newest first), across restart points and blocks', () => {
-    const entries = Array.from({ length: 3000 }, (_, i) => [encodeInternalKey(enc(`k${Math.floor(i / 500)}`), 100_000 - i, i % 3 ? ValueType.Value : ValueType.Merge), enc(`v${i}`)] as [Uint8Array, Uint8Array])
+    const entries = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        [encodeInternalKey(enc(`k${Math.floor(i / 500)}`), 100_000 - i, i % 3 ? ValueType.Value : ValueType.Merge), enc(`v${i}`)] as [Uint8Array, Uint8Array],
+    )
     const r = both(synthetic('versions', entries))
     expect('ok' in r && r.ok).toBe(true)
   })

@@ -123,7 +123,11 @@ describe('sstkit browse without a terminal', () => {
   })
 
   it('a file that is not an SST exits 2 with the reason', () => {
-    const r = spawnSync(process.execPath, [RUN_JS, 'browse', join(ROOT, 'test/fixtures/bad/bad-magic.sst'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 })
+    const r = spawnSync(process.execPath, [RUN_JS, 'browse', join(ROOT, 'test/fixtures/bad/bad-magic.sst'), '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
     expect(r.status).toBe(2)
     expect(r.stderr).toMatch(/bad magic number/)
   })

@@ -6,7 +6,15 @@ describe('SliceScheduler', () => {
   it('runs tasks in order, each until it says it is finished, and reports each slice that did work', () => {
     const log: string[] = []
     let a = 0
-    const s = new SliceScheduler([() => (log.push(`a${a}`), ++a === 3), () => (log.push('b'), true)], 1000, () => log.push('changed'))
+    const taskA = () => {
+      log.push(`a${a}`)
+      return ++a === 3
+    }
+    const taskB = () => {
+      log.push('b')
+      return true
+    }
+    const s = new SliceScheduler([taskA, taskB], 1000, () => log.push('changed'))
     expect(s.idle).toBe(false)
     expect(s.step()).toBe(false)
     expect(log).toEqual(['a0', 'a1', 'a2', 'b', 'changed'])
@@ -30,7 +38,11 @@ describe('SliceScheduler', () => {
     expect(steps).toBe(20)
 
     let never = 0
-    const c = new SliceScheduler([() => (never++, false)], 1, () => {})
+    const neverDone = () => {
+      never++
+      return false
+    }
+    const c = new SliceScheduler([neverDone], 1, () => {})
     c.close()
     c.start()
     await new Promise((r) => setTimeout(r, 20))
