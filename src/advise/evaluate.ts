@@ -10,6 +10,7 @@
 import { BlockCompressor } from '../codec/block-compressor.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
+import { equalBytes } from '../format/coding.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { RoundTripError } from '../recompress/evaluate.js'
 import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
@@ -116,10 +117,6 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uin
     built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
   }
   return built
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
 }
 
 interface SettingState {

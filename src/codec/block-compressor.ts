@@ -8,22 +8,13 @@
  * side by side never reload each other's dictionary. The other codecs go
  * through compressBlock / decompressBlock.
  */
+import { varintLength } from '../format/coding.js'
 import { CompressionType } from '../format/compression-type.js'
 import { compressBlock, decompressBlock } from './compression.js'
 import { effectiveLevel, type CompressionSetting } from './setting.js'
 import { ZstdCodec } from './zstd.js'
 
 export type BlockCompressorSetting = Pick<CompressionSetting, 'compressionType' | 'level' | 'zstdChecksum'>
-
-/** Bytes of a varint32 holding `n`. */
-function varintLength(n: number): number {
-  let len = 1
-  while (n >= 0x80) {
-    n = Math.floor(n / 128)
-    len++
-  }
-  return len
-}
 
 function writeVarint(buffer: Uint8Array, n: number): void {
   let i = 0

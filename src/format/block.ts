@@ -16,7 +16,7 @@
  * The decoder (decodeBlockLayout, BlockIter) and the encoder (BlockBuilder,
  * as RocksDB's BlockBuilder writes: no hash index, no separated values) live here.
  */
-import { readFixed32 } from './coding.js'
+import { readFixed32, varintLength } from './coding.js'
 import { CorruptionError } from './errors.js'
 
 export const BLOCK_FOOTER_BYTES = 4
@@ -340,14 +340,6 @@ export class BlockIter {
 
 /** Default data block restart interval (`block_restart_interval`). */
 export const DEFAULT_RESTART_INTERVAL = 16
-function varintLength(n: number): number {
-  let len = 1
-  while (n >= 0x80) {
-    n = Math.floor(n / 128)
-    len++
-  }
-  return len
-}
 
 export class BlockBuilder {
   /** Entry bytes, grown by doubling; written in place (no per-entry allocation). */

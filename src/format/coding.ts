@@ -167,6 +167,21 @@ export function fromHex(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 
+/** Whether two byte strings are equal. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+}
+
+/** Bytes of the varint encoding of `n` (n < 2^53). */
+export function varintLength(n: number): number {
+  let len = 1
+  while (n >= 0x80) {
+    n = Math.floor(n / 128)
+    len++
+  }
+  return len
+}
+
 /** Bytewise comparison (RocksDB's BytewiseComparator). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength))

@@ -15,7 +15,7 @@ import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
 import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
-import { readFixed32 } from '../format/coding.js'
+import { equalBytes, readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
@@ -83,10 +83,6 @@ transferable(RoundTripError)
 /** A compressor with the config's settings: its own contexts, so timing one config never reloads another's dictionary. */
 function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: Uint8Array | undefined): BlockCompressor {
   return new BlockCompressor({ compressionType: c.type, level: c.level, zstdChecksum: c.checksum }, formatVersion, dictionary)
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
 }
 
 interface ConfigState {

@@ -4,6 +4,7 @@
  */
 import type { Table } from '../index.js'
 import { messageOf } from '../table/layout.js'
+import { equalBytes } from '../format/coding.js'
 import type { BlockEntries, EntryRow } from './entry-cache.js'
 
 /** Where the Entries cursor is: data block ordinal and entry within it (0 for a corrupt block's row). */
@@ -104,10 +105,4 @@ export function seek(rows: EntryRows, table: Table, userKey: Uint8Array): { pos:
   if (!e.ok) return { error: e.problem }
   const i = e.entries.findIndex((r) => equalBytes(r.internalKey, found))
   return { pos: { block: ordinal, entry: Math.max(0, i) } }
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
