@@ -477,13 +477,12 @@ async function runRound(
   problems: Advice['problems'],
 ): Promise<void> {
   if (st.rate === 0) await buildDictionaries(st, opts, pool, mine)
-  const tasks: { lane: number; task: FileTask; file: number; indices: number[] }[] = []
+  const tasks: { lane: number; task: FileTask; indices: number[] }[] = []
   st.group.files.forEach((f, fi) => {
     if (!mine[fi]) return
     lanes.forEach((indices, lane) => {
       tasks.push({
         lane,
-        file: fi,
         indices,
         task: {
           path: f.path,
