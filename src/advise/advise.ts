@@ -22,6 +22,7 @@ import { compressionNames, describeFile, levelTotals, type GroupInput, type Leve
 import { inShard, type Shard } from './sampling.js'
 import { sameSetting, typeByte } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { UsageError } from '../errors.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
 const SMALL_LEVEL_BLOCKS = 256
@@ -225,7 +226,7 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
         budgetHit = true
         continue
       }
-      await runRound(pick, next, opts, pool, lanesFor(pick, jobs), shardFiles.get(pick)!, problems)
+      await runRound(pick, next, opts, pool, lanesOf(pick.settings, jobs), shardFiles.get(pick)!, problems)
       if (pick.rate >= 1) pick.done = 'all-blocks'
       else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
       else if (widest(pick) <= opts.precision) pick.done = 'precision'
@@ -332,7 +333,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
   return advice
 }
 
-export class MergeError extends Error {
+export class MergeError extends UsageError {
   override name = 'MergeError'
 }
 
@@ -400,10 +401,6 @@ function label(g: LevelGroup): string {
 function priority(st: GroupState): number {
   if (st.rate === 0) return Number.POSITIVE_INFINITY
   return widest(st)
-}
-
-function lanesFor(st: GroupState, jobs: number): number[][] {
-  return lanesOf(st.settings, jobs)
 }
 
 /**

@@ -254,10 +254,6 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       flushRates(st, false)
     }
   }
-  if (states === null && task.settings.some((x) => x.spec.dict !== 'none') && task.rateLow === 0) {
-    // No block drawn from this file: its dictionaries are still part of the level's bytes; build them.
-    states = setUp()
-  }
   for (const st of states ?? []) {
     flushRates(st, true)
     result.sums[st.id] = st.sums

@@ -12,6 +12,7 @@
  */
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
+import { encodeOptionMap, encodeOptionsSection } from '../format/options-file.js'
 import type { SettingSpec } from './model.js'
 import { optionName, typeByte } from './settings.js'
 
@@ -56,7 +57,7 @@ export function compressionOptsText(s: SettingSpec, dict: DictionaryOptions, ena
   // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
   if (s.checksum) fields.push(['checksum', true])
   if (enabled) fields.push(['enabled', true])
-  return `{${fields.map(([k, v]) => `${k}=${v}`).join(';')}}`
+  return encodeOptionMap(Object.fromEntries(fields.map(([k, v]) => [k, String(v)])))
 }
 
 export interface LevelChoice {
@@ -117,6 +118,5 @@ function largest(upper: LevelChoice[]): SettingSpec {
 }
 
 export function optionsText(columnFamily: string, options: Record<string, string>): string {
-  const lines = [`[CFOptions "${columnFamily}"]`, ...Object.entries(options).map(([k, v]) => `  ${k}=${v}`)]
-  return lines.join('\n')
+  return encodeOptionsSection({ title: 'CFOptions', argument: columnFamily, entries: new Map(Object.entries(options)) }).trimEnd()
 }

@@ -13,6 +13,7 @@ import {
   compressionTypeFromOptionName,
   compressionTypeFromShortName,
 } from '../format/compression-type.js'
+import { type CompressionOpts, compressionOpts, DEFAULT_COMPRESSION_OPTS } from '../db/options.js'
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
 import type { DictMode, SettingSpec } from './model.js'
 
@@ -80,14 +81,8 @@ export function optionName(s: SettingSpec): string {
   return compressionOptionName(typeByte(s))
 }
 
-/** RocksDB's per-setting options, as an OPTIONS file or the rocksdb.compression_options property states them. */
-export interface CompressionOptsLike {
-  level: number
-  maxDictBytes: number
-  zstdMaxTrainBytes: number
-  useZstdDictTrainer: boolean
-  checksum: boolean
-}
+/** The parts of RocksDB's CompressionOptions that decide a setting (db/options.ts owns the whole struct). */
+export type CompressionOptsLike = Pick<CompressionOpts, 'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'checksum'>
 
 /** What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate). */
 export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
@@ -123,19 +118,14 @@ export function settingFromProperties(compression: string | undefined, options: 
   const type = v2 ? parseInt(v2[1], 16) : compressionTypeFromName(compression)
   if (type === undefined) return null
   const optionTypeName = compressionOptionName(type)
-  const fields = new Map<string, string>()
-  for (const part of (options ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0) fields.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  let opts: CompressionOptsLike
+  try {
+    opts = compressionOpts(options, 'rocksdb.compression_options')
+  } catch {
+    // A property sstkit cannot read: the type alone, at its defaults.
+    opts = DEFAULT_COMPRESSION_OPTS
   }
-  const num = (k: string, d: number) => (fields.has(k) && /^-?\d+$/.test(fields.get(k)!) ? Number(fields.get(k)) : d)
-  return settingFromOptions(optionTypeName, {
-    level: num('level', DEFAULT_COMPRESSION_LEVEL),
-    maxDictBytes: num('max_dict_bytes', 0),
-    zstdMaxTrainBytes: num('zstd_max_train_bytes', 0),
-    useZstdDictTrainer: num('use_zstd_dict_trainer', 1) !== 0,
-    checksum: num('checksum', 0) !== 0,
-  })
+  return settingFromOptions(optionTypeName, opts)
 }
 
 function levelled(t: number): boolean {

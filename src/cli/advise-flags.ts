@@ -4,6 +4,7 @@
  * the flag and what it accepts.
  */
 import { Flags } from '@oclif/core'
+import { UsageError } from '../errors.js'
 import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
 import { defaultSettings, settingsFromMatrix } from '../advise/settings.js'
 import { parseShard, type Shard } from '../advise/sampling.js'
@@ -11,7 +12,7 @@ import type { DictMode, Objective, SettingSpec } from '../advise/model.js'
 import type { ExplicitLimits } from '../advise/decide.js'
 import { OBJECTIVES } from '../advise/decide.js'
 
-export class AdviseFlagError extends Error {
+export class AdviseFlagError extends UsageError {
   override name = 'AdviseFlagError'
 }
 

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/advise/model.js'
-import { ROOT, sstkit } from '../helpers.js'
+import { spawnSync } from 'node:child_process'
+import { parseOptionsFile, encodeOptionsFile } from '../../src/format/options-file.js'
+import { newestOptionsFile } from '../../src/db/options.js'
+import { ROOT, sstkit, toolPresent } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
 /** Levels of hundreds of blocks (layered at 40x), so that a --sample share really samples. */
@@ -118,6 +121,33 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     const html = sstkit(['advise', EXAMPLE, '--report', page, '--time-budget', '5s'])
     expect(html.status).toBe(0)
     expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
+  })
+})
+
+const LDB_PRESENT = spawnSync('ldb', ['--version'], { encoding: 'utf8' }).status === 0
+
+describe.runIf(toolPresent('ldb', LDB_PRESENT, 'apt-get install rocksdb-tools'))('the options advise prints are what real RocksDB reads', () => {
+  it('RocksDB 7.8.3 opens the database with every recommended option set in its OPTIONS file', () => {
+    const a = json([EXAMPLE, '--time-budget', '5s'])
+    const copy = join(tmp, 'db-advised-options')
+    cpSync(EXAMPLE, copy, { recursive: true })
+    const path = newestOptionsFile(copy)!
+    const file = parseOptionsFile(readFileSync(path, 'utf8'), path)
+    for (const cf of a.columnFamilies) {
+      const section = file.sections.find((s) => s.title === 'CFOptions' && s.argument === cf.name)!
+      for (const [key, value] of Object.entries(cf.options)) section.entries.set(key, value)
+    }
+    writeFileSync(path, encodeOptionsFile(file))
+    const open = () => spawnSync('ldb', [`--db=${copy}`, 'scan', '--max_keys=1'], { encoding: 'utf8' })
+    const r = open()
+    expect(r.stderr + r.stdout).not.toMatch(/Failed|Invalid|Unrecognized/i)
+    expect(r.status).toBe(0)
+    // ldb does read that file: a value RocksDB does not know makes the same open fail.
+    const section = file.sections.find((s) => s.title === 'CFOptions' && s.argument === 'default')!
+    section.entries.set('bottommost_compression_opts', '{level=6;no_such_option=1;}')
+    writeFileSync(path, encodeOptionsFile(file))
+    const bad = open()
+    expect(bad.stderr + bad.stdout).toMatch(/no_such_option|Invalid|Failed/i)
   })
 })
 
