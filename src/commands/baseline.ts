@@ -1,7 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { dirname, relative, resolve } from 'node:path'
 import { matrixFlags, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import {
@@ -9,19 +7,13 @@ import {
   BASELINE_SCHEMA_VERSION,
   DEFAULT_BASELINE,
   changedSizes,
-  readBaseline,
   serializeBaseline,
   writeFileAtomic,
   type Baseline as BaselineDoc,
-  type BaselineFile,
-  type BaselineSettings,
 } from '../ci/baseline.js'
-import { loadConfig } from '../ci/config.js'
-import { isFileError, isUsageError } from '../ci/errors.js'
-import { baselineSettings, expandNamed, measureFile, optionsFromSettings, type NamedFile } from '../ci/measure.js'
+import { measureFiles, planBaseline } from '../ci/plan.js'
 import { baselineModel } from '../ci/report.js'
 import { sstkitVersion, zstdVersions } from '../ci/versions.js'
-import type { RecompressOptions } from '../index.js'
 import { renderTable } from '../report/table.js'
 
 const MATRIX_FLAGS = matrixFlags({
@@ -76,107 +68,44 @@ Files are named by their path relative to the baseline file's directory (or NAME
 
   async run(): Promise<unknown> {
     const { argv, flags, raw } = await this.parse(Baseline)
-    const config = this.usage(() => loadConfig(process.cwd(), flags.config))
-    const out = flags.output ?? (config.checkSize.baseline ? relativeOrAbsolute(resolve(config.dir, config.checkSize.baseline)) : DEFAULT_BASELINE)
-    const baseDir = dirname(resolve(out))
     const given = raw.filter((t): t is { type: 'flag'; flag: string; input: string } => t.type === 'flag' && MEASUREMENT_FLAGS.has(t.flag))
-
-    let settings: BaselineSettings
-    let flagsUsed: string[]
-    let files: NamedFile[]
-    let previous: BaselineDoc | undefined
-    if (flags.update) {
-      if (given.length > 0) {
-        this.fail(
-          `--update re-measures with the baseline's own settings: drop ${[...new Set(given.map((t) => `--${t.flag}`))].join(', ')}, or take a new baseline with --force`,
-          ExitCode.Usage,
-        )
-      }
-      previous = this.usage(() => readBaseline(out))
-      settings = previous.settings
-      flagsUsed = previous.flags
-      if (argv.length > 0) files = this.expand(argv as string[], baseDir, settings.strip)
-      else {
-        files = previous.files.map((f) => ({ name: f.name, relPath: f.path, path: relativeOrAbsolute(resolve(baseDir, f.path)) }))
-        const gone = files.filter((f) => !existsSync(f.path))
-        if (gone.length > 0) this.fail(`${gone.map((f) => f.path).join(', ')}: no such file (name the current files to update from)`, ExitCode.Usage)
-      }
-    } else {
-      if (existsSync(out) && !flags.force)
-        this.fail(`${out} exists: use --update to re-measure it with its own settings, or --force to replace it`, ExitCode.Usage)
-      if (argv.length === 0) this.fail('give the SST files or directories to measure', ExitCode.Usage)
-      if (flags.strip !== undefined) this.usage(() => new RegExp(flags.strip!, 'g'))
-      settings = this.usage(() => baselineSettings(flags, baseDir))
-      flagsUsed = given.flatMap((t) => [`--${t.flag}`, t.input])
-      files = this.expand(argv as string[], baseDir, settings.strip)
-    }
-
-    // --update keeps the baseline's choice about timings unless told otherwise.
-    const timings =
-      raw.some((t) => t.type === 'flag' && t.flag === 'timings') || !previous
-        ? flags.timings
-        : previous.files.some((f) => f.rows.some((r) => r.timings !== undefined))
-    const options: RecompressOptions = this.usage(() => optionsFromSettings(settings, baseDir, flags.jobs ?? availableParallelism()))
-    if (settings.samplePercent < 100 && settings.blockSize !== null)
-      this.fail("--sample works on the file's own blocks: it cannot be combined with --block-size", ExitCode.Usage)
-    const measured: BaselineFile[] = []
-    let failures = 0
-    for (const f of files) {
-      try {
-        measured.push(await measureFile(f.path, f.name, f.relPath, options, timings))
-      } catch (e) {
-        if (isUsageError(e)) this.fail(e.message, ExitCode.Usage)
-        if (isFileError(e)) {
-          this.reportFileError(f.path, e, 'opening')
-          failures++
-          continue
-        }
-        throw e
-      }
-    }
-    if (failures > 0) this.fail(`baseline not written: ${failures} file(s) could not be measured`, ExitCode.Usage)
+    const plan = planBaseline({
+      files: argv as string[],
+      output: flags.output,
+      update: flags.update,
+      force: flags.force,
+      timings: flags.timings,
+      timingsGiven: raw.some((t) => t.type === 'flag' && t.flag === 'timings'),
+      config: flags.config,
+      given,
+      flags,
+      jobs: flags.jobs ?? availableParallelism(),
+    })
+    for (const w of plan.warnings) this.warn(w)
+    const { measured, failed } = await measureFiles(plan.files, plan.options, plan.timings, (f, e) => this.reportFileError(f.path, e, 'opening'))
+    if (failed.length > 0) this.fail(`baseline not written: ${failed.length} file(s) could not be measured`, ExitCode.Usage)
     if (measured.length === 0) this.fail('baseline not written: no SST files to measure', ExitCode.Usage)
 
+    const files = measured.map((m) => m.file)
     const doc: BaselineDoc = {
       schema: BASELINE_SCHEMA,
       schemaVersion: BASELINE_SCHEMA_VERSION,
       sstkitVersion: sstkitVersion(),
       zstd: zstdVersions(),
-      flags: flagsUsed,
-      settings,
-      files: measured,
+      flags: plan.flagsUsed,
+      settings: plan.settings,
+      files,
     }
     try {
-      writeFileAtomic(out, serializeBaseline(doc))
+      writeFileAtomic(plan.out, serializeBaseline(doc))
     } catch (e) {
-      this.fail(`${out}: cannot write the baseline: ${(e as Error).message}`, ExitCode.Usage)
+      this.fail(`${plan.out}: cannot write the baseline: ${(e as Error).message}`, ExitCode.Usage)
     }
     if (this.jsonEnabled()) return doc
     this.log(renderTable(baselineModel(doc, { bytes: flags.bytes }), 'table', this.tty))
-    const rows = measured.reduce((a, f) => a + f.rows.length, 0)
-    const changed = previous ? ` (${changedSizes(previous.files, measured)} of ${rows} sizes changed)` : ''
-    this.log(`${previous ? 'updated' : 'wrote'} ${out}: ${measured.length} file(s) × ${measured[0].rows.length} configuration(s)${changed}`)
+    const rows = files.reduce((a, f) => a + f.rows.length, 0)
+    const changed = plan.previous ? ` (${changedSizes(plan.previous.files, files)} of ${rows} sizes changed)` : ''
+    this.log(`${plan.previous ? 'updated' : 'wrote'} ${plan.out}: ${files.length} file(s) × ${files[0].rows.length} configuration(s)${changed}`)
     return undefined
   }
-
-  private expand(args: string[], baseDir: string, strip: string | null): NamedFile[] {
-    const { files, warnings } = this.usage(() => expandNamed(args, baseDir, strip))
-    for (const w of warnings) this.warn(w)
-    return files
-  }
-
-  /** Run `f`; its configuration, threshold or argument errors are usage errors (exit 2). */
-  protected usage<T>(f: () => T): T {
-    try {
-      return f()
-    } catch (e) {
-      if (isUsageError(e)) this.fail((e as Error).message, ExitCode.Usage)
-      throw e
-    }
-  }
-}
-
-function relativeOrAbsolute(p: string): string {
-  const r = relative(process.cwd(), p)
-  return r.startsWith('..') || r === '' ? p : r
 }

@@ -1,17 +1,10 @@
 import { Args, Flags } from '@oclif/core'
-import { appendFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { dirname, relative, resolve } from 'node:path'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { DEFAULT_BASELINE, readBaseline } from '../ci/baseline.js'
-import { baselineFiles, metricProblem, thresholdsFrom, versionVerdict } from '../ci/check.js'
-import { checkBudgetNames, compare, METRICS, type FailedFile, type MeasuredFile } from '../ci/compare.js'
-import { loadConfig } from '../ci/config.js'
-import { isFileError, isUsageError } from '../ci/errors.js'
-import { expandNamed, measureFile, optionsFromSettings, type NamedFile } from '../ci/measure.js'
-import { annotations, checkJson, checkModel, limitsLine, renderJunit, renderMarkdown, summaryLine, type CheckContext } from '../ci/report.js'
-import { sstkitVersion, zstdVersions } from '../ci/versions.js'
-import { DictFileError, MatrixError } from '../index.js'
+import { DEFAULT_BASELINE } from '../ci/baseline.js'
+import { compare, METRICS } from '../ci/compare.js'
+import { measureFiles, planCheck, publishCheck } from '../ci/plan.js'
+import { checkJson, checkModel, limitsLine, renderMarkdown, summaryLine, type CheckContext } from '../ci/report.js'
 import { renderTable } from '../report/table.js'
 
 export default class CheckSize extends SstCommand {
@@ -69,100 +62,37 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
 
   async run(): Promise<unknown> {
     const { argv, flags } = await this.parse(CheckSize)
-    const config = this.usage(() => loadConfig(process.cwd(), flags.config))
-    const cs = config.checkSize
-    const baselinePath = flags.baseline ?? (cs.baseline ? displayPath(resolve(config.dir, cs.baseline)) : DEFAULT_BASELINE)
-    const thresholds = this.usage(() => thresholdsFrom(flags, config))
-
-    const baseline = this.usage(() => readBaseline(baselinePath))
-    const settings = baseline.settings
-    const metricRefusal = metricProblem(thresholds, settings)
-    if (metricRefusal) this.fail(metricRefusal, ExitCode.Usage)
-    const { refusal, warnings } = versionVerdict(baseline, zstdVersions(), sstkitVersion(), flags['allow-version-change'])
-    if (refusal) this.fail(refusal, ExitCode.Usage)
-
-    const baseDir = dirname(resolve(baselinePath))
-    let files: NamedFile[]
-    if (argv.length > 0) {
-      const expanded = this.usage(() => expandNamed(argv as string[], baseDir, settings.strip))
-      for (const w of expanded.warnings) this.warn(w)
-      files = expanded.files
-    } else {
-      files = baselineFiles(baseline, baseDir, displayPath)
-    }
-    const configs = new Set(baseline.files.flatMap((f) => f.rows.map((r) => r.config)))
-    const budgetProblem = checkBudgetNames(thresholds.budgets, configs, new Set([...baseline.files.map((f) => f.name), ...files.map((f) => f.name)]))
-    if (budgetProblem) this.fail(budgetProblem, ExitCode.Usage)
-
-    const options = this.usage(() => optionsFromSettings(settings, baseDir, flags.jobs ?? availableParallelism()))
-    const measured: MeasuredFile[] = []
-    const failed: FailedFile[] = []
-    for (const f of files) {
-      try {
-        measured.push({ file: await measureFile(f.path, f.name, f.relPath, options, false), path: f.path })
-      } catch (e) {
-        if (e instanceof MatrixError || e instanceof DictFileError) this.fail(e.message, ExitCode.Usage)
-        if (isFileError(e)) {
-          this.reportFileError(f.path, e, 'opening')
-          failed.push({ name: f.name, path: f.path, message: (e as Error).message })
-          continue
-        }
-        throw e
-      }
-    }
-
-    const result = compare(baseline.files, measured, failed, thresholds)
+    const plan = planCheck({
+      files: argv as string[],
+      baseline: flags.baseline,
+      config: flags.config,
+      thresholds: flags,
+      allowVersionChange: flags['allow-version-change'],
+      jobs: flags.jobs ?? availableParallelism(),
+    })
+    for (const w of plan.warnings) this.warn(w)
+    const { measured, failed } = await measureFiles(plan.files, plan.options, false, (f, e) => this.reportFileError(f.path, e, 'opening'))
+    const result = compare(plan.baseline.files, measured, failed, plan.thresholds)
     if (result.failed) this.raise(ExitCode.Finding)
     if (result.errored) this.raise(ExitCode.Usage)
-    const ctx: CheckContext = { baselinePath, thresholds, warnings, configSource: config.source }
+    const ctx: CheckContext = { baselinePath: plan.baselinePath, thresholds: plan.thresholds, warnings: plan.versionWarnings, configSource: plan.config.source }
 
-    const summaryFile = process.env.GITHUB_STEP_SUMMARY
-    const markdown = renderMarkdown(result, ctx)
-    if (summaryFile) {
-      try {
-        appendFileSync(summaryFile, `${markdown}\n`)
-      } catch (e) {
-        this.warn(`cannot append to $GITHUB_STEP_SUMMARY (${summaryFile}): ${(e as Error).message}`)
-      }
-    }
-    if (flags.junit !== undefined) {
-      try {
-        writeFileSync(flags.junit, renderJunit(result, ctx))
-      } catch (e) {
-        this.reportFileError(flags.junit, e, 'opening')
-      }
-    }
-    if (process.env.GITHUB_ACTIONS === 'true') {
-      // Workflow commands are read from stdout; keep --json output parseable by sending them to stderr then.
-      const lines = annotations(result, ctx)
-        .map((l) => `${l}\n`)
-        .join('')
-      if (lines) (this.jsonEnabled() ? process.stderr : process.stdout).write(lines)
+    const published = publishCheck(result, ctx, flags.junit, this.jsonEnabled())
+    for (const w of published.warnings) this.warn(w)
+    for (const e of published.errors) {
+      process.stderr.write(`sstkit: ${e}\n`)
+      this.raise(ExitCode.Usage)
     }
     if (this.jsonEnabled()) return checkJson(result, ctx)
     if (flags.markdown) {
-      this.log(markdown)
+      this.log(renderMarkdown(result, ctx))
       return undefined
     }
-    for (const w of warnings) process.stderr.write(`sstkit: warning: ${w}\n`)
+    for (const w of plan.versionWarnings) process.stderr.write(`sstkit: warning: ${w}\n`)
     if (result.rows.length > 0) this.log(renderTable(checkModel(result), 'table', this.tty))
     for (const n of result.notes) this.log(`note: ${n}`)
     this.log(summaryLine(result))
-    this.log(`${limitsLine(thresholds)}.`)
+    this.log(`${limitsLine(plan.thresholds)}.`)
     return undefined
   }
-
-  private usage<T>(f: () => T): T {
-    try {
-      return f()
-    } catch (e) {
-      if (isUsageError(e)) this.fail(e.message, ExitCode.Usage)
-      throw e
-    }
-  }
-}
-
-function displayPath(p: string): string {
-  const r = relative(process.cwd(), p)
-  return r.startsWith('..') || r === '' ? p : r
 }
