@@ -92,6 +92,17 @@ export function matrixSpec(f: Pick<RecompressFlagValues, 'types' | 'levels' | 'd
   }
 }
 
+/** `--auto-skip rate,ratio`: the auto-skip simulations to run; throws MatrixError on an unknown one. */
+export function autoSkipModes(flag: string | undefined): ('rate' | 'ratio')[] | undefined {
+  if (flag === undefined) return undefined
+  const modes = flag
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+  for (const m of modes) if (m !== 'rate' && m !== 'ratio') throw new MatrixError(`--auto-skip takes rate and/or ratio (got "${m}")`)
+  return modes as ('rate' | 'ratio')[]
+}
+
 /** RecompressOptions from the flags (without progress); throws MatrixError on bad or conflicting values. */
 export function recompressOptions(f: RecompressFlagValues, matrix: MatrixSpec = matrixSpec(f)): RecompressOptions {
   if (f.sample !== undefined && f['block-size'] !== undefined) {

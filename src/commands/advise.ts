@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
+import { progressLine } from '../cli/progress.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
@@ -62,7 +63,7 @@ Plain SST files or directories of them are grouped by the column family their pr
         throw e
       }
       if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
-      const progress = process.stderr.isTTY && !this.jsonEnabled()
+      const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       advice = await advise(inputs.groups, {
         ...parsed,
         jobs: flags.jobs,
@@ -71,9 +72,9 @@ Plain SST files or directories of them are grouped by the column family their pr
         maxCompressedBytesPerKb: 896,
         dynamicLevels: inputs.dynamicLevels,
         source: inputs.source,
-        onProgress: progress ? (m) => process.stderr.write(`\r\x1b[K${m}`) : undefined,
+        onProgress: (m) => progress.show(m),
       })
-      if (progress) process.stderr.write('\r\x1b[K')
+      progress.clear()
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
     }
     for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core'
-import { matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
+import { progressBar, progressLine } from '../cli/progress.js'
+import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { errorCode, isFileError } from '../errors.js'
+import { isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
@@ -74,46 +75,33 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
 
   async run(): Promise<unknown> {
     const { argv, flags } = await this.parse(Recompress)
-    let options: RecompressOptions
-    try {
-      options = recompressOptions(flags)
-    } catch (e) {
-      if (errorCode(e) === 'usage') this.fail((e as Error).message, ExitCode.Usage)
-      throw e
-    }
-    const autoSkip = flags['auto-skip']
-      ?.split(',')
-      .map((x) => x.trim())
-      .filter(Boolean)
-    for (const a of autoSkip ?? []) if (a !== 'rate' && a !== 'ratio') this.fail(`--auto-skip takes rate and/or ratio (got "${a}")`, ExitCode.Usage)
+    const options: RecompressOptions = recompressOptions(flags)
+    const autoSkip = autoSkipModes(flags['auto-skip'])
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])
     const reports: ReturnType<typeof recompressJson>[] = []
-    const progress = process.stderr.isTTY && !this.jsonEnabled()
+    const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     for (const [fileIndex, file] of files.entries()) {
       let report: RecompressReport
       try {
         report = await recompressFile(file, {
           ...options,
-          onProgress: progress ? (done, total) => drawProgress(file, done, total) : undefined,
-          autoSkip: autoSkip as ('rate' | 'ratio')[] | undefined,
+          onProgress: (done, total) => progress.show(progressBar(file, done, total)),
+          autoSkip,
           minSampleEvery: flags['min-sample-every'],
           seed: flags.seed,
           fileIndex,
           carry: flags['no-carry'] ? new Map() : carry,
         })
       } catch (e) {
-        if (progress) process.stderr.write('\r\x1b[K')
-        // Errors from the worker threads arrive as their own classes and kinds.
-        if (errorCode(e) === 'usage') this.fail((e as Error).message, ExitCode.Usage)
-        if (isFileError(e)) {
-          // A file that cannot be measured is one that cannot be opened (exit 2), not a finding.
-          this.reportFileError(file, e, 'opening')
-          continue
-        }
-        throw e
+        progress.clear()
+        // Errors from the worker threads arrive as their own classes and kinds; usage errors end the run.
+        if (!isFileError(e)) throw e
+        // A file that cannot be measured is one that cannot be opened (exit 2), not a finding.
+        this.reportFileError(file, e, 'opening')
+        continue
       }
-      if (progress) process.stderr.write('\r\x1b[K')
+      progress.clear()
       if (report.skipped.length > 0) {
         this.raise(ExitCode.Finding)
         for (const s of report.skipped) process.stderr.write(`sstkit: ${file}: skipped data block at offset ${s.offset}: ${s.message}\n`)
@@ -128,10 +116,4 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
     if (!this.jsonEnabled()) return undefined
     return files.length === 1 ? reports[0] : reports
   }
-}
-
-function drawProgress(file: string, done: number, total: number): void {
-  const width = 30
-  const filled = Math.round((width * done) / Math.max(1, total))
-  process.stderr.write(`\r\x1b[K${file} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round((100 * done) / Math.max(1, total))}%`)
 }
