@@ -93,7 +93,7 @@ function labelOf(sstDumpType: string): string {
 }
 
 const golden = (name: string) => parse(readFileSync(join(GOLDEN, `sample.${name}.txt`), 'utf8'))
-const GOLDEN_NAMES = ['codecs', 'zstd-none', 'zstd-raw', 'zstd-train', 'zstd-finalize'] as const
+const GOLDEN_NAMES = ['codecs', 'zstd-none', 'zstd-raw', 'zstd-train', 'zstd-finalize', 'zlib-levels', 'lz4hc-levels', 'lz4-levels'] as const
 
 describe('recompress sizes vs sst_dump 7.8.3 --command=recompress (examples/sample.sst, 16 KiB blocks)', () => {
   it.each(['none', 'raw', 'train', 'finalize'] as const)('zstd levels 1..9, dictionary %s: within 1%%', async (dict) => {
