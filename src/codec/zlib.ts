@@ -166,7 +166,7 @@ function ensureNative(ptr: unknown, have: number, need: number): { ptr: unknown;
  */
 export function zlibCompress(raw: Uint8Array, opts: ZlibCompressOptions): Uint8Array {
   const z = systemZlib()
-  if (!z) return nodeZlibCompress(raw, opts)
+  if (!z) return zlibCompressWithNode(raw, opts)
   if (raw.length > 0xffffffff) throw new RangeError(`zlib cannot compress ${raw.length} bytes`)
   const k = koffi()
   state ??= { streams: new Map(), input: null, inputBytes: 0, output: null, outputBytes: 0 }
@@ -196,8 +196,8 @@ export function zlibCompress(raw: Uint8Array, opts: ZlibCompressOptions): Uint8A
   return new Uint8Array(k.view(s.output, upper - left)).slice()
 }
 
-/** The fallback: Node's bundled zlib with RocksDB's parameters (valid output, other bytes). */
-function nodeZlibCompress(raw: Uint8Array, opts: ZlibCompressOptions): Uint8Array {
+/** The fallback: Node's bundled zlib with RocksDB's parameters (valid output, other bytes). Exported for tests. */
+export function zlibCompressWithNode(raw: Uint8Array, opts: ZlibCompressOptions): Uint8Array {
   const zopts: zlib.ZlibOptions = {
     level: opts.level,
     windowBits: -WINDOW_BITS,
