@@ -100,6 +100,8 @@ export interface RecompressResult {
   /** Index blocks stored compressed / tried and rejected (RocksDB compresses the index too). */
   indexBlocksCompressed: number
   indexBlocksRejected: number
+  /** The rebuilt index blocks' uncompressed bytes (without trailers). */
+  indexUncompressedBytes: number
   /** Blocks whose compression was attempted (compressed + rejected). */
   blocksAttempted: number
   /** Auto-skip rows: change against the same configuration without auto-skip. */
@@ -339,6 +341,7 @@ function resultOf(
     blocksBypassed: m.blocksBypassed,
     indexBlocksCompressed: m.indexBlocksCompressed,
     indexBlocksRejected: m.indexBlocksRejected,
+    indexUncompressedBytes: m.indexUncompressedBytes,
     blocksAttempted: m.blocksCompressed + m.blocksRejected,
     vsNoSkip: null,
     compressMs,

@@ -63,6 +63,7 @@ export interface ConfigMeasurement {
   blocksBypassed: number
   indexBlocksCompressed: number
   indexBlocksRejected: number
+  indexUncompressedBytes: number
   uncompressedBytes: number
   /** Data blocks as written: payloads + trailers. */
   dataBytes: number
@@ -156,6 +157,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       blocksBypassed: 0,
       indexBlocksCompressed: 0,
       indexBlocksRejected: 0,
+      indexUncompressedBytes: 0,
       uncompressedBytes: 0,
       dataBytes: 0,
       indexBytes: 0,
@@ -224,7 +226,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
     const builder = new BlockBuilder(16)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
-    const it = table.iterator({ applyGlobalSeqno: false })
+    const it = table.iterator({ applyGlobalSeqno: task.source.applyGlobalSeqno ?? false })
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)
     let lastLength = 0
@@ -269,6 +271,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.blocksBypassed = sum.blocksBypassed
     m.indexBlocksCompressed = sum.indexBlocksCompressed
     m.indexBlocksRejected = sum.indexBlocksRejected
+    m.indexUncompressedBytes = sum.indexUncompressedBytes
     if (s.decider instanceof RatioDecider) m.qHat = s.decider.qHat
     m.dataBytes = sum.dataBytes
     m.indexBytes = sum.indexBytes

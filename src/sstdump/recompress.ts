@@ -88,7 +88,8 @@ function rebuiltTailBytes(type: number, level: number, a: SstDumpArgs, r: Recomp
   num(Property.RawKeySize, totals.rawKeyBytes)
   num(Property.RawValueSize, totals.rawValueBytes)
   num(Property.DataSize, r.dataBytes)
-  num(Property.IndexSize, r.indexBytes)
+  // 7.8.3 records the index builder's IndexSize(): the uncompressed index block, plus a trailer.
+  num(Property.IndexSize, r.indexUncompressedBytes + BLOCK_TRAILER_BYTES)
   num(Property.IndexKeyIsUserKey, 1)
   num(Property.IndexValueIsDeltaEncoded, 1)
   num(Property.NumEntries, totals.entries)
@@ -151,7 +152,8 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
         totals ??= entryTotals(d.table!)
         report = await recompressFile(d.fsPath, {
           matrix: { types: [type], levels: [levelFor(type, level)], dicts: [dictMode(type, a)], checksums: [false] },
-          source: { blockSize: Math.max(64, blockSize), samplePercent: 100 },
+          // sst_dump's table reader applies an ingested file's global sequence number.
+          source: { blockSize: Math.max(64, blockSize), samplePercent: 100, applyGlobalSeqno: true },
           dict: {
             maxDictBytes: a.maxDictBytes,
             trainBytes: a.zstdMaxTrainBytes,

@@ -111,6 +111,8 @@ export interface WriteSummary {
   indexBlocksCompressed: number
   /** Index blocks whose compression was tried and rejected. */
   indexBlocksRejected: number
+  /** The index blocks' uncompressed sizes, summed (without trailers). */
+  indexUncompressedBytes: number
   dataBytes: number
   indexBytes: number
   filterBytes: number
@@ -188,6 +190,7 @@ export class TableWriter {
     blocksBypassed: 0,
     indexBlocksCompressed: 0,
     indexBlocksRejected: 0,
+    indexUncompressedBytes: 0,
     dataBytes: 0,
     smallestSeq: null as number | bigint | null,
     largestSeq: null as number | bigint | null,
@@ -415,6 +418,7 @@ export class TableWriter {
   private writeMaybeCompressed(raw: Uint8Array): BlockHandle {
     const { payload, type } = this.compress(raw, false)
     if (type > 0) this.usedTypes.add(type)
+    this.stats.indexUncompressedBytes += raw.length
     if (type > 0) this.stats.indexBlocksCompressed++
     else if (type < 0) this.stats.indexBlocksRejected++
     return this.writeBlock(payload, Math.max(0, type))
@@ -532,6 +536,7 @@ export class TableWriter {
       blocksBypassed: s.blocksBypassed,
       indexBlocksCompressed: s.indexBlocksCompressed,
       indexBlocksRejected: s.indexBlocksRejected,
+      indexUncompressedBytes: s.indexUncompressedBytes,
       dataBytes: s.dataBytes,
       indexBytes: indexSize,
       filterBytes,
