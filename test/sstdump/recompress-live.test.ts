@@ -37,7 +37,10 @@ const FIXTURES = [
 const RUNS: [string, string[]][] = [
   ['16 KiB blocks', []],
   ['4 KiB blocks', ['--set_block_size=4096']],
-  ['zlib, LZ4 and zstd with a 4 KiB dictionary', ['--compression_types=kZlibCompression,kLZ4Compression,kZSTD', '--compression_max_dict_bytes=4096']],
+  [
+    'zlib, LZ4, LZ4HC and zstd with a 4 KiB dictionary',
+    ['--compression_types=kZlibCompression,kLZ4Compression,kLZ4HCCompression,kZSTD', '--compression_max_dict_bytes=4096'],
+  ],
 ]
 
 describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))(
