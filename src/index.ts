@@ -49,7 +49,7 @@ export {
 } from './codec/setting.js'
 export type { CompressionSetting, SettingNames } from './codec/setting.js'
 export { BlockCompressor } from './codec/block-compressor.js'
-export type { BlockCompressorSetting } from './codec/block-compressor.js'
+export type { AcceptanceRule, BlockCompressorSetting } from './codec/block-compressor.js'
 export {
   CompressionType,
   COMPRESSION_SHORT_NAMES,

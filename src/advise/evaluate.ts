@@ -7,7 +7,7 @@
  * original). A pure function of its inputs except the timings, so it runs the
  * same inline or in a worker thread.
  */
-import { BlockCompressor } from '../codec/block-compressor.js'
+import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { equalBytes } from '../format/coding.js'
@@ -173,7 +173,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
-  const perKb = Math.min(1023, task.maxCompressedBytesPerKb)
+  const perKb = task.maxCompressedBytesPerKb
   let states: SettingState[] | null = null
   const setUp = (): SettingState[] => {
     const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
@@ -223,10 +223,10 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     }
     result.blocks++
     const stored = size + TRAILER_BYTES
-    const budget = Math.floor((perKb * raw.length) / 1024)
     const add = isCertain ? addCertainBlock : addBlock
+    const attempt = attemptsCompression(raw.length, perKb)
     for (const st of states) {
-      if (!st.codec || budget <= TRAILER_BYTES || perKb <= 0) {
+      if (!st.codec || !attempt) {
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
         continue
       }
@@ -237,7 +237,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       st.sums.timedBytes += raw.length
       st.pendingCompressMs += ms
       st.pendingCompressBytes += raw.length
-      if (framed.length > budget) {
+      if (!keepsCompressed(framed.length, raw.length, perKb)) {
         st.sums.rejectedMs += ms
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
       } else {
@@ -302,7 +302,7 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
         const t1 = performance.now()
         cMs += t1 - t0
         cBytes += raw.length
-        if (framed.length <= Math.floor((Math.min(1023, task.maxCompressedBytesPerKb) * raw.length) / 1024)) {
+        if (keepsCompressed(framed.length, raw.length, task.maxCompressedBytesPerKb)) {
           codec.decompress(framed, raw.length)
           dMs += performance.now() - t1
           dBytes += raw.length

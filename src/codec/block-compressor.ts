@@ -1,7 +1,8 @@
 /**
  * One compressor for one setting: raw block → the payload RocksDB stores
  * (its size-prefix framing included), and back. The table writer, the
- * recompress evaluation and its timers all compress through this class.
+ * recompress evaluation and its timers all compress through this class, and
+ * decide whether a compressed block is kept by the rule below (one owner).
  *
  * zstd keeps its own contexts and one output buffer (ZstdCodec): compressing
  * thousands of blocks allocates nothing per block, and several compressors
@@ -15,6 +16,32 @@ import { effectiveLevel, type CompressionSetting } from './setting.js'
 import { ZstdCodec } from './zstd.js'
 
 export type BlockCompressorSetting = Pick<CompressionSetting, 'compressionType' | 'level' | 'zstdChecksum'>
+
+/**
+ * Which RocksDB release's rule keeps a compressed block (block_based_table_builder.cc):
+ * - 'bytes-per-kb' (8.3+): framed size <= (max_compressed_bytes_per_kb × raw) >> 10, the
+ *   option capped at 1023; a block whose budget is 5 bytes or less is not even tried.
+ * - 'good-ratio' (7.x, GoodCompressionRatio): framed size < raw − raw/8, every block tried.
+ * At the default 896 they differ only for a block of 8n bytes compressing to exactly 7n.
+ */
+export type AcceptanceRule = 'bytes-per-kb' | 'good-ratio'
+
+/** The most bytes a block of `rawLength` may compress to and be kept under `max_compressed_bytes_per_kb`. */
+function bytesPerKbBudget(rawLength: number, maxCompressedBytesPerKb: number): number {
+  return Math.floor((Math.min(1023, maxCompressedBytesPerKb) * rawLength) / 1024)
+}
+
+/** Whether RocksDB tries to compress a block of `rawLength` at all (false: stored raw, counted as bypassed). */
+export function attemptsCompression(rawLength: number, maxCompressedBytesPerKb: number, rule: AcceptanceRule = 'bytes-per-kb'): boolean {
+  if (rule === 'good-ratio') return true
+  return maxCompressedBytesPerKb > 0 && bytesPerKbBudget(rawLength, maxCompressedBytesPerKb) > 5
+}
+
+/** Whether RocksDB keeps a block compressed to `framedLength` bytes (framing included) from `rawLength`. */
+export function keepsCompressed(framedLength: number, rawLength: number, maxCompressedBytesPerKb: number, rule: AcceptanceRule = 'bytes-per-kb'): boolean {
+  if (rule === 'good-ratio') return framedLength < rawLength - Math.floor(rawLength / 8)
+  return framedLength <= bytesPerKbBudget(rawLength, maxCompressedBytesPerKb)
+}
 
 function writeVarint(buffer: Uint8Array, n: number): void {
   let i = 0

@@ -23,15 +23,13 @@ type Fn = ReturnType<LibraryHandle['func']>
 interface Lz4Api {
   decompressSafe: Fn
   decompressSafeUsingDict: Fn
-  compressFast: Fn
-  compressHC: Fn
+  sizeofState: Fn
   createStream: Fn
-  freeStream: Fn
+  initStream: Fn
   loadDict: Fn
   compressFastContinue: Fn
   createStreamHC: Fn
-  freeStreamHC: Fn
-  resetStreamHCFast: Fn
+  resetStreamHC: Fn
   loadDictHC: Fn
   compressHCContinue: Fn
 }
@@ -46,15 +44,13 @@ function lz4(): Lz4Api {
     decompressSafeUsingDict: lib.func(
       'int LZ4_decompress_safe_usingDict(const void *src, void *dst, int srcSize, int dstCapacity, const void *dict, int dictSize)',
     ),
-    compressFast: lib.func('int LZ4_compress_fast(const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
-    compressHC: lib.func('int LZ4_compress_HC(const void *src, void *dst, int srcSize, int dstCapacity, int level)'),
+    sizeofState: lib.func('int LZ4_sizeofState(void)'),
     createStream: lib.func('void *LZ4_createStream(void)'),
-    freeStream: lib.func('int LZ4_freeStream(void *stream)'),
+    initStream: lib.func('void *LZ4_initStream(void *buffer, size_t size)'),
     loadDict: lib.func('int LZ4_loadDict(void *stream, const void *dict, int dictSize)'),
     compressFastContinue: lib.func('int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
     createStreamHC: lib.func('void *LZ4_createStreamHC(void)'),
-    freeStreamHC: lib.func('int LZ4_freeStreamHC(void *stream)'),
-    resetStreamHCFast: lib.func('void LZ4_resetStreamHC_fast(void *stream, int level)'),
+    resetStreamHC: lib.func('void LZ4_resetStreamHC(void *stream, int level)'),
     loadDictHC: lib.func('int LZ4_loadDictHC(void *stream, const void *dict, int dictSize)'),
     compressHCContinue: lib.func('int LZ4_compress_HC_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity)'),
   }
@@ -89,39 +85,65 @@ export interface Lz4CompressOptions {
   dictionary?: Uint8Array
 }
 
-/** Compress one LZ4 block the way RocksDB does (stream API when there is a dictionary). */
+/**
+ * The native state one thread compresses with: RocksDB creates a fresh stream
+ * per block (LZ4_createStream / LZ4_createStreamHC); a stream re-initialised
+ * in place (LZ4_initStream, LZ4_resetStreamHC) is in that same state, without
+ * the allocation. The dictionary is copied once to native memory, because
+ * the stream keeps pointers into it.
+ */
+interface StreamState {
+  fast: unknown
+  hc: unknown
+  fastBytes: number
+  dictSource: Uint8Array | undefined
+  dictPtr: unknown
+}
+
+// Module state is per thread: each worker loads its own copy of this module.
+let streams: StreamState | undefined
+
+function streamState(f: Lz4Api): StreamState {
+  streams ??= { fast: f.createStream(), hc: f.createStreamHC(), fastBytes: f.sizeofState(), dictSource: undefined, dictPtr: null }
+  return streams
+}
+
+/** The native copy of `dict`, made once per dictionary object. */
+function nativeDictionary(s: StreamState, dict: Uint8Array): unknown {
+  if (s.dictSource !== dict) {
+    if (s.dictPtr) koffi().free(s.dictPtr)
+    s.dictPtr = copyToNative(dict)
+    s.dictSource = dict
+  }
+  return s.dictPtr
+}
+
+/**
+ * Compress one LZ4 block as RocksDB does (util/compression.h LZ4_Compress /
+ * LZ4HC_Compress): always through a fresh stream, the dictionary (if any)
+ * loaded with LZ4_loadDict / LZ4_loadDictHC, then LZ4_compress_fast_continue /
+ * LZ4_compress_HC_continue into LZ4_compressBound bytes. On small inputs the
+ * stream's match table differs from the one-shot LZ4_compress_fast's, so only
+ * the stream gives RocksDB's bytes.
+ */
 export function lz4Compress(raw: Uint8Array, opts: Lz4CompressOptions): Uint8Array {
   if (raw.length > LZ4_MAX_SIZE) throw new RangeError(`LZ4 cannot compress ${raw.length} bytes`)
   const f = lz4()
+  const s = streamState(f)
   const dst = allocOutput(bound(raw.length))
-  const accel = Math.min(Math.max(1, opts.acceleration), LZ4_MAX_ACCELERATION)
   const dict = opts.dictionary && opts.dictionary.length > 0 ? opts.dictionary : undefined
   let n: number
-  if (!dict) {
-    n = opts.hc ? f.compressHC(raw, dst, raw.length, dst.length, opts.level) : f.compressFast(raw, dst, raw.length, dst.length, accel)
+  if (opts.hc) {
+    // RocksDB: LZ4_createStreamHC, then LZ4_resetStreamHC(stream, level) (init + level).
+    f.resetStreamHC(s.hc, opts.level)
+    if (dict) f.loadDictHC(s.hc, nativeDictionary(s, dict), dict.length)
+    n = f.compressHCContinue(s.hc, raw, dst, raw.length, dst.length)
   } else {
-    n = compressWithDict(f, raw, dst, dict, opts.hc, opts.hc ? opts.level : accel)
+    f.initStream(s.fast, s.fastBytes)
+    if (dict) f.loadDict(s.fast, nativeDictionary(s, dict), dict.length)
+    const accel = Math.min(Math.max(1, opts.acceleration), LZ4_MAX_ACCELERATION)
+    n = f.compressFastContinue(s.fast, raw, dst, raw.length, dst.length, accel)
   }
   if (n <= 0) throw new Error(`LZ4 compression failed (${n})`)
   return trimmed(dst, n)
-}
-
-function compressWithDict(f: Lz4Api, raw: Uint8Array, dst: Uint8Array, dict: Uint8Array, hc: boolean, param: number): number {
-  // The stream keeps pointers into the dictionary, so it lives in native memory.
-  const k = koffi()
-  const dictPtr = copyToNative(dict)
-  const stream: unknown = hc ? f.createStreamHC() : f.createStream()
-  try {
-    if (hc) {
-      f.resetStreamHCFast(stream, param)
-      f.loadDictHC(stream, dictPtr, dict.length)
-      return f.compressHCContinue(stream, raw, dst, raw.length, dst.length)
-    }
-    f.loadDict(stream, dictPtr, dict.length)
-    return f.compressFastContinue(stream, raw, dst, raw.length, dst.length, param)
-  } finally {
-    if (hc) f.freeStreamHC(stream)
-    else f.freeStream(stream)
-    k.free(dictPtr)
-  }
 }

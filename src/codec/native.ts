@@ -1,5 +1,5 @@
 /**
- * Lazy access to system C libraries through koffi (liblz4, libbz2, libxxhash).
+ * Lazy access to system C libraries through koffi (liblz4, libbz2, libz, libxxhash).
  *
  * Both koffi itself and each library are loaded on first use, so reading a
  * file whose blocks never need them costs nothing. A library that cannot be
@@ -23,15 +23,24 @@ export function koffi(): Koffi {
 
 const libraries = new Map<string, LibraryHandle | Error>()
 
+export interface LoadOptions {
+  /**
+   * Bind the library's calls to its own symbols first (RTLD_DEEPBIND): for a
+   * library whose symbols the node binary exports too (zlib), which would
+   * otherwise resolve the library's internal calls into Node's copy.
+   */
+  deep?: boolean
+}
+
 /**
  * Open the first loadable shared library among `candidates` (sonames), once
  * per process. Failures are remembered too, so a missing library is probed once.
  */
-export function loadLibrary(what: string, candidates: readonly string[]): LibraryHandle {
-  const key = candidates.join('|')
+export function loadLibrary(what: string, candidates: readonly string[], options: LoadOptions = {}): LibraryHandle {
+  const key = `${candidates.join('|')}${options.deep ? '|deep' : ''}`
   let entry = libraries.get(key)
   if (entry === undefined) {
-    entry = openFirst(candidates)
+    entry = openFirst(candidates, options)
     libraries.set(key, entry)
   }
   if (entry instanceof Error) {
@@ -40,11 +49,11 @@ export function loadLibrary(what: string, candidates: readonly string[]): Librar
   return entry
 }
 
-function openFirst(candidates: readonly string[]): LibraryHandle | Error {
+function openFirst(candidates: readonly string[], options: LoadOptions): LibraryHandle | Error {
   const reasons: string[] = []
   for (const name of candidates) {
     try {
-      return koffi().load(name)
+      return options.deep ? koffi().load(name, { deep: true }) : koffi().load(name)
     } catch (err) {
       reasons.push(`${name}: ${(err as Error).message}`)
     }

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os'
 import { loadDictionaryFile } from '../table/compression-dict.js'
 import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
+import type { AcceptanceRule } from '../codec/block-compressor.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
 import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
@@ -36,6 +37,8 @@ export interface RecompressOptions {
   dict: DictionaryOptions
   dictFile?: string
   maxCompressedBytesPerKb?: number
+  /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
+  acceptance?: AcceptanceRule
   repeat?: number
   jobs?: number
   /** Called with (done, total) block evaluations. */
@@ -94,6 +97,11 @@ export interface RecompressResult {
   blocksCompressed: number
   blocksRejected: number
   blocksBypassed: number
+  /** Index blocks stored compressed / tried and rejected (RocksDB compresses the index too). */
+  indexBlocksCompressed: number
+  indexBlocksRejected: number
+  /** The rebuilt index blocks' uncompressed bytes (without trailers). */
+  indexUncompressedBytes: number
   /** Blocks whose compression was attempted (compressed + rejected). */
   blocksAttempted: number
   /** Auto-skip rows: change against the same configuration without auto-skip. */
@@ -331,6 +339,9 @@ function resultOf(
     blocksCompressed: m.blocksCompressed,
     blocksRejected: m.blocksRejected,
     blocksBypassed: m.blocksBypassed,
+    indexBlocksCompressed: m.indexBlocksCompressed,
+    indexBlocksRejected: m.indexBlocksRejected,
+    indexUncompressedBytes: m.indexUncompressedBytes,
     blocksAttempted: m.blocksCompressed + m.blocksRejected,
     vsNoSkip: null,
     compressMs,
@@ -368,6 +379,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     dictionaries: Object.fromEntries(g.filter((c) => dictionaries.has(c.id)).map((c) => [c.id, dictionaries.get(c.id)!.bytes])),
     source: opts.source,
     maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+    acceptance: opts.acceptance,
     repeat: opts.repeat ?? 1,
     autoSkip: opts.autoSkip,
     minSampleEvery: opts.minSampleEvery,

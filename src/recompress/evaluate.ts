@@ -7,7 +7,7 @@
  *
  * Runs in a worker thread or inline; a pure function of its inputs except timings.
  */
-import { BlockCompressor } from '../codec/block-compressor.js'
+import { type AcceptanceRule, BlockCompressor } from '../codec/block-compressor.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
@@ -34,6 +34,8 @@ export interface EvaluateTask {
   dictionaries: Record<number, Uint8Array>
   source: SourceOptions
   maxCompressedBytesPerKb: number
+  /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s). */
+  acceptance?: AcceptanceRule
   repeat: number
   /** Dictionary options, recorded in the written properties. */
   maxDictBytes: number
@@ -59,6 +61,9 @@ export interface ConfigMeasurement {
   blocksCompressed: number
   blocksRejected: number
   blocksBypassed: number
+  indexBlocksCompressed: number
+  indexBlocksRejected: number
+  indexUncompressedBytes: number
   uncompressedBytes: number
   /** Data blocks as written: payloads + trailers. */
   dataBytes: number
@@ -136,6 +141,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
         index: 'binary',
         metadataBlockSize: 4096,
         maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
+        acceptance: task.acceptance,
         skip: decider,
       },
       [],
@@ -149,6 +155,9 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       blocksCompressed: 0,
       blocksRejected: 0,
       blocksBypassed: 0,
+      indexBlocksCompressed: 0,
+      indexBlocksRejected: 0,
+      indexUncompressedBytes: 0,
       uncompressedBytes: 0,
       dataBytes: 0,
       indexBytes: 0,
@@ -217,7 +226,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
     const builder = new BlockBuilder(16)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
-    const it = table.iterator({ applyGlobalSeqno: false })
+    const it = table.iterator({ applyGlobalSeqno: task.source.applyGlobalSeqno ?? false })
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)
     let lastLength = 0
@@ -260,6 +269,9 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.blocksCompressed = sum.blocksCompressed
     m.blocksRejected = sum.blocksRejected
     m.blocksBypassed = sum.blocksBypassed
+    m.indexBlocksCompressed = sum.indexBlocksCompressed
+    m.indexBlocksRejected = sum.indexBlocksRejected
+    m.indexUncompressedBytes = sum.indexUncompressedBytes
     if (s.decider instanceof RatioDecider) m.qHat = s.decider.qHat
     m.dataBytes = sum.dataBytes
     m.indexBytes = sum.indexBytes

@@ -16,6 +16,11 @@ export interface SourceOptions {
   blockSize: number | null
   /** Evaluate this percentage of blocks (1..100), evenly spread and deterministic. */
   samplePercent: number
+  /**
+   * Re-cut an ingested file's entries with its global sequence number applied,
+   * as sst_dump's iterator hands them to its builder (default: as stored, as rewrite keeps them).
+   */
+  applyGlobalSeqno?: boolean
 }
 
 export interface SourceBlock {
@@ -70,7 +75,7 @@ function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Gen
   let index = 0
   let firstKey: Uint8Array | undefined
   let lastKey: Uint8Array | undefined
-  const it = table.iterator()
+  const it = table.iterator({ applyGlobalSeqno: opts.applyGlobalSeqno ?? false })
   try {
     it.seekToFirst()
   } catch (e) {

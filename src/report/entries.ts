@@ -3,6 +3,7 @@
  * object per line (the documented `--format jsonl` contract).
  */
 // Direct module imports, not the ../reader.js barrel: scan workers load this file.
+import { isUtf8 } from 'node:buffer'
 import { decodeBlobIndex } from '../format/blob-index.js'
 import { readFixed32, toHex } from '../format/coding.js'
 import { parseInternalKey, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
@@ -136,21 +137,33 @@ function safe(f: () => string, raw: Uint8Array, asHex: boolean): string {
   }
 }
 
+/**
+ * The `--format jsonl` object. Every byte field (key, value, column names and
+ * values, blob-index bytes) is lossless: with `--hex` it holds the bytes in
+ * lowercase hex; otherwise it holds UTF-8 text when the bytes are valid UTF-8,
+ * and when they are not the field is left out and `<field>Hex` (`keyHex`,
+ * `valueHex`, `nameHex`, ...) holds them in hex instead. Exactly one of the
+ * two is present; a text field is never a lossy decoding.
+ */
 export interface EntryJson {
   file?: string
-  key: string
+  key?: string
+  keyHex?: string
   timestamp?: string
   seq: number | string
   type: string
   typeCode: number
-  value: string
+  value?: string
+  valueHex?: string
   blobIndex?: Record<string, unknown>
-  columns?: { name: string; value: string }[]
+  columns?: Record<string, string>[]
   preferredSeqno?: number | string
 }
 
-function bytesOut(b: Uint8Array, asHex: boolean): string {
-  return asHex ? toHex(b) : TEXT_DECODER.decode(b)
+/** `{ [name]: text }` for valid UTF-8 (or any bytes under --hex, as hex), else `{ [name + 'Hex']: hex }`. */
+function bytesField(name: string, b: Uint8Array, asHex: boolean): Record<string, string> {
+  if (asHex) return { [name]: toHex(b) }
+  return isUtf8(b) ? { [name]: TEXT_DECODER.decode(b) } : { [`${name}Hex`]: toHex(b) }
 }
 
 function jsonSafe(v: number | bigint): number | string {
@@ -162,24 +175,28 @@ export function entryJson(e: EntryView, asHex: boolean, file?: string): EntryJso
   const { key, ts } = timestampOf(e)
   const out: EntryJson = {
     ...(file !== undefined ? { file } : {}),
-    key: bytesOut(key, asHex),
+    ...bytesField('key', key, asHex),
     ...(ts !== null ? { timestamp: ts } : {}),
     seq: jsonSafe(e.seq),
     type: valueTypeName(e.type),
     typeCode: e.type,
-    value: bytesOut(e.value, asHex),
+    ...bytesField('value', e.value, asHex),
   }
   try {
     if (e.type === ValueType.BlobIndex) {
       const b = decodeBlobIndex(e.value)
       out.blobIndex = Object.fromEntries(
-        Object.entries(b).map(([k, v]) => [k, v instanceof Uint8Array ? bytesOut(v, asHex) : typeof v === 'bigint' ? v.toString() : v]),
+        Object.entries(b).flatMap(([k, v]) =>
+          v instanceof Uint8Array ? Object.entries(bytesField(k, v, asHex)) : [[k, typeof v === 'bigint' ? v.toString() : v]],
+        ),
       )
     } else if (e.type === ValueType.WideColumnEntity) {
-      out.columns = decodeWideColumns(e.value).map((c) => ({ name: bytesOut(c.name, asHex), value: bytesOut(c.value, asHex) }))
+      out.columns = decodeWideColumns(e.value).map((c) => ({ ...bytesField('name', c.name, asHex), ...bytesField('value', c.value, asHex) }))
     } else if (e.type === ValueType.ValuePreferredSeqno) {
       const v = splitValuePreferredSeqno(e.value)
-      out.value = bytesOut(v.value, asHex)
+      delete out.value
+      delete out.valueHex
+      Object.assign(out, bytesField('value', v.value, asHex))
       out.preferredSeqno = jsonSafe(v.preferredSeqno)
     }
   } catch {

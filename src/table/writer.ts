@@ -17,7 +17,7 @@
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
-import { BlockCompressor } from '../codec/block-compressor.js'
+import { type AcceptanceRule, attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -91,6 +91,8 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   dropProperties?: string[]
   /** Shorten index separators: only for leveldb.BytewiseComparator. */
   shortenSeparators?: boolean
+  /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
+  acceptance?: AcceptanceRule
   /** Auto-skip: decides per data block whether to attempt compression (see recompress/auto-skip.ts). */
   skip?: {
     attempt(): boolean
@@ -105,6 +107,12 @@ export interface WriteSummary {
   blocksRejected: number
   /** Data blocks stored raw without an attempt (auto-skip, or a budget too small to try). */
   blocksBypassed: number
+  /** Index blocks (the index, or its partitions and top level) stored compressed. */
+  indexBlocksCompressed: number
+  /** Index blocks whose compression was tried and rejected. */
+  indexBlocksRejected: number
+  /** The index blocks' uncompressed sizes, summed (without trailers). */
+  indexUncompressedBytes: number
   dataBytes: number
   indexBytes: number
   filterBytes: number
@@ -180,6 +188,9 @@ export class TableWriter {
     blocksCompressed: 0,
     blocksRejected: 0,
     blocksBypassed: 0,
+    indexBlocksCompressed: 0,
+    indexBlocksRejected: 0,
+    indexUncompressedBytes: 0,
     dataBytes: 0,
     smallestSeq: null as number | bigint | null,
     largestSeq: null as number | bigint | null,
@@ -348,12 +359,11 @@ export class TableWriter {
 
   private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
     const t = this.o.compressionType
-    const perKb = Math.min(1023, this.o.maxCompressedBytesPerKb)
-    const budget = Math.floor((perKb * raw.length) / 1024)
-    if (t === CompressionType.None || budget <= 5 || perKb <= 0) return { payload: raw, type: 0 }
+    const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
+    if (t === CompressionType.None || !attemptsCompression(raw.length, perKb, acceptance)) return { payload: raw, type: 0 }
     const compressor = withDictionary ? this.dataCompressor! : (this.metaCompressor ??= new BlockCompressor(this.o, this.o.formatVersion))
     const framed = compressor.compress(raw)
-    if (framed.length > budget) return { payload: raw, type: -1 }
+    if (!keepsCompressed(framed.length, raw.length, perKb, acceptance)) return { payload: raw, type: -1 }
     return { payload: framed, type: t }
   }
 
@@ -408,6 +418,9 @@ export class TableWriter {
   private writeMaybeCompressed(raw: Uint8Array): BlockHandle {
     const { payload, type } = this.compress(raw, false)
     if (type > 0) this.usedTypes.add(type)
+    this.stats.indexUncompressedBytes += raw.length
+    if (type > 0) this.stats.indexBlocksCompressed++
+    else if (type < 0) this.stats.indexBlocksRejected++
     return this.writeBlock(payload, Math.max(0, type))
   }
 
@@ -521,6 +534,9 @@ export class TableWriter {
       blocksCompressed: s.blocksCompressed,
       blocksRejected: s.blocksRejected,
       blocksBypassed: s.blocksBypassed,
+      indexBlocksCompressed: s.indexBlocksCompressed,
+      indexBlocksRejected: s.indexBlocksRejected,
+      indexUncompressedBytes: s.indexUncompressedBytes,
       dataBytes: s.dataBytes,
       indexBytes: indexSize,
       filterBytes,

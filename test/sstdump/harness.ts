@@ -1,7 +1,8 @@
 /** Shared helpers of the sst-dump tests: run the emulation in-process and the golden cases. */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expect } from 'vitest'
 import { CollectingWriter, runSstDump } from '../../src/sstdump/index.js'
 import { ROOT } from '../helpers.js'
 
@@ -60,4 +61,53 @@ export function normalize(b: Buffer): Buffer {
       .replace(/Time Taken: +\d+ microsecs/g, 'Time Taken: 0 microsecs'),
     'latin1',
   )
+}
+
+/** The host name sst_dump 7.8.3 ran on when the goldens were made ("DB host id" of a fixture written there). */
+export function goldenHostName(): string {
+  const props = readFileSync(join(ROOT, 'test/fixtures/real/fv5-none.props.txt'), 'latin1')
+  const m = /^ {2}DB host id: (.*)$/m.exec(props)
+  if (!m) throw new Error('fv5-none.props.txt names no DB host id')
+  return m[1]
+}
+
+const SIZE = / Size: +(\d+) /
+
+/**
+ * `--command=recompress` output against a golden (or, `live`, against the
+ * installed sst_dump's output), line by line (timings normalized): every line
+ * identical, a golden's sizes corrected for this machine's host name, which
+ * 7.8.3 writes into the rebuilt file's properties. kZSTD
+ * sizes may differ by `zstdTolerance` (sstkit's zstd-napi bundles zstd 1.5.7,
+ * sst_dump links the system's 1.5.4: their frames differ at levels 3 and up).
+ * Returns the largest relative zstd size difference seen.
+ */
+export function expectRecompressOutput(got: string, want: string, opts: { live?: boolean; zstdTolerance?: number } = {}): number {
+  const zstdTolerance = opts.zstdTolerance ?? 0.002
+  // A live sst_dump ran on this machine; the goldens on goldenHostName().
+  const hostDelta = opts.live ? 0 : hostname().length - goldenHostName().length
+  const g = normalize(Buffer.from(got, 'latin1')).toString('latin1').split('\n')
+  const w = normalize(Buffer.from(want, 'latin1')).toString('latin1').split('\n')
+  expect(g.length).toBe(w.length)
+  let type = ''
+  let worstZstd = 0
+  for (let i = 0; i < w.length; i++) {
+    type = /^Compression: (\w+)/.exec(w[i])?.[1] ?? type
+    const ws = SIZE.exec(w[i])
+    if (!ws) {
+      expect(g[i]).toBe(w[i])
+      continue
+    }
+    expect(g[i].replace(SIZE, ' Size: N '), `line ${i + 1}`).toBe(w[i].replace(SIZE, ' Size: N '))
+    const expected = Number(ws[1]) + hostDelta
+    const actual = Number(SIZE.exec(g[i])?.[1])
+    if (type === 'kZSTD') {
+      const diff = Math.abs(actual - expected) / expected
+      worstZstd = Math.max(worstZstd, diff)
+      expect(diff, `${type} ${w[i]}`).toBeLessThan(zstdTolerance)
+    } else {
+      expect(actual, `${type} ${w[i]}`).toBe(expected)
+    }
+  }
+  return worstZstd
 }
