@@ -196,7 +196,16 @@ function metaKind(name: string): BlockKind {
   return 'meta'
 }
 
+/** One block as the layout lists it; a failure of any kind while reading it becomes its problem. */
 function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
+  try {
+    return describeBlock(table, p, decompress)
+  } catch (e) {
+    return problemBlock(p.kind, p.name, p.handle, e)
+  }
+}
+
+function describeBlock(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
   let raw: RawBlock
   let checksum: LayoutBlock['checksum'] = 'ok'
   let problem: string | undefined
