@@ -9,7 +9,7 @@ import { renderTable, type TableFormat } from '../report/table.js'
 function problemLines(layout: TableLayout): string[] {
   return layout.blocks
     .filter((b) => b.problem)
-    .map((b) => printableLine(`problem: ${b.kind}${b.name ? ` (${b.name})` : ''} at offset ${b.offset}: ${b.problem}`))
+    .map((b) => printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''} at offset ${b.offset}: ${b.problem}`))
 }
 
 export default class Layout extends SstCommand {
