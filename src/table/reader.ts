@@ -7,7 +7,7 @@ import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { Cursor, readFixed32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
-import { UsageError } from '../errors.js'
+import { errorCode, UsageError } from '../errors.js'
 import { ChecksumType } from '../format/checksum-type.js'
 import { decodeFooter, type Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
 import { IndexBlockIter, type IndexEncoding, IndexType } from '../format/index-block.js'
@@ -450,7 +450,8 @@ const KEY_FORMAT_SAMPLE = 16
 /**
  * Whether the first data block's first keys are raw user keys: one is shorter than an internal
  * key's trailer, or its trailer's type byte is neither of LevelDB's (0 deletion, 1 value).
- * A table that cannot be read this far is taken as internal (the reader then reports why).
+ * A table damaged before this point is taken as internal (reading it then reports the damage);
+ * any other failure is the open's.
  */
 function looksRaw(table: Table): boolean {
   try {
@@ -463,8 +464,10 @@ function looksRaw(table: Table): boolean {
       if (k.length < INTERNAL_KEY_TRAILER_BYTES || k[k.length - INTERNAL_KEY_TRAILER_BYTES] > 1) return true
     }
     return false
-  } catch {
-    return false
+  } catch (e) {
+    const code = errorCode(e)
+    if (code === 'corruption' || code === 'not-supported') return false
+    throw e
   }
 }
 

@@ -20,7 +20,7 @@ import { ChecksumType } from '../format/checksum-type.js'
 import { errorCode, SstkitError } from '../errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
 import { bytewiseComparator } from '../format/internal-key.js'
-import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
+import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
@@ -141,7 +141,7 @@ function emptyResult(options: VerifyFileOptions): VerifyResult {
  * only where N says more (a position inside the structure); a failure of sstkit itself says so.
  */
 export function problemOf(e: unknown, at: number | null): { offset: number | null; message: string } {
-  const message = errorCode(e) === 'internal' ? `internal error: ${messageOf(e)}` : messageOf(e)
+  const message = messageOf(e)
   const own = e instanceof SstkitError && e.offset !== undefined ? e.offset : null
   const offset = at ?? own
   return { offset, message: offset !== null && own === offset ? withoutOffset(message, offset) : message }
@@ -353,8 +353,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   let rangeDeletions = 0
   try {
     rangeDeletions = table.rangeTombstones().length
-  } catch {
-    // already reported by the layout walk
+  } catch (e) {
+    // Reported once: the layout walk may have found this block bad already.
+    const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
+    if (!problems.some((p) => p.offset === at)) addError('range deletion block', at, e)
   }
 
   const expected = propertyNumber(table.properties, Property.NumEntries)
