@@ -9,7 +9,11 @@ import { renderTable, type TableFormat } from '../report/table.js'
 function problemLines(layout: TableLayout): string[] {
   return layout.blocks
     .filter((b) => b.problem)
-    .map((b) => printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''} at offset ${b.offset}: ${b.problem}`))
+    .map((b) => {
+      // A block outside the file has no offset to give: its message names the handle that claims it.
+      const at = b.offset + b.sizeOnDisk <= layout.fileSize ? ` at offset ${b.offset}` : ''
+      return printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''}${at}: ${b.problem}`)
+    })
 }
 
 export default class Layout extends SstCommand {

@@ -196,9 +196,11 @@ export class Table {
     }
     if (footer.formatVersion >= 6 && verify) verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), ctx)
 
-    const readMeta = (handle: BlockHandle, what: string, allowSeqnoRetry = false): { data: Uint8Array; seqnoZeroed: boolean } => {
+    /** `heldAt`: the file offset of the structure holding the handle, where an impossible handle is reported. */
+    const readMeta = (handle: BlockHandle, what: string, heldAt: number, allowSeqnoRetry = false): { data: Uint8Array; seqnoZeroed: boolean } => {
       let raw: RawBlock
       let seqnoZeroed = false
+      checkHandle(handle, what, footer.offset, maxBlockBytes, heldAt)
       try {
         raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: verify, limit: footer.offset, maxBlockBytes })
       } catch (e) {
@@ -210,13 +212,13 @@ export class Table {
       return { data: decompressRawBlock(raw, footer.formatVersion, what), seqnoZeroed }
     }
 
-    const metaindex = decodeMetaindex(readMeta(footer.metaindexHandle, 'metaindex block').data, footer.metaindexHandle.offset)
+    const metaindex = decodeMetaindex(readMeta(footer.metaindexHandle, 'metaindex block', footer.offset).data, footer.metaindexHandle.offset)
     const find = (name: string) => metaindex.find((e) => e.name === name)?.handle ?? null
     const propertiesHandle = find(PROPERTIES_BLOCK) ?? find(LEGACY_PROPERTIES_BLOCK)
     let properties: TableProperties = { known: new Map(), user: new Map(), raw: [] }
     let propertiesSeqnoZeroed = false
     if (propertiesHandle) {
-      const r = readMeta(propertiesHandle, 'properties block', true)
+      const r = readMeta(propertiesHandle, 'properties block', footer.metaindexHandle.offset, true)
       properties = decodeProperties(r.data, propertiesHandle.offset)
       propertiesSeqnoZeroed = r.seqnoZeroed
     }

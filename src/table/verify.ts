@@ -24,6 +24,7 @@ import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
@@ -234,7 +235,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   for (const b of layout.blocks) {
     if (b.kind === 'footer' || b.kind === 'gap') continue
     blocksChecked++
-    if (b.problem) add(blockLabel(b.kind, b.name), b.offset, withoutOffset(b.problem, b.offset))
+    if (!b.problem) continue
+    // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
+    const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
+    add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
   }
 
   // Data blocks and entries.
@@ -297,7 +301,9 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       }
       contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
     } catch (e) {
-      addError('data block', where, e)
+      // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
+      if (inFile(table, ref.handle)) addError('data block', where, e)
+      else addError('index block', ref.partition?.offset ?? table.indexHandle.offset, e)
       prevKey = null
       continue
     }
@@ -368,6 +374,19 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     )
   }
   return finish({ blocksChecked, dataBlocks, entries, rangeDeletions })
+}
+
+/** Whether a block (payload and trailer) lies in the file before the footer. */
+function inFile(table: Table, h: { offset: number; size: number }): boolean {
+  return h.offset + h.size + BLOCK_TRAILER_BYTES <= table.footer.offset
+}
+
+/** Where the handle of a block of this kind is stored, when one block holds it: the metaindex, or the index. */
+function handleHolder(table: Table, kind: string): number | null {
+  if (kind === 'index partition') return table.indexHandle.offset
+  if (kind === 'filter partition') return null
+  if (kind === 'index') return table.formatVersion >= 6 ? table.footer.metaindexHandle.offset : table.footer.offset
+  return table.footer.metaindexHandle.offset
 }
 
 /** A message without the "(at offset N)" that repeats the problem's own offset. */

@@ -126,6 +126,18 @@ describe('restart arrays: never read as empty', () => {
 })
 
 describe('messages', () => {
+  it('a handle pointing outside the file is reported where it is stored, never at the offset it claims', () => {
+    const file = bad('synthetic-index-handle-past-eof.sst')
+    const { status, j } = verify(file)
+    expect(status).toBe(1)
+    expect(j.problems).toEqual([
+      { block: 'index block', offset: 8307, message: 'data block handle (offset 0, size 16383) points past the end of its region (9407)' },
+    ])
+    const scan = sstkit(['scan', file])
+    expect(scan.status).toBe(1)
+    expect(scan.stderr).toBe(`sstkit: ${file}: data block handle (offset 0, size 16383) points past the end of its region (9407)\n`)
+  })
+
   it('a problem repeats no offset it already gives', () => {
     const { j } = verify(bad('data-flip-none.sst'))
     for (const p of j.problems) if (p.offset !== null) expect(p.message).not.toContain(`(at offset ${p.offset})`)
