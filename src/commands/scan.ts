@@ -6,7 +6,7 @@ import { scanTable } from '../scan/scan.js'
 
 export default class Scan extends SstCommand {
   static override description = `Print the entries of SST files in key order, range tombstones included and marked.
---from, --to and --prefix seek through the index rather than reading the whole file. Keys and values print as quoted text with \\xNN escapes, or as hex with --hex.`
+--from, --to and --prefix seek through the index rather than reading the whole file; they need the file's comparator (recorded and implemented, or --comparator), and refuse without it. Keys and values print as quoted text with \\xNN escapes, or as hex with --hex; raw-key tables (LevelDB TableBuilder) as 'key' => 'value'.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> examples/sample.sst --limit 5',
