@@ -70,6 +70,15 @@ export class UsageError extends SstkitError {
   }
 }
 
+/**
+ * A message as one printable line: control characters (a newline or a raw byte from a damaged
+ * file that reached a message) become \\xNN escapes, as scan's text escapes bytes.
+ */
+export function printableLine(message: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return message.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}
+
 /** An operating-system error from node:fs (it carries `syscall`, and `code` such as ENOENT). */
 export function isSystemError(e: unknown): e is NodeJS.ErrnoException {
   return (

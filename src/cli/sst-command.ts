@@ -6,8 +6,10 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
 import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { errorCode } from '../errors.js'
+import { errorCode, printableLine } from '../errors.js'
+import type { ByteSource } from '../io/byte-source.js'
 import { openTable, type Table, type OpenTableOptions } from '../reader.js'
+import { openSource } from './fault-injection.js'
 import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
@@ -64,9 +66,12 @@ export abstract class SstCommand extends Command {
 
   /** Open a table, or report why not (exit 2) and return null. */
   protected open(file: string, options: OpenTableOptions = {}): Table | null {
+    let source: ByteSource | undefined
     try {
-      return openTable(file, options)
+      source = openSource(file, { readahead: options.readahead })
+      return openTable(source, options)
     } catch (e) {
+      source?.close()
       this.reportFileError(file, e, 'opening')
       return null
     }
@@ -76,7 +81,7 @@ export abstract class SstCommand extends Command {
   protected reportFileError(file: string, e: unknown, stage: FileStage): void {
     // An unexpected error (a bug) shows its stack with --debug.
     if (errorCode(e) === 'internal' && this.showStacks) throw e
-    const message = e instanceof Error ? e.message : String(e)
+    const message = printableLine(e instanceof Error ? e.message : String(e))
     process.stderr.write(`sstkit: ${file}: ${message}\n`)
     if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
     this.raise(exitCodeFor(e, stage))
@@ -94,7 +99,7 @@ export abstract class SstCommand extends Command {
     const parse = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
     const known = parse || errorCode(err) !== 'internal'
     const code = err.oclif?.exit ?? (parse ? ExitCode.Usage : exitCodeFor(err, 'opening'))
-    process.stderr.write(`sstkit: ${oneLine(err.message)}${known ? '' : ' (run with --debug for details)'}\n`)
+    process.stderr.write(`sstkit: ${printableLine(oneLine(err.message))}${known ? '' : ' (run with --debug for details)'}\n`)
     process.exitCode = code
     return this.exit(code)
   }

@@ -1,8 +1,20 @@
 import { Args, Flags } from '@oclif/core'
 import { SstCommand, ExitCode } from '../cli/sst-command.js'
-import { tableLayout } from '../reader.js'
+import { printableLine } from '../errors.js'
+import { type TableLayout, tableLayout } from '../reader.js'
 import { blocksModel, type LayoutJson, layoutJson, totalsModel } from '../report/layout.js'
 import { renderTable, type TableFormat } from '../report/table.js'
+
+/** `problem: <kind> at offset N: <what>` for each block that could not be read or failed its checksum. */
+function problemLines(layout: TableLayout): string[] {
+  return layout.blocks
+    .filter((b) => b.problem)
+    .map((b) => {
+      // A block outside the file has no offset to give: its message names the handle that claims it.
+      const at = b.offset + b.sizeOnDisk <= layout.fileSize ? ` at offset ${b.offset}` : ''
+      return printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''}${at}: ${b.problem}`)
+    })
+}
 
 export default class Layout extends SstCommand {
   static override description =
@@ -45,6 +57,8 @@ Kinds: data, index, index partition, filter, filter partition, range-del, compre
         if (files.length > 1) this.log(`${file}:`)
         if (!flags.summary) this.log(renderTable(blocksModel(layout), format, this.tty))
         this.log(renderTable(totalsModel(layout), format, this.tty))
+        // The totals do not show which block is bad: one line per problem says so.
+        if (flags.summary) for (const line of problemLines(layout)) this.log(line)
       } catch (e) {
         this.reportFileError(file, e, 'opened')
       } finally {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { SstCommand } from '../cli/sst-command.js'
+import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { type PropsJson, propsJson, propsText } from '../report/props.js'
 
 export default class Props extends SstCommand {
@@ -22,10 +22,13 @@ export default class Props extends SstCommand {
       try {
         const j = propsJson(file, table)
         results.push(j)
+        if (j.problems) this.raise(ExitCode.Finding)
         if (!this.jsonEnabled()) {
           if (results.length > 1) this.log('')
           this.log(propsText(j))
         }
+      } catch (e) {
+        this.reportFileError(file, e, 'opened')
       } finally {
         table.close()
       }

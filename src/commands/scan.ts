@@ -1,11 +1,12 @@
 import { Args, Flags } from '@oclif/core'
 import { ExitCode, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { tableFlags, tableOptions } from '../cli/table-flags.js'
 import { LineWriter } from '../report/line-writer.js'
 import { scanTable } from '../scan/scan.js'
 
 export default class Scan extends SstCommand {
   static override description = `Print the entries of SST files in key order, range tombstones included and marked.
---from, --to and --prefix seek through the index rather than reading the whole file. Keys and values print as quoted text with \\xNN escapes, or as hex with --hex.`
+--from, --to and --prefix seek through the index rather than reading the whole file; they need the file's comparator (recorded and implemented, or --comparator), and refuse without it. Keys and values print as quoted text with \\xNN escapes, or as hex with --hex; raw-key tables (LevelDB TableBuilder) as 'key' => 'value'.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> examples/sample.sst --limit 5',
@@ -33,6 +34,7 @@ export default class Scan extends SstCommand {
       min: 1,
     }),
     'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
+    ...tableFlags,
   }
 
   async run(): Promise<undefined> {
@@ -51,7 +53,7 @@ export default class Scan extends SstCommand {
     let remaining = flags.limit ?? Infinity
     for (const file of files) {
       if (remaining <= 0) break
-      const table = this.open(file)
+      const table = this.open(file, tableOptions(flags))
       if (!table) continue
       if (!jsonl && files.length > 1) out.text(`==> ${file} <==\n`)
       try {

@@ -99,7 +99,29 @@ export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block
     entriesEnd = valuesStart
     valuesEnd = restartsOffset
   }
+  checkRestartPoints(block, base, what, numRestarts, restartsOffset, entriesEnd)
   return { numRestarts, restartsOffset, entriesEnd, separatedKV, uniform, hashIndex, valuesStart, valuesEnd }
+}
+
+/**
+ * Every restart point as RocksDB's BlockBuilder writes them: the first at 0, each after the one
+ * before, all inside the entries; a block with entries has at least one. A block that breaks this
+ * would otherwise read as shorter (or empty) than it is.
+ */
+function checkRestartPoints(block: Uint8Array, base: number, what: string, numRestarts: number, restartsOffset: number, entriesEnd: number): void {
+  if (numRestarts === 0) {
+    if (entriesEnd > 0) throw new CorruptionError(`${what} holds ${entriesEnd} bytes of entries but no restart point`, base + restartsOffset)
+    return
+  }
+  let previous = -1
+  for (let i = 0; i < numRestarts; i++) {
+    const at = restartsOffset + 4 * i
+    const point = readFixed32(block, at)
+    if (i === 0 && point !== 0) throw new CorruptionError(`${what} restart point 0 is ${point}, not 0`, base + at)
+    if (point <= previous) throw new CorruptionError(`${what} restart point ${i} (${point}) does not follow restart point ${i - 1} (${previous})`, base + at)
+    if (point >= entriesEnd && i > 0) throw new CorruptionError(`${what} restart point ${i} (${point}) lies past its ${entriesEnd} bytes of entries`, base + at)
+    previous = point
+  }
 }
 
 /**

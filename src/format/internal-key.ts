@@ -102,6 +102,14 @@ function bytewise(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length
 }
 
+/** The names of the comparators userComparatorByName implements. */
+export const KNOWN_COMPARATORS: readonly string[] = [
+  'leveldb.BytewiseComparator',
+  'rocksdb.ReverseBytewiseComparator',
+  'leveldb.BytewiseComparator.u64ts',
+  'rocksdb.ReverseBytewiseComparator.u64ts',
+]
+
 /** Comparators RocksDB ships, by the name stored in `rocksdb.comparator`. */
 export function userComparatorByName(name: string): UserComparator | null {
   switch (name) {

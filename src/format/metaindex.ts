@@ -2,9 +2,10 @@
  * The metaindex block (RocksDB `table/meta_blocks.cc`): a generic block mapping
  * meta-block names (sorted bytewise) to BlockHandles. Always uncompressed.
  */
-import { BlockBuilder, BlockIter } from './block.js'
+import { BLOCK_FOOTER_BYTES, BlockBuilder, BlockIter, decodeBlockLayout } from './block.js'
 import { type BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
-import { compareBytes, Cursor, utf8 } from './coding.js'
+import { compareBytes, Cursor, escapeBytes, readFixed32, utf8 } from './coding.js'
+import { CorruptionError } from './errors.js'
 
 export const PROPERTIES_BLOCK = 'rocksdb.properties'
 /** Very old name of the properties block. */
@@ -27,10 +28,19 @@ export interface MetaindexEntry {
 
 /** Decode a metaindex block that starts at file offset `base`. */
 export function decodeMetaindex(block: Uint8Array, base: number): MetaindexEntry[] {
-  const it = new BlockIter(block, base, 'metaindex block')
+  // Only data blocks carry a hash index (bit 31 of the block footer): the flag here is damage, whatever the rest would decode to.
+  if (block.length >= BLOCK_FOOTER_BYTES && readFixed32(block, block.length - BLOCK_FOOTER_BYTES) >= 0x80000000) {
+    const packed = readFixed32(block, block.length - BLOCK_FOOTER_BYTES)
+    throw new CorruptionError(
+      `metaindex block footer 0x${packed.toString(16)} has bit 31 (a data block's hash index) set`,
+      base + block.length - BLOCK_FOOTER_BYTES,
+    )
+  }
+  const layout = decodeBlockLayout(block, base, 'metaindex block')
+  const it = new BlockIter(block, base, 'metaindex block', 0, false, layout)
   const out: MetaindexEntry[] = []
   for (it.seekToFirst(); it.valid; it.next()) {
-    const c = new Cursor(block, it.valueStart, it.valueEnd, base, `metaindex entry "${utf8(it.key)}"`)
+    const c = new Cursor(block, it.valueStart, it.valueEnd, base, `metaindex entry '${escapeBytes(it.key)}'`)
     out.push({ name: utf8(it.key), handle: decodeBlockHandle(c) })
   }
   return out

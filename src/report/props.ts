@@ -15,6 +15,11 @@ import {
   type Table,
 } from '../reader.js'
 import { toHex } from '../format/coding.js'
+import { printableLine } from '../errors.js'
+import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
+import { problemOf } from '../table/verify.js'
+
+const FILTER_PREFIXES = [FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX]
 import { formatBytes, jsonNumber } from './text.js'
 import { Property } from '../format/properties.js'
 
@@ -33,6 +38,8 @@ export interface PropsJson {
   /** Identified from the filter block itself; null when the file has none. */
   filter: (Omit<FilterInfo, 'description'> & { description: FilterDescription | null; summary: string }) | null
   userProperties: Record<string, { hex: string; value?: number | string }>
+  /** What could not be read while describing the file (a damaged filter block); absent when nothing. */
+  problems?: { block: string; offset: number | null; message: string }[]
 }
 
 /**
@@ -50,6 +57,8 @@ export function propsJson(file: string, t: Table, options: { identifyFilter?: bo
     const decoded = decodeWellKnownUserProperty(name, v)
     userProperties[name] = { hex: toHex(v), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
   }
+  const problems: NonNullable<PropsJson['problems']> = []
+  const filter = (options.identifyFilter ?? true) ? filterJson(t, problems) : null
   return {
     file,
     format: {
@@ -62,14 +71,22 @@ export function propsJson(file: string, t: Table, options: { identifyFilter?: bo
       index: { ...t.indexHandle },
     },
     properties,
-    filter: (options.identifyFilter ?? true) ? filterJson(t) : null,
+    filter,
     userProperties,
+    ...(problems.length > 0 ? { problems } : {}),
   }
 }
 
-function filterJson(t: Table): PropsJson['filter'] {
-  const f = filterInfo(t)
-  return f ? { ...f, summary: describeFilter(f) } : null
+/** The filter as read from its blocks; a filter that cannot be read is a problem of the file, and shows as none. */
+function filterJson(t: Table, problems: NonNullable<PropsJson['problems']>): PropsJson['filter'] {
+  try {
+    const f = filterInfo(t)
+    return f ? { ...f, summary: describeFilter(f) } : null
+  } catch (e) {
+    const entry = t.metaindexEntries.find((m) => FILTER_PREFIXES.some((p) => m.name.startsWith(p)))
+    problems.push({ block: 'filter', ...problemOf(e, entry?.handle.offset ?? null) })
+    return null
+  }
 }
 
 function knownBinaryText(name: string, v: Uint8Array): string {
@@ -197,7 +214,8 @@ export function propsText(j: PropsJson): string {
     line('metaindex', `offset ${j.format.metaindex.offset}, size ${j.format.metaindex.size}`),
     line('index', `offset ${j.format.index.offset}, size ${j.format.index.size}`),
     line('footer', `offset ${j.format.footerOffset}`),
-    line('filter', j.filter ? `${j.filter.summary} (${j.filter.metaName})` : 'none'),
+    line('filter', j.filter ? `${j.filter.summary} (${j.filter.metaName})` : j.problems?.some((p) => p.block === 'filter') ? 'unreadable' : 'none'),
+    ...(j.problems ?? []).map((p) => printableLine(`  problem: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)),
   ]
   const shown = new Set<string>()
   for (const [title, names] of GROUPS) {

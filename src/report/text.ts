@@ -1,32 +1,6 @@
 /** Text forms of keys, values and sizes for people. */
-import { HEX_DIGITS } from '../format/coding.js'
-
-/** Scratch output for escapeBytes: worst case 4 bytes (\xNN) per input byte; grown on demand, reused. */
-let escapeScratch = Buffer.allocUnsafe(4096)
-
-/** Printable ASCII as is; other bytes as \xNN; backslash and quote escaped. */
-export function escapeBytes(b: Uint8Array): string {
-  // One pass writing ASCII bytes into a reused buffer, then one native latin1
-  // decode: building the string a character at a time was the top self-time
-  // function of `scan` (about 40% of a scan of mixed text/binary values).
-  const need = b.length * 4
-  if (escapeScratch.length < need) escapeScratch = Buffer.allocUnsafe(Math.max(need, escapeScratch.length * 2))
-  const out = escapeScratch
-  let o = 0
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i]
-    if (c >= 0x20 && c < 0x7f) {
-      if (c === 0x5c || c === 0x27) out[o++] = 0x5c // \\ and \'
-      out[o++] = c
-    } else {
-      out[o++] = 0x5c // \
-      out[o++] = 0x78 // x
-      out[o++] = HEX_DIGITS[c >> 4]
-      out[o++] = HEX_DIGITS[c & 15]
-    }
-  }
-  return out.toString('latin1', 0, o)
-}
+// escapeBytes lives with the byte codings (error messages below report/ escape bytes too).
+export { escapeBytes } from '../format/coding.js'
 
 /** Shorten a display string, marking that it was cut. */
 export function truncate(s: string, max: number): string {

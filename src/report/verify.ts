@@ -1,4 +1,5 @@
 /** The `verify` report: one line per clean file, a CORRUPT line and its problems otherwise. */
+import { printableLine } from '../errors.js'
 
 /** One verified file as `verify --json` prints it. */
 export interface VerifyJson {
@@ -8,13 +9,39 @@ export interface VerifyJson {
   dataBlocks: number
   entries: number
   rangeDeletions: number
-  problems: { block: string; offset: number | null; message: string }[]
+  problems: VerifyProblemJson[]
+  /** The comparator keys were ordered by, and where its name comes from. */
+  comparator: string
+  comparatorSource: 'recorded' | 'stated' | 'assumed'
+  keyFormat: 'internal' | 'raw'
+  /** Whether out-of-order keys count as problems: false when the file's comparator is unknown or only assumed. */
+  orderChecked: boolean
+  orderSkippedReason?: string
+  /** Not damage: e.g. keys not in bytewise order in a table that records no comparator. */
+  notes: VerifyProblemJson[]
 }
 
-/** The human report of one verified file: OK with counts, or CORRUPT with each problem. */
+export interface VerifyProblemJson {
+  block: string
+  offset: number | null
+  message: string
+}
+
+/**
+ * The human report of one verified file: OK with counts, or CORRUPT with each problem; then
+ * its notes, and one line when key order was not checked at all.
+ */
 export function verifyText(r: VerifyJson): string {
-  if (r.ok) return `${r.file}: OK (${r.blocksChecked} blocks, ${r.dataBlocks} data blocks, ${r.entries} entries, ${r.rangeDeletions} range deletions)`
-  const lines = [`${r.file}: CORRUPT (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'})`]
-  for (const p of r.problems) lines.push(`  ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
+  const lines = r.ok
+    ? [`${r.file}: OK (${r.blocksChecked} blocks, ${r.dataBlocks} data blocks, ${r.entries} entries, ${r.rangeDeletions} range deletions)`]
+    : [`${r.file}: CORRUPT (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'})`]
+  for (const p of r.problems) lines.push(`  ${problemLine(p)}`)
+  for (const n of r.notes) lines.push(`  note: ${problemLine(n)}`)
+  // A table that records no comparator was still compared bytewise: its notes say what that found.
+  if (!r.orderChecked && r.comparatorSource !== 'assumed') lines.push(printableLine(`  key order not checked: ${r.orderSkippedReason}`))
   return lines.join('\n')
+}
+
+function problemLine(p: VerifyProblemJson): string {
+  return printableLine(`${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`)
 }

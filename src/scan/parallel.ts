@@ -11,7 +11,7 @@ import type { BlockHandle } from '../format/block-handle.js'
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
-import type { Table } from '../table/reader.js'
+import type { KeyFormat, Table } from '../table/reader.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import type { ChunkResult, EntryPrinter, ScanSpec } from './printer.js'
 import type { ScanStats } from './scan.js'
@@ -40,6 +40,9 @@ export interface ScanWorkerData {
   tombstones: RangeTombstone[]
   verifyChecksums: boolean
   maxBlockBytes: number
+  /** As the main thread opened the table: the key format it settled on, the comparator a caller stated. */
+  keyFormat: KeyFormat
+  comparator?: string
 }
 
 /** Workers run the built JavaScript; from TypeScript sources (tests) scans stay serial. */
@@ -88,7 +91,15 @@ export class ParallelScan {
     private readonly w: LineWriter,
     private readonly stats?: ScanStats,
   ) {
-    const data: ScanWorkerData = { path, spec, tombstones, verifyChecksums: table.verifyChecksums, maxBlockBytes: table.maxBlockBytes }
+    const data: ScanWorkerData = {
+      path,
+      spec,
+      tombstones,
+      verifyChecksums: table.verifyChecksums,
+      maxBlockBytes: table.maxBlockBytes,
+      keyFormat: table.keyFormat,
+      ...(table.comparatorSource === 'stated' ? { comparator: table.comparatorName } : {}),
+    }
     // A worker that fails is noticed (exited()) and its chunks are printed here instead.
     this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
     this.outstanding = this.pool.slots.map(() => new Map())

@@ -8,7 +8,9 @@ import { newScratch } from '../codec/output.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
-import { readFixed32 } from '../format/coding.js'
+import { readFixed32, toHex } from '../format/coding.js'
+import { ValueType } from '../format/value-type.js'
+import { escapeBytes } from '../report/text.js'
 import { CorruptionError } from '../format/errors.js'
 import { GlobalSeqnoPatch, sequenceFrom, type SequenceNumber } from '../format/internal-key.js'
 import type { RangeTombstone } from '../format/range-del.js'
@@ -54,6 +56,8 @@ export class EntryPrinter {
   private readonly window: ReadWindow
   private readonly globalSeqno: GlobalSeqnoPatch | null
   private readonly filtered: boolean
+  /** Raw-key table: keys are whole user keys, printed without sequence number or type. */
+  private readonly raw: boolean
   /** Prints whole blocks in WebAssembly when nothing needs per-entry JavaScript (see canUseWasm). */
   private readonly wasm: WasmBlockPrinter | null
 
@@ -65,17 +69,17 @@ export class EntryPrinter {
     /** wasm: false prints every block in JavaScript (the reference the fast path is tested against). */
     options: { wasm?: boolean } = {},
   ) {
-    const user = table.userComparator
-    if (!user && (spec.from || spec.to || spec.prefix)) {
-      throw new Error(`cannot apply --from/--to/--prefix: unknown comparator "${table.comparatorName}"`)
-    }
+    this.filtered = !!(spec.from || spec.to || spec.prefix)
+    // A range needs the file's own comparator (this throws a usage error without it): under
+    // another, --from/--to/--prefix would print wrong entries without a sign of it.
+    const user = this.filtered ? table.seekComparator() : table.userComparator
     // An unknown comparator can still be scanned in file order; tombstones then merge by seqno only.
     this.cmp = user ?? (() => 0)
     this.tsSize = table.comparatorName.endsWith('.u64ts') ? 8 : 0
-    this.filtered = !!(spec.from || spec.to || spec.prefix)
+    this.raw = table.keyFormat === 'raw'
     this.window = new ReadWindow(table.source)
     this.globalSeqno = table.globalSeqno >= 0 ? new GlobalSeqnoPatch(table.globalSeqno) : null
-    const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0
+    const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0 && !this.raw
     this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
   }
 
@@ -128,7 +132,7 @@ export class EntryPrinter {
             continue
           }
           const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
-          const n = key.length - 8
+          const n = this.raw ? key.length : key.length - 8
           if (n < 0)
             throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, handle.offset + it.entryOffset)
           if (this.filtered) {
@@ -147,7 +151,7 @@ export class EntryPrinter {
               continue
             }
           }
-          if (tombstones.length > 0) {
+          if (tombstones.length > 0 && !this.raw) {
             const userKey = key.subarray(0, n)
             const seq = seqOf(key, n)
             if (first && ti < 0) {
@@ -163,7 +167,8 @@ export class EntryPrinter {
           }
           first = false
           if (count >= limit) break outer
-          if (jsonl) this.printJson(w, key, n, it.block, it.valueStart, it.valueEnd)
+          if (this.raw) this.printRaw(w, key, it.block.subarray(it.valueStart, it.valueEnd))
+          else if (jsonl) this.printJson(w, key, n, it.block, it.valueStart, it.valueEnd)
           else writeEntryLine(w, key, it.block, it.valueStart, it.valueEnd, spec.hex, this.tsSize)
           count++
         }
@@ -192,6 +197,21 @@ export class EntryPrinter {
     this.print(w, { userKey: key.subarray(0, n), seq: seqOf(key, n), type: lo, value: block.subarray(valueStart, valueEnd), timestampSize: this.tsSize })
   }
 
+  /** A raw-key entry: key and value only (`'key' => 'value'`, or a JSON line without seq and type). */
+  private printRaw(w: LineWriter, key: Uint8Array, value: Uint8Array): void {
+    const s = this.spec
+    if (s.format === 'jsonl') {
+      const {
+        seq: _seq,
+        type: _type,
+        typeCode: _typeCode,
+        ...entry
+      } = entryJson({ userKey: key, seq: 0, type: ValueType.Value, value, timestampSize: 0 }, s.hex, s.file)
+      w.text(JSON.stringify(entry))
+    } else w.text(`${bytesText(key, s.hex)} => ${bytesText(value, s.hex)}`)
+    w.byte(0x0a)
+  }
+
   private print(w: LineWriter, e: EntryView): void {
     const s = this.spec
     w.text(s.format === 'jsonl' ? JSON.stringify(entryJson(e, s.hex, s.file)) : entryLine(e, s.hex))
@@ -207,6 +227,10 @@ function precedes(cmp: (a: Uint8Array, b: Uint8Array) => number, t: RangeTombsto
 
 function seqOf(key: Uint8Array, n: number): SequenceNumber {
   return sequenceFrom(readFixed32(key, n), readFixed32(key, n + 4))
+}
+
+function bytesText(b: Uint8Array, asHex: boolean): string {
+  return asHex ? `0x${toHex(b)}` : `'${escapeBytes(b)}'`
 }
 
 export function startsWith(k: Uint8Array, prefix: Uint8Array): boolean {

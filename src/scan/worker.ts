@@ -12,7 +12,12 @@ import { handlesOf, OUTPUT_BUFFER_BYTES, type ScanWorkerData, type ScanWorkerMes
 
 const side = poolWorker<ScanWorkerData, ScanWorkerRequest, ScanWorkerMessage>()
 const data = side.data
-const table = openTable(data.path, { verifyChecksums: data.verifyChecksums, maxBlockBytes: data.maxBlockBytes })
+const table = openTable(data.path, {
+  verifyChecksums: data.verifyChecksums,
+  maxBlockBytes: data.maxBlockBytes,
+  keyFormat: data.keyFormat,
+  comparator: data.comparator,
+})
 const printer = new EntryPrinter(table, data.spec, data.tombstones)
 /** Output buffers, sent back by the main thread once written. */
 const pool = new BufferPool(OUTPUT_BUFFER_BYTES)

@@ -68,11 +68,13 @@ export function hex32(v: number): string {
 }
 
 export function checkHandle(handle: BlockHandle, what: string, limit: number, maxBlockBytes: number, at?: number): void {
+  // The error's offset is a file offset (where the caller read the handle), never a value the damaged handle claims.
+  const where = at
   if (handle.size > maxBlockBytes) {
-    throw new CorruptionError(`${what} handle claims ${handle.size} bytes, over the ${maxBlockBytes}-byte block limit`, at ?? handle.offset)
+    throw new CorruptionError(`${what} handle claims ${handle.size} bytes, over the ${maxBlockBytes}-byte block limit`, where)
   }
   if (handle.offset + handle.size + BLOCK_TRAILER_BYTES > limit) {
-    throw new CorruptionError(`${what} handle (offset ${handle.offset}, size ${handle.size}) points past the end of its region (${limit})`, at ?? handle.offset)
+    throw new CorruptionError(`${what} handle (offset ${handle.offset}, size ${handle.size}) points past the end of its region (${limit})`, where)
   }
 }
 

@@ -6,6 +6,7 @@
 import { compressionTypeName, declaredUncompressedSize } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { errorCode } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { IndexBlockIter } from '../format/index-block.js'
 import {
@@ -96,6 +97,8 @@ export function tableLayout(
   const withData = options.dataBlocks ?? true
   const summaryOnly = options.summaryOnly ?? false
   const pending: PendingBlock[] = []
+  /** Why a partition index (of the index or the filter) could not be walked, by its offset: its problem unless describing it finds one. */
+  const walkErrors = new Map<number, unknown>()
   const blocks: LayoutBlock[] = []
   const folded = { count: 0, sizeOnDisk: 0, uncompressedSize: 0 }
   const addData = (handle: BlockHandle) => {
@@ -124,8 +127,8 @@ export function tableLayout(
         try {
           const it = table.indexPartition(partition)
           if (withData) for (it.seekToFirst(); it.valid; it.next()) addData(it.handle)
-        } catch {
-          // reported when the partition itself is described below
+        } catch (e) {
+          walkErrors.set(partition.offset, e)
         }
       }
     } else if (withData) {
@@ -145,14 +148,18 @@ export function tableLayout(
         const block = table.readBlock(handle, 'filter partition index')
         const it = new IndexBlockIter(block, handle.offset, { ...table.indexEncoding, hasFirstKey: false }, 'filter partition index')
         for (it.seekToFirst(); it.valid; it.next()) pending.push({ kind: 'filter partition', name: '', handle: it.handle })
-      } catch {
-        // the partition index block itself reports the problem
+      } catch (e) {
+        walkErrors.set(handle.offset, e)
       }
     }
   }
   pending.push({ kind: 'metaindex', name: '', handle: table.footer.metaindexHandle })
 
-  for (const p of pending) blocks.push(describe(table, p, decompress))
+  for (const p of pending) {
+    const b = describe(table, p, decompress)
+    const walkError = walkErrors.get(p.handle.offset)
+    blocks.push(walkError !== undefined && !b.problem ? { ...b, problem: messageOf(walkError) } : b)
+  }
   blocks.push({
     kind: 'footer',
     name: '',
@@ -196,7 +203,16 @@ function metaKind(name: string): BlockKind {
   return 'meta'
 }
 
+/** One block as the layout lists it; a failure of any kind while reading it becomes its problem. */
 function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
+  try {
+    return describeBlock(table, p, decompress)
+  } catch (e) {
+    return problemBlock(p.kind, p.name, p.handle, e)
+  }
+}
+
+function describeBlock(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
   let raw: RawBlock
   let checksum: LayoutBlock['checksum'] = 'ok'
   let problem: string | undefined
@@ -260,9 +276,11 @@ function problemBlock(kind: BlockKind, name: string, handle: BlockHandle, e: unk
   }
 }
 
+/** What an error says, for a problem line; a failure of sstkit itself (not of the file) says so. */
 export function messageOf(e: unknown): string {
   if (e instanceof CorruptionError || e instanceof NotSupportedError) return e.message
-  return e instanceof Error ? e.message : String(e)
+  const message = e instanceof Error ? e.message : String(e)
+  return errorCode(e) === 'internal' ? `internal error: ${message}` : message
 }
 
 /** Blocks in file order with a `gap` block for the bytes none accounts for (alignment padding, embedded blobs, or damage). */

@@ -7,10 +7,13 @@ import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
 import { Cursor, readFixed32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
+import { errorCode, UsageError } from '../errors.js'
+import { ChecksumType } from '../format/checksum-type.js'
 import { decodeFooter, type Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
 import { IndexBlockIter, type IndexEncoding, IndexType } from '../format/index-block.js'
 import {
   GlobalSeqnoPatch,
+  parseInternalKey,
   internalKeyComparator,
   INTERNAL_KEY_TRAILER_BYTES,
   userComparatorByName,
@@ -59,7 +62,28 @@ export interface OpenTableOptions {
   maxBlockBytes?: number
   /** Readahead window for file sources, bytes. */
   readahead?: number
+  /**
+   * The file's user comparator as the caller states it (one userComparatorByName knows),
+   * in place of the one its properties record (or, in a LevelDB table, do not record).
+   */
+  comparator?: string
+  /** How data blocks store keys (default auto: see KeyFormat). */
+  keyFormat?: KeyFormat | 'auto'
 }
+
+/**
+ * How data blocks store keys: `internal` (user key + 8-byte sequence/type trailer, what a DB writes)
+ * or `raw` (plain user keys, what LevelDB's TableBuilder writes when used directly). Auto-detected
+ * for tables without a properties block (LevelDB's); RocksDB tables always hold internal keys.
+ */
+export type KeyFormat = 'internal' | 'raw'
+
+/**
+ * Where the comparator sstkit orders keys with comes from: `recorded` in the file's properties,
+ * `stated` by the caller (OpenTableOptions.comparator), or `assumed` bytewise because the table
+ * records none (LevelDB).
+ */
+export type ComparatorSource = 'recorded' | 'stated' | 'assumed'
 
 export interface DataBlockRef {
   readonly handle: BlockHandle
@@ -91,8 +115,10 @@ export class Table {
   readonly indexType: number
   readonly indexEncoding: IndexEncoding
   readonly comparatorName: string
+  readonly comparatorSource: ComparatorSource
   /** User comparator, or null if the file's comparator is unknown (scan works, seek does not). */
   readonly userComparator: UserComparator | null
+  readonly keyFormat: KeyFormat
   readonly compareInternal: (a: Uint8Array, b: Uint8Array) => number
   /** Global sequence number of an ingested file, or -1 when not applicable. */
   readonly globalSeqno: number
@@ -113,6 +139,7 @@ export class Table {
       propertiesHandle: BlockHandle | null
       indexHandle: BlockHandle
       propertiesSeqnoZeroed: boolean
+      keyFormat: KeyFormat
     },
     options: OpenTableOptions,
   ) {
@@ -134,14 +161,20 @@ export class Table {
     if (this.indexType < 0 || this.indexType > 3) {
       throw new NotSupportedError(`unknown index type ${this.indexType} in property ${INDEX_TYPE_PROPERTY}`)
     }
+    this.keyFormat = init.keyFormat
     this.indexEncoding = {
-      keyIsUserKey: propertyNumber(props, Property.IndexKeyIsUserKey) === 1,
+      // Raw-key tables index by their (raw) user keys.
+      keyIsUserKey: this.keyFormat === 'raw' || propertyNumber(props, Property.IndexKeyIsUserKey) === 1,
       valueIsDeltaEncoded: propertyNumber(props, Property.IndexValueIsDeltaEncoded) === 1,
       hasFirstKey: this.indexType === IndexType.BinarySearchWithFirstKey,
     }
-    this.comparatorName = propertyString(props, Property.Comparator) ?? 'leveldb.BytewiseComparator'
+    const recorded = propertyString(props, Property.Comparator)
+    this.comparatorSource = options.comparator !== undefined ? 'stated' : recorded !== undefined ? 'recorded' : 'assumed'
+    this.comparatorName = options.comparator ?? recorded ?? 'leveldb.BytewiseComparator'
     this.userComparator = userComparatorByName(this.comparatorName)
-    this.compareInternal = internalKeyComparator(this.userComparator ?? bytewiseComparator)
+    if (options.comparator !== undefined && !this.userComparator) throw new UsageError(`unknown comparator "${options.comparator}"`)
+    const user = this.userComparator ?? bytewiseComparator
+    this.compareInternal = this.keyFormat === 'raw' ? user : internalKeyComparator(user)
     this.globalSeqno = computeGlobalSeqno(props)
     this.dataRestartInterval = propertyNumber(props, Property.DataBlockRestartInterval) ?? 0
   }
@@ -152,6 +185,10 @@ export class Table {
     const tailLength = Math.min(FOOTER_BYTES, source.size)
     const tail = source.read(source.size - tailLength, tailLength)
     const footer = decodeFooter(tail, source.size)
+    if (verify && footer.checksumType > ChecksumType.XXH3) {
+      // Nothing this file's blocks claim can be checked: refuse here, with the footer's offset.
+      throw new CorruptionError(`unknown checksum type ${footer.checksumType} in the footer`, footer.offset)
+    }
     const ctx: ChecksumContext = {
       checksumType: footer.checksumType,
       formatVersion: footer.formatVersion,
@@ -159,9 +196,11 @@ export class Table {
     }
     if (footer.formatVersion >= 6 && verify) verifyFooterChecksum(footer, tail.subarray(tail.length - FOOTER_BYTES), ctx)
 
-    const readMeta = (handle: BlockHandle, what: string, allowSeqnoRetry = false): { data: Uint8Array; seqnoZeroed: boolean } => {
+    /** `heldAt`: the file offset of the structure holding the handle, where an impossible handle is reported. */
+    const readMeta = (handle: BlockHandle, what: string, heldAt: number, allowSeqnoRetry = false): { data: Uint8Array; seqnoZeroed: boolean } => {
       let raw: RawBlock
       let seqnoZeroed = false
+      checkHandle(handle, what, footer.offset, maxBlockBytes, heldAt)
       try {
         raw = readRawBlock(source, handle, ctx, { what, verifyChecksum: verify, limit: footer.offset, maxBlockBytes })
       } catch (e) {
@@ -173,13 +212,13 @@ export class Table {
       return { data: decompressRawBlock(raw, footer.formatVersion, what), seqnoZeroed }
     }
 
-    const metaindex = decodeMetaindex(readMeta(footer.metaindexHandle, 'metaindex block').data, footer.metaindexHandle.offset)
+    const metaindex = decodeMetaindex(readMeta(footer.metaindexHandle, 'metaindex block', footer.offset).data, footer.metaindexHandle.offset)
     const find = (name: string) => metaindex.find((e) => e.name === name)?.handle ?? null
     const propertiesHandle = find(PROPERTIES_BLOCK) ?? find(LEGACY_PROPERTIES_BLOCK)
     let properties: TableProperties = { known: new Map(), user: new Map(), raw: [] }
     let propertiesSeqnoZeroed = false
     if (propertiesHandle) {
-      const r = readMeta(propertiesHandle, 'properties block', true)
+      const r = readMeta(propertiesHandle, 'properties block', footer.metaindexHandle.offset, true)
       properties = decodeProperties(r.data, propertiesHandle.offset)
       propertiesSeqnoZeroed = r.seqnoZeroed
     }
@@ -193,7 +232,22 @@ export class Table {
     // Refuse an impossible index handle now (without reading it), so that a damaged
     // footer or metaindex fails the open instead of surfacing on first use.
     checkHandle(indexHandle, 'index block', footer.offset, maxBlockBytes, footer.formatVersion >= 6 ? footer.metaindexHandle.offset : footer.offset)
-    return new Table(source, footer, { metaindex, properties, propertiesHandle, indexHandle, propertiesSeqnoZeroed }, options)
+    const init = { metaindex, properties, propertiesHandle, indexHandle, propertiesSeqnoZeroed, keyFormat: 'internal' as KeyFormat }
+    const keyFormat = options.keyFormat ?? 'auto'
+    if (keyFormat !== 'auto') return new Table(source, footer, { ...init, keyFormat }, options)
+    const table = new Table(source, footer, init, options)
+    // RocksDB always writes properties and internal keys; a table without them may be LevelDB's raw-key kind.
+    return !propertiesHandle && looksRaw(table) ? new Table(source, footer, { ...init, keyFormat: 'raw' }, options) : table
+  }
+
+  /** Whether the comparator sstkit orders keys with is known to be the file's (recorded or stated, and implemented). */
+  get comparatorKnown(): boolean {
+    return this.userComparator !== null && this.comparatorSource !== 'assumed'
+  }
+
+  /** The user key of a stored key: all of a raw key, an internal key without its trailer. */
+  userKeyOf(key: Uint8Array, offset?: number): Uint8Array {
+    return this.keyFormat === 'raw' ? key : parseInternalKey(key, offset).userKey
   }
 
   get formatVersion(): number {
@@ -291,10 +345,26 @@ export class Table {
    * the first block whose index key is not below it (a seek through the index).
    */
   dataBlocksFrom(userKey: Uint8Array): Generator<DataBlockRef> {
-    const user = this.userComparator
-    if (!user) throw new NotSupportedError(`cannot seek: unknown comparator "${this.comparatorName}"`)
-    const target = seekTarget(userKey)
+    const user = this.seekComparator()
+    const target = this.seekKey(userKey)
     return this.dataBlocksWhere(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
+  }
+
+  /**
+   * The comparator to seek with: only one known to be the file's, since seeking under another
+   * returns wrong entries without a sign of it.
+   */
+  seekComparator(): UserComparator {
+    if (this.comparatorKnown) return this.userComparator!
+    if (this.comparatorSource === 'assumed') {
+      throw new UsageError('cannot seek: the table records no comparator (a LevelDB table); state it with --comparator NAME')
+    }
+    throw new UsageError(`cannot seek without the file's comparator "${this.comparatorName}", which sstkit does not implement`)
+  }
+
+  /** The stored key a seek for `userKey` looks for: the first entry of that user key. */
+  seekKey(userKey: Uint8Array): Uint8Array {
+    return this.keyFormat === 'raw' ? userKey : seekTarget(userKey)
   }
 
   private *dataBlocksWhere(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
@@ -376,6 +446,33 @@ export function propertiesChecksumWithSeqnoZeroed(raw: RawBlock, ctx: ChecksumCo
   return computeStoredChecksum(ctx, bytes, raw.handle.offset) === raw.storedChecksum
 }
 
+/** How many keys of the first data block decide the key format. */
+const KEY_FORMAT_SAMPLE = 16
+
+/**
+ * Whether the first data block's first keys are raw user keys: one is shorter than an internal
+ * key's trailer, or its trailer's type byte is neither of LevelDB's (0 deletion, 1 value).
+ * A table damaged before this point is taken as internal (reading it then reports the damage);
+ * any other failure is the open's.
+ */
+function looksRaw(table: Table): boolean {
+  try {
+    const first = table.dataBlocks().next()
+    if (first.done) return false
+    const it = new BlockIter(table.readBlock(first.value.handle, 'data block', true), first.value.handle.offset, 'data block')
+    let n = 0
+    for (it.seekToFirst(); it.valid && n < KEY_FORMAT_SAMPLE; it.next(), n++) {
+      const k = it.key
+      if (k.length < INTERNAL_KEY_TRAILER_BYTES || k[k.length - INTERNAL_KEY_TRAILER_BYTES] > 1) return true
+    }
+    return false
+  } catch (e) {
+    const code = errorCode(e)
+    if (code === 'corruption' || code === 'not-supported') return false
+    throw e
+  }
+}
+
 /** As RocksDB `GetGlobalSequenceNumber` with an unknown largest seqno (as sst_dump opens files). */
 function computeGlobalSeqno(props: TableProperties): number {
   const versionBytes = props.user.get(EXTERNAL_SST_VERSION_PROPERTY)
@@ -431,7 +528,7 @@ export class TableIterator {
   seek(userKey: Uint8Array): void {
     this.blocks = this.table.dataBlocksFrom(userKey)
     this.block = null
-    this.advanceBlock(seekTarget(userKey))
+    this.advanceBlock(this.table.seekKey(userKey))
   }
 
   next(): boolean {

@@ -5,21 +5,30 @@
  * internal-key order, index separators consistent with their blocks, and the
  * entry count equal to `rocksdb.num.entries`.
  *
- * Problems are collected, not thrown: one bad block does not hide the rest.
+ * Key order is checked only under a comparator known to be the file's (see
+ * orderPolicy): a file under a comparator sstkit does not implement is never
+ * called corrupt for its order, and a LevelDB table (which records none) gets
+ * a note, not a problem, when its keys are not in bytewise order.
+ *
+ * Problems are collected, not thrown: one bad block does not hide the rest, and
+ * an unexpected failure anywhere becomes a problem of that file, never a throw.
  * Each data block is read once, checksummed once and decompressed once.
  */
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { readFixed32 } from '../format/coding.js'
-import { CorruptionError } from '../format/errors.js'
+import { ChecksumType } from '../format/checksum-type.js'
+import { errorCode, SstkitError } from '../errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
-import { parseInternalKey } from '../format/internal-key.js'
+import { bytewiseComparator } from '../format/internal-key.js'
+import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
-import { type DataBlockRef, Table, verifyFooterChecksum } from './reader.js'
+import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
 
 export interface VerifyProblem {
   /** Block kind and name ("data block", "properties", "footer", "table"). */
@@ -36,6 +45,16 @@ export interface VerifyResult {
   readonly entries: number
   readonly rangeDeletions: number
   readonly problems: VerifyProblem[]
+  /** The comparator keys were ordered by, and where its name comes from. */
+  readonly comparator: string
+  readonly comparatorSource: ComparatorSource
+  readonly keyFormat: KeyFormat
+  /** Whether an out-of-order key counts as a problem (the comparator is known to be the file's). */
+  readonly orderChecked: boolean
+  /** Why order was not checked, or only checked as a note. */
+  readonly orderSkippedReason?: string
+  /** What is worth knowing but not damage: order violations under an assumed comparator. */
+  readonly notes: VerifyProblem[]
 }
 
 /** Stop collecting after this many problems: a badly damaged file should not flood the output. */
@@ -44,6 +63,11 @@ export const MAX_PROBLEMS = 1000
 export interface VerifyOptions {
   /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
   wasm?: boolean
+}
+
+/** verifyFile's options: how to open the table (comparator, key format), and the source to read (tests inject failing ones). */
+export interface VerifyFileOptions extends VerifyOptions, Pick<OpenTableOptions, 'comparator' | 'keyFormat'> {
+  openSource?: (file: string) => ByteSource
 }
 
 /**
@@ -55,11 +79,14 @@ export type VerifyOutcome =
   | ({ readonly kind: 'ok' | 'findings'; readonly file: string } & VerifyResult)
   | { readonly kind: 'unopenable'; readonly file: string; readonly error: unknown }
 
-/** Verify the table at `file`; never throws for what the file holds. */
-export function verifyFile(file: string, options: VerifyOptions = {}): VerifyOutcome {
-  let source: FileByteSource
+/**
+ * Verify the table at `file`; never throws for what the file holds, nor for a failure of sstkit
+ * while reading it (that becomes a problem of this file).
+ */
+export function verifyFile(file: string, options: VerifyFileOptions = {}): VerifyOutcome {
+  let source: ByteSource
   try {
-    source = new FileByteSource(file)
+    source = options.openSource ? options.openSource(file) : new FileByteSource(file)
   } catch (error) {
     return { kind: 'unopenable', file, error }
   }
@@ -68,19 +95,77 @@ export function verifyFile(file: string, options: VerifyOptions = {}): VerifyOut
     try {
       // Open without checksum verification so that a damaged meta block is
       // reported as a finding alongside everything else, not as a failure to open.
-      table = Table.open(source, { verifyChecksums: false })
+      table = Table.open(source, { verifyChecksums: false, comparator: options.comparator, keyFormat: options.keyFormat })
     } catch (error) {
-      // A readable footer makes this an SST whose insides are damaged: a finding.
-      if (error instanceof CorruptionError && footerDecodes(source)) {
-        const problems = [{ block: 'table', offset: error.offset ?? null, message: error.message }]
-        return { kind: 'findings', file, ok: false, blocksChecked: 0, dataBlocks: 0, entries: 0, rangeDeletions: 0, problems }
+      // A readable footer makes this an SST whose insides are damaged (or whose reading failed): a finding.
+      const code = errorCode(error)
+      if ((code === 'corruption' || code === 'internal') && footerDecodes(source)) {
+        const { offset, message } = problemOf(error, null)
+        return { kind: 'findings', file, ...emptyResult(options), problems: [{ block: 'table', offset, message }] }
       }
       return { kind: 'unopenable', file, error }
     }
-    const result = verifyTable(table, options)
+    let result: VerifyResult
+    try {
+      result = verifyTable(table, options)
+    } catch (error) {
+      // verifyTable collects what it finds; an escape is a failure of sstkit itself, reported against this file.
+      const { offset, message } = problemOf(error, null)
+      result = { ...emptyResult(options), problems: [{ block: 'table', offset, message }] }
+    }
     return { kind: result.ok ? 'ok' : 'findings', file, ...result }
   } finally {
     source.close()
+  }
+}
+
+function emptyResult(options: VerifyFileOptions): VerifyResult {
+  return {
+    ok: false,
+    blocksChecked: 0,
+    dataBlocks: 0,
+    entries: 0,
+    rangeDeletions: 0,
+    problems: [],
+    comparator: options.comparator ?? '',
+    comparatorSource: options.comparator !== undefined ? 'stated' : 'assumed',
+    keyFormat: options.keyFormat === 'raw' ? 'raw' : 'internal',
+    orderChecked: false,
+    orderSkippedReason: 'the table could not be read far enough',
+    notes: [],
+  }
+}
+
+/**
+ * A problem's file offset and message from an error met while reading the structure at `at`
+ * (null: unknown, then the error's own offset). The message keeps the error's "(at offset N)"
+ * only where N says more (a position inside the structure); a failure of sstkit itself says so.
+ */
+export function problemOf(e: unknown, at: number | null): { offset: number | null; message: string } {
+  const message = messageOf(e)
+  const own = e instanceof SstkitError && e.offset !== undefined ? e.offset : null
+  const offset = at ?? own
+  return { offset, message: offset !== null && own === offset ? withoutOffset(message, offset) : message }
+}
+
+/**
+ * How key order is checked: as problems under a comparator known to be the file's; as notes
+ * under the bytewise comparator a LevelDB table (which records none) most likely uses; not at all
+ * under a comparator sstkit does not implement.
+ */
+interface OrderPolicy {
+  readonly mode: 'problem' | 'note' | 'off'
+  readonly reason?: string
+}
+
+function orderPolicy(table: Table): OrderPolicy {
+  if (table.comparatorKnown) return { mode: 'problem' }
+  if (table.comparatorSource === 'assumed') {
+    return { mode: 'note', reason: 'the table records no comparator: keys were compared bytewise, and a violation is a note, not damage' }
+  }
+  return {
+    mode: 'off',
+    reason: `the file's comparator "${table.comparatorName}" is not one sstkit implements (state one with --comparator NAME to check order)`,
   }
 }
 
@@ -100,7 +185,40 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   const add = (block: string, offset: number | null, message: string) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ block, offset, message })
   }
+  /** An error while reading the structure at `offset`: a problem there (or where the error says). */
+  const addError = (block: string, offset: number | null, e: unknown, prefix = '') => {
+    const p = problemOf(e, offset)
+    add(block, p.offset, prefix + p.message)
+  }
+  const policy = orderPolicy(table)
+  const notes: VerifyProblem[] = []
+  let violations = 0
+  /** A key or separator out of order: a problem, or under an assumed comparator one summarising note. */
+  const outOfOrder = (block: string, offset: number, message: string) => {
+    if (policy.mode === 'problem') add(block, offset, message)
+    else if (violations++ === 0) notes.push({ block, offset, message: 'not in bytewise order: the table may use a custom comparator' })
+  }
+  const finish = (counts: { blocksChecked: number; dataBlocks: number; entries: number; rangeDeletions: number }): VerifyResult => {
+    if (violations > 1) notes[0] = { ...notes[0], message: `${notes[0].message} (${violations} places, the first here)` }
+    return {
+      ok: problems.length === 0,
+      ...counts,
+      problems,
+      comparator: table.comparatorName,
+      comparatorSource: table.comparatorSource,
+      keyFormat: table.keyFormat,
+      orderChecked: policy.mode === 'problem',
+      ...(policy.reason ? { orderSkippedReason: policy.reason } : {}),
+      notes,
+    }
+  }
   let blocksChecked = 0
+
+  if (table.footer.checksumType > ChecksumType.XXH3) {
+    // No block's checksum can be computed: say so once rather than once per block.
+    add('footer', table.footer.offset, `unknown checksum type ${table.footer.checksumType} in the footer: no block can be checked`)
+    return finish({ blocksChecked: 1, dataBlocks: 0, entries: 0, rangeDeletions: 0 })
+  }
 
   if (table.formatVersion >= 6) {
     blocksChecked++
@@ -108,7 +226,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
       verifyFooterChecksum(table.footer, tail, table.checksum)
     } catch (e) {
-      add('footer', table.footer.offset, messageOf(e))
+      addError('footer', table.footer.offset, e)
     }
   }
 
@@ -117,7 +235,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   for (const b of layout.blocks) {
     if (b.kind === 'footer' || b.kind === 'gap') continue
     blocksChecked++
-    if (b.problem) add(blockLabel(b.kind, b.name), b.offset, b.problem)
+    if (!b.problem) continue
+    // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
+    const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
+    add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
   }
 
   // Data blocks and entries.
@@ -135,19 +256,20 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     }
     prevKey.set(key)
   }
-  const compare = table.compareInternal
-  const user = table.userComparator
+  const compare = policy.mode === 'off' ? null : table.compareInternal
+  const internal = table.keyFormat === 'internal'
   const dict = safeDictionary(table, add)
   const window = new ReadWindow(table.source)
-  // Whole blocks are order-checked in WebAssembly where the comparator is bytewise; any block it
-  // does not pass is checked again below in JavaScript, which words the problem.
-  const checker = options.wasm !== false && table.comparatorName === 'leveldb.BytewiseComparator' ? WasmOrderChecker.create() : null
+  // Whole blocks are order-checked in WebAssembly where internal keys are under the bytewise comparator
+  // known to be the file's; any block it does not pass is checked again below in JavaScript, which words the problem.
+  const wasmApplies = policy.mode === 'problem' && internal && table.comparatorName === 'leveldb.BytewiseComparator'
+  const checker = options.wasm !== false && wasmApplies ? WasmOrderChecker.create() : null
   const scratch = checker?.scratch ?? newScratch()
   let refs: Iterator<DataBlockRef>
   try {
     refs = table.dataBlocks()
   } catch (e) {
-    add('index block', table.indexHandle.offset, messageOf(e))
+    addError('index block', table.indexHandle.offset, e)
     refs = [][Symbol.iterator]()
   }
   for (;;) {
@@ -155,7 +277,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     try {
       r = refs.next()
     } catch (e) {
-      add('index block', table.indexHandle.offset, `cannot continue through the index: ${messageOf(e)}`)
+      addError('index block', table.indexHandle.offset, e, 'cannot continue through the index: ')
       break
     }
     if (r.done) break
@@ -179,14 +301,16 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       }
       contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
     } catch (e) {
-      add('data block', where, messageOf(e))
+      // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
+      if (inFile(table, ref.handle)) addError('data block', where, e)
+      else addError('index block', ref.partition?.offset ?? table.indexHandle.offset, e)
       prevKey = null
       continue
     }
     try {
       const firstKeyCheck = (key: Uint8Array) => {
-        if (prevIndexKey && indexCompare(table, prevIndexKey, key, user) >= 0) {
-          add('data block', where, 'first key of the block does not sort after the previous index separator')
+        if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
+          outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
         }
       }
       let checkedInWasm = false
@@ -210,24 +334,24 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
         for (it.seekToFirst(); it.valid; it.next()) {
           entries++
           const key = it.key
-          if (key.length < 8) {
+          if (internal && key.length < 8) {
             add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
             continue
           }
-          if (prevKey && compare(prevKey, key) >= 0) {
-            add('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
+          if (compare && prevKey && compare(prevKey, key) >= 0) {
+            outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
           }
           if (firstInBlock) firstKeyCheck(key)
           firstInBlock = false
           remember(key)
         }
       }
-      if (prevKey && indexCompare(table, ref.indexKey, prevKey, user) < 0) {
-        add('index block', where, 'index separator sorts before the last key of its data block')
+      if (compare && prevKey && indexCompare(table, ref.indexKey, prevKey) < 0) {
+        outOfOrder('index block', where, 'index separator sorts before the last key of its data block')
       }
       prevIndexKey = ref.indexKey
     } catch (e) {
-      add('data block', where, messageOf(e))
+      addError('data block', where, e)
       prevKey = null
     }
   }
@@ -235,8 +359,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   let rangeDeletions = 0
   try {
     rangeDeletions = table.rangeTombstones().length
-  } catch {
-    // already reported by the layout walk
+  } catch (e) {
+    // Reported once: the layout walk may have found this block bad already.
+    const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
+    if (!problems.some((p) => p.offset === at)) addError('range deletion block', at, e)
   }
 
   const expected = propertyNumber(table.properties, Property.NumEntries)
@@ -247,7 +373,26 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       `entry count mismatch: found ${entries} point entries + ${rangeDeletions} range deletions = ${entries + rangeDeletions}, properties say rocksdb.num.entries = ${expected}`,
     )
   }
-  return { ok: problems.length === 0, blocksChecked, dataBlocks, entries, rangeDeletions, problems }
+  return finish({ blocksChecked, dataBlocks, entries, rangeDeletions })
+}
+
+/** Whether a block (payload and trailer) lies in the file before the footer. */
+function inFile(table: Table, h: { offset: number; size: number }): boolean {
+  return h.offset + h.size + BLOCK_TRAILER_BYTES <= table.footer.offset
+}
+
+/** Where the handle of a block of this kind is stored, when one block holds it: the metaindex, or the index. */
+function handleHolder(table: Table, kind: string): number | null {
+  if (kind === 'index partition') return table.indexHandle.offset
+  if (kind === 'filter partition') return null
+  if (kind === 'index') return table.formatVersion >= 6 ? table.footer.metaindexHandle.offset : table.footer.offset
+  return table.footer.metaindexHandle.offset
+}
+
+/** A message without the "(at offset N)" that repeats the problem's own offset. */
+function withoutOffset(message: string, offset: number): string {
+  const suffix = ` (at offset ${offset})`
+  return message.endsWith(suffix) ? message.slice(0, -suffix.length) : message
 }
 
 function blockLabel(kind: string, name: string): string {
@@ -258,14 +403,15 @@ function safeDictionary(table: Table, add: (b: string, o: number | null, m: stri
   try {
     return table.dictionary() ?? undefined
   } catch (e) {
-    add('compression dictionary', null, messageOf(e))
+    const p = problemOf(e, table.metaBlock(COMPRESSION_DICT_BLOCK)?.offset ?? null)
+    add('compression dictionary', p.offset, p.message)
     return undefined
   }
 }
 
-/** Compare an index separator with an internal key, in the index's key form. */
-function indexCompare(table: Table, indexKey: Uint8Array, internalKey: Uint8Array, user: ((a: Uint8Array, b: Uint8Array) => number) | null): number {
-  if (!user) return 0
-  if (table.indexEncoding.keyIsUserKey) return user(indexKey, parseInternalKey(internalKey).userKey)
-  return table.compareInternal(indexKey, internalKey)
+/** Compare an index separator with a stored key, in the index's key form. */
+function indexCompare(table: Table, indexKey: Uint8Array, key: Uint8Array): number {
+  const user = table.userComparator ?? bytewiseComparator
+  if (table.indexEncoding.keyIsUserKey) return user(indexKey, table.userKeyOf(key))
+  return table.compareInternal(indexKey, key)
 }

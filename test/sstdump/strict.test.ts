@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { BAD, ROOT } from '../helpers.js'
 import { runIn } from './harness.js'
 
-const bad = readdirSync(BAD).filter((n) => n.endsWith('.sst'))
+/** Filter damage: check and scan never read the filter (neither does sst_dump); verify --strict reports it (below). */
+const FILTER_ONLY = 'filter-flip.sst'
+const bad = readdirSync(BAD).filter((n) => n.endsWith('.sst') && n !== FILTER_ONLY)
 const FIXTURES = join(ROOT, 'test/fixtures')
 
 describe('--strict', () => {
@@ -26,6 +28,13 @@ describe('--strict', () => {
     const v = await runIn(FIXTURES, ['--file=bad/data-flip-none.sst', '--command=verify', '--verify_checksum'])
     expect(v.code).toBe(0)
     expect(v.stderr.toString()).toContain('is corrupted: Corruption: block checksum mismatch')
+  })
+
+  it('a damaged filter block: verify --strict exits 1, check and scan (which do not read filters) 0', async () => {
+    const verify = await runIn(FIXTURES, [`--file=bad/${FILTER_ONLY}`, '--command=verify', '--strict'])
+    expect(verify.code).toBe(1)
+    expect(verify.stderr.toString()).toMatch(/block checksum mismatch: .* offset 4635 size 261/)
+    for (const cmd of ['check', 'scan']) expect((await runIn(FIXTURES, [`--file=bad/${FILTER_ONLY}`, `--command=${cmd}`, '--strict'])).code).toBe(0)
   })
 
   it('--strict verifies checksums in verify by default', async () => {
