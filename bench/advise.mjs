@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
@@ -33,22 +33,15 @@ const SIZES = {
   quick: { scale: 0.11, name: 'advise-db-quick' },
 }
 /**
- * --exhaustive-only (no advise run) fills the cache for these settings: advise's default matrix
- * as src/advise/settings.ts defines it (a copy, to prepare the cache; a normal run compares
- * whatever advise's JSON lists).
+ * --exhaustive-only (no advise run) fills the cache for advise's default matrix, read from the
+ * built sstkit (dist/advise/settings.js, its one owner); a normal run compares whatever advise's
+ * JSON lists.
  */
-function fallbackSettings() {
-  const s = (type, level, dict = 'none', checksum = false) => ({ type, level, dict, checksum })
-  return [
-    s('none', null),
-    s('snappy', null),
-    s('lz4', null),
-    ...[1, 3, 6, 9, 12, 15, 19].flatMap((l) => [s('zstd', l), s('zstd', l, 'finalize')]),
-    s('zstd', 3, 'raw'),
-    s('zstd', 3, 'train'),
-    s('zstd', 1, 'none', true),
-    s('zstd', 3, 'none', true),
-  ]
+async function defaultMatrix(runJs) {
+  const settings = join(dirname(dirname(runJs)), 'dist', 'advise', 'settings.js')
+  if (!existsSync(settings)) throw new Error(`${settings}: no such file (npm run build)`)
+  const { defaultSettings } = await import(pathToFileURL(settings).href)
+  return defaultSettings()
 }
 
 function usage(code) {
@@ -65,11 +58,11 @@ function usage(code) {
   --advise-jobs N           passed to advise as --jobs (default: advise's own default)
   --jobs N                  recompress worker threads for the exhaustive run (default 2)
   --max-exhaustive-level N  leave zstd levels above N out of the exhaustive comparison
-                            (default 9: level 12+ over 2 GB would take hours on 2 cores)
+                            (default: none, every setting advise evaluated is compared)
   --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
-                            matrix (as src/advise/settings.ts defines it), up to the level cap
+                            matrix (dist/advise/settings.js's defaultSettings), up to the level cap
   --no-build                do not rebuild dist/ even if it is older than src/
   --json                    print the results as JSON on stdout (progress goes to stderr)
   --strict                  exit 1 when a target is not met (default: exit 0 either way)
@@ -89,7 +82,7 @@ function parseArgs(argv) {
     timeBudget: null,
     adviseJobs: null,
     jobs: 2,
-    maxExhaustiveLevel: 9,
+    maxExhaustiveLevel: null,
     exhaustiveOnly: false,
     advice: null,
     build: true,
@@ -249,7 +242,7 @@ function adviseSettings(advice) {
   return [...seen.values()]
 }
 
-const comparable = (s, o) => !(s.type === 'zstd' && s.level !== null && s.level > o.maxExhaustiveLevel)
+const comparable = (s, o) => o.maxExhaustiveLevel === null || !(s.type === 'zstd' && s.level !== null && s.level > o.maxExhaustiveLevel)
 
 // ---- the exhaustive recompress, cached per file -------------------------------------------
 
@@ -560,7 +553,7 @@ function ensureBuilt(build) {
   if (r.status !== 0) throw new Error('npm run build failed')
 }
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2))
   const runJs = o.sstkit ?? join(ROOT, 'bin', 'run.js')
   if (!o.sstkit) ensureBuilt(o.build)
@@ -571,7 +564,7 @@ function main() {
   log(`database ${dir}:\n${shape.join('\n')}`)
 
   if (o.exhaustiveOnly) {
-    const settings = fallbackSettings().filter((s) => comparable(s, o))
+    const settings = (await defaultMatrix(runJs)).filter((s) => comparable(s, o))
     const ex = exhaustive(runJs, files, settings, o)
     log(`exhaustive cache filled for ${settings.length} settings (${ex.computedSeconds.toFixed(0)} s computed this run)`)
     return 0
@@ -618,9 +611,12 @@ function main() {
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0
 }
 
-try {
-  process.exitCode = main()
-} catch (e) {
-  process.stderr.write(`advise bench: ${e.message}\n`)
-  process.exitCode = 1
-}
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (e) => {
+    process.stderr.write(`advise bench: ${e.message}\n`)
+    process.exitCode = 1
+  },
+)
