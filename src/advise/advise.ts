@@ -11,7 +11,7 @@
  */
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
-import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
+import { budgetChoice, type Choice, decide, type ExplicitLimits, type LevelLimits, limitsFor, markPareto, meets, OBJECTIVES, withinBytes } from './decide.js'
 import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing } from './estimate.js'
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
@@ -523,13 +523,19 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   let todayTotal = 0
   let projected = 0
   let variance = 0
+  const budget = bytesBudget(states, opts)
   for (const [name, sts] of byFamily) {
-    const levels: LevelAdvice[] = sts.map((st) => levelAdvice(st, opts, null))
+    const levels: LevelAdvice[] = sts.map((st) => {
+      const pick = budget?.picks.get(st)
+      if (!pick) return levelAdvice(st, opts, null)
+      return levelAdvice(st, opts, null, () => budgetChoice(pick.candidates, pick.pick, budget!.met, budget!.describe))
+    })
     // Upper levels share one compression_opts: the largest upper level whose choice needs them (a level, a dictionary,
     // a checksum) sets them; the others choose among settings that behave as evaluated under them.
+    // (Under --max-bytes the allocation has chosen them sharing already.)
     const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0)
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
-    if (needing.length > 0) {
+    if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
       const carrier = lead.recommended.estimate.setting
       for (const l of upper) {
@@ -569,6 +575,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     todayBytes: todayTotal,
     projected: { estimate: projected, low: projected - half, high: projected + half },
     change: { estimate: projected / todayTotal - 1, low: (projected - half) / todayTotal - 1, high: (projected + half) / todayTotal - 1 },
+    maxBytes: budget ? { bytes: budget.maxBytes, met: budget.met } : null,
   }
   const add = (n: string) => {
     if (!notes.includes(n)) notes.push(n)
@@ -600,7 +607,8 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   }
 }
 
-function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null): LevelAdvice {
+/** A level's matrix, and the same with the CPU figures decisions rank on (reference speeds where this run's are noisy). */
+function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: SettingEstimate[]; noisy: boolean; today: SettingEstimate | null } {
   const todayBytes = st.totals.dataBytes + st.totals.dictBytes
   const matrix = st.settings.map((_, i) => estimateOf(st, i, todayBytes))
   markPareto(matrix)
@@ -610,11 +618,69 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const ranked = noisy
     ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress }))
     : matrix
+  return { matrix, ranked, noisy, today }
+}
+
+/** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
+function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate[] {
+  const { ranked, matrix, today } = rankedMatrix(st)
+  const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
+  const ok = ranked.filter((x) => meets(x, limits) && Number.isFinite(x.bytes.estimate))
+  return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
+}
+
+type Decider = (candidates: SettingEstimate[], limits: LevelLimits) => { recommended: Choice; runnerUp: Choice | null }
+
+/** `--max-bytes` in bytes, from the limit as given (bytes, or a share of today's total). */
+function maxBytesOf(limits: ExplicitLimits | null, todayTotal: number): number | null {
+  if (limits?.maxBytes !== undefined) return limits.maxBytes
+  if (limits?.maxBytesShare !== undefined) return limits.maxBytesShare * todayTotal
+  return null
+}
+
+/**
+ * Under `--max-bytes`: every level's setting, chosen together so that the
+ * projected total fits at the least compression CPU (decide.ts withinBytes).
+ */
+function bytesBudget(
+  states: GroupState[],
+  opts: AdviseOptions,
+): { picks: Map<GroupState, { pick: SettingEstimate; candidates: SettingEstimate[] }>; met: boolean; maxBytes: number; describe: string } | null {
+  const withData = states.filter((st) => st.totals.dataBlocks > 0)
+  const today = withData.reduce((a, st) => a + st.totals.dataBytes + st.totals.dictBytes, 0)
+  const maxBytes = maxBytesOf(opts.limits, today)
+  // A level without an estimate (the time budget ended before it was sampled) is decided alone, and says so.
+  const advised = withData.filter((st) => withinOtherLimits(st, opts).length > 0)
+  if (maxBytes === null || advised.length === 0) return null
+  const levels = advised.map((st) => {
+    const candidates = withinOtherLimits(st, opts)
+    const s0 = st.sums[0]
+    const uncompressed = s0.sumS + s0.certainS > 0 ? (s0.sumU / (s0.sumS + s0.certainS)) * st.totals.dataBytes : 0
+    return {
+      family: st.group.columnFamily,
+      sharesOpts: !st.group.bottommost && st.group.level !== null,
+      candidates,
+      inputGB: uncompressed / 1e9,
+    }
+  })
+  const result = withinBytes(levels, maxBytes, sharesOpts)
+  const share = `${Number(((maxBytes / today) * 100).toFixed(1))}% of today's total`
+  const describe = `--max-bytes (${share})`
+  return {
+    picks: new Map(advised.map((st, i) => [st, { pick: result.picks[i], candidates: levels[i].candidates }])),
+    met: result.met,
+    maxBytes,
+    describe,
+  }
+}
+
+function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null, decider: Decider = decide): LevelAdvice {
+  const { matrix, ranked, noisy, today } = rankedMatrix(st)
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
-  const choice = decide(candidates.length ? candidates : ranked, limits)
+  const choice = decider(candidates.length ? candidates : ranked, limits)
   const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>
-    c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: c.reason + note }
+    c && { estimate: matrix[ranked.findIndex((r) => r.setting.label === c.estimate.setting.label)], reason: c.reason + note }
   const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!
   const runnerUp = original(choice.runnerUp, '')
   const sums0 = st.sums[0]

@@ -167,7 +167,13 @@ export interface Advice {
   elapsedSec: number
   shard: { index: number; count: number } | null
   columnFamilies: ColumnFamilyAdvice[]
-  total: { todayBytes: number; projected: Interval; change: Interval }
+  total: {
+    todayBytes: number
+    projected: Interval
+    change: Interval
+    /** `--max-bytes` in bytes, and whether the recommended settings' projected total fits it (null without the limit). */
+    maxBytes: { bytes: number; met: boolean } | null
+  }
   notes: string[]
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]

@@ -18,6 +18,7 @@ import {
   formatSize,
   formatSpeed,
   levelLabel,
+  maxBytesVerdict,
   NOISY_MARK,
   optionsDiffer,
   sharePercent,
@@ -542,7 +543,7 @@ ${databaseTable(advice)}
 ${cfs.join('\n')}
 <section id="total">
 <h2>Total</h2>
-<p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>
+<p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>${advice.total.maxBytes ? `\n<p>--max-bytes ${text(formatSize(advice.total.maxBytes.bytes))}: the projected total ${text(maxBytesVerdict(advice.total.maxBytes))}.</p>` : ''}
 </section>
 <section id="sampling">
 <h2>Sampling</h2>

@@ -339,8 +339,16 @@ function totalModel(advice: Advice, exact: boolean): TableModel {
   const t = advice.total
   return {
     columns: [{ header: '' }, { header: 'Today', align: 'right' }, { header: 'Projected', align: 'right' }, { header: 'Change', align: 'right' }],
-    rows: [['data blocks', formatSize(t.todayBytes, exact), formatProjected(t.projected, exact), formatChange(t.change)]],
+    rows: [
+      ['data blocks', formatSize(t.todayBytes, exact), formatProjected(t.projected, exact), formatChange(t.change)],
+      ...(t.maxBytes ? [['--max-bytes', '', formatSize(t.maxBytes.bytes, exact), maxBytesVerdict(t.maxBytes)]] : []),
+    ],
   }
+}
+
+/** Whether the projected total fits `--max-bytes`. */
+export function maxBytesVerdict(m: { met: boolean }): string {
+  return m.met ? 'fits' : 'does not fit'
 }
 
 function samplingModel(advice: Advice, ctx: TextContext): TableModel {
@@ -541,6 +549,7 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push(`- **Sampling:** ${mdText(samplingLine(advice))}`)
   const t = advice.total
   out.push(`- **Total:** ${formatBytes(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)
+  if (t.maxBytes) out.push(`- **--max-bytes:** ${formatBytes(t.maxBytes.bytes)}: the projected total ${maxBytesVerdict(t.maxBytes)}`)
 
   out.push('', '### The database today', '', mdTable(mdDatabaseModel(advice)))
 

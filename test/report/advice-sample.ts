@@ -427,6 +427,7 @@ function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
   return {
     todayBytes,
     projected,
+    maxBytes: null,
     change: {
       estimate: projected.estimate / todayBytes - 1,
       low: projected.low / todayBytes - 1,
