@@ -125,7 +125,9 @@ export interface LevelAdvice {
   todayRatio: number
   /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate). */
   today: SettingEstimate | null
-  sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason }
+  /** `filesRead`: files whose index was read; fewer than `files` when the time budget ended the first pass (then
+   * dataBytes, dataBlocks, entries and todayDictBytes are scaled by file size from the files read). */
+  sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason; filesRead: number }
   recommended: { estimate: SettingEstimate; reason: string }
   runnerUp: { estimate: SettingEstimate; reason: string } | null
   /** Every evaluated setting, in matrix order. */

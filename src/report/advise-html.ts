@@ -22,7 +22,7 @@ import {
   NOISY_MARK,
   optionsDiffer,
   sharePercent,
-  STOP_TEXT,
+  stopText,
   todayLabel,
 } from './advise.js'
 
@@ -403,7 +403,7 @@ function samplingTable(advice: Advice): string {
       text(`${l.sample.blocks} of ${l.dataBlocks}`),
       text(formatSize(l.sample.uncompressedBytes)),
       text(sharePercent(l.sample.share)),
-      text(STOP_TEXT[l.sample.stopped]),
+      text(stopText(l)),
     ]),
   )
   return htmlTable(

@@ -86,6 +86,12 @@ export const STOP_TEXT: Record<StopReason, string> = {
   'fixed-sample': 'fixed sample size',
 }
 
+/** How sampling stopped, and how many files the first pass read when the time budget left some unread. */
+export function stopText(l: LevelAdvice): string {
+  const partial = l.sample.filesRead < l.files ? `; ${l.sample.filesRead} of ${l.files} files read` : ''
+  return STOP_TEXT[l.sample.stopped] + partial
+}
+
 /** The setting in use today: as evaluated, else as OPTIONS says, else as the files say. */
 export function todayLabel(l: LevelAdvice): string {
   return l.today?.setting.label ?? l.todayOptions?.label ?? l.todayCompression
@@ -361,7 +367,7 @@ function samplingModel(advice: Advice, ctx: TextContext): TableModel {
         `${l.sample.blocks} of ${l.dataBlocks}`,
         formatSize(l.sample.uncompressedBytes, ctx.exact),
         sharePercent(l.sample.share),
-        STOP_TEXT[l.sample.stopped],
+        stopText(l),
       ])
     })
   }

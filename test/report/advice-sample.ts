@@ -204,6 +204,7 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
       uncompressedBytes: Math.round(shape.uncompressed * shape.share),
       share: shape.share,
       stopped: shape.stopped,
+      filesRead: shape.files,
     },
     recommended: { estimate: matrix[shape.recommended], reason: shape.recommendedReason },
     runnerUp: shape.runnerUp === null ? null : { estimate: matrix[shape.runnerUp], reason: shape.runnerUpReason },
