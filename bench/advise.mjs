@@ -53,6 +53,9 @@ function usage(code) {
   --regen                   regenerate the database even if it exists
   --gen-seed N              the generator's seed (default 1; takes effect when it generates)
   --seed N                  passed to advise (default: advise's own default)
+  --coverage-seeds LIST     also run advise with each of these seeds (e.g. 1,2,3,4) and print the
+                            intervals' coverage pooled over every seed: the settings of one level
+                            share their sample, so one run's pairs are not independent trials
   --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.js)
   --time-budget T           passed to advise (default: advise's own default)
   --advise-jobs N           passed to advise as --jobs (default: advise's own default)
@@ -78,6 +81,7 @@ function parseArgs(argv) {
     regen: false,
     genSeed: 1,
     seed: null,
+    coverageSeeds: [],
     sstkit: null,
     timeBudget: null,
     adviseJobs: null,
@@ -107,6 +111,10 @@ function parseArgs(argv) {
     else if (a === '--regen') o.regen = true
     else if (a === '--gen-seed') o.genSeed = int(a, val())
     else if (a === '--seed') o.seed = int(a, val())
+    else if (a === '--coverage-seeds')
+      o.coverageSeeds = val()
+        .split(',')
+        .map((v) => int(a, v.trim()))
     else if (a === '--sstkit') {
       o.sstkit = resolve(val())
       o.build = false
@@ -493,6 +501,46 @@ function targets(run, levels, o) {
   ]
 }
 
+// ---- coverage over seeds --------------------------------------------------------------------
+
+/**
+ * --coverage-seeds: advise again with each seed, compared with the same exhaustive results. Per
+ * seed and pooled: the pairs (level, setting) whose interval holds the exhaustive result, and the
+ * levels where every setting's does (a level's settings share one sample, so they miss together).
+ */
+function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
+  if (o.coverageSeeds.length === 0) return null
+  const tally = (levels) => {
+    const rows = levels.flatMap((l) => l.rows.filter((r) => r.compared))
+    return {
+      pairs: rows.length,
+      inside: rows.filter((r) => r.inside).length,
+      levels: levels.length,
+      levelsAllInside: levels.filter((l) => l.rows.every((r) => !r.compared || r.inside)).length,
+      missed: levels.filter((l) => l.rows.some((r) => r.compared && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
+    }
+  }
+  const perSeed = [{ seed: o.seed ?? 0, ...tally(firstLevels) }]
+  for (const seed of o.coverageSeeds) {
+    const run = runAdvise(runJs, dir, { ...o, seed })
+    perSeed.push({ seed, wallSeconds: run.wallSeconds, ...tally(compare(run.advice, files, perFile, o)) })
+  }
+  const sum = (k) => perSeed.reduce((a, x) => a + x[k], 0)
+  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside') }
+}
+
+function coverageLines(c) {
+  const out = ['interval coverage over seeds (95% intervals):']
+  for (const s of c.perSeed)
+    out.push(
+      `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}`,
+    )
+  out.push(
+    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
+  )
+  return out
+}
+
 // ---- printing -------------------------------------------------------------------------------
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(2)}%`
@@ -583,6 +631,8 @@ async function main() {
   const levels = compare(run.advice, files, ex.perFile, o)
   const checks = targets(run, levels, o)
 
+  const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
+
   const result = {
     date: new Date().toISOString(),
     database: { dir, bytes: files.reduce((n, f) => n + f.size, 0), files: files.length, generationSeconds: generation?.seconds ?? null },
@@ -591,6 +641,7 @@ async function main() {
     exhaustive: { settings: compared.map(labelOf), leftOut: left.map(labelOf), computedSeconds: ex.computedSeconds, jobs: o.jobs },
     levels,
     targets: checks,
+    coverage,
   }
   if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
@@ -606,6 +657,7 @@ async function main() {
     for (const l of levels) out.push(...levelLines(l), '')
     out.push('targets:')
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
+    if (coverage) out.push('', ...coverageLines(coverage))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0
