@@ -561,7 +561,7 @@ async function runRound(
           seed: opts.seed,
           rateLow: st.rate,
           rateHigh: rate,
-          certain: f.dictionaryContent,
+          certain: f.certain,
           dictionaries: st.fileDicts.get(fi),
           settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,

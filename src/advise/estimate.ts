@@ -8,12 +8,13 @@
  * b = Σ(c−c̄)(s−s̄) / Σ(s−s̄)² and the level's mean size S/N,
  *   T = N · (c̄ + b (S/N − s̄))
  *   Var(T) ≈ N² (1 − p) / n · Σ e_i² / (n − 2),   e_i = (c_i − c̄) − b (s_i − s̄)
- * and the 95% interval is T ± 1.96 √Var. Unlike a pure ratio estimator it has
+ * and the 95% interval is T ± t √Var (Student's t, n − 2 degrees of freedom). Unlike a pure ratio estimator it has
  * no bias when c and s differ by a constant (a trailer, a frame checksum), and
  * because c and s are strongly correlated the interval is far narrower than one
  * from c alone; with p = 1 it is exact. Blocks whose bytes went into their
- * file's dictionary form a certainty stratum, counted exactly and added to T
- * (N and S then cover the other blocks). Everything comes from integer sums of
+ * file's dictionary, and each file's last data block (cut short at the file's
+ * end, a point of high leverage for the slope), form a certainty stratum,
+ * counted exactly and added to T (N and S then cover the other blocks). Everything comes from integer sums of
  * c, s, c², cs, s², which a shard reports and shards add up exactly.
  *
  * Speed: rates measured per batch of blocks; the value is total work / total
@@ -129,7 +130,8 @@ export function regressionEstimate(sums: SampleSums, total: number, blocks: numb
   if (rate >= 1 || n <= 2) return rate >= 1 ? exact(estimate) : { estimate, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
   const residual = Math.max(0, syy - b * sxy)
   const variance = ((restBlocks * restBlocks * (1 - rate)) / n) * (residual / (n - 2))
-  const half = Z95 * Math.sqrt(variance)
+  // Student's t for the n − 2 degrees of freedom of the residual variance (1.96 from about 30 blocks on).
+  const half = t95(n - 2) * Math.sqrt(variance)
   return { estimate, low: estimate - half, high: estimate + half }
 }
 

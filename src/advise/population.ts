@@ -35,8 +35,13 @@ export interface PopulationFile {
   compression: string
   /** Today's setting as the file's properties record it. */
   propertiesSetting: SettingSpec | null
-  /** Offsets of the data blocks whose bytes RocksDB's builder would put into this file's dictionary. */
-  dictionaryContent: number[]
+  /**
+   * Offsets of the data blocks evaluated with certainty, outside the sample: those whose bytes RocksDB's
+   * builder would put into this file's dictionary (under a dictionary they compress unlike any other), and
+   * the file's last data block, cut short at the file's end (a small block far from the others' sizes, which
+   * a regression fitted on full blocks would extrapolate to badly whenever the sample missed it).
+   */
+  certain: number[]
 }
 
 export interface LevelGroup {
@@ -67,10 +72,13 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
     const dictionaryContent = dict ? dictionaryContentBlocks(table, dict) : []
     let dataBlocks = 0
     let dataBytes = 0
+    let last: number | null = null
     for (const ref of table.dataBlocks()) {
       dataBlocks++
       dataBytes += ref.handle.size + TRAILER_BYTES
+      last = ref.handle.offset
     }
+    const certain = last === null || dictionaryContent.includes(last) ? dictionaryContent : [...dictionaryContent, last]
     const dictBlock = table.metaBlock(COMPRESSION_DICT_BLOCK)
     const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
     return {
@@ -84,7 +92,7 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
       propertiesSetting: settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions)),
-      dictionaryContent,
+      certain,
     }
   } finally {
     table.close()
