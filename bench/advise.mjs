@@ -511,13 +511,16 @@ function targets(run, levels, o) {
 function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
   if (o.coverageSeeds.length === 0) return null
   const tally = (levels) => {
-    const rows = levels.flatMap((l) => l.rows.filter((r) => r.compared))
+    // Only estimates count: a level the time budget left unsampled has no interval to cover anything.
+    const estimated = levels.filter((l) => l.rows.some((r) => r.compared && r.error !== null))
+    const rows = estimated.flatMap((l) => l.rows.filter((r) => r.compared && r.error !== null))
     return {
       pairs: rows.length,
       inside: rows.filter((r) => r.inside).length,
-      levels: levels.length,
-      levelsAllInside: levels.filter((l) => l.rows.every((r) => !r.compared || r.inside)).length,
-      missed: levels.filter((l) => l.rows.some((r) => r.compared && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
+      levels: estimated.length,
+      unestimated: levels.length - estimated.length,
+      levelsAllInside: estimated.filter((l) => l.rows.every((r) => !r.compared || r.error === null || r.inside)).length,
+      missed: estimated.filter((l) => l.rows.some((r) => r.compared && r.error !== null && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
     }
   }
   const perSeed = [{ seed: o.seed ?? 0, ...tally(firstLevels) }]
@@ -533,7 +536,7 @@ function coverageLines(c) {
   const out = ['interval coverage over seeds (95% intervals):']
   for (const s of c.perSeed)
     out.push(
-      `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}`,
+      `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}${s.unestimated ? `; ${s.unestimated} level(s) without an estimate` : ''}`,
     )
   out.push(
     `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
