@@ -341,6 +341,42 @@ function matrixModel(l: LevelAdvice, ctx: TextContext): TableModel {
   }
 }
 
+const BAR_KEPT = '█'
+const BAR_SAVED = '░'
+const BAR_ADDED = '▓'
+/** Columns of the level names beside the bars. */
+const BAR_LABEL_WIDTH = 18
+
+/**
+ * Per level one bar, each on its own scale (the larger of today and the
+ * recommendation fills it), so that a small level's change shows as well as a
+ * large one's: what the recommendation keeps (█), what it saves against today
+ * (░) or adds (▓), then the two sizes and the change. Levels without an
+ * estimate are left out.
+ */
+function levelBars(advice: Advice, ctx: TextContext): string[] {
+  const rows = advice.columnFamilies.flatMap((cf) =>
+    cf.levels
+      .filter((l) => Number.isFinite(l.recommended.estimate.bytes.estimate) && l.dataBlocks > 0)
+      .map((l) => ({
+        name: trimMiddle(`${cf.name} ${levelName(l)}`, BAR_LABEL_WIDTH),
+        today: l.dataBytes + l.todayDictBytes,
+        next: l.recommended.estimate.bytes.estimate,
+      })),
+  )
+  if (rows.length === 0) return []
+  const figures = rows.map((r) => `${formatSize(r.today, ctx.exact)} → ${formatSize(r.next, ctx.exact)} ${signedPercent(r.next / r.today - 1)}`)
+  const room = ctx.width - 2 - BAR_LABEL_WIDTH - 2 - Math.max(...figures.map((f) => f.length)) - 2
+  if (room < 10) return []
+  const width = Math.min(40, room)
+  const lines = rows.map((r, i) => {
+    const kept = Math.round((width * Math.min(r.today, r.next)) / Math.max(r.today, r.next))
+    const bar = BAR_KEPT.repeat(kept) + (r.next < r.today ? BAR_SAVED : BAR_ADDED).repeat(width - kept)
+    return `  ${r.name.padEnd(BAR_LABEL_WIDTH)}  ${bar.padEnd(width)}  ${figures[i]}`
+  })
+  return [`  bytes per level against today: ${BAR_KEPT} kept, ${BAR_SAVED} saved, ${BAR_ADDED} added`, ...lines, '']
+}
+
 function totalModel(advice: Advice, exact: boolean): TableModel {
   const t = advice.total
   return {
@@ -423,6 +459,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   }
 
   section('Total')
+  out.push(...levelBars(advice, ctx))
   out.push(table(totalModel(advice, ctx.exact), ctx))
 
   section('Sampling')
