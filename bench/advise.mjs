@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
@@ -33,22 +33,15 @@ const SIZES = {
   quick: { scale: 0.11, name: 'advise-db-quick' },
 }
 /**
- * --exhaustive-only (no advise run) fills the cache for these settings: advise's default matrix
- * as src/advise/settings.ts defines it (a copy, to prepare the cache; a normal run compares
- * whatever advise's JSON lists).
+ * --exhaustive-only (no advise run) fills the cache for advise's default matrix, read from the
+ * built sstkit (dist/advise/settings.js, its one owner); a normal run compares whatever advise's
+ * JSON lists.
  */
-function fallbackSettings() {
-  const s = (type, level, dict = 'none', checksum = false) => ({ type, level, dict, checksum })
-  return [
-    s('none', null),
-    s('snappy', null),
-    s('lz4', null),
-    ...[1, 3, 6, 9, 12, 15, 19].flatMap((l) => [s('zstd', l), s('zstd', l, 'finalize')]),
-    s('zstd', 3, 'raw'),
-    s('zstd', 3, 'train'),
-    s('zstd', 1, 'none', true),
-    s('zstd', 3, 'none', true),
-  ]
+async function defaultMatrix(runJs) {
+  const settings = join(dirname(dirname(runJs)), 'dist', 'advise', 'settings.js')
+  if (!existsSync(settings)) throw new Error(`${settings}: no such file (npm run build)`)
+  const { defaultSettings } = await import(pathToFileURL(settings).href)
+  return defaultSettings()
 }
 
 function usage(code) {
@@ -60,16 +53,19 @@ function usage(code) {
   --regen                   regenerate the database even if it exists
   --gen-seed N              the generator's seed (default 1; takes effect when it generates)
   --seed N                  passed to advise (default: advise's own default)
+  --coverage-seeds LIST     also run advise with each of these seeds (e.g. 1,2,3,4) and print the
+                            intervals' coverage pooled over every seed: the settings of one level
+                            share their sample, so one run's pairs are not independent trials
   --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.js)
   --time-budget T           passed to advise (default: advise's own default)
   --advise-jobs N           passed to advise as --jobs (default: advise's own default)
   --jobs N                  recompress worker threads for the exhaustive run (default 2)
   --max-exhaustive-level N  leave zstd levels above N out of the exhaustive comparison
-                            (default 9: level 12+ over 2 GB would take hours on 2 cores)
+                            (default: none, every setting advise evaluated is compared)
   --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
-                            matrix (as src/advise/settings.ts defines it), up to the level cap
+                            matrix (dist/advise/settings.js's defaultSettings), up to the level cap
   --no-build                do not rebuild dist/ even if it is older than src/
   --json                    print the results as JSON on stdout (progress goes to stderr)
   --strict                  exit 1 when a target is not met (default: exit 0 either way)
@@ -85,11 +81,12 @@ function parseArgs(argv) {
     regen: false,
     genSeed: 1,
     seed: null,
+    coverageSeeds: [],
     sstkit: null,
     timeBudget: null,
     adviseJobs: null,
     jobs: 2,
-    maxExhaustiveLevel: 9,
+    maxExhaustiveLevel: null,
     exhaustiveOnly: false,
     advice: null,
     build: true,
@@ -114,6 +111,10 @@ function parseArgs(argv) {
     else if (a === '--regen') o.regen = true
     else if (a === '--gen-seed') o.genSeed = int(a, val())
     else if (a === '--seed') o.seed = int(a, val())
+    else if (a === '--coverage-seeds')
+      o.coverageSeeds = val()
+        .split(',')
+        .map((v) => int(a, v.trim()))
     else if (a === '--sstkit') {
       o.sstkit = resolve(val())
       o.build = false
@@ -249,7 +250,7 @@ function adviseSettings(advice) {
   return [...seen.values()]
 }
 
-const comparable = (s, o) => !(s.type === 'zstd' && s.level !== null && s.level > o.maxExhaustiveLevel)
+const comparable = (s, o) => o.maxExhaustiveLevel === null || !(s.type === 'zstd' && s.level !== null && s.level > o.maxExhaustiveLevel)
 
 // ---- the exhaustive recompress, cached per file -------------------------------------------
 
@@ -500,6 +501,49 @@ function targets(run, levels, o) {
   ]
 }
 
+// ---- coverage over seeds --------------------------------------------------------------------
+
+/**
+ * --coverage-seeds: advise again with each seed, compared with the same exhaustive results. Per
+ * seed and pooled: the pairs (level, setting) whose interval holds the exhaustive result, and the
+ * levels where every setting's does (a level's settings share one sample, so they miss together).
+ */
+function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
+  if (o.coverageSeeds.length === 0) return null
+  const tally = (levels) => {
+    // Only estimates count: a level the time budget left unsampled has no interval to cover anything.
+    const estimated = levels.filter((l) => l.rows.some((r) => r.compared && r.error !== null))
+    const rows = estimated.flatMap((l) => l.rows.filter((r) => r.compared && r.error !== null))
+    return {
+      pairs: rows.length,
+      inside: rows.filter((r) => r.inside).length,
+      levels: estimated.length,
+      unestimated: levels.length - estimated.length,
+      levelsAllInside: estimated.filter((l) => l.rows.every((r) => !r.compared || r.error === null || r.inside)).length,
+      missed: estimated.filter((l) => l.rows.some((r) => r.compared && r.error !== null && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
+    }
+  }
+  const perSeed = [{ seed: o.seed ?? 0, ...tally(firstLevels) }]
+  for (const seed of o.coverageSeeds) {
+    const run = runAdvise(runJs, dir, { ...o, seed })
+    perSeed.push({ seed, wallSeconds: run.wallSeconds, ...tally(compare(run.advice, files, perFile, o)) })
+  }
+  const sum = (k) => perSeed.reduce((a, x) => a + x[k], 0)
+  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside') }
+}
+
+function coverageLines(c) {
+  const out = ['interval coverage over seeds (95% intervals):']
+  for (const s of c.perSeed)
+    out.push(
+      `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}${s.unestimated ? `; ${s.unestimated} level(s) without an estimate` : ''}`,
+    )
+  out.push(
+    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
+  )
+  return out
+}
+
 // ---- printing -------------------------------------------------------------------------------
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(2)}%`
@@ -560,7 +604,7 @@ function ensureBuilt(build) {
   if (r.status !== 0) throw new Error('npm run build failed')
 }
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2))
   const runJs = o.sstkit ?? join(ROOT, 'bin', 'run.js')
   if (!o.sstkit) ensureBuilt(o.build)
@@ -571,7 +615,7 @@ function main() {
   log(`database ${dir}:\n${shape.join('\n')}`)
 
   if (o.exhaustiveOnly) {
-    const settings = fallbackSettings().filter((s) => comparable(s, o))
+    const settings = (await defaultMatrix(runJs)).filter((s) => comparable(s, o))
     const ex = exhaustive(runJs, files, settings, o)
     log(`exhaustive cache filled for ${settings.length} settings (${ex.computedSeconds.toFixed(0)} s computed this run)`)
     return 0
@@ -590,6 +634,8 @@ function main() {
   const levels = compare(run.advice, files, ex.perFile, o)
   const checks = targets(run, levels, o)
 
+  const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
+
   const result = {
     date: new Date().toISOString(),
     database: { dir, bytes: files.reduce((n, f) => n + f.size, 0), files: files.length, generationSeconds: generation?.seconds ?? null },
@@ -598,6 +644,7 @@ function main() {
     exhaustive: { settings: compared.map(labelOf), leftOut: left.map(labelOf), computedSeconds: ex.computedSeconds, jobs: o.jobs },
     levels,
     targets: checks,
+    coverage,
   }
   if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
@@ -613,14 +660,18 @@ function main() {
     for (const l of levels) out.push(...levelLines(l), '')
     out.push('targets:')
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
+    if (coverage) out.push('', ...coverageLines(coverage))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0
 }
 
-try {
-  process.exitCode = main()
-} catch (e) {
-  process.stderr.write(`advise bench: ${e.message}\n`)
-  process.exitCode = 1
-}
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (e) => {
+    process.stderr.write(`advise bench: ${e.message}\n`)
+    process.exitCode = 1
+  },
+)

@@ -11,14 +11,14 @@
  */
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
-import { decide, limitsFor, markPareto, OBJECTIVES, type ExplicitLimits } from './decide.js'
-import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing } from './estimate.js'
+import { budgetChoice, type Choice, decide, type ExplicitLimits, type LevelLimits, limitsFor, markPareto, meets, OBJECTIVES, withinBytes } from './decide.js'
+import { addTimings, betweenFilesVariance, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, t95, timing } from './estimate.js'
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
 import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
-import { compressionNames, describeFile, levelTotals, type GroupInput, type LevelGroup } from './population.js'
+import { compressionNames, levelTotals, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, type Shard } from './sampling.js'
 import { sameSetting, typeByte } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -34,6 +34,8 @@ const MIN_SAMPLE_BLOCKS = 128
 const FIRST_ROUND_BLOCKS = 256
 /** The next rate aims a little inside the target so one more round usually suffices. */
 const AIM = 0.85
+/** The first pass (every file's index and dictionary framing) gets at most this share of the time budget. */
+const FIRST_PASS_SHARE = 0.5
 
 export interface AdviseOptions {
   settings: SettingSpec[]
@@ -52,6 +54,8 @@ export interface AdviseOptions {
   dynamicLevels?: Map<string, boolean>
   source: Advice['source']
   onProgress?: (message: string) => void
+  /** Milliseconds, for the time budget (default performance.now; tests inject their own). */
+  clock?: () => number
 }
 
 interface GroupState {
@@ -69,6 +73,8 @@ interface GroupState {
   msPerBlock: number | null
   /** Each file's dictionaries (by file index), built once in the first round. */
   fileDicts: Map<number, FileDictionaries>
+  /** Per file read (by index) and setting: its sampled sums, for the spread between files when some were left unread. */
+  fileSums: Map<number, Pick<SampleSums, 'sumC' | 'sumS' | 'certainC' | 'certainS'>[]>
 }
 
 function todaySetting(g: LevelGroup): SettingSpec | null {
@@ -104,6 +110,7 @@ function initState(group: LevelGroup, settings: SettingSpec[]): GroupState {
     blocks: 0,
     msPerBlock: null,
     fileDicts: new Map(),
+    fileSums: new Map(),
   }
 }
 
@@ -133,17 +140,62 @@ function dictTotal(st: GroupState, i: number): number {
   return d.files >= st.totals.files ? d.bytes : (d.bytes / d.files) * st.totals.files
 }
 
-function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstimate {
-  const sums = st.sums[i]
-  const data = regressionEstimate(sums, st.totals.dataBytes, st.totals.dataBlocks, st.rate)
+/** Level bytes over bytes of the files read: 1 unless the time budget left files unread. */
+function scaleOf(st: GroupState): number {
+  const unread = st.group.unread.fileBytes
+  return unread > 0 && st.totals.fileBytes > 0 ? (st.totals.fileBytes + unread) / st.totals.fileBytes : 1
+}
+
+/** The level's bytes today (data and dictionary blocks), scaled from the files read when some were not. */
+function todayOf(st: GroupState): number {
+  return (st.totals.dataBytes + st.totals.dictBytes) * scaleOf(st)
+}
+
+/** Each read file's own estimated total under setting i (its sampled ratio, else the level's), and its size on disk. */
+function fileTotals(st: GroupState, i: number, dict: number): { ys: number[]; xs: number[] } {
+  const level = st.sums[i]
+  const pooled = level.sumS > 0 ? level.sumC / level.sumS : 1
+  const perFileDict = st.group.files.length > 0 ? dict / st.group.files.length : 0
+  const ys: number[] = []
+  const xs: number[] = []
+  st.group.files.forEach((f, fi) => {
+    const s = st.fileSums.get(fi)?.[i]
+    const ratio = s && s.sumS > 0 ? s.sumC / s.sumS : pooled
+    ys.push((s?.certainC ?? 0) + ratio * (f.dataBytes - (s?.certainS ?? 0)) + perFileDict)
+    xs.push(f.fileSize)
+  })
+  return { ys, xs }
+}
+
+/**
+ * Setting i's projected bytes for the level. `withinOnly`: the block sampling's
+ * part of the interval alone (what more blocks can narrow), for the stopping rule.
+ */
+function levelBytes(st: GroupState, i: number, withinOnly: boolean): Interval {
+  const data = regressionEstimate(st.sums[i], st.totals.dataBytes, st.totals.dataBlocks, st.rate)
   const dict = dictTotal(st, i)
-  const bytes: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
+  const read: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
+  const k = scaleOf(st)
+  if (k === 1 || withinOnly) return read
+  // Scaled by file size from the files read; the interval adds the spread between files (estimate.ts).
+  const { ys, xs } = fileTotals(st, i, dict)
+  const between = betweenFilesVariance(ys, xs, st.totals.files + st.group.unread.files) ?? 0
+  const withinHalf = (read.high - read.low) / 2
+  const half = Math.sqrt((k * withinHalf) ** 2 + t95(ys.length - 1) ** 2 * between)
+  const estimate = read.estimate * k
+  return { estimate, low: estimate - half, high: estimate + half }
+}
+
+function estimateOf(st: GroupState, i: number, todayBytes: number, withinOnly = false): SettingEstimate {
+  const sums = st.sums[i]
+  const bytes = levelBytes(st, i, withinOnly)
+  const dict = dictTotal(st, i) * scaleOf(st)
   const change: Interval = {
     estimate: bytes.estimate / todayBytes - 1,
     low: bytes.low / todayBytes - 1,
     high: bytes.high / todayBytes - 1,
   }
-  const uncompressed = sums.sumS + sums.certainS > 0 ? (sums.sumU / (sums.sumS + sums.certainS)) * st.totals.dataBytes : 0
+  const uncompressed = sums.sumS + sums.certainS > 0 ? (sums.sumU / (sums.sumS + sums.certainS)) * st.totals.dataBytes * scaleOf(st) : 0
   const compressValue = sums.timedBytes > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.timedBytes / 1e9) : null
   const decompressValue = sums.decompressedBytes > 0 && sums.decompressMs > 0 ? sums.decompressedBytes / 1e6 / (sums.decompressMs / 1000) : null
   const files = Math.max(1, st.dict[i].files)
@@ -164,37 +216,41 @@ function estimateOf(st: GroupState, i: number, todayBytes: number): SettingEstim
   }
 }
 
+/** The widest relative interval of the level's settings from block sampling (the part more blocks narrow). */
 function widest(st: GroupState): number {
   let w = 0
-  const today = st.totals.dataBytes + st.totals.dictBytes
-  for (let i = 0; i < st.settings.length; i++) w = Math.max(w, relativeHalfWidth(estimateOf(st, i, today).bytes))
+  for (let i = 0; i < st.settings.length; i++) w = Math.max(w, relativeHalfWidth(levelBytes(st, i, true)))
   return w
 }
 
 export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
-  const started = performance.now()
-  const elapsed = () => performance.now() - started
+  const clock = opts.clock ?? (() => performance.now())
+  const started = clock()
+
+  // Population: each live file's index and properties (files outside this shard included, so every shard sees the same
+  // levels). Within FIRST_PASS_SHARE of the budget; a fixed sample (shards) reads every file, so that shards add up.
+  const usesDictionaries = opts.settings.some((s) => s.dict !== 'none')
+  const population = readPopulation(inputs, {
+    dict: usesDictionaries ? opts.dict : null,
+    seed: opts.seed,
+    deadline: opts.fixedRate === null ? started + FIRST_PASS_SHARE * opts.timeBudgetMs : Number.POSITIVE_INFINITY,
+    clock,
+  })
+  return advisePopulation(population, opts, started)
+}
+
+/**
+ * The engine after the first pass: sampling rounds over the files read, the
+ * timing passes, and the decision. `started` is when the run began on
+ * `opts.clock`, so the first pass counts against the time budget.
+ */
+export async function advisePopulation({ groups, problems }: ReturnType<typeof readPopulation>, opts: AdviseOptions, started: number): Promise<Advice> {
+  const clock = opts.clock ?? (() => performance.now())
+  const elapsed = () => clock() - started
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const notes: string[] = []
-
-  // Population: every live file's index and properties (files outside this shard included, so every shard sees the same levels).
-  const problems: Advice['problems'] = []
-  const usesDictionaries = opts.settings.some((s) => s.dict !== 'none')
-  const groups: LevelGroup[] = inputs.map((g) => ({
-    columnFamily: g.columnFamily,
-    level: g.level,
-    bottommost: g.bottommost,
-    optionsSetting: g.optionsSetting,
-    files: g.files.flatMap((f) => {
-      try {
-        return [describeFile(f.path, f.fileNumber, usesDictionaries ? opts.dict : null)]
-      } catch (e) {
-        // A file that cannot be opened is reported and left out; the others are still advised on.
-        problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
-        return []
-      }
-    }),
-  }))
+  const unread = groups.filter((g) => g.unread.files > 0)
+  if (unread.length > 0) notes.push(unreadNote(unread))
   const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings))
   let position = 0
   const shardFiles = new Map<GroupState, boolean[]>()
@@ -235,9 +291,9 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
     const timingEnd = Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs)
     const retimed = new Set(states)
-    for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
+    retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
       for (const st of [...retimed]) {
-        if (elapsed() >= timingEnd) break
+        if (elapsed() >= timingEnd) break retiming
         // A level whose noisy settings did not get fewer is not timed again: the machine, not the sample, is the noise.
         const before = noisyCount(st)
         if (before === 0 || !(await retime(st, opts, pool, jobs, shardFiles.get(st)!)) || noisyCount(st) >= before) retimed.delete(st)
@@ -282,7 +338,14 @@ export function mergeAdvice(parts: Advice[]): Advice {
       const settings = level.matrix.map((m) => m.setting)
       const todayIndex = level.today ? settings.findIndex((s) => sameSetting(s, level.today!.setting)) : -1
       states.push({
-        group: { columnFamily: cf.name, level: level.level, bottommost: level.bottommost, optionsSetting: level.todayOptions, files: [] },
+        group: {
+          columnFamily: cf.name,
+          level: level.level,
+          bottommost: level.bottommost,
+          optionsSetting: level.todayOptions,
+          files: [],
+          unread: { files: 0, fileBytes: 0 },
+        },
         totals: {
           files: level.files,
           fileBytes: level.fileBytes,
@@ -305,6 +368,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
         blocks: same.reduce((a, l) => a + l!.sample.blocks, 0),
         msPerBlock: null,
         fileDicts: new Map(),
+        fileSums: new Map(),
       })
     }
   }
@@ -344,7 +408,7 @@ const TIMING_SHARE = 0.1
 const TIMING_MEASUREMENT_MS = 25
 
 function noisyCount(st: GroupState): number {
-  const today = st.totals.dataBytes + st.totals.dictBytes
+  const today = todayOf(st)
   return st.settings.filter((s, i) => s.type !== 'none' && (estimateOf(st, i, today).compressSecPerGB.noisy || estimateOf(st, i, today).decompressMBps.noisy))
     .length
 }
@@ -352,7 +416,7 @@ function noisyCount(st: GroupState): number {
 /** Time the noisy settings of a level again; false when none is noisy. */
 async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, jobs: number, mine: boolean[]): Promise<boolean> {
   if (st.rate === 0 || st.blocks === 0) return false
-  const today = st.totals.dataBytes + st.totals.dictBytes
+  const today = todayOf(st)
   const noisy = st.settings.flatMap((s, i) => {
     if (s.type === 'none') return []
     const e = estimateOf(st, i, today)
@@ -391,6 +455,15 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
     st.sums[i] = addTimings(st.sums[i], r.sums[i])
   })
   return true
+}
+
+/** What the time budget left unread in the first pass, and what that means for the estimates. */
+function unreadNote(groups: LevelGroup[]): string {
+  const files = groups.reduce((a, g) => a + g.unread.files, 0)
+  const all = groups.reduce((a, g) => a + g.unread.files + g.files.length, 0)
+  const where = groups.map((g) => `${label(g)} ${g.files.length} of ${g.files.length + g.unread.files}`).join(', ')
+  const single = groups.some((g) => g.files.length < 2)
+  return `the time budget ended the first pass with ${files} of ${all} files in ${groups.length} level(s) unread (files read: ${where}): their levels are estimated from the files read, scaled by size on disk, and their intervals include the spread between files${single ? '; where only one file was read that spread is unknown and left out' : ''}`
 }
 
 function label(g: LevelGroup): string {
@@ -474,20 +547,21 @@ async function runRound(
   problems: Advice['problems'],
 ): Promise<void> {
   if (st.rate === 0) await buildDictionaries(st, opts, pool, mine)
-  const tasks: { lane: number; task: FileTask; indices: number[] }[] = []
+  const tasks: { lane: number; task: FileTask; indices: number[]; fi: number }[] = []
   st.group.files.forEach((f, fi) => {
     if (!mine[fi]) return
     lanes.forEach((indices, lane) => {
       tasks.push({
         lane,
         indices,
+        fi,
         task: {
           path: f.path,
           key: f.key,
           seed: opts.seed,
           rateLow: st.rate,
           rateHigh: rate,
-          certain: f.dictionaryContent,
+          certain: f.certain,
           dictionaries: st.fileDicts.get(fi),
           settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,
@@ -496,18 +570,26 @@ async function runRound(
       })
     })
   })
-  const t0 = performance.now()
+  const clock = opts.clock ?? (() => performance.now())
+  const t0 = clock()
   const results: FileTaskResult[] = await pool.run(tasks.map(({ lane, task }) => ({ lane, task })))
-  const ms = performance.now() - t0
+  const ms = clock() - t0
   let blocks = 0
   results.forEach((r, k) => {
-    const { indices, lane } = tasks[k]
+    const { indices, lane, fi } = tasks[k]
     if (lane === 0) {
       blocks += r.blocks
       for (const sk of r.skipped) problems.push({ file: tasks[k].task.path, offset: sk.offset, message: `data block left out of the sample: ${sk.message}` })
     }
+    let perFile = st.fileSums.get(fi)
+    if (!perFile) st.fileSums.set(fi, (perFile = st.settings.map(() => ({ sumC: 0, sumS: 0, certainC: 0, certainS: 0 }))))
     for (const i of indices) {
       st.sums[i] = mergeSums(st.sums[i], r.sums[i])
+      const f = perFile[i]
+      f.sumC += r.sums[i].sumC
+      f.sumS += r.sums[i].sumS
+      f.certainC += r.sums[i].certainC
+      f.certainS += r.sums[i].certainS
     }
   })
   st.blocks += blocks
@@ -523,13 +605,19 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   let todayTotal = 0
   let projected = 0
   let variance = 0
+  const budget = bytesBudget(states, opts)
   for (const [name, sts] of byFamily) {
-    const levels: LevelAdvice[] = sts.map((st) => levelAdvice(st, opts, null))
+    const levels: LevelAdvice[] = sts.map((st) => {
+      const pick = budget?.picks.get(st)
+      if (!pick) return levelAdvice(st, opts, null)
+      return levelAdvice(st, opts, null, () => budgetChoice(pick.candidates, pick.pick, budget!.met, budget!.describe))
+    })
     // Upper levels share one compression_opts: the largest upper level whose choice needs them (a level, a dictionary,
     // a checksum) sets them; the others choose among settings that behave as evaluated under them.
+    // (Under --max-bytes the allocation has chosen them sharing already.)
     const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0)
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
-    if (needing.length > 0) {
+    if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
       const carrier = lead.recommended.estimate.setting
       for (const l of upper) {
@@ -556,8 +644,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     families.push({ name, dynamicLevels: opts.dynamicLevels?.get(name) ?? false, levels, options, optionsText: optionsText(name, options) })
     for (const l of levels) {
       if (l.dataBlocks === 0) continue
-      const today = l.dataBytes + sts[levels.indexOf(l)].totals.dictBytes
-      todayTotal += today
+      todayTotal += todayOf(sts[levels.indexOf(l)])
       const b = l.recommended.estimate.bytes
       projected += b.estimate
       const half = (b.high - b.low) / 2 / 1.959964
@@ -569,6 +656,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     todayBytes: todayTotal,
     projected: { estimate: projected, low: projected - half, high: projected + half },
     change: { estimate: projected / todayTotal - 1, low: (projected - half) / todayTotal - 1, high: (projected + half) / todayTotal - 1 },
+    maxBytes: budget ? { bytes: budget.maxBytes, met: budget.met } : null,
   }
   const add = (n: string) => {
     if (!notes.includes(n)) notes.push(n)
@@ -600,8 +688,9 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   }
 }
 
-function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null): LevelAdvice {
-  const todayBytes = st.totals.dataBytes + st.totals.dictBytes
+/** A level's matrix, and the same with the CPU figures decisions rank on (reference speeds where this run's are noisy). */
+function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: SettingEstimate[]; noisy: boolean; today: SettingEstimate | null } {
+  const todayBytes = todayOf(st)
   const matrix = st.settings.map((_, i) => estimateOf(st, i, todayBytes))
   markPareto(matrix)
   const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
@@ -610,11 +699,69 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const ranked = noisy
     ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress }))
     : matrix
+  return { matrix, ranked, noisy, today }
+}
+
+/** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
+function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate[] {
+  const { ranked, matrix, today } = rankedMatrix(st)
+  const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
+  const ok = ranked.filter((x) => meets(x, limits) && Number.isFinite(x.bytes.estimate))
+  return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
+}
+
+type Decider = (candidates: SettingEstimate[], limits: LevelLimits) => { recommended: Choice; runnerUp: Choice | null }
+
+/** `--max-bytes` in bytes, from the limit as given (bytes, or a share of today's total). */
+function maxBytesOf(limits: ExplicitLimits | null, todayTotal: number): number | null {
+  if (limits?.maxBytes !== undefined) return limits.maxBytes
+  if (limits?.maxBytesShare !== undefined) return limits.maxBytesShare * todayTotal
+  return null
+}
+
+/**
+ * Under `--max-bytes`: every level's setting, chosen together so that the
+ * projected total fits at the least compression CPU (decide.ts withinBytes).
+ */
+function bytesBudget(
+  states: GroupState[],
+  opts: AdviseOptions,
+): { picks: Map<GroupState, { pick: SettingEstimate; candidates: SettingEstimate[] }>; met: boolean; maxBytes: number; describe: string } | null {
+  const withData = states.filter((st) => st.totals.dataBlocks > 0)
+  const today = withData.reduce((a, st) => a + todayOf(st), 0)
+  const maxBytes = maxBytesOf(opts.limits, today)
+  // A level without an estimate (the time budget ended before it was sampled) is decided alone, and says so.
+  const advised = withData.filter((st) => withinOtherLimits(st, opts).length > 0)
+  if (maxBytes === null || advised.length === 0) return null
+  const levels = advised.map((st) => {
+    const candidates = withinOtherLimits(st, opts)
+    const s0 = st.sums[0]
+    const uncompressed = s0.sumS + s0.certainS > 0 ? (s0.sumU / (s0.sumS + s0.certainS)) * st.totals.dataBytes * scaleOf(st) : 0
+    return {
+      family: st.group.columnFamily,
+      sharesOpts: !st.group.bottommost && st.group.level !== null,
+      candidates,
+      inputGB: uncompressed / 1e9,
+    }
+  })
+  const result = withinBytes(levels, maxBytes, sharesOpts)
+  const share = `${Number(((maxBytes / today) * 100).toFixed(1))}% of today's total`
+  const describe = `--max-bytes (${share})`
+  return {
+    picks: new Map(advised.map((st, i) => [st, { pick: result.picks[i], candidates: levels[i].candidates }])),
+    met: result.met,
+    maxBytes,
+    describe,
+  }
+}
+
+function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null, decider: Decider = decide): LevelAdvice {
+  const { matrix, ranked, noisy, today } = rankedMatrix(st)
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
-  const choice = decide(candidates.length ? candidates : ranked, limits)
+  const choice = decider(candidates.length ? candidates : ranked, limits)
   const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>
-    c && { estimate: matrix[ranked.indexOf(c.estimate)], reason: c.reason + note }
+    c && { estimate: matrix[ranked.findIndex((r) => r.setting.label === c.estimate.setting.label)], reason: c.reason + note }
   const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!
   const runnerUp = original(choice.runnerUp, '')
   const sums0 = st.sums[0]
@@ -624,17 +771,25 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
     columnFamily: st.group.columnFamily,
     level: st.group.level,
     bottommost: st.group.bottommost,
-    files: st.totals.files,
-    fileBytes: st.totals.fileBytes,
-    dataBytes: st.totals.dataBytes,
-    dataBlocks: st.totals.dataBlocks,
-    entries: st.totals.entries,
-    todayDictBytes: st.totals.dictBytes,
+    // With files left unread, the figures the index gives are scaled by file size from the files read.
+    files: st.totals.files + st.group.unread.files,
+    fileBytes: st.totals.fileBytes + st.group.unread.fileBytes,
+    dataBytes: Math.round(st.totals.dataBytes * scaleOf(st)),
+    dataBlocks: Math.round(st.totals.dataBlocks * scaleOf(st)),
+    entries: Math.round(st.totals.entries * scaleOf(st)),
+    todayDictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
     todayCompression: st.todayCompression,
     todayOptions: st.group.optionsSetting,
     todayRatio,
     today,
-    sample: { blocks: st.blocks, uncompressedBytes: sums0.sumU, share: st.rate, stopped: st.done ?? 'time-budget' },
+    sample: {
+      blocks: st.blocks,
+      uncompressedBytes: sums0.sumU,
+      share: st.rate,
+      // Files left unread: the budget, not the precision, bounded this level's interval.
+      stopped: st.group.unread.files > 0 ? 'time-budget' : (st.done ?? 'time-budget'),
+      filesRead: st.totals.files,
+    },
     recommended,
     runnerUp,
     matrix,

@@ -8,12 +8,13 @@
  * b = Σ(c−c̄)(s−s̄) / Σ(s−s̄)² and the level's mean size S/N,
  *   T = N · (c̄ + b (S/N − s̄))
  *   Var(T) ≈ N² (1 − p) / n · Σ e_i² / (n − 2),   e_i = (c_i − c̄) − b (s_i − s̄)
- * and the 95% interval is T ± 1.96 √Var. Unlike a pure ratio estimator it has
+ * and the 95% interval is T ± t √Var (Student's t, n − 2 degrees of freedom). Unlike a pure ratio estimator it has
  * no bias when c and s differ by a constant (a trailer, a frame checksum), and
  * because c and s are strongly correlated the interval is far narrower than one
  * from c alone; with p = 1 it is exact. Blocks whose bytes went into their
- * file's dictionary form a certainty stratum, counted exactly and added to T
- * (N and S then cover the other blocks). Everything comes from integer sums of
+ * file's dictionary, and each file's last data block (cut short at the file's
+ * end, a point of high leverage for the slope), form a certainty stratum,
+ * counted exactly and added to T (N and S then cover the other blocks). Everything comes from integer sums of
  * c, s, c², cs, s², which a shard reports and shards add up exactly.
  *
  * Speed: rates measured per batch of blocks; the value is total work / total
@@ -129,7 +130,8 @@ export function regressionEstimate(sums: SampleSums, total: number, blocks: numb
   if (rate >= 1 || n <= 2) return rate >= 1 ? exact(estimate) : { estimate, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
   const residual = Math.max(0, syy - b * sxy)
   const variance = ((restBlocks * restBlocks * (1 - rate)) / n) * (residual / (n - 2))
-  const half = Z95 * Math.sqrt(variance)
+  // Student's t for the n − 2 degrees of freedom of the residual variance (1.96 from about 30 blocks on).
+  const half = t95(n - 2) * Math.sqrt(variance)
   return { estimate, low: estimate - half, high: estimate + half }
 }
 
@@ -182,4 +184,34 @@ export function timing(fallback: number | null, rates: readonly number[]): Timin
 export function clearlyBelow(a: Timing, b: Timing): boolean {
   if (a.noisy || b.noisy || a.value === null || b.value === null || a.high === null || b.low === null) return false
   return a.high < b.low
+}
+
+/**
+ * The spread between files, for a level whose files were not all read (the
+ * time budget ended the first pass): the m files read are a simple random
+ * sample of the level's M (the first m in an order drawn from the seed), the
+ * level's total is the ratio estimate over file sizes x, (Σy / Σx) · X, and
+ * its variance M² (1 − m/M) / m · Σ(y − R x)² / (m − 1), where y is each
+ * read file's own estimated total. Null with fewer than two files read: the
+ * spread cannot be estimated from one. Its interval takes t95(m − 1), not 1.96.
+ */
+/** Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (beyond, the normal's). */
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+]
+
+/** The 95% quantile for a variance estimated with `df` degrees of freedom (few files read: far wider than 1.96). */
+export function t95(df: number): number {
+  return df >= 1 && df <= T95.length ? T95[Math.floor(df) - 1] : Z95
+}
+
+export function betweenFilesVariance(ys: readonly number[], xs: readonly number[], filesAll: number): number | null {
+  const m = ys.length
+  if (m < 2) return null
+  const sumX = xs.reduce((a, b) => a + b, 0)
+  const ratio = sumX > 0 ? ys.reduce((a, b) => a + b, 0) / sumX : 0
+  let squares = 0
+  for (let k = 0; k < m; k++) squares += (ys[k] - ratio * xs[k]) ** 2
+  return ((filesAll * filesAll * (1 - m / filesAll)) / m) * (squares / (m - 1))
 }

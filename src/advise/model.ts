@@ -125,7 +125,9 @@ export interface LevelAdvice {
   todayRatio: number
   /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate). */
   today: SettingEstimate | null
-  sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason }
+  /** `filesRead`: files whose index was read; fewer than `files` when the time budget ended the first pass (then
+   * dataBytes, dataBlocks, entries and todayDictBytes are scaled by file size from the files read). */
+  sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason; filesRead: number }
   recommended: { estimate: SettingEstimate; reason: string }
   runnerUp: { estimate: SettingEstimate; reason: string } | null
   /** Every evaluated setting, in matrix order. */
@@ -167,7 +169,13 @@ export interface Advice {
   elapsedSec: number
   shard: { index: number; count: number } | null
   columnFamilies: ColumnFamilyAdvice[]
-  total: { todayBytes: number; projected: Interval; change: Interval }
+  total: {
+    todayBytes: number
+    projected: Interval
+    change: Interval
+    /** `--max-bytes` in bytes, and whether the recommended settings' projected total fits it (null without the limit). */
+    maxBytes: { bytes: number; met: boolean } | null
+  }
   notes: string[]
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]

@@ -4,6 +4,7 @@
  * their size on disk today) read from the files' indexes, and what the
  * files and the OPTIONS file say the compression is today.
  */
+import { statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber, propertyString } from '../format/properties.js'
@@ -14,7 +15,7 @@ import { openTable, type Table } from '../table/reader.js'
 import { readRawBlock } from '../table/block-reader.js'
 import { ReadWindow } from '../io/byte-source.js'
 import type { SettingSpec } from './model.js'
-import { fileKey } from './sampling.js'
+import { blockDraw, fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
 
 const TRAILER_BYTES = 5
@@ -34,15 +35,23 @@ export interface PopulationFile {
   compression: string
   /** Today's setting as the file's properties record it. */
   propertiesSetting: SettingSpec | null
-  /** Offsets of the data blocks whose bytes RocksDB's builder would put into this file's dictionary. */
-  dictionaryContent: number[]
+  /**
+   * Offsets of the data blocks evaluated with certainty, outside the sample: those whose bytes RocksDB's
+   * builder would put into this file's dictionary (under a dictionary they compress unlike any other), and
+   * the file's last data block, cut short at the file's end (a small block far from the others' sizes, which
+   * a regression fitted on full blocks would extrapolate to badly whenever the sample missed it).
+   */
+  certain: number[]
 }
 
 export interface LevelGroup {
   columnFamily: string
   level: number | null
   bottommost: boolean
+  /** The files read (all of the level's, unless the time budget ended the first pass). */
   files: PopulationFile[]
+  /** Live files whose index the time budget left unread: only their size on disk is known. */
+  unread: { files: number; fileBytes: number }
   /** What the OPTIONS file says this level gets today, when there is one. */
   optionsSetting: SettingSpec | null
 }
@@ -63,10 +72,13 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
     const dictionaryContent = dict ? dictionaryContentBlocks(table, dict) : []
     let dataBlocks = 0
     let dataBytes = 0
+    let last: number | null = null
     for (const ref of table.dataBlocks()) {
       dataBlocks++
       dataBytes += ref.handle.size + TRAILER_BYTES
+      last = ref.handle.offset
     }
+    const certain = last === null || dictionaryContent.includes(last) ? dictionaryContent : [...dictionaryContent, last]
     const dictBlock = table.metaBlock(COMPRESSION_DICT_BLOCK)
     const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
     return {
@@ -80,7 +92,7 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
       propertiesSetting: settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions)),
-      dictionaryContent,
+      certain,
     }
   } finally {
     table.close()
@@ -114,6 +126,69 @@ function dictionaryContentBlocks(table: Table, dict: DictionaryOptions): number[
     if (dict.maxDictBufferBytes !== 0 && total > dict.maxDictBufferBytes) break
   }
   return planSamples(sizes, dict.maxDictBytes).map((p) => offsets[p.block])
+}
+
+export interface PopulationOptions {
+  /** Dictionary options when a setting uses a dictionary (its content blocks are located), else null. */
+  dict: DictionaryOptions | null
+  seed: number
+  /** Stop reading more files once `clock()` passes this (ms); every level still gets one file. */
+  deadline: number
+  clock: () => number
+}
+
+/**
+ * The first pass: each level's files, read (index, properties, dictionary
+ * framing) in an order drawn from the seed, one file per level in turn so that
+ * every level is represented when the deadline stops the pass. A file that
+ * cannot be opened is reported and left out.
+ */
+export function readPopulation(
+  inputs: GroupInput[],
+  o: PopulationOptions,
+): { groups: LevelGroup[]; problems: { file: string; offset: number | null; message: string }[] } {
+  const problems: { file: string; offset: number | null; message: string }[] = []
+  const queues = inputs.map((g) =>
+    g.files.map((f, i) => ({ f, i, draw: blockDraw(o.seed, fileKey(basename(f.path), f.fileNumber), 0) })).sort((a, b) => a.draw - b.draw || a.i - b.i),
+  )
+  const read = inputs.map(() => [] as { i: number; file: PopulationFile }[])
+  const unreadOf = inputs.map(() => ({ files: 0, fileBytes: 0 }))
+  const longest = Math.max(0, ...queues.map((q) => q.length))
+  for (let k = 0; k < longest; k++) {
+    queues.forEach((q, g) => {
+      const next = q[k]
+      if (!next) return
+      // Every level gets one file whatever the clock says: without one it has no estimate at all.
+      if (read[g].length > 0 && o.clock() >= o.deadline) {
+        unreadOf[g].files++
+        unreadOf[g].fileBytes += sizeOnDisk(next.f.path)
+        return
+      }
+      try {
+        read[g].push({ i: next.i, file: describeFile(next.f.path, next.f.fileNumber, o.dict) })
+      } catch (e) {
+        problems.push({ file: next.f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
+      }
+    })
+  }
+  const groups = inputs.map((g, k) => ({
+    columnFamily: g.columnFamily,
+    level: g.level,
+    bottommost: g.bottommost,
+    optionsSetting: g.optionsSetting,
+    // The files in the level's own order, so shards and rounds see them the same way.
+    files: read[k].sort((a, b) => a.i - b.i).map((r) => r.file),
+    unread: unreadOf[k],
+  }))
+  return { groups, problems }
+}
+
+function sizeOnDisk(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
 }
 
 /** Plain files: grouped by the column family their properties name; levels unknown. */

@@ -46,6 +46,10 @@ export const adviseFlags = {
     description: "Explicit limit instead of an objective: compression CPU at most this multiple of today's setting's (e.g. 2).",
   }),
   'min-decompress-mbps': Flags.string({ description: 'Explicit limit instead of an objective: decompression at least this many MB/s.' }),
+  'max-bytes': Flags.string({
+    description:
+      "Explicit limit instead of an objective: the projected total of every column family and level at most this size (500MiB, 2GB) or share of today's (80%), met at the least compression CPU (a level's CPU counted per GB it holds, so bytes are saved where they cost least, usually the bottommost level); when nothing fits, each level says so and gets its smallest setting.",
+  }),
   'time-budget': Flags.string({
     description: 'Stop sampling when this much time is spent (e.g. 60s, 2m). The output says which levels it stopped.',
     default: '60s',
@@ -78,6 +82,7 @@ export interface AdviseFlagValues {
   objective: string
   'max-compress-cpu-ratio'?: string
   'min-decompress-mbps'?: string
+  'max-bytes'?: string
   'time-budget': string
   precision: string
   sample?: string
@@ -109,7 +114,28 @@ function positive(flag: string, v: string): number {
   return n
 }
 
-export function parseAdviseFlags(f: AdviseFlagValues): ParsedAdviseFlags {
+/**
+ * `--max-bytes`: `80%` (a share of today's total, above 0) or a size, read by
+ * `parseSize` (the command hands in ci/units.ts's, which sits above cli/).
+ */
+export function parseMaxBytes(spec: string, parseSize: (spec: string) => number): Pick<ExplicitLimits, 'maxBytes' | 'maxBytesShare'> {
+  const share = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(spec)
+  if (share) {
+    const v = Number(share[1]) / 100
+    if (!(v > 0)) throw new AdviseFlagError(`--max-bytes must be above 0% (got "${spec}")`)
+    return { maxBytesShare: v }
+  }
+  let bytes: number
+  try {
+    bytes = parseSize(spec)
+  } catch (e) {
+    throw new AdviseFlagError(`--max-bytes takes a size such as 500MiB or 2GB, or a share of today's bytes such as 80% (${(e as Error).message})`)
+  }
+  if (!(bytes > 0)) throw new AdviseFlagError(`--max-bytes must be above zero (got "${spec}")`)
+  return { maxBytes: bytes }
+}
+
+export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) => number): ParsedAdviseFlags {
   let settings = defaultSettings()
   let notes: string[] = []
   if (f.types !== undefined) {
@@ -129,6 +155,7 @@ export function parseAdviseFlags(f: AdviseFlagValues): ParsedAdviseFlags {
   const limits: ExplicitLimits = {}
   if (f['max-compress-cpu-ratio'] !== undefined) limits.maxCompressCpuRatio = positive('--max-compress-cpu-ratio', f['max-compress-cpu-ratio'])
   if (f['min-decompress-mbps'] !== undefined) limits.minDecompressMBps = positive('--min-decompress-mbps', f['min-decompress-mbps'])
+  if (f['max-bytes'] !== undefined) Object.assign(limits, parseMaxBytes(f['max-bytes'], parseSize))
   let shard: Shard | null = null
   if (f.shard !== undefined) {
     try {

@@ -8,10 +8,11 @@ import { resolveInputs } from '../advise/inputs.js'
 import type { Advice } from '../advise/model.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
+import { parseSize } from '../ci/units.js'
 
 export default class Advise extends SstCommand {
   static override description = `Recommend the compression settings of a RocksDB database, per column family and level, with evidence.
-Reads the database as RocksDB opens it (CURRENT, the MANIFEST's live files per column family and level, the newest OPTIONS file), samples data blocks of every level, compresses them under each setting exactly as RocksDB's table builder would (each file's own dictionary, the max_compressed_bytes_per_kb rule), and estimates each level's bytes with a 95% confidence interval (a ratio estimator over blocks, against their size on disk today). Sampling stops per level at --precision, or when --time-budget is spent. Then it picks, per level, the setting the --objective asks for, the runner-up and why, and prints the RocksDB options to set in OPTIONS-file syntax.
+Reads the database as RocksDB opens it (CURRENT, the MANIFEST's live files per column family and level, the newest OPTIONS file), samples data blocks of every level, compresses them under each setting exactly as RocksDB's table builder would (each file's own dictionary, the max_compressed_bytes_per_kb rule), and estimates each level's bytes with a 95% confidence interval (a regression estimator over blocks, against their size on disk today). Sampling stops per level at --precision, or when --time-budget is spent. Then it picks, per level, the setting the --objective asks for, the runner-up and why, and prints the RocksDB options to set in OPTIONS-file syntax.
 Plain SST files or directories of them are grouped by the column family their properties name; their levels are unknown, so each column family gets one setting.`
 
   static override examples = [
@@ -25,6 +26,10 @@ Plain SST files or directories of them are grouped by the column family their pr
     {
       description: 'Explicit limits instead of an objective:',
       command: '<%= config.bin %> <%= command.id %> examples/db --max-compress-cpu-ratio 2 --min-decompress-mbps 500',
+    },
+    {
+      description: 'The least compression CPU that keeps the database within 80% of its bytes today (or --max-bytes 500MiB):',
+      command: '<%= config.bin %> <%= command.id %> examples/db --max-bytes 80%',
     },
     {
       description: 'Four machines, each next to its share of the files, then one advice:',
@@ -48,7 +53,7 @@ Plain SST files or directories of them are grouped by the column family their pr
     else {
       let parsed: ReturnType<typeof parseAdviseFlags>
       try {
-        parsed = parseAdviseFlags(flags)
+        parsed = parseAdviseFlags(flags, (spec) => parseSize(spec, '--max-bytes'))
       } catch (e) {
         if (e instanceof AdviseFlagError) this.fail(e.message, ExitCode.Usage)
         throw e

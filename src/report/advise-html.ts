@@ -18,10 +18,11 @@ import {
   formatSize,
   formatSpeed,
   levelLabel,
+  maxBytesVerdict,
   NOISY_MARK,
   optionsDiffer,
   sharePercent,
-  STOP_TEXT,
+  stopText,
   todayLabel,
 } from './advise.js'
 
@@ -402,7 +403,7 @@ function samplingTable(advice: Advice): string {
       text(`${l.sample.blocks} of ${l.dataBlocks}`),
       text(formatSize(l.sample.uncompressedBytes)),
       text(sharePercent(l.sample.share)),
-      text(STOP_TEXT[l.sample.stopped]),
+      text(stopText(l)),
     ]),
   )
   return htmlTable(
@@ -542,7 +543,7 @@ ${databaseTable(advice)}
 ${cfs.join('\n')}
 <section id="total">
 <h2>Total</h2>
-<p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>
+<p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>${advice.total.maxBytes ? `\n<p>--max-bytes ${text(formatSize(advice.total.maxBytes.bytes))}: the projected total ${text(maxBytesVerdict(advice.total.maxBytes))}.</p>` : ''}
 </section>
 <section id="sampling">
 <h2>Sampling</h2>

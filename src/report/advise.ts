@@ -86,6 +86,12 @@ export const STOP_TEXT: Record<StopReason, string> = {
   'fixed-sample': 'fixed sample size',
 }
 
+/** How sampling stopped, and how many files the first pass read when the time budget left some unread. */
+export function stopText(l: LevelAdvice): string {
+  const partial = l.sample.filesRead < l.files ? `; ${l.sample.filesRead} of ${l.files} files read` : ''
+  return STOP_TEXT[l.sample.stopped] + partial
+}
+
 /** The setting in use today: as evaluated, else as OPTIONS says, else as the files say. */
 export function todayLabel(l: LevelAdvice): string {
   return l.today?.setting.label ?? l.todayOptions?.label ?? l.todayCompression
@@ -335,12 +341,56 @@ function matrixModel(l: LevelAdvice, ctx: TextContext): TableModel {
   }
 }
 
+const BAR_KEPT = '█'
+const BAR_SAVED = '░'
+const BAR_ADDED = '▓'
+/** Columns of the level names beside the bars. */
+const BAR_LABEL_WIDTH = 18
+
+/**
+ * Per level one bar, each on its own scale (the larger of today and the
+ * recommendation fills it), so that a small level's change shows as well as a
+ * large one's: what the recommendation keeps (█), what it saves against today
+ * (░) or adds (▓), then the two sizes and the change. Levels without an
+ * estimate are left out.
+ */
+function levelBars(advice: Advice, ctx: TextContext): string[] {
+  const rows = advice.columnFamilies.flatMap((cf) =>
+    cf.levels
+      .filter((l) => Number.isFinite(l.recommended.estimate.bytes.estimate) && l.dataBlocks > 0)
+      .map((l) => ({
+        name: trimMiddle(`${cf.name} ${levelName(l)}`, BAR_LABEL_WIDTH),
+        today: l.dataBytes + l.todayDictBytes,
+        next: l.recommended.estimate.bytes.estimate,
+      })),
+  )
+  if (rows.length === 0) return []
+  const figures = rows.map((r) => `${formatSize(r.today, ctx.exact)} → ${formatSize(r.next, ctx.exact)} ${signedPercent(r.next / r.today - 1)}`)
+  const room = ctx.width - 2 - BAR_LABEL_WIDTH - 2 - Math.max(...figures.map((f) => f.length)) - 2
+  if (room < 10) return []
+  const width = Math.min(40, room)
+  const lines = rows.map((r, i) => {
+    const kept = Math.round((width * Math.min(r.today, r.next)) / Math.max(r.today, r.next))
+    const bar = BAR_KEPT.repeat(kept) + (r.next < r.today ? BAR_SAVED : BAR_ADDED).repeat(width - kept)
+    return `  ${r.name.padEnd(BAR_LABEL_WIDTH)}  ${bar.padEnd(width)}  ${figures[i]}`
+  })
+  return [`  bytes per level against today: ${BAR_KEPT} kept, ${BAR_SAVED} saved, ${BAR_ADDED} added`, ...lines, '']
+}
+
 function totalModel(advice: Advice, exact: boolean): TableModel {
   const t = advice.total
   return {
     columns: [{ header: '' }, { header: 'Today', align: 'right' }, { header: 'Projected', align: 'right' }, { header: 'Change', align: 'right' }],
-    rows: [['data blocks', formatSize(t.todayBytes, exact), formatProjected(t.projected, exact), formatChange(t.change)]],
+    rows: [
+      ['data blocks', formatSize(t.todayBytes, exact), formatProjected(t.projected, exact), formatChange(t.change)],
+      ...(t.maxBytes ? [['--max-bytes', '', formatSize(t.maxBytes.bytes, exact), maxBytesVerdict(t.maxBytes)]] : []),
+    ],
   }
+}
+
+/** Whether the projected total fits `--max-bytes`. */
+export function maxBytesVerdict(m: { met: boolean }): string {
+  return m.met ? 'fits' : 'does not fit'
 }
 
 function samplingModel(advice: Advice, ctx: TextContext): TableModel {
@@ -353,7 +403,7 @@ function samplingModel(advice: Advice, ctx: TextContext): TableModel {
         `${l.sample.blocks} of ${l.dataBlocks}`,
         formatSize(l.sample.uncompressedBytes, ctx.exact),
         sharePercent(l.sample.share),
-        STOP_TEXT[l.sample.stopped],
+        stopText(l),
       ])
     })
   }
@@ -409,6 +459,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   }
 
   section('Total')
+  out.push(...levelBars(advice, ctx))
   out.push(table(totalModel(advice, ctx.exact), ctx))
 
   section('Sampling')
@@ -541,6 +592,7 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push(`- **Sampling:** ${mdText(samplingLine(advice))}`)
   const t = advice.total
   out.push(`- **Total:** ${formatBytes(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)
+  if (t.maxBytes) out.push(`- **--max-bytes:** ${formatBytes(t.maxBytes.bytes)}: the projected total ${maxBytesVerdict(t.maxBytes)}`)
 
   out.push('', '### The database today', '', mdTable(mdDatabaseModel(advice)))
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { addBlock, clearlyBelow, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing } from '../../src/advise/estimate.js'
+import {
+  addBlock,
+  betweenFilesVariance,
+  clearlyBelow,
+  emptySums,
+  mergeSums,
+  rateFor,
+  regressionEstimate,
+  relativeHalfWidth,
+  t95,
+  timing,
+} from '../../src/advise/estimate.js'
 import { blockDraw, fileKey, inShard, parseShard } from '../../src/advise/sampling.js'
 
 /** A synthetic population of blocks: stored size s and size under some setting c, correlated as real blocks are. */
@@ -125,5 +136,45 @@ describe('timings', () => {
     expect(clearlyBelow(steady, slow)).toBe(true)
     expect(clearlyBelow(slow, steady)).toBe(false)
     expect(clearlyBelow(scattered, slow)).toBe(false)
+  })
+})
+
+describe('the spread between files (levels whose files were not all read)', () => {
+  /** Files of varied size whose compressed total varies around a common ratio, as files of one level do. */
+  function files(n: number, seed: number): { x: number; y: number }[] {
+    let v = seed >>> 0
+    const rand = () => (v = (Math.imul(v, 1664525) + 1013904223) >>> 0) / 0x100000000
+    return Array.from({ length: n }, () => {
+      const x = 20e6 + rand() * 48e6
+      return { x, y: x * (0.3 + 0.1 * rand()) }
+    })
+  }
+
+  it('its 95% interval covers the level total in about 95% of random subsets of files read', () => {
+    const all = files(300, 5)
+    const X = all.reduce((a, f) => a + f.x, 0)
+    const truth = all.reduce((a, f) => a + f.y, 0)
+    let v = 99
+    const rand = () => (v = (Math.imul(v, 22695477) + 1) >>> 0) / 0x100000000
+    for (const m of [10, 30]) {
+      let covered = 0
+      const trials = 600
+      for (let k = 0; k < trials; k++) {
+        // A simple random sample of m files: the first m of a random order.
+        const order = all.map((f) => ({ f, r: rand() })).sort((a, b) => a.r - b.r)
+        const read = order.slice(0, m).map((o) => o.f)
+        const ys = read.map((f) => f.y)
+        const xs = read.map((f) => f.x)
+        const estimate = (ys.reduce((a, b) => a + b, 0) / xs.reduce((a, b) => a + b, 0)) * X
+        const half = t95(m - 1) * Math.sqrt(betweenFilesVariance(ys, xs, all.length)!)
+        if (Math.abs(estimate - truth) <= half) covered++
+      }
+      expect(covered / trials, `${m} files read`).toBeGreaterThan(0.91)
+      expect(covered / trials, `${m} files read`).toBeLessThan(0.99)
+    }
+    expect(betweenFilesVariance([1], [1], 10)).toBeNull()
+    expect(betweenFilesVariance([1, 2], [1, 2], 2)).toBe(0)
+    expect(t95(2)).toBeCloseTo(4.303, 3)
+    expect(t95(1000)).toBeCloseTo(1.96, 2)
   })
 })

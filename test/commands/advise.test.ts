@@ -193,6 +193,34 @@ describe('sstkit advise on plain files and damaged databases', () => {
     copyFileSync(join(EXAMPLE, '000011.sst'), join(copy, '000011.sst'))
   })
 
+  it('--max-bytes: the least CPU that keeps the total within the limit, or each level its smallest and says so', () => {
+    const base = [MEDIUM, ...FEW, '--sample', '30%', '--time-budget', '10s']
+    const free = json(base)
+    const today = free.total.todayBytes
+    const fit = json([...base, '--max-bytes', '85%'])
+    expect(fit.total.maxBytes).toEqual({ bytes: 0.85 * today, met: true })
+    expect(fit.total.projected.estimate).toBeLessThanOrEqual(0.85 * today)
+    const levels = fit.columnFamilies.flatMap((c) => c.levels)
+    for (const l of levels) expect(l.recommended.reason, `L${l.level}`).toMatch(/--max-bytes \(85% of today's total\)/)
+    // Some level gets less than its smallest setting: the limit is met at less CPU than squeezing everything.
+    expect(levels.some((l) => l.recommended.estimate.bytes.estimate > Math.min(...l.matrix.map((m) => m.bytes.estimate)))).toBe(true)
+    const absolute = json([...base, '--max-bytes', String(Math.round(0.85 * today))])
+    expect(absolute.columnFamilies.flatMap((c) => c.levels.map((l) => l.recommended.estimate.setting.label))).toEqual(
+      levels.map((l) => l.recommended.estimate.setting.label),
+    )
+    const tight = json([...base, '--max-bytes', '1KiB'])
+    expect(tight.total.maxBytes).toEqual({ bytes: 1024, met: false })
+    for (const l of tight.columnFamilies.flatMap((c) => c.levels)) {
+      expect(l.recommended.reason).toMatch(/^the smallest: no choice of settings fits --max-bytes/)
+      // The upper levels' smallest that share one compression_opts; the bottommost level has its own.
+      if (l.bottommost) expect(l.recommended.estimate.bytes.estimate).toBe(Math.min(...l.matrix.map((m) => m.bytes.estimate)))
+    }
+    const text = sstkit(['advise', ...base, '--max-bytes', '1KiB'])
+    expect(text.stdout).toMatch(/--max-bytes +│ +│ +1\.00 KiB │ +does not fit │/)
+    const md = sstkit(['advise', ...base, '--max-bytes', '85%', '--format', 'markdown'])
+    expect(md.stdout).toMatch(/- \*\*--max-bytes:\*\* .*: the projected total fits/)
+  })
+
   it('usage errors are exit 2 and name the flag', () => {
     for (const [args, message] of [
       [['--time-budget', 'soon'], /--time-budget takes a duration/],
@@ -200,6 +228,8 @@ describe('sstkit advise on plain files and damaged databases', () => {
       [['--shard', '1/2'], /--shard needs --sample/],
       [['--levels', '3'], /give --types too/],
       [['--types', 'brotli'], /unknown compression type "brotli"/],
+      [['--max-bytes', '1XB'], /--max-bytes takes a size such as 500MiB/],
+      [['--max-bytes', '0%'], /--max-bytes must be above 0%/],
     ] as [string[], RegExp][]) {
       const r = sstkit(['advise', EXAMPLE, ...args])
       expect(r.status, args.join(' ')).toBe(2)

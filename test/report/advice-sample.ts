@@ -204,6 +204,7 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
       uncompressedBytes: Math.round(shape.uncompressed * shape.share),
       share: shape.share,
       stopped: shape.stopped,
+      filesRead: shape.files,
     },
     recommended: { estimate: matrix[shape.recommended], reason: shape.recommendedReason },
     runnerUp: shape.runnerUp === null ? null : { estimate: matrix[shape.runnerUp], reason: shape.runnerUpReason },
@@ -427,6 +428,7 @@ function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
   return {
     todayBytes,
     projected,
+    maxBytes: null,
     change: {
       estimate: projected.estimate / todayBytes - 1,
       low: projected.low / todayBytes - 1,

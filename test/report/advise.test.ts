@@ -99,6 +99,23 @@ describe('renderAdviceText', () => {
     expect(body.filter((l) => [...l].length > 90)).toEqual([])
   })
 
+  it('draws one bar per level against today: the kept share of the bar is the recommended share of today', () => {
+    const lines = text.split('\n')
+    const legend = lines.findIndex((l) => l.includes('bytes per level against today'))
+    expect(legend).toBeGreaterThan(lines.indexOf('Total'))
+    const levels = advice.columnFamilies.flatMap((c) => c.levels.map((l) => ({ c, l })))
+    const bars = lines.slice(legend + 1, legend + 1 + levels.length)
+    for (const [i, { l }] of levels.entries()) {
+      const bar = /([█░▓]+)/.exec(bars[i])![1]
+      const today = l.dataBytes + l.todayDictBytes
+      const next = l.recommended.estimate.bytes.estimate
+      const kept = [...bar].filter((ch) => ch === '█').length
+      expect(kept, bars[i]).toBe(Math.round(([...bar].length * Math.min(today, next)) / Math.max(today, next)))
+      expect(bar.includes('▓'), bars[i]).toBe(next > today && kept < [...bar].length)
+      expect(bars[i]).toContain(signedPercent(next / today - 1))
+    }
+  })
+
   it('prints the sections in order', () => {
     const at = ['The database today', 'Recommendation per level', 'Total', 'Sampling', 'RocksDB options to set'].map((h) => text.indexOf(`\n${h}\n`))
     expect(at.every((x) => x > 0)).toBe(true)
