@@ -2,6 +2,7 @@ import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
+import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
@@ -73,8 +74,12 @@ Plain SST files or directories of them are grouped by the column family their pr
         ...parsed,
         jobs: flags.jobs,
         seed: flags.seed,
-        dict: { maxDictBytes: flags['max-dict-bytes'], trainBytes: 100 * flags['max-dict-bytes'], maxDictBufferBytes: flags['max-dict-buffer-bytes'] },
-        maxCompressedBytesPerKb: 896,
+        dict: {
+          maxDictBytes: flags['max-dict-bytes'],
+          trainBytes: defaultTrainBytes(flags['max-dict-bytes']),
+          maxDictBufferBytes: flags['max-dict-buffer-bytes'],
+        },
+        maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
         dynamicLevels: inputs.dynamicLevels,
         source: inputs.source,
         onProgress: (m) => progress.show(m),
