@@ -194,6 +194,8 @@ async function main() {
     seeds: o.replay ? o.replay : `${o.seed}..${o.seed + jobs.length - 1}`,
     cliRuns,
     cliPeakRssMiB: Math.round(peakRss / 2 ** 20),
+    // The bench and its checking worker together: a reader that allocated what a corrupt length claims shows here.
+    benchPeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     seconds: Math.round(seconds * 10) / 10,
     kinds: Object.fromEntries([...byKind].sort()),
     failing: failures.length,

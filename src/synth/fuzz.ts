@@ -5,14 +5,14 @@
  * `[]` and the bench counts them.
  *
  * In process: verifyFile never throws and words every problem as one short
- * line; every other reader (open, scan every entry and range tombstone, layout,
- * filter) throws only sstkit's typed errors (never an internal one); rewrite
+ * line; every other reader (open, scan every entry and range tombstone, seek,
+ * layout, filter) throws only sstkit's typed errors (never an internal one); rewrite
  * refuses an input verify flags and leaves nothing behind. Through the CLI:
  * exit 0/1/2, no stack trace, every file of a multi-file run reported, every
  * line short and printable, peak RSS bounded.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { errorCode, SstkitError } from '../errors.js'
@@ -40,12 +40,18 @@ export function messageFault(message: string, limit = MAX_MESSAGE_CHARS): string
   return null
 }
 
-/** Why a thrown value is not a typed sstkit error about the file, or null. */
-export function thrownFault(e: unknown): string | null {
+/** Why a thrown value is not a typed sstkit error about a file of `fileSize` bytes, or null. */
+export function thrownFault(e: unknown, fileSize = Number.MAX_SAFE_INTEGER): string | null {
   if (!(e instanceof SstkitError)) return `threw ${e instanceof Error ? e.name : typeof e}: ${short(e)}`
   if (errorCode(e) === 'internal') return `internal error: ${short(e)}`
-  const m = messageFault(e.message)
+  const m = messageFault(e.message) ?? offsetFault(e.offset ?? null, fileSize)
   return m && `${m}: ${short(e)}`
+}
+
+/** An offset in a message is a file offset, never a value read from a corrupt handle. */
+function offsetFault(offset: number | null, fileSize: number): string | null {
+  if (offset === null || (Number.isSafeInteger(offset) && offset >= 0 && offset <= fileSize)) return null
+  return `offset ${offset} is not a file offset (${fileSize} bytes)`
 }
 
 export interface LibraryRun {
@@ -60,6 +66,7 @@ export interface LibraryRun {
 /** Everything the library does with a table, on `file`; `timeLimitMs` bounds the whole run. */
 export function runLibrary(file: string, timeLimitMs = 10_000): LibraryRun {
   const t0 = performance.now()
+  const size = statSync(file).size
   const violations: string[] = []
   const note = (what: string, fault: string | null) => {
     if (fault) violations.push(`${what}: ${fault}`)
@@ -69,11 +76,11 @@ export function runLibrary(file: string, timeLimitMs = 10_000): LibraryRun {
   try {
     const outcome = verifyFile(file)
     verify = outcome.kind
-    if (outcome.kind === 'unopenable') note('verify', thrownFault(outcome.error))
+    if (outcome.kind === 'unopenable') note('verify', thrownFault(outcome.error, size))
     else {
       for (const p of outcome.problems) {
         note(`verify problem in ${p.block}`, messageFault(p.message))
-        if (p.offset !== null && !(Number.isSafeInteger(p.offset) && p.offset >= 0)) violations.push(`verify problem in ${p.block}: offset ${p.offset}`)
+        note(`verify problem in ${p.block}`, offsetFault(p.offset, size))
       }
       if (outcome.kind === 'findings' && outcome.problems.length === 0) violations.push('verify: findings without a problem')
     }
@@ -86,18 +93,22 @@ export function runLibrary(file: string, timeLimitMs = 10_000): LibraryRun {
   try {
     table = openTable(file)
   } catch (e) {
-    note('open', thrownFault(e))
+    note('open', thrownFault(e, size))
   }
   if (table) {
     try {
       const t = table
       note(
         'scan',
-        attempt(() => scanAll(t)),
+        attempt(() => scanAll(t), size),
+      )
+      note(
+        'seek',
+        attempt(() => seekSome(t), size),
       )
       note(
         'range tombstones',
-        attempt(() => t.rangeTombstones()),
+        attempt(() => t.rangeTombstones(), size),
       )
       note(
         'layout',
@@ -105,11 +116,11 @@ export function runLibrary(file: string, timeLimitMs = 10_000): LibraryRun {
           for (const b of tableLayout(t).blocks) if (b.problem) note(`layout problem in ${b.kind} block`, messageFault(b.problem))
           for (const b of tableLayout(t, { summaryOnly: true }).blocks)
             if (b.problem) note(`layout --summary problem in ${b.kind} block`, messageFault(b.problem))
-        }),
+        }, size),
       )
       note(
         'filter',
-        attempt(() => filterInfo(t)),
+        attempt(() => filterInfo(t), size),
       )
     } finally {
       table.close()
@@ -127,13 +138,25 @@ function scanAll(table: Table): number {
   return n
 }
 
+/** Keys around and inside the table's range: seeks binary-search the index and the restart arrays. */
+const SEEK_KEYS = ['', '0', 'k', 'key', 'm', 'user', 'z', '\xff\xff'].map((k) => Uint8Array.from(k, (c) => c.charCodeAt(0)))
+
+function seekSome(table: Table): void {
+  if (!table.userComparator) return // no comparator, no seek (a typed error says so)
+  const it = table.iterator()
+  for (const key of SEEK_KEYS) {
+    it.seek(key)
+    for (let i = 0; i < 3 && it.valid; i++) it.next()
+  }
+}
+
 /** Run `f`; the fault of what it threw, or null. */
-function attempt(f: () => unknown): string | null {
+function attempt(f: () => unknown, fileSize?: number): string | null {
   try {
     f()
     return null
   } catch (e) {
-    return thrownFault(e)
+    return thrownFault(e, fileSize)
   }
 }
 

@@ -36,6 +36,7 @@ export type MutationKind =
   | 'restart-point'
   | 'entry-varint'
   | 'block-bytes'
+  | 'compressed-bytes'
   | 'compression-type'
   | 'checksum-type'
   | 'property-lie'
@@ -52,6 +53,7 @@ export const MUTATION_KINDS: readonly MutationKind[] = [
   'restart-point',
   'entry-varint',
   'block-bytes',
+  'compressed-bytes',
   'compression-type',
   'checksum-type',
   'property-lie',
@@ -145,6 +147,7 @@ const MUTATORS: Record<MutationKind, Mutator> = {
   'restart-point': restartPoint,
   'entry-varint': entryVarint,
   'block-bytes': blockBytes,
+  'compressed-bytes': compressedBytes,
   'compression-type': compressionType,
   'checksum-type': checksumType,
   'property-lie': propertyLie,
@@ -268,9 +271,12 @@ function entryVarint(original: Uint8Array, map: TableMap, r: Rand): Edit | null 
   return { kind: 'entry-varint', what: `${names[field]} of the entry at ${pos} in the ${label(b)} (style ${style})`, bytes }
 }
 
-/** Random bytes inside an uncompressed block, checksum recomputed: the block parser sees garbage. */
+/** Random bytes inside an uncompressed block (filters and dictionaries too), checksum recomputed: the parser behind it sees garbage. */
 function blockBytes(original: Uint8Array, map: TableMap, r: Rand): Edit | null {
-  const b = pickOf(r, plainBlocks(map))
+  const b = pickOf(
+    r,
+    map.blocks.filter((x) => x.compressionType === 0 && x.size > 0),
+  )
   if (!b) return null
   const n = 1 + pick(r, 4)
   const pos = b.offset + pick(r, b.size)
@@ -278,6 +284,36 @@ function blockBytes(original: Uint8Array, map: TableMap, r: Rand): Edit | null {
   for (let i = 0; i < n && pos + i < b.offset + b.size; i++) bytes[pos + i] = differentByte(r, original[pos + i])
   resealBlock(bytes, map, b)
   return { kind: 'block-bytes', what: `${n} bytes at ${pos} in the ${label(b)}, checksum recomputed`, bytes }
+}
+
+/**
+ * A compressed block's payload damaged behind a recomputed checksum, so the
+ * decompressor sees it: most often its first bytes (where the format_version >= 2
+ * framing and most codecs declare the uncompressed size) set to a huge varint,
+ * else random bytes anywhere.
+ */
+function compressedBytes(original: Uint8Array, map: TableMap, r: Rand): Edit | null {
+  const b = pickOf(
+    r,
+    map.blocks.filter((x) => x.compressionType !== 0 && x.size > 0),
+  )
+  if (!b) return null
+  const bytes = original.slice()
+  const end = b.offset + b.size
+  let what: string
+  if (r() < 0.6) {
+    const claim = pickOf(r, [0xffffffff, 0x7fffffff, 0x40000000, 0x10000000, 0x1000000])!
+    const at = b.offset + (r() < 0.7 ? 0 : pick(r, Math.min(b.size, 16)))
+    bytes.set(encodeVarint(claim).subarray(0, end - at), at)
+    what = `a claimed size of ${claim} at ${at} in the ${label(b)}`
+  } else {
+    const at = b.offset + pick(r, b.size)
+    const n = 1 + pick(r, 8)
+    for (let i = 0; i < n && at + i < end; i++) bytes[at + i] = differentByte(r, original[at + i])
+    what = `${n} bytes at ${at} in the ${label(b)}`
+  }
+  resealBlock(bytes, map, b)
+  return { kind: 'compressed-bytes', what: `${what}, checksum recomputed`, bytes }
 }
 
 /** The trailer's compression type byte: unknown, custom (0x80+) or another codec's, checksum recomputed. */
@@ -297,10 +333,9 @@ function compressionType(original: Uint8Array, map: TableMap, r: Rand): Edit | n
 /** The footer's checksum type byte (format_version >= 1): unknown (5..255) or another known type. */
 function checksumType(original: Uint8Array, map: TableMap, r: Rand): Edit | null {
   if (map.legacyFooter) return null
-  const type = pickOf(
-    r,
-    [0, 1, 2, 3, 4, 5, 6, 0x7f, 0x80, 0xff].filter((t) => t !== map.checksum.checksumType),
-  )!
+  // Mostly unknown types (5..255); else another known one, under which every block mismatches.
+  const known = [0, 1, 2, 3, 4].filter((t) => t !== map.checksum.checksumType)
+  const type = r() < 0.7 ? pickOf(r, [5, 6, 7, 0x7f, 0x80, 0xfe, 0xff])! : pickOf(r, known)!
   const bytes = original.slice()
   bytes[map.footerOffset] = type
   if (map.checksum.formatVersion >= 6 && type <= ChecksumType.XXH3) resealFooter(bytes, map, { ...map.checksum, checksumType: type })

@@ -146,13 +146,13 @@ describe('fuzz: mutants through the CLI', () => {
   const CLI_TIMEOUT_MS = 240_000
   /** For each command of CLI_CHECKS in turn, the kinds of its mutants: where each command has failed before, and blind damage. */
   const CLI_KINDS: MutationKind[][] = [
-    ['checksum-type', 'restart-count', 'bit-flip'],
-    ['compression-type', 'metaindex-handle', 'property-lie'],
-    ['block-bytes', 'footer-handle', 'truncate'],
-    ['restart-point', 'entry-varint', 'insert'],
-    ['block-bytes', 'compression-type', 'delete'],
-    ['checksum-type', 'overwrite', 'metaindex-handle'],
-    ['bit-flip', 'restart-count', 'entry-varint'],
+    ['checksum-type', 'bit-flip'],
+    ['compression-type', 'metaindex-handle'],
+    ['block-bytes', 'truncate'],
+    ['restart-point', 'entry-varint'],
+    ['compressed-bytes', 'delete'],
+    ['checksum-type', 'insert'],
+    ['restart-count', 'footer-handle'],
   ]
   const RUNS = CLI_KINDS.flat().length
   const cliFixtures = ['fv5-none', 'index-partitioned', 'filter-ribbon', 'v11-fv7-zstd-dict', 'fv0-crc32c-snappy', 'entry-types', 'v10-fv6-none']
