@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { errorCode, SstkitError } from '../errors.js'
-import { filterInfo } from '../table/filter-info.js'
+import { describeFilter, filterInfo } from '../table/filter-info.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
 import { defaultRewriteOptions, rewriteFile } from '../table/rewrite.js'
@@ -120,7 +120,10 @@ export function runLibrary(file: string, timeLimitMs = 10_000): LibraryRun {
       )
       note(
         'filter',
-        attempt(() => filterInfo(t), size),
+        attempt(() => {
+          const f = filterInfo(t)
+          if (f) note('filter description', messageFault(describeFilter(f)))
+        }, size),
       )
     } finally {
       table.close()

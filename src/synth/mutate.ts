@@ -10,8 +10,10 @@
  *   `checksumCovered`: verify must report that file.
  * - targeted edits that keep the checksum valid (recomputed after the edit), so
  *   that the parsers behind it are reached: absurd restart counts and restart
- *   points, huge varints in entry lengths and block handles, unknown checksum
- *   and compression type bytes, lying properties, footer fields.
+ *   points, huge varints in entry lengths and block handles, random bytes in
+ *   blocks, filters and dictionaries, huge claimed sizes and garbage in
+ *   compressed payloads, unknown checksum and compression type bytes, lying
+ *   properties, footer fields.
  */
 import { ChecksumType } from '../codec/checksum.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -19,7 +21,7 @@ import { decodeBlockLayout } from '../format/block.js'
 import { encodeVarint, equalBytes, readFixed32, writeFixed32 } from '../format/coding.js'
 import { encodeFooter, FOOTER_BYTES } from '../format/footer.js'
 import { encodeMetaindex, INDEX_BLOCK, type MetaindexEntry } from '../format/metaindex.js'
-import { decodeProperties, NUMERIC_PROPERTIES, Property } from '../format/properties.js'
+import { decodeProperties, GLOBAL_SEQNO_PROPERTY, NUMERIC_PROPERTIES, Property } from '../format/properties.js'
 import { BufferByteSource } from '../io/byte-source.js'
 import { type ChecksumContext, computeStoredChecksum } from '../table/block-reader.js'
 import { tableLayout } from '../table/layout.js'
@@ -92,8 +94,12 @@ export interface TableMap {
   readonly metaindex: readonly MetaindexEntry[]
   readonly metaindexHandle: { readonly offset: number; readonly size: number }
   readonly indexHandle: { readonly offset: number; readonly size: number }
-  /** An ingested file whose properties checksum holds only with the global seqno zeroed. */
-  readonly propertiesSeqnoZeroed: boolean
+  /**
+   * File range of an external file's global seqno value: readers re-check the
+   * properties checksum with it zeroed (RocksDB rewrites it in place after
+   * ingestion), so a change there is not checksum-covered.
+   */
+  readonly globalSeqno: readonly [number, number] | null
 }
 
 /** Map an intact table (it must open and lay out cleanly). */
@@ -115,8 +121,17 @@ export function mapTable(bytes: Uint8Array): TableMap {
     metaindex: table.metaindexEntries,
     metaindexHandle: table.footer.metaindexHandle,
     indexHandle: table.indexHandle,
-    propertiesSeqnoZeroed: table.propertiesChecksumNeededSeqnoZeroed,
+    globalSeqno: globalSeqnoRange(table),
   }
+}
+
+function globalSeqnoRange(table: Table): [number, number] | null {
+  const h = table.propertiesHandle
+  if (!h) return null
+  const raw = table.readRaw(h, 'properties block', false)
+  if (raw.compressionType !== 0) return null
+  const entry = decodeProperties(raw.payload, h.offset).raw.find((p) => p.name === GLOBAL_SEQNO_PROPERTY)
+  return entry ? [entry.valueOffset, entry.valueOffset + entry.value.length] : null
 }
 
 type Rand = () => number
@@ -518,9 +533,8 @@ function layoutOf(bytes: Uint8Array, b: MappedBlock) {
 /** The checksummed range holding file offset `pos`, if any. */
 function rangeOf(map: TableMap, pos: number): [number, number] | null {
   if (map.checksum.checksumType === ChecksumType.None) return null
+  if (map.globalSeqno && pos >= map.globalSeqno[0] && pos < map.globalSeqno[1]) return null
   for (const b of map.blocks) {
-    // The ingested file's properties are checked with the global seqno zeroed: a change there may pass.
-    if (b.kind === 'properties' && map.propertiesSeqnoZeroed) continue
     if (pos >= b.offset && pos < b.offset + b.size + BLOCK_TRAILER_BYTES) return [b.offset, b.offset + b.size + BLOCK_TRAILER_BYTES]
   }
   if (map.checksum.formatVersion >= 6 && pos >= map.footerOffset) return [map.footerOffset, map.size]

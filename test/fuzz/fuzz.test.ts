@@ -105,6 +105,8 @@ describe('fuzz: the mutants themselves', () => {
       const o = original(name).bytes
       expect(m.bytes.length !== o.length || m.bytes.some((b, i) => b !== o[i]), `${name}:${m.seed} ${m.what}`).toBe(true)
       kinds.set(m.kind, (kinds.get(m.kind) ?? 0) + 1)
+      // Without block checksums nothing is covered.
+      if (original(name).map.checksum.checksumType === 0) expect(m.checksumCovered, `${name}:${m.seed}`).toBe(false)
     }
     for (const k of MUTATION_KINDS) expect(kinds.get(k) ?? 0, k).toBeGreaterThanOrEqual(5)
     expect(all.filter(({ m }) => m.checksumCovered).length).toBeGreaterThanOrEqual(40)
