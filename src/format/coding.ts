@@ -157,6 +157,12 @@ export function utf8(bytes: Uint8Array): string {
 /** The lower-case hex digits as bytes, for encoders that write hex byte by byte. */
 export const HEX_DIGITS: Uint8Array = Uint8Array.from(Buffer.from('0123456789abcdef', 'latin1'))
 
+/** A key for a message: escaped, at most `max` bytes of it, the rest counted ("...(+N bytes)"). */
+export function escapeBytesShort(b: Uint8Array, max = 48): string {
+  if (b.length <= max) return escapeBytes(b)
+  return `${escapeBytes(b.subarray(0, max))}...(+${b.length - max} bytes)`
+}
+
 /** Scratch output for escapeBytes: worst case 4 bytes (\xNN) per input byte; grown on demand, reused. */
 let escapeScratch = Buffer.allocUnsafe(4096)
 

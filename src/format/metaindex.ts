@@ -4,7 +4,7 @@
  */
 import { BLOCK_FOOTER_BYTES, BlockBuilder, BlockIter, decodeBlockLayout } from './block.js'
 import { type BlockHandle, decodeBlockHandle, encodeBlockHandle } from './block-handle.js'
-import { compareBytes, Cursor, escapeBytes, readFixed32, utf8 } from './coding.js'
+import { compareBytes, Cursor, escapeBytesShort, readFixed32, utf8 } from './coding.js'
 import { CorruptionError } from './errors.js'
 
 export const PROPERTIES_BLOCK = 'rocksdb.properties'
@@ -40,7 +40,7 @@ export function decodeMetaindex(block: Uint8Array, base: number): MetaindexEntry
   const it = new BlockIter(block, base, 'metaindex block', 0, false, layout)
   const out: MetaindexEntry[] = []
   for (it.seekToFirst(); it.valid; it.next()) {
-    const c = new Cursor(block, it.valueStart, it.valueEnd, base, `metaindex entry '${escapeBytes(it.key)}'`)
+    const c = new Cursor(block, it.valueStart, it.valueEnd, base, `metaindex entry '${escapeBytesShort(it.key)}'`)
     out.push({ name: utf8(it.key), handle: decodeBlockHandle(c) })
   }
   return out

@@ -7,7 +7,7 @@
  * user-collected property, kept as raw bytes (a few well-known ones decoded).
  */
 import { BlockBuilder, BlockIter } from './block.js'
-import { Cursor, compareBytes, encodeVarint, escapeBytes, readFixed32, readFixed64, utf8 } from './coding.js'
+import { Cursor, compareBytes, encodeVarint, escapeBytesShort, readFixed32, readFixed64, utf8 } from './coding.js'
 import { CorruptionError } from './errors.js'
 
 /** Every property name sstkit knows, by a name that explains itself (the one place these strings are written). */
@@ -166,7 +166,7 @@ export function decodeProperties(block: Uint8Array, base: number): TableProperti
   for (it.seekToFirst(); it.valid; it.next()) {
     const key = it.key
     if (prev && compareBytes(prev, key) >= 0) {
-      throw new CorruptionError(`properties block: keys are not sorted or repeat ('${escapeBytes(key)}')`, base + it.entryOffset)
+      throw new CorruptionError(`properties block: keys are not sorted or repeat ('${escapeBytesShort(key)}')`, base + it.entryOffset)
     }
     prev = key.slice()
     const name = utf8(key)
