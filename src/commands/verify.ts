@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { verifyFile } from '../reader.js'
 import { verifyText, type VerifyJson } from '../report/verify.js'
@@ -17,12 +17,20 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
   }
 
+  static override flags = {
+    jobs: Flags.integer({
+      description: 'Threads for a large file (default: all cores). The findings are the same for any value.',
+      min: 1,
+    }),
+    'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
+  }
+
   async run(): Promise<VerifyJson | VerifyJson[] | undefined> {
-    const { argv } = await this.parse(Verify)
+    const { argv, flags } = await this.parse(Verify)
     const files = this.expandFiles(argv as string[])
     const results: VerifyJson[] = []
     for (const file of files) {
-      const outcome = verifyFile(file)
+      const outcome = verifyFile(file, { jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] })
       if (outcome.kind === 'unopenable') {
         this.reportFileError(file, outcome.error, 'opening')
         continue
