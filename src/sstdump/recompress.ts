@@ -53,24 +53,33 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
       continue
     }
     out.text(`Compression: ${name.padEnd(24)}\n`)
-    for (let level = a.levelFrom; level <= a.levelTo; level++) {
-      out.text(`Compression level: ${level}`)
-      let report: RecompressReport
+    // Every level of a type in one run of the recompress engine, as `sstkit recompress` runs them:
+    // the source is read and decoded once and the levels are spread over every core.
+    const levelOf = (level: number): number | null => (level === DEFAULT_COMPRESSION_LEVEL || type === 0 ? null : level)
+    const levels: number[] = []
+    for (let level = a.levelFrom; level <= a.levelTo; level++) levels.push(level)
+    let report: RecompressReport | null = null
+    let failure: SstDumpStatus | null = null
+    if (levels.length > 0) {
       try {
         report = await recompressFile(d.fsPath, {
-          matrix: { types: [type], levels: [level === DEFAULT_COMPRESSION_LEVEL || type === 0 ? null : level], dicts: [dictMode(type, a)], checksums: [false] },
+          matrix: { types: [type], levels: [...new Set(levels.map(levelOf))], dicts: [dictMode(type, a)], checksums: [false] },
           source: { blockSize: Math.max(64, blockSize), samplePercent: 100 },
           dict: {
             maxDictBytes: a.maxDictBytes,
             trainBytes: a.zstdMaxTrainBytes,
             maxDictBufferBytes: a.maxDictBufferBytes,
           },
-          jobs: 1,
         })
       } catch (e) {
-        return corruption((e as Error).message)
+        failure = corruption((e as Error).message)
       }
-      const r = report.results.find((x) => x.autoSkip === null) ?? report.results[0]
+    }
+    for (const level of levels) {
+      out.text(`Compression level: ${level}`)
+      if (failure || !report) return failure
+      const mine = report.results.filter((x) => x.level === levelOf(level))
+      const r = mine.find((x) => x.autoSkip === null) ?? mine[0]
       if (!r) return corruption(`no result for ${name} level ${level}`)
       // 7.8.3 rebuilds with a fresh table builder: no filter, no range deletions, and properties
       // without the file's identities; its meta blocks (properties, metaindex, footer) take about
