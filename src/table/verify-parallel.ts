@@ -60,8 +60,11 @@ export interface VerifyStats {
 /** Workers run the built JavaScript; from TypeScript sources (tests) verify stays serial. */
 const WORKER_URL = new URL('./verify-worker.js', import.meta.url)
 export const canUseVerifyWorkers = !import.meta.url.endsWith('.ts')
-/** Chunks a worker holds at once (checking one, one queued). */
-const WORKER_WINDOW = 2
+/**
+ * Chunks a worker holds at once. Answers are a few KB, so a deep queue costs nothing and
+ * keeps a worker busy through the main thread's (or a loaded machine's) scheduling delays.
+ */
+const WORKER_WINDOW = 8
 /** Data bytes per chunk: a few dozen blocks, so a chunk's answer is a few KB. */
 export const VERIFY_CHUNK_BYTES = 512 * 1024
 

@@ -151,7 +151,7 @@ describe('sstkit verify --jobs (CLI)', () => {
       compressionType: 1,
       blockSize: 4096,
     })
-  })
+  }, 180_000) // ~5 s on a quiet machine, minutes on a loaded one
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('a large file: workers take chunks by default, and the report is the same as with one job', () => {
@@ -184,5 +184,5 @@ describe('sstkit verify --jobs (CLI)', () => {
       expect(serial.stdout).toMatch(new RegExp(`offset"?:? ${block.offset}\\b`))
       expect(parallel).toEqual(serial)
     }
-  })
+  }, 180_000) // four runs over a 43 MB file: minutes on a loaded machine
 })
