@@ -34,7 +34,8 @@ function usage(code) {
   --regenerate    rebuild the data file with ldb even if it exists
   --file PATH     benchmark this SST instead of ${DEFAULT_FILE.replace(ROOT + '/', '')}
                   (never regenerated; must end in .sst for sst_dump)
-  --only LIST     comma-separated subset of: startup,props,verify,scan,scan-hex,layout-summary
+  --only LIST     comma-separated subset of: startup,props,verify,verify-1,scan,scan-1,scan-hex,
+                  sd-scan,sd-scan-hex,sd-check,sd-props,layout-summary
   --no-build      do not rebuild dist/ even if it is older than src/
   --cli RUN_JS    time another sstkit build (path to its bin/run.js), e.g. a
                   copy of an older commit, for before/after comparisons
@@ -145,25 +146,31 @@ function runOnce(argv, devnull) {
   return { seconds, rssMB, stderr }
 }
 
-function measure(argv, runs, devnull) {
-  // one untimed warm-up run: page cache and (for node) the compile cache
-  const warm = runOnce(argv, devnull)
-  const times = []
-  const rss = []
+/**
+ * Time each argv of `list` `runs` times, interleaved (round i runs every argv once, in turn),
+ * so that this machine's drift over minutes hits sstkit and sst_dump alike.
+ */
+function measureInterleaved(list, runs, devnull) {
+  // one untimed warm-up run each: page cache
+  const warm = list.map((argv) => runOnce(argv, devnull))
+  const times = list.map(() => [])
+  const rss = list.map(() => [])
   for (let i = 0; i < runs; i++) {
-    const r = runOnce(argv, devnull)
-    times.push(r.seconds)
-    if (r.rssMB !== null) rss.push(r.rssMB)
+    for (const [k, argv] of list.entries()) {
+      const r = runOnce(argv, devnull)
+      times[k].push(r.seconds)
+      if (r.rssMB !== null) rss[k].push(r.rssMB)
+    }
   }
-  return {
+  return list.map((argv, k) => ({
     argv,
-    medianSeconds: median(times),
-    minSeconds: Math.min(...times),
-    maxSeconds: Math.max(...times),
-    seconds: times,
-    peakRssMB: rss.length ? Math.max(...rss) : null,
-    stderr: warm.stderr || undefined,
-  }
+    medianSeconds: median(times[k]),
+    minSeconds: Math.min(...times[k]),
+    maxSeconds: Math.max(...times[k]),
+    seconds: times[k],
+    peakRssMB: rss[k].length ? Math.max(...rss[k]) : null,
+    stderr: warm[k].stderr || undefined,
+  }))
 }
 
 function sstDumpFacts(file) {
@@ -224,17 +231,40 @@ async function main() {
       sstDump: sstdump('--show_properties', '--command=none'),
     },
     {
+      // check reads, checksums and decompresses every block and iterates every entry, as verify does
       name: 'verify',
-      label: 'verify',
+      label: 'verify (vs check --verify_checksum)',
       sstkit: sstkit('verify', file),
-      sstDump: sstdump('--command=verify', '--verify_checksum'),
+      sstDump: sstdump('--command=check', '--verify_checksum'),
     },
+    { name: 'verify-1', label: 'verify --jobs 1', sstkit: sstkit('verify', file, '--jobs', '1'), sstDump: null },
     { name: 'scan', label: 'scan', sstkit: sstkit('scan', file), sstDump: sstdump('--command=scan') },
     {
       name: 'scan-hex',
       label: 'scan --hex',
       sstkit: sstkit('scan', file, '--hex'),
       sstDump: sstdump('--command=scan', '--output_hex'),
+    },
+    { name: 'scan-1', label: 'scan --jobs 1', sstkit: sstkit('scan', file, '--jobs', '1'), sstDump: null },
+    // sst-dump mode: the same flags as sst_dump, a drop-in
+    { name: 'sd-scan', label: 'sst-dump --command=scan', sstkit: sstkit('sst-dump', `--file=${file}`, '--command=scan'), sstDump: sstdump('--command=scan') },
+    {
+      name: 'sd-scan-hex',
+      label: 'sst-dump scan --output_hex',
+      sstkit: sstkit('sst-dump', `--file=${file}`, '--command=scan', '--output_hex'),
+      sstDump: sstdump('--command=scan', '--output_hex'),
+    },
+    {
+      name: 'sd-check',
+      label: 'sst-dump check --verify_checksum',
+      sstkit: sstkit('sst-dump', `--file=${file}`, '--command=check', '--verify_checksum'),
+      sstDump: sstdump('--command=check', '--verify_checksum'),
+    },
+    {
+      name: 'sd-props',
+      label: 'sst-dump --show_properties',
+      sstkit: sstkit('sst-dump', `--file=${file}`, '--show_properties', '--command=none'),
+      sstDump: sstdump('--show_properties', '--command=none'),
     },
     { name: 'layout-summary', label: 'layout --summary', sstkit: sstkit('layout', file, '--summary'), sstDump: null },
   ].filter((p) => !o.only || o.only.includes(p.name))
@@ -244,8 +274,7 @@ async function main() {
   try {
     for (const p of pairs) {
       log(`timing ${p.label} (${o.runs} runs + 1 warm-up) ...`)
-      const a = measure(p.sstkit, o.runs, devnull)
-      const b = p.sstDump ? measure(p.sstDump, o.runs, devnull) : null
+      const [a, b = null] = measureInterleaved(p.sstDump ? [p.sstkit, p.sstDump] : [p.sstkit], o.runs, devnull)
       if (a.stderr) log(`  sstkit stderr: ${a.stderr.slice(0, 300)}`)
       if (b?.stderr) log(`  sst_dump stderr: ${b.stderr.slice(0, 300)}`)
       results.push({
@@ -266,7 +295,10 @@ async function main() {
   if (by.scan?.sstDump) check('scan at least as fast as sst_dump', by.scan.ratio >= 1, `ratio ${by.scan.ratio.toFixed(2)}`)
   if (by['scan-hex']?.sstDump)
     check('scan --hex at least as fast as sst_dump --output_hex', by['scan-hex'].ratio >= 1, `ratio ${by['scan-hex'].ratio.toFixed(2)}`)
-  if (by.verify?.sstDump) check('verify at least as fast as sst_dump', by.verify.ratio >= 1, `ratio ${by.verify.ratio.toFixed(2)}`)
+  if (by.verify?.sstDump) check('verify at least as fast as sst_dump check', by.verify.ratio >= 1, `ratio ${by.verify.ratio.toFixed(2)}`)
+  for (const r of results.filter((r) => r.name.startsWith('sd-') && r.sstDump)) {
+    check(`${r.label} no slower than sst_dump`, r.ratio >= 1, `ratio ${r.ratio.toFixed(2)}`)
+  }
   if (by.props)
     check(`props under ${TARGETS.propsSeconds} s wall`, by.props.sstkit.medianSeconds < TARGETS.propsSeconds, `${fmtS(by.props.sstkit.medianSeconds)} s`)
   const rssValues = results.map((r) => r.sstkit.peakRssMB).filter((x) => x !== null)
@@ -297,7 +329,7 @@ async function main() {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
     return
   }
-  const w = [30, 10, 10, 8, 11, 11]
+  const w = [34, 10, 10, 8, 11, 11]
   const line = (cells) => cells.map((c, i) => pad(c, w[i], i > 0)).join('  ')
   const out = []
   out.push(`file      ${file}`)

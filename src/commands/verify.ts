@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { openSource } from '../cli/fault-injection.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { tableFlags, tableOptions } from '../cli/table-flags.js'
@@ -24,14 +24,21 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
   }
 
-  static override flags = { ...tableFlags }
+  static override flags = {
+    ...tableFlags,
+    jobs: Flags.integer({
+      description: 'Threads for a large file (default: all cores). The findings are the same for any value.',
+      min: 1,
+    }),
+    'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
+  }
 
   async run(): Promise<VerifyJson | VerifyJson[] | undefined> {
     const { argv, flags } = await this.parse(Verify)
     const files = this.expandFiles(argv as string[])
     const results: VerifyJson[] = []
     for (const file of files) {
-      const outcome = verifyFile(file, { ...tableOptions(flags), openSource })
+      const outcome = verifyFile(file, { ...tableOptions(flags), openSource, jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] })
       if (outcome.kind === 'unopenable') {
         this.reportFileError(file, outcome.error, 'opening')
         continue

@@ -376,6 +376,7 @@ export class Dumper {
       for (const { key, value } of this.entries(hasFrom ? fromKey : null, this.opts.verifyChecksum)) {
         i++
         if (readNum > 0n && i > readNum) break
+        if (printKv && tsSize === 0 && !usePrefix && !hasTo && this.printPlainLine(key, value, hex, out)) continue
         const parsed = parseIkey783(key, this.latest)
         if (!parsed.ok) {
           err.flush()
@@ -444,6 +445,47 @@ export class Dumper {
       }
     }
     return status
+  }
+
+  /**
+   * The scan line of an entry of a plain type (value, deletion, merge, single
+   * deletion) written straight to `out`, as the general path below prints it:
+   * `'KEY' seq:N, type:T => VALUE`, cut at the first NUL of the key and of the
+   * value (printf's %s) unless hex. False for anything else (other types, keys
+   * without a trailer, sequence numbers past 2^53): the general path prints it.
+   */
+  private printPlainLine(key: Uint8Array, value: Uint8Array, hex: boolean, out: ByteSink): boolean {
+    const n = key.length - 8
+    if (n < 0) return false
+    const type = key[n]
+    if (type > 2 && type !== 7) return false
+    // seq = trailer >> 8: bytes n+1..n+7, little-endian; exact as a double below 2^53.
+    const high = key[n + 4] | (key[n + 5] << 8) | (key[n + 6] << 16) | (key[n + 7] << 24)
+    if (high < 0 || high >= 1 << 29) return false
+    const seq = (key[n + 1] | (key[n + 2] << 8) | (key[n + 3] << 16)) + high * 2 ** 24
+    const userKey = key.subarray(0, n)
+    out.bytes(QUOTE)
+    if (hex) out.hex(userKey)
+    else {
+      const nul = userKey.indexOf(0)
+      if (nul >= 0) {
+        out.bytes(userKey.subarray(0, nul))
+        out.bytes(ARROW)
+        out.bytes(cString(value))
+        out.bytes(NEWLINE)
+        return true
+      }
+      out.bytes(userKey)
+    }
+    out.bytes(SEQ)
+    out.decimal(seq)
+    out.bytes(TYPE)
+    out.decimal(type)
+    out.bytes(ARROW)
+    if (hex) out.hex(value)
+    else out.bytes(cString(value))
+    out.bytes(NEWLINE)
+    return true
   }
 
   /** `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then data blocks via the index. */
@@ -547,6 +589,12 @@ export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
   if (validType(type, latest)) return { ok: true, userKey, seq, type }
   return { ok: false, state: Buffer.concat([Buffer.from('Corrupted Key: '), debugString(userKey, seq, type, true, 0)]), userKey, seq, type }
 }
+
+const QUOTE = Buffer.from("'")
+const SEQ = Buffer.from("' seq:")
+const TYPE = Buffer.from(', type:')
+const ARROW = Buffer.from(' => ')
+const NEWLINE = Buffer.from('\n')
 
 /** `ParsedInternalKey::DebugString(log_err_key=true, hex)` as bytes. */
 export function debugString(userKey: Uint8Array, seq: bigint, type: number, hex: boolean, tsSize: number): Uint8Array {

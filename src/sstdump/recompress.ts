@@ -145,13 +145,17 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
       continue
     }
     out.text(`Compression: ${name.padEnd(24)}\n`)
-    for (let level = a.levelFrom; level <= a.levelTo; level++) {
-      out.text(`Compression level: ${level}`)
-      let report: RecompressReport
+    // Every level of a type in one run of the recompress engine, as `sstkit recompress` runs them:
+    // the source is read and decoded once and the levels are spread over every core.
+    const levels: number[] = []
+    for (let level = a.levelFrom; level <= a.levelTo; level++) levels.push(level)
+    let report: RecompressReport | null = null
+    let failure: SstDumpStatus | null = null
+    if (levels.length > 0) {
       try {
         totals ??= entryTotals(d.table!)
         report = await recompressFile(d.fsPath, {
-          matrix: { types: [type], levels: [levelFor(type, level)], dicts: [dictMode(type, a)], checksums: [false] },
+          matrix: { types: [type], levels: [...new Set(levels.map((l) => levelFor(type, l)))], dicts: [dictMode(type, a)], checksums: [false] },
           // sst_dump's table reader applies an ingested file's global sequence number.
           source: { blockSize: Math.max(64, blockSize), samplePercent: 100, applyGlobalSeqno: true },
           dict: {
@@ -160,14 +164,18 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
             maxDictBufferBytes: a.maxDictBufferBytes,
           },
           acceptance: 'good-ratio',
-          jobs: 1,
         })
       } catch (e) {
-        return corruption((e as Error).message)
+        failure = corruption((e as Error).message)
       }
-      const r = report.results.find((x) => x.autoSkip === null) ?? report.results[0]
+    }
+    for (const level of levels) {
+      out.text(`Compression level: ${level}`)
+      if (failure || !report) return failure
+      const mine = report.results.filter((x) => x.level === levelFor(type, level))
+      const r = mine.find((x) => x.autoSkip === null) ?? mine[0]
       if (!r) return corruption(`no result for ${name} level ${level}`)
-      const size = r.dataBytes + r.dictBytes + r.indexBytes + rebuiltTailBytes(type, level, a, r, totals)
+      const size = r.dataBytes + r.dictBytes + r.indexBytes + rebuiltTailBytes(type, level, a, r, totals as EntryTotals)
       // kNoCompression ticks neither counter: the stored type is the configured one.
       const none = type === CompressionType.None
       const compressed = none ? 0 : r.blocksCompressed + r.indexBlocksCompressed

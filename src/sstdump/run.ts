@@ -30,7 +30,7 @@ export const DEFAULT_ENV_POINTER = '0x55d5c0a3e2a0'
 
 /** Run sst_dump with `argv` (without the program name); returns the exit code. */
 export async function runSstDump(argv: readonly string[], io: SstDumpIo): Promise<number> {
-  const out = new ByteSink(io.stdout)
+  const out = new ByteSink(io.stdout, 1 << 18)
   const err = new ByteSink(io.stderr, 1 << 12)
   try {
     return await run(argv, io, out, err)

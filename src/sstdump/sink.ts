@@ -4,7 +4,9 @@
  * values are written exactly as stored.
  */
 
-/** Where output goes: a function receiving chunks (a file descriptor writer, a test collector). */
+import { UpperHexEncoder } from './hex.js'
+
+/** Where output goes: a function receiving chunks (a file descriptor writer, a test collector); a chunk is valid only during the call. */
 export type ByteWriter = (chunk: Uint8Array) => void
 
 /** Buffers small writes into large chunks; call flush() before anything else writes to the same stream. */
@@ -43,12 +45,50 @@ export class ByteSink {
     this.len += b.length
   }
 
+  /** `Slice::ToString(true)` of `b`, written straight into the buffer (no string per entry). */
+  hex(b: Uint8Array): void {
+    if (b.length >= 16 && wasmHex()) {
+      this.bytes((encoder as UpperHexEncoder).encode(b))
+      return
+    }
+    const n = b.length * 2
+    if (this.len + n > this.capacity) {
+      this.flush()
+      if (n > this.capacity) {
+        this.writer(Buffer.from(hexUpper(b), 'latin1'))
+        return
+      }
+    }
+    const buf = this.buf
+    let at = this.len
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i]
+      buf[at++] = HEX_UPPER[c >> 4]
+      buf[at++] = HEX_UPPER[c & 15]
+    }
+    this.len = at
+  }
+
+  /** A non-negative integer below 2^53 in decimal (sequence numbers, types). */
+  decimal(v: number): void {
+    if (this.len + 16 > this.capacity) this.flush()
+    this.len += this.buf.write(String(v), this.len, 'latin1')
+  }
+
   flush(): void {
     if (this.len === 0) return
-    const chunk = Buffer.from(this.buf.subarray(0, this.len))
+    // A view, not a copy (ByteWriter): the buffer is reused once the writer returns.
+    const chunk = this.buf.subarray(0, this.len)
     this.len = 0
     this.writer(chunk)
   }
+}
+
+let encoder: UpperHexEncoder | null | undefined
+/** Whether the WebAssembly hex encoder runs here (made on first use). */
+function wasmHex(): boolean {
+  if (encoder === undefined) encoder = UpperHexEncoder.create()
+  return encoder !== null
 }
 
 /** Collects everything written (tests, in-process callers). */
@@ -72,6 +112,7 @@ export function cString(b: Uint8Array): Uint8Array {
 }
 
 const HEX = '0123456789ABCDEF'
+const HEX_UPPER = Buffer.from(HEX, 'latin1')
 /** `Slice::ToString(true)`: upper-case hex. */
 export function hexUpper(b: Uint8Array): string {
   let s = ''

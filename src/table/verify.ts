@@ -23,12 +23,16 @@ import { bytewiseComparator } from '../format/internal-key.js'
 import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
+import { availableParallelism } from 'node:os'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { WasmOrderChecker } from './verify-wasm.js'
 import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
+import { BlockSummarizer, canUseVerifyWorkers, ParallelBlockChecks, VERIFY_CHUNK_BYTES, type VerifyStats } from './verify-parallel.js'
+
+export type { VerifyStats } from './verify-parallel.js'
 
 export interface VerifyProblem {
   /** Block kind and name ("data block", "properties", "footer", "table"). */
@@ -63,6 +67,16 @@ export const MAX_PROBLEMS = 1000
 export interface VerifyOptions {
   /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
   wasm?: boolean
+  /** Threads to use (default: all cores). 1 = serial. The findings are the same for any value. */
+  jobs?: number
+  /** Bytes of data blocks per parallel chunk (default 512 KiB). */
+  chunkBytes?: number
+  /** Check in parallel only when the data blocks total at least this many bytes (default 32 MiB: a worker takes ~0.1 s to start). */
+  parallelThreshold?: number
+  /** Wait for the workers to start before checking (tests: so that workers take chunks of a small file). */
+  awaitWorkers?: boolean
+  /** Filled in with how the work was split (tests and benchmarks). */
+  stats?: VerifyStats
 }
 
 /** verifyFile's options: how to open the table (comparator, key format), and the source to read (tests inject failing ones). */
@@ -272,6 +286,9 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     addError('index block', table.indexHandle.offset, e)
     refs = [][Symbol.iterator]()
   }
+  // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here.
+  const parallel = checker ? startParallel(table, options) : null
+  if (parallel) refs = parallel.wrap(refs)
   for (;;) {
     let r: IteratorResult<DataBlockRef>
     try {
@@ -285,21 +302,28 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     dataBlocks++
     blocksChecked++
     const where = ref.handle.offset
-    let contents: Uint8Array
+    // A block a worker passed, when its first key follows the previous block: what the WebAssembly path below finds.
+    let summary = parallel?.summary() ?? null
+    if (summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0) summary = null
+    let contents: Uint8Array = EMPTY
     try {
       // Through a private window and into a reused buffer: each block is checked before the next read.
-      const raw = readRawBlock(table.source, ref.handle, table.checksum, {
-        what: 'data block',
-        verifyChecksum: false,
-        limit: table.footer.offset,
-        maxBlockBytes: table.maxBlockBytes,
-        window,
-      })
-      const computed = blockChecksumOf(table, raw)
-      if (computed !== raw.storedChecksum) {
-        add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
+      const raw = summary
+        ? null
+        : readRawBlock(table.source, ref.handle, table.checksum, {
+            what: 'data block',
+            verifyChecksum: false,
+            limit: table.footer.offset,
+            maxBlockBytes: table.maxBlockBytes,
+            window,
+          })
+      if (raw) {
+        const computed = blockChecksumOf(table, raw)
+        if (computed !== raw.storedChecksum) {
+          add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
+        }
+        contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
       }
-      contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
     } catch (e) {
       // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
       if (inFile(table, ref.handle)) addError('data block', where, e)
@@ -314,7 +338,14 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
         }
       }
       let checkedInWasm = false
-      if (checker) {
+      if (summary) {
+        if (summary.entries > 0) {
+          entries += summary.entries
+          firstKeyCheck(summary.firstKey)
+          remember(summary.lastKey)
+        }
+        checkedInWasm = true
+      } else if (checker) {
         const layout = decodeBlockLayout(contents, where, 'data block')
         // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
         const n =
@@ -355,6 +386,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       prevKey = null
     }
   }
+  parallel?.close()
 
   let rangeDeletions = 0
   try {
@@ -393,6 +425,21 @@ function handleHolder(table: Table, kind: string): number | null {
 function withoutOffset(message: string, offset: number): string {
   const suffix = ` (at offset ${offset})`
   return message.endsWith(suffix) ? message.slice(0, -suffix.length) : message
+}
+
+const EMPTY = new Uint8Array(0)
+
+/** The parallel checks of a large table read from a file, or null: check serially. */
+function startParallel(table: Table, options: VerifyOptions): ParallelBlockChecks | null {
+  const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
+  const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
+  const path = table.source instanceof FileByteSource ? table.source.name : null
+  if (jobs < 2 || !canUseVerifyWorkers || path === null || dataBytes < (options.parallelThreshold ?? 32 * 1024 * 1024)) return null
+  const local = BlockSummarizer.create(table)
+  if (!local) return null
+  const p = new ParallelBlockChecks(table, local, path, jobs - 1, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
+  if (options.awaitWorkers) p.awaitWorkers()
+  return p
 }
 
 function blockLabel(kind: string, name: string): string {

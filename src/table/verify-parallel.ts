@@ -1,0 +1,330 @@
+/**
+ * verify's data blocks checked in parallel. Worker threads (and the main
+ * thread, while it waits) take chunks of consecutive data blocks and do the
+ * expensive, context-free part of each block: read, checksum, decompress and
+ * key-order check of the block on its own (WebAssembly). What they hand back
+ * per block is tiny: the entry count and the first and last keys.
+ *
+ * verify.ts stays the one place that decides findings: for a block a worker
+ * passed it applies the summary (the checks that need the neighbours: the
+ * previous block's last key, the index separators); a block a worker did not
+ * pass (or whose first key does not follow the previous block) is read and
+ * checked again in verify.ts's serial path, which words the problem. So the
+ * findings, their order and their wording do not depend on the number of jobs,
+ * and memory is bounded by a small window of chunks, not by the file size.
+ */
+import { readFixed32 } from '../format/coding.js'
+import { decodeBlockLayout } from '../format/block.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
+import { blockChecksumOf, decompressRawBlock, readRawBlock } from './block-reader.js'
+import type { DataBlockRef, Table } from './reader.js'
+import { WasmOrderChecker } from './verify-wasm.js'
+
+/** What a worker found in one data block that it passed. */
+export interface BlockSummary {
+  /** Point entries (0: an empty block, no keys). */
+  readonly entries: number
+  readonly firstKey: Uint8Array
+  readonly lastKey: Uint8Array
+}
+
+/** Per block of a chunk, SUMMARY_INTS ints: entries (or REDO), first key offset and length, last key offset and length in `keys`. */
+export interface PackedSummaries {
+  meta: Int32Array
+  keys: Uint8Array
+}
+
+const SUMMARY_INTS = 5
+/** The block is to be checked again by verify.ts's serial path. */
+const REDO = -1
+
+/** Messages to a verify worker. */
+export type VerifyWorkerRequest = { kind: 'chunk'; id: number; handles: Float64Array }
+/** A worker's answer for one chunk. */
+export type VerifyWorkerMessage = { kind: 'result'; id: number } & PackedSummaries
+
+/** Start-up data of a verify worker. */
+export interface VerifyWorkerData {
+  path: string
+  maxBlockBytes: number
+}
+
+/** Filled in with how the work was split (tests and benchmarks). */
+export interface VerifyStats {
+  /** Chunks of data blocks (0: a serial run). */
+  chunks: number
+  chunksByWorkers: number
+}
+
+/** Workers run the built JavaScript; from TypeScript sources (tests) verify stays serial. */
+const WORKER_URL = new URL('./verify-worker.js', import.meta.url)
+export const canUseVerifyWorkers = !import.meta.url.endsWith('.ts')
+/**
+ * Chunks a worker holds at once. Answers are a few KB, so a deep queue costs nothing and
+ * keeps a worker busy through the main thread's (or a loaded machine's) scheduling delays.
+ */
+const WORKER_WINDOW = 8
+/** Data bytes per chunk: a few dozen blocks, so a chunk's answer is a few KB. */
+export const VERIFY_CHUNK_BYTES = 512 * 1024
+
+/**
+ * The context-free checks of data blocks, as a worker (or the main thread)
+ * does them. Null where they cannot run (no WebAssembly).
+ */
+export class BlockSummarizer {
+  private readonly window: ReadWindow
+  private readonly dict: Uint8Array | undefined
+  private keys = new Uint8Array(64 * 1024)
+
+  static create(table: Table): BlockSummarizer | null {
+    const checker = WasmOrderChecker.create()
+    return checker ? new BlockSummarizer(table, checker) : null
+  }
+
+  private constructor(
+    private readonly table: Table,
+    private readonly checker: WasmOrderChecker,
+  ) {
+    this.window = new ReadWindow(table.source)
+    let dict: Uint8Array | undefined
+    try {
+      dict = table.dictionary() ?? undefined
+    } catch {
+      // verify.ts reports it; blocks needing the dictionary then fail here and are checked again there
+    }
+    this.dict = dict
+  }
+
+  /** Summaries of the blocks at [offset, size, offset, size, ...]. */
+  summarize(handles: Float64Array): PackedSummaries {
+    const blocks = handles.length / 2
+    const meta = new Int32Array(blocks * SUMMARY_INTS)
+    let used = 0
+    for (let b = 0; b < blocks; b++) {
+      const at = b * SUMMARY_INTS
+      const n = this.checkBlock(handles[2 * b], handles[2 * b + 1])
+      meta[at] = n
+      if (n <= 0) continue
+      const first = this.checker.firstKey()
+      const last = this.checker.lastKey()
+      if (used + first.length + last.length > this.keys.length) {
+        const bigger = new Uint8Array(Math.max(this.keys.length * 2, used + first.length + last.length))
+        bigger.set(this.keys.subarray(0, used))
+        this.keys = bigger
+      }
+      meta[at + 1] = used
+      meta[at + 2] = first.length
+      this.keys.set(first, used)
+      used += first.length
+      meta[at + 3] = used
+      meta[at + 4] = last.length
+      this.keys.set(last, used)
+      used += last.length
+    }
+    return { meta, keys: this.keys.slice(0, used) }
+  }
+
+  /** Entries of a block that passes every context-free check, else REDO. */
+  private checkBlock(offset: number, size: number): number {
+    const t = this.table
+    try {
+      const raw = readRawBlock(t.source, { offset, size }, t.checksum, {
+        what: 'data block',
+        verifyChecksum: false,
+        limit: t.footer.offset,
+        maxBlockBytes: t.maxBlockBytes,
+        window: this.window,
+      })
+      if (blockChecksumOf(t, raw) !== raw.storedChecksum) return REDO
+      const contents = decompressRawBlock(raw, t.formatVersion, 'data block', raw.compressionType !== 0 ? this.dict : undefined, this.checker.scratch)
+      const layout = decodeBlockLayout(contents, offset, 'data block')
+      // The same conditions as verify.ts's WebAssembly path: anything else is checked there.
+      if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(contents, layout.restartsOffset) !== 0) return REDO
+      const n = this.checker.check(contents, layout.entriesEnd, null)
+      return n < 0 ? REDO : n
+    } catch {
+      return REDO
+    }
+  }
+}
+
+interface Chunk {
+  id: number
+  refs: DataBlockRef[]
+  handles: Float64Array
+  /** The worker it was sent to, while it is there. */
+  slot: PoolSlot | null
+  result: PackedSummaries | null
+}
+
+/**
+ * Reads the index ahead of verify.ts's loop (wrap), has the chunks checked,
+ * and answers for each block verify.ts reaches whether a worker passed it
+ * (summary). Everything runs on the calling thread's schedule: the pool is
+ * polled, never awaited.
+ */
+export class ParallelBlockChecks {
+  private readonly pool: WorkerPool<VerifyWorkerRequest, VerifyWorkerMessage>
+  private readonly local: BlockSummarizer
+  /** The window: chunks read from the index and not yet walked by verify.ts; the head is the current one. */
+  private readonly window: Chunk[] = []
+  private readonly sent = new Map<number, Chunk>()
+  private readonly outstanding: number[]
+  private readonly windowChunks: number
+  private nextId = 0
+  private pos = -1
+  private source: Iterator<DataBlockRef> | null = null
+  private exhausted = false
+  private indexError: { error: unknown } | null = null
+
+  constructor(
+    table: Table,
+    local: BlockSummarizer,
+    path: string,
+    workers: number,
+    private readonly chunkBytes: number,
+    private readonly stats?: VerifyStats,
+  ) {
+    this.local = local
+    const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes }
+    this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
+    this.outstanding = this.pool.slots.map(() => 0)
+    this.windowChunks = workers * WORKER_WINDOW + 2
+  }
+
+  /** Wait until every worker has started (tests: so that workers take chunks even of a small file). */
+  awaitWorkers(): void {
+    while (this.pool.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
+  }
+
+  /** The data block refs of `refs`, in order; an error of the index is thrown where it was met. */
+  wrap(refs: Iterator<DataBlockRef>): Iterator<DataBlockRef> {
+    this.source = refs
+    return {
+      next: (): IteratorResult<DataBlockRef> => {
+        this.pos++
+        if (this.window.length > 0 && this.pos >= this.window[0].refs.length) {
+          this.window.shift()
+          this.pos = 0
+        }
+        this.fill()
+        if (this.window.length === 0) {
+          if (this.indexError) {
+            const { error } = this.indexError
+            this.indexError = null
+            throw error
+          }
+          return { done: true, value: undefined }
+        }
+        return { done: false, value: this.window[0].refs[this.pos] }
+      },
+    }
+  }
+
+  /** A worker's summary of the block wrap() yielded last, or null when the block must be checked in verify.ts. */
+  summary(): BlockSummary | null {
+    const head = this.window[0]
+    while (head.result === null) {
+      if (head.slot === null) head.result = this.local.summarize(head.handles)
+      else if (!this.poll() && !this.checkAside()) this.waitForWorker()
+    }
+    const { meta, keys } = head.result
+    const at = this.pos * SUMMARY_INTS
+    const entries = meta[at]
+    if (entries === REDO) return null
+    const firstKey = keys.subarray(meta[at + 1], meta[at + 1] + meta[at + 2])
+    const lastKey = keys.subarray(meta[at + 3], meta[at + 3] + meta[at + 4])
+    return { entries, firstKey, lastKey }
+  }
+
+  /** Close the workers (the handshake; also on process exit). */
+  close(): void {
+    if (this.stats) this.stats.chunks = this.nextId
+    this.pool.close()
+  }
+
+  /** Read chunks from the index up to the window, and hand out chunks to workers with room. */
+  private fill(): void {
+    this.poll()
+    while (!this.exhausted && this.window.length < this.windowChunks) {
+      const c = this.readChunk()
+      if (c) this.window.push(c)
+    }
+    // The head is next for the main thread: workers get the chunks after it.
+    for (let i = 1; i < this.window.length; i++) {
+      const c = this.window[i]
+      if (c.result !== null || c.slot !== null) continue
+      const s = this.pool.slots.find((s) => s.ready && !s.dead && this.outstanding[s.index] < WORKER_WINDOW)
+      if (!s) break
+      c.slot = s
+      this.outstanding[s.index]++
+      this.sent.set(c.id, c)
+      this.pool.send(s, { kind: 'chunk', id: c.id, handles: c.handles })
+    }
+  }
+
+  /** The next chunk of about chunkBytes of data blocks, or null at the end (or at an error of the index). */
+  private readChunk(): Chunk | null {
+    const refs: DataBlockRef[] = []
+    const list: number[] = []
+    let bytes = 0
+    while (bytes < this.chunkBytes) {
+      let r: IteratorResult<DataBlockRef>
+      try {
+        r = (this.source as Iterator<DataBlockRef>).next()
+      } catch (error) {
+        // verify.ts reports it once every block before it is checked, as a serial run does.
+        this.indexError = { error }
+        this.exhausted = true
+        break
+      }
+      if (r.done) {
+        this.exhausted = true
+        break
+      }
+      refs.push(r.value)
+      list.push(r.value.handle.offset, r.value.handle.size)
+      bytes += r.value.handle.size
+    }
+    if (refs.length === 0) return null
+    return { id: this.nextId++, refs, handles: Float64Array.from(list), slot: null, result: null }
+  }
+
+  /** While the head is with a worker: check a later chunk no worker has. */
+  private checkAside(): boolean {
+    const c = this.window.find((c, i) => i > 0 && c.slot === null && c.result === null)
+    if (!c) return false
+    c.result = this.local.summarize(c.handles)
+    return true
+  }
+
+  private readonly received = (s: PoolSlot, m: VerifyWorkerMessage): void => {
+    const c = this.sent.get(m.id)
+    if (!c) return
+    this.sent.delete(m.id)
+    this.outstanding[s.index]--
+    c.slot = null
+    c.result = { meta: m.meta, keys: m.keys }
+    if (this.stats) this.stats.chunksByWorkers++
+  }
+
+  private poll(): boolean {
+    return this.pool.poll(this.received)
+  }
+
+  /** Block until a worker answers; the chunks of a worker that died are checked here. */
+  private waitForWorker(): void {
+    if (this.pool.wait(this.received, 50)) return
+    const gone = this.pool.exited()
+    if (gone.length > 0) this.poll()
+    for (const s of gone) {
+      for (const [id, c] of this.sent) {
+        if (c.slot !== s) continue
+        this.sent.delete(id)
+        c.slot = null
+      }
+      this.outstanding[s.index] = 0
+    }
+  }
+}
