@@ -223,19 +223,23 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
     throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible or salvage (they change the blocks)')
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
-  const table = openTable(input)
+  const table = log ? openForSalvage(input) : openTable(input)
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
   let fd = -1
+  let writer: TableWriter | null = null
   try {
-    const options = writerOptionsFor(table, o, notes)
+    const options = { ...writerOptionsFor(table, o, notes), spillDir: dirname(output) }
     fd = onOutput(output, () => openSync(tmp, 'wx'))
     const file = new FileSink(fd)
     // Errors writing the output are reported against OUT, not the temporary file (e.g. ENOSPC).
     const sink: TableSink = { write: (bytes) => onOutput(output, () => file.write(bytes)) }
-    const writer = new TableWriter(sink, options)
+    writer = new TableWriter(sink, options)
     if (o.keepBlocks) copyEntries(table, writer, true)
     else notes.push(...feedEntries(table, o, writer, log ?? undefined))
-    if (log) notes.push(...salvageNotes(log))
+    if (log) {
+      notes.push(...salvageNotes(log))
+      if (writer.isEmpty) throw new RewriteError('corruption', `cannot salvage: no entry of the input could be read (${notes[notes.length - 1]})`)
+    }
     if (!o.ingestible && !isExternalFile(table)) notes.push(NOT_INGESTIBLE)
     const summary = writer.finish()
     onOutput(output, () => fsyncSync(fd))
@@ -253,11 +257,22 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
       notes,
     }
   } catch (e) {
+    writer?.abort()
     if (fd >= 0) closeSync(fd)
     rmSync(tmp, { force: true })
     throw e
   } finally {
     table.close()
+  }
+}
+
+/** A damaged input for salvage: damage in the blocks every read needs (footer, metaindex, properties) leaves nothing to salvage. */
+function openForSalvage(input: string): Table {
+  try {
+    return openTable(input)
+  } catch (e) {
+    if (e instanceof CorruptionError) throw new RewriteError('corruption', `cannot salvage: ${e.message}`, { cause: e })
+    throw e
   }
 }
 

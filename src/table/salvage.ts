@@ -6,6 +6,9 @@
  */
 import { BlockIter } from '../format/block.js'
 import { messageOf } from './layout.js'
+
+/** A reason without the "(at offset N)" its error appends: the note gives the offset itself. */
+const reasonOf = (e: unknown) => messageOf(e).replace(/ \(at offset \d+\)$/, '')
 import type { Entry } from './ingestible.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import type { Table } from './reader.js'
@@ -42,7 +45,7 @@ export function* salvagedEntries(table: Table, log: SalvageLog): Generator<Entry
     try {
       ref = blocks.next()
     } catch (e) {
-      log.indexProblem = messageOf(e)
+      log.indexProblem = reasonOf(e)
       return
     }
     if (ref.done) return
@@ -58,7 +61,7 @@ export function* salvagedEntries(table: Table, log: SalvageLog): Generator<Entry
         kept.push({ key, value: it.value.slice() })
       }
     } catch (e) {
-      log.droppedBlocks.push({ offset, reason: messageOf(e) })
+      log.droppedBlocks.push({ offset, reason: reasonOf(e) })
       continue
     }
     if (kept.length > 0) last = kept[kept.length - 1].key
@@ -71,7 +74,7 @@ export function salvagedTombstones(table: Table, log: SalvageLog): RangeTombston
   try {
     return table.rangeTombstones({ applyGlobalSeqno: false })
   } catch (e) {
-    log.tombstoneProblem = messageOf(e)
+    log.tombstoneProblem = reasonOf(e)
     return []
   }
 }
