@@ -51,6 +51,8 @@ export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties
   ingestible?: boolean
   /** Rewrite an input verify flags: keep the blocks that read, say what was dropped (salvage.ts). */
   salvage?: boolean
+  /** Blocks buffered for a dictionary stay in memory up to this (default 4 MiB), then spill next to the output. */
+  spillMemoryBytes?: number
 }
 
 export interface RewriteResult extends WriteSummary {
@@ -121,8 +123,8 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
   if (o.ingestible) ingestibleProperties(base)
-  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ingestible: _ing, salvage: _salvage, ...rest } = o as RewriteOptions
-  void [_keep, _ing, _salvage]
+  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ingestible: _ing, salvage: _salvage, spillMemoryBytes: _spill, ...rest } = o as RewriteOptions
+  void [_keep, _ing, _salvage, _spill]
   const random = prng(seed ?? 0)
   const skip =
     autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
@@ -228,7 +230,7 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   let fd = -1
   let writer: TableWriter | null = null
   try {
-    const options = { ...writerOptionsFor(table, o, notes), spillDir: dirname(output) }
+    const options = { ...writerOptionsFor(table, o, notes), spill: { dir: dirname(output), memoryBytes: o.spillMemoryBytes } }
     fd = onOutput(output, () => openSync(tmp, 'wx'))
     const file = new FileSink(fd)
     // Errors writing the output are reported against OUT, not the temporary file (e.g. ENOSPC).

@@ -13,7 +13,7 @@
  *
  * Output goes to a sink (a file descriptor, or a byte counter for size
  * estimates); nothing is held beyond the dictionary buffer (spilled to a
- * temporary file past 4 MiB when `spillDir` is given) and one block.
+ * temporary file past 4 MiB when `spill` says where) and one block.
  */
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
@@ -91,8 +91,8 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   baseProperties: Map<string, Uint8Array>
   /** Properties to leave out (e.g. a dropped filter's policy). */
   dropProperties?: string[]
-  /** Where blocks buffered for a dictionary spill beyond 4 MiB (default: they all stay in memory). */
-  spillDir?: string
+  /** Where blocks buffered for a dictionary spill, past `memoryBytes` (default 4 MiB); without it they all stay in memory. */
+  spill?: { dir: string; memoryBytes?: number }
   /** Shorten index separators: only for leveldb.BytewiseComparator. */
   shortenSeparators?: boolean
   /** Auto-skip: decides per data block whether to attempt compression (see recompress/auto-skip.ts). */
@@ -202,7 +202,8 @@ export class TableWriter {
       this.partitioned = { partitions: [], current: new ShortenedIndexBuilder(indexOpts), policy: new FlushBySizePolicy(o.metadataBlockSize), estimate: 0 }
     }
     if (o.dictionary && o.dictionary.length > 0) this.dictionary = o.dictionary
-    else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0) this.buffered = new BlockSpill(o.spillDir ?? null)
+    else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0)
+      this.buffered = new BlockSpill(o.spill?.dir ?? null, o.spill?.memoryBytes)
     if (!this.buffered) this.dataCompressor = new BlockCompressor(o, o.formatVersion, this.dictionary)
   }
 
