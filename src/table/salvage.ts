@@ -39,6 +39,7 @@ export function* storedEntries(table: Table): Generator<Entry> {
  */
 export function* salvagedEntries(table: Table, log: SalvageLog): Generator<Entry> {
   let last: Uint8Array | null = null
+  const ordered = table.userComparator !== null
   const blocks = table.dataBlocks()
   for (;;) {
     let ref: IteratorResult<{ handle: { offset: number; size: number } }>
@@ -57,7 +58,8 @@ export function* salvagedEntries(table: Table, log: SalvageLog): Generator<Entry
       for (it.seekToFirst(); it.valid; it.next()) {
         const key = it.key.slice()
         const previous = kept.length > 0 ? kept[kept.length - 1].key : last
-        if (previous && table.compareInternal(previous, key) >= 0) throw new Error('keys out of order')
+        // Order is checked only under a comparator known to be the file's (a custom one's order is not ours to judge).
+        if (previous && ordered && table.compareInternal(previous, key) >= 0) throw new Error('keys out of order')
         kept.push({ key, value: it.value.slice() })
       }
     } catch (e) {
