@@ -5,6 +5,8 @@
  * file offset so that the caller can say what was dropped.
  */
 import { BlockIter } from '../format/block.js'
+import { newScratch } from '../codec/output.js'
+import { ReadWindow } from '../io/byte-source.js'
 import { messageOf } from './layout.js'
 
 /** A reason without the "(at offset N)" its error appends: the note gives the offset itself. */
@@ -27,10 +29,22 @@ export function newSalvageLog(): SalvageLog {
   return { droppedBlocks: [], indexProblem: null, tombstoneProblem: null }
 }
 
-/** Every point entry as stored, in order (an intact table). */
+/**
+ * Every point entry as stored, in order (an intact table). Blocks are read
+ * through a private window into a reused buffer, so an entry's views are
+ * valid only until the next block: consumers copy what they keep.
+ */
 export function* storedEntries(table: Table): Generator<Entry> {
-  const it = table.iterator({ applyGlobalSeqno: false })
-  for (it.seekToFirst(); it.valid; it.next()) yield { key: it.key, value: it.value }
+  const reuse = { scratch: newScratch(), window: new ReadWindow(table.source) }
+  const entry: Entry = { key: new Uint8Array(0), value: new Uint8Array(0) }
+  for (const ref of table.dataBlocks()) {
+    const it = new BlockIter(table.readDataBlock(ref.handle, reuse), ref.handle.offset, 'data block', table.dataRestartInterval)
+    for (it.seekToFirst(); it.valid; it.next()) {
+      entry.key = it.key
+      entry.value = it.value
+      yield entry
+    }
+  }
 }
 
 /**
