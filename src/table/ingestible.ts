@@ -14,6 +14,7 @@
  */
 import { compareBytes } from '../format/coding.js'
 import { encodeInternalKey, INTERNAL_KEY_TRAILER_BYTES, parseInternalKey, type SequenceNumber } from '../format/internal-key.js'
+import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import { ValueType } from '../format/value-type.js'
@@ -48,6 +49,10 @@ export interface IngestibleReport {
   blobValues: number
   /** User keys left out: their newest entry is a wide-column entity, which SstFileWriter 7.8.3 does not write (and 7.8.3 cannot read in an ingested file). */
   entities: number
+  /** TimedPut values (kTypeValuePreferredSeqno) written as plain puts: the preferred seqno belongs to the input's sequence numbers. */
+  timedPuts: number
+  /** User keys left out: their newest entry has a type no SST file should hold (counted, never written). */
+  otherTypes: number
   /** Range tombstones written at sequence number 0. */
   rangeTombstones: number
 }
@@ -104,6 +109,8 @@ export function copyIngestible(table: Table, entries: Iterable<Entry>, tombstone
     unresolvedMergeKeys: [],
     blobValues: 0,
     entities: 0,
+    timedPuts: 0,
+    otherTypes: 0,
     rangeTombstones: 0,
   }
   let group: KeyGroup | null = null
@@ -183,13 +190,24 @@ function emit(g: KeyGroup, writer: EntrySink, report: IngestibleReport): void {
     return
   }
   let type = g.type
+  let value = g.value
   if (type === ValueType.SingleDeletion) {
     type = ValueType.Deletion
     report.singleDeletes++
+  } else if (type === ValueType.ValuePreferredSeqno) {
+    type = ValueType.Value
+    value = splitValuePreferredSeqno(value).value
+    report.timedPuts++
+  } else if (!WRITTEN_TYPES.has(type)) {
+    report.otherTypes++
+    return
   }
-  writer.add(encodeInternalKey(g.userKey, 0, type), g.value)
+  writer.add(encodeInternalKey(g.userKey, 0, type), value)
   report.keys++
 }
+
+/** The point types SstFileWriter 7.8.3 writes (its Add asserts on any other). */
+const WRITTEN_TYPES: ReadonlySet<number> = new Set([ValueType.Value, ValueType.Merge, ValueType.Deletion, ValueType.DeletionWithTimestamp])
 
 /**
  * covers(userKey, seq): whether a tombstone newer than `seq` covers the key.
@@ -239,6 +257,8 @@ export function ingestibleNotes(r: IngestibleReport): string[] {
     )
   }
   if (r.blobValues > 0) notes.push(`ingestible: dropped ${r.blobValues} user keys whose value is in a blob file (not carried over)`)
+  if (r.timedPuts > 0) notes.push(`ingestible: wrote ${r.timedPuts} TimedPut values as plain puts (their preferred sequence numbers belong to the input)`)
+  if (r.otherTypes > 0) notes.push(`ingestible: dropped ${r.otherTypes} user keys whose newest entry has a type SstFileWriter does not write`)
   if (r.entities > 0) {
     notes.push(
       `ingestible: dropped ${r.entities} user keys whose newest entry is a wide-column entity (SstFileWriter 7.8.3 writes none; 7.8.3 cannot read one in an ingested file)`,
