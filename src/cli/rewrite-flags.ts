@@ -28,7 +28,18 @@ export const rewriteFlags = {
   }),
   checksum: Flags.string({ description: 'zstd frame checksum.', options: ['on', 'off'], default: 'off' }),
   'block-size': Flags.integer({ description: 'Data block size.', default: 4096, min: 64, exclusive: ['keep-blocks'] }),
-  'keep-blocks': Flags.boolean({ description: "Keep the input's data block boundaries (what `recompress` evaluates by default)." }),
+  'keep-blocks': Flags.boolean({
+    description: "Keep the input's data block boundaries (what `recompress` evaluates by default).",
+    exclusive: ['ingestible', 'salvage'],
+  }),
+  ingestible: Flags.boolean({
+    description:
+      'Write a file IngestExternalFile accepts, as SstFileWriter does: the newest entry of each user key at sequence number 0, range tombstones kept, the external-file properties; what cannot be carried over (older versions, merge operands needing the merge operator, blob values) is dropped and said.',
+  }),
+  salvage: Flags.boolean({
+    description:
+      'Rewrite an input that verify flags: keep the data blocks that still read, drop the rest and say what was dropped (without it such an input is refused, exit 1).',
+  }),
   'restart-interval': Flags.integer({ description: 'Data block restart interval.', default: 16, min: 1 }),
   'format-version': Flags.integer({ description: "Output format_version, 2..7 (default: the input's, or 5 for older inputs).", min: 2, max: 7 }),
   'checksum-type': Flags.string({ description: "Block checksum (default: the input's).", options: [...CHECKSUM_SHORT_NAMES] }),
@@ -72,6 +83,8 @@ export interface RewriteFlagValues {
   seed: number
   verify: boolean
   force: boolean
+  ingestible: boolean
+  salvage: boolean
 }
 
 /** RewriteOptions from the flags; throws a usage RewriteError on a bad or unsupported setting. */
@@ -95,5 +108,7 @@ export function rewriteOptions(f: RewriteFlagValues): RewriteOptions {
     autoSkip: f['auto-skip'] as 'rate' | 'ratio' | undefined,
     minSampleEvery: f['min-sample-every'],
     seed: f.seed,
+    ingestible: f.ingestible,
+    salvage: f.salvage,
   }
 }

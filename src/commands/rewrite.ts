@@ -11,7 +11,8 @@ import { rewriteTargets } from '../rewrite/plan.js'
 export default class Rewrite extends SstCommand {
   static override description =
     `Write a new SST with the same entries (keys, sequence numbers, types, values, range tombstones) in a new physical form: compression type and level, dictionary, zstd frame checksum, block size, format_version, checksum type, index kind.
-The output is written to a temporary file next to OUT, read back and compared entry by entry with the input (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.`
+The input is verified first: one that \`verify\` flags is refused (exit 1) unless --salvage keeps the blocks that still read and says what it dropped. The output is written to a temporary file next to OUT, read back and compared entry by entry with what was written (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.
+--ingestible writes a file RocksDB's IngestExternalFile accepts (what SstFileWriter writes): the newest entry of each user key at sequence number 0, range tombstones kept, the external-file properties; older versions and what needs the merge operator are dropped, with notes.`
 
   static override examples = [
     {
@@ -21,6 +22,10 @@ The output is written to a temporary file next to OUT, read back and compared en
     {
       description: 'Newest format, XXH3 checksums, 16 KiB blocks:',
       command: '<%= config.bin %> <%= command.id %> in.sst -o out.sst --format-version 7 --checksum-type xxh3 --block-size 16384',
+    },
+    {
+      description: 'A file from a live DB, made ingestible (ldb ingest_extern_sst, IngestExternalFile):',
+      command: '<%= config.bin %> <%= command.id %> db/000012.sst -o /tmp/000012-ingest.sst --ingestible',
     },
     { description: 'A directory of SSTs into another directory:', command: '<%= config.bin %> <%= command.id %> db/ -o /tmp/db-lz4 --compression lz4' },
   ]

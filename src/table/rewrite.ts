@@ -1,8 +1,11 @@
 /**
  * Rewriting a table: the same entries (keys, sequence numbers, types, values,
- * range tombstones) in a new physical form. Output goes to a temporary file
- * next to the destination, is read back and compared entry by entry, and only
- * then renamed into place; on any failure the temporary file is removed.
+ * range tombstones) in a new physical form, or (`ingestible`) the input's view
+ * as a file IngestExternalFile accepts (ingestible.ts). An input that verify
+ * flags is refused unless `salvage` asks for what can still be read
+ * (salvage.ts). Output goes to a temporary file next to the destination, is
+ * read back and compared entry by entry, and only then renamed into place; on
+ * any failure the temporary file is removed.
  */
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -18,14 +21,19 @@ import {
 } from '../format/metaindex.js'
 import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
-import { openTable, type Table } from './reader.js'
-import { verifyTable } from './verify.js'
+import { openTable, type Table, type TableIterator } from './reader.js'
+import { MAX_PROBLEMS, verifyFile, verifyTable } from './verify.js'
+import { copyIngestible, type Entry, type EntrySink, ingestibleNotes, ingestibleProperties, isExternalFile } from './ingestible.js'
+import { EntryDigest, tee } from './entry-digest.js'
+import { newSalvageLog, type SalvageLog, salvagedEntries, salvagedTombstones, salvageNotes, storedEntries } from './salvage.js'
+import type { RangeTombstone } from '../format/range-del.js'
 import { type BlockEntryStats, CountingSink, FileSink, type TableSink, TableWriter, type TableWriterOptions, type WriteSummary } from './writer.js'
 import { BlockIter } from '../format/block.js'
 import { parseInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { compressionSetting } from '../codec/setting.js'
 import { Property } from '../format/properties.js'
+import { equalBytes } from '../format/coding.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -40,6 +48,12 @@ export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties
   autoSkip?: 'rate' | 'ratio'
   minSampleEvery?: number
   seed?: number
+  /** Write what IngestExternalFile accepts: the newest entry of each user key at sequence number 0 (ingestible.ts). */
+  ingestible?: boolean
+  /** Rewrite an input verify flags: keep the blocks that read, say what was dropped (salvage.ts). */
+  salvage?: boolean
+  /** Blocks buffered for a dictionary stay in memory up to this (default 4 MiB), then spill next to the output. */
+  spillMemoryBytes?: number
 }
 
 export interface RewriteResult extends WriteSummary {
@@ -93,8 +107,15 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   let filter: TableWriterOptions['filter']
   const f = table.metaindexEntries.find((e) => e.name.startsWith(FULL_FILTER_PREFIX))
   if (f) {
-    // A full filter depends only on the keys, which a rewrite keeps: carry it over verbatim.
-    filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
+    // A full filter depends only on the keys, which a rewrite keeps (an ingestible or salvaged
+    // copy keeps a subset, for which the filter stays correct): carry it over verbatim.
+    try {
+      filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
+    } catch (e) {
+      if (!o.salvage) throw e
+      notes.push(`salvage: dropped the damaged filter (${e instanceof Error ? e.message : String(e)})`)
+      drop.push(Property.FilterPolicy, Property.NumFilterEntries)
+    }
   } else if (table.metaindexEntries.some((e) => e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX))) {
     notes.push('the input has a partitioned (or obsolete block-based) filter, whose partitions follow the old index: it was dropped, not rebuilt')
     drop.push(Property.FilterPolicy, Property.NumFilterEntries, Property.BlockBasedTableDecoupledPartitionedFilters)
@@ -102,8 +123,9 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
   if (table.metaindexEntries.some((e) => e.name === HASH_INDEX_PREFIXES_BLOCK || e.name === HASH_INDEX_METADATA_BLOCK)) {
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
-  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ...rest } = o as RewriteOptions
-  void _keep
+  if (o.ingestible) ingestibleProperties(base)
+  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ingestible: _ing, salvage: _salvage, spillMemoryBytes: _spill, ...rest } = o as RewriteOptions
+  void [_keep, _ing, _salvage, _spill]
   const random = prng(seed ?? 0)
   const skip =
     autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
@@ -130,18 +152,36 @@ export function newSessionId(): string {
  * `writer`: re-cut by size, or block by block keeping the file's boundaries.
  */
 export function copyEntries(table: Table, writer: TableWriter, keepBlocks = false): void {
+  if (!keepBlocks) {
+    feedEntries(table, {}, writer)
+    return
+  }
   const tombstones = table.rangeTombstones({ applyGlobalSeqno: false })
-  if (keepBlocks) {
-    for (const ref of table.dataBlocks()) {
-      const raw = table.readBlock(ref.handle, 'data block', true)
-      const whole = wholeBlock(raw, ref.handle.offset, table.dataRestartInterval)
-      if (whole) writer.addDataBlock(raw.slice(), whole.first, whole.last, whole.stats)
-    }
-  } else {
-    const it = table.iterator({ applyGlobalSeqno: false })
-    for (it.seekToFirst(); it.valid; it.next()) writer.add(it.key, it.value)
+  for (const ref of table.dataBlocks()) {
+    const raw = table.readBlock(ref.handle, 'data block', true)
+    const whole = wholeBlock(raw, ref.handle.offset, table.dataRestartInterval)
+    if (whole) writer.addDataBlock(raw.slice(), whole.first, whole.last, whole.stats)
   }
   for (const t of tombstones) writer.addRangeTombstone(t.internalKey, t.end)
+}
+
+/**
+ * The entries a rewrite writes, into `sink`: every entry and range tombstone
+ * as stored, or what salvage still reads (`log` set), or their ingestible
+ * form. Returns what the ingestible form left out, said plainly.
+ */
+export function feedEntries(table: Table, o: Pick<RewriteOptions, 'ingestible'>, sink: EntrySink, log?: SalvageLog): string[] {
+  const entries: Iterable<Entry> = log ? salvagedEntries(table, log) : storedEntries(table)
+  const tombstones: RangeTombstone[] = log ? salvagedTombstones(table, log) : table.rangeTombstones({ applyGlobalSeqno: false })
+  if (o.ingestible) {
+    const report = copyIngestible(table, entries, tombstones, sink)
+    if (report.keys + report.rangeTombstones === 0)
+      throw new RewriteError('usage', 'nothing to ingest: no user key or range tombstone is left at its newest version')
+    return ingestibleNotes(report)
+  }
+  for (const e of entries) sink.add(e.key, e.value)
+  for (const t of tombstones) sink.addRangeTombstone(t.internalKey, t.end)
+  return []
 }
 
 /** First and last key of a data block, and its entries' counts; null for an empty block. */
@@ -182,23 +222,35 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   const t0 = performance.now()
   if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError('usage', `refusing to write over the input file ${input}`)
   if (existsSync(output) && !o.force) throw new RewriteError('usage', `${output} exists (use --force to replace it)`)
-  const table = openTable(input)
+  if (o.keepBlocks && (o.ingestible || o.salvage))
+    throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible or salvage (they change the blocks)')
   const notes: string[] = []
+  const log = checkInput(input, o.salvage ?? false, notes)
+  const table = log ? openForSalvage(input) : openTable(input)
   const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
   let fd = -1
+  let writer: TableWriter | null = null
   try {
-    const options = writerOptionsFor(table, o, notes)
+    const options = { ...writerOptionsFor(table, o, notes), spill: { dir: dirname(output), memoryBytes: o.spillMemoryBytes } }
     fd = onOutput(output, () => openSync(tmp, 'wx'))
     const file = new FileSink(fd)
     // Errors writing the output are reported against OUT, not the temporary file (e.g. ENOSPC).
     const sink: TableSink = { write: (bytes) => onOutput(output, () => file.write(bytes)) }
-    const writer = new TableWriter(sink, options)
-    copyEntries(table, writer, o.keepBlocks)
+    writer = new TableWriter(sink, options)
+    // What the writer is fed, digested: the check of the written file needs no second pass over the input.
+    const fed = o.keepBlocks ? null : new EntryDigest()
+    if (fed) notes.push(...feedEntries(table, o, tee(writer, fed), log ?? undefined))
+    else copyEntries(table, writer, true)
+    if (log) {
+      notes.push(...salvageNotes(log))
+      if (writer.isEmpty) throw new RewriteError('corruption', `cannot salvage: no entry of the input could be read (${notes[notes.length - 1]})`)
+    }
+    if (!o.ingestible && !isExternalFile(table)) notes.push(NOT_INGESTIBLE)
     const summary = writer.finish()
     onOutput(output, () => fsyncSync(fd))
     closeSync(fd)
     fd = -1
-    if (o.verify) verifyRewrite(table, tmp)
+    if (o.verify) verifyRewrite(table, tmp, fed)
     onOutput(output, () => renameSync(tmp, output))
     return {
       ...summary,
@@ -210,12 +262,48 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
       notes,
     }
   } catch (e) {
+    writer?.abort()
     if (fd >= 0) closeSync(fd)
     rmSync(tmp, { force: true })
     throw e
   } finally {
     table.close()
   }
+}
+
+/** A damaged input for salvage: damage in the blocks every read needs (footer, metaindex, properties) leaves nothing to salvage. */
+function openForSalvage(input: string): Table {
+  try {
+    return openTable(input)
+  } catch (e) {
+    if (e instanceof CorruptionError) throw new RewriteError('corruption', `cannot salvage: ${e.message}`, { cause: e })
+    throw e
+  }
+}
+
+/** Why a plain rewrite of a DB's file cannot be ingested, and what can. */
+export const NOT_INGESTIBLE =
+  'the output is not ingestible (IngestExternalFile needs rocksdb.external_sst_file.version and every entry at sequence number 0; this is a DB file): use --ingestible'
+
+/**
+ * Verify the input as `sstkit verify` does: a damaged input is refused (a
+ * corruption RewriteError) unless salvaging, which then starts a log of
+ * what it drops. Null when the input is clean.
+ */
+function checkInput(input: string, salvage: boolean, notes: string[]): SalvageLog | null {
+  const v = verifyFile(input)
+  if (v.kind === 'unopenable') throw v.error
+  if (v.kind === 'ok') return null
+  const p = v.problems[0]
+  const first = `${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`
+  const count = `${v.problems.length}${v.problems.length >= MAX_PROBLEMS ? '+' : ''} problem${v.problems.length === 1 ? '' : 's'}`
+  if (!salvage)
+    throw new RewriteError(
+      'corruption',
+      `refusing to rewrite a damaged input: verify finds ${count} (first: ${first}); --salvage writes what can still be read`,
+    )
+  notes.push(`salvage: the input has ${count} (first: ${first})`)
+  return newSalvageLog()
 }
 
 /** Whether both paths lead to one existing file (e.g. the input is a symlink to OUT). */
@@ -240,8 +328,12 @@ function onOutput<T>(output: string, step: () => T): T {
   }
 }
 
-/** Read the new file back: every checksum, then every entry against the input. */
-function verifyRewrite(input: Table, written: string): void {
+/**
+ * Read the new file back: every checksum, then every entry against what the
+ * writer was fed (its digest), or, for whole blocks kept as they were, against
+ * the input's entries read again.
+ */
+function verifyRewrite(input: Table, written: string, fed: EntryDigest | null): void {
   const out = openTable(written, { verifyChecksums: true })
   try {
     const v = verifyTable(out)
@@ -252,32 +344,63 @@ function verifyRewrite(input: Table, written: string): void {
         `verification of the written file failed: ${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`,
       )
     }
-    const a = input.iterator({ applyGlobalSeqno: false })
-    const b = out.iterator({ applyGlobalSeqno: false })
-    let n = 0
-    for (a.seekToFirst(), b.seekToFirst(); a.valid; a.next(), b.next(), n++) {
-      if (!b.valid) throw new RewriteError('corruption', `verification failed: the written file ends after ${n} entries`)
-      if (Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)) !== 0 || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) !== 0) {
-        throw new RewriteError('corruption', `verification failed: entry ${n} differs from the input`)
+    if (fed) {
+      const got = new EntryDigest()
+      feedEntries(out, {}, got)
+      if (got.points !== fed.points || got.tombstones !== fed.tombstones || got.finish() !== fed.finish()) {
+        throw new RewriteError(
+          'corruption',
+          `verification failed: the written file's ${got.points} entries and ${got.tombstones} range tombstones differ from the ${fed.points} and ${fed.tombstones} written`,
+        )
       }
+      return
     }
-    if (b.valid) throw new RewriteError('corruption', `verification failed: the written file has more than ${n} entries`)
-    const ta = input.rangeTombstones({ applyGlobalSeqno: false })
-    const tb = out.rangeTombstones({ applyGlobalSeqno: false })
-    if (ta.length !== tb.length) throw new RewriteError('corruption', `verification failed: ${tb.length} range tombstones written, ${ta.length} in the input`)
-    ta.forEach((t, i) => {
-      if (
-        Buffer.compare(Buffer.from(t.internalKey), Buffer.from(tb[i].internalKey)) !== 0 ||
-        Buffer.compare(Buffer.from(t.end), Buffer.from(tb[i].end)) !== 0
-      ) {
-        throw new RewriteError('corruption', `verification failed: range tombstone ${i} differs from the input`)
-      }
-    })
+    const expected = new ComparingSink(out)
+    feedEntries(input, {}, expected)
+    expected.end()
   } catch (e) {
     if (e instanceof CorruptionError) throw new RewriteError('corruption', `verification of the written file failed: ${e.message}`)
     throw e
   } finally {
     out.close()
+  }
+}
+
+/** An entry sink that checks each entry against the next one of a written table. */
+class ComparingSink implements EntrySink {
+  private readonly it: TableIterator
+  private readonly tombstones: RangeTombstone[]
+  private entries = 0
+  private tombstoneCount = 0
+
+  constructor(table: Table) {
+    this.it = table.iterator({ applyGlobalSeqno: false })
+    this.it.seekToFirst()
+    this.tombstones = table.rangeTombstones({ applyGlobalSeqno: false })
+  }
+
+  add(key: Uint8Array, value: Uint8Array): void {
+    const b = this.it
+    if (!b.valid) throw new RewriteError('corruption', `verification failed: the written file ends after ${this.entries} entries`)
+    if (!equalBytes(key, b.key) || !equalBytes(value, b.value))
+      throw new RewriteError('corruption', `verification failed: entry ${this.entries} differs from the input`)
+    b.next()
+    this.entries++
+  }
+
+  addRangeTombstone(internalStartKey: Uint8Array, endUserKey: Uint8Array): void {
+    const i = this.tombstoneCount++
+    const t = this.tombstones[i]
+    if (!t || !equalBytes(t.internalKey, internalStartKey) || !equalBytes(t.end, endUserKey)) {
+      throw new RewriteError('corruption', `verification failed: range tombstone ${i} differs from the input`)
+    }
+  }
+
+  end(): void {
+    if (this.it.valid) throw new RewriteError('corruption', `verification failed: the written file has more than ${this.entries} entries`)
+    if (this.tombstoneCount !== this.tombstones.length) {
+      throw new RewriteError('corruption', `verification failed: ${this.tombstones.length} range tombstones written, ${this.tombstoneCount} expected`)
+    }
   }
 }
 

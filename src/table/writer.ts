@@ -12,7 +12,8 @@
  * built from samples chosen as RocksDB chooses them, then written in order.
  *
  * Output goes to a sink (a file descriptor, or a byte counter for size
- * estimates); nothing is held beyond the dictionary buffer and one block.
+ * estimates); nothing is held beyond the dictionary buffer (spilled to a
+ * temporary file past 4 MiB when `spill` says where) and one block.
  */
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
@@ -27,6 +28,7 @@ import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal
 import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
+import { BlockSpill } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from '../format/index-block.js'
 import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
@@ -89,6 +91,8 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   baseProperties: Map<string, Uint8Array>
   /** Properties to leave out (e.g. a dropped filter's policy). */
   dropProperties?: string[]
+  /** Where blocks buffered for a dictionary spill, past `memoryBytes` (default 4 MiB); without it they all stay in memory. */
+  spill?: { dir: string; memoryBytes?: number }
   /** Shorten index separators: only for leveldb.BytewiseComparator. */
   shortenSeparators?: boolean
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
@@ -167,10 +171,8 @@ export class TableWriter {
   private readonly rangeDel = new BlockBuilder(1)
   private rangeDeletions = 0
   private lastKey: Uint8Array | null = null
-  private buffered: Uint8Array[] | null = null
+  private buffered: BlockSpill | null = null
   private bufferedBytes = 0
-  /** Keys bounding each buffered block, for the deferred index entries. */
-  private bufferedKeys: { first: Uint8Array; last: Uint8Array }[] = []
   private blockFirstKey: Uint8Array | null = null
   private dictionary: Uint8Array = new Uint8Array(0)
   /** Data blocks (with the dictionary, once built). */
@@ -211,7 +213,8 @@ export class TableWriter {
       this.partitioned = { partitions: [], current: new ShortenedIndexBuilder(indexOpts), policy: new FlushBySizePolicy(o.metadataBlockSize), estimate: 0 }
     }
     if (o.dictionary && o.dictionary.length > 0) this.dictionary = o.dictionary
-    else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0) this.buffered = []
+    else if (o.dict !== 'none' && o.compressionType !== CompressionType.None && o.maxDictBytes > 0)
+      this.buffered = new BlockSpill(o.spill?.dir ?? null, o.spill?.memoryBytes)
     if (!this.buffered) this.dataCompressor = new BlockCompressor(o, o.formatVersion, this.dictionary)
   }
 
@@ -255,8 +258,7 @@ export class TableWriter {
     const last = this.lastKey!
     this.blockFirstKey = null
     if (this.buffered) {
-      this.buffered.push(block)
-      this.bufferedKeys.push({ first, last })
+      this.buffered.push({ block, first, last })
       this.bufferedBytes += block.length
       if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered(nextKey)
       return
@@ -291,8 +293,7 @@ export class TableWriter {
     if (!h) return
     this.held = null
     if (this.buffered) {
-      this.buffered.push(h.raw)
-      this.bufferedKeys.push({ first: h.first, last: h.last })
+      this.buffered.push({ block: h.raw, first: h.first, last: h.last })
       this.bufferedBytes += h.raw.length
       if (this.o.maxDictBufferBytes !== 0 && this.bufferedBytes > this.o.maxDictBufferBytes) this.enterUnbuffered(nextKey)
       return
@@ -329,23 +330,34 @@ export class TableWriter {
 
   private enterUnbuffered(nextKey: Uint8Array | null): void {
     const blocks = this.buffered!
-    const keys = this.bufferedKeys
     this.buffered = null
-    this.bufferedKeys = []
-    this.dictionary = this.buildDictionary(blocks)
-    this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
-    for (const [i, b] of blocks.entries()) this.emitDataBlock(b, keys[i].last, i + 1 < keys.length ? keys[i + 1].first : nextKey)
+    try {
+      this.dictionary = this.buildDictionary(blocks)
+      this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
+      // Each block's index entry needs the next block's first key: read one ahead.
+      let held = blocks.count > 0 ? blocks.get(0) : null
+      for (let i = 0; held; i++) {
+        const next = i + 1 < blocks.count ? blocks.get(i + 1) : null
+        this.emitDataBlock(held.block, held.last, next ? next.first : nextKey)
+        held = next
+      }
+    } finally {
+      blocks.close()
+    }
   }
 
-  private buildDictionary(blocks: Uint8Array[]): Uint8Array {
+  /** Give up: release what buffering holds (a temporary file of spilled blocks). */
+  abort(): void {
+    this.buffered?.close()
+    this.buffered = null
+  }
+
+  private buildDictionary(blocks: BlockSpill): Uint8Array {
     const o = this.o
-    const plan = planSamples(
-      blocks.map((b) => b.length),
-      sampleBudget(o.dict, o.compressionType, o.maxDictBytes, o.trainBytes),
-    )
+    const plan = planSamples([...blocks.blockSizes], sampleBudget(o.dict, o.compressionType, o.maxDictBytes, o.trainBytes))
     const total = plan.reduce((a, p) => a + p.take, 0)
     const samples = new Uint8Array(total)
-    for (const p of plan) samples.set(blocks[p.block].subarray(0, p.take), p.at)
+    for (const p of plan) samples.set(blocks.get(p.block).block.subarray(0, p.take), p.at)
     // The level matters to finalize only, which is zstd's.
     return dictionaryFromSamples(
       o.dict,
@@ -427,6 +439,11 @@ export class TableWriter {
   /** Compress once without writing: the first frame allocates codec state, which should not be timed. */
   warmUp(raw: Uint8Array): void {
     if (!this.buffered && raw.length > 0) this.compress(raw, true)
+  }
+
+  /** No entry (point or range tombstone) added yet. */
+  get isEmpty(): boolean {
+    return this.stats.entries === 0
   }
 
   /** The dictionary in use (built or given); empty until built. */
