@@ -295,7 +295,9 @@ function checkInput(input: string, salvage: boolean, notes: string[]): SalvageLo
   if (v.kind === 'unopenable') throw v.error
   if (v.kind === 'ok') return null
   const p = v.problems[0]
-  const first = `${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${p.message}`
+  // The refusal stays one short line: the first problem's message up to 120 characters (verify tells the rest).
+  const message = p.message.length > 120 ? `${p.message.slice(0, 117)}...` : p.message
+  const first = `${p.block}${p.offset !== null ? ` at offset ${p.offset}` : ''}: ${message}`
   const count = `${v.problems.length}${v.problems.length >= MAX_PROBLEMS ? '+' : ''} problem${v.problems.length === 1 ? '' : 's'}`
   if (!salvage)
     throw new RewriteError(
