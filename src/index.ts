@@ -31,8 +31,8 @@ export { TableWriter, FileSink, CountingSink } from './table/writer.js'
 export type { TableWriterOptions, WriteSummary } from './table/writer.js'
 export { writeSynth, synthValues } from './synth/synth.js'
 export type { SynthOptions } from './synth/synth.js'
-export { RateDecider, RatioDecider } from './recompress/auto-skip.js'
-export type { AutoSkipStrategy, SkipDecider } from './recompress/auto-skip.js'
+export { RateDecider, RatioDecider } from './codec/auto-skip.js'
+export type { AutoSkipStrategy, SkipDecider } from './codec/auto-skip.js'
 export {
   COMPRESSION_DEFAULTS,
   DEFAULT_COMPRESSION_LEVEL,

@@ -1,6 +1,6 @@
 /**
  * Internal-key value types (RocksDB `db/dbformat.h`, `enum ValueType`). How
- * sst_dump prints them is src/sstdump/text.ts's business.
+ * sst_dump prints them is src/report/sst-dump-text.ts's business.
  */
 
 /** Every code of `enum ValueType`, keyed by the RocksDB name without `kType`. */

@@ -17,7 +17,7 @@ import { compressionShortName } from '../format/compression-type.js'
 import { collectSampleSets, type DictionaryOptions, finalizedDictionary, type Samples, trainedDictionary } from './dictionary.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask } from './evaluate.js'
 import { runTasks } from './pool.js'
-import type { AutoSkipStrategy } from './auto-skip.js'
+import type { AutoSkipStrategy } from '../codec/auto-skip.js'
 import { sampled as sampledIndex, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 

@@ -20,7 +20,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
-import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from './auto-skip.js'
+import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 

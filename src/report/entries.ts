@@ -12,7 +12,7 @@ import { ValueType, valueTypeName } from '../format/value-type.js'
 import { decodeWideColumns } from '../format/wide-columns.js'
 import type { LineWriter } from './line-writer.js'
 import { escapeBytes } from './text.js'
-import { formatBlobIndex, formatWideColumns } from '../sstdump/text.js'
+import { formatBlobIndex, formatWideColumns } from './sst-dump-text.js'
 
 export interface EntryView {
   userKey: Uint8Array

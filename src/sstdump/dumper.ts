@@ -535,7 +535,7 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
-import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from './text.js'
+import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
 
 function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {
   try {

@@ -8,7 +8,7 @@ import { xxh3 } from '@node-rs/xxhash'
 import type { TableProperties } from '../format/properties.js'
 import { hexUpper } from './sink.js'
 import { Property } from '../format/properties.js'
-import { formatSeqnoTimeMapProperty } from './text.js'
+import { formatSeqnoTimeMapProperty } from '../report/sst-dump-text.js'
 
 const M64 = (1n << 64n) - 1n
 const UNKNOWN_CF = 2147483647n

@@ -10,7 +10,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { RateDecider, RatioDecider } from '../recompress/auto-skip.js'
+import { RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { prng } from '../util/prng.js'
 import {
   BLOCK_BASED_FILTER_PREFIX,

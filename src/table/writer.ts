@@ -97,7 +97,7 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   shortenSeparators?: boolean
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
   acceptance?: AcceptanceRule
-  /** Auto-skip: decides per data block whether to attempt compression (see recompress/auto-skip.ts). */
+  /** Auto-skip: decides per data block whether to attempt compression (see codec/auto-skip.ts). */
   skip?: {
     attempt(): boolean
     record(rejected: boolean, storedBytes: number, rawBytes: number): void

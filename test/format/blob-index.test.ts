@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { decodeBlobIndex, type BlobIndex } from '../../src/format/blob-index.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { catchErr } from './catch-corruption.js'
-import { formatBlobIndex, compressionTypeToString, DEBIAN_ROCKSDB } from '../../src/sstdump/text.js'
+import { formatBlobIndex, compressionTypeToString, DEBIAN_ROCKSDB } from '../../src/report/sst-dump-text.js'
 
 // Synthetic byte vectors built from the layout in db/blob/blob_index.h.
 function cat(...parts: (number[] | Uint8Array)[]): Uint8Array {

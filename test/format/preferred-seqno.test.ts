@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { splitValuePreferredSeqno } from '../../src/format/preferred-seqno.js'
 import { CorruptionError } from '../../src/format/errors.js'
-import { formatValuePreferredSeqno } from '../../src/sstdump/text.js'
+import { formatValuePreferredSeqno } from '../../src/report/sst-dump-text.js'
 
 function packed(value: number[], seqno: bigint): Uint8Array {
   const out = new Uint8Array(value.length + 8)

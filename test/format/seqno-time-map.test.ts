@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import { decodeSeqnoTimeMap } from '../../src/format/seqno-time-map.js'
 import { encodeVarint } from '../../src/format/coding.js'
 import { catchErr } from './catch-corruption.js'
-import { formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/sstdump/text.js'
+import { formatSeqnoTimeMap, formatSeqnoTimeMapProperty } from '../../src/report/sst-dump-text.js'
 
 // Synthetic property values built from SeqnoToTimeMapping::EncodeTo's layout.
 function enc(...nums: (number | bigint)[]): Uint8Array {

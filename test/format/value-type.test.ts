@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { ValueType, valueTypeName, isValidSstValueType, isExtendedValueType, MAX_VALID_VALUE_TYPE } from '../../src/format/value-type.js'
 import { parseInternalKey, encodeInternalKey } from '../../src/format/internal-key.js'
-import { formatParsedInternalKey, formatScanType, rocksDbAtLeast, sliceToString, DEBIAN_ROCKSDB } from '../../src/sstdump/text.js'
+import { formatParsedInternalKey, formatScanType, rocksDbAtLeast, sliceToString, DEBIAN_ROCKSDB } from '../../src/report/sst-dump-text.js'
 
 const enc = new TextEncoder()
 

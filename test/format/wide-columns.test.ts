@@ -3,7 +3,7 @@ import { decodeWideColumns, hasBlobColumns, wideColumnsVersion } from '../../src
 import { encodeVarint } from '../../src/format/coding.js'
 import { NotSupportedError } from '../../src/format/errors.js'
 import { catchErr } from './catch-corruption.js'
-import { formatWideColumns } from '../../src/sstdump/text.js'
+import { formatWideColumns } from '../../src/report/sst-dump-text.js'
 
 // Synthetic byte vectors built from the layouts in db/wide/wide_column_serialization.h.
 const te = new TextEncoder()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ALPHA_BETTER, ALPHA_WORSE, RateDecider, RatioDecider } from '../../src/recompress/auto-skip.js'
+import { ALPHA_BETTER, ALPHA_WORSE, RateDecider, RatioDecider } from '../../src/codec/auto-skip.js'
 import { prng } from '../../src/util/prng.js'
 
 const never = () => 0.99 // a "random" source that never explores and picks the longest gap
