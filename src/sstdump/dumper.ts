@@ -11,6 +11,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { decompressBlock } from '../codec/compression.js'
+import { unmaskCrc32c } from '../codec/checksum.js'
+import { ChecksumType } from '../format/checksum-type.js'
 import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
@@ -238,8 +240,10 @@ export class Dumper {
 
   checksumStatus(e: ChecksumMismatchError): SstDumpStatus {
     const ct = this.footer?.checksumType ?? 1
+    // RocksDB unmasks CRC32c values in this message "for people who might look for reference crc value".
+    const shown = (v: number): number => (ct === ChecksumType.CRC32c ? unmaskCrc32c(v >>> 0) : v >>> 0)
     return corruption(
-      `block checksum mismatch: stored = ${e.stored >>> 0}, computed = ${e.computed >>> 0}, type = ${ct}  in ${this.path} offset ${e.handle.offset} size ${e.handle.size}`,
+      `block checksum mismatch: stored = ${shown(e.stored)}, computed = ${shown(e.computed)}, type = ${ct}  in ${this.path} offset ${e.handle.offset} size ${e.handle.size}`,
     )
   }
 

@@ -71,8 +71,6 @@ const DIFFERENT: Record<string, string> = {
   'bad-huge-index-handle-verifycs': 'sst_dump aborts (std::bad_alloc)',
   'bad-huge-index-handle-props': 'sst_dump aborts (std::bad_alloc)',
   // Issue 14's damaged files (test/fixtures/bad/README.md), where the drop-in does not match 7.8.3 yet:
-  'bad-filter-flip-verify': '7.8.3 prints a CRC32c mismatch with the stored checksum unmasked; the drop-in prints it as stored',
-  'bad-filter-flip-verifycs': '7.8.3 prints a CRC32c mismatch with the stored checksum unmasked; the drop-in prints it as stored',
   'bad-synthetic-index-handle-past-eof-check': '7.8.3 says nothing of a data block handle past the end; the drop-in reports the truncated read',
   'bad-synthetic-index-handle-past-eof-verify': '7.8.3 says "The file is ok" (no checksums read); the drop-in reports the truncated read',
   'bad-synthetic-index-handle-past-eof-verifycs': '7.8.3 reports a checksum mismatch (stored = 0) past the end; the drop-in reports the truncated read',
