@@ -20,6 +20,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
+import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from './auto-skip.js'
 import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
@@ -205,6 +206,8 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
     batchBytes = 0
+    // Each batch leaves its blocks and read windows behind as dead buffers: see util/garbage.ts.
+    collectGarbage()
   }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
     if (first) for (const st of states) st.writer.warmUp(raw)
