@@ -12,7 +12,10 @@ function makeOldGarbage(): number {
   const held: Uint8Array[] = []
   for (let i = 0; i < 48; i++) held.push(new Uint8Array(1 << 20))
   let churn: object[] = []
-  for (let i = 0; i < 2_000_000; i++) churn = i % 1000 === 0 ? [] : (churn.push({ i }), churn)
+  for (let i = 0; i < 2_000_000; i++) {
+    if (i % 1000 === 0) churn = []
+    churn.push({ i })
+  }
   return held.reduce((a, b) => a + b.length, churn.length)
 }
 
