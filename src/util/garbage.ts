@@ -8,16 +8,23 @@
  * heap, so it rarely collects: measured, ~56 MB of dead buffers per worker at
  * the peak, the most of recompress's and advise's peak RSS above one thread's.
  * Such loops call collectGarbage() between steps; it collects only once the
- * thread's buffers exceed a few MiB, so its cost (a few ms for a worker heap
- * of ~10 MB) is paid once per several MiB processed.
+ * thread's buffers have grown by a few MiB over what is live (buffers a table
+ * writer holds, say), so its cost (a few ms for a heap of ~10 MB) is paid
+ * once per several MiB processed.
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
-/** Collect when this thread's ArrayBuffers exceed this. */
-export const COLLECT_ABOVE_BUFFER_BYTES = 8 << 20
+/** Collect when this thread's ArrayBuffers have grown by this much over the live ones. */
+export const COLLECT_AFTER_GROWTH_BYTES = 8 << 20
 
 let collector: (() => void) | null | undefined
+/**
+ * The fewest buffer bytes seen since the last collection: about what is live.
+ * (The memory of a collection's dead buffers is freed on a background thread
+ * afterwards, so the first look after it may still count some of them.)
+ */
+let floor = Number.POSITIVE_INFINITY
 
 /**
  * V8's gc() without --expose-gc on the command line: the flag set now applies
@@ -36,10 +43,14 @@ function v8Collector(): (() => void) | null {
   return collector
 }
 
-/** Run a full collection of this thread's heap if its ArrayBuffers exceed `aboveBytes`; true if it did. */
-export function collectGarbage(aboveBytes = COLLECT_ABOVE_BUFFER_BYTES): boolean {
-  if (process.memoryUsage().arrayBuffers <= aboveBytes) return false
+/** Run a full collection of this thread's heap if its ArrayBuffers grew by more than `growthBytes` over the live ones; true if it did. */
+export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
+  const buffers = process.memoryUsage().arrayBuffers
+  floor = Math.min(floor, buffers)
+  if (buffers - floor <= growthBytes) return false
   const gc = v8Collector()
-  gc?.()
-  return gc !== null
+  if (!gc) return false
+  gc()
+  floor = Number.POSITIVE_INFINITY
+  return true
 }
