@@ -29,6 +29,12 @@ const POLL_MS = 50
  * while this thread is inside a task of its own and cannot hand out the next.
  */
 const WORKER_DEPTH = 2
+/**
+ * Every thread collects its garbage after a task once its buffers grew by this
+ * (util/garbage.ts): tasks are few (about a hundred a run) and each leaves a
+ * file's index, windows and samples behind, so a low bar costs little.
+ */
+export const TASK_COLLECT_GROWTH_BYTES = 2 << 20
 
 export class AdvisePool {
   private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
@@ -44,7 +50,7 @@ export class AdvisePool {
       const out: FileTaskResult[] = []
       for (const t of tasks) {
         out.push(evaluateFile(t.task))
-        collectGarbage()
+        collectGarbage(TASK_COLLECT_GROWTH_BYTES)
         await new Promise((r) => setImmediate(r))
       }
       return out
@@ -85,7 +91,7 @@ export class AdvisePool {
         failure ??= { error: e }
       }
       done++
-      collectGarbage()
+      collectGarbage(TASK_COLLECT_GROWTH_BYTES)
       pool.poll(received)
       noticeExits()
       await new Promise((r) => setImmediate(r))

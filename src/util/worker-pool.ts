@@ -13,14 +13,11 @@
  *   runs on process exit (e.g. stdout closed under a running scan).
  * - A worker that dies (its threadId becomes -1) is noticed by `exited()`, so
  *   its work can be done elsewhere.
- * - After each message a worker collects its garbage if its dead buffers may
- *   have piled up (src/util/garbage.ts).
  *
  * The worker side is `poolWorker()`. Messages with `kind` `ready`, `close` and
  * `closed` belong to the pool; everything else is the user's protocol.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort, type ResourceLimits, type Transferable } from 'node:worker_threads'
-import { collectGarbage } from './garbage.js'
 
 /** What every pool worker is started with. */
 export interface PoolWorkerData<D> {
@@ -188,11 +185,7 @@ export function poolWorker<D, Req extends { kind: string }, Res extends { kind: 
     ready: () => send({ kind: 'ready' }),
     listen(handle, onClose) {
       w.port.on('message', (m: Req | { kind: 'close' }) => {
-        if (m.kind !== 'close') {
-          handle(m as Req)
-          collectGarbage()
-          return
-        }
+        if (m.kind !== 'close') return handle(m as Req)
         onClose?.()
         send({ kind: 'closed' })
         w.port.close()
