@@ -1,12 +1,17 @@
 /**
- * Runs advise's file tasks on the shared worker pool (src/util/worker-pool.ts):
- * lane j of every round goes to worker j, so a worker's dictionary cache
- * serves the same files and settings round after round. Inline when one job
- * suffices or when running from TypeScript sources (tests), where the worker
- * script is not built. Results never depend on the number of jobs: each task is
- * a pure function of its inputs (timings aside).
+ * Runs advise's file tasks on `lanes` lanes: this thread (lane 0) and
+ * `lanes - 1` workers of the shared pool (src/util/worker-pool.ts). Lane j of
+ * every round goes to the same thread, so its dictionary and codec caches
+ * serve the same files and settings round after round. This thread is a lane
+ * because it is otherwise idle while the workers compress, and every worker
+ * costs ~25 MB of RSS of its own (a V8 isolate, its heap, its codec
+ * contexts). Inline only when one job suffices or when running from
+ * TypeScript sources (tests), where the worker script is not built. Results
+ * never depend on the number of jobs: each task is a pure function of its
+ * inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
+import { collectGarbage } from '../util/garbage.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
@@ -19,49 +24,81 @@ const canUseWorkers = !import.meta.url.endsWith('.ts')
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 }
 /** How long to sleep between looks at the workers when none has posted. */
 const POLL_MS = 50
+/**
+ * Tasks a worker holds at once: one running, one waiting, so it never idles
+ * while this thread is inside a task of its own and cannot hand out the next.
+ */
+const WORKER_DEPTH = 2
+/**
+ * Every thread collects its garbage after a task once its buffers grew by this
+ * (util/garbage.ts): tasks are few (about a hundred a run) and each leaves a
+ * file's index, windows and samples behind, so a low bar costs little.
+ */
+export const TASK_COLLECT_GROWTH_BYTES = 2 << 20
 
 export class AdvisePool {
   private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
 
   constructor(readonly lanes: number) {
-    this.pool = lanes > 1 && canUseWorkers ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes, null, { resourceLimits: WORKER_LIMITS }) : null
+    this.pool = lanes > 1 && canUseWorkers ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes - 1, null, { resourceLimits: WORKER_LIMITS }) : null
   }
 
-  /** Run tasks; `lane` picks the worker. Results come back in task order. */
+  /** Run tasks; `lane` picks the thread. Results come back in task order. */
   async run(tasks: { lane: number; task: FileTask }[]): Promise<FileTaskResult[]> {
     const pool = this.pool
     if (!pool) {
       const out: FileTaskResult[] = []
       for (const t of tasks) {
         out.push(evaluateFile(t.task))
+        collectGarbage(TASK_COLLECT_GROWTH_BYTES)
         await new Promise((r) => setImmediate(r))
       }
       return out
     }
-    const queues = pool.slots.map(() => [] as number[])
-    for (const [i, t] of tasks.entries()) queues[t.lane % pool.slots.length].push(i)
+    // Queue 0 is this thread's; queue j + 1 worker j's.
+    const queues = Array.from({ length: pool.slots.length + 1 }, () => [] as number[])
+    for (const [i, t] of tasks.entries()) queues[t.lane % queues.length].push(i)
     const results: FileTaskResult[] = new Array(tasks.length)
-    const busy = pool.slots.map(() => false)
+    const inFlight = pool.slots.map(() => 0)
     let done = 0
     let failure: { error: unknown } | null = null
     const give = (s: PoolSlot) => {
-      const i = failure ? undefined : queues[s.index].shift()
-      busy[s.index] = i !== undefined
-      if (i !== undefined) pool.send(s, { kind: 'task', id: i, task: tasks[i].task })
+      while (!failure && inFlight[s.index] < WORKER_DEPTH && queues[s.index + 1].length > 0) {
+        const i = queues[s.index + 1].shift()!
+        inFlight[s.index]++
+        pool.send(s, { kind: 'task', id: i, task: tasks[i].task })
+      }
     }
     const received = (s: PoolSlot, m: AdviseReply) => {
       if (m.kind === 'error') failure ??= { error: errorFromTransfer(m.error) }
       else results[m.id] = m.result
       done++
+      inFlight[s.index]--
       give(s)
     }
-    for (const s of pool.slots) give(s)
-    while (!failure && done < tasks.length) {
-      await pool.waitAsync(received, POLL_MS)
+    const noticeExits = () => {
       for (const s of pool.exited()) {
         pool.poll(received)
-        if (busy[s.index]) failure ??= { error: s.error ?? new Error('an advise worker thread exited') }
+        if (inFlight[s.index] > 0) failure ??= { error: s.error ?? new Error('an advise worker thread exited') }
       }
+    }
+    for (const s of pool.slots) give(s)
+    while (!failure && queues[0].length > 0) {
+      const i = queues[0].shift()!
+      try {
+        results[i] = evaluateFile(tasks[i].task)
+      } catch (e) {
+        failure ??= { error: e }
+      }
+      done++
+      collectGarbage(TASK_COLLECT_GROWTH_BYTES)
+      pool.poll(received)
+      noticeExits()
+      await new Promise((r) => setImmediate(r))
+    }
+    while (!failure && done < tasks.length) {
+      await pool.waitAsync(received, POLL_MS)
+      noticeExits()
     }
     if (failure) throw failure.error
     return results

@@ -13,13 +13,17 @@ import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
 import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
-import { BlockBuilder } from '../format/block.js'
+import { BlockBuilder, BlockIter } from '../format/block.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { newScratch } from '../codec/output.js'
+import { messageOf } from '../table/layout.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { equalBytes, readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
+import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
@@ -214,6 +218,8 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
     batchBytes = 0
+    // Each batch leaves its blocks and read windows behind as dead buffers: see util/garbage.ts.
+    collectGarbage()
   }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
     if (first) for (const st of states) st.writer.warmUp(raw)
@@ -226,7 +232,6 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
     const builder = new BlockBuilder(16)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
-    const it = table.iterator({ applyGlobalSeqno: task.source.applyGlobalSeqno ?? false })
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)
     let lastLength = 0
@@ -236,21 +241,16 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       firstKey = null
       stats = emptyStats()
     }
-    try {
-      for (it.seekToFirst(); it.valid; it.next()) {
-        const key = it.key
-        const value = it.value
-        if (policy.shouldFlush(builder, key.length, value.length)) flush()
-        builder.add(key, value)
-        firstKey ??= key.slice()
-        if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
-        lastKey.set(key)
-        lastLength = key.length
-        countEntry(stats, key, value.length)
-      }
-    } catch (e) {
-      if (e instanceof RoundTripError) throw e
-      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${(e as Error).message}; entries after this point were not evaluated` })
+    for (const it of storedEntries(table, skipped, task.source.applyGlobalSeqno ?? false)) {
+      const key = it.key
+      const value = it.value
+      if (policy.shouldFlush(builder, key.length, value.length)) flush()
+      builder.add(key, value)
+      firstKey ??= key.slice()
+      if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
+      lastKey.set(key)
+      lastLength = key.length
+      countEntry(stats, key, value.length)
     }
     if (!builder.empty) flush()
   } else {
@@ -280,6 +280,37 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.fileBytes = sum.fileSize
   }
   return { results: states.map((s) => s.m), skipped }
+}
+
+/**
+ * The file's entries as stored (no global seqno applied), block after block,
+ * read through one reused window and decode buffer: unlike the table's
+ * iterator, a pass allocates nothing per block or MiB read, so it leaves no
+ * garbage behind (see util/garbage.ts). Stops at the first unreadable block or
+ * entry, recording it. Each yielded entry is valid until the next.
+ */
+function* storedEntries(table: Table, skipped: SkippedBlock[], applyGlobalSeqno: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
+  if (applyGlobalSeqno && table.globalSeqno >= 0) {
+    // An ingested file read as RocksDB's table reader reads it (sst_dump's emulation): the iterator patches each key.
+    const it = table.iterator({ applyGlobalSeqno: true })
+    try {
+      for (it.seekToFirst(); it.valid; it.next()) yield it
+    } catch (e) {
+      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${messageOf(e)}; entries after this point were not evaluated` })
+    }
+    return
+  }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  let offset = table.indexHandle.offset
+  try {
+    for (const ref of table.dataBlocks()) {
+      offset = ref.handle.offset
+      const it = new BlockIter(table.readDataBlock(ref.handle, reuse), offset, 'data block', table.dataRestartInterval)
+      for (it.seekToFirst(); it.valid; it.next()) yield it
+    }
+  } catch (e) {
+    skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
+  }
 }
 
 function emptyStats(): BlockEntryStats {

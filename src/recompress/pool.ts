@@ -1,9 +1,11 @@
 /**
- * Runs evaluation tasks on worker threads (`--jobs`, through
- * src/util/worker-pool.ts), or inline when one job suffices or when running
- * from TypeScript sources (tests), where the worker script is not built.
- * Results never depend on the number of jobs: each task is a pure function of
- * its inputs (timings aside).
+ * Runs evaluation tasks on `jobs` lanes: this thread and `jobs - 1` worker
+ * threads (through src/util/worker-pool.ts). This thread is a lane because it
+ * is otherwise idle while the workers compress, and every worker costs ~25 MB
+ * of RSS of its own (a V8 isolate, its heap, its codec contexts). Inline only
+ * when one job suffices or when running from TypeScript sources (tests), where
+ * the worker script is not built. Results never depend on the number of jobs:
+ * each task is a pure function of its inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
@@ -30,7 +32,8 @@ const canUseWorkers = !import.meta.url.endsWith('.ts')
 const POLL_MS = 50
 
 export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (n: number) => void): Promise<TaskResult[]> {
-  if (jobs <= 1 || tasks.length <= 1 || !canUseWorkers) {
+  const workers = canUseWorkers ? Math.min(jobs, tasks.length) - 1 : 0
+  if (workers <= 0) {
     const out: TaskResult[] = []
     for (const t of tasks) {
       out.push(evaluate(t, () => onBlocks?.(1)))
@@ -40,7 +43,7 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
     return out
   }
   const results: TaskResult[] = new Array(tasks.length)
-  const pool = new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, Math.min(jobs, tasks.length), null)
+  const pool = new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null)
   /** The task each worker is on (by slot index), or -1. */
   const running = pool.slots.map(() => -1)
   let next = 0
@@ -60,14 +63,35 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
     done++
     give(s)
   }
+  const noticeExits = () => {
+    for (const s of pool.exited()) {
+      pool.poll(received) // its last answers may have arrived just before it went
+      if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure ??= { error: s.error ?? new Error('a recompress worker thread exited') }
+    }
+  }
   try {
     for (const s of pool.slots) give(s)
+    // This thread's lane: the next task nobody has taken, in turn with the workers.
+    while (!failure && next < tasks.length) {
+      const id = next++
+      let blocks = 0
+      try {
+        results[id] = evaluate(tasks[id], () => {
+          onBlocks?.(1)
+          // The workers' progress too, while this thread is busy.
+          if (++blocks % 32 === 0) pool.poll(received)
+        })
+      } catch (e) {
+        failure ??= { error: e }
+      }
+      done++
+      pool.poll(received)
+      noticeExits()
+      await new Promise((r) => setImmediate(r))
+    }
     while (!failure && done < tasks.length) {
       await pool.waitAsync(received, POLL_MS)
-      for (const s of pool.exited()) {
-        pool.poll(received) // its last answers may have arrived just before it went
-        if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure ??= { error: s.error ?? new Error('a recompress worker thread exited') }
-      }
+      noticeExits()
     }
     if (failure) throw failure.error
     return results

@@ -10,6 +10,10 @@ import { newScratch } from '../codec/output.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
+import { collectGarbage } from '../util/garbage.js'
+
+/** A pass over the blocks collects dead buffers (its reads' and decoders') after about this many bytes. */
+const COLLECT_EVERY_BYTES = 4 << 20
 
 export interface SourceOptions {
   /** null: keep the file's blocks; else re-cut entries into blocks of this size. */
@@ -52,6 +56,7 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
     // One reused read window and decode buffer: a pass over the file allocates nothing per block,
     // so memory stays flat (the yielded data is valid until the next block, as documented).
     const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+    let sinceCollect = 0
     for (const ref of table.dataBlocks()) {
       const index = i++
       if (!sampled(index, opts.samplePercent)) continue
@@ -63,6 +68,11 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
         continue
       }
       yield { data, index, indexKey: ref.indexKey }
+      sinceCollect += data.length
+      if (sinceCollect >= COLLECT_EVERY_BYTES) {
+        sinceCollect = 0
+        collectGarbage()
+      }
     }
     return
   }
@@ -82,6 +92,7 @@ function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Gen
     skipped.push({ offset: table.indexHandle.offset, message: messageOf(e) })
     return
   }
+  let sinceCollect = 0
   for (;;) {
     if (!it.valid) break
     if (policy.shouldFlush(builder, it.key.length, it.value.length)) {
@@ -89,6 +100,11 @@ function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Gen
       if (sampled(index, opts.samplePercent)) yield { data, index, firstKey, lastKey }
       index++
       firstKey = undefined
+      sinceCollect += data.length
+      if (sinceCollect >= COLLECT_EVERY_BYTES) {
+        sinceCollect = 0
+        collectGarbage()
+      }
     }
     builder.add(it.key, it.value)
     firstKey ??= it.key.slice()

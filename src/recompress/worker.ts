@@ -1,5 +1,6 @@
 /** Worker-thread entry: evaluate one task at a time, reporting progress (see pool.ts). */
 import { errorToTransfer } from '../errors.js'
+import { collectGarbage } from '../util/garbage.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { evaluate } from './evaluate.js'
 import type { WorkerMessage, WorkerRequest } from './pool.js'
@@ -21,4 +22,5 @@ side.listen((m) => {
   } catch (e) {
     side.post({ kind: 'error', id: m.id, error: errorToTransfer(e) })
   }
+  collectGarbage()
 })

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// Benchmark (not a test): every command's peak RSS next to its wall and CPU time, on the bench
+// files, against the 150 MB target (issue 15: "every command <= 150 MB peak RSS on the bench
+// files, whatever the file size"). Each command runs under GNU time (/usr/bin/time -f %M: the
+// peak RSS of the process, worker threads included), stdout to /dev/null.
+//
+//   node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--json] [--strict]
+//
+// Default file: bench/data/inspect-200mb.sst (the inspect bench's, ~224 MB, generated with the
+// real ldb on first use). Default database: advise's bench database
+// (${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db, made by `node bench/advise.mjs`); the
+// advise row is left out when it does not exist. Timings on a shared machine are noisy: the
+// RSS column is the point here; bench/inspect.mjs and bench/recompress.mjs measure speed.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { generateSst } from './gen-sst.mjs'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = resolve(HERE, '..')
+const RUN_JS = join(ROOT, 'bin', 'run.js')
+const GNU_TIME = '/usr/bin/time'
+const TARGET_MB = 150
+
+const args = process.argv.slice(2)
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? args[i + 1] : dflt
+}
+const flag = (name) => args.includes(`--${name}`)
+if (flag('help') || flag('h')) {
+  console.log('usage: node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--json] [--strict]')
+  process.exit(0)
+}
+const file = resolve(opt('file', join(HERE, 'data', 'inspect-200mb.sst')))
+const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'sstkit-bench')
+const db = resolve(opt('db', join(cache, 'advise-db')))
+const only = opt('only', '')
+  .split(',')
+  .filter((s) => s)
+const timeoutS = Number(opt('timeout', '600'))
+
+if (!existsSync(GNU_TIME)) throw new Error('needs GNU time (/usr/bin/time: apt-get install -y time) for peak RSS')
+if (!existsSync(file)) {
+  if (opt('file')) throw new Error(`${file} does not exist`)
+  mkdirSync(dirname(file), { recursive: true })
+  process.stderr.write(`generating ${file} with ldb (about 224 MB, a few minutes)...\n`)
+  await generateSst(file)
+}
+const scratch = mkdtempSync(join(tmpdir(), 'sstkit-memory-'))
+const rewritten = join(scratch, 'rewritten.sst')
+const baselineFile = join(scratch, 'baseline.json')
+
+// One row per command; `needs` runs first (check-size needs the baseline). The recompress matrix
+// is bench/recompress.mjs's issue 16 matrix: zstd 1..3 x none/finalize, 16 KiB blocks, 2 jobs.
+const RECOMPRESS = ['--levels', '1..3', '--dict', 'none,finalize', '--block-size', '16384', '--checksum', 'off', '--jobs', '2']
+const cases = [
+  { name: '--version', argv: ['--version'] },
+  { name: 'props', argv: ['props', file] },
+  { name: 'layout --summary', argv: ['layout', '--summary', file] },
+  { name: 'layout', argv: ['layout', file] },
+  { name: 'layout --json', argv: ['layout', '--json', file] },
+  { name: 'layout --format csv', argv: ['layout', '--format', 'csv', file] },
+  { name: 'scan', argv: ['scan', file] },
+  { name: 'scan --hex', argv: ['scan', '--hex', file] },
+  { name: 'verify', argv: ['verify', file] },
+  { name: 'recompress (2 jobs)', argv: ['recompress', file, ...RECOMPRESS] },
+  { name: 'recompress --jobs 1', argv: ['recompress', file, ...RECOMPRESS.slice(0, -2), '--jobs', '1'] },
+  { name: 'rewrite zstd 3', argv: ['rewrite', file, '-o', rewritten, '--compression', 'zstd', '--level', '3'] },
+  { name: 'baseline zstd 3', argv: ['baseline', file, '-o', baselineFile, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--force'] },
+  { name: 'check-size', argv: ['check-size', file, '-b', baselineFile], needs: 'baseline zstd 3' },
+  { name: 'sst-dump --show_properties', argv: ['sst-dump', `--file=${file}`, '--show_properties'] },
+  { name: 'sst-dump --command=check', argv: ['sst-dump', `--file=${file}`, '--command=check', '--verify_checksum'] },
+  { name: 'sst-dump --command=scan', argv: ['sst-dump', `--file=${file}`, '--command=scan'] },
+  { name: 'sst-dump --command=scan --output_hex', argv: ['sst-dump', `--file=${file}`, '--command=scan', '--output_hex'] },
+  {
+    name: 'sst-dump --command=recompress zstd 3',
+    argv: ['sst-dump', `--file=${file}`, '--command=recompress', '--compression_types=kZSTD', '--compression_level_from=3', '--compression_level_to=3'],
+  },
+  ...(existsSync(db)
+    ? [
+        { name: 'advise DB (2 jobs)', argv: ['advise', db, '--jobs', '2'], subject: 'db' },
+        { name: 'advise DB --jobs 1', argv: ['advise', db, '--jobs', '1'], subject: 'db' },
+      ]
+    : []),
+]
+const selected = only.length ? cases.filter((c) => only.some((o) => c.name.startsWith(o))) : cases
+for (const c of [...selected]) if (c.needs && !selected.some((s) => s.name === c.needs)) selected.unshift(cases.find((s) => s.name === c.needs))
+
+/** One run under GNU time: wall seconds, CPU seconds (user + sys, all threads), peak RSS MB, exit status. */
+function measure(argv) {
+  const t0 = performance.now()
+  // bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
+  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', RUN_JS, ...argv], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: timeoutS * 1000,
+    maxBuffer: 1 << 24,
+  })
+  const wall = (performance.now() - t0) / 1000
+  const m = /__TIME__ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '')
+  const stderr = (r.stderr ?? '').replace(/__TIME__.*\n?/, '').trim()
+  return {
+    wallSeconds: wall,
+    cpuSeconds: m ? Number(m[1]) + Number(m[2]) : null,
+    peakRssMB: m ? Number(m[3]) / 1024 : null,
+    status: r.error ? `timeout after ${timeoutS} s` : r.status,
+    stderr: stderr.split('\n')[0] ?? '',
+  }
+}
+
+const rows = []
+try {
+  for (const c of selected) {
+    process.stderr.write(`${c.name} ...`)
+    const r = measure(c.argv)
+    // 0 ok, 1 a finding (check-size may find a change): both measured; anything else is a failure to run.
+    const ran = r.status === 0 || r.status === 1
+    const pass = ran && r.peakRssMB !== null && r.peakRssMB <= TARGET_MB
+    rows.push({ command: c.name, subject: c.subject === 'db' ? db : file, ...r, pass })
+    process.stderr.write(` ${r.wallSeconds.toFixed(2)} s, ${r.peakRssMB?.toFixed(0) ?? '-'} MB${ran ? '' : ` (exit ${r.status}: ${r.stderr})`}\n`)
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
+
+const failed = rows.filter((r) => !r.pass)
+if (flag('json')) {
+  console.log(JSON.stringify({ file, db: existsSync(db) ? db : null, targetMB: TARGET_MB, rows }, null, 2))
+} else {
+  const w = Math.max(...rows.map((r) => r.command.length))
+  console.log(`file: ${file}`)
+  if (existsSync(db)) console.log(`database (advise): ${db}`)
+  console.log(`${'command'.padEnd(w)}  ${'wall s'.padStart(7)}  ${'CPU s'.padStart(7)}  ${'peak RSS'.padStart(9)}  vs ${TARGET_MB} MB`)
+  for (const r of rows) {
+    const verdict = r.pass ? 'PASS' : r.status === 0 || r.status === 1 ? 'FAIL' : `FAIL (exit ${r.status})`
+    console.log(
+      `${r.command.padEnd(w)}  ${r.wallSeconds.toFixed(2).padStart(7)}  ${(r.cpuSeconds?.toFixed(2) ?? '-').padStart(7)}  ${`${r.peakRssMB?.toFixed(0) ?? '-'} MB`.padStart(9)}  ${verdict}`,
+    )
+  }
+  console.log(
+    failed.length
+      ? `${failed.length} of ${rows.length} over ${TARGET_MB} MB or not run: ${failed.map((r) => r.command).join(', ')}`
+      : `all ${rows.length} within ${TARGET_MB} MB`,
+  )
+}
+if (flag('strict') && failed.length) process.exit(1)

@@ -1,0 +1,56 @@
+/**
+ * Collecting a thread's garbage when its dead buffers may have piled up.
+ *
+ * V8 runs a full collection when its heap grows, or once external memory
+ * (ArrayBuffer contents) has grown by its soft limit of 64 MiB since the last
+ * one. A thread whose work is native codecs over buffers (a recompress or
+ * advise worker: read windows, decoded blocks, codec outputs) keeps a small
+ * heap, so it rarely collects: measured, ~56 MB of dead buffers per worker at
+ * the peak, the most of recompress's and advise's peak RSS above one thread's.
+ * Such loops call collectGarbage() between steps; it collects only once the
+ * thread's buffers have grown by a few MiB over what is live (buffers a table
+ * writer holds, say), so its cost (a few ms for a heap of ~10 MB) is paid
+ * once per several MiB processed.
+ */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
+/** Collect when this thread's ArrayBuffers have grown by this much over the live ones. */
+export const COLLECT_AFTER_GROWTH_BYTES = 8 << 20
+
+let collector: (() => void) | null | undefined
+/**
+ * The fewest buffer bytes seen since the last collection: about what is live.
+ * (The memory of a collection's dead buffers is freed on a background thread
+ * afterwards, so the first look after it may still count some of them.)
+ */
+let floor = Number.POSITIVE_INFINITY
+
+/**
+ * V8's gc() without --expose-gc on the command line: the flag set now applies
+ * to contexts made from now on, such as this throwaway one. Its gc() collects
+ * the whole heap of the calling thread.
+ */
+function v8Collector(): (() => void) | null {
+  if (collector === undefined) {
+    try {
+      setFlagsFromString('--expose-gc')
+      collector = runInNewContext('gc') as () => void
+    } catch {
+      collector = null // not allowed here: V8's own heuristics only
+    }
+  }
+  return collector
+}
+
+/** Run a full collection of this thread's heap if its ArrayBuffers grew by more than `growthBytes` over the live ones; true if it did. */
+export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
+  const buffers = process.memoryUsage().arrayBuffers
+  floor = Math.min(floor, buffers)
+  if (buffers - floor <= growthBytes) return false
+  const gc = v8Collector()
+  if (!gc) return false
+  gc()
+  floor = Number.POSITIVE_INFINITY
+  return true
+}
