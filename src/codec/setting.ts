@@ -135,7 +135,7 @@ export function usesZstdDictTrainer(dict: DictMode): boolean {
 }
 
 /** The types sstkit compresses with (Xpress and custom types have no codec here). */
-const WRITABLE_TYPES: readonly number[] = [
+export const WRITABLE_TYPES: readonly number[] = [
   CompressionType.None,
   CompressionType.Snappy,
   CompressionType.Zlib,

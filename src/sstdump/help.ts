@@ -2,19 +2,11 @@
  * `sst_dump --help`: the text of RocksDB 7.8.3's `print_help`, then the flags
  * sstkit adds (from newer sst_dump releases, and its own).
  */
+import { WRITABLE_TYPES } from '../codec/setting.js'
 import { CompressionType, compressionOptionName } from '../format/compression-type.js'
 
 /** Names `--compression_types=` accepts for this build (7.8.3 prints GetSupportedCompressions()). */
-export const SUPPORTED_COMPRESSIONS: readonly string[] = [
-  CompressionType.None,
-  CompressionType.Snappy,
-  CompressionType.Zlib,
-  CompressionType.BZip2,
-  CompressionType.LZ4,
-  CompressionType.LZ4HC,
-  CompressionType.ZSTD,
-  CompressionType.ZSTDNotFinal,
-].map(compressionOptionName)
+export const SUPPORTED_COMPRESSIONS: readonly string[] = [...WRITABLE_TYPES, CompressionType.ZSTDNotFinal].map(compressionOptionName)
 
 const HELP_7_8_3 = `sst_dump --file=<data_dir_OR_sst_file> [--command=check|scan|raw|recompress|identify]
     --file=<data_dir_OR_sst_file>
