@@ -5,6 +5,7 @@
  */
 import { Flags } from '@oclif/core'
 import { UsageError } from '../errors.js'
+import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
 import { defaultSettings, settingsFromMatrix } from '../advise/settings.js'
 import { parseShard, type Shard } from '../advise/sampling.js'
@@ -66,10 +67,14 @@ export const adviseFlags = {
   levels: Flags.string({ description: 'With --types: levels as a range or list (1..19, 1,3,6).' }),
   dict: Flags.string({ description: 'With --types: dictionary modes (none, raw, finalize, train).' }),
   checksum: Flags.string({ description: 'With --types: zstd frame checksum off, on or both.', options: ['off', 'on', 'both'] }),
-  'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes) for the dictionary settings.", default: 16384, min: 1 }),
+  'max-dict-bytes': Flags.integer({
+    description: "Dictionary size (RocksDB's max_dict_bytes) for the dictionary settings.",
+    default: COMPRESSION_DEFAULTS.maxDictBytes,
+    min: 1,
+  }),
   'max-dict-buffer-bytes': Flags.integer({
     description: "Data bytes buffered before a file's dictionary is built (max_dict_buffer_bytes).",
-    default: 64 * 1024 * 1024,
+    default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
   format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table' }),
