@@ -145,7 +145,7 @@ describe('verify', () => {
   it('says OK per file in text', () => {
     const r = sstkit(['verify', 'examples/sample.sst'])
     expect(r.status).toBe(0)
-    expect(r.stdout).toMatch(/^examples\/sample.sst: OK \(\d+ blocks, 43 data blocks, 900 entries, 0 range deletions\)$/m)
+    expect(r.stdout).toMatch(/^examples\/sample.sst: OK \(48 blocks including the footer, 43 data blocks, 900 entries, 0 range deletions\)$/m)
   })
 })
 
