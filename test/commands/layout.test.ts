@@ -73,7 +73,9 @@ describe('layout table', () => {
   it('prints a problem on a line under its block', () => {
     const r = sstkit(['layout', join(BAD, 'data-flip-none.sst')])
     expect(r.status).toBe(1)
-    expect(r.stdout).toMatch(/│ data\s+│\s+984 │\s+1007 B │ NoCompression │\s+1002 B │\s+1\.00 │ MISMATCH\s+│\n│ {3}problem: data block checksum mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\s+│\n/)
+    expect(r.stdout).toMatch(
+      /│ data\s+│\s+984 │\s+1007 B │ NoCompression │\s+1002 B │\s+1\.00 │ MISMATCH\s+│\n│ {3}problem: data block checksum mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}\s+│\n/,
+    )
   })
 })
 
