@@ -153,7 +153,7 @@ describe('usage errors', () => {
   it('exit 2 with one line for a missing file', () => {
     const r = sstkit(['props', 'no/such.sst'])
     expect(r.status).toBe(2)
-    expect(r.stderr.trim()).toBe('sstkit: no/such.sst: no such file or directory')
+    expect(r.stderr.trim()).toBe('sstkit: cannot read no/such.sst: no such file or directory')
   })
   it('exit 2 for an unknown flag', () => {
     expect(sstkit(['scan', 'examples/sample.sst', '--bogus']).status).toBe(2)
