@@ -5,7 +5,7 @@
  */
 import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
-import { Cursor, readFixed32 } from '../format/coding.js'
+import { Cursor, readFixed32, userKeyBytes } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { decodeFooter, type Footer, FOOTER_BYTES, FOOTER_CHECKSUM_OFFSET } from '../format/footer.js'
 import { IndexBlockIter, type IndexEncoding, IndexType } from '../format/index-block.js'
@@ -290,7 +290,8 @@ export class Table {
    * The data blocks that may hold user keys >= `userKey`, in index order: from
    * the first block whose index key is not below it (a seek through the index).
    */
-  dataBlocksFrom(userKey: Uint8Array): Generator<DataBlockRef> {
+  dataBlocksFrom(key: Uint8Array | string): Generator<DataBlockRef> {
+    const userKey = userKeyBytes(key, 'dataBlocksFrom: the key')
     const user = this.userComparator
     if (!user) throw new NotSupportedError(`cannot seek: unknown comparator "${this.comparatorName}"`)
     const target = seekTarget(userKey)
@@ -427,8 +428,9 @@ export class TableIterator {
     this.advanceBlock()
   }
 
-  /** Position at the first entry whose user key is >= `userKey`. */
-  seek(userKey: Uint8Array): void {
+  /** Position at the first entry whose user key is >= `userKey` (bytes, or a string as its UTF-8 bytes). */
+  seek(key: Uint8Array | string): void {
+    const userKey = userKeyBytes(key, 'seek: the key')
     this.blocks = this.table.dataBlocksFrom(userKey)
     this.block = null
     this.advanceBlock(seekTarget(userKey))
