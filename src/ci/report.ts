@@ -230,10 +230,15 @@ export function checkJson(c: Comparison, ctx: CheckContext) {
 }
 
 /** What `baseline` measured, one row per file × configuration: sizes in KiB/MiB, exact with `bytes` (--bytes; the file always has them). */
-/** The baseline as a table; the Compression column (which the configuration's name also says) with `wide`. */
+/**
+ * The baseline as a table, fitting 100 columns with names as a repository has them: the
+ * Compression column (which the configuration's name also says) with `wide`, Dict only when a
+ * row has a dictionary (or with `wide`).
+ */
 export function baselineModel(doc: Baseline, opts: { bytes?: boolean; wide?: boolean } = {}): TableModel {
   const size = (v: number | null) => (v === null ? '' : formatSize(v, opts.bytes ?? false))
   const wide = opts.wide === true
+  const dict = wide || doc.files.some((f) => f.rows.some((r) => r.dictBytes > 0))
   return {
     columns: [
       { header: 'File' },
@@ -241,10 +246,10 @@ export function baselineModel(doc: Baseline, opts: { bytes?: boolean; wide?: boo
       ...(wide ? [{ header: 'Compression' }] : []),
       { header: 'Entries', align: 'right' as const },
       { header: 'Data', align: 'right' as const },
-      { header: 'Dict', align: 'right' as const },
+      ...(dict ? [{ header: 'Dict', align: 'right' as const }] : []),
       { header: 'Index', align: 'right' as const },
       { header: 'Filter', align: 'right' as const },
-      { header: 'File bytes', align: 'right' as const },
+      { header: 'Total', align: 'right' as const },
       { header: 'Ratio', align: 'right' as const },
     ],
     rows: doc.files.flatMap((f) =>
@@ -254,7 +259,7 @@ export function baselineModel(doc: Baseline, opts: { bytes?: boolean; wide?: boo
         ...(wide ? [r.compression] : []),
         num(f.entries),
         size(r.dataBytes),
-        size(r.dictBytes),
+        ...(dict ? [size(r.dictBytes)] : []),
         size(r.indexBytes),
         size(r.filterBytes),
         size(r.fileBytes),

@@ -13,9 +13,6 @@ import { parseErrorLine, systemErrorLine } from './messages.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
 
-/** Columns every table fits unless --wide (a terminal's own width when there is one). */
-export const DEFAULT_TABLE_WIDTH = 100
-
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
 export abstract class SstCommand extends Command {
@@ -32,12 +29,6 @@ export abstract class SstCommand extends Command {
   protected get tty(): { color: boolean; width?: number } {
     const isTTY = process.stdout.isTTY === true
     return { color: isTTY, width: isTTY ? process.stdout.columns : undefined }
-  }
-
-  /** Where tables go: the terminal's width there, else the 100 columns every table fits by default. */
-  protected get tableView(): { color: boolean; width: number } {
-    const t = this.tty
-    return { color: t.color, width: t.width ?? DEFAULT_TABLE_WIDTH }
   }
 
   protected raise(code: number): void {

@@ -70,7 +70,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
     }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
     bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (the baseline file always has them).' }),
-    wide: Flags.boolean({ description: 'Add the Compression column and do not narrow the table to 100 columns.' }),
+    wide: Flags.boolean({ description: 'Add the Compression column (the configuration name says it too).' }),
     ...MATRIX_FLAGS,
     ...sourceFlags,
   }
@@ -153,7 +153,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       this.fail(`${out}: cannot write the baseline: ${(e as Error).message}`, ExitCode.Usage)
     }
     if (this.jsonEnabled()) return doc
-    this.log(renderTable(baselineModel(doc, { bytes: flags.bytes, wide: flags.wide }), 'table', flags.wide ? this.tty : this.tableView))
+    this.log(renderTable(baselineModel(doc, { bytes: flags.bytes, wide: flags.wide }), 'table', this.tty))
     const rows = measured.reduce((a, f) => a + f.rows.length, 0)
     const changed = previous ? ` (${changedSizes(previous.files, measured)} of ${rows} sizes changed)` : ''
     this.log(`${previous ? 'updated' : 'wrote'} ${out}: ${measured.length} file(s) × ${measured[0].rows.length} configuration(s)${changed}`)

@@ -149,7 +149,7 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     for (const w of warnings) process.stderr.write(`sstkit: warning: ${w}\n`)
     if (result.rows.length > 0) {
       // The table fits 100 columns: reasons go under it (in the table with --wide).
-      this.log(renderTable(checkModel(result, { human: true, bytes: flags.bytes, reasons: flags.wide }), 'table', flags.wide ? this.tty : this.tableView))
+      this.log(renderTable(checkModel(result, { human: true, bytes: flags.bytes, reasons: flags.wide }), 'table', this.tty))
       if (!flags.wide) for (const r of result.rows) if (r.reason) this.log(`  ${r.name} ${r.config}: ${r.reason}`)
     }
     for (const n of result.notes) this.log(`note: ${n}`)

@@ -54,7 +54,7 @@ The output is written to a temporary file next to OUT, read back and compared en
     })
     process.stderr.write(clear)
     if (this.jsonEnabled()) return pairs.length === 1 && !statSync(args.input).isDirectory() ? results[0] : results
-    if (results.length > 0) this.log(renderTable(rewriteModel(results), 'table', this.tableView))
+    if (results.length > 0) this.log(renderTable(rewriteModel(results), 'table', this.tty))
     return undefined
   }
 

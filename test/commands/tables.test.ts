@@ -1,18 +1,26 @@
 /** Every command's table fits 100 columns by default, in human sizes; --bytes gives exact bytes. */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { sstkit } from '../helpers.js'
+import { ROOT, sstkit } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-tables-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// Paths are printed whole, never cut: outputs go to a short relative path (.scratch/ is ignored by git).
+const SCRATCH = '.scratch/tt'
+mkdirSync(join(ROOT, SCRATCH), { recursive: true })
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+  rmSync(join(ROOT, SCRATCH), { recursive: true, force: true })
+  rmSync(join(ROOT, 'tables-test-baseline.tmp'), { force: true })
+})
 const SAMPLE = 'examples/sample.sst'
 /** Display columns of the widest line (box characters are one column each). */
 const widest = (s: string) => Math.max(...s.split('\n').map((l) => [...l].length))
 
 describe('tables at 100 columns', () => {
-  const baseline = join(dir, 'baseline.json')
+  // In the repository root (*.tmp is ignored by git): its file names are relative to it, short as in a repository.
+  const baseline = 'tables-test-baseline.tmp'
 
   it('props, layout, scan headers, recompress, rewrite, baseline and check-size fit', () => {
     const runs: [string, string[]][] = [
@@ -20,7 +28,7 @@ describe('tables at 100 columns', () => {
       ['layout', ['layout', SAMPLE]],
       ['scan', ['scan', SAMPLE, 'test/fixtures/real/fv5-none.sst', '--limit', '0']],
       ['recompress', ['recompress', SAMPLE, '--levels', '1,3']],
-      ['rewrite', ['rewrite', SAMPLE, '-o', join(dir, 'rewritten.sst')]],
+      ['rewrite', ['rewrite', SAMPLE, '-o', `${SCRATCH}/out.sst`]],
       ['baseline', ['baseline', SAMPLE, '--levels', '1', '--no-timings', '-o', baseline]],
       ['check-size', ['check-size', SAMPLE, '-b', baseline]],
     ]
