@@ -6,8 +6,8 @@
  */
 export { openTable, Table, TableIterator } from './table/reader.js'
 export type { OpenTableOptions, DataBlockRef, KeyFormat, ComparatorSource } from './table/reader.js'
-export { tableLayout } from './table/layout.js'
-export type { TableLayout, LayoutBlock, LayoutTotals, BlockKind } from './table/layout.js'
+export { layoutBlocks, tableLayout } from './table/layout.js'
+export type { LayoutOptions, TableLayout, LayoutBlock, LayoutTotals, BlockKind } from './table/layout.js'
 export { verifyTable, verifyFile } from './table/verify.js'
 export type { VerifyResult, VerifyProblem, VerifyOutcome, VerifyOptions, VerifyFileOptions } from './table/verify.js'
 export { ChecksumMismatchError } from './table/block-reader.js'

@@ -35,8 +35,15 @@ export function statusText(r: CheckRow): string {
 
 const num = (v: number | null) => (v === null ? '' : formatCount(v))
 
-export function checkModel(c: Comparison, opts: { reasons?: boolean } = {}): TableModel {
+/**
+ * The comparison as a table. `human`: sizes in KiB/MiB and signed human changes, as every
+ * terminal table shows them (exact bytes with `bytes`); otherwise exact counts (Markdown).
+ */
+export function checkModel(c: Comparison, opts: { reasons?: boolean; human?: boolean; bytes?: boolean } = {}): TableModel {
   const reasons = opts.reasons ?? c.rows.some((r) => r.reason !== '')
+  const human = opts.human === true
+  const size = (v: number | null) => (v === null ? '' : human ? formatSize(v, opts.bytes ?? false) : formatCount(v))
+  const change = (v: number) => (human ? `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatSize(Math.abs(v), opts.bytes ?? false)}` : formatSigned(v))
   return {
     columns: [
       { header: 'File' },
@@ -51,9 +58,9 @@ export function checkModel(c: Comparison, opts: { reasons?: boolean } = {}): Tab
     rows: c.rows.map((r) => [
       r.name,
       r.config,
-      num(r.before),
-      num(r.after),
-      r.change === null ? '' : formatSigned(r.change),
+      size(r.before),
+      size(r.after),
+      r.change === null ? '' : change(r.change),
       signedPercent(r.changeFraction, 2),
       statusText(r),
       ...(reasons ? [r.reason] : []),
@@ -223,29 +230,36 @@ export function checkJson(c: Comparison, ctx: CheckContext) {
 }
 
 /** What `baseline` measured, one row per file × configuration: sizes in KiB/MiB, exact with `bytes` (--bytes; the file always has them). */
-export function baselineModel(doc: Baseline, opts: { bytes?: boolean } = {}): TableModel {
+/**
+ * The baseline as a table, fitting 100 columns with names as a repository has them: the
+ * Compression column (which the configuration's name also says) with `wide`, Dict only when a
+ * row has a dictionary (or with `wide`).
+ */
+export function baselineModel(doc: Baseline, opts: { bytes?: boolean; wide?: boolean } = {}): TableModel {
   const size = (v: number | null) => (v === null ? '' : formatSize(v, opts.bytes ?? false))
+  const wide = opts.wide === true
+  const dict = wide || doc.files.some((f) => f.rows.some((r) => r.dictBytes > 0))
   return {
     columns: [
       { header: 'File' },
       { header: 'Config' },
-      { header: 'Compression' },
+      ...(wide ? [{ header: 'Compression' }] : []),
       { header: 'Entries', align: 'right' as const },
       { header: 'Data', align: 'right' as const },
-      { header: 'Dict', align: 'right' as const },
+      ...(dict ? [{ header: 'Dict', align: 'right' as const }] : []),
       { header: 'Index', align: 'right' as const },
       { header: 'Filter', align: 'right' as const },
-      { header: 'File bytes', align: 'right' as const },
+      { header: 'Total', align: 'right' as const },
       { header: 'Ratio', align: 'right' as const },
     ],
     rows: doc.files.flatMap((f) =>
       f.rows.map((r) => [
         f.name,
         r.config,
-        r.compression,
+        ...(wide ? [r.compression] : []),
         num(f.entries),
         size(r.dataBytes),
-        size(r.dictBytes),
+        ...(dict ? [size(r.dictBytes)] : []),
         size(r.indexBytes),
         size(r.filterBytes),
         size(r.fileBytes),

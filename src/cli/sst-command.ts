@@ -6,11 +6,12 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
 import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { errorCode, printableLine } from '../errors.js'
+import { errorCode, printableLine, SstkitError } from '../errors.js'
 import type { ByteSource } from '../io/byte-source.js'
 import { openTable, type Table, type OpenTableOptions } from '../reader.js'
 import { openSource } from './fault-injection.js'
 import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
+import { parseErrorLine, systemErrorLine } from './messages.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
 
@@ -45,19 +46,25 @@ export abstract class SstCommand extends Command {
     const out: string[] = []
     for (const p of paths) {
       let st: Stats
+      let names: string[] = []
       try {
         st = statSync(p)
-      } catch {
-        process.stderr.write(`sstkit: ${p}: no such file or directory\n`)
+        if (st.isDirectory()) names = readdirSync(p)
+      } catch (e) {
+        process.stderr.write(`sstkit: ${systemErrorLine(p, e) ?? `${p}: ${(e as Error).message}`}\n`)
         this.raise(ExitCode.Usage)
         continue
       }
       if (st.isDirectory()) {
-        const ssts = readdirSync(p)
+        const ssts = names
           .filter((n) => n.endsWith('.sst'))
           .sort()
           .map((n) => join(p, n))
-        if (ssts.length === 0) this.warn(`${p}: directory holds no .sst files`)
+        if (ssts.length === 0) {
+          // Nothing to read is not success: a usage error, one line like every other.
+          process.stderr.write(`sstkit: ${p}: the directory holds no .sst files\n`)
+          this.raise(ExitCode.Usage)
+        }
         out.push(...ssts)
       } else out.push(p)
     }
@@ -81,10 +88,22 @@ export abstract class SstCommand extends Command {
   protected reportFileError(file: string, e: unknown, stage: FileStage): void {
     // An unexpected error (a bug) shows its stack with --debug.
     if (errorCode(e) === 'internal' && this.showStacks) throw e
-    const message = printableLine(e instanceof Error ? e.message : String(e))
-    process.stderr.write(`sstkit: ${file}: ${message}\n`)
+    const message = e instanceof Error ? e.message : String(e)
+    process.stderr.write(`sstkit: ${printableLine(systemErrorLine(file, e) ?? `${file}: ${message}`)}\n`)
     if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
     this.raise(exitCodeFor(e, stage))
+  }
+
+  /** Warnings in one line like errors, instead of oclif's indented " ›   Warning:" block. */
+  override warn(input: string | Error): string | Error {
+    process.stderr.write(`sstkit: warning: ${oneLine(typeof input === 'string' ? input : input.message)}\n`)
+    return input
+  }
+
+  /** An error in one line for people: a system error in words, an sstkit error with its file. */
+  protected describeError(e: unknown): string {
+    if (!(e instanceof Error)) return String(e)
+    return systemErrorLine(systemErrorPath(e), e) ?? withFile(e, oneLine(e.message))
   }
 
   protected fail(message: string, code: number): never {
@@ -99,7 +118,8 @@ export abstract class SstCommand extends Command {
     const parse = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
     const known = parse || errorCode(err) !== 'internal'
     const code = err.oclif?.exit ?? (parse ? ExitCode.Usage : exitCodeFor(err, 'opening'))
-    process.stderr.write(`sstkit: ${printableLine(oneLine(err.message))}${known ? '' : ' (run with --debug for details)'}\n`)
+    const line = printableLine(parseErrorLine(err, this.ctor.flags ?? {}, this.id ?? '') ?? this.describeError(err))
+    process.stderr.write(`sstkit: ${line}${known ? '' : ' (run with --debug for details)'}\n`)
     process.exitCode = code
     return this.exit(code)
   }
@@ -108,6 +128,17 @@ export abstract class SstCommand extends Command {
     if (!err && this.exitCode !== ExitCode.Ok) process.exitCode = this.exitCode
     return super.finally(err)
   }
+}
+
+/** An sstkit error about a file, with the file named (once). */
+function withFile(e: Error, message: string): string {
+  const file = e instanceof SstkitError ? e.file : undefined
+  return file && !message.includes(file) ? `${file}: ${message}` : message
+}
+
+/** The path a system error names (node puts it in `path`). */
+function systemErrorPath(e: Error): string {
+  return (e as NodeJS.ErrnoException).path ?? '?'
 }
 
 /** oclif's messages can span lines (a flag error and a hint): one line, as every sstkit error is. */

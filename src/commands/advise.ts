@@ -65,7 +65,7 @@ Plain SST files or directories of them are grouped by the column family their pr
       } catch (e) {
         // A database or file that cannot be read as one: one line naming it and where.
         if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall)
-          this.fail((e as Error).message, ExitCode.Usage)
+          this.fail(this.describeError(e), ExitCode.Usage)
         throw e
       }
       if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)

@@ -62,6 +62,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
     }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
     bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (the baseline file always has them).' }),
+    wide: Flags.boolean({ description: 'Add the Compression column (the configuration name says it too).' }),
     ...MATRIX_FLAGS,
     ...sourceFlags,
   }
@@ -102,7 +103,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
       this.fail(`${plan.out}: cannot write the baseline: ${(e as Error).message}`, ExitCode.Usage)
     }
     if (this.jsonEnabled()) return doc
-    this.log(renderTable(baselineModel(doc, { bytes: flags.bytes }), 'table', this.tty))
+    this.log(renderTable(baselineModel(doc, { bytes: flags.bytes, wide: flags.wide }), 'table', this.tty))
     const rows = files.reduce((a, f) => a + f.rows.length, 0)
     const changed = plan.previous ? ` (${changedSizes(plan.previous.files, files)} of ${rows} sizes changed)` : ''
     this.log(`${plan.previous ? 'updated' : 'wrote'} ${plan.out}: ${files.length} file(s) × ${files[0].rows.length} configuration(s)${changed}`)

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core'
+import { statSync } from 'node:fs'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import type { Table } from '../reader.js'
 import { propsJson, type PropsJson } from '../report/props.js'
@@ -25,6 +26,7 @@ Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek
   async run(): Promise<BrowseJson | undefined> {
     const { args } = await this.parse(Browse)
     const file = args.file
+    if (isDirectory(file)) this.fail(`browse takes one file; ${file} is a directory (sstkit layout ${file} lists its files' blocks)`, ExitCode.Usage)
     if (this.jsonEnabled()) {
       const table = this.open(file)
       if (!table) return undefined
@@ -88,5 +90,13 @@ function overviewJson(file: string, table: Table): BrowseJson {
   return {
     ...propsJson(file, table),
     bytes: { source: split.source, fileSize: split.fileSize, data: part('data'), index: part('index'), filter: part('filter'), meta: part('meta') },
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false // opening it says why
   }
 }

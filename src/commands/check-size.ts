@@ -56,6 +56,8 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     'allow-version-change': Flags.boolean({ description: 'Compare even though the zstd library differs from the one the baseline was taken with.' }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
     markdown: Flags.boolean({ description: 'Print the report as GitHub-flavoured Markdown.' }),
+    wide: Flags.boolean({ description: 'Show why each row passed or failed in a column of the table (default: a line under the table).' }),
+    bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (JSON, JUnit and Markdown always have them).' }),
     junit: Flags.string({ description: 'Also write a JUnit XML report to this file.' }),
     jobs: Flags.integer({ description: 'Worker threads (default: all cores). Sizes do not depend on it.', min: 1 }),
   }
@@ -89,7 +91,11 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
       return undefined
     }
     for (const w of plan.versionWarnings) process.stderr.write(`sstkit: warning: ${w}\n`)
-    if (result.rows.length > 0) this.log(renderTable(checkModel(result), 'table', this.tty))
+    if (result.rows.length > 0) {
+      // The table fits 100 columns: reasons go under it (in the table with --wide).
+      this.log(renderTable(checkModel(result, { human: true, bytes: flags.bytes, reasons: flags.wide }), 'table', this.tty))
+      if (!flags.wide) for (const r of result.rows) if (r.reason) this.log(`  ${r.name} ${r.config}: ${r.reason}`)
+    }
     for (const n of result.notes) this.log(`note: ${n}`)
     this.log(summaryLine(result))
     this.log(`${limitsLine(plan.thresholds)}.`)

@@ -55,7 +55,11 @@ export default class Scan extends SstCommand {
       if (remaining <= 0) break
       const table = this.open(file, tableOptions(flags))
       if (!table) continue
-      if (!jsonl && files.length > 1) out.text(`==> ${file} <==\n`)
+      // A header only for a file that prints lines: taken back if none followed.
+      const header = !jsonl && files.length > 1 ? `==> ${file} <==\n` : ''
+      const before = out.written
+      out.text(header)
+      const headerBytes = out.written - before
       try {
         remaining -= scanTable(table, { ...range, format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && files.length > 1 ? file : undefined }, out, {
           limit: remaining,
@@ -67,6 +71,7 @@ export default class Scan extends SstCommand {
         out.flush()
         this.reportFileError(file, e, 'opened')
       } finally {
+        if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
         table.close()
       }
     }

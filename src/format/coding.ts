@@ -219,3 +219,28 @@ export function varintLength(n: number): number {
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength))
 }
+
+const utf8Encoder = new TextEncoder()
+
+/**
+ * A user key from a caller: bytes as they are, a string as its UTF-8 bytes. Anything else is
+ * a TypeError saying what is expected (plain JavaScript callers get no type check otherwise).
+ */
+export function userKeyBytes(key: Uint8Array | string, what = 'key'): Uint8Array {
+  if (key instanceof Uint8Array) return key
+  if (typeof key === 'string') return utf8Encoder.encode(key)
+  throw new TypeError(`${what} must be a Uint8Array (or Buffer) or a string (UTF-8), not ${describeValue(key)}`)
+}
+
+/** Bytes from a caller (an internal key, a value); anything else is a TypeError saying what is expected. */
+export function requireBytes(v: Uint8Array, what: string): Uint8Array {
+  if (v instanceof Uint8Array) return v
+  throw new TypeError(`${what} must be a Uint8Array (or Buffer), not ${describeValue(v)}`)
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  if (typeof v === 'object') return `an object (${(v as object).constructor?.name ?? 'Object'})`
+  return `a ${typeof v}`
+}

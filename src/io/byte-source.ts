@@ -6,7 +6,7 @@
  * window so that sequential scans issue few system calls. Memory held is at
  * most one window, whatever the file size.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { SstkitError, transferable } from '../errors.js'
 
 export interface ByteSource {
@@ -36,6 +36,37 @@ export class ShortReadError extends SstkitError {
 }
 transferable(ShortReadError)
 
+/** A path that is not a regular file (a directory, a FIFO, a device): SSTs are read by offset. */
+export class NotAFileError extends SstkitError {
+  override name = 'NotAFileError'
+  constructor(
+    readonly path: string,
+    st: Stats,
+  ) {
+    super('io', `not a regular file but ${fileKind(st)}`, { file: path })
+  }
+}
+transferable(NotAFileError)
+
+/** What kind of non-regular file `st` describes, in words. */
+export function fileKind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory'
+  if (st.isFIFO()) return 'a FIFO (named pipe)'
+  if (st.isSocket()) return 'a socket'
+  if (st.isCharacterDevice()) return 'a character device'
+  if (st.isBlockDevice()) return 'a block device'
+  return st.isFile() ? 'a regular file' : 'not a regular file'
+}
+
+/** The file ended before the size it had when opened: it was truncated or replaced while being read. */
+export class FileShrankError extends SstkitError {
+  override name = 'FileShrankError'
+  constructor(path: string, at: number, openedSize: number) {
+    super('io', `the file shrank while being read: it ends before offset ${at}, and had ${openedSize} bytes when opened`, { file: path })
+  }
+}
+transferable(FileShrankError)
+
 export interface FileSourceOptions {
   /** Readahead window in bytes; reads smaller than this are served from it. 0 disables. */
   readahead?: number
@@ -54,10 +85,13 @@ export class FileByteSource implements ByteSource {
     readonly name: string,
     options: FileSourceOptions = {},
   ) {
-    // Read-only: an input file is never modified.
-    this.fd = openSync(name, 'r')
+    // Read-only: an input file is never modified. Non-blocking, so that opening a FIFO
+    // returns (instead of waiting for a writer) and is refused below.
+    this.fd = openSync(name, constants.O_RDONLY | constants.O_NONBLOCK)
     try {
-      this.size = fstatSync(this.fd).size
+      const st = fstatSync(this.fd)
+      if (!st.isFile()) throw new NotAFileError(name, st)
+      this.size = st.size
     } catch (e) {
       closeSync(this.fd)
       throw e
@@ -91,7 +125,7 @@ export class FileByteSource implements ByteSource {
     let done = 0
     while (done < length) {
       const n = readSync(this.fd, target, done, length - done, offset + done)
-      if (n === 0) throw new ShortReadError(offset, length, this.size)
+      if (n === 0) throw new FileShrankError(this.name, offset + done, this.size)
       done += n
     }
   }

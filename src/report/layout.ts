@@ -1,60 +1,102 @@
-/** The `layout` report: every block in file order and totals per kind. */
-import type { LayoutBlock, TableLayout } from '../reader.js'
-import { percent } from './text.js'
-import type { TableModel } from './table.js'
+/**
+ * The `layout` report: every block in file order, then totals per kind.
+ * The blocks are printed as they are read (a TableStream, or JSON written
+ * piece by piece), so a file of any number of blocks prints in time linear in
+ * them and memory independent of them.
+ */
+import type { LayoutBlock, LayoutTotals } from '../reader.js'
+import { asciiCell, type StreamColumn, type TableFormat, type TableModel } from './table.js'
+import { formatSize, percent } from './text.js'
 
-export interface LayoutJson {
-  file: string
-  fileSize: number
-  blocks: LayoutBlock[]
-  totals: TableLayout['totals']
-  problems: number
+/** How a layout is shown: the table format, `--wide` (block names), `--bytes` (exact sizes). */
+export interface LayoutView {
+  readonly format: TableFormat
+  readonly wide?: boolean
+  readonly bytes?: boolean
 }
 
-export function layoutJson(file: string, layout: TableLayout, summaryOnly: boolean): LayoutJson {
-  return {
-    file,
-    fileSize: layout.fileSize,
-    blocks: summaryOnly ? [] : layout.blocks,
-    totals: layout.totals,
-    problems: layout.blocks.filter((b) => b.problem).length,
-  }
+/** What the column widths are fixed from before the first block is read. */
+export interface LayoutBounds {
+  readonly fileSize: number
+  /** Every kind that can appear (data, gap and the file's other kinds). */
+  readonly kinds: readonly string[]
+  /** Every meta block name of the file. */
+  readonly names: readonly string[]
 }
 
-function ratio(b: { sizeOnDisk: number; uncompressedSize: number | null; compressionType?: number | null }): string {
+/** The largest human size text ("1023 KiB", "10.0 MiB"). */
+const HUMAN_SIZE_WIDTH = 8
+/** The longest compression name ("NoCompression"). */
+const COMPRESSION_WIDTH = 13
+/** Decimal digits of the largest uncompressed size a block can declare (a 32-bit varint). */
+const UNCOMPRESSED_DIGITS = 10
+
+/** CSV has every column with exact numbers; Markdown every column; the table the ones that fit 100 columns, names with --wide. */
+function allColumns(view: LayoutView): boolean {
+  return view.format !== 'table' || view.wide === true
+}
+
+function exact(view: LayoutView): boolean {
+  return view.format === 'csv' || view.bytes === true
+}
+
+export function layoutColumns(view: LayoutView, bounds: LayoutBounds): StreamColumn[] {
+  const all = allColumns(view)
+  const offsetWidth = String(bounds.fileSize).length
+  const sizeWidth = exact(view) ? offsetWidth : HUMAN_SIZE_WIDTH
+  const col = (header: string, width: number, align?: 'right'): StreamColumn => ({ header, width: Math.max(header.length, width), ...(align ? { align } : {}) })
+  return [
+    col('Kind', Math.max(...bounds.kinds.map((k) => k.length))),
+    ...(all ? [col('Name', Math.max(0, ...bounds.names.map((n) => asciiCell(n).length)))] : []),
+    col('Offset', offsetWidth, 'right'),
+    col('On disk', sizeWidth, 'right'),
+    col('Compression', COMPRESSION_WIDTH),
+    col('Uncompressed', exact(view) ? UNCOMPRESSED_DIGITS : HUMAN_SIZE_WIDTH, 'right'),
+    col('Ratio', 5, 'right'),
+    col('Checksum', 'unchecked'.length),
+    ...(view.format === 'table' ? [] : [col('Problem', 0)]),
+  ]
+}
+
+function ratio(b: { sizeOnDisk: number; uncompressedSize: number | null }): string {
   if (!b.uncompressedSize || b.sizeOnDisk === 0) return ''
-  return (b.uncompressedSize / b.sizeOnDisk).toFixed(2)
+  const r = b.uncompressedSize / b.sizeOnDisk
+  return r.toFixed(r >= 100 ? 0 : 2)
 }
 
-export function blocksModel(layout: TableLayout): TableModel {
-  return {
-    columns: [
-      { header: 'Kind' },
-      { header: 'Name' },
-      { header: 'Offset', align: 'right' },
-      { header: 'On disk', align: 'right' },
-      { header: 'Compression' },
-      { header: 'Uncompressed', align: 'right' },
-      { header: 'Ratio', align: 'right' },
-      { header: 'Checksum' },
-      { header: 'Problem' },
-    ],
-    rows: layout.blocks.map((b) => [
-      b.kind,
-      b.name,
-      b.offset,
-      b.sizeOnDisk,
-      b.compression ?? '',
-      b.uncompressedSize ?? '',
-      ratio(b),
-      b.kind === 'gap' ? '' : b.checksum === 'mismatch' ? 'MISMATCH' : b.checksum,
-      b.problem ?? '',
-    ]),
-  }
+export function layoutRow(b: LayoutBlock, view: LayoutView): string[] {
+  const size = (n: number | null) => (n === null ? '' : exact(view) ? String(n) : formatSize(n))
+  return [
+    b.kind,
+    ...(allColumns(view) ? [asciiCell(b.name)] : []),
+    String(b.offset),
+    size(b.sizeOnDisk),
+    b.compression ?? '',
+    size(b.uncompressedSize),
+    ratio(b),
+    b.kind === 'gap' ? '' : b.checksum === 'mismatch' ? 'MISMATCH' : b.checksum,
+    ...(view.format === 'table' ? [] : [b.problem ?? '']),
+  ]
 }
 
-export function totalsModel(layout: TableLayout): TableModel {
-  const total = layout.totals.reduce((a, t) => a + t.sizeOnDisk, 0)
+/** The line under a table row: its problem (CSV and Markdown have it in a column). */
+export function layoutNote(b: LayoutBlock, view: LayoutView): string | undefined {
+  return view.format === 'table' && b.problem ? `problem: ${asciiCell(b.problem)}` : undefined
+}
+
+/** Blocks counted as `verify` counts them: every block, the footer included, gaps not. */
+export function blockCount(totals: readonly LayoutTotals[]): number {
+  return totals.reduce((a, t) => a + (t.kind === 'gap' ? 0 : t.count), 0)
+}
+
+/** Said under the totals, and by verify: whether the footer counts. */
+export function blockCountText(n: number): string {
+  return `${n} block${n === 1 ? '' : 's'} including the footer`
+}
+
+export function totalsModel(totals: readonly LayoutTotals[], fileSize: number, view: LayoutView): TableModel {
+  const total = totals.reduce((a, t) => a + t.sizeOnDisk, 0)
+  const size = (n: number) => (exact(view) ? n : formatSize(n))
   return {
     columns: [
       { header: 'Kind' },
@@ -64,7 +106,61 @@ export function totalsModel(layout: TableLayout): TableModel {
       { header: 'Uncompressed', align: 'right' },
       { header: 'Ratio', align: 'right' },
     ],
-    rows: layout.totals.map((t) => [t.kind, t.count, t.sizeOnDisk, percent(t.sizeOnDisk, layout.fileSize), t.uncompressedSize || '', ratio(t)]),
-    footer: [['total', layout.totals.reduce((a, t) => a + t.count, 0), total, percent(total, layout.fileSize), '', '']],
+    rows: totals.map((t) => [
+      t.kind,
+      t.count,
+      size(t.sizeOnDisk),
+      percent(t.sizeOnDisk, fileSize),
+      t.uncompressedSize ? size(t.uncompressedSize) : '',
+      ratio(t),
+    ]),
+    footer: [['total', totals.reduce((a, t) => a + t.count, 0), size(total), percent(total, fileSize), '', '']],
   }
+}
+
+/**
+ * `layout --json` written as the blocks are read: the same text as
+ * JSON.stringify(value, null, 2) of { file, fileSize, blocks, totals, blockCount, problems },
+ * at `indent` (inside an array of several files).
+ */
+export class LayoutJsonStream {
+  private blocks = 0
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly indent = '',
+  ) {}
+
+  private value(v: unknown, depth: string): string {
+    return JSON.stringify(v, null, 2).replace(/\n/g, `\n${depth}`)
+  }
+
+  begin(file: string, fileSize: number): void {
+    const i = `${this.indent}  `
+    this.blocks = 0
+    this.write(`${this.indent}{\n${i}"file": ${JSON.stringify(file)},\n${i}"fileSize": ${fileSize},\n${i}"blocks": [`)
+  }
+
+  block(b: LayoutBlock): void {
+    const i = `${this.indent}    `
+    this.write(`${this.blocks++ === 0 ? '' : ','}\n${i}${flatObject(b, i)}`)
+  }
+
+  end(totals: readonly LayoutTotals[], problems: number): void {
+    const i = `${this.indent}  `
+    const close = this.blocks === 0 ? ']' : `\n${i}]`
+    this.write(`${close},\n${i}"totals": ${this.value(totals, i)},\n${i}"blockCount": ${blockCount(totals)},\n${i}"problems": ${problems}\n${this.indent}}`)
+  }
+}
+
+/** JSON.stringify(o, null, 2) at `indent` of an object whose values are all scalars (a block): a third of the time. */
+function flatObject(o: object, indent: string): string {
+  let text = '{'
+  let first = true
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined) continue
+    text += `${first ? '' : ','}\n${indent}  ${JSON.stringify(k)}: ${JSON.stringify(v)}`
+    first = false
+  }
+  return first ? '{}' : `${text}\n${indent}}`
 }

@@ -51,6 +51,8 @@ export class LineWriter {
   private readonly capacity: number
   private readonly handOff: boolean
   private pos = 0
+  /** Bytes handed to the sink so far. */
+  private sent = 0
 
   /**
    * @param sink receives full buffers (and the rest on flush); it may keep
@@ -79,9 +81,25 @@ export class LineWriter {
     return this.pos
   }
 
+  /** Bytes written so far, sent or waiting. */
+  get written(): number {
+    return this.sent + this.pos
+  }
+
+  /**
+   * Take back the last `n` bytes if they are still waiting (a header printed
+   * before knowing whether anything would follow it); false if already sent.
+   */
+  unwrite(n: number): boolean {
+    if (n > this.pos) return false
+    this.pos -= n
+    return true
+  }
+
   flush(): void {
     if (this.pos === 0) return
     const full = new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.pos)
+    this.sent += this.pos
     this.pos = 0
     if (this.pool) this.setBuffer(this.pool.take())
     this.sink(full)
@@ -101,6 +119,7 @@ export class LineWriter {
       return
     }
     this.flush()
+    this.sent += src.length
     this.sink(src)
   }
 

@@ -20,7 +20,7 @@ import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFI
 import { problemOf } from '../table/verify.js'
 
 const FILTER_PREFIXES = [FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX]
-import { formatBytes, jsonNumber } from './text.js'
+import { formatBytes, jsonNumber, wrapWords } from './text.js'
 import { Property } from '../format/properties.js'
 
 export interface PropsJson {
@@ -196,8 +196,8 @@ const GROUPS: [string, string[]][] = [
   ],
 ]
 
-/** Aligned, grouped text: footer facts, then properties by topic, with short glosses. */
-export function propsText(j: PropsJson): string {
+/** Aligned, grouped text: footer facts, then properties by topic, with short glosses; long values wrap to `maxWidth` columns under themselves. */
+export function propsText(j: PropsJson, maxWidth = 100): string {
   const rows = new Map<string, { value: string; note: string }>()
   for (const [name, v] of Object.entries(j.properties)) rows.set(name, { value: String(v), note: gloss(name, v) })
   for (const [name, u] of Object.entries(j.userProperties)) {
@@ -206,7 +206,15 @@ export function propsText(j: PropsJson): string {
     rows.set(name, { value: u.value !== undefined ? String(u.value) : `0x${u.hex}`, note })
   }
   const width = Math.max(24, ...[...rows.keys()].map((k) => k.length)) + 2
-  const line = (k: string, v: string, note = '') => `  ${k.padEnd(width)}${v}${note ? `  (${note})` : ''}`
+  const line = (k: string, v: string, note = '') => {
+    const head = `  ${k.padEnd(width)}`
+    const rest = `${v}${note ? `  (${note})` : ''}`
+    if (head.length + rest.length <= maxWidth) return head + rest
+    const indent = ' '.repeat(head.length)
+    return wrapWords(rest, Math.max(20, maxWidth - head.length))
+      .map((l, i) => (i === 0 ? head : indent) + l)
+      .join('\n')
+  }
   const out: string[] = [
     j.file,
     line('table', `${j.format.tableKind}, format_version ${j.format.formatVersion}, checksum ${j.format.checksumType}`),

@@ -1,10 +1,12 @@
 /** The `verify` report: one line per clean file, a CORRUPT line and its problems otherwise. */
 import { printableLine } from '../errors.js'
+import { blockCountText } from './layout.js'
 
 /** One verified file as `verify --json` prints it. */
 export interface VerifyJson {
   file: string
   ok: boolean
+  /** Every block, the footer included (as `layout` counts them). */
   blocksChecked: number
   dataBlocks: number
   entries: number
@@ -33,7 +35,7 @@ export interface VerifyProblemJson {
  */
 export function verifyText(r: VerifyJson): string {
   const lines = r.ok
-    ? [`${r.file}: OK (${r.blocksChecked} blocks, ${r.dataBlocks} data blocks, ${r.entries} entries, ${r.rangeDeletions} range deletions)`]
+    ? [`${r.file}: OK (${blockCountText(r.blocksChecked)}, ${r.dataBlocks} data blocks, ${r.entries} entries, ${r.rangeDeletions} range deletions)`]
     : [`${r.file}: CORRUPT (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'})`]
   for (const p of r.problems) lines.push(`  ${problemLine(p)}`)
   for (const n of r.notes) lines.push(`  note: ${problemLine(n)}`)

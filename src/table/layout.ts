@@ -71,96 +71,150 @@ export interface TableLayout {
   readonly totals: LayoutTotals[]
 }
 
+export interface LayoutOptions {
+  /** Decompress blocks whose framing does not record their size (default true). */
+  readonly decompress?: boolean
+  /** Include the data blocks and the gaps between blocks (default true). */
+  readonly dataBlocks?: boolean
+}
+
+/**
+ * Every block in file order, one at a time, with a `gap` block for the bytes
+ * none accounts for (with data blocks only: without them the data region
+ * would be one big gap). With `decompress: false`, compressed sizes come from
+ * the block framing where it records them (cheap); blocks are decompressed
+ * only where it does not (format_version < 2 zlib/bzip2). Blocks that fail to
+ * read are yielded with their problem and the walk goes on, so one bad block
+ * does not hide the rest of the file.
+ *
+ * Memory does not grow with the number of data blocks: the non-data blocks
+ * (meta blocks, index and filter partitions) are listed first, then merged by
+ * offset into the data blocks as the index yields them.
+ */
+export function* layoutBlocks(table: Table, options: LayoutOptions = {}): Generator<LayoutBlock> {
+  const decompress = options.decompress ?? true
+  const withData = options.dataBlocks ?? true
+  // Why a partition index (of the index or the filter) could not be walked, by its offset: its problem unless describing it finds one.
+  const walkErrors = new Map<number, unknown>()
+  const others = nonDataBlocks(table, walkErrors, !withData)
+  let next = 0
+  let pos = 0
+  function* emit(b: LayoutBlock): Generator<LayoutBlock> {
+    if (withData && b.offset > pos) yield gap(pos, b.offset - pos)
+    yield b
+    pos = Math.max(pos, b.offset + b.sizeOnDisk)
+  }
+  function* othersBefore(offset: number): Generator<LayoutBlock> {
+    for (; next < others.length && others[next].offset < offset; next++) {
+      const p = others[next]
+      yield* emit(p.described ?? (p.footer ? footerBlock(table) : withWalkError(describe(table, p, decompress), walkErrors.get(p.handle.offset))))
+    }
+  }
+  if (withData) {
+    try {
+      for (const handle of dataHandles(table, walkErrors)) {
+        yield* othersBefore(handle.offset)
+        yield* emit(describe(table, { kind: 'data', name: '', handle, isData: true }, decompress))
+      }
+    } catch (e) {
+      // The index (or the walk through it) failed: the index is listed, in its place, with why.
+      const index = others.find((p) => p.kind === 'index' && p.handle === table.indexHandle)
+      if (index) index.described = problemBlock('index', index.name, table.indexHandle, e)
+    }
+  }
+  yield* othersBefore(Number.POSITIVE_INFINITY)
+  if (withData && pos < table.fileSize) yield gap(pos, table.fileSize - pos)
+}
+
+/** The kinds of block `layoutBlocks` can yield for this table (data, gap and those of its other blocks), for sizing columns. */
+export function layoutKinds(table: Table): BlockKind[] {
+  return [...new Set<BlockKind>(['data', 'gap', ...nonDataBlocks(table, new Map(), false).map((p) => p.kind)])]
+}
+
+/** A block to describe, by handle; `footer` marks the footer's place in the order. */
 interface PendingBlock {
   kind: BlockKind
   name: string
   handle: BlockHandle
+  offset: number
   isData?: boolean
+  footer?: boolean
+  /** Already known (an index that failed while the data blocks were walked). */
+  described?: LayoutBlock
+}
+
+/** A walk failure becomes the block's problem when describing the block found none. */
+function withWalkError(b: LayoutBlock, walkError: unknown): LayoutBlock {
+  return walkError !== undefined && !b.problem ? { ...b, problem: messageOf(walkError) } : b
 }
 
 /**
- * Walk every block. With `decompress: false`, compressed sizes come from the
- * block framing where it records them (cheap); blocks are decompressed only
- * where it does not (format_version < 2 zlib/bzip2). Blocks that fail to read are listed with their problem and
- * the walk goes on, so one bad block does not hide the rest of the file.
+ * The blocks other than data blocks, sorted by offset: few (a partition per many data blocks).
+ * Walk failures are recorded in `walkErrors`; `walkPartitions` also walks each index partition
+ * (when no data walk will).
  */
-export function tableLayout(
-  table: Table,
-  options: {
-    decompress?: boolean
-    dataBlocks?: boolean
-    /** Totals only: data blocks are folded in as they are read, not kept (memory stays flat). */
-    summaryOnly?: boolean
-  } = {},
-): TableLayout {
-  const decompress = options.decompress ?? true
-  const withData = options.dataBlocks ?? true
-  const summaryOnly = options.summaryOnly ?? false
+function nonDataBlocks(table: Table, walkErrors: Map<number, unknown>, walkPartitions: boolean): PendingBlock[] {
   const pending: PendingBlock[] = []
-  /** Why a partition index (of the index or the filter) could not be walked, by its offset: its problem unless describing it finds one. */
-  const walkErrors = new Map<number, unknown>()
-  const blocks: LayoutBlock[] = []
-  const folded = { count: 0, sizeOnDisk: 0, uncompressedSize: 0 }
-  const addData = (handle: BlockHandle) => {
-    if (!summaryOnly) {
-      pending.push({ kind: 'data', name: '', handle, isData: true })
-      return
-    }
-    const b = describe(table, { kind: 'data', name: '', handle, isData: true }, decompress)
-    if (b.problem)
-      blocks.push(b) // problems are kept: they are few and must be reported
-    else {
-      folded.count++
-      folded.sizeOnDisk += b.sizeOnDisk
-      folded.uncompressedSize += b.uncompressedSize ?? 0
-    }
-  }
-
-  // Data blocks (and index partitions) through the index.
-  let dataOk = true
-  try {
-    if (table.isPartitionedIndex) {
+  const add = (kind: BlockKind, name: string, handle: BlockHandle) => pending.push({ kind, name, handle, offset: handle.offset })
+  if (table.isPartitionedIndex) {
+    try {
       const top = table.topIndex()
       for (top.seekToFirst(); top.valid; top.next()) {
-        const partition = top.handle
-        pending.push({ kind: 'index partition', name: '', handle: partition })
+        add('index partition', '', top.handle)
+        if (!walkPartitions) continue
         try {
-          const it = table.indexPartition(partition)
-          if (withData) for (it.seekToFirst(); it.valid; it.next()) addData(it.handle)
+          const it = table.indexPartition(top.handle)
+          for (it.seekToFirst(); it.valid; it.next()) it.handle
         } catch (e) {
-          walkErrors.set(partition.offset, e)
+          walkErrors.set(top.handle.offset, e)
         }
       }
-    } else if (withData) {
-      for (const ref of table.dataBlocks()) addData(ref.handle)
+    } catch (e) {
+      walkErrors.set(table.indexHandle.offset, e)
     }
-  } catch (e) {
-    dataOk = false
-    blocks.push(problemBlock('index', 'index', table.indexHandle, e))
   }
-  if (dataOk) pending.push({ kind: 'index', name: table.formatVersion >= 6 ? INDEX_BLOCK : '', handle: table.indexHandle })
-
+  add('index', table.formatVersion >= 6 ? INDEX_BLOCK : '', table.indexHandle)
   for (const { name, handle } of table.metaindexEntries) {
     if (name === INDEX_BLOCK) continue // listed above
-    pending.push({ kind: metaKind(name), name, handle })
+    add(metaKind(name), name, handle)
     if (name.startsWith(PARTITIONED_FILTER_PREFIX)) {
       try {
         const block = table.readBlock(handle, 'filter partition index')
         const it = new IndexBlockIter(block, handle.offset, { ...table.indexEncoding, hasFirstKey: false }, 'filter partition index')
-        for (it.seekToFirst(); it.valid; it.next()) pending.push({ kind: 'filter partition', name: '', handle: it.handle })
+        for (it.seekToFirst(); it.valid; it.next()) add('filter partition', '', it.handle)
       } catch (e) {
         walkErrors.set(handle.offset, e)
       }
     }
   }
-  pending.push({ kind: 'metaindex', name: '', handle: table.footer.metaindexHandle })
+  add('metaindex', '', table.footer.metaindexHandle)
+  pending.push({ kind: 'footer', name: '', handle: table.footer.metaindexHandle, offset: table.footer.offset, footer: true })
+  return pending.sort((a, b) => a.offset - b.offset)
+}
 
-  for (const p of pending) {
-    const b = describe(table, p, decompress)
-    const walkError = walkErrors.get(p.handle.offset)
-    blocks.push(walkError !== undefined && !b.problem ? { ...b, problem: messageOf(walkError) } : b)
+/** The data block handles in index order; a partition that cannot be walked is skipped, its failure recorded. */
+function* dataHandles(table: Table, walkErrors: Map<number, unknown>): Generator<BlockHandle> {
+  if (!table.isPartitionedIndex) {
+    for (const ref of table.dataBlocks()) yield ref.handle
+    return
   }
-  blocks.push({
+  const top = table.topIndex()
+  for (top.seekToFirst(); top.valid; top.next()) {
+    const partition = top.handle
+    const handles: BlockHandle[] = []
+    try {
+      // A partition's handles first (a few hundred), so that a failure inside it cannot stop the walk of the others.
+      const it = table.indexPartition(partition)
+      for (it.seekToFirst(); it.valid; it.next()) handles.push(it.handle)
+    } catch (e) {
+      walkErrors.set(partition.offset, e)
+    }
+    yield* handles
+  }
+}
+
+function footerBlock(table: Table): LayoutBlock {
+  return {
     kind: 'footer',
     name: '',
     offset: table.footer.offset,
@@ -172,26 +226,42 @@ export function tableLayout(
     storedChecksum: table.footer.footerChecksum ?? null,
     // openTable already verified the footer checksum of format_version >= 6 files.
     checksum: table.footer.formatVersion >= 6 && table.verifyChecksums ? 'ok' : 'unchecked',
-  })
-  blocks.sort((a, b) => a.offset - b.offset)
-  if (summaryOnly) {
-    const totals = totalsOf(blocks)
-    if (folded.count > 0) {
-      const d = totals.find((t) => t.kind === 'data')
-      const merged = {
-        kind: 'data' as BlockKind,
-        count: folded.count + (d?.count ?? 0),
-        sizeOnDisk: folded.sizeOnDisk + (d?.sizeOnDisk ?? 0),
-        uncompressedSize: folded.uncompressedSize + (d?.uncompressedSize ?? 0),
-      }
-      totals.splice(d ? totals.indexOf(d) : 0, d ? 1 : 0, merged)
-    }
-    const covered = totals.reduce((a, t) => a + t.sizeOnDisk, 0)
-    if (withData && covered < table.fileSize) totals.push({ kind: 'gap', count: 1, sizeOnDisk: table.fileSize - covered, uncompressedSize: 0 })
-    return { fileSize: table.fileSize, blocks, totals }
   }
-  const withGaps = withData ? addGaps(blocks, table.fileSize) : blocks
-  return { fileSize: table.fileSize, blocks: withGaps, totals: totalsOf(withGaps) }
+}
+
+/** Per-kind totals of a block stream, in order of first appearance. */
+export class LayoutTotalsBuilder {
+  private readonly byKind = new Map<BlockKind, { count: number; sizeOnDisk: number; uncompressedSize: number }>()
+  /** Blocks that could not be read or failed their checksum. */
+  problems = 0
+
+  add(b: LayoutBlock): void {
+    const t = this.byKind.get(b.kind) ?? { count: 0, sizeOnDisk: 0, uncompressedSize: 0 }
+    t.count++
+    t.sizeOnDisk += b.sizeOnDisk
+    t.uncompressedSize += b.uncompressedSize ?? 0
+    this.byKind.set(b.kind, t)
+    if (b.problem) this.problems++
+  }
+
+  get totals(): LayoutTotals[] {
+    return [...this.byKind.entries()].map(([kind, t]) => ({ kind, ...t }))
+  }
+}
+
+/**
+ * The whole layout at once. With `summaryOnly` the data blocks are folded into
+ * the totals as they are read and not kept (memory stays flat), except those
+ * with a problem, which are few and must be reported.
+ */
+export function tableLayout(table: Table, options: LayoutOptions & { summaryOnly?: boolean } = {}): TableLayout {
+  const totals = new LayoutTotalsBuilder()
+  const blocks: LayoutBlock[] = []
+  for (const b of layoutBlocks(table, options)) {
+    totals.add(b)
+    if (!options.summaryOnly || b.problem || (b.kind !== 'data' && b.kind !== 'gap')) blocks.push(b)
+  }
+  return { fileSize: table.fileSize, blocks, totals: totals.totals }
 }
 
 function metaKind(name: string): BlockKind {
@@ -204,7 +274,7 @@ function metaKind(name: string): BlockKind {
 }
 
 /** One block as the layout lists it; a failure of any kind while reading it becomes its problem. */
-function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
+function describe(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'handle' | 'isData'>, decompress: boolean): LayoutBlock {
   try {
     return describeBlock(table, p, decompress)
   } catch (e) {
@@ -212,7 +282,7 @@ function describe(table: Table, p: PendingBlock, decompress: boolean): LayoutBlo
   }
 }
 
-function describeBlock(table: Table, p: PendingBlock, decompress: boolean): LayoutBlock {
+function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'handle' | 'isData'>, decompress: boolean): LayoutBlock {
   let raw: RawBlock
   let checksum: LayoutBlock['checksum'] = 'ok'
   let problem: string | undefined
@@ -276,7 +346,6 @@ function problemBlock(kind: BlockKind, name: string, handle: BlockHandle, e: unk
   }
 }
 
-/** What an error says, for a problem line; a failure of sstkit itself (not of the file) says so. */
 export function messageOf(e: unknown): string {
   if (e instanceof CorruptionError || e instanceof NotSupportedError) return e.message
   const message = e instanceof Error ? e.message : String(e)
@@ -309,16 +378,4 @@ function gap(offset: number, size: number): LayoutBlock {
     storedChecksum: null,
     checksum: 'unchecked',
   }
-}
-
-function totalsOf(blocks: LayoutBlock[]): LayoutTotals[] {
-  const byKind = new Map<BlockKind, { count: number; sizeOnDisk: number; uncompressedSize: number }>()
-  for (const b of blocks) {
-    const t = byKind.get(b.kind) ?? { count: 0, sizeOnDisk: 0, uncompressedSize: 0 }
-    t.count++
-    t.sizeOnDisk += b.sizeOnDisk
-    t.uncompressedSize += b.uncompressedSize ?? 0
-    byKind.set(b.kind, t)
-  }
-  return [...byKind.entries()].map(([kind, t]) => ({ kind, ...t }))
 }

@@ -5,7 +5,7 @@
  */
 import { type BlockHandle, isNullHandle } from '../format/block-handle.js'
 import { BlockIter } from '../format/block.js'
-import { Cursor, readFixed32 } from '../format/coding.js'
+import { Cursor, readFixed32, userKeyBytes } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { errorCode, UsageError } from '../errors.js'
 import { ChecksumType } from '../format/checksum-type.js'
@@ -344,7 +344,8 @@ export class Table {
    * The data blocks that may hold user keys >= `userKey`, in index order: from
    * the first block whose index key is not below it (a seek through the index).
    */
-  dataBlocksFrom(userKey: Uint8Array): Generator<DataBlockRef> {
+  dataBlocksFrom(key: Uint8Array | string): Generator<DataBlockRef> {
+    const userKey = userKeyBytes(key, 'dataBlocksFrom: the key')
     const user = this.seekComparator()
     const target = this.seekKey(userKey)
     return this.dataBlocksWhere(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
@@ -524,8 +525,9 @@ export class TableIterator {
     this.advanceBlock()
   }
 
-  /** Position at the first entry whose user key is >= `userKey`. */
-  seek(userKey: Uint8Array): void {
+  /** Position at the first entry whose user key is >= `userKey` (bytes, or a string as its UTF-8 bytes). */
+  seek(key: Uint8Array | string): void {
+    const userKey = userKeyBytes(key, 'seek: the key')
     this.blocks = this.table.dataBlocksFrom(userKey)
     this.block = null
     this.advanceBlock(this.table.seekKey(userKey))

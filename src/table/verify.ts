@@ -234,8 +234,10 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     return finish({ blocksChecked: 1, dataBlocks: 0, entries: 0, rangeDeletions: 0 })
   }
 
+  // The footer counts as a block, as layout counts it: openTable parsed and checked it (magic, handles);
+  // from format_version 6 it has a checksum too.
+  blocksChecked++
   if (table.formatVersion >= 6) {
-    blocksChecked++
     try {
       const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
       verifyFooterChecksum(table.footer, tail, table.checksum)

@@ -15,6 +15,7 @@
  * estimates); nothing is held beyond the dictionary buffer (spilled to a
  * temporary file past 4 MiB when `spill` says where) and one block.
  */
+import { requireBytes } from '../format/coding.js'
 import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
@@ -220,6 +221,8 @@ export class TableWriter {
 
   /** Add a point entry; internal keys must come in order. */
   add(key: Uint8Array, value: Uint8Array): void {
+    requireBytes(key, 'TableWriter.add: the internal key')
+    requireBytes(value, 'TableWriter.add: the value')
     if (this.flush.shouldFlush(this.dataBuilder, key.length, value.length)) this.finishDataBlock(key)
     this.dataBuilder.add(key, value)
     this.blockFirstKey ??= key.slice()

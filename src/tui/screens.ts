@@ -56,7 +56,7 @@ export const HELP_LINES = [
   '                  first entry >= key through the index',
   '  x               show keys and values as hex / as text',
   '  n               Blocks: next block with a problem',
-  '  h  ?            this help (any key closes it)',
+  '  h  ?            this help (any key but q closes it; q quits)',
   '  q               quit',
   '',
   'Colours: data green, index cyan, filter magenta, range deletions yellow,',
@@ -418,11 +418,15 @@ export function entriesLines(
     ])
     return lines
   }
-  const rows = model.window(top, listH - 1)
-  let current: EntryRow | { problem: string } | undefined
+  let rows = model.window(top, listH - 1)
+  const current = rows.find((r) => cmpPos(r.pos, pos) === 0)?.row
+  const body = valuePaneBody(model, pos, current, hex, W)
+  // A value shorter than its pane gives the rows it does not need to the list (below the
+  // ones navigation pages through), instead of blank lines under the value.
+  const spare = C - listH - 1 - body.length
+  if (spare > 0) rows = model.window(top, listH - 1 + spare)
   for (const { pos: p, row } of rows) {
     const sel = cmpPos(p, pos) === 0
-    if (sel) current = row
     const mark = sel ? (focus === 'list' ? '› ' : '· ') : '  '
     if ('problem' in row) {
       const ref = model.refs[p.block]
@@ -450,13 +454,24 @@ export function entriesLines(
   while (lines.length < listH) lines.push([{ text: '' }])
 
   // Detail pane
+  const detailTitle = focus === 'detail' ? '━━ value (↑↓ scroll, Esc back) ' : '── value (Tab or Enter to scroll) '
+  lines.push([{ text: detailTitle + '─'.repeat(Math.max(0, W - detailTitle.length)), color: focus === 'detail' ? 'cyan' : undefined, dim: focus !== 'detail' }])
+  const room = C - lines.length
+  const scroll = Math.min(detailScroll, Math.max(0, body.length - room))
+  const visible = body.slice(scroll, scroll + room)
+  const hidden = body.length - scroll - visible.length
+  if (hidden > 0 && visible.length > 0)
+    visible[visible.length - 1] = [{ text: `  ↓ ${hidden + 1} more lines${focus === 'detail' ? '' : ' (Tab to scroll)'}`, dim: true }]
+  lines.push(...visible)
+  return lines
+}
+
+/** The value pane's lines for the selected entry: key, seq and type, block, and the value. */
+function valuePaneBody(model: BrowseModel, pos: EntryPos, current: EntryRow | { problem: string } | undefined, hex: boolean, W: number): Line[] {
   const ref = model.refs[pos.block]
   const info = model.dataInfo(pos.block, false)
   const n = model.blockCount
   const where = `data block #${pos.block}${n !== null ? ` of ${n}` : ''} at offset ${ref.handle.offset} (${ref.handle.size} bytes${info.compression ? `, ${info.compression}` : ''})`
-  const detailTitle = focus === 'detail' ? '━━ value (↑↓ scroll, Esc back) ' : '── value (Tab or Enter to scroll) '
-  lines.push([{ text: detailTitle + '─'.repeat(Math.max(0, W - detailTitle.length)), color: focus === 'detail' ? 'cyan' : undefined, dim: focus !== 'detail' }])
-  const room = C - lines.length
   const body: Line[] = []
   if (!current) body.push([{ text: '' }])
   else if ('problem' in current) {
@@ -481,11 +496,5 @@ export function entriesLines(
     ])
     for (const l of valueLines(current, hex, W - 2)) body.push([{ text: `  ${l}` }])
   }
-  const scroll = Math.min(detailScroll, Math.max(0, body.length - room))
-  const visible = body.slice(scroll, scroll + room)
-  const hidden = body.length - scroll - visible.length
-  if (hidden > 0 && visible.length > 0)
-    visible[visible.length - 1] = [{ text: `  ↓ ${hidden + 1} more lines${focus === 'detail' ? '' : ' (Tab to scroll)'}`, dim: true }]
-  lines.push(...visible)
-  return lines
+  return body
 }

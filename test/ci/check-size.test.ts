@@ -285,7 +285,7 @@ describe('check-size', () => {
       [['--max-increase', '1'], /not a percentage \(write it with a % sign/],
       [['--min-change-bytes', '-5'], /is not a size/],
       [[join(ws.dir, 'nope')], /nope: no such file or directory/],
-      [['--types', 'lz4'], /Nonexistent flag: --types/],
+      [['--types', 'lz4'], /unknown flag --types/],
     ]
     for (const [args, message] of cases) {
       const r = sstkit(['check-size', ...(args[0].startsWith('-') ? [ws.data] : []), ...args, '--baseline', ws.baseline])

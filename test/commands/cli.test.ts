@@ -145,7 +145,7 @@ describe('verify', () => {
   it('says OK per file in text', () => {
     const r = sstkit(['verify', 'examples/sample.sst'])
     expect(r.status).toBe(0)
-    expect(r.stdout).toMatch(/^examples\/sample.sst: OK \(\d+ blocks, 43 data blocks, 900 entries, 0 range deletions\)$/m)
+    expect(r.stdout).toMatch(/^examples\/sample.sst: OK \(48 blocks including the footer, 43 data blocks, 900 entries, 0 range deletions\)$/m)
   })
 })
 
@@ -153,7 +153,7 @@ describe('usage errors', () => {
   it('exit 2 with one line for a missing file', () => {
     const r = sstkit(['props', 'no/such.sst'])
     expect(r.status).toBe(2)
-    expect(r.stderr.trim()).toBe('sstkit: no/such.sst: no such file or directory')
+    expect(r.stderr.trim()).toBe('sstkit: cannot read no/such.sst: no such file or directory')
   })
   it('exit 2 for an unknown flag', () => {
     expect(sstkit(['scan', 'examples/sample.sst', '--bogus']).status).toBe(2)

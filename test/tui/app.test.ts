@@ -146,6 +146,18 @@ describe('Entries', () => {
     expect(b.frame()).toContain('key   user:000006')
   })
 
+  it('a short value leaves no blank lines under its pane: the list takes the rows it does not need', async () => {
+    const b = await browse(SAMPLE, { width: 100, height: 30 })
+    await b.press('3')
+    const s = await b.waitFor('── value')
+    const lines = s.split('\n')
+    // the last content line (above the status line) is the value, not padding
+    expect(lines[lines.length - 2].trim()).not.toBe('')
+    expect(lines.slice(-4, -1).every((l) => l.trim() !== '')).toBe(true)
+    // more entries listed than the half screen the list has with a long value
+    expect(lines.filter((l) => /#\d+ user:\d{6}/.test(l)).length).toBeGreaterThan(13)
+  })
+
   it('moves across block boundaries, by page, to the last and first entry', async () => {
     const b = await browse(SAMPLE)
     await b.press('3')
@@ -287,7 +299,18 @@ describe('Seek', () => {
 })
 
 describe('keys and terminal', () => {
-  it('h and ? show the help; any key closes it; q quits', async () => {
+  it('the help says what closes it and what quits, and does so: q quits from the help too', async () => {
+    const b = await browse(SAMPLE)
+    await b.press('?')
+    expect(b.frame()).toContain('this help (any key but q closes it; q quits)')
+    await b.press('q')
+    await new Promise((r) => setTimeout(r, 50))
+    const last = b.frame()
+    await b.press('2')
+    expect(b.frame()).toBe(last)
+  })
+
+  it('h and ? show the help; any key but q closes it; q quits', async () => {
     const b = await browse(SAMPLE)
     await b.press('?')
     let s = b.frame()

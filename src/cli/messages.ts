@@ -1,0 +1,89 @@
+/**
+ * Error messages in words, one line each: operating-system errors (EACCES, EISDIR, ...) and
+ * oclif's flag and argument errors, which arrive as multi-line text with a help hint.
+ */
+import { Errors } from '@oclif/core'
+import { isSystemError } from '../errors.js'
+
+/** errno codes a user meets reading files, in words. */
+const SYSTEM_ERROR_WORDS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  EIO: 'input/output error',
+  ENXIO: 'no such device or address',
+  ENODEV: 'no such device',
+  EBUSY: 'the device or resource is busy',
+  ETXTBSY: 'the file is busy',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+}
+
+/** A system error of `file` as "cannot read FILE: permission denied"; null for any other error. */
+export function systemErrorLine(file: string, e: unknown): string | null {
+  if (!isSystemError(e)) return null
+  const words = SYSTEM_ERROR_WORDS[e.code ?? ''] ?? `${e.code}`.toLowerCase()
+  const verb = e.syscall === 'write' || e.syscall === 'rename' || e.syscall === 'mkdir' ? 'write' : 'read'
+  return `cannot ${verb} ${file}: ${words}`
+}
+
+/** Long and short names of a command's flags, for naming one in an error. */
+export type FlagNames = Record<string, { char?: string; options?: readonly string[] }>
+
+/**
+ * oclif's parse errors as sstkit says them: one line, naming the flag and what it accepts,
+ * and where help is. null for errors that are not parse errors.
+ */
+export function parseErrorLine(err: Error, flags: FlagNames, command: string): string | null {
+  if (!(err instanceof Errors.CLIError) || !(err as { parse?: unknown }).parse) {
+    // A flag's own parser (integers) throws a plain CLIError that oclif prefixes with "Parsing --NAME".
+    if (!/^Parsing --/.test(err.message)) return null
+  }
+  const help = `see \`sstkit ${command} --help\``
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: oclif dims parts of its messages with ANSI codes
+  const text = err.message.replace(/\x1b\[[0-9;]*m/g, '').replace(/\n?See more help with --help\s*$/, '')
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+  const flag = (name: string) => {
+    const char = flags[name]?.char
+    return `--${name}${char ? ` (-${char})` : ''}`
+  }
+  let m = /^Parsing --([\w-]+)$/.exec(lines[0] ?? '')
+  if (m) {
+    const reason = lines.slice(1).join('; ')
+    const int = /^Expected an integer(?: (greater|less) than or equal to (-?\d+))? but received: (.*)$/.exec(reason)
+    if (int) {
+      const bound = int[1] ? ` ${int[1] === 'greater' ? '>=' : '<='} ${int[2]}` : ''
+      return `${flag(m[1])} ${int[3]}: expected an integer${bound}`
+    }
+    return `${flag(m[1])}: ${reason.replace(/^./, (c) => c.toLowerCase())}`
+  }
+  m = /^Expected --([\w-]+)=(.*) to be one of: (.*)$/.exec(lines[0] ?? '')
+  if (m) return `${flag(m[1])} ${m[2]}: expected one of ${m[3]}`
+  m = /^Nonexistent flags?: (.*)$/.exec(lines[0] ?? '')
+  if (m) return `unknown flag ${m[1]} (${help})`
+  m = /^Unexpected arguments?: (.*)$/.exec(lines[0] ?? '')
+  if (m) return `unexpected argument ${m[1]} (${help})`
+  m = /^Missing \d+ required args?:?$/.exec(lines[0] ?? '')
+  if (m) {
+    const names = lines.slice(1).map((l) => l.split(/\s{2,}/))
+    return `missing ${names.map(([name, what]) => `${name.toUpperCase()}${what ? ` (${what})` : ''}`).join(', ')} (${help})`
+  }
+  if (/^The following errors? occurred:$/.test(lines[0] ?? '')) {
+    const reasons = lines.slice(1).map((r) => {
+      const missing = /^Missing required flag ([\w-]+)$/.exec(r)
+      if (missing) return `missing required flag ${flag(missing[1])}`
+      return r.replace(/--([\w-]+)=(\S+) cannot also be provided when using --([\w-]+)/, '--$1 cannot be used together with --$3')
+    })
+    return `${reasons.join('; ')} (${help})`
+  }
+  return `${lines.join('; ')} (${help})`
+}
