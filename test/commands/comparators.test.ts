@@ -64,7 +64,7 @@ describe('a RocksDB file under a comparator sstkit does not implement', () => {
     expect(r.status, r.stdout).toBe(0)
     const lines = r.stdout.trim().split('\n')
     expect(lines).toEqual([
-      `${CUSTOM}: OK (23 blocks, 20 data blocks, 400 entries, 0 range deletions)`,
+      `${CUSTOM}: OK (24 blocks including the footer, 20 data blocks, 400 entries, 0 range deletions)`,
       '  key order not checked: the file\'s comparator "sstkit.test.LengthFirstComparator" is not one sstkit implements (state one with --comparator NAME to check order)',
     ])
   })
@@ -146,7 +146,7 @@ describe('LevelDB tables (no recorded comparator)', () => {
     const r = sstkit(['verify', LDB_CUSTOM])
     expect(r.status).toBe(0)
     expect(r.stdout.trim().split('\n')).toEqual([
-      `${LDB_CUSTOM}: OK (12 blocks, 10 data blocks, 401 entries, 0 range deletions)`,
+      `${LDB_CUSTOM}: OK (13 blocks including the footer, 10 data blocks, 401 entries, 0 range deletions)`,
       '  note: data block at offset 0: not in bytewise order: the table may use a custom comparator (2 places, the first here)',
     ])
     const { j } = verifyJson([LDB_CUSTOM])
@@ -165,7 +165,7 @@ describe('LevelDB tables (no recorded comparator)', () => {
   it('in bytewise order: verify is clean without notes, scan equals sst_dump 7.8.3', () => {
     const r = sstkit(['verify', LDB_BYTEWISE])
     expect(r.status).toBe(0)
-    expect(r.stdout).toBe(`${LDB_BYTEWISE}: OK (12 blocks, 10 data blocks, 401 entries, 0 range deletions)\n`)
+    expect(r.stdout).toBe(`${LDB_BYTEWISE}: OK (13 blocks including the footer, 10 data blocks, 401 entries, 0 range deletions)\n`)
     const all = sstDumpEntries('leveldb-bytewise.sst-dump-scan.txt')
     expect(all).toHaveLength(401)
     expect(scanEntries(sstkit(['scan', LDB_BYTEWISE]).stdout)).toEqual(all)

@@ -32,7 +32,7 @@ describe('verify: an unknown checksum type in the footer (5..255)', () => {
     expect(text.stderr).toBe('')
     expect(text.stdout).toBe(
       `${file}: CORRUPT (1 problem)\n  footer at offset 9407: unknown checksum type 5 in the footer: no block can be checked\n` +
-        `${CLEAN}: OK (12 blocks, 9 data blocks, 180 entries, 0 range deletions)\n`,
+        `${CLEAN}: OK (13 blocks including the footer, 9 data blocks, 180 entries, 0 range deletions)\n`,
     )
     const json = sstkit(['verify', file, CLEAN, '--json'])
     expect(json.status).toBe(1)
