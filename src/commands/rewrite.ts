@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
+import { progressLine } from '../cli/progress.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
@@ -42,22 +43,24 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     const pairs = this.usage(() => rewriteTargets(args.input, flags.output))
 
     const results: RewriteResult[] = []
-    const tty = process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1
-    const clear = tty ? '\r\x1b[K' : ''
+    const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1)
     pairs.forEach(([input, output], i) => {
-      if (tty) process.stderr.write(`${clear}[${i + 1}/${pairs.length}] ${input}`)
+      progress.show(`[${i + 1}/${pairs.length}] ${input}`)
       try {
         const r = rewriteFile(input, output, options)
         results.push(r)
-        for (const n of r.notes) process.stderr.write(`${clear}sstkit: ${input}: note: ${n}\n`)
+        for (const n of r.notes) {
+          progress.clear()
+          process.stderr.write(`sstkit: ${input}: note: ${n}\n`)
+        }
       } catch (e) {
-        process.stderr.write(clear)
+        progress.clear()
         // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
         if (e instanceof RewriteError || isFileError(e)) this.reportFileError(input, e, 'opened')
         else throw e
       }
     })
-    process.stderr.write(clear)
+    progress.clear()
     if (this.jsonEnabled()) return pairs.length === 1 && !statSync(args.input).isDirectory() ? results[0] : results
     if (results.length > 0) this.log(renderTable(rewriteModel(results), 'table', this.tty))
     return undefined

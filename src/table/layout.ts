@@ -150,7 +150,7 @@ function withWalkError(b: LayoutBlock, walkError: unknown): LayoutBlock {
 
 /**
  * The blocks other than data blocks, sorted by offset: few (a partition per many data blocks).
- * Walk failures are recorded in `walkErrors`; `walkPartitions` also walks each index partition
+ * Walk failures are recorded in `walkErrors`; `walkPartitions` also opens each index partition
  * (when no data walk will).
  */
 function nonDataBlocks(table: Table, walkErrors: Map<number, unknown>, walkPartitions: boolean): PendingBlock[] {
@@ -163,8 +163,7 @@ function nonDataBlocks(table: Table, walkErrors: Map<number, unknown>, walkParti
         add('index partition', '', top.handle)
         if (!walkPartitions) continue
         try {
-          const it = table.indexPartition(top.handle)
-          for (it.seekToFirst(); it.valid; it.next()) it.handle
+          table.indexPartition(top.handle)
         } catch (e) {
           walkErrors.set(top.handle.offset, e)
         }
