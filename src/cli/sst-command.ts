@@ -6,7 +6,7 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
 import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { errorCode, printableLine, SstkitError } from '../errors.js'
+import { type ErrorCode, errorCode, printableLine, SstkitError } from '../errors.js'
 import type { ByteSource } from '../io/byte-source.js'
 import { openTable, type Table, type OpenTableOptions } from '../reader.js'
 import { openSource } from './fault-injection.js'
@@ -14,6 +14,15 @@ import { exitCodeFor, ExitCode, type FileStage } from './exit-code.js'
 import { parseErrorLine, systemErrorLine } from './messages.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
+
+/**
+ * A file the command could not read, as its own entry in `--json` output, in the place its
+ * report would have taken: a JSON reader sees every file it asked for (the same line is on stderr).
+ */
+export interface FileErrorJson {
+  file: string
+  error: { code: ErrorCode; message: string; offset?: number; exitCode: number }
+}
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
@@ -71,7 +80,15 @@ export abstract class SstCommand extends Command {
     return out
   }
 
-  /** Open a table, or report why not (exit 2) and return null. */
+  /** Each failed file's entry for --json, by path (see `failure`). */
+  private readonly failures = new Map<string, FileErrorJson>()
+
+  /** The --json entry of a file whose error was reported (by `open` or `reportFileError`). */
+  protected failure(file: string): FileErrorJson {
+    return this.failures.get(file) ?? { file, error: { code: 'internal', message: 'not reported', exitCode: ExitCode.Usage } }
+  }
+
+  /** Open a table, or report why not (exit 2) and return null; `failure(file)` is then its --json entry. */
   protected open(file: string, options: OpenTableOptions = {}): Table | null {
     let source: ByteSource | undefined
     try {
@@ -85,13 +102,22 @@ export abstract class SstCommand extends Command {
   }
 
   /** One line on stderr: what, which file, which offset; the exit code from the error's kind (exitCodeFor). */
-  protected reportFileError(file: string, e: unknown, stage: FileStage): void {
+  protected reportFileError(file: string, e: unknown, stage: FileStage): FileErrorJson {
     // An unexpected error (a bug) shows its stack with --debug.
     if (errorCode(e) === 'internal' && this.showStacks) throw e
     const message = e instanceof Error ? e.message : String(e)
-    process.stderr.write(`sstkit: ${printableLine(systemErrorLine(file, e) ?? `${file}: ${message}`)}\n`)
+    const line = printableLine(systemErrorLine(file, e) ?? `${file}: ${message}`)
+    process.stderr.write(`sstkit: ${line}\n`)
     if (this.showStacks && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`)
-    this.raise(exitCodeFor(e, stage))
+    const exitCode = exitCodeFor(e, stage)
+    this.raise(exitCode)
+    const offset = e instanceof SstkitError ? e.offset : undefined
+    const entry: FileErrorJson = {
+      file,
+      error: { code: errorCode(e), message: line.startsWith(`${file}: `) ? line.slice(file.length + 2) : line, offset, exitCode },
+    }
+    this.failures.set(file, entry)
+    return entry
   }
 
   /** Warnings in one line like errors, instead of oclif's indented " ›   Warning:" block. */

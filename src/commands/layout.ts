@@ -64,7 +64,13 @@ Exits 1 if any block is unreadable or fails its checksum.`
     if (json && several) write('[')
     for (const file of files) {
       const table = this.open(file, { verifyChecksums: true, readahead: READAHEAD })
-      if (!table) continue
+      if (!table) {
+        if (json) {
+          write(printed++ > 0 ? ',\n' : several ? '\n' : '')
+          jsonStream.entry(this.failure(file))
+        }
+        continue
+      }
       const totals = new LayoutTotalsBuilder()
       try {
         if (json) {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { type PropsJson, propsJson, propsText } from '../report/props.js'
 
 export default class Props extends SstCommand {
@@ -12,23 +12,27 @@ export default class Props extends SstCommand {
     files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
   }
 
-  async run(): Promise<PropsJson | PropsJson[] | undefined> {
+  async run(): Promise<PropsJson | FileErrorJson | (PropsJson | FileErrorJson)[] | undefined> {
     const { argv } = await this.parse(Props)
     const files = this.expandFiles(argv as string[])
-    const results: PropsJson[] = []
+    const results: (PropsJson | FileErrorJson)[] = []
+    let printed = 0
     for (const file of files) {
       const table = this.open(file)
-      if (!table) continue
+      if (!table) {
+        results.push(this.failure(file))
+        continue
+      }
       try {
         const j = propsJson(file, table)
         results.push(j)
         if (j.problems) this.raise(ExitCode.Finding)
         if (!this.jsonEnabled()) {
-          if (results.length > 1) this.log('')
+          if (printed++ > 0) this.log('')
           this.log(propsText(j))
         }
       } catch (e) {
-        this.reportFileError(file, e, 'opened')
+        results.push(this.reportFileError(file, e, 'opened'))
       } finally {
         table.close()
       }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { progressBar, progressLine } from '../cli/progress.js'
 import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
-import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
@@ -79,7 +79,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
     const autoSkip = autoSkipModes(flags['auto-skip'])
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])
-    const reports: ReturnType<typeof recompressJson>[] = []
+    const reports: (ReturnType<typeof recompressJson> | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     for (const [fileIndex, file] of files.entries()) {
       let report: RecompressReport
@@ -98,7 +98,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
         // Errors from the worker threads arrive as their own classes and kinds; usage errors end the run.
         if (!isFileError(e)) throw e
         // A file that cannot be measured is one that cannot be opened (exit 2), not a finding.
-        this.reportFileError(file, e, 'opening')
+        reports.push(this.reportFileError(file, e, 'opening'))
         continue
       }
       progress.clear()

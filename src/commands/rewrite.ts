@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressLine } from '../cli/progress.js'
-import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
 import { rewriteModel } from '../report/rewrite.js'
@@ -42,7 +42,7 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     const options = this.usage(() => rewriteOptions(flags))
     const pairs = this.usage(() => rewriteTargets(args.input, flags.output))
 
-    const results: RewriteResult[] = []
+    const results: (RewriteResult | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1)
     pairs.forEach(([input, output], i) => {
       progress.show(`[${i + 1}/${pairs.length}] ${input}`)
@@ -56,13 +56,14 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
       } catch (e) {
         progress.clear()
         // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
-        if (e instanceof RewriteError || isFileError(e)) this.reportFileError(input, e, 'opened')
+        if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, 'opened'))
         else throw e
       }
     })
     progress.clear()
     if (this.jsonEnabled()) return pairs.length === 1 && !statSync(args.input).isDirectory() ? results[0] : results
-    if (results.length > 0) this.log(renderTable(rewriteModel(results), 'table', this.tty))
+    const written = results.filter((r): r is RewriteResult => !('error' in r))
+    if (written.length > 0) this.log(renderTable(rewriteModel(written), 'table', this.tty))
     return undefined
   }
 

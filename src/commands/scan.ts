@@ -54,7 +54,11 @@ export default class Scan extends SstCommand {
     for (const file of files) {
       if (remaining <= 0) break
       const table = this.open(file, tableOptions(flags))
-      if (!table) continue
+      if (!table) {
+        // In JSON Lines a file that cannot be read is a line of its own, like its entries.
+        if (jsonl) out.text(`${JSON.stringify(this.failure(file))}\n`)
+        continue
+      }
       // A header only for a file that prints lines: taken back if none followed.
       const header = !jsonl && files.length > 1 ? `==> ${file} <==\n` : ''
       const before = out.written
@@ -69,7 +73,8 @@ export default class Scan extends SstCommand {
         })
       } catch (e) {
         out.flush()
-        this.reportFileError(file, e, 'opened')
+        const failure = this.reportFileError(file, e, 'opened')
+        if (jsonl) out.text(`${JSON.stringify(failure)}\n`)
       } finally {
         if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
         table.close()

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { openSource } from '../cli/fault-injection.js'
-import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { tableFlags, tableOptions } from '../cli/table-flags.js'
 import { verifyFile } from '../reader.js'
 import { verifyText, type VerifyJson } from '../report/verify.js'
@@ -33,14 +33,14 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
   }
 
-  async run(): Promise<VerifyJson | VerifyJson[] | undefined> {
+  async run(): Promise<VerifyJson | FileErrorJson | (VerifyJson | FileErrorJson)[] | undefined> {
     const { argv, flags } = await this.parse(Verify)
     const files = this.expandFiles(argv as string[])
-    const results: VerifyJson[] = []
+    const results: (VerifyJson | FileErrorJson)[] = []
     for (const file of files) {
       const outcome = verifyFile(file, { ...tableOptions(flags), openSource, jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] })
       if (outcome.kind === 'unopenable') {
-        this.reportFileError(file, outcome.error, 'opening')
+        results.push(this.reportFileError(file, outcome.error, 'opening'))
         continue
       }
       const { kind, ...r } = outcome

@@ -135,6 +135,11 @@ export class LayoutJsonStream {
     return JSON.stringify(v, null, 2).replace(/\n/g, `\n${depth}`)
   }
 
+  /** A whole entry in one piece (a file that could not be read). */
+  entry(v: unknown): void {
+    this.write(`${this.indent}${this.value(v, this.indent)}`)
+  }
+
   begin(file: string, fileSize: number): void {
     const i = `${this.indent}  `
     this.blocks = 0

@@ -150,3 +150,37 @@ function verify(file: string): { status: number; j: VerifyJson } {
   expect(r.stderr).toBe('')
   return { status: r.status, j: JSON.parse(r.stdout) as VerifyJson }
 }
+
+describe('--json: a file that cannot be opened is an entry of its own, in its place', () => {
+  const file = bad('footer-checksum-type-5.sst')
+  const error = { code: 'corruption', message: 'unknown checksum type 5 in the footer (at offset 9407)', offset: 9407, exitCode: 2 }
+
+  it('props, layout, recompress: the array holds the error entry, then the next file', () => {
+    for (const cmd of [['props'], ['layout'], ['recompress', '--levels', '1', '--dict', 'none']]) {
+      const r = sstkit([...cmd, file, CLEAN, '--json'])
+      expect(r.status, cmd[0]).toBe(2)
+      expect(r.stderr, cmd[0]).toBe(`sstkit: ${file}: unknown checksum type 5 in the footer (at offset 9407)\n`)
+      const j = JSON.parse(r.stdout) as { file: string; error?: unknown }[]
+      expect(
+        j.map((e) => e.file),
+        cmd[0],
+      ).toEqual([file, CLEAN])
+      expect(j[0], cmd[0]).toEqual({ file, error })
+      expect(j[1].error, cmd[0]).toBeUndefined()
+    }
+  })
+
+  it('one file: the entry alone; scan --json: one line of its own among the entries', () => {
+    const one = sstkit(['props', file, '--json'])
+    expect(one.status).toBe(2)
+    expect(JSON.parse(one.stdout)).toEqual({ file, error })
+    const scan = sstkit(['scan', file, CLEAN, '--json', '--limit', '2'])
+    expect(scan.status).toBe(2)
+    const lines = scan.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; error?: unknown })
+    expect(lines[0]).toEqual({ file, error })
+    expect(lines.slice(1).map((l) => l.file)).toEqual([CLEAN, CLEAN])
+  })
+})
