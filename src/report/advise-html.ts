@@ -23,6 +23,7 @@ import {
   optionsDiffer,
   sharePercent,
   stopText,
+  todayBytes,
   todayLabel,
 } from './advise.js'
 
@@ -333,7 +334,7 @@ function recommendationTable(l: LevelAdvice): string {
     [
       'today',
       text(todayLabel(l)),
-      text(formatSize(l.dataBytes)),
+      text(formatSize(todayBytes(l))),
       '',
       text(formatCpu(l.today?.compressSecPerGB)),
       text(formatSpeed(l.today?.decompressMBps)),
@@ -455,7 +456,7 @@ function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): stri
   const id = `cf${cfIndex}-l${levelIndex}`
   const noisy = l.matrix.filter((e) => e.compressSecPerGB.noisy || e.decompressMBps.noisy).map((e) => e.setting.label)
   const caption = [
-    `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(l.dataBytes)}; bars: 95% intervals.`,
+    `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(todayBytes(l))}; bars: 95% intervals.`,
     noisy.length > 0 ? ` Hollow, dashed: noisy timing (${noisy.map(escapeHtml).join(', ')}), shown but not ranked on.` : '',
   ].join('')
   return [

@@ -92,6 +92,11 @@ export function stopText(l: LevelAdvice): string {
   return STOP_TEXT[l.sample.stopped] + partial
 }
 
+/** Today's bytes as every projection is compared with them: the data blocks and the dictionary block. */
+export function todayBytes(l: LevelAdvice): number {
+  return l.dataBytes + l.todayDictBytes
+}
+
 /** The setting in use today: as evaluated, else as OPTIONS says, else as the files say. */
 export function todayLabel(l: LevelAdvice): string {
   return l.today?.setting.label ?? l.todayOptions?.label ?? l.todayCompression
@@ -298,7 +303,7 @@ function recommendationModel(levels: LevelAdvice[], ctx: TextContext): TableMode
     rows.push([
       levelName(l),
       `today: ${todayLabel(l)}`,
-      formatSize(l.dataBytes, ctx.exact),
+      formatSize(todayBytes(l), ctx.exact),
       '',
       formatCpu(l.today?.compressSecPerGB),
       formatSpeed(l.today?.decompressMBps),
@@ -360,7 +365,7 @@ function levelBars(advice: Advice, ctx: TextContext): string[] {
       .filter((l) => Number.isFinite(l.recommended.estimate.bytes.estimate) && l.dataBlocks > 0)
       .map((l) => ({
         name: trimMiddle(`${cf.name} ${levelName(l)}`, BAR_LABEL_WIDTH),
-        today: l.dataBytes + l.todayDictBytes,
+        today: todayBytes(l),
         next: l.recommended.estimate.bytes.estimate,
       })),
   )
@@ -549,7 +554,7 @@ function mdRecommendationModel(levels: LevelAdvice[]): TableModel {
       levelLabel(l),
       'today',
       mdText(todayLabel(l)),
-      formatBytes(l.dataBytes),
+      formatBytes(todayBytes(l)),
       '',
       mdText(formatCpu(today?.compressSecPerGB)),
       mdText(formatSpeed(today?.decompressMBps)),

@@ -150,6 +150,18 @@ describe('renderAdviceText', () => {
     expect(text).toMatch(/[-+]\d+\.\d% \([-+]?\d+\.\d\.\.[-+]?\d+\.\d\)/)
   })
 
+  it("today's projected bytes are what every change is measured against: its data blocks and its dictionary", () => {
+    const a = sampleAdvice()
+    const l3 = levelOf(a, 'default', 3)
+    l3.todayDictBytes = 16389
+    const lines = renderAdviceText(a, { bytes: true }).split('\n')
+    const today = lines.find((l) => l.includes(`today: ${l3.today?.setting.label}`))
+    expect(today).toContain(String(l3.dataBytes + 16389))
+    expect(today).not.toContain(` ${l3.dataBytes} `)
+    const md = renderAdviceMarkdown(a)
+    expect(md).toContain(formatBytes(l3.dataBytes + 16389))
+  })
+
   it('trims the long column family name in tables but prints it whole in headings', () => {
     expect(text).toContain('user_event…ary_index')
     expect(text).toContain(`Column family "${LONG_CF_NAME}"`)
