@@ -49,6 +49,8 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
       try {
         const r = rewriteFile(input, output, options)
         results.push(r)
+        // Damage in the input is a finding even when what still reads was written.
+        if (r.salvaged) this.raise(ExitCode.Finding)
         for (const n of r.notes) {
           progress.clear()
           process.stderr.write(`sstkit: ${input}: note: ${n}\n`)

@@ -64,6 +64,8 @@ export interface RewriteResult extends WriteSummary {
   ms: number
   /** Things the rewrite could not carry over, said plainly. */
   notes: string[]
+  /** --salvage found damage and wrote what still reads (the notes say what was dropped). */
+  salvaged: boolean
 }
 
 /** `sstkit rewrite`'s defaults (zstd at its default level, 4 KiB blocks, RocksDB's dictionary and acceptance settings), with overrides. */
@@ -260,6 +262,7 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
       formatVersion: options.formatVersion,
       ms: performance.now() - t0,
       notes,
+      salvaged: log !== null,
     }
   } catch (e) {
     writer?.abort()
