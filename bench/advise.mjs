@@ -257,6 +257,44 @@ const comparable = (s, o) => o.maxExhaustiveLevel === null || !(s.type === 'zstd
 const recompressCacheDir = (dir) => `${dir}.recompress`
 
 /**
+ * The built modules whose code decides a setting's bytes: its codec's, the block framing's and, with a
+ * dictionary, the dictionary builders'. A cached result records their hash and is recomputed when it
+ * differs: LZ4 and Snappy once changed their output (to RocksDB's exact bytes) under a cache keyed by
+ * the file alone, and every LZ4 comparison was then against sizes no sstkit produced any more.
+ */
+const CODEC_MODULES = {
+  none: [],
+  snappy: ['codec/snappy.js', 'codec/native.js'],
+  lz4: ['codec/lz4.js', 'codec/native.js'],
+  lz4hc: ['codec/lz4.js', 'codec/native.js'],
+  zlib: ['codec/zlib.js', 'codec/native.js'],
+  bzip2: ['codec/bzip2.js'],
+  zstd: ['codec/zstd.js'],
+}
+const FRAMING_MODULES = ['codec/block-compressor.js', 'codec/compression.js']
+const DICTIONARY_MODULES = ['recompress/dictionary.js', 'table/compression-dict.js', 'codec/zdict.js']
+
+function codecFingerprints(runJs) {
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const hashOf = (modules) => {
+    const h = createHash('sha256')
+    for (const m of modules) h.update(m).update(readFileSync(join(dist, m)))
+    return h.digest('hex').slice(0, 12)
+  }
+  const memo = new Map()
+  return (s) => {
+    const modules = [
+      ...(CODEC_MODULES[s.type] ?? [`codec/${s.type}.js`]),
+      ...(s.type === 'none' ? [] : FRAMING_MODULES),
+      ...(s.dict === 'none' ? [] : DICTIONARY_MODULES),
+    ]
+    const k = modules.join()
+    if (!memo.has(k)) memo.set(k, hashOf(modules))
+    return memo.get(k)
+  }
+}
+
+/**
  * recompress runs that cover `settings` exactly: recompress evaluates the cross product of its
  * flags, so settings are grouped by (type, checksum, level set) with their dictionary modes, and
  * the level-less codecs (none, snappy, lz4 at their defaults) share one run.
@@ -286,7 +324,8 @@ function recompressRuns(settings) {
 /**
  * Per live file, Map settingKey -> { dataBytes, dictBytes } for every setting (computing what the
  * cache lacks), plus the stored data bytes. Cache: one JSON per file, keyed by name, size, mtime
- * and the dictionary options; results accumulate across runs with different matrices.
+ * and the dictionary options; results accumulate across runs with different matrices, each with the
+ * fingerprint of the code that computed it (codecFingerprints), and are recomputed when that changes.
  */
 function exhaustive(runJs, files, settings, o) {
   const dir = recompressCacheDir(dirname(files[0].path))
@@ -296,11 +335,12 @@ function exhaustive(runJs, files, settings, o) {
   let computedSeconds = 0
   let doneBytes = 0
   const out = new Map()
+  const fingerprint = codecFingerprints(runJs)
   for (const [i, f] of files.entries()) {
     const dictTag = `${DICT_OPTIONS.maxDictBytes}-${DICT_OPTIONS.trainBytes}-${DICT_OPTIONS.maxDictBufferBytes}`
     const cacheFile = join(dir, `${f.name}-${f.size}-${f.mtimeMs}-dict${dictTag}.json`)
     const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : { file: f.name, stored: null, results: {} }
-    const missing = settings.filter((s) => !(keyOf(s) in cache.results))
+    const missing = settings.filter((s) => cache.results[keyOf(s)]?.codec !== fingerprint(s))
     for (const runArgs of recompressRuns(missing)) {
       const args = [
         'recompress',
@@ -325,6 +365,7 @@ function exhaustive(runJs, files, settings, o) {
       for (const res of report.results) {
         if (res.autoSkip !== null) continue
         cache.results[keyOf(res)] = {
+          codec: fingerprint(res),
           dataBytes: res.dataBytes,
           dictBytes: res.dictBytes,
           uncompressedBytes: res.uncompressedBytes,
@@ -340,7 +381,7 @@ function exhaustive(runJs, files, settings, o) {
         `exhaustive: ${i + 1}/${files.length} ${f.columnFamily} L${f.level} ${f.name} (${(f.size / 1e6).toFixed(0)} MB): ${missing.length} settings; ${elapsed.toFixed(0)} s so far, ~${((elapsed / doneBytes) * (totalBytes - doneBytes)).toFixed(0)} s to go`,
       )
     }
-    for (const s of settings) if (!(keyOf(s) in cache.results)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
+    for (const s of settings) if (cache.results[keyOf(s)]?.codec !== fingerprint(s)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
     out.set(f.name, cache)
   }
   return { perFile: out, computedSeconds }
