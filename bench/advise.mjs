@@ -361,7 +361,12 @@ function exhaustive(runJs, files, settings, o) {
       if (r.status !== 0) throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.trim().slice(0, 500)}`)
       const report = JSON.parse(r.stdout)
       computedSeconds += (performance.now() - t) / 1000
-      cache.stored = { dataBytes: report.stored.dataBytes, blocks: report.stored.blocks, uncompressedBytes: report.stored.uncompressedBytes }
+      cache.stored = {
+        dataBytes: report.stored.dataBytes,
+        dictBytes: report.stored.dictBytes,
+        blocks: report.stored.blocks,
+        uncompressedBytes: report.stored.uncompressedBytes,
+      }
       for (const res of report.results) {
         if (res.autoSkip !== null) continue
         cache.results[keyOf(res)] = {
@@ -469,15 +474,26 @@ function compare(advice, files, perFile, o) {
           exhaustive: exhaustiveBytes,
           estimate: e.bytes,
           error,
+          z: standardError(e.bytes, exhaustiveBytes),
           inside: exhaustiveBytes >= e.bytes.low && exhaustiveBytes <= e.bytes.high,
         }
       })
+      // Today's setting recompressed must give back the bytes real RocksDB wrote: a check of the oracle itself.
+      const todayKey = l.today ? keyOf(l.today.setting) : null
+      const todayRow = rows.find((r) => r.key === todayKey && r.compared)
+      // (A cache from before the stored dictionary bytes were recorded leaves the check out.)
+      const storedDicts = mine.map((f) => perFile.get(f.name).stored.dictBytes)
+      const storedBytes = storedDicts.some((d) => d === undefined) ? null : storedData + storedDicts.reduce((a, b) => a + b, 0)
       levels.push({
         columnFamily: cf.name,
         level: l.level,
         files: mine.length,
         fileBytes: mine.reduce((n, f) => n + f.size, 0),
         storedDataBytes: storedData,
+        todayCheck:
+          todayRow && storedBytes !== null
+            ? { setting: todayRow.setting, exhaustive: todayRow.exhaustive, stored: storedBytes, error: todayRow.exhaustive / storedBytes - 1 }
+            : null,
         advise: {
           files: l.files,
           fileBytes: l.fileBytes,
@@ -490,6 +506,26 @@ function compare(advice, files, perFile, o) {
     }
   }
   return levels
+}
+
+/**
+ * The error in units of the interval's standard error (half-width / 1.96), null for an exact
+ * (zero-width) interval. Pooled over levels and seeds, an unbiased estimator with a right
+ * interval gives mean 0 and spread 1: a mean away from 0 is a bias, a spread above 1 too narrow
+ * an interval.
+ */
+function standardError(interval, truth) {
+  const se = (interval.high - interval.low) / 2 / 1.959964
+  return se > 0 && Number.isFinite(se) ? (interval.estimate - truth) / se : null
+}
+
+/** Mean and standard deviation of the standardized errors of these rows. */
+function zSummary(rows) {
+  const z = rows.map((r) => r.z).filter((x) => x !== null && x !== undefined)
+  if (z.length < 2) return null
+  const mean = z.reduce((a, b) => a + b, 0) / z.length
+  const sd = Math.sqrt(z.reduce((a, b) => a + (b - mean) ** 2, 0) / (z.length - 1))
+  return { count: z.length, mean, sd }
 }
 
 function targets(run, levels, o) {
@@ -561,6 +597,8 @@ function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
       levels: estimated.length,
       unestimated: levels.length - estimated.length,
       levelsAllInside: estimated.filter((l) => l.rows.every((r) => !r.compared || r.error === null || r.inside)).length,
+      exact: rows.filter((r) => r.estimate.low === r.estimate.high).length,
+      zRows: rows,
       missed: estimated.filter((l) => l.rows.some((r) => r.compared && r.error !== null && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
     }
   }
@@ -570,7 +608,12 @@ function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
     perSeed.push({ seed, wallSeconds: run.wallSeconds, ...tally(compare(run.advice, files, perFile, o)) })
   }
   const sum = (k) => perSeed.reduce((a, x) => a + x[k], 0)
-  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside') }
+  const z = zSummary(perSeed.flatMap((s) => s.zRows))
+  for (const s of perSeed) {
+    s.z = zSummary(s.zRows)
+    delete s.zRows
+  }
+  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), exact: sum('exact'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside'), z }
 }
 
 function coverageLines(c) {
@@ -580,8 +623,12 @@ function coverageLines(c) {
       `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}${s.unestimated ? `; ${s.unestimated} level(s) without an estimate` : ''}`,
     )
   out.push(
-    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
+    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%; ${c.exact} exact), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
   )
+  if (c.z)
+    out.push(
+      `  standardized errors (error / standard error, ${c.z.count} inexact pairs): mean ${c.z.mean.toFixed(2)}, sd ${c.z.sd.toFixed(2)} (unbiased and calibrated: 0 and 1)`,
+    )
   return out
 }
 
@@ -610,6 +657,10 @@ function levelLines(l) {
   const s = l.advise.sample
   const sampled = s ? `${s.blocks} blocks (share ${(100 * s.share).toFixed(2)}%), stopped: ${s.stopped}` : '?'
   out.push(`${l.columnFamily} L${l.level}: ${l.files} files, ${mb(l.fileBytes)} MB; sampled ${sampled}; recommended ${l.advise.recommended ?? '?'}`)
+  if (l.todayCheck)
+    out.push(
+      `  today's ${l.todayCheck.setting} recompressed: ${l.todayCheck.exhaustive} B against the ${l.todayCheck.stored} B real RocksDB wrote (${pct(l.todayCheck.error)})`,
+    )
   const w = [28, 14, 14, 27, 9, 7]
   const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join(' ')
   out.push(row(['  setting', 'exhaustive', 'estimate', '95% interval', 'error', 'inside']))
