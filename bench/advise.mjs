@@ -62,6 +62,12 @@ function usage(code) {
   --jobs N                  recompress worker threads for the exhaustive run (default 2)
   --max-exhaustive-level N  leave zstd levels above N out of the exhaustive comparison
                             (default: none, every setting advise evaluated is compared)
+  --simulate "CF LEVEL"     also: every block of that level under its settings without a dictionary,
+                            then advise's estimator over --sim-seeds seeds of advise's own block
+                            draws at the share advise stopped at (--sim-rate to choose): coverage,
+                            and the standardized errors' mean (bias) and spread (width), per setting
+  --sim-seeds N             seeds for --simulate (default 1000)
+  --sim-rate P              the sampling share for --simulate (0..1; default: advise's, per level)
   --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
@@ -89,6 +95,9 @@ function parseArgs(argv) {
     maxExhaustiveLevel: null,
     exhaustiveOnly: false,
     advice: null,
+    simulate: null,
+    simSeeds: 1000,
+    simRate: null,
     build: true,
     json: false,
     strict: false,
@@ -124,6 +133,9 @@ function parseArgs(argv) {
     else if (a === '--max-exhaustive-level') o.maxExhaustiveLevel = int(a, val())
     else if (a === '--exhaustive-only') o.exhaustiveOnly = true
     else if (a === '--advice') o.advice = resolve(val())
+    else if (a === '--simulate') o.simulate = val()
+    else if (a === '--sim-seeds') o.simSeeds = int(a, val())
+    else if (a === '--sim-rate') o.simRate = Number(val())
     else if (a === '--no-build') o.build = false
     else if (a === '--json') o.json = true
     else if (a === '--strict') o.strict = true
@@ -632,6 +644,106 @@ function coverageLines(c) {
   return out
 }
 
+// ---- simulation over seeds on one level -----------------------------------------------------
+
+/**
+ * --simulate: the estimator's calibration on one level of this database, without running advise
+ * again. Every data block is compressed once under each of the level's settings without a
+ * dictionary (a dictionary would need each file's own, and its blocks compress like the others'
+ * once it is built), with sstkit's own modules from dist/; then for each seed, advise's own draws
+ * (sampling.js) pick the blocks at the given share, the certainty stratum (each file's last block)
+ * is counted exactly, and advise's estimator (estimate.js) gives the estimate and interval, set
+ * against the level's true total.
+ */
+async function simulateLevel(runJs, files, advice, o) {
+  const [cf, levelText] = o.simulate.trim().split(/\s+/)
+  const level = Number(String(levelText).replace(/^L/i, ''))
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const load = (m) => import(pathToFileURL(join(dist, m)).href)
+  const [{ openTable }, { BlockCompressor, attemptsCompression, keepsCompressed }, { defaultFormatVersion }, settingsMod, sampling, estimate, population] =
+    await Promise.all(
+      [
+        'table/reader.js',
+        'codec/block-compressor.js',
+        'table/rewrite.js',
+        'advise/settings.js',
+        'advise/sampling.js',
+        'advise/estimate.js',
+        'advise/population.js',
+      ].map(load),
+    )
+  const lvl = advice.columnFamilies.find((c) => c.name === cf)?.levels.find((l) => l.level === level)
+  if (!lvl) throw new Error(`--simulate: advise's JSON has no ${cf} L${level}`)
+  const settings = evaluated(lvl)
+    .map((e) => e.setting)
+    .filter((x) => x.dict === 'none')
+  const rate = o.simRate ?? lvl.sample.share
+  const perKb = advice.evaluation.maxCompressedBytesPerKb
+  const mine = files.filter((f) => f.columnFamily === cf && f.level === level)
+  log(`simulate ${cf} L${level}: ${mine.length} files, ${settings.length} settings, share ${(100 * rate).toFixed(2)}%, ${o.simSeeds} seeds ...`)
+  const blocks = [] // { key, offset, certain, s, c[] }
+  for (const f of mine) {
+    const number = Number(f.name.replace(/\.sst$/, ''))
+    const described = population.describeFile(f.path, number, null)
+    const certain = new Set(described.certain)
+    const table = openTable(f.path)
+    try {
+      const fv = defaultFormatVersion(table.formatVersion)
+      const codecs = settings.map((x) =>
+        x.type === 'none' ? null : new BlockCompressor({ compressionType: settingsMod.typeByte(x), level: x.level, zstdChecksum: x.checksum }, fv),
+      )
+      for (const ref of table.dataBlocks()) {
+        const raw = table.readDataBlock(ref.handle)
+        const c = codecs.map((codec) => {
+          if (!codec || !attemptsCompression(raw.length, perKb)) return raw.length + 5
+          const framed = codec.compress(raw).length
+          return keepsCompressed(framed, raw.length, perKb) ? framed + 5 : raw.length + 5
+        })
+        blocks.push({ key: described.key, offset: ref.handle.offset, certain: certain.has(ref.handle.offset), s: ref.handle.size + 5, c })
+      }
+    } finally {
+      table.close()
+    }
+  }
+  const N = blocks.length
+  const S = blocks.reduce((a, b) => a + b.s, 0)
+  const truth = settings.map((_, k) => blocks.reduce((a, b) => a + b.c[k], 0))
+  const perSetting = settings.map(() => ({ inside: 0, z: [] }))
+  for (let seed = 0; seed < o.simSeeds; seed++) {
+    const sums = settings.map(() => estimate.emptySums())
+    for (const b of blocks) {
+      if (!b.certain && !(sampling.blockDraw(seed, b.key, b.offset) < rate)) continue
+      const add = b.certain ? estimate.addCertainBlock : estimate.addBlock
+      for (let k = 0; k < settings.length; k++) add(sums[k], b.c[k], b.s, 0, false)
+    }
+    settings.forEach((_, k) => {
+      const e = estimate.regressionEstimate(sums[k], S, N, rate)
+      if (e.low <= truth[k] && truth[k] <= e.high) perSetting[k].inside++
+      const z = standardError(e, truth[k])
+      if (z !== null) perSetting[k].z.push({ z })
+    })
+  }
+  return {
+    columnFamily: cf,
+    level,
+    blocks: N,
+    rate,
+    seeds: o.simSeeds,
+    settings: settings.map((x, k) => ({ setting: labelOf(x), truth: truth[k], coverage: perSetting[k].inside / o.simSeeds, z: zSummary(perSetting[k].z) })),
+  }
+}
+
+function simulationLines(sim) {
+  const out = [
+    `simulation: ${sim.columnFamily} L${sim.level}, ${sim.blocks} blocks, share ${(100 * sim.rate).toFixed(2)}%, ${sim.seeds} seeds of advise's draws (95% intervals):`,
+  ]
+  for (const x of sim.settings)
+    out.push(
+      `  ${x.setting.padEnd(20)} coverage ${(100 * x.coverage).toFixed(1).padStart(5)}%  standardized error mean ${x.z ? x.z.mean.toFixed(2).padStart(5) : '    -'}, sd ${x.z ? x.z.sd.toFixed(2) : '-'}`,
+    )
+  return out
+}
+
 // ---- printing -------------------------------------------------------------------------------
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(2)}%`
@@ -727,6 +839,7 @@ async function main() {
   const checks = targets(run, levels, o)
 
   const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
+  const simulation = o.simulate ? await simulateLevel(runJs, files, run.advice, o) : null
 
   const result = {
     date: new Date().toISOString(),
@@ -737,6 +850,7 @@ async function main() {
     levels,
     targets: checks,
     coverage,
+    simulation,
   }
   if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
@@ -753,6 +867,7 @@ async function main() {
     out.push('targets:')
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
     if (coverage) out.push('', ...coverageLines(coverage))
+    if (simulation) out.push('', ...simulationLines(simulation))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0
