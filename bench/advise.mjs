@@ -62,6 +62,12 @@ function usage(code) {
   --jobs N                  recompress worker threads for the exhaustive run (default 2)
   --max-exhaustive-level N  leave zstd levels above N out of the exhaustive comparison
                             (default: none, every setting advise evaluated is compared)
+  --simulate "CF LEVEL"     also: every block of that level under its settings without a dictionary,
+                            then advise's estimator over --sim-seeds seeds of advise's own block
+                            draws at the share advise stopped at (--sim-rate to choose): coverage,
+                            and the standardized errors' mean (bias) and spread (width), per setting
+  --sim-seeds N             seeds for --simulate (default 1000)
+  --sim-rate P              the sampling share for --simulate (0..1; default: advise's, per level)
   --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
@@ -89,6 +95,9 @@ function parseArgs(argv) {
     maxExhaustiveLevel: null,
     exhaustiveOnly: false,
     advice: null,
+    simulate: null,
+    simSeeds: 1000,
+    simRate: null,
     build: true,
     json: false,
     strict: false,
@@ -124,6 +133,9 @@ function parseArgs(argv) {
     else if (a === '--max-exhaustive-level') o.maxExhaustiveLevel = int(a, val())
     else if (a === '--exhaustive-only') o.exhaustiveOnly = true
     else if (a === '--advice') o.advice = resolve(val())
+    else if (a === '--simulate') o.simulate = val()
+    else if (a === '--sim-seeds') o.simSeeds = int(a, val())
+    else if (a === '--sim-rate') o.simRate = Number(val())
     else if (a === '--no-build') o.build = false
     else if (a === '--json') o.json = true
     else if (a === '--strict') o.strict = true
@@ -257,6 +269,44 @@ const comparable = (s, o) => o.maxExhaustiveLevel === null || !(s.type === 'zstd
 const recompressCacheDir = (dir) => `${dir}.recompress`
 
 /**
+ * The built modules whose code decides a setting's bytes: its codec's, the block framing's and, with a
+ * dictionary, the dictionary builders'. A cached result records their hash and is recomputed when it
+ * differs: LZ4 and Snappy once changed their output (to RocksDB's exact bytes) under a cache keyed by
+ * the file alone, and every LZ4 comparison was then against sizes no sstkit produced any more.
+ */
+const CODEC_MODULES = {
+  none: [],
+  snappy: ['codec/snappy.js', 'codec/native.js'],
+  lz4: ['codec/lz4.js', 'codec/native.js'],
+  lz4hc: ['codec/lz4.js', 'codec/native.js'],
+  zlib: ['codec/zlib.js', 'codec/native.js'],
+  bzip2: ['codec/bzip2.js'],
+  zstd: ['codec/zstd.js'],
+}
+const FRAMING_MODULES = ['codec/block-compressor.js', 'codec/compression.js']
+const DICTIONARY_MODULES = ['recompress/dictionary.js', 'table/compression-dict.js', 'codec/zdict.js']
+
+function codecFingerprints(runJs) {
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const hashOf = (modules) => {
+    const h = createHash('sha256')
+    for (const m of modules) h.update(m).update(readFileSync(join(dist, m)))
+    return h.digest('hex').slice(0, 12)
+  }
+  const memo = new Map()
+  return (s) => {
+    const modules = [
+      ...(CODEC_MODULES[s.type] ?? [`codec/${s.type}.js`]),
+      ...(s.type === 'none' ? [] : FRAMING_MODULES),
+      ...(s.dict === 'none' ? [] : DICTIONARY_MODULES),
+    ]
+    const k = modules.join()
+    if (!memo.has(k)) memo.set(k, hashOf(modules))
+    return memo.get(k)
+  }
+}
+
+/**
  * recompress runs that cover `settings` exactly: recompress evaluates the cross product of its
  * flags, so settings are grouped by (type, checksum, level set) with their dictionary modes, and
  * the level-less codecs (none, snappy, lz4 at their defaults) share one run.
@@ -286,7 +336,8 @@ function recompressRuns(settings) {
 /**
  * Per live file, Map settingKey -> { dataBytes, dictBytes } for every setting (computing what the
  * cache lacks), plus the stored data bytes. Cache: one JSON per file, keyed by name, size, mtime
- * and the dictionary options; results accumulate across runs with different matrices.
+ * and the dictionary options; results accumulate across runs with different matrices, each with the
+ * fingerprint of the code that computed it (codecFingerprints), and are recomputed when that changes.
  */
 function exhaustive(runJs, files, settings, o) {
   const dir = recompressCacheDir(dirname(files[0].path))
@@ -296,11 +347,12 @@ function exhaustive(runJs, files, settings, o) {
   let computedSeconds = 0
   let doneBytes = 0
   const out = new Map()
+  const fingerprint = codecFingerprints(runJs)
   for (const [i, f] of files.entries()) {
     const dictTag = `${DICT_OPTIONS.maxDictBytes}-${DICT_OPTIONS.trainBytes}-${DICT_OPTIONS.maxDictBufferBytes}`
     const cacheFile = join(dir, `${f.name}-${f.size}-${f.mtimeMs}-dict${dictTag}.json`)
     const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : { file: f.name, stored: null, results: {} }
-    const missing = settings.filter((s) => !(keyOf(s) in cache.results))
+    const missing = settings.filter((s) => cache.results[keyOf(s)]?.codec !== fingerprint(s))
     for (const runArgs of recompressRuns(missing)) {
       const args = [
         'recompress',
@@ -321,10 +373,16 @@ function exhaustive(runJs, files, settings, o) {
       if (r.status !== 0) throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.trim().slice(0, 500)}`)
       const report = JSON.parse(r.stdout)
       computedSeconds += (performance.now() - t) / 1000
-      cache.stored = { dataBytes: report.stored.dataBytes, blocks: report.stored.blocks, uncompressedBytes: report.stored.uncompressedBytes }
+      cache.stored = {
+        dataBytes: report.stored.dataBytes,
+        dictBytes: report.stored.dictBytes,
+        blocks: report.stored.blocks,
+        uncompressedBytes: report.stored.uncompressedBytes,
+      }
       for (const res of report.results) {
         if (res.autoSkip !== null) continue
         cache.results[keyOf(res)] = {
+          codec: fingerprint(res),
           dataBytes: res.dataBytes,
           dictBytes: res.dictBytes,
           uncompressedBytes: res.uncompressedBytes,
@@ -340,7 +398,7 @@ function exhaustive(runJs, files, settings, o) {
         `exhaustive: ${i + 1}/${files.length} ${f.columnFamily} L${f.level} ${f.name} (${(f.size / 1e6).toFixed(0)} MB): ${missing.length} settings; ${elapsed.toFixed(0)} s so far, ~${((elapsed / doneBytes) * (totalBytes - doneBytes)).toFixed(0)} s to go`,
       )
     }
-    for (const s of settings) if (!(keyOf(s) in cache.results)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
+    for (const s of settings) if (cache.results[keyOf(s)]?.codec !== fingerprint(s)) throw new Error(`recompress did not evaluate ${labelOf(s)} for ${f.name}`)
     out.set(f.name, cache)
   }
   return { perFile: out, computedSeconds }
@@ -428,15 +486,26 @@ function compare(advice, files, perFile, o) {
           exhaustive: exhaustiveBytes,
           estimate: e.bytes,
           error,
+          z: standardError(e.bytes, exhaustiveBytes),
           inside: exhaustiveBytes >= e.bytes.low && exhaustiveBytes <= e.bytes.high,
         }
       })
+      // Today's setting recompressed must give back the bytes real RocksDB wrote: a check of the oracle itself.
+      const todayKey = l.today ? keyOf(l.today.setting) : null
+      const todayRow = rows.find((r) => r.key === todayKey && r.compared)
+      // (A cache from before the stored dictionary bytes were recorded leaves the check out.)
+      const storedDicts = mine.map((f) => perFile.get(f.name).stored.dictBytes)
+      const storedBytes = storedDicts.some((d) => d === undefined) ? null : storedData + storedDicts.reduce((a, b) => a + b, 0)
       levels.push({
         columnFamily: cf.name,
         level: l.level,
         files: mine.length,
         fileBytes: mine.reduce((n, f) => n + f.size, 0),
         storedDataBytes: storedData,
+        todayCheck:
+          todayRow && storedBytes !== null
+            ? { setting: todayRow.setting, exhaustive: todayRow.exhaustive, stored: storedBytes, error: todayRow.exhaustive / storedBytes - 1 }
+            : null,
         advise: {
           files: l.files,
           fileBytes: l.fileBytes,
@@ -449,6 +518,26 @@ function compare(advice, files, perFile, o) {
     }
   }
   return levels
+}
+
+/**
+ * The error in units of the interval's standard error (half-width / 1.96), null for an exact
+ * (zero-width) interval. Pooled over levels and seeds, an unbiased estimator with a right
+ * interval gives mean 0 and spread 1: a mean away from 0 is a bias, a spread above 1 too narrow
+ * an interval.
+ */
+function standardError(interval, truth) {
+  const se = (interval.high - interval.low) / 2 / 1.959964
+  return se > 0 && Number.isFinite(se) ? (interval.estimate - truth) / se : null
+}
+
+/** Mean and standard deviation of the standardized errors of these rows. */
+function zSummary(rows) {
+  const z = rows.map((r) => r.z).filter((x) => x !== null && x !== undefined)
+  if (z.length < 2) return null
+  const mean = z.reduce((a, b) => a + b, 0) / z.length
+  const sd = Math.sqrt(z.reduce((a, b) => a + (b - mean) ** 2, 0) / (z.length - 1))
+  return { count: z.length, mean, sd }
 }
 
 function targets(run, levels, o) {
@@ -520,6 +609,8 @@ function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
       levels: estimated.length,
       unestimated: levels.length - estimated.length,
       levelsAllInside: estimated.filter((l) => l.rows.every((r) => !r.compared || r.error === null || r.inside)).length,
+      exact: rows.filter((r) => r.estimate.low === r.estimate.high).length,
+      zRows: rows,
       missed: estimated.filter((l) => l.rows.some((r) => r.compared && r.error !== null && !r.inside)).map((l) => `${l.columnFamily} L${l.level}`),
     }
   }
@@ -529,7 +620,12 @@ function coverageOverSeeds(runJs, dir, files, perFile, o, firstLevels) {
     perSeed.push({ seed, wallSeconds: run.wallSeconds, ...tally(compare(run.advice, files, perFile, o)) })
   }
   const sum = (k) => perSeed.reduce((a, x) => a + x[k], 0)
-  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside') }
+  const z = zSummary(perSeed.flatMap((s) => s.zRows))
+  for (const s of perSeed) {
+    s.z = zSummary(s.zRows)
+    delete s.zRows
+  }
+  return { perSeed, pairs: sum('pairs'), inside: sum('inside'), exact: sum('exact'), levels: sum('levels'), levelsAllInside: sum('levelsAllInside'), z }
 }
 
 function coverageLines(c) {
@@ -539,8 +635,112 @@ function coverageLines(c) {
       `  seed ${String(s.seed).padStart(3)}: ${s.inside} of ${s.pairs} pairs inside, ${s.levelsAllInside} of ${s.levels} levels wholly inside${s.missed.length ? ` (missed: ${s.missed.join(', ')})` : ''}${s.unestimated ? `; ${s.unestimated} level(s) without an estimate` : ''}`,
     )
   out.push(
-    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
+    `  pooled:   ${c.inside} of ${c.pairs} pairs (${((100 * c.inside) / c.pairs).toFixed(1)}%; ${c.exact} exact), ${c.levelsAllInside} of ${c.levels} levels (${((100 * c.levelsAllInside) / c.levels).toFixed(1)}%)`,
   )
+  if (c.z)
+    out.push(
+      `  standardized errors (error / standard error, ${c.z.count} inexact pairs): mean ${c.z.mean.toFixed(2)}, sd ${c.z.sd.toFixed(2)} (unbiased and calibrated: 0 and 1)`,
+    )
+  return out
+}
+
+// ---- simulation over seeds on one level -----------------------------------------------------
+
+/**
+ * --simulate: the estimator's calibration on one level of this database, without running advise
+ * again. Every data block is compressed once under each of the level's settings without a
+ * dictionary (a dictionary would need each file's own, and its blocks compress like the others'
+ * once it is built), with sstkit's own modules from dist/; then for each seed, advise's own draws
+ * (sampling.js) pick the blocks at the given share, the certainty stratum (each file's last block)
+ * is counted exactly, and advise's estimator (estimate.js) gives the estimate and interval, set
+ * against the level's true total.
+ */
+async function simulateLevel(runJs, files, advice, o) {
+  const [cf, levelText] = o.simulate.trim().split(/\s+/)
+  const level = Number(String(levelText).replace(/^L/i, ''))
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const load = (m) => import(pathToFileURL(join(dist, m)).href)
+  const [{ openTable }, { BlockCompressor, attemptsCompression, keepsCompressed }, { defaultFormatVersion }, settingsMod, sampling, estimate, population] =
+    await Promise.all(
+      [
+        'table/reader.js',
+        'codec/block-compressor.js',
+        'table/rewrite.js',
+        'advise/settings.js',
+        'advise/sampling.js',
+        'advise/estimate.js',
+        'advise/population.js',
+      ].map(load),
+    )
+  const lvl = advice.columnFamilies.find((c) => c.name === cf)?.levels.find((l) => l.level === level)
+  if (!lvl) throw new Error(`--simulate: advise's JSON has no ${cf} L${level}`)
+  const settings = evaluated(lvl)
+    .map((e) => e.setting)
+    .filter((x) => x.dict === 'none')
+  const rate = o.simRate ?? lvl.sample.share
+  const perKb = advice.evaluation.maxCompressedBytesPerKb
+  const mine = files.filter((f) => f.columnFamily === cf && f.level === level)
+  log(`simulate ${cf} L${level}: ${mine.length} files, ${settings.length} settings, share ${(100 * rate).toFixed(2)}%, ${o.simSeeds} seeds ...`)
+  const blocks = [] // { key, offset, certain, s, c[] }
+  for (const f of mine) {
+    const number = Number(f.name.replace(/\.sst$/, ''))
+    const described = population.describeFile(f.path, number, null)
+    const certain = new Set(described.certain)
+    const table = openTable(f.path)
+    try {
+      const fv = defaultFormatVersion(table.formatVersion)
+      const codecs = settings.map((x) =>
+        x.type === 'none' ? null : new BlockCompressor({ compressionType: settingsMod.typeByte(x), level: x.level, zstdChecksum: x.checksum }, fv),
+      )
+      for (const ref of table.dataBlocks()) {
+        const raw = table.readDataBlock(ref.handle)
+        const c = codecs.map((codec) => {
+          if (!codec || !attemptsCompression(raw.length, perKb)) return raw.length + 5
+          const framed = codec.compress(raw).length
+          return keepsCompressed(framed, raw.length, perKb) ? framed + 5 : raw.length + 5
+        })
+        blocks.push({ key: described.key, offset: ref.handle.offset, certain: certain.has(ref.handle.offset), s: ref.handle.size + 5, c })
+      }
+    } finally {
+      table.close()
+    }
+  }
+  const N = blocks.length
+  const S = blocks.reduce((a, b) => a + b.s, 0)
+  const truth = settings.map((_, k) => blocks.reduce((a, b) => a + b.c[k], 0))
+  const perSetting = settings.map(() => ({ inside: 0, z: [] }))
+  for (let seed = 0; seed < o.simSeeds; seed++) {
+    const sums = settings.map(() => estimate.emptySums())
+    for (const b of blocks) {
+      if (!b.certain && !(sampling.blockDraw(seed, b.key, b.offset) < rate)) continue
+      const add = b.certain ? estimate.addCertainBlock : estimate.addBlock
+      for (let k = 0; k < settings.length; k++) add(sums[k], b.c[k], b.s, 0, false)
+    }
+    settings.forEach((_, k) => {
+      const e = estimate.regressionEstimate(sums[k], S, N, rate)
+      if (e.low <= truth[k] && truth[k] <= e.high) perSetting[k].inside++
+      const z = standardError(e, truth[k])
+      if (z !== null) perSetting[k].z.push({ z })
+    })
+  }
+  return {
+    columnFamily: cf,
+    level,
+    blocks: N,
+    rate,
+    seeds: o.simSeeds,
+    settings: settings.map((x, k) => ({ setting: labelOf(x), truth: truth[k], coverage: perSetting[k].inside / o.simSeeds, z: zSummary(perSetting[k].z) })),
+  }
+}
+
+function simulationLines(sim) {
+  const out = [
+    `simulation: ${sim.columnFamily} L${sim.level}, ${sim.blocks} blocks, share ${(100 * sim.rate).toFixed(2)}%, ${sim.seeds} seeds of advise's draws (95% intervals):`,
+  ]
+  for (const x of sim.settings)
+    out.push(
+      `  ${x.setting.padEnd(20)} coverage ${(100 * x.coverage).toFixed(1).padStart(5)}%  standardized error mean ${x.z ? x.z.mean.toFixed(2).padStart(5) : '    -'}, sd ${x.z ? x.z.sd.toFixed(2) : '-'}`,
+    )
   return out
 }
 
@@ -569,6 +769,10 @@ function levelLines(l) {
   const s = l.advise.sample
   const sampled = s ? `${s.blocks} blocks (share ${(100 * s.share).toFixed(2)}%), stopped: ${s.stopped}` : '?'
   out.push(`${l.columnFamily} L${l.level}: ${l.files} files, ${mb(l.fileBytes)} MB; sampled ${sampled}; recommended ${l.advise.recommended ?? '?'}`)
+  if (l.todayCheck)
+    out.push(
+      `  today's ${l.todayCheck.setting} recompressed: ${l.todayCheck.exhaustive} B against the ${l.todayCheck.stored} B real RocksDB wrote (${pct(l.todayCheck.error)})`,
+    )
   const w = [28, 14, 14, 27, 9, 7]
   const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join(' ')
   out.push(row(['  setting', 'exhaustive', 'estimate', '95% interval', 'error', 'inside']))
@@ -635,6 +839,7 @@ async function main() {
   const checks = targets(run, levels, o)
 
   const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
+  const simulation = o.simulate ? await simulateLevel(runJs, files, run.advice, o) : null
 
   const result = {
     date: new Date().toISOString(),
@@ -645,6 +850,7 @@ async function main() {
     levels,
     targets: checks,
     coverage,
+    simulation,
   }
   if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
@@ -661,6 +867,7 @@ async function main() {
     out.push('targets:')
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
     if (coverage) out.push('', ...coverageLines(coverage))
+    if (simulation) out.push('', ...simulationLines(simulation))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0

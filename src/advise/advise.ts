@@ -19,7 +19,7 @@ import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, readPopulation, type GroupInput, type LevelGroup } from './population.js'
-import { inShard, type Shard } from './sampling.js'
+import { inShard, roundRate, type Shard } from './sampling.js'
 import { sameSetting, typeByte } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { UsageError } from '../errors.js'
@@ -523,11 +523,13 @@ function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number, budgetMs
   const n = st.totals.dataBlocks
   // A level this small is evaluated whole, and no level is estimated from fewer than MIN_SAMPLE_BLOCKS.
   if (opts.fixedRate !== null) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, Math.max(opts.fixedRate, MIN_SAMPLE_BLOCKS / n))
-  if (st.rate === 0) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, FIRST_ROUND_BLOCKS / n)
+  if (st.rate === 0) return n <= SMALL_LEVEL_BLOCKS ? 1 : roundRate(Math.min(1, FIRST_ROUND_BLOCKS / n))
   const w = widest(st)
   let rate = rateFor(w, st.rate, opts.precision * AIM)
   rate = Math.min(1, Math.max(rate, st.rate * 1.5), st.rate * 8)
   if (rate * n - st.rate * n < 16) rate = Math.min(1, st.rate + 16 / n)
+  // Most of the level: all of it, when the budget affords it (below), so that its totals are exact.
+  rate = roundRate(rate)
   if (st.msPerBlock !== null) {
     const left = budgetMs - spentMs
     const affordable = left / st.msPerBlock

@@ -55,3 +55,16 @@ export function parseShard(spec: string): Shard {
 export function inShard(shard: Shard | null, filePosition: number): boolean {
   return shard === null || filePosition % shard.count === shard.index
 }
+
+/**
+ * A round planned to read at least this share of a level's blocks reads all of
+ * them instead: at most twice the work of the round it replaces, and the
+ * level's totals are then exact (a census: zero-width intervals, stopped on
+ * "all blocks") instead of estimated from most of the blocks anyway.
+ */
+export const CENSUS_SHARE = 0.5
+
+/** The rate a round takes: `planned`, or 1 (the whole level) once `planned` reaches CENSUS_SHARE. */
+export function roundRate(planned: number): number {
+  return planned >= CENSUS_SHARE ? 1 : planned
+}
