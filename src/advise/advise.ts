@@ -712,7 +712,7 @@ function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate
   return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
 }
 
-type Decider = (candidates: SettingEstimate[], limits: LevelLimits) => { recommended: Choice; runnerUp: Choice | null }
+type Decider = (candidates: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null) => { recommended: Choice; runnerUp: Choice | null }
 
 /** `--max-bytes` in bytes, from the limit as given (bytes, or a share of today's total). */
 function maxBytesOf(limits: ExplicitLimits | null, todayTotal: number): number | null {
@@ -761,7 +761,7 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
   const { matrix, ranked, noisy, today } = rankedMatrix(st)
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
-  const choice = decider(candidates.length ? candidates : ranked, limits)
+  const choice = decider(candidates.length ? candidates : ranked, limits, today ? ranked[matrix.indexOf(today)] : null)
   const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>
     c && { estimate: matrix[ranked.findIndex((r) => r.setting.label === c.estimate.setting.label)], reason: c.reason + note }
   const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!

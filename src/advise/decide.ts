@@ -121,12 +121,21 @@ export interface Choice {
   reason: string
 }
 
-/** Recommended and runner-up among `xs` under the limits. */
-export function decide(xs: SettingEstimate[], limits: LevelLimits): { recommended: Choice; runnerUp: Choice | null } {
+/** Why a level has no estimate: nothing of it was read in this run. */
+export const NOT_EVALUATED = 'no block of this level was evaluated (the time budget ended first, or a shard without its files)'
+
+/**
+ * Recommended and runner-up among `xs` under the limits. A level of which no block was
+ * evaluated keeps `today`'s setting: nothing measured speaks for a change.
+ */
+export function decide(xs: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null = null): { recommended: Choice; runnerUp: Choice | null } {
   const size = (x: SettingEstimate) => x.bytes.estimate
   const ok = xs.filter((x) => meets(x, limits) && Number.isFinite(size(x)))
   if (!xs.some((x) => Number.isFinite(size(x))))
-    return { recommended: { estimate: xs[0], reason: 'no block of this level was evaluated (a shard without its files)' }, runnerUp: null }
+    return {
+      recommended: today ? { estimate: today, reason: `keep today's setting: ${NOT_EVALUATED}` } : { estimate: xs[0], reason: NOT_EVALUATED },
+      runnerUp: null,
+    }
   if (ok.length === 0) {
     const fallback = [...xs].filter((x) => Number.isFinite(size(x))).sort((a, b) => (a.compressSecPerGB.value ?? 0) - (b.compressSecPerGB.value ?? 0))[0]
     return { recommended: { estimate: fallback, reason: `no setting meets the limits (${limits.describe}): the cheapest to compress` }, runnerUp: null }

@@ -49,7 +49,7 @@ describe('census: most of a level means all of it', () => {
   it('reads db-medium’s default L2 and events L4 whole: exact totals, zero-width intervals, stopped on all blocks', async () => {
     const truth = levelsOf(await run(1))
     const adaptive = levelsOf(await run(null))
-    for (const name of ['default L2', 'events L4']) {
+    for (const name of ['default L2', 'events L4'] as const) {
       const l = adaptive.get(name)!
       expect(l.dataBlocks, name).toBeGreaterThan(256)
       expect(l.sample.stopped, name).toBe('all-blocks')

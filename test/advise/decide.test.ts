@@ -4,7 +4,7 @@
  * combination (a brute force over a small matrix).
  */
 import { describe, expect, it } from 'vitest'
-import { budgetChoice, type BudgetLevel, withinBytes } from '../../src/advise/decide.js'
+import { budgetChoice, type BudgetLevel, decide, NOT_EVALUATED, withinBytes } from '../../src/advise/decide.js'
 import { emptySums } from '../../src/advise/estimate.js'
 import type { SettingEstimate } from '../../src/advise/model.js'
 import { sharesOpts } from '../../src/advise/options.js'
@@ -144,5 +144,27 @@ describe('--max-bytes: the least compression CPU within the limit', () => {
     expect(choice.recommended.reason).toMatch(/--max-bytes \(50% of today\)/)
     expect(choice.runnerUp!.estimate.bytes.estimate).toBeLessThan(r.picks[i].bytes.estimate)
     expect(choice.runnerUp!.reason).toMatch(/^−\d+\.\d% bytes, \d+\.\dx the compression CPU$/)
+  })
+})
+
+describe('a level of which no block was evaluated', () => {
+  const unmeasured = (setting: ReturnType<typeof spec>) => {
+    const e = estimate(setting, Number.NaN, 1)
+    return { ...e, bytes: { estimate: Number.NaN, low: Number.NaN, high: Number.NaN } }
+  }
+  const limits = { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'none' }
+
+  it("keeps today's setting (nothing measured speaks for a change), and says why", () => {
+    const xs = [NONE, LZ4, Z3, Z9].map(unmeasured)
+    const today = xs[1]
+    const { recommended, runnerUp } = decide(xs, limits, today)
+    expect(recommended.estimate).toBe(today)
+    expect(recommended.reason).toBe(`keep today's setting: ${NOT_EVALUATED}`)
+    expect(runnerUp).toBeNull()
+  })
+
+  it('without a known today: the first setting, with the same reason', () => {
+    const xs = [Z3, Z9].map(unmeasured)
+    expect(decide(xs, limits).recommended).toEqual({ estimate: xs[0], reason: NOT_EVALUATED })
   })
 })
