@@ -15,7 +15,8 @@ import {
 } from '../format/compression-type.js'
 import { type CompressionOpts, compressionOpts, DEFAULT_COMPRESSION_OPTS } from '../db/options.js'
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
-import type { DictMode, SettingSpec } from './model.js'
+import type { DictionaryOptions } from '../recompress/dictionary.js'
+import type { DictMode, DictOptions, SettingSpec } from './model.js'
 
 /**
  * The default advise matrix: the codecs RocksDB users choose between, zstd
@@ -43,16 +44,43 @@ export function defaultSettings(): SettingSpec[] {
   return out
 }
 
-export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean): SettingSpec {
-  const s = { type, level, dict, checksum, label: '' }
+export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean, dictOptions?: DictOptions): SettingSpec {
+  const s: SettingSpec = { type, level, dict, checksum, label: '' }
+  if (dictOptions && dict !== 'none') s.dictOptions = dictOptions
   s.label = settingLabel(s)
   return s
 }
 
+/** e.g. "zstd 3 dict=train", and with its own dictionary options "zstd 3 dict=train 4 KiB/32 KiB" (dictionary/training bytes). */
 export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
   const level = s.level === null ? '' : ` ${s.level}`
-  const dict = s.dict === 'none' ? '' : ` dict=${s.dict}`
+  const dict = s.dict === 'none' ? '' : ` dict=${s.dict}${s.dictOptions ? ` ${budgetLabel(s.dict, s.dictOptions)}` : ''}`
   return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}`
+}
+
+function budgetLabel(dict: DictMode, o: DictOptions): string {
+  return dict === 'raw' ? bytesLabel(o.maxDictBytes) : `${bytesLabel(o.maxDictBytes)}/${bytesLabel(o.trainBytes)}`
+}
+
+function bytesLabel(n: number): string {
+  return n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} B`
+}
+
+/** The dictionary options a setting is evaluated with: its own, else the run's. */
+export function dictionaryOptionsOf(s: SettingSpec, run: DictionaryOptions): DictionaryOptions {
+  return s.dictOptions ?? run
+}
+
+/**
+ * The setting as the run names it: without its own dictionary options when they
+ * are the run's (for what its dictionary mode reads), so it matches the matrix's
+ * entry and keeps its label; else as it is, its own entry.
+ */
+export function withRunDictionary(s: SettingSpec, run: DictionaryOptions): SettingSpec {
+  const o = s.dictOptions
+  if (!o) return s
+  const same = o.maxDictBytes === run.maxDictBytes && o.maxDictBufferBytes === run.maxDictBufferBytes && (s.dict === 'raw' || o.trainBytes === run.trainBytes)
+  return same ? spec(s.type, s.level, s.dict, s.checksum) : s
 }
 
 /** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
@@ -82,9 +110,15 @@ export function optionName(s: SettingSpec): string {
 }
 
 /** The parts of RocksDB's CompressionOptions that decide a setting (db/options.ts owns the whole struct). */
-export type CompressionOptsLike = Pick<CompressionOpts, 'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'checksum'>
+export type CompressionOptsLike = Pick<
+  CompressionOpts,
+  'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'maxDictBufferBytes' | 'checksum'
+>
 
-/** What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate). */
+/**
+ * What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate),
+ * with its dictionary options when it uses a dictionary (withRunDictionary drops them where they are the run's).
+ */
 export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
   let t = compressionTypeFromOptionName(optionTypeName)
   // The pre-1.0 zstd id writes the same frames.
@@ -103,7 +137,8 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
         : o.useZstdDictTrainer
           ? 'train'
           : 'finalize'
-  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum)
+  const dictOptions = { maxDictBytes: o.maxDictBytes, trainBytes: dict === 'raw' ? 0 : o.zstdMaxTrainBytes, maxDictBufferBytes: o.maxDictBufferBytes }
+  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum, dictOptions)
 }
 
 /**
@@ -137,5 +172,11 @@ function dictionaryCodec(t: number): boolean {
 }
 
 export function sameSetting(a: SettingSpec, b: SettingSpec): boolean {
-  return a.type === b.type && a.level === b.level && a.dict === b.dict && a.checksum === b.checksum
+  return a.type === b.type && a.level === b.level && a.dict === b.dict && a.checksum === b.checksum && sameDictOptions(a.dictOptions, b.dictOptions)
+}
+
+/** Both the run's (absent), or the same own dictionary options. */
+export function sameDictOptions(a: DictOptions | undefined, b: DictOptions | undefined): boolean {
+  if (!a || !b) return a === b
+  return a.maxDictBytes === b.maxDictBytes && a.trainBytes === b.trainBytes && a.maxDictBufferBytes === b.maxDictBufferBytes
 }
