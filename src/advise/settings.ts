@@ -51,7 +51,7 @@ export function spec(type: string, level: number | null, dict: DictMode, checksu
   return s
 }
 
-/** e.g. "zstd 3 dict=train", and with its own dictionary options "zstd 3 dict=train 4 KiB/32 KiB" (dictionary/training bytes). */
+/** e.g. "zstd 3 dict=train", and with its own dictionary options "zstd 3 dict=train 4KiB/32KiB" (dictionary/training bytes). */
 export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
   const level = s.level === null ? '' : ` ${s.level}`
   const dict = s.dict === 'none' ? '' : ` dict=${s.dict}${s.dictOptions ? ` ${budgetLabel(s.dict, s.dictOptions)}` : ''}`
@@ -63,7 +63,8 @@ function budgetLabel(dict: DictMode, o: DictOptions): string {
 }
 
 function bytesLabel(n: number): string {
-  return n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} B`
+  // No space inside: a wrapped label never parts a number from its unit.
+  return n >= 1024 && n % 1024 === 0 ? `${n / 1024}KiB` : `${n}B`
 }
 
 /** The dictionary options a setting is evaluated with: its own, else the run's. */

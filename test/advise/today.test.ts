@@ -30,7 +30,7 @@ const SAME_BYTES = 0.003
 describe("today's own dictionary options", () => {
   it("settingFromOptions keeps them; withRunDictionary drops them only where they are the run's", () => {
     const today = settingFromOptions('kZSTD', TODAY_OPTS)!
-    expect(today.label).toBe('zstd 3 dict=train 4 KiB/32 KiB')
+    expect(today.label).toBe('zstd 3 dict=train 4KiB/32KiB')
     expect(today.dictOptions).toEqual({ maxDictBytes: 4096, trainBytes: 32768, maxDictBufferBytes: 0 })
     expect(withRunDictionary(today, RUN)).toBe(today)
     const asRun = settingFromOptions('kZSTD', { ...TODAY_OPTS, maxDictBytes: 16384, zstdMaxTrainBytes: 1638400, maxDictBufferBytes: 64 << 20 })!
@@ -121,8 +121,8 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
     const l = levels.find((x) => x.columnFamily === 'default' && x.bottommost)!
     expect(underToday.map(levelOf)).toContain(l)
     expect(l.todayDictBytes).toBe(4101)
-    expect(l.today!.setting.label).toBe('zstd 3 dict=train 4 KiB/32 KiB')
-    expect(l.todayOptions?.label).toBe('zstd 3 dict=train 4 KiB/32 KiB')
+    expect(l.today!.setting.label).toBe('zstd 3 dict=train 4KiB/32KiB')
+    expect(l.todayOptions?.label).toBe('zstd 3 dict=train 4KiB/32KiB')
     expect(l.matrix.length).toBe(4)
     // Today's dictionary, built from the file's buffered blocks with today's budget: as large as the writer's (4,096 + trailer).
     expect(l.today!.dictBytes).toBe(l.todayDictBytes)
