@@ -22,7 +22,7 @@ import { messageOf } from '../table/layout.js'
 import { addBlock, addCertainBlock, emptySums } from './estimate.js'
 import type { SampleSums, SettingSpec } from './model.js'
 import { blockDraw } from './sampling.js'
-import { dictionaryOptionsOf, typeByte } from './settings.js'
+import { acceptanceOf, dictionaryOptionsOf, typeByte } from './settings.js'
 
 const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 
@@ -138,6 +138,8 @@ interface SettingState {
   spec: SettingSpec
   type: number
   codec: Codec | null
+  /** The acceptance rule (max_compressed_bytes_per_kb): the setting's own, else the run's. */
+  perKb: number
   sums: SampleSums
   pendingCompressMs: number
   pendingCompressBytes: number
@@ -187,7 +189,6 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
-  const perKb = task.maxCompressedBytesPerKb
   let states: SettingState[] | null = null
   const setUp = (): SettingState[] => {
     const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
@@ -208,6 +209,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
         spec,
         type,
         codec: type === CompressionType.None ? null : codecFor(spec, formatVersion, dictionary),
+        perKb: acceptanceOf(spec, task.maxCompressedBytesPerKb),
         sums: emptySums(),
         pendingCompressMs: 0,
         pendingCompressBytes: 0,
@@ -238,9 +240,8 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     result.blocks++
     const stored = size + TRAILER_BYTES
     const add = isCertain ? addCertainBlock : addBlock
-    const attempt = attemptsCompression(raw.length, perKb)
     for (const st of states) {
-      if (!st.codec || !attempt) {
+      if (!st.codec || !attemptsCompression(raw.length, st.perKb)) {
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
         continue
       }
@@ -251,7 +252,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       st.sums.timedBytes += raw.length
       st.pendingCompressMs += ms
       st.pendingCompressBytes += raw.length
-      if (!keepsCompressed(framed.length, raw.length, perKb)) {
+      if (!keepsCompressed(framed.length, raw.length, st.perKb)) {
         st.sums.rejectedMs += ms
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
       } else {
@@ -316,7 +317,7 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
         const t1 = performance.now()
         cMs += t1 - t0
         cBytes += raw.length
-        if (keepsCompressed(framed.length, raw.length, task.maxCompressedBytesPerKb)) {
+        if (keepsCompressed(framed.length, raw.length, acceptanceOf(spec, task.maxCompressedBytesPerKb))) {
           codec.decompress(framed, raw.length)
           dMs += performance.now() - t1
           dBytes += raw.length

@@ -41,6 +41,8 @@ export interface SettingSpec {
    * Absent: the run's (Advice.evaluation).
    */
   dictOptions?: DictOptions
+  /** The setting's own acceptance rule (compression_opts' max_compressed_bytes_per_kb), when not the run's. */
+  maxCompressedBytesPerKb?: number
 }
 
 /** The dictionary options that change what a dictionary holds (recompress/dictionary.ts DictionaryOptions). */

@@ -40,6 +40,7 @@ export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
   }
   if (s.type === 'lz4' && carrier.level !== null && carrier.level < 0 && s.level !== carrier.level) return false
   if (s.type === 'zstd' && s.checksum !== carrier.checksum) return false
+  if (s.type !== 'none' && s.maxCompressedBytesPerKb !== carrier.maxCompressedBytesPerKb) return false
   return true
 }
 
@@ -60,6 +61,8 @@ export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enab
   }
   // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
   if (s.checksum) fields.push(['checksum', true])
+  // max_compressed_bytes_per_kb exists from RocksDB 8.x: written only for a setting with its own (today's).
+  if (s.maxCompressedBytesPerKb !== undefined) fields.push(['max_compressed_bytes_per_kb', s.maxCompressedBytesPerKb])
   if (enabled) fields.push(['enabled', true])
   return encodeOptionMap(Object.fromEntries(fields.map(([k, v]) => [k, String(v)])))
 }

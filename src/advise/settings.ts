@@ -44,18 +44,26 @@ export function defaultSettings(): SettingSpec[] {
   return out
 }
 
-export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean, dictOptions?: DictOptions): SettingSpec {
+/** Options of a setting's own, where they may differ from the run's (today's, as OPTIONS or the files write them). */
+export type OwnOptions = Pick<SettingSpec, 'dictOptions' | 'maxCompressedBytesPerKb'>
+
+export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean, own: OwnOptions = {}): SettingSpec {
   const s: SettingSpec = { type, level, dict, checksum, label: '' }
-  if (dictOptions && dict !== 'none') s.dictOptions = dictOptions
+  if (own.dictOptions && dict !== 'none') s.dictOptions = own.dictOptions
+  if (own.maxCompressedBytesPerKb !== undefined && type !== 'none') s.maxCompressedBytesPerKb = own.maxCompressedBytesPerKb
   s.label = settingLabel(s)
   return s
 }
 
-/** e.g. "zstd 3 dict=train", and with its own dictionary options "zstd 3 dict=train 4KiB/32KiB" (dictionary/training bytes). */
+/**
+ * e.g. "zstd 3 dict=train"; with its own dictionary options "zstd 3 dict=train 4KiB/32KiB" (dictionary/training
+ * bytes), with its own acceptance rule "zstd 3 accept=1000/KiB" (max_compressed_bytes_per_kb).
+ */
 export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
   const level = s.level === null ? '' : ` ${s.level}`
   const dict = s.dict === 'none' ? '' : ` dict=${s.dict}${s.dictOptions ? ` ${budgetLabel(s.dict, s.dictOptions)}` : ''}`
-  return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}`
+  const accept = s.maxCompressedBytesPerKb === undefined ? '' : ` accept=${s.maxCompressedBytesPerKb}/KiB`
+  return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}${accept}`
 }
 
 function budgetLabel(dict: DictMode, o: DictOptions): string {
@@ -72,16 +80,26 @@ export function dictionaryOptionsOf(s: SettingSpec, run: DictionaryOptions): Dic
   return s.dictOptions ?? run
 }
 
+/** The acceptance rule a setting is evaluated with: its own, else the run's. */
+export function acceptanceOf(s: SettingSpec, runMaxCompressedBytesPerKb: number): number {
+  return s.maxCompressedBytesPerKb ?? runMaxCompressedBytesPerKb
+}
+
 /**
- * The setting as the run names it: without its own dictionary options when they
- * are the run's (for what its dictionary mode reads), so it matches the matrix's
- * entry and keeps its label; else as it is, its own entry.
+ * The setting as the run names it: without its own options where they are the
+ * run's (the dictionary options its mode reads, the acceptance rule), so it
+ * matches the matrix's entry and keeps its label; else its own entry.
  */
-export function withRunDictionary(s: SettingSpec, run: DictionaryOptions): SettingSpec {
+export function withRunOptions(s: SettingSpec, run: DictionaryOptions, runMaxCompressedBytesPerKb: number): SettingSpec {
   const o = s.dictOptions
-  if (!o) return s
-  const same = o.maxDictBytes === run.maxDictBytes && o.maxDictBufferBytes === run.maxDictBufferBytes && (s.dict === 'raw' || o.trainBytes === run.trainBytes)
-  return same ? spec(s.type, s.level, s.dict, s.checksum) : s
+  const sameDict =
+    !o || (o.maxDictBytes === run.maxDictBytes && o.maxDictBufferBytes === run.maxDictBufferBytes && (s.dict === 'raw' || o.trainBytes === run.trainBytes))
+  const sameAcceptance = s.maxCompressedBytesPerKb === undefined || s.maxCompressedBytesPerKb === runMaxCompressedBytesPerKb
+  if (sameDict && sameAcceptance && !o && s.maxCompressedBytesPerKb === undefined) return s
+  return spec(s.type, s.level, s.dict, s.checksum, {
+    dictOptions: sameDict ? undefined : o,
+    maxCompressedBytesPerKb: sameAcceptance ? undefined : s.maxCompressedBytesPerKb,
+  })
 }
 
 /** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
@@ -113,12 +131,13 @@ export function optionName(s: SettingSpec): string {
 /** The parts of RocksDB's CompressionOptions that decide a setting (db/options.ts owns the whole struct). */
 export type CompressionOptsLike = Pick<
   CompressionOpts,
-  'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'maxDictBufferBytes' | 'checksum'
+  'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'maxDictBufferBytes' | 'checksum' | 'maxCompressedBytesPerKb'
 >
 
 /**
  * What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate),
- * with its dictionary options when it uses a dictionary (withRunDictionary drops them where they are the run's).
+ * with its own options (dictionary options when it uses a dictionary, the acceptance rule; withRunOptions drops
+ * them where they are the run's).
  */
 export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
   let t = compressionTypeFromOptionName(optionTypeName)
@@ -139,7 +158,7 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
           ? 'train'
           : 'finalize'
   const dictOptions = { maxDictBytes: o.maxDictBytes, trainBytes: dict === 'raw' ? 0 : o.zstdMaxTrainBytes, maxDictBufferBytes: o.maxDictBufferBytes }
-  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum, dictOptions)
+  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum, { dictOptions, maxCompressedBytesPerKb: o.maxCompressedBytesPerKb })
 }
 
 /**
@@ -173,7 +192,14 @@ function dictionaryCodec(t: number): boolean {
 }
 
 export function sameSetting(a: SettingSpec, b: SettingSpec): boolean {
-  return a.type === b.type && a.level === b.level && a.dict === b.dict && a.checksum === b.checksum && sameDictOptions(a.dictOptions, b.dictOptions)
+  return (
+    a.type === b.type &&
+    a.level === b.level &&
+    a.dict === b.dict &&
+    a.checksum === b.checksum &&
+    sameDictOptions(a.dictOptions, b.dictOptions) &&
+    a.maxCompressedBytesPerKb === b.maxCompressedBytesPerKb
+  )
 }
 
 /** Both the run's (absent), or the same own dictionary options. */

@@ -13,7 +13,9 @@ import { resolveInputs } from '../../src/advise/inputs.js'
 import type { LevelAdvice } from '../../src/advise/model.js'
 import { compressionOptsText, optionsFor, sharesOpts } from '../../src/advise/options.js'
 import { describeFile } from '../../src/advise/population.js'
-import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunDictionary } from '../../src/advise/settings.js'
+import { evaluateFile } from '../../src/advise/evaluate.js'
+import { fileKey } from '../../src/advise/sampling.js'
+import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunOptions } from '../../src/advise/settings.js'
 import { DEFAULT_COMPRESSION_OPTS } from '../../src/db/options.js'
 import { ROOT } from '../helpers.js'
 
@@ -28,21 +30,53 @@ const TODAY_OPTS = { ...DEFAULT_COMPRESSION_OPTS, level: 3, maxDictBytes: 4096, 
 const SAME_BYTES = 0.003
 
 describe("today's own dictionary options", () => {
-  it("settingFromOptions keeps them; withRunDictionary drops them only where they are the run's", () => {
-    const today = settingFromOptions('kZSTD', TODAY_OPTS)!
+  it("settingFromOptions keeps them; withRunOptions drops them only where they are the run's", () => {
+    const written = settingFromOptions('kZSTD', TODAY_OPTS)!
+    expect(written.dictOptions).toEqual({ maxDictBytes: 4096, trainBytes: 32768, maxDictBufferBytes: 0 })
+    expect(written.maxCompressedBytesPerKb).toBe(896)
+    const today = withRunOptions(written, RUN, 896)
     expect(today.label).toBe('zstd 3 dict=train 4KiB/32KiB')
-    expect(today.dictOptions).toEqual({ maxDictBytes: 4096, trainBytes: 32768, maxDictBufferBytes: 0 })
-    expect(withRunDictionary(today, RUN)).toBe(today)
+    expect(today.dictOptions).toEqual(written.dictOptions)
+    expect(today.maxCompressedBytesPerKb).toBeUndefined()
     const asRun = settingFromOptions('kZSTD', { ...TODAY_OPTS, maxDictBytes: 16384, zstdMaxTrainBytes: 1638400, maxDictBufferBytes: 64 << 20 })!
     const matrixEntry = spec('zstd', 3, 'train', false)
     expect(sameSetting(asRun, matrixEntry)).toBe(false)
-    expect(withRunDictionary(asRun, RUN)).toEqual(matrixEntry)
+    expect(withRunOptions(asRun, RUN, 896)).toEqual(matrixEntry)
     // Only what the mode reads: a raw dictionary has no training bytes.
     const raw = settingFromOptions('kZSTD', { ...TODAY_OPTS, maxDictBytes: 16384, zstdMaxTrainBytes: 0, maxDictBufferBytes: 64 << 20 })!
     expect(raw.dict).toBe('raw')
-    expect(withRunDictionary(raw, RUN).label).toBe('zstd 3 dict=raw')
+    expect(withRunOptions(raw, RUN, 896).label).toBe('zstd 3 dict=raw')
     // No dictionary, no dictionary options.
     expect(settingFromOptions('kZSTD', { ...TODAY_OPTS, maxDictBytes: 0 })!.dictOptions).toBeUndefined()
+    // RocksDB >= 8.x's max_compressed_bytes_per_kb, where today's is not the run's.
+    const accepting = withRunOptions(settingFromOptions('kLZ4Compression', { ...TODAY_OPTS, maxDictBytes: 0, maxCompressedBytesPerKb: 1000 })!, RUN, 896)
+    expect(accepting.label).toBe('lz4 accept=1000/KiB')
+    expect(compressionOptsText(accepting, RUN, false)).toMatch(/max_compressed_bytes_per_kb=1000;/)
+    expect(sharesOpts(spec('lz4', null, 'none', false), accepting)).toBe(false)
+  })
+
+  it("a setting with its own acceptance rule is evaluated under it, not the run's (a real file, every block)", () => {
+    const file = join(ROOT, 'examples/sample.sst')
+    const task = (s: ReturnType<typeof spec>, perKb: number) =>
+      evaluateFile({
+        path: file,
+        key: fileKey(file, null),
+        seed: 0,
+        rateLow: 0,
+        rateHigh: 1.01,
+        certain: [],
+        settings: [{ id: 0, spec: s }],
+        dict: RUN,
+        maxCompressedBytesPerKb: perKb,
+      }).sums[0]
+    // 350 bytes per KiB: a much stricter rule than the 7/8 one, under which some of this file's zstd 1 blocks (about 3x) are stored raw.
+    const own = task(spec('zstd', 1, 'none', false, { maxCompressedBytesPerKb: 350 }), 896)
+    const asRun = task(spec('zstd', 1, 'none', false), 350)
+    const lenient = task(spec('zstd', 1, 'none', false), 896)
+    expect(own.sumC).toBe(asRun.sumC)
+    expect(own.rejected).toBe(asRun.rejected)
+    expect(own.rejected).toBeGreaterThan(lenient.rejected)
+    expect(own.rejected).toBeLessThan(own.n)
   })
 
   it("the files' properties give the same setting as the OPTIONS file that wrote them", () => {
@@ -54,7 +88,7 @@ describe("today's own dictionary options", () => {
   })
 
   it("a recommendation of today's setting repeats today's dictionary options; the others get the run's", () => {
-    const today = settingFromOptions('kZSTD', TODAY_OPTS)!
+    const today = withRunOptions(settingFromOptions('kZSTD', TODAY_OPTS)!, RUN, 896)
     expect(compressionOptsText(today, RUN, true)).toBe(
       '{level=3;max_dict_bytes=4096;zstd_max_train_bytes=32768;use_zstd_dict_trainer=true;max_dict_buffer_bytes=0;enabled=true;}',
     )
