@@ -61,7 +61,7 @@ export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enab
   }
   // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
   if (s.checksum) fields.push(['checksum', true])
-  // max_compressed_bytes_per_kb exists from RocksDB 8.x: written only for a setting with its own (today's).
+  // max_compressed_bytes_per_kb exists from RocksDB 8.2: written only for a setting with its own (today's).
   if (s.maxCompressedBytesPerKb !== undefined) fields.push(['max_compressed_bytes_per_kb', s.maxCompressedBytesPerKb])
   if (enabled) fields.push(['enabled', true])
   return encodeOptionMap(Object.fromEntries(fields.map(([k, v]) => [k, String(v)])))

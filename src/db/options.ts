@@ -25,7 +25,7 @@ export interface CompressionOpts {
   useZstdDictTrainer: boolean
   /** zstd frame content checksum (RocksDB >= 8.6). */
   checksum: boolean
-  /** The acceptance rule: a block is kept compressed at most this many bytes per KiB of input (RocksDB >= 8.x; 896 = the 7/8 rule before). */
+  /** The acceptance rule: a block is kept compressed at most this many bytes per KiB of input (RocksDB >= 8.2; 896 = the 7/8 rule before). */
   maxCompressedBytesPerKb: number
 }
 

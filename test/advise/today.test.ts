@@ -48,7 +48,7 @@ describe("today's own dictionary options", () => {
     expect(withRunOptions(raw, RUN, 896).label).toBe('zstd 3 dict=raw')
     // No dictionary, no dictionary options.
     expect(settingFromOptions('kZSTD', { ...TODAY_OPTS, maxDictBytes: 0 })!.dictOptions).toBeUndefined()
-    // RocksDB >= 8.x's max_compressed_bytes_per_kb, where today's is not the run's.
+    // RocksDB >= 8.2's max_compressed_bytes_per_kb, where today's is not the run's.
     const accepting = withRunOptions(settingFromOptions('kLZ4Compression', { ...TODAY_OPTS, maxDictBytes: 0, maxCompressedBytesPerKb: 1000 })!, RUN, 896)
     expect(accepting.label).toBe('lz4 accept=1000/KiB')
     expect(compressionOptsText(accepting, RUN, false)).toMatch(/max_compressed_bytes_per_kb=1000;/)
