@@ -180,3 +180,32 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
     expect(events.options.bottommost_compression_opts).toMatch(/max_dict_bytes=16384;zstd_max_train_bytes=1638400;/)
   })
 })
+
+describe("without OPTIONS: today from the file's own properties", async () => {
+  // 000009.sst as a plain file: its rocksdb.compression_options say max_dict_bytes=4096; zstd_max_train_bytes=32768.
+  const inputs = resolveInputs([join(EXAMPLE, '000009.sst')])
+  const advice = await advise(inputs.groups, {
+    settings: [spec('zstd', 3, 'train', false)],
+    objective: 'size',
+    limits: null,
+    precision: 0.005,
+    timeBudgetMs: 600_000,
+    seed: 0,
+    jobs: 1,
+    shard: null,
+    fixedRate: null,
+    dict: RUN,
+    maxCompressedBytesPerKb: 896,
+    source: inputs.source,
+  })
+
+  it('evaluates today with the dictionary options the file was written with, within 0.3% of its real bytes', () => {
+    const l = advice.columnFamilies[0].levels[0]
+    expect(l.level).toBeNull()
+    expect(l.todayOptions).toBeNull()
+    expect(l.sample.stopped).toBe('all-blocks')
+    expect(l.today!.setting.label).toBe('zstd 3 dict=train 4KiB/32KiB')
+    expect(Math.abs(l.today!.bytes.estimate / (l.dataBytes + l.todayDictBytes) - 1)).toBeLessThan(SAME_BYTES)
+    expect(advice.columnFamilies[0].options.compression_opts).toMatch(/max_dict_bytes=4096;zstd_max_train_bytes=32768;/)
+  })
+})
