@@ -107,12 +107,12 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uin
     const k = `${o.maxDictBytes}/${o.trainBytes}/${o.maxDictBufferBytes}`
     byOptions.set(k, [...(byOptions.get(k) ?? []), x])
   }
-  for (const group of byOptions.values()) buildDictionaries(table, group, dictionaryOptionsOf(group[0].spec, task.dict), built)
+  for (const group of byOptions.values()) buildWithOptions(table, group, dictionaryOptionsOf(group[0].spec, task.dict), built)
   return built
 }
 
 /** Build the dictionaries of settings that share dictionary options `o`, from the file's buffered blocks, into `built`. */
-function buildDictionaries(table: Table, wanted: { spec: SettingSpec }[], o: DictionaryOptions, built: Map<string, { bytes: Uint8Array; ms: number }>): void {
+function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: DictionaryOptions, built: Map<string, { bytes: Uint8Array; ms: number }>): void {
   const needRaw = wanted.some((x) => x.spec.dict === 'raw')
   const needTrain = wanted.some((x) => x.spec.dict === 'train' || x.spec.dict === 'finalize')
   const budgets = [...(needRaw ? [o.maxDictBytes] : []), ...(needTrain ? [o.trainBytes] : [])]

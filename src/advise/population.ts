@@ -67,7 +67,7 @@ export interface GroupInput {
 
 /**
  * Read each file's index and properties (the data blocks themselves are not read). `optionsSetting`: what the
- * OPTIONS file says the level gets today; today's dictionary (its, else the file's own) has its content blocks too.
+ * OPTIONS file says the level gets today; today's dictionary (that one's, else the file's own) has its content blocks too.
  */
 export function describeFile(
   path: string,
