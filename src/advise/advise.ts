@@ -20,7 +20,7 @@ import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { sameSetting, typeByte } from './settings.js'
+import { sameSetting, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { UsageError } from '../errors.js'
 
@@ -85,9 +85,11 @@ function todaySetting(g: LevelGroup): SettingSpec | null {
   return [...counts.values()].sort((a, b) => b.n - a.n)[0]?.s ?? null
 }
 
-function initState(group: LevelGroup, settings: SettingSpec[]): GroupState {
+function initState(group: LevelGroup, settings: SettingSpec[], opts: Pick<AdviseOptions, 'dict' | 'maxCompressedBytesPerKb'>): GroupState {
   const all = [...settings]
-  const today = todaySetting(group)
+  // Today with today's own options: the matrix's entry where they are the run's, else its own entry.
+  const found = todaySetting(group)
+  const today = found && withRunOptions(found, opts.dict, opts.maxCompressedBytesPerKb)
   let todayIndex: number | null = null
   if (today) {
     todayIndex = all.findIndex((s) => sameSetting(s, today))
@@ -251,7 +253,7 @@ export async function advisePopulation({ groups, problems }: ReturnType<typeof r
   const notes: string[] = []
   const unread = groups.filter((g) => g.unread.files > 0)
   if (unread.length > 0) notes.push(unreadNote(unread))
-  const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings))
+  const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings, opts))
   let position = 0
   const shardFiles = new Map<GroupState, boolean[]>()
   for (const st of states)
@@ -781,7 +783,7 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
     entries: Math.round(st.totals.entries * scaleOf(st)),
     todayDictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
     todayCompression: st.todayCompression,
-    todayOptions: st.group.optionsSetting,
+    todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),
     todayRatio,
     today,
     sample: {

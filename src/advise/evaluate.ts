@@ -22,7 +22,7 @@ import { messageOf } from '../table/layout.js'
 import { addBlock, addCertainBlock, emptySums } from './estimate.js'
 import type { SampleSums, SettingSpec } from './model.js'
 import { blockDraw } from './sampling.js'
-import { typeByte } from './settings.js'
+import { acceptanceOf, dictionaryOptionsOf, typeByte } from './settings.js'
 
 const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 
@@ -89,20 +89,35 @@ function codecFor(s: SettingSpec, formatVersion: number, dictionary: Uint8Array 
   return c
 }
 
+/** A file's dictionary by kind; a setting with its own dictionary options (today's) gets its own. */
 export function dictKey(s: SettingSpec, type: number): string {
-  return s.dict === 'finalize' ? `finalize/${effectiveLevel(type, s.level) ?? 3}` : s.dict
+  const kind = s.dict === 'finalize' ? `finalize/${effectiveLevel(type, s.level) ?? 3}` : s.dict
+  const o = s.dictOptions
+  return o ? `${kind}@${o.maxDictBytes}/${o.trainBytes}/${o.maxDictBufferBytes}` : kind
 }
 
 /** The dictionaries the task's settings need: handed over by the task, else built from the file as RocksDB's builder would. */
 function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
   const built = new Map(Object.entries(task.dictionaries ?? {}))
   const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec, typeByte(x.spec))))
-  if (wanted.length === 0) return built
+  // Settings that share dictionary options share the buffered blocks' samples.
+  const byOptions = new Map<string, { spec: SettingSpec }[]>()
+  for (const x of wanted) {
+    const o = dictionaryOptionsOf(x.spec, task.dict)
+    const k = `${o.maxDictBytes}/${o.trainBytes}/${o.maxDictBufferBytes}`
+    byOptions.set(k, [...(byOptions.get(k) ?? []), x])
+  }
+  for (const group of byOptions.values()) buildWithOptions(table, group, dictionaryOptionsOf(group[0].spec, task.dict), built)
+  return built
+}
+
+/** Build the dictionaries of settings that share dictionary options `o`, from the file's buffered blocks, into `built`. */
+function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: DictionaryOptions, built: Map<string, { bytes: Uint8Array; ms: number }>): void {
   const needRaw = wanted.some((x) => x.spec.dict === 'raw')
   const needTrain = wanted.some((x) => x.spec.dict === 'train' || x.spec.dict === 'finalize')
-  const budgets = [...(needRaw ? [task.dict.maxDictBytes] : []), ...(needTrain ? [task.dict.trainBytes] : [])]
+  const budgets = [...(needRaw ? [o.maxDictBytes] : []), ...(needTrain ? [o.trainBytes] : [])]
   const t0 = performance.now()
-  const sets = collectSampleSets(table, { blockSize: null, samplePercent: 100 }, task.dict, budgets)
+  const sets = collectSampleSets(table, { blockSize: null, samplePercent: 100 }, o, budgets)
   const sampleMs = (performance.now() - t0) / budgets.length
   const raw = needRaw ? sets[0] : undefined
   const train = needTrain ? sets[needRaw ? 1 : 0] : undefined
@@ -112,11 +127,10 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uin
     const t1 = performance.now()
     let bytes: Uint8Array
     if (x.spec.dict === 'raw') bytes = raw!.bytes
-    else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, task.dict.maxDictBytes)
-    else bytes = finalizedDictionary(train!, task.dict.maxDictBytes, effectiveLevel(typeByte(x.spec), x.spec.level) ?? 3)
+    else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, o.maxDictBytes)
+    else bytes = finalizedDictionary(train!, o.maxDictBytes, effectiveLevel(typeByte(x.spec), x.spec.level) ?? 3)
     built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
   }
-  return built
 }
 
 interface SettingState {
@@ -124,6 +138,8 @@ interface SettingState {
   spec: SettingSpec
   type: number
   codec: Codec | null
+  /** The acceptance rule (max_compressed_bytes_per_kb): the setting's own, else the run's. */
+  perKb: number
   sums: SampleSums
   pendingCompressMs: number
   pendingCompressBytes: number
@@ -173,7 +189,6 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     return { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [], dictionaries: Object.fromEntries(dictionariesFor(table, task)) }
   const result: FileTaskResult = { sums: {}, dictBytes: {}, dictMs: {}, blocks: 0, skipped: [] }
   const formatVersion = defaultFormatVersion(table.formatVersion)
-  const perKb = task.maxCompressedBytesPerKb
   let states: SettingState[] | null = null
   const setUp = (): SettingState[] => {
     const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
@@ -194,6 +209,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
         spec,
         type,
         codec: type === CompressionType.None ? null : codecFor(spec, formatVersion, dictionary),
+        perKb: acceptanceOf(spec, task.maxCompressedBytesPerKb),
         sums: emptySums(),
         pendingCompressMs: 0,
         pendingCompressBytes: 0,
@@ -224,9 +240,8 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
     result.blocks++
     const stored = size + TRAILER_BYTES
     const add = isCertain ? addCertainBlock : addBlock
-    const attempt = attemptsCompression(raw.length, perKb)
     for (const st of states) {
-      if (!st.codec || !attempt) {
+      if (!st.codec || !attemptsCompression(raw.length, st.perKb)) {
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
         continue
       }
@@ -237,7 +252,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       st.sums.timedBytes += raw.length
       st.pendingCompressMs += ms
       st.pendingCompressBytes += raw.length
-      if (!keepsCompressed(framed.length, raw.length, perKb)) {
+      if (!keepsCompressed(framed.length, raw.length, st.perKb)) {
         st.sums.rejectedMs += ms
         add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
       } else {
@@ -302,7 +317,7 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
         const t1 = performance.now()
         cMs += t1 - t0
         cBytes += raw.length
-        if (keepsCompressed(framed.length, raw.length, task.maxCompressedBytesPerKb)) {
+        if (keepsCompressed(framed.length, raw.length, acceptanceOf(spec, task.maxCompressedBytesPerKb))) {
           codec.decompress(framed, raw.length)
           dMs += performance.now() - t1
           dBytes += raw.length

@@ -35,6 +35,21 @@ export interface SettingSpec {
   checksum: boolean
   /** Human label, e.g. "zstd 6 dict=finalize". */
   label: string
+  /**
+   * The setting's own dictionary options (compression_opts' max_dict_bytes, zstd_max_train_bytes,
+   * max_dict_buffer_bytes), when they are not the run's: today's setting, as OPTIONS or the files write it.
+   * Absent: the run's (Advice.evaluation).
+   */
+  dictOptions?: DictOptions
+  /** The setting's own acceptance rule (compression_opts' max_compressed_bytes_per_kb), when not the run's. */
+  maxCompressedBytesPerKb?: number
+}
+
+/** The dictionary options that change what a dictionary holds (recompress/dictionary.ts DictionaryOptions). */
+export interface DictOptions {
+  maxDictBytes: number
+  trainBytes: number
+  maxDictBufferBytes: number
 }
 
 /**

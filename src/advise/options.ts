@@ -14,7 +14,7 @@ import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
 import { encodeOptionMap, encodeOptionsSection } from '../format/options-file.js'
 import type { SettingSpec } from './model.js'
-import { optionName, typeByte } from './settings.js'
+import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from './settings.js'
 
 /** Types whose behaviour compression_opts' level changes. */
 const LEVELLED = new Set(['zstd', 'zlib', 'lz4hc'])
@@ -31,6 +31,8 @@ export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
   if (DICTIONARY_USERS.has(s.type)) {
     const carried = carrier.dict === 'none' ? 'none' : s.type === 'zstd' ? carrier.dict : 'raw'
     if (s.dict !== carried) return false
+    // A dictionary of other options than the carrier's (today's own) would not be the one evaluated.
+    if (carried !== 'none' && !sameDictOptions(s.dictOptions, carrier.dictOptions)) return false
   }
   if (LEVELLED.has(s.type)) {
     const carried = carrier.level === null ? effectiveLevel(typeByte(s), null) : carrier.level
@@ -38,6 +40,7 @@ export function sharesOpts(s: SettingSpec, carrier: SettingSpec): boolean {
   }
   if (s.type === 'lz4' && carrier.level !== null && carrier.level < 0 && s.level !== carrier.level) return false
   if (s.type === 'zstd' && s.checksum !== carrier.checksum) return false
+  if (s.type !== 'none' && s.maxCompressedBytesPerKb !== carrier.maxCompressedBytesPerKb) return false
   return true
 }
 
@@ -46,7 +49,9 @@ export function needsOpts(s: SettingSpec): boolean {
   return LEVELLED.has(s.type) || s.dict !== 'none' || s.checksum || (s.type === 'lz4' && s.level !== null)
 }
 
-export function compressionOptsText(s: SettingSpec, dict: DictionaryOptions, enabled: boolean): string {
+/** `dict`: the run's dictionary options, for a setting without its own (today's keeps today's exact sizes). */
+export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enabled: boolean): string {
+  const dict = dictionaryOptionsOf(s, run)
   const fields: [string, string | number | boolean][] = [['level', s.level ?? DEFAULT_COMPRESSION_LEVEL]]
   if (s.dict === 'none') fields.push(['max_dict_bytes', 0], ['zstd_max_train_bytes', 0])
   else {
@@ -56,6 +61,8 @@ export function compressionOptsText(s: SettingSpec, dict: DictionaryOptions, ena
   }
   // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
   if (s.checksum) fields.push(['checksum', true])
+  // max_compressed_bytes_per_kb exists from RocksDB 8.2: written only for a setting with its own (today's).
+  if (s.maxCompressedBytesPerKb !== undefined) fields.push(['max_compressed_bytes_per_kb', s.maxCompressedBytesPerKb])
   if (enabled) fields.push(['enabled', true])
   return encodeOptionMap(Object.fromEntries(fields.map(([k, v]) => [k, String(v)])))
 }

@@ -65,11 +65,22 @@ export interface GroupInput {
   optionsSetting: SettingSpec | null
 }
 
-/** Read each file's index and properties (the data blocks themselves are not read). */
-export function describeFile(path: string, fileNumber: number | null, dict: DictionaryOptions | null = null): PopulationFile {
+/**
+ * Read each file's index and properties (the data blocks themselves are not read). `optionsSetting`: what the
+ * OPTIONS file says the level gets today; today's dictionary (that one's, else the file's own) has its content blocks too.
+ */
+export function describeFile(
+  path: string,
+  fileNumber: number | null,
+  dict: DictionaryOptions | null = null,
+  optionsSetting: SettingSpec | null = null,
+): PopulationFile {
   const table = openTable(path)
   try {
-    const dictionaryContent = dict ? dictionaryContentBlocks(table, dict) : []
+    const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
+    const propertiesSetting = settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions))
+    const todayDict = (optionsSetting ?? propertiesSetting)?.dictOptions
+    const dictionaryContent = dictionaryContentBlocks(table, [...(dict ? [dict] : []), ...(todayDict ? [todayDict] : [])])
     let dataBlocks = 0
     let dataBytes = 0
     let last: number | null = null
@@ -80,7 +91,6 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
     }
     const certain = last === null || dictionaryContent.includes(last) ? dictionaryContent : [...dictionaryContent, last]
     const dictBlock = table.metaBlock(COMPRESSION_DICT_BLOCK)
-    const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
     return {
       path,
       fileNumber,
@@ -91,7 +101,7 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
       entries: propertyNumber(table.properties, Property.NumEntries) ?? 0,
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
-      propertiesSetting: settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions)),
+      propertiesSetting,
       certain,
     }
   } finally {
@@ -104,12 +114,17 @@ export function describeFile(path: string, fileNumber: number | null, dict: Dict
  * table/compression-dict.ts over the buffered blocks, up to max_dict_bytes):
  * a raw dictionary is their bytes, and a finalized one starts from them. Sizes
  * come from the blocks' framing where it records them, so this reads but does
- * not decompress.
+ * not decompress. For several dictionary options (the run's and today's), the
+ * union of their blocks, in one walk.
  */
-function dictionaryContentBlocks(table: Table, dict: DictionaryOptions): number[] {
+function dictionaryContentBlocks(table: Table, dicts: DictionaryOptions[]): number[] {
+  if (dicts.length === 0) return []
   const sizes: number[] = []
   const offsets: number[] = []
   let total = 0
+  // 0: no limit but the file (RocksDB buffers up to the target file size).
+  const limitOf = (d: DictionaryOptions) => (d.maxDictBufferBytes === 0 ? Number.POSITIVE_INFINITY : d.maxDictBufferBytes)
+  const limit = Math.max(...dicts.map(limitOf))
   const window = new ReadWindow(table.source)
   for (const ref of table.dataBlocks()) {
     let size: number | undefined
@@ -123,9 +138,24 @@ function dictionaryContentBlocks(table: Table, dict: DictionaryOptions): number[
     sizes.push(size)
     offsets.push(ref.handle.offset)
     total += size
-    if (dict.maxDictBufferBytes !== 0 && total > dict.maxDictBufferBytes) break
+    if (total > limit) break
   }
-  return planSamples(sizes, dict.maxDictBytes).map((p) => offsets[p.block])
+  const blocks = new Set<number>()
+  for (const d of dicts) {
+    const buffered = bufferedCount(sizes, limitOf(d))
+    for (const p of planSamples(sizes.slice(0, buffered), d.maxDictBytes)) blocks.add(offsets[p.block])
+  }
+  return [...blocks].sort((a, b) => a - b)
+}
+
+/** How many of the blocks RocksDB buffers under a buffer limit: up to and including the one that passes it. */
+function bufferedCount(sizes: number[], limit: number): number {
+  let total = 0
+  for (let i = 0; i < sizes.length; i++) {
+    total += sizes[i]
+    if (total > limit) return i + 1
+  }
+  return sizes.length
 }
 
 export interface PopulationOptions {
@@ -165,7 +195,7 @@ export function readPopulation(
         return
       }
       try {
-        read[g].push({ i: next.i, file: describeFile(next.f.path, next.f.fileNumber, o.dict) })
+        read[g].push({ i: next.i, file: describeFile(next.f.path, next.f.fileNumber, o.dict, inputs[g].optionsSetting) })
       } catch (e) {
         problems.push({ file: next.f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
       }

@@ -15,7 +15,8 @@ import {
 } from '../format/compression-type.js'
 import { type CompressionOpts, compressionOpts, DEFAULT_COMPRESSION_OPTS } from '../db/options.js'
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
-import type { DictMode, SettingSpec } from './model.js'
+import type { DictionaryOptions } from '../recompress/dictionary.js'
+import type { DictMode, DictOptions, SettingSpec } from './model.js'
 
 /**
  * The default advise matrix: the codecs RocksDB users choose between, zstd
@@ -43,16 +44,62 @@ export function defaultSettings(): SettingSpec[] {
   return out
 }
 
-export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean): SettingSpec {
-  const s = { type, level, dict, checksum, label: '' }
+/** Options of a setting's own, where they may differ from the run's (today's, as OPTIONS or the files write them). */
+export type OwnOptions = Pick<SettingSpec, 'dictOptions' | 'maxCompressedBytesPerKb'>
+
+export function spec(type: string, level: number | null, dict: DictMode, checksum: boolean, own: OwnOptions = {}): SettingSpec {
+  const s: SettingSpec = { type, level, dict, checksum, label: '' }
+  if (own.dictOptions && dict !== 'none') s.dictOptions = own.dictOptions
+  if (own.maxCompressedBytesPerKb !== undefined && type !== 'none') s.maxCompressedBytesPerKb = own.maxCompressedBytesPerKb
   s.label = settingLabel(s)
   return s
 }
 
+/**
+ * e.g. "zstd 3 dict=train"; with its own dictionary options "zstd 3 dict=train 4KiB/32KiB" (dictionary/training
+ * bytes), with its own acceptance rule "zstd 3 accept=1000/KiB" (max_compressed_bytes_per_kb).
+ */
 export function settingLabel(s: Omit<SettingSpec, 'label'>): string {
   const level = s.level === null ? '' : ` ${s.level}`
-  const dict = s.dict === 'none' ? '' : ` dict=${s.dict}`
-  return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}`
+  const dict = s.dict === 'none' ? '' : ` dict=${s.dict}${s.dictOptions ? ` ${budgetLabel(s.dict, s.dictOptions)}` : ''}`
+  const accept = s.maxCompressedBytesPerKb === undefined ? '' : ` accept=${s.maxCompressedBytesPerKb}/KiB`
+  return `${s.type}${level}${dict}${s.checksum ? ' +checksum' : ''}${accept}`
+}
+
+function budgetLabel(dict: DictMode, o: DictOptions): string {
+  return dict === 'raw' ? bytesLabel(o.maxDictBytes) : `${bytesLabel(o.maxDictBytes)}/${bytesLabel(o.trainBytes)}`
+}
+
+function bytesLabel(n: number): string {
+  // No space inside: a wrapped label never parts a number from its unit.
+  return n >= 1024 && n % 1024 === 0 ? `${n / 1024}KiB` : `${n}B`
+}
+
+/** The dictionary options a setting is evaluated with: its own, else the run's. */
+export function dictionaryOptionsOf(s: SettingSpec, run: DictionaryOptions): DictionaryOptions {
+  return s.dictOptions ?? run
+}
+
+/** The acceptance rule a setting is evaluated with: its own, else the run's. */
+export function acceptanceOf(s: SettingSpec, runMaxCompressedBytesPerKb: number): number {
+  return s.maxCompressedBytesPerKb ?? runMaxCompressedBytesPerKb
+}
+
+/**
+ * The setting as the run names it: without its own options where they are the
+ * run's (the dictionary options its mode reads, the acceptance rule), so it
+ * matches the matrix's entry and keeps its label; else its own entry.
+ */
+export function withRunOptions(s: SettingSpec, run: DictionaryOptions, runMaxCompressedBytesPerKb: number): SettingSpec {
+  const o = s.dictOptions
+  const sameDict =
+    !o || (o.maxDictBytes === run.maxDictBytes && o.maxDictBufferBytes === run.maxDictBufferBytes && (s.dict === 'raw' || o.trainBytes === run.trainBytes))
+  const sameAcceptance = s.maxCompressedBytesPerKb === undefined || s.maxCompressedBytesPerKb === runMaxCompressedBytesPerKb
+  if (sameDict && sameAcceptance && !o && s.maxCompressedBytesPerKb === undefined) return s
+  return spec(s.type, s.level, s.dict, s.checksum, {
+    dictOptions: sameDict ? undefined : o,
+    maxCompressedBytesPerKb: sameAcceptance ? undefined : s.maxCompressedBytesPerKb,
+  })
 }
 
 /** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
@@ -82,9 +129,16 @@ export function optionName(s: SettingSpec): string {
 }
 
 /** The parts of RocksDB's CompressionOptions that decide a setting (db/options.ts owns the whole struct). */
-export type CompressionOptsLike = Pick<CompressionOpts, 'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'checksum'>
+export type CompressionOptsLike = Pick<
+  CompressionOpts,
+  'level' | 'maxDictBytes' | 'zstdMaxTrainBytes' | 'useZstdDictTrainer' | 'maxDictBufferBytes' | 'checksum' | 'maxCompressedBytesPerKb'
+>
 
-/** What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate). */
+/**
+ * What a RocksDB compression name plus its options mean as a setting (null for types sstkit cannot evaluate),
+ * with its own options (dictionary options when it uses a dictionary, the acceptance rule; withRunOptions drops
+ * them where they are the run's).
+ */
 export function settingFromOptions(optionTypeName: string, o: CompressionOptsLike): SettingSpec | null {
   let t = compressionTypeFromOptionName(optionTypeName)
   // The pre-1.0 zstd id writes the same frames.
@@ -103,7 +157,8 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
         : o.useZstdDictTrainer
           ? 'train'
           : 'finalize'
-  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum)
+  const dictOptions = { maxDictBytes: o.maxDictBytes, trainBytes: dict === 'raw' ? 0 : o.zstdMaxTrainBytes, maxDictBufferBytes: o.maxDictBufferBytes }
+  return spec(type, level, dict, t === CompressionType.ZSTD && o.checksum, { dictOptions, maxCompressedBytesPerKb: o.maxCompressedBytesPerKb })
 }
 
 /**
@@ -137,5 +192,18 @@ function dictionaryCodec(t: number): boolean {
 }
 
 export function sameSetting(a: SettingSpec, b: SettingSpec): boolean {
-  return a.type === b.type && a.level === b.level && a.dict === b.dict && a.checksum === b.checksum
+  return (
+    a.type === b.type &&
+    a.level === b.level &&
+    a.dict === b.dict &&
+    a.checksum === b.checksum &&
+    sameDictOptions(a.dictOptions, b.dictOptions) &&
+    a.maxCompressedBytesPerKb === b.maxCompressedBytesPerKb
+  )
+}
+
+/** Both the run's (absent), or the same own dictionary options. */
+export function sameDictOptions(a: DictOptions | undefined, b: DictOptions | undefined): boolean {
+  if (!a || !b) return a === b
+  return a.maxDictBytes === b.maxDictBytes && a.trainBytes === b.trainBytes && a.maxDictBufferBytes === b.maxDictBufferBytes
 }

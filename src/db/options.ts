@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { compressionOptionName } from '../codec/compression.js'
+import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CorruptionError } from '../format/errors.js'
 import { OPTIONS_SECTION, columnFamilySections, parseOptionMap, parseOptionsFile, unescapeOptionString, type OptionsFile } from '../format/options-file.js'
 
@@ -24,6 +25,8 @@ export interface CompressionOpts {
   useZstdDictTrainer: boolean
   /** zstd frame content checksum (RocksDB >= 8.6). */
   checksum: boolean
+  /** The acceptance rule: a block is kept compressed at most this many bytes per KiB of input (RocksDB >= 8.2; 896 = the 7/8 rule before). */
+  maxCompressedBytesPerKb: number
 }
 
 export interface ColumnFamilyOptions {
@@ -71,6 +74,7 @@ export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze
   maxDictBufferBytes: 0,
   useZstdDictTrainer: true,
   checksum: false,
+  maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
 })
 
 export const DISABLE_COMPRESSION_OPTION = compressionOptionName(0xff)
@@ -190,6 +194,7 @@ const COMPRESSION_OPTS_KEYS: [keyof CompressionOpts, string][] = [
   ['maxDictBufferBytes', 'max_dict_buffer_bytes'],
   ['useZstdDictTrainer', 'use_zstd_dict_trainer'],
   ['checksum', 'checksum'],
+  ['maxCompressedBytesPerKb', 'max_compressed_bytes_per_kb'],
 ]
 
 /**
