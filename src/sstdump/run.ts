@@ -13,6 +13,7 @@ import { dumpTable } from './raw.js'
 import { showAllCompressionSizes } from './recompress.js'
 import { ByteSink, type ByteWriter, hexUpper } from './sink.js'
 import { SstDumpStatus } from './status.js'
+import type { SequentialOptions } from './sequential.js'
 import { Property } from '../format/properties.js'
 
 export interface SstDumpIo {
@@ -24,6 +25,8 @@ export interface SstDumpIo {
   envPointer?: string
   /** sstkit's version, for --version. */
   version?: string
+  /** How a whole-file scan or check is split over threads (default: every core for large files). */
+  sequential?: SequentialOptions
 }
 
 export const DEFAULT_ENV_POINTER = '0x55d5c0a3e2a0'
@@ -139,7 +142,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === '' || cmd === 'scan' || cmd === 'check') {
         const limit = a.readNum > 0n ? (a.readNum - totalRead) & U64_MAX : a.readNum
-        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err)
+        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, io.sequential)
         if (st) {
           out.flush()
           err.text(`${filename}: ${st.message}\n`)

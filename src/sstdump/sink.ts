@@ -75,6 +75,12 @@ export class ByteSink {
     this.len += this.buf.write(String(v), this.len, 'latin1')
   }
 
+  /** Hand `b` to the writer as it is, after what is buffered (output assembled elsewhere). */
+  direct(b: Uint8Array): void {
+    this.flush()
+    this.writer(b)
+  }
+
   flush(): void {
     if (this.len === 0) return
     // A view, not a copy (ByteWriter): the buffer is reused once the writer returns.
