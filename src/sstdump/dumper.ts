@@ -50,7 +50,6 @@ import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { type SstDumpProperties, sstDumpProperties } from './properties.js'
-import { readAllEntries, type SequentialOptions } from './sequential.js'
 import type { Scratch } from '../codec/output.js'
 
 export interface DumperOptions {
@@ -396,15 +395,16 @@ export class Dumper {
     usePrefix: boolean,
     out: ByteSink,
     err: ByteSink,
-    sequential: SequentialOptions = {},
+    /** The whole-file reader (sequential.ts, which the caller imports only for this). */
+    readAll?: (printKv: boolean) => { entries: number; status: SstDumpStatus | null },
   ): SstDumpStatus | null {
     if (!this.table) return this.status
     let i = 0n
     let status: SstDumpStatus | null = null
     const tsSize = this.timestampSize
-    if ((readNum === 0n || readNum >= UNREACHABLE_READ_NUM) && !hasFrom && !hasTo && !usePrefix && tsSize === 0) {
+    if (readAll && (readNum === 0n || readNum >= UNREACHABLE_READ_NUM) && !hasFrom && !hasTo && !usePrefix && tsSize === 0) {
       // The whole file, nothing to compare: whole blocks at once, in WebAssembly and on every core.
-      const r = readAllEntries(this, printKv, out, err, sequential)
+      const r = readAll(printKv)
       i = BigInt(r.entries)
       status = r.status
     } else {

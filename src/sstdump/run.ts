@@ -9,11 +9,11 @@ import { hexToBytes, parseSstDumpArgs, type SstDumpArgs, U64_MAX } from './args.
 import { debugString, Dumper, parseIkey783 } from './dumper.js'
 import { helpText } from './help.js'
 import { propertiesToString, userPropertiesLines } from './properties.js'
-import { dumpTable } from './raw.js'
-import { showAllCompressionSizes } from './recompress.js'
 import { ByteSink, type ByteWriter, hexUpper } from './sink.js'
 import { SstDumpStatus } from './status.js'
 import type { SequentialOptions } from './sequential.js'
+// raw, recompress and the whole-file reader (with scan's parallel driver) are imported where
+// their command runs: --show_properties or identify of one small file loads none of them.
 import { Property } from '../format/properties.js'
 
 export interface SstDumpIo {
@@ -118,6 +118,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       }
 
       if (cmd === 'recompress') {
+        const { showAllCompressionSizes } = await import('./recompress.js')
         const st = await showAllCompressionSizes(dumper, a, out)
         if (st) {
           out.flush()
@@ -129,6 +130,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === 'raw') {
         const outName = filename.slice(0, filename.length - 4) + '_dump.txt'
+        const { dumpTable } = await import('./raw.js')
         const r = dumpTable(dumper)
         writeFileSync(fsPath(outName), r.text)
         if (r.status) {
@@ -142,7 +144,9 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === '' || cmd === 'scan' || cmd === 'check') {
         const limit = a.readNum > 0n ? (a.readNum - totalRead) & U64_MAX : a.readNum
-        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, io.sequential)
+        const { readAllEntries } = await import('./sequential.js')
+        const readAll = (printKv: boolean) => readAllEntries(dumper, printKv, out, err, io.sequential)
+        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, readAll)
         if (st) {
           out.flush()
           err.text(`${filename}: ${st.message}\n`)
