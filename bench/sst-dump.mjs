@@ -77,18 +77,21 @@ function runOnce(argv, devnull) {
   const rssFile = `/tmp/sstkit-bench-sd-time.${process.pid}`
   const useTime = existsSync(GNU_TIME)
   const cmd = useTime ? GNU_TIME : argv[0]
-  const args = useTime ? ['-o', rssFile, '-f', '%M', ...argv] : argv.slice(1)
+  const args = useTime ? ['-o', rssFile, '-f', '%M %U %S', ...argv] : argv.slice(1)
   const t0 = performance.now()
   const r = spawnSync(cmd, args, { cwd: WORK, stdio: ['ignore', devnull, 'pipe'], maxBuffer: 64 << 20 })
   const seconds = (performance.now() - t0) / 1000
   if (r.error) throw r.error
   if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${String(r.stderr).trim().slice(0, 500)}`)
   let rssMB = null
+  let cpuSeconds = null
   if (useTime) {
-    rssMB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024
+    const [kb, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number)
     rmSync(rssFile, { force: true })
+    rssMB = kb / 1024
+    cpuSeconds = user + sys
   }
-  return { seconds, rssMB, stderr: String(r.stderr).trim() }
+  return { seconds, rssMB, cpuSeconds, stderr: String(r.stderr).trim() }
 }
 
 function median(xs) {
@@ -101,17 +104,20 @@ function median(xs) {
 function measureInterleaved(list, runs, devnull) {
   const warm = list.map((argv) => runOnce(argv, devnull))
   const times = list.map(() => [])
+  const cpu = list.map(() => [])
   const rss = list.map(() => [])
   for (let i = 0; i < runs; i++) {
     for (const [k, argv] of list.entries()) {
       const r = runOnce(argv, devnull)
       times[k].push(r.seconds)
+      if (r.cpuSeconds !== null) cpu[k].push(r.cpuSeconds)
       if (r.rssMB !== null) rss[k].push(r.rssMB)
     }
   }
   return list.map((_argv, k) => ({
     medianSeconds: median(times[k]),
     seconds: times[k],
+    medianCpuSeconds: cpu[k].length ? median(cpu[k]) : null,
     peakRssMB: rss[k].length ? Math.max(...rss[k]) : null,
     stderr: warm[k].stderr || undefined,
   }))
@@ -168,13 +174,13 @@ async function main() {
     return
   }
   const fmt = (s) => (s === null || s === undefined ? '-' : s.toFixed(3))
-  const w = [12, 44, 9, 10, 7, 9, 10, 9]
+  const w = [12, 44, 9, 10, 7, 9, 8, 8, 7, 9, 9]
   const line = (cells) => cells.map((c, i) => (i > 1 ? String(c).padStart(w[i]) : String(c).padEnd(w[i]))).join('  ')
   const out = [
     `files     ${[big, mid, small].map((f) => `${basename(f)} (${(statSync(f).size / 1e6).toFixed(1)} MB)`).join(', ')}`,
     `cli       ${runJs}; ${o.runs} runs per command, interleaved (median; peak RSS = max over runs)`,
     '',
-    line(['row', 'flags (file)', 'sstkit s', 'sst_dump s', 'ratio', 'node -e 0', 'sstkit MB', 'sd MB']),
+    line(['row', 'flags (file)', 'sstkit s', 'sst_dump s', 'ratio', 'node -e 0', 'CPU s', 'sd CPU s', 'CPU x', 'sstkit MB', 'sd MB']),
     line(w.map((n) => '-'.repeat(n))),
   ]
   for (const r of results) {
@@ -186,13 +192,17 @@ async function main() {
         fmt(r.sstDump.medianSeconds),
         r.ratio.toFixed(2),
         r.nodeFloor ? fmt(r.nodeFloor.medianSeconds) : '-',
+        fmt(r.sstkit.medianCpuSeconds),
+        fmt(r.sstDump.medianCpuSeconds),
+        r.sstkit.medianCpuSeconds && r.sstDump.medianCpuSeconds !== null ? (r.sstDump.medianCpuSeconds / r.sstkit.medianCpuSeconds).toFixed(2) : '-',
         r.sstkit.peakRssMB === null ? '-' : r.sstkit.peakRssMB.toFixed(0),
         r.sstDump.peakRssMB === null ? '-' : r.sstDump.peakRssMB.toFixed(0),
       ]),
     )
   }
   out.push('')
-  out.push('ratio = sst_dump / sstkit (>= 1: the drop-in is no slower); node -e 0 = a bare Node.js start in the same rounds')
+  out.push('ratio = sst_dump / sstkit wall (>= 1: the drop-in is no slower); CPU = user + sys (GNU time), CPU x = sst_dump / sstkit CPU;')
+  out.push('node -e 0 = a bare Node.js start in the same rounds')
   const slower = results.filter((r) => r.ratio < 1)
   out.push(slower.length ? `slower than sst_dump: ${slower.map((r) => `${r.name} ${r.ratio.toFixed(2)}`).join(', ')}` : 'no slower than sst_dump on any row')
   for (const r of results.filter((r) => r.nodeFloor && r.ratio < 1)) {

@@ -562,8 +562,12 @@ export class Dumper {
     return true
   }
 
-  /** `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then data blocks via the index. */
-  verifyChecksum(): SstDumpStatus | null {
+  /**
+   * `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then
+   * data blocks via the index (`dataBlocks`, sequential.ts's parallel reader,
+   * when the caller gives it; --strict reads them here).
+   */
+  verifyChecksum(dataBlocks?: () => SstDumpStatus | null): SstDumpStatus | null {
     if (!this.table) return this.status
     try {
       const source = this.table.source as FileByteSource
@@ -574,6 +578,7 @@ export class Dumper {
         if (e.name === PROPERTIES_BLOCK) this.readProperties(source, footer, e.handle)
         else this.readBlockFrom(source, footer, e.handle, 'meta', true, false)
       }
+      if (dataBlocks && !this.opts.strict) return dataBlocks()
       const window = new ReadWindow(source)
       for (const ref of this.blockHandles()) {
         if (!this.opts.strict) {

@@ -158,7 +158,8 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       }
 
       if (cmd === 'verify') {
-        const st = dumper.verifyChecksum()
+        const { verifyDataBlocks } = await import('./sequential.js')
+        const st = dumper.verifyChecksum(() => verifyDataBlocks(dumper, out, err, io.sequential))
         if (st) {
           out.flush()
           err.text(`${filename} is corrupted: ${st.message}\n`)

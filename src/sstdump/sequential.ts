@@ -6,7 +6,8 @@
  * scan's parallel driver (src/scan/parallel.ts) hands to worker threads
  * (./worker.ts). What the module does not print itself (a type it decodes, a
  * malformed entry) goes through Dumper.printEntry, so output and statuses are
- * those of the entry-by-entry path.
+ * those of the entry-by-entry path. `verify`'s data blocks (read and
+ * checksummed, not decoded) go through the same driver.
  *
  * A key ParseInternalKey rejects is reported on stderr where it is met; a
  * chunk printed out of order cannot do that, so it stops there
@@ -52,8 +53,15 @@ export interface SstDumpWorkerData {
   path: string
   fsPath: string
   opts: DumperOptions
-  printKv: boolean
+  read: ReadKind
 }
+
+/**
+ * What a chunk's blocks are read for: `scan` (lines), `check` (entries decoded
+ * and counted) or `verify` (each block read, its checksum checked with
+ * --verify_checksum, nothing decoded: BlockBasedTable::VerifyChecksum).
+ */
+export type ReadKind = 'scan' | 'check' | 'verify'
 
 /** Workers run the built JavaScript (as scan's). */
 const WORKER_URL = new URL('./worker.js', import.meta.url)
@@ -84,7 +92,16 @@ export function readAllEntries(
   err: ByteSink,
   options: SequentialOptions = {},
 ): { entries: number; status: SstDumpStatus | null } {
-  const printer = new SstDumpBlockPrinter(dumper, printKv, err)
+  return readAll(dumper, printKv ? 'scan' : 'check', out, err, options)
+}
+
+/** The data blocks of `BlockBasedTable::VerifyChecksum` (the meta blocks are the caller's): the first failure in file order, or null. */
+export function verifyDataBlocks(dumper: Dumper, out: ByteSink, err: ByteSink, options: SequentialOptions = {}): SstDumpStatus | null {
+  return readAll(dumper, 'verify', out, err, options).status
+}
+
+function readAll(dumper: Dumper, read: ReadKind, out: ByteSink, err: ByteSink, options: SequentialOptions): { entries: number; status: SstDumpStatus | null } {
+  const printer = new SstDumpBlockPrinter(dumper, read, err)
   out.flush()
   const w = new LineWriter((b) => out.direct(b))
   let entries = 0
@@ -93,7 +110,7 @@ export function readAllEntries(
     const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
     const dataBytes = Number(dumper.props?.num.get(Property.DataSize) ?? 0n)
     if (jobs > 1 && canUseWorkers && dataBytes >= (options.parallelThreshold ?? PARALLEL_THRESHOLD)) {
-      const data: SstDumpWorkerData = { path: dumper.path, fsPath: dumper.fsPath, opts: dumper.opts, printKv }
+      const data: SstDumpWorkerData = { path: dumper.path, fsPath: dumper.fsPath, opts: dumper.opts, read }
       const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES)
       const spec = { format: 'text', hex: false } as const // scan's worker data, unused by sst-dump's workers
       const scan = new ParallelScan(dumper.table!, printer, spec, [], dumper.fsPath, jobs - 1, chunkBytes, w, options.stats, { url: WORKER_URL, data })
@@ -142,17 +159,19 @@ export class SstDumpBlockPrinter {
   private readonly globalSeqno: GlobalSeqnoPatch | null
   private readonly restartInterval: number
   private readonly buffers: BlockBuffers
+  private readonly printKv: boolean
 
   constructor(
     private readonly dumper: Dumper,
-    private readonly printKv: boolean,
+    private readonly read: ReadKind,
     private readonly err: ByteSink,
   ) {
     const t = dumper.table!
-    this.mode = !printKv ? SstDumpMode.Check : dumper.opts.outputHex ? SstDumpMode.Hex : SstDumpMode.Text
-    this.wasm = WasmBlockPrinter.create()
+    this.printKv = read === 'scan'
+    this.mode = !this.printKv ? SstDumpMode.Check : dumper.opts.outputHex ? SstDumpMode.Hex : SstDumpMode.Text
+    this.wasm = read === 'verify' ? null : WasmBlockPrinter.create()
     this.buffers = { window: new ReadWindow(t.source), scratch: this.wasm ? this.wasm.scratch : newScratch() }
-    this.wasm?.setSstDumpTypes(printKv ? dumper.plainLineTypes() : dumper.validTypes())
+    this.wasm?.setSstDumpTypes(this.printKv ? dumper.plainLineTypes() : dumper.validTypes())
     this.seqOverride = t.globalSeqno
     this.globalSeqno = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     this.restartInterval = t.dataRestartInterval
@@ -166,6 +185,10 @@ export class SstDumpBlockPrinter {
     let count = 0
     try {
       for (const handle of handles) {
+        if (this.read === 'verify') {
+          this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, false, this.buffers)
+          continue
+        }
         const data = this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, true, this.buffers)
         let from = skip
         skip = 0

@@ -19,7 +19,7 @@ const ignored = new ByteSink(() => {})
 const dumper = Dumper.open(data.path, data.fsPath, ignored, data.opts)
 if (dumper.status) throw dumper.status
 // Out of order, bad keys end the chunk (SerialRestart) before anything reaches this sink.
-const printer = new SstDumpBlockPrinter(dumper, data.printKv, ignored)
+const printer = new SstDumpBlockPrinter(dumper, data.read, ignored)
 /** Output buffers, sent back by the main thread once written. */
 const pool = new BufferPool(OUTPUT_BUFFER_BYTES)
 side.ready()

@@ -5,9 +5,9 @@
  * Tiny chunks and `awaitWorkers` make even the small fixtures split into many
  * chunks taken by workers, so chunk boundaries fall everywhere, corrupt
  * blocks included.
- *  - every readable fixture's scan, scan --output_hex and check against the
- *    real sst_dump 7.8.3 goldens;
- *  - every whole-file scan or check case of cases.json (corrupt files too)
+ *  - every readable fixture's scan, scan --output_hex, check and verify
+ *    --verify_checksum against the real sst_dump 7.8.3 goldens;
+ *  - every whole-file scan, check or verify case of cases.json (corrupt files too)
  *    against the serial emulation (goldens.test.ts holds that one to 7.8.3);
  *  - keys ParseInternalKey rejects (stderr lines, the out-of-order chunk's
  *    serial restart), in a synthetic file, against the live sst_dump.
@@ -46,6 +46,7 @@ const KINDS: Record<string, string[]> = {
   scan: ['--command=scan'],
   scanhex: ['--command=scan', '--output_hex'],
   check: [],
+  verify: ['--command=verify', '--verify_checksum'],
 }
 
 describe.each(readable.map((f) => [f.name] as const))('%s in parallel: byte-identical to sst_dump 7.8.3', (name) => {
@@ -57,16 +58,16 @@ describe.each(readable.map((f) => [f.name] as const))('%s in parallel: byte-iden
   })
 })
 
-it('workers take chunks of a fixture of many blocks', async () => {
-  const r = await runParallel(ROOT, ['--file=test/fixtures/real/index-partitioned.sst', '--command=scan'])
+it.each([['--command=scan'], ['--command=check'], ['--command=verify']])('%s: workers take chunks of a fixture of many blocks', async (command) => {
+  const r = await runParallel(ROOT, ['--file=test/fixtures/real/index-partitioned.sst', command])
   expect(r.chunks).toBeGreaterThan(10)
   expect(r.byWorkers).toBeGreaterThan(0)
 })
 
-/** Whole-file reads (no range, no --read_num) of scan or check: what the parallel path takes. */
+/** Whole-file reads (no range, no --read_num) of scan, check or verify: what the parallel path takes. */
 const WHOLE = goldenCases().filter((c) => {
   const command = c.args.find((a) => a.startsWith('--command='))
-  const reads = command === undefined || command === '--command=scan' || command === '--command=check'
+  const reads = command === undefined || ['--command=scan', '--command=check', '--command=verify'].includes(command)
   return reads && c.args.some((a) => a.startsWith('--file=')) && !c.args.some((a) => /^--(from|to|prefix|read_num)=/.test(a))
 })
 
@@ -77,8 +78,9 @@ describe('cases.json whole-file reads: parallel equals serial', () => {
   })
   afterAll(() => rmSync(work, { recursive: true, force: true }))
 
-  it('covers corrupt files', () => {
+  it('covers corrupt files, verify too', () => {
     expect(WHOLE.filter((c) => c.name.startsWith('bad-')).length).toBeGreaterThan(20)
+    expect(WHOLE.filter((c) => c.name.startsWith('bad-') && c.args.includes('--command=verify')).length).toBeGreaterThan(10)
   })
 
   it.each(WHOLE.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
