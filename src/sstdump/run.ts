@@ -158,8 +158,9 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       }
 
       if (cmd === 'verify') {
-        const { verifyDataBlocks } = await import('./sequential.js')
-        const st = dumper.verifyChecksum(() => verifyDataBlocks(dumper, out, err, io.sequential))
+        // Without --verify_checksum a data block is only read: too little work to hand to threads.
+        const { verifyDataBlocks } = a.verifyChecksum ? await import('./sequential.js') : { verifyDataBlocks: null }
+        const st = dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
         if (st) {
           out.flush()
           err.text(`${filename} is corrupted: ${st.message}\n`)

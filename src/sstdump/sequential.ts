@@ -160,6 +160,9 @@ export class SstDumpBlockPrinter {
   private readonly restartInterval: number
   private readonly buffers: BlockBuffers
   private readonly printKv: boolean
+  /** Where printEntry's lines go: the LineWriter of the printBlocks call under way. */
+  private target: LineWriter | null = null
+  private readonly sink = new ByteSink((b) => this.target?.write(b))
 
   constructor(
     private readonly dumper: Dumper,
@@ -181,7 +184,8 @@ export class SstDumpBlockPrinter {
   printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, _limit: number, skip = 0): ChunkResult {
     const inOrder = ti >= 0
     const wasm = this.wasm
-    const sink = new ByteSink((b) => w.write(b))
+    const sink = this.sink
+    this.target = w
     let count = 0
     try {
       for (const handle of handles) {
@@ -207,6 +211,7 @@ export class SstDumpBlockPrinter {
     } finally {
       wasm?.flush(w)
       sink.flush()
+      this.target = null
     }
     return { count, stop: false, tombstonesFrom: ti, tombstonesTo: ti }
   }
@@ -215,8 +220,14 @@ export class SstDumpBlockPrinter {
     return 0
   }
 
-  /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at. */
+  /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at (the module's lines flushed first). */
   private printInWasm(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
+    const k = this.wasmBlock(wasm, data, offset, w)
+    if (k === 0) wasm.flush(w)
+    return k
+  }
+
+  private wasmBlock(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
     let layout: ReturnType<typeof decodeBlockLayout>
     try {
       layout = decodeBlockLayout(data, offset, 'data block')
