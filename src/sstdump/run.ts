@@ -3,7 +3,8 @@
  * 7.8.3, tools/sst_dump_tool.cc; several paths as newer releases accept), with
  * byte output to the given writers and the exit code returned.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, statSync } from 'node:fs'
+import { writeAllSync } from '../cli/write-all.js'
 import { isAbsolute, resolve } from 'node:path'
 import { hexToBytes, parseSstDumpArgs, type SstDumpArgs, U64_MAX } from './args.js'
 import { debugString, Dumper, parseIkey783 } from './dumper.js'
@@ -131,11 +132,18 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       if (cmd === 'raw') {
         const outName = filename.slice(0, filename.length - 4) + '_dump.txt'
         const { dumpTable } = await import('./raw.js')
-        const r = dumpTable(dumper)
-        writeFileSync(fsPath(outName), r.text)
-        if (r.status) {
+        const fd = openSync(fsPath(outName), 'w')
+        let status: SstDumpStatus | null
+        try {
+          const dump = new ByteSink((b) => writeAllSync(fd, b), 1 << 18)
+          status = dumpTable(dumper, dump)
+          dump.flush()
+        } finally {
+          closeSync(fd)
+        }
+        if (status) {
           out.flush()
-          err.text(`${filename}: ${r.status.message}\n`)
+          err.text(`${filename}: ${status.message}\n`)
           return 1
         }
         out.text(`raw dump written to file ${outName}\n`)
