@@ -9,10 +9,10 @@
  * those of the entry-by-entry path. `verify`'s data blocks (read and
  * checksummed, not decoded) go through the same driver.
  *
- * A key ParseInternalKey rejects is reported on stderr where it is met; a
- * chunk printed out of order cannot do that, so it stops there
- * (SerialRestart) and the rest of the file is read here, serially, from that
- * entry on.
+ * A key ParseInternalKey rejects (or a value --decode_blob_index or a wide
+ * column cannot decode) is reported on stderr where it is met; a chunk
+ * printed out of order cannot do that, so it stops there (SerialRestart) and
+ * the rest of the file is read here, serially, from that entry on.
  */
 import { availableParallelism } from 'node:os'
 import { SstkitError, transferable } from '../errors.js'
@@ -28,22 +28,25 @@ import { SstDumpMode, WasmBlockPrinter } from '../scan/wasm-printer.js'
 import { newScratch } from '../codec/output.js'
 import { GlobalSeqnoPatch } from '../format/internal-key.js'
 import { ReadWindow } from '../io/byte-source.js'
-import { type BlockBuffers, type Dumper, type DumperOptions, parseIkey783, toStatus } from './dumper.js'
+import { type BlockBuffers, type Dumper, type DumperOptions, toStatus } from './dumper.js'
 import { ByteSink } from './sink.js'
 import { corruption, type SstDumpStatus } from './status.js'
 
-/** A chunk printed out of order met a key whose status goes to stderr: read on serially from there. */
+/** Thrown by the stderr probe of a chunk printed out of order. */
+const STDERR_LINE = Symbol('stderr line')
+
+/** A chunk printed out of order met an entry whose message goes to stderr: read on serially from there. */
 export class SerialRestart extends SstkitError {
   override name = 'SerialRestart'
   constructor(
-    /** The data block of the key. */
+    /** The data block of the entry. */
     readonly blockOffset: number,
-    /** The key's entry index in that block. */
+    /** The entry's index in that block. */
     readonly entry: number,
     /** Entries the chunk read before it. */
     readonly entriesBefore: number,
   ) {
-    super('internal', `sst-dump: a bad key in the data block at ${blockOffset}, entry ${entry}, is reported by the serial path`)
+    super('internal', `sst-dump: the stderr line of the data block at ${blockOffset}, entry ${entry}, is printed by the serial path`)
   }
 }
 transferable(SerialRestart)
@@ -163,6 +166,14 @@ export class SstDumpBlockPrinter {
   /** Where printEntry's lines go: the LineWriter of the printBlocks call under way. */
   private target: LineWriter | null = null
   private readonly sink = new ByteSink((b) => this.target?.write(b))
+  /**
+   * stderr of a chunk printed out of order: a line there (a key ParseInternalKey
+   * rejects, a blob index or wide-column value that does not decode) cannot be
+   * placed, so writing one ends the chunk. printEntry writes stderr before stdout.
+   */
+  private readonly stderrProbe = new ByteSink(() => {
+    throw STDERR_LINE
+  })
 
   constructor(
     private readonly dumper: Dumper,
@@ -258,8 +269,12 @@ export class SstDumpBlockPrinter {
     while (it.valid) {
       if (index >= from) {
         const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
-        if (!inOrder && !parseIkey783(key, d.latest).ok) throw new SerialRestart(offset, index, before + count)
-        d.printEntry(key, it.value, this.printKv, 0, sink, this.err)
+        try {
+          d.printEntry(key, it.value, this.printKv, 0, sink, inOrder ? this.err : this.stderrProbe)
+        } catch (e) {
+          if (e === STDERR_LINE) throw new SerialRestart(offset, index, before + count)
+          throw e
+        }
         count++
       }
       index++

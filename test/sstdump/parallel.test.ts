@@ -103,35 +103,48 @@ describe('keys ParseInternalKey rejects', () => {
   beforeAll(() => {
     tmp = mkdtempSync(join(tmpdir(), 'sstkit-sstdump-par-'))
     // Synthetic: value type 5 is no type RocksDB writes; every 97th key has it, in blocks all over the file.
+    // Every 89th entry is a blob index (type 0x11) whose value does not decode (--decode_blob_index: a stderr line).
+    const typeOf = (i: number) => (i % 97 === 50 ? 5 : i % 89 === 30 ? 0x11 : 1)
     const entries = Array.from(
       { length: 3000 },
-      (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, i % 97 === 50 ? 5 : 1), enc(`value ${i}`)] as [Uint8Array, Uint8Array],
+      (_, i) => [encodeInternalKey(enc(`key${String(i).padStart(6, '0')}`), 5000 - i, typeOf(i)), enc(`value ${i}`)] as [Uint8Array, Uint8Array],
     )
     file = writeSyntheticTable(join(tmp, 'synthetic-bad-types.sst'), entries, { blockSize: 512 })
   })
   afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-  it.each([['--command=scan'], ['--command=scan', '--output_hex'], ['--command=check']])('%s: parallel equals serial, bad keys on stderr', async (...args) => {
-    const full = [`--file=${file}`, ...args]
-    const serial = await runIn(tmp, full)
-    const parallel = await runParallel(tmp, full)
-    expect(parallel.byWorkers).toBeGreaterThan(0)
-    expect(
-      serial.stderr
+  it.each([['--command=scan'], ['--command=scan', '--output_hex'], ['--command=check'], ['--command=scan', '--decode_blob_index']])(
+    '%s: parallel equals serial, bad keys on stderr',
+    async (...args) => {
+      const full = [`--file=${file}`, ...args]
+      const serial = await runIn(tmp, full)
+      const parallel = await runParallel(tmp, full)
+      expect(parallel.byWorkers).toBeGreaterThan(0)
+      expect(
+        serial.stderr
+          .toString('latin1')
+          .split('\n')
+          .filter((l) => l.startsWith('Corrupted Key: ')).length,
+      ).toBe(31)
+      const blobErrors = serial.stderr
         .toString('latin1')
         .split('\n')
-        .filter((l) => l.startsWith('Corrupted Key: ')).length,
-    ).toBe(31)
-    expect(parallel.stdout.toString('latin1')).toBe(serial.stdout.toString('latin1'))
-    expect(parallel.stderr.toString('latin1')).toBe(serial.stderr.toString('latin1'))
-    expect(parallel.code).toBe(serial.code)
-  })
+        .filter((l) => l.endsWith(' => error decoding blob index')).length
+      expect(blobErrors).toBe(args.includes('--decode_blob_index') ? 34 : 0)
+      expect(parallel.stdout.toString('latin1')).toBe(serial.stdout.toString('latin1'))
+      expect(parallel.stderr.toString('latin1')).toBe(serial.stderr.toString('latin1'))
+      expect(parallel.code).toBe(serial.code)
+    },
+  )
 
-  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('scan equals the live sst_dump', async () => {
-    const args = [`--file=${file}`, '--command=scan']
-    const want = spawnSync(SST_DUMP!, args, { cwd: tmp, maxBuffer: 64 << 20 })
-    const got = await runParallel(tmp, args)
-    expect(normalize(got.stdout).toString('latin1')).toBe(normalize(want.stdout).toString('latin1'))
-    expect(got.stderr.toString('latin1')).toBe(want.stderr.toString('latin1'))
-  })
+  it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools')).each([[''], ['--decode_blob_index']])(
+    'scan %s equals the live sst_dump',
+    async (flag) => {
+      const args = [`--file=${file}`, '--command=scan', ...(flag ? [flag] : [])]
+      const want = spawnSync(SST_DUMP!, args, { cwd: tmp, maxBuffer: 64 << 20 })
+      const got = await runParallel(tmp, args)
+      expect(normalize(got.stdout).toString('latin1')).toBe(normalize(want.stdout).toString('latin1'))
+      expect(got.stderr.toString('latin1')).toBe(want.stderr.toString('latin1'))
+    },
+  )
 })
