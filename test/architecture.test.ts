@@ -29,10 +29,11 @@ const LAYERS: Record<string, number> = {
   report: 10,
   cli: 10,
   scan: 11,
-  sstdump: 11,
   tui: 11,
   ci: 11,
-  commands: 12,
+  // the drop-in prints through scan's WebAssembly block printer and parallel driver
+  sstdump: 12,
+  commands: 13,
 }
 
 /** Imports that point the wrong way today (file → imported file); see docs/architecture.md. */

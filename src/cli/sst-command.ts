@@ -4,7 +4,7 @@
  * (0 success, 1 a finding, 2 usage error or a file that cannot be opened as an SST).
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
-import { readdirSync, type Stats, statSync, writeSync } from 'node:fs'
+import { readdirSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { type ErrorCode, errorCode, printableLine, SstkitError } from '../errors.js'
 import type { ByteSource } from '../io/byte-source.js'
@@ -176,22 +176,5 @@ export function oneLine(message: string): string {
     .join('; ')
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4))
-
-/** Write every byte to `fd`, waiting on a full non-blocking pipe; exit quietly when the reader has gone. */
-export function writeAllSync(fd: number, bytes: Uint8Array): void {
-  let done = 0
-  while (done < bytes.length) {
-    try {
-      done += writeSync(fd, bytes, done, bytes.length - done)
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (code === 'EAGAIN') {
-        Atomics.wait(sleeper, 0, 0, 1)
-        continue
-      }
-      if (code === 'EPIPE') process.exit(process.exitCode ?? 0)
-      throw e
-    }
-  }
-}
+// In its own module so that commands writing bytes (sst-dump) load it without this one.
+export { writeAllSync } from './write-all.js'

@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core'
-import { writeAllSync } from '../cli/sst-command.js'
+import { writeAllSync } from '../cli/write-all.js'
 import { helpText } from '../sstdump/help.js'
 import { runSstDump } from '../sstdump/run.js'
 

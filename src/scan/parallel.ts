@@ -13,7 +13,7 @@ import type { RangeTombstone } from '../format/range-del.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import type { KeyFormat, Table } from '../table/reader.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import type { ChunkResult, EntryPrinter, ScanSpec } from './printer.js'
+import type { ChunkResult, ScanSpec } from './printer.js'
 import type { ScanStats } from './scan.js'
 
 /** Messages to a scan worker. */
@@ -60,6 +60,19 @@ interface Chunk {
   handles: Float64Array
 }
 
+/** What prints the chunks on the main thread: scan's EntryPrinter, or another format's printer (sst-dump's). */
+export interface ChunkPrinter {
+  readonly tombstones: readonly unknown[]
+  printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, limit: number): ChunkResult
+  printTombstones(w: LineWriter, from: number, to: number, limit: number): number
+}
+
+/** Another worker script speaking the same protocol (ScanWorkerRequest / ScanWorkerResult), with its own start-up data. */
+export interface ChunkWorker {
+  url: URL
+  data: unknown
+}
+
 export class ParallelScan {
   /** Workers take chunks once ready (they have opened the file); until then the main thread does them. */
   private readonly pool: WorkerPool<ScanWorkerRequest, ScanWorkerMessage>
@@ -82,7 +95,7 @@ export class ParallelScan {
 
   constructor(
     table: Table,
-    private readonly printer: EntryPrinter,
+    private readonly printer: ChunkPrinter,
     spec: ScanSpec,
     tombstones: RangeTombstone[],
     path: string,
@@ -90,8 +103,9 @@ export class ParallelScan {
     private readonly chunkBytes: number,
     private readonly w: LineWriter,
     private readonly stats?: ScanStats,
+    worker?: ChunkWorker,
   ) {
-    const data: ScanWorkerData = {
+    const scanData: ScanWorkerData = {
       path,
       spec,
       tombstones,
@@ -101,8 +115,13 @@ export class ParallelScan {
       ...(table.comparatorSource === 'stated' ? { comparator: table.comparatorName } : {}),
     }
     // A worker that fails is noticed (exited()) and its chunks are printed here instead.
-    this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
+    this.pool = new WorkerPool(worker?.url ?? WORKER_URL, workers, worker?.data ?? scanData, { unref: true })
     this.outstanding = this.pool.slots.map(() => new Map())
+  }
+
+  /** Lines written so far (what run returns; also after it threw). */
+  get printed(): number {
+    return this.count
   }
 
   run(handles: Iterator<BlockHandle>, awaitWorkers: boolean): number {

@@ -19,6 +19,18 @@ import { TEXT_KERNELS_WASM } from '../wasm/text-kernels.generated.js'
 interface Exports {
   memory: WebAssembly.Memory
   entries(block: number, start: number, end: number, resume: number, out: number, limit: number, hex: number, seqOverride: bigint, maxEntries: number): number
+  /** As entries, in sst_dump's line format; `mode` is an SstDumpMode. */
+  sstdumpEntries(
+    block: number,
+    start: number,
+    end: number,
+    resume: number,
+    out: number,
+    limit: number,
+    mode: number,
+    seqOverride: bigint,
+    maxEntries: number,
+  ): number
   pos: WebAssembly.Global
   out: WebAssembly.Global
   count: WebAssembly.Global
@@ -26,7 +38,9 @@ interface Exports {
   ESCAPED: WebAssembly.Global
   ESCAPED_LENGTH: WebAssembly.Global
   HEX_DIGITS: WebAssembly.Global
+  HEX_UPPER: WebAssembly.Global
   IS_DELETION: WebAssembly.Global
+  SSTDUMP_TYPES: WebAssembly.Global
   TYPE_LABELS: WebAssembly.Global
   TYPE_LABEL_BYTES: WebAssembly.Global
   FREE: WebAssembly.Global
@@ -38,6 +52,17 @@ const OUT_CAPACITY = 1 << 20
 /** Types the module prints itself; the labels must be what valueTypeName says. */
 const PRINTED_TYPES = [ValueType.Deletion, ValueType.Value, ValueType.Merge, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
 const DELETION_TYPES = [ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
+
+/** What printSstDumpBlock prints of each entry: nothing (`--command=check`), C strings, or upper-case hex (`--output_hex`). */
+export const SstDumpMode = { Check: 0, Text: 1, Hex: 2 } as const
+export type SstDumpMode = (typeof SstDumpMode)[keyof typeof SstDumpMode]
+
+/** Where a printer's buffered lines go (a LineWriter). */
+export interface ByteOutput {
+  write(bytes: Uint8Array): void
+}
+
+type EntriesKernel = Exports['entries']
 
 export class WasmBlockPrinter {
   private readonly x: Exports
@@ -83,6 +108,7 @@ export class WasmBlockPrinter {
       b[escapedLength + c] = form.length
     }
     b.set(HEX_DIGITS, at(this.x.HEX_DIGITS))
+    b.set(Buffer.from('0123456789ABCDEF', 'latin1'), at(this.x.HEX_UPPER))
     for (const t of DELETION_TYPES) b[at(this.x.IS_DELETION) + t] = 1
     for (const t of PRINTED_TYPES) {
       const label = Buffer.from(` ${valueTypeName(t)}`, 'latin1')
@@ -98,12 +124,32 @@ export class WasmBlockPrinter {
    * print the rest. Output stays buffered until flush().
    */
   printBlock(block: Uint8Array, entriesEnd: number, hex: boolean, seqOverride: number, maxEntries: number, w: LineWriter): number {
+    return this.run(this.x.entries, block, entriesEnd, hex ? 1 : 0, seqOverride, maxEntries, w)
+  }
+
+  /**
+   * The value types printSstDumpBlock prints (each below 32); any other type
+   * ends the block as an entry this module does not print.
+   */
+  setSstDumpTypes(types: Iterable<number>): void {
+    const b = this.region.bytes
+    const at = this.x.SSTDUMP_TYPES.value as number
+    b.fill(0, at, at + 32)
+    for (const t of types) if (t >= 0 && t < 32) b[at + t] = 1
+  }
+
+  /** As printBlock, in sst_dump's scan format (`'KEY' seq:N, type:T => VALUE`, see the .wat); Check prints nothing and counts. */
+  printSstDumpBlock(block: Uint8Array, entriesEnd: number, mode: SstDumpMode, seqOverride: number, maxEntries: number, w: ByteOutput): number {
+    return this.run(this.x.sstdumpEntries, block, entriesEnd, mode, seqOverride, maxEntries, w)
+  }
+
+  private run(kernel: EntriesKernel, block: Uint8Array, entriesEnd: number, mode: number, seqOverride: number, maxEntries: number, w: ByteOutput): number {
     this.region.place(block)
     const x = this.x
     const seq = BigInt(seqOverride)
     const limit = this.outBase + OUT_CAPACITY
     const max = Math.min(maxEntries, 0x7fffffff)
-    let status = x.entries(this.blockBase, 0, entriesEnd, 0, this.outEnd, limit, hex ? 1 : 0, seq, max)
+    let status = kernel(this.blockBase, 0, entriesEnd, 0, this.outEnd, limit, mode, seq, max)
     for (;;) {
       this.outEnd = x.out.value as number
       if (status === 0) return -1
@@ -112,7 +158,7 @@ export class WasmBlockPrinter {
         return x.count.value as number
       }
       this.flush(w) // 1: the output region is full
-      status = x.entries(this.blockBase, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, hex ? 1 : 0, seq, max)
+      status = kernel(this.blockBase, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, mode, seq, max)
     }
   }
 
@@ -122,7 +168,7 @@ export class WasmBlockPrinter {
   }
 
   /** Hand the buffered lines to the writer (before the writer gets anything else). */
-  flush(w: LineWriter): void {
+  flush(w: ByteOutput): void {
     if (this.outEnd === this.outBase) return
     w.write(this.region.bytes.subarray(this.outBase, this.outEnd))
     this.outEnd = this.outBase

@@ -41,7 +41,7 @@ import {
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
 import { decodeProperties, Property, type TableProperties } from '../format/properties.js'
-import { FileByteSource } from '../io/byte-source.js'
+import { FileByteSource, ReadWindow } from '../io/byte-source.js'
 import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
 import { decodeBlobIndex } from '../format/blob-index.js'
@@ -50,6 +50,7 @@ import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { type SstDumpProperties, sstDumpProperties } from './properties.js'
+import type { Scratch } from '../codec/output.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -60,6 +61,16 @@ export interface DumperOptions {
 }
 
 export type BlockKind = 'data' | 'index' | 'meta'
+
+/**
+ * Where a block read for immediate use may go: `window` reads ahead (the
+ * result is valid until the next read through it), `scratch` receives the
+ * decompressed block.
+ */
+export interface BlockBuffers {
+  window?: ReadWindow
+  scratch?: Scratch
+}
 
 /** `Status::ToString()` for an error thrown while reading: our statuses as they are, sstkit's errors as Corruption. */
 export function toStatus(e: unknown): SstDumpStatus {
@@ -255,20 +266,28 @@ export class Dumper {
     }
   }
 
-  private readBlockFrom(source: FileByteSource, footer: Footer, h: BlockHandle, kind: BlockKind, verify: boolean, decompress: boolean): Uint8Array {
+  private readBlockFrom(
+    source: FileByteSource,
+    footer: Footer,
+    h: BlockHandle,
+    kind: BlockKind,
+    verify: boolean,
+    decompress: boolean,
+    into: BlockBuffers = {},
+  ): Uint8Array {
     this.checkBounds(h)
     let raw: ReturnType<typeof rawRead>
     try {
-      raw = rawRead(source, footer, h, verify)
+      raw = rawRead(source, footer, h, verify, into.window)
     } catch (e) {
       if (e instanceof ChecksumMismatchError) throw this.checksumStatus(e)
       throw toStatus(e)
     }
     if (!decompress) return raw.payload
-    return this.decompress(raw.payload, raw.compressionType, h, footer, kind === 'data', kind !== 'meta' || true)
+    return this.decompress(raw.payload, raw.compressionType, h, footer, kind === 'data', kind !== 'meta' || true, into.scratch)
   }
 
-  private decompress(payload: Uint8Array, type: number, h: BlockHandle, footer: Footer, isData: boolean, maybe: boolean): Uint8Array {
+  private decompress(payload: Uint8Array, type: number, h: BlockHandle, footer: Footer, isData: boolean, maybe: boolean, scratch?: Scratch): Uint8Array {
     // 7.8.3 ignores the type byte when the file says NoCompression; --strict does not
     if (type === 0 || !maybe || (!this.latest && !this.blocksMaybeCompressed && !this.opts.strict)) return payload
     const name = compressionName783(type)
@@ -278,6 +297,7 @@ export class Dumper {
         formatVersion: footer.formatVersion,
         dictionary: isData ? (this.dictionary() ?? undefined) : undefined,
         offset: h.offset,
+        scratch,
       })
     } catch (e) {
       if (e instanceof SstDumpStatus) throw e
@@ -299,8 +319,13 @@ export class Dumper {
   }
 
   /** Read a block as the table reader does; errors are 7.8.3 statuses. */
-  readBlock(h: BlockHandle, kind: BlockKind, verify: boolean, decompress = true): Uint8Array {
-    return this.readBlockFrom(this.table!.source as FileByteSource, this.footer!, h, kind, verify, decompress)
+  readBlock(h: BlockHandle, kind: BlockKind, verify: boolean, decompress = true, into: BlockBuffers = {}): Uint8Array {
+    return this.readBlockFrom(this.table!.source as FileByteSource, this.footer!, h, kind, verify, decompress, into)
+  }
+
+  /** The user-key timestamp size ReadSequential prints (`|timestamp:N`): 8 for the newest release's `.u64ts` comparators. */
+  get timestampSize(): number {
+    return this.latest && this.table?.comparatorName.endsWith('.u64ts') ? 8 : 0
   }
 
   /** Data block handles in index order (the index iterator). */
@@ -370,76 +395,35 @@ export class Dumper {
     usePrefix: boolean,
     out: ByteSink,
     err: ByteSink,
+    /** The whole-file reader (sequential.ts, which the caller imports only for this). */
+    readAll?: (printKv: boolean) => { entries: number; status: SstDumpStatus | null },
   ): SstDumpStatus | null {
     if (!this.table) return this.status
     let i = 0n
     let status: SstDumpStatus | null = null
-    const hex = this.opts.outputHex
-    const tsSize = this.latest && this.table.comparatorName.endsWith('.u64ts') ? 8 : 0
-    try {
-      for (const { key, value } of this.entries(hasFrom ? fromKey : null, this.opts.verifyChecksum)) {
-        i++
-        if (readNum > 0n && i > readNum) break
-        if (printKv && tsSize === 0 && !usePrefix && !hasTo && this.printPlainLine(key, value, hex, out)) continue
-        const parsed = parseIkey783(key, this.latest)
-        if (!parsed.ok) {
-          err.flush()
-          err.bytes(parsed.state)
-          err.text('\n')
-          err.flush()
-          continue
-        }
-        const { userKey, seq, type } = parsed
-        if (usePrefix && !startsWith(userKey, fromKey)) break
-        if (hasTo && Buffer.compare(userKey, toKey) >= 0) break
-        if (!printKv) continue
-        const debug = debugString(userKey, seq, type, hex, tsSize)
-        if (this.opts.decodeBlobIndex && type === 0x11) {
-          let text: string
-          try {
-            text = formatBlobIndex(decodeBlobIndex(value), { hex, rocksdb: this.latest ? LATEST_ROCKSDB : DEBIAN_ROCKSDB })
-          } catch {
-            err.bytes(cString(debug))
-            err.text(' => error decoding blob index\n')
-            err.flush()
-            continue
+    const tsSize = this.timestampSize
+    if (readAll && (readNum === 0n || readNum >= UNREACHABLE_READ_NUM) && !hasFrom && !hasTo && !usePrefix && tsSize === 0) {
+      // The whole file, nothing to compare: whole blocks at once, in WebAssembly and on every core.
+      const r = readAll(printKv)
+      i = BigInt(r.entries)
+      status = r.status
+    } else {
+      try {
+        for (const { key, value } of this.entries(hasFrom ? fromKey : null, this.opts.verifyChecksum)) {
+          i++
+          if (readNum > 0n && i > readNum) break
+          if (usePrefix || hasTo) {
+            const parsed = parseIkey783(key, this.latest)
+            if (parsed.ok) {
+              if (usePrefix && !startsWith(parsed.userKey, fromKey)) break
+              if (hasTo && Buffer.compare(parsed.userKey, toKey) >= 0) break
+            }
           }
-          out.bytes(cString(debug))
-          out.text(` => ${text}\n`)
-          continue
+          this.printEntry(key, value, printKv, tsSize, out, err)
         }
-        if (this.latest && type === 0x16) {
-          let text: string
-          try {
-            text = formatWideColumns(decodeWideColumns(value), { hex, rocksdb: LATEST_ROCKSDB })
-          } catch {
-            err.bytes(cString(debug))
-            err.text(' => error deserializing wide columns\n')
-            err.flush()
-            continue
-          }
-          out.bytes(cString(debug))
-          out.text(' => ')
-          out.bytes(cString(Buffer.from(text, 'utf8')))
-          out.text('\n')
-          continue
-        }
-        if (this.latest && type === 0x18 && value.length >= 8) {
-          const v = splitValuePreferredSeqno(value)
-          out.bytes(cString(debug))
-          out.text(' => ')
-          out.bytes(hex ? Buffer.from(hexUpper(v.value), 'latin1') : cString(v.value))
-          out.text(`, ${v.preferredSeqno}\n`)
-          continue
-        }
-        out.bytes(cString(debug))
-        out.text(' => ')
-        if (hex) out.text(hexUpper(value))
-        else out.bytes(cString(value))
-        out.text('\n')
+      } catch (e) {
+        status = toStatus(e)
       }
-    } catch (e) {
-      status = toStatus(e)
     }
     this.readNum += i
     if (this.latest && status === null && (readNum === 0n || readNum === (1n << 64n) - 1n) && !hasFrom && !hasTo && this.props) {
@@ -449,6 +433,92 @@ export class Dumper {
       }
     }
     return status
+  }
+
+  /**
+   * One entry of ReadSequential past its range checks: its line (printKv) to
+   * `out`, or, for a key ParseInternalKey rejects, the status to `err`.
+   */
+  printEntry(key: Uint8Array, value: Uint8Array, printKv: boolean, tsSize: number, out: ByteSink, err: ByteSink): void {
+    const hex = this.opts.outputHex
+    if (printKv && tsSize === 0 && this.printPlainLine(key, value, hex, out)) return
+    const parsed = parseIkey783(key, this.latest)
+    if (!parsed.ok) {
+      err.flush()
+      err.bytes(parsed.state)
+      err.text('\n')
+      err.flush()
+      return
+    }
+    if (!printKv) return
+    const { userKey, seq, type } = parsed
+    const debug = debugString(userKey, seq, type, hex, tsSize)
+    if (this.opts.decodeBlobIndex && type === 0x11) {
+      let text: string
+      try {
+        text = formatBlobIndex(decodeBlobIndex(value), { hex, rocksdb: this.latest ? LATEST_ROCKSDB : DEBIAN_ROCKSDB })
+      } catch {
+        err.bytes(cString(debug))
+        err.text(' => error decoding blob index\n')
+        err.flush()
+        return
+      }
+      out.bytes(cString(debug))
+      out.text(` => ${text}\n`)
+      return
+    }
+    if (this.latest && type === 0x16) {
+      let text: string
+      try {
+        text = formatWideColumns(decodeWideColumns(value), { hex, rocksdb: LATEST_ROCKSDB })
+      } catch {
+        err.bytes(cString(debug))
+        err.text(' => error deserializing wide columns\n')
+        err.flush()
+        return
+      }
+      out.bytes(cString(debug))
+      out.text(' => ')
+      out.bytes(cString(Buffer.from(text, 'utf8')))
+      out.text('\n')
+      return
+    }
+    if (this.latest && type === 0x18 && value.length >= 8) {
+      const v = splitValuePreferredSeqno(value)
+      out.bytes(cString(debug))
+      out.text(' => ')
+      out.bytes(hex ? Buffer.from(hexUpper(v.value), 'latin1') : cString(v.value))
+      out.text(`, ${v.preferredSeqno}\n`)
+      return
+    }
+    out.bytes(cString(debug))
+    out.text(' => ')
+    if (hex) out.text(hexUpper(value))
+    else out.bytes(cString(value))
+    out.text('\n')
+  }
+
+  /**
+   * Types whose entries printEntry prints as a plain line
+   * (`'KEY' seq:N, type:T => VALUE`) with these options: every type
+   * ParseInternalKey accepts, less those it decodes.
+   */
+  plainLineTypes(): number[] {
+    const types: number[] = []
+    for (let t = 0; t < 256; t++) {
+      if (!validType(t, this.latest)) continue
+      if (this.opts.decodeBlobIndex && t === 0x11) continue
+      if (this.latest && (t === 0x16 || t === 0x18)) continue
+      types.push(t)
+    }
+    return types
+  }
+
+  /** Types ParseInternalKey accepts (check mode decodes no value). */
+  validTypes(): number[] {
+    const types: number[] = []
+    for (let t = 0; t < 256; t++) if (validType(t, this.latest)) types.push(t)
+    return types
   }
 
   /**
@@ -492,8 +562,12 @@ export class Dumper {
     return true
   }
 
-  /** `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then data blocks via the index. */
-  verifyChecksum(): SstDumpStatus | null {
+  /**
+   * `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then
+   * data blocks via the index (`dataBlocks`, sequential.ts's parallel reader,
+   * when the caller gives it; --strict reads them here).
+   */
+  verifyChecksum(dataBlocks?: () => SstDumpStatus | null): SstDumpStatus | null {
     if (!this.table) return this.status
     try {
       const source = this.table.source as FileByteSource
@@ -504,9 +578,11 @@ export class Dumper {
         if (e.name === PROPERTIES_BLOCK) this.readProperties(source, footer, e.handle)
         else this.readBlockFrom(source, footer, e.handle, 'meta', true, false)
       }
+      if (dataBlocks && !this.opts.strict) return dataBlocks()
+      const window = new ReadWindow(source)
       for (const ref of this.blockHandles()) {
         if (!this.opts.strict) {
-          this.readBlock(ref.handle, 'data', this.opts.verifyChecksum, false)
+          this.readBlock(ref.handle, 'data', this.opts.verifyChecksum, false, { window })
           continue
         }
         const data = this.readBlock(ref.handle, 'data', true)
@@ -533,9 +609,15 @@ function ctxOf(footer: Footer) {
   return { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 }
 }
 
-function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify: boolean) {
+function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify: boolean, window?: ReadWindow) {
   // Local import cycle-free wrapper around the library's block reader.
-  return readRawBlockImpl(source, h, ctxOf(footer), { what: 'block', verifyChecksum: verify, limit: source.size, maxBlockBytes: Number.MAX_SAFE_INTEGER })
+  return readRawBlockImpl(source, h, ctxOf(footer), {
+    what: 'block',
+    verifyChecksum: verify,
+    limit: source.size,
+    maxBlockBytes: Number.MAX_SAFE_INTEGER,
+    window,
+  })
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
@@ -593,6 +675,9 @@ export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
   if (validType(type, latest)) return { ok: true, userKey, seq, type }
   return { ok: false, state: Buffer.concat([Buffer.from('Corrupted Key: '), debugString(userKey, seq, type, true, 0)]), userKey, seq, type }
 }
+
+/** A --read_num no file reaches (the default is 2^64 - 1): each entry takes at least 3 bytes of decompressed block. */
+const UNREACHABLE_READ_NUM = 1n << 62n
 
 const QUOTE = Buffer.from("'")
 const SEQ = Buffer.from("' seq:")

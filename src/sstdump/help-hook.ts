@@ -11,7 +11,7 @@ const hook: Hook<'init'> = async (opts) => {
   const args = end < 0 ? opts.argv : opts.argv.slice(0, end)
   if (args.includes('--help')) {
     // Loaded only here: this hook runs before every command and must stay cheap.
-    const { writeAllSync } = await import('../cli/sst-command.js')
+    const { writeAllSync } = await import('../cli/write-all.js')
     const { helpText } = await import('./help.js')
     writeAllSync(1, Buffer.from(helpText()))
     process.exit(0)

@@ -9,43 +9,47 @@ import { COMPRESSION_DICT_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../fo
 import { encodeVarint } from '../format/coding.js'
 import { type Dumper, handleHex, toStatus } from './dumper.js'
 import { propertiesToString } from './properties.js'
-import { hexUpper } from './sink.js'
+import { type ByteSink, hexUpper } from './sink.js'
 import type { SstDumpStatus } from './status.js'
 
 const RULE = '--------------------------------------\n'
 const BBT_MAGIC_DECIMAL = '9863518390377041911'
 
-/** Bytes of the dump as text pieces (latin1 = bytes). */
+/** The dump, written as it is made (latin1 = bytes): memory does not grow with the file. */
 class Text {
-  parts: Buffer[] = []
+  private spacedBuf = Buffer.allocUnsafe(1024)
+  constructor(private readonly out: ByteSink) {}
   s(str: string): void {
-    this.parts.push(Buffer.from(str, 'latin1'))
+    this.out.latin1(str)
   }
-  b(bytes: Uint8Array): void {
-    this.parts.push(Buffer.from(bytes))
+  hex(bytes: Uint8Array): void {
+    this.out.hex(bytes)
   }
-  get buffer(): Buffer {
-    return Buffer.concat(this.parts)
+  /** Each byte followed by a space; NUL as `\0` when `escapeNul`. */
+  spaced(bytes: Uint8Array, escapeNul: boolean): void {
+    if (this.spacedBuf.length < bytes.length * 3) this.spacedBuf = Buffer.allocUnsafe(bytes.length * 3)
+    const b = this.spacedBuf
+    let n = 0
+    for (const c of bytes) {
+      if (c === 0 && escapeNul) {
+        b[n++] = 0x5c
+        b[n++] = 0x30
+      } else b[n++] = c
+      b[n++] = 0x20
+    }
+    this.out.bytes(b.subarray(0, n))
   }
-}
-
-/** Each byte followed by a space; NUL as `\0` when `escapeNul`. */
-function spaced(bytes: Uint8Array, escapeNul: boolean): Buffer {
-  const out: number[] = []
-  for (const c of bytes) {
-    if (c === 0 && escapeNul) out.push(0x5c, 0x30)
-    else out.push(c)
-    out.push(0x20)
-  }
-  return Buffer.from(out)
 }
 
 function keyValue(t: Text, userKey: Uint8Array, value: Uint8Array): void {
-  t.s(`  HEX    ${hexUpper(userKey)}: ${hexUpper(value)}\n`)
-  t.s('  ASCII  ')
-  t.b(spaced(userKey, true))
+  t.s('  HEX    ')
+  t.hex(userKey)
   t.s(': ')
-  t.b(spaced(value, true))
+  t.hex(value)
+  t.s('\n  ASCII  ')
+  t.spaced(userKey, true)
+  t.s(': ')
+  t.spaced(value, true)
   t.s('\n  ------\n')
 }
 
@@ -102,8 +106,9 @@ export function fragmentTombstones(tombstones: { start: Uint8Array; end: Uint8Ar
   return out
 }
 
-export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | null } {
-  const t = new Text()
+/** Write the dump to `out`; returns the status that ended it early, or null. */
+export function dumpTable(d: Dumper, out: ByteSink): SstDumpStatus | null {
+  const t = new Text(out)
   const table = d.table!
   const footer = d.footer!
   t.s(`Footer Details:\n${RULE}`)
@@ -140,13 +145,16 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
         value = Buffer.concat([value, encodeVarint(fk.length), fk])
       }
       const uk = userKeyOf(ref.indexKey)
-      t.s(`  HEX    ${hexUpper(uk)}: ${hexUpper(value)}\n`)
-      t.s('  ASCII  ')
-      t.b(spaced(uk, false))
+      t.s('  HEX    ')
+      t.hex(uk)
+      t.s(': ')
+      t.hex(value)
+      t.s('\n  ASCII  ')
+      t.spaced(uk, false)
       t.s('\n  ------\n')
     }
   } catch (e) {
-    return { text: t.buffer, status: toStatus(e) }
+    return toStatus(e)
   }
   t.s('\n')
 
@@ -156,7 +164,7 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
     try {
       dict = d.dictionary()
     } catch (e) {
-      return { text: t.buffer, status: toStatus(e) }
+      return toStatus(e)
     }
     const raw = dict ?? new Uint8Array(0)
     t.s(`Compression Dictionary:\n${RULE}`)
@@ -213,5 +221,5 @@ export function dumpTable(d: Dumper): { text: Buffer; status: SstDumpStatus | nu
     t.s(`Data Block Summary:\n${RULE}`)
     t.s(`  # data blocks: ${id}\n  min data block size: ${min}\n  max data block size: ${max}\n  avg data block size: ${(sum / id).toFixed(6)}\n`)
   }
-  return { text: t.buffer, status: null }
+  return null
 }

@@ -19,7 +19,7 @@
  */
 import { hostname } from 'node:os'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { CompressionType } from '../format/compression-type.js'
+import { CompressionType, compressionShortName } from '../format/compression-type.js'
 import { FOOTER_BYTES } from '../format/footer.js'
 import { COMPRESSION_DICT_BLOCK, encodeMetaindex, PROPERTIES_BLOCK } from '../format/metaindex.js'
 import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
@@ -134,40 +134,76 @@ function levelFor(type: number, level: number): number | null {
   return level
 }
 
+/** The levels of `levels` the engine runs for `type` (levelFor of each, once). */
+function engineLevels(type: number, levels: number[]): (number | null)[] {
+  return [...new Set(levels.map((l) => levelFor(type, l)))]
+}
+
+/**
+ * Types that can share one run of the recompress engine (the source read and
+ * decoded once, every configuration spread over the cores): those with the
+ * same dictionary mode and only the library's default level. Others run alone,
+ * so that an error of one type's settings stays that type's.
+ */
+function engineGroups(types: number[], levels: number[], a: SstDumpArgs): number[][] {
+  const groups = new Map<string, number[]>()
+  for (const type of types) {
+    const lv = engineLevels(type, levels)
+    const key = lv.length === 1 && lv[0] === null ? `default/${dictMode(type, a)}` : `alone/${type}`
+    groups.set(key, [...(groups.get(key) ?? []), type])
+  }
+  return [...groups.values()]
+}
+
 export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: ByteSink): Promise<SstDumpStatus | null> {
   const blockSize = a.setBlockSize ? a.blockSize : 16384
   out.text(`Block Size: ${blockSize}\n`)
   const types = a.compressionTypes.length > 0 ? a.compressionTypes : COMPRESSION_TABLE
+  const levels: number[] = []
+  for (let level = a.levelFrom; level <= a.levelTo; level++) levels.push(level)
+  const groups = engineGroups(
+    types.map(([t]) => t).filter((t) => SUPPORTED.has(t)),
+    levels,
+    a,
+  )
+  /** Reports by type, filled a group at a time when its first type is reached. */
+  const reports = new Map<number, { report: RecompressReport | null; failure: SstDumpStatus | null }>()
   let totals: EntryTotals | undefined
+  const evaluate = async (type: number): Promise<void> => {
+    if (reports.has(type)) return
+    const group = groups.find((g) => g.includes(type)) ?? [type]
+    let report: RecompressReport | null = null
+    let failure: SstDumpStatus | null = null
+    try {
+      totals ??= entryTotals(d.table!)
+      report = await recompressFile(d.fsPath, {
+        matrix: { types: group, levels: engineLevels(type, levels), dicts: [dictMode(type, a)], checksums: [false] },
+        // sst_dump's table reader applies an ingested file's global sequence number.
+        source: { blockSize: Math.max(64, blockSize), samplePercent: 100, applyGlobalSeqno: true },
+        dict: {
+          maxDictBytes: a.maxDictBytes,
+          trainBytes: a.zstdMaxTrainBytes,
+          maxDictBufferBytes: a.maxDictBufferBytes,
+        },
+        acceptance: 'good-ratio',
+      })
+    } catch (e) {
+      failure = corruption((e as Error).message)
+    }
+    for (const t of group)
+      reports.set(t, { report: report && { ...report, results: report.results.filter((x) => x.type === compressionShortName(t)) }, failure })
+  }
   for (const [type, name] of types) {
     if (!SUPPORTED.has(type)) {
       out.text(`Unsupported compression type: ${name}.\n`)
       continue
     }
     out.text(`Compression: ${name.padEnd(24)}\n`)
-    // Every level of a type in one run of the recompress engine, as `sstkit recompress` runs them:
-    // the source is read and decoded once and the levels are spread over every core.
-    const levels: number[] = []
-    for (let level = a.levelFrom; level <= a.levelTo; level++) levels.push(level)
     let report: RecompressReport | null = null
     let failure: SstDumpStatus | null = null
     if (levels.length > 0) {
-      try {
-        totals ??= entryTotals(d.table!)
-        report = await recompressFile(d.fsPath, {
-          matrix: { types: [type], levels: [...new Set(levels.map((l) => levelFor(type, l)))], dicts: [dictMode(type, a)], checksums: [false] },
-          // sst_dump's table reader applies an ingested file's global sequence number.
-          source: { blockSize: Math.max(64, blockSize), samplePercent: 100, applyGlobalSeqno: true },
-          dict: {
-            maxDictBytes: a.maxDictBytes,
-            trainBytes: a.zstdMaxTrainBytes,
-            maxDictBufferBytes: a.maxDictBufferBytes,
-          },
-          acceptance: 'good-ratio',
-        })
-      } catch (e) {
-        failure = corruption((e as Error).message)
-      }
+      await evaluate(type)
+      ;({ report, failure } = reports.get(type)!)
     }
     for (const level of levels) {
       out.text(`Compression level: ${level}`)

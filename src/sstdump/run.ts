@@ -3,16 +3,18 @@
  * 7.8.3, tools/sst_dump_tool.cc; several paths as newer releases accept), with
  * byte output to the given writers and the exit code returned.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, statSync } from 'node:fs'
+import { writeAllSync } from '../cli/write-all.js'
 import { isAbsolute, resolve } from 'node:path'
 import { hexToBytes, parseSstDumpArgs, type SstDumpArgs, U64_MAX } from './args.js'
 import { debugString, Dumper, parseIkey783 } from './dumper.js'
 import { helpText } from './help.js'
 import { propertiesToString, userPropertiesLines } from './properties.js'
-import { dumpTable } from './raw.js'
-import { showAllCompressionSizes } from './recompress.js'
 import { ByteSink, type ByteWriter, hexUpper } from './sink.js'
 import { SstDumpStatus } from './status.js'
+import type { SequentialOptions } from './sequential.js'
+// raw, recompress and the whole-file reader (with scan's parallel driver) are imported where
+// their command runs: --show_properties or identify of one small file loads none of them.
 import { Property } from '../format/properties.js'
 
 export interface SstDumpIo {
@@ -24,6 +26,8 @@ export interface SstDumpIo {
   envPointer?: string
   /** sstkit's version, for --version. */
   version?: string
+  /** How a whole-file scan or check is split over threads (default: every core for large files). */
+  sequential?: SequentialOptions
 }
 
 export const DEFAULT_ENV_POINTER = '0x55d5c0a3e2a0'
@@ -115,6 +119,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       }
 
       if (cmd === 'recompress') {
+        const { showAllCompressionSizes } = await import('./recompress.js')
         const st = await showAllCompressionSizes(dumper, a, out)
         if (st) {
           out.flush()
@@ -126,11 +131,19 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === 'raw') {
         const outName = filename.slice(0, filename.length - 4) + '_dump.txt'
-        const r = dumpTable(dumper)
-        writeFileSync(fsPath(outName), r.text)
-        if (r.status) {
+        const { dumpTable } = await import('./raw.js')
+        const fd = openSync(fsPath(outName), 'w')
+        let status: SstDumpStatus | null
+        try {
+          const dump = new ByteSink((b) => writeAllSync(fd, b), 1 << 18)
+          status = dumpTable(dumper, dump)
+          dump.flush()
+        } finally {
+          closeSync(fd)
+        }
+        if (status) {
           out.flush()
-          err.text(`${filename}: ${r.status.message}\n`)
+          err.text(`${filename}: ${status.message}\n`)
           return 1
         }
         out.text(`raw dump written to file ${outName}\n`)
@@ -139,7 +152,9 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === '' || cmd === 'scan' || cmd === 'check') {
         const limit = a.readNum > 0n ? (a.readNum - totalRead) & U64_MAX : a.readNum
-        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err)
+        const { readAllEntries } = await import('./sequential.js')
+        const readAll = (printKv: boolean) => readAllEntries(dumper, printKv, out, err, io.sequential)
+        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, readAll)
         if (st) {
           out.flush()
           err.text(`${filename}: ${st.message}\n`)
@@ -151,7 +166,9 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       }
 
       if (cmd === 'verify') {
-        const st = dumper.verifyChecksum()
+        // Without --verify_checksum a data block is only read: too little work to hand to threads.
+        const { verifyDataBlocks } = a.verifyChecksum ? await import('./sequential.js') : { verifyDataBlocks: null }
+        const st = dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
         if (st) {
           out.flush()
           err.text(`${filename} is corrupted: ${st.message}\n`)

@@ -33,6 +33,18 @@ export class ByteSink {
     this.len += this.buf.write(s, this.len, 'utf8')
   }
 
+  /** A string of bytes (each char below 256, as sst_dump's std::string texts are kept here). */
+  latin1(s: string): void {
+    if (this.len + s.length > this.capacity) {
+      this.flush()
+      if (s.length > this.capacity) {
+        this.writer(Buffer.from(s, 'latin1'))
+        return
+      }
+    }
+    this.len += this.buf.write(s, this.len, 'latin1')
+  }
+
   bytes(b: Uint8Array): void {
     if (this.len + b.length > this.capacity) {
       this.flush()
@@ -73,6 +85,12 @@ export class ByteSink {
   decimal(v: number): void {
     if (this.len + 16 > this.capacity) this.flush()
     this.len += this.buf.write(String(v), this.len, 'latin1')
+  }
+
+  /** Hand `b` to the writer as it is, after what is buffered (output assembled elsewhere). */
+  direct(b: Uint8Array): void {
+    this.flush()
+    this.writer(b)
   }
 
   flush(): void {

@@ -10,7 +10,9 @@
 ;;   [0, 1024)        ESCAPED: per byte, its escaped form packed little-endian (u32)
 ;;   [1024, 1280)     ESCAPED_LENGTH: per byte, 1, 2 or 4
 ;;   [1280, 1296)     HEX_DIGITS: "0123456789abcdef"
+;;   [1296, 1312)     HEX_UPPER: "0123456789ABCDEF" (sst_dump's hex)
 ;;   [1536, 1568)     IS_DELETION: per value type below 32, 1 if a deletion
+;;   [1792, 1824)     SSTDUMP_TYPES: per value type below 32, 1 if `sstdumpEntries` prints it
 ;;   [2048, 3072)     TYPE_LABELS: per value type below 32, TYPE_LABEL_BYTES (32) bytes:
 ;;                    length, then " kTypeName" (length 0: a type this module does not print)
 ;;   [65536, 131072)  KEY: the current key (shared prefixes build on it), KEY_CAPACITY bytes
@@ -21,7 +23,9 @@
   (global $ESCAPED (export "ESCAPED") i32 (i32.const 0))
   (global $ESCAPED_LENGTH (export "ESCAPED_LENGTH") i32 (i32.const 1024))
   (global $HEX_DIGITS (export "HEX_DIGITS") i32 (i32.const 1280))
+  (global $HEX_UPPER (export "HEX_UPPER") i32 (i32.const 1296))
   (global $IS_DELETION (export "IS_DELETION") i32 (i32.const 1536))
+  (global $SSTDUMP_TYPES (export "SSTDUMP_TYPES") i32 (i32.const 1792))
   (global $TYPE_LABELS (export "TYPE_LABELS") i32 (i32.const 2048))
   (global $TYPE_LABEL_BYTES (export "TYPE_LABEL_BYTES") i32 (i32.const 32))
   (global $KEY (export "KEY") i32 (i32.const 65536))
@@ -35,6 +39,8 @@
   (global $keyLen (mut i32) (i32.const 0))
   ;; Set by $varint: the position after the varint, or -1 when malformed.
   (global $next (mut i32) (i32.const 0))
+  ;; Set by $cstring: 1 when it stopped at a NUL byte.
+  (global $cut (mut i32) (i32.const 0))
 
   ;; Write src[0, n) escaped at dst; returns the end of the output.
   ;; dst must have 4 * n + 16 bytes of room (stores may overrun the result).
@@ -80,9 +86,13 @@
   ;; Write src[0, n) as lowercase hex at dst; returns the end of the output.
   ;; dst must have 2 * n + 32 bytes of room.
   (func $hex (export "hex") (param $src i32) (param $n i32) (param $dst i32) (result i32)
+    (call $hexWith (local.get $src) (local.get $n) (local.get $dst) (global.get $HEX_DIGITS)))
+
+  ;; As $hex, with the 16 digits at `digits` (HEX_DIGITS or HEX_UPPER).
+  (func $hexWith (param $src i32) (param $n i32) (param $dst i32) (param $table i32) (result i32)
     (local $end i32) (local $v v128) (local $hi v128) (local $lo v128) (local $digits v128) (local $c i32)
     (local.set $end (i32.add (local.get $src) (local.get $n)))
-    (local.set $digits (v128.load (global.get $HEX_DIGITS)))
+    (local.set $digits (v128.load (local.get $table)))
     (block $tail
       (loop $chunks
         (br_if $tail (i32.gt_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
@@ -100,10 +110,40 @@
       (loop $rest
         (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
         (local.set $c (i32.load8_u (local.get $src)))
-        (i32.store8 (local.get $dst) (i32.load8_u offset=1280 (i32.shr_u (local.get $c) (i32.const 4)))) ;; HEX_DIGITS
-        (i32.store8 offset=1 (local.get $dst) (i32.load8_u offset=1280 (i32.and (local.get $c) (i32.const 15)))) ;; HEX_DIGITS
+        (i32.store8 (local.get $dst) (i32.load8_u (i32.add (local.get $table) (i32.shr_u (local.get $c) (i32.const 4)))))
+        (i32.store8 offset=1 (local.get $dst) (i32.load8_u (i32.add (local.get $table) (i32.and (local.get $c) (i32.const 15)))))
         (local.set $src (i32.add (local.get $src) (i32.const 1)))
         (local.set $dst (i32.add (local.get $dst) (i32.const 2)))
+        (br $rest)))
+    (local.get $dst))
+
+  ;; Copy src[0, n) to dst up to its first NUL byte (printf's %s); sets $cut
+  ;; when it met one. Returns the end of the output; dst must have n + 16 bytes of room.
+  (func $cstring (param $src i32) (param $n i32) (param $dst i32) (result i32)
+    (local $end i32) (local $v v128) (local $zeros i32)
+    (global.set $cut (i32.const 0))
+    (local.set $end (i32.add (local.get $src) (local.get $n)))
+    (block $tail
+      (loop $chunks
+        (br_if $tail (i32.gt_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
+        (local.set $v (v128.load align=1 (local.get $src)))
+        (v128.store align=1 (local.get $dst) (local.get $v))
+        (local.set $zeros (i8x16.bitmask (i8x16.eq (local.get $v) (v128.const i64x2 0 0))))
+        (if (local.get $zeros)
+          (then
+            (global.set $cut (i32.const 1))
+            (return (i32.add (local.get $dst) (i32.ctz (local.get $zeros))))))
+        (local.set $src (i32.add (local.get $src) (i32.const 16)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (br $chunks)))
+    (block $done
+      (loop $rest
+        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+        (if (i32.eqz (i32.load8_u (local.get $src)))
+          (then (global.set $cut (i32.const 1)) (return (local.get $dst))))
+        (i32.store8 (local.get $dst) (i32.load8_u (local.get $src)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
         (br $rest)))
     (local.get $dst))
 
@@ -229,6 +269,88 @@
             (local.set $out (call $bytes (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4)) (local.get $hex)))))
         (i32.store8 (local.get $out) (i32.const 0x0a))
         (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (global.set $count (i32.add (global.get $count) (i32.const 1)))
+        (local.set $p (i32.add (local.get $value) (local.get $valueLen)))
+        (br $entry)))
+    (i32.const 0))
+
+  ;; sst_dump's scan lines (RocksDB 7.8.3 ReadSequential, src/sstdump/dumper.ts):
+  ;;   'KEY' seq:N, type:T => VALUE\n
+  ;; mode 1: key and value as C strings, cut at their first NUL (printf's %s;
+  ;; a NUL in the key also cuts the " seq:N, type:T" part, which is printed in
+  ;; the same string); mode 2: key and value in upper-case hex; mode 0: nothing
+  ;; printed, entries only decoded and counted (--command=check). A type whose
+  ;; SSTDUMP_TYPES byte is 0 (or 32 and above) returns 2. Arguments, results
+  ;; and globals as for `entries`.
+  (func (export "sstdumpEntries") (param $block i32) (param $start i32) (param $end i32) (param $resume i32)
+      (param $out i32) (param $limit i32) (param $mode i32) (param $seqOverride i64) (param $maxEntries i32) (result i32)
+    (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32) (local $keyLen i32)
+    (local $n i32) (local $trailer i64) (local $type i32) (local $value i32)
+    (local $outStart i32) (local $absEnd i32)
+    (if (i32.eqz (local.get $resume))
+      (then (global.set $keyLen (i32.const 0)) (global.set $count (i32.const 0))))
+    (local.set $outStart (local.get $out))
+    (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
+    (local.set $p (i32.add (local.get $block) (local.get $start)))
+    (block $stop
+      (loop $entry
+        (global.set $pos (i32.sub (local.get $p) (local.get $block)))
+        (global.set $out (local.get $out))
+        (br_if $stop (i32.ge_u (local.get $p) (local.get $absEnd)))
+        (br_if $stop (i32.ge_u (global.get $count) (local.get $maxEntries)))
+        (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
+        (local.set $nonShared (call $varint (global.get $next) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
+        (local.set $valueLen (call $varint (global.get $next) (local.get $absEnd)))
+        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
+        (local.set $p (global.get $next))
+        (if (i32.gt_u (local.get $shared) (global.get $keyLen)) (then (return (i32.const 2))))
+        (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const 2))))
+        (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
+        (if (i32.gt_u (local.get $keyLen) (global.get $KEY_CAPACITY)) (then (return (i32.const 2))))
+        (if (i32.lt_u (local.get $keyLen) (i32.const 8)) (then (return (i32.const 2))))
+        (local.set $value (i32.add (local.get $p) (local.get $nonShared)))
+        (if (i32.gt_u (local.get $valueLen) (i32.sub (local.get $absEnd) (local.get $value))) (then (return (i32.const 2))))
+        ;; a line takes at most 2 bytes per key and value byte plus 96 (quotes, seqno, type, SIMD overrun)
+        (if (i32.and (i32.ne (local.get $mode) (i32.const 0))
+              (i64.gt_u
+                (i64.add (i64.shl (i64.extend_i32_u (i32.add (local.get $keyLen) (local.get $valueLen))) (i64.const 1)) (i64.const 96))
+                (i64.extend_i32_u (i32.sub (local.get $limit) (local.get $out)))))
+          (then (return (select (i32.const 2) (i32.const 1) (i32.eq (local.get $out) (local.get $outStart))))))
+        (memory.copy (i32.add (global.get $KEY) (local.get $shared)) (local.get $p) (local.get $nonShared))
+        (local.set $n (i32.sub (local.get $keyLen) (i32.const 8)))
+        (local.set $trailer (i64.load align=1 (i32.add (global.get $KEY) (local.get $n))))
+        (local.set $type (i32.wrap_i64 (i64.and (local.get $trailer) (i64.const 0xff))))
+        (if (i32.ge_u (local.get $type) (i32.const 32)) (then (return (i32.const 2))))
+        (if (i32.eqz (i32.load8_u offset=1792 (local.get $type))) (then (return (i32.const 2)))) ;; SSTDUMP_TYPES
+        (global.set $keyLen (local.get $keyLen))
+        (if (local.get $mode)
+          (then
+            (i32.store8 (local.get $out) (i32.const 0x27))
+            (global.set $cut (i32.const 0))
+            (local.set $out
+              (if (result i32) (i32.eq (local.get $mode) (i32.const 2))
+                (then (call $hexWith (global.get $KEY) (local.get $n) (i32.add (local.get $out) (i32.const 1)) (global.get $HEX_UPPER)))
+                (else (call $cstring (global.get $KEY) (local.get $n) (i32.add (local.get $out) (i32.const 1))))))
+            (if (i32.eqz (global.get $cut))
+              (then
+                (i32.store align=1 (local.get $out) (i32.const 0x65732027)) ;; "' se"
+                (i32.store16 offset=4 align=1 (local.get $out) (i32.const 0x3a71)) ;; "q:"
+                (local.set $out (call $decimal
+                  (select (local.get $seqOverride) (i64.shr_u (local.get $trailer) (i64.const 8)) (i64.ge_s (local.get $seqOverride) (i64.const 0)))
+                  (i32.add (local.get $out) (i32.const 6))))
+                (i32.store align=1 (local.get $out) (i32.const 0x7974202c)) ;; ", ty"
+                (i32.store16 offset=4 align=1 (local.get $out) (i32.const 0x6570)) ;; "pe"
+                (i32.store8 offset=6 (local.get $out) (i32.const 0x3a)) ;; ":"
+                (local.set $out (call $decimal (i64.extend_i32_u (local.get $type)) (i32.add (local.get $out) (i32.const 7))))))
+            (i32.store align=1 (local.get $out) (i32.const 0x203e3d20)) ;; " => "
+            (local.set $out
+              (if (result i32) (i32.eq (local.get $mode) (i32.const 2))
+                (then (call $hexWith (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4)) (global.get $HEX_UPPER)))
+                (else (call $cstring (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4))))))
+            (i32.store8 (local.get $out) (i32.const 0x0a))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))))
         (global.set $count (i32.add (global.get $count) (i32.const 1)))
         (local.set $p (i32.add (local.get $value) (local.get $valueLen)))
         (br $entry)))

@@ -1,0 +1,289 @@
+/**
+ * ReadSequential over a whole file (`--command=scan` and `check` without
+ * --from, --to, --prefix or --read_num), fast: whole data blocks are printed
+ * (or, for check, decoded and counted) by scan's WebAssembly block printer in
+ * sst_dump's line format, and a large file is split into chunks of blocks that
+ * scan's parallel driver (src/scan/parallel.ts) hands to worker threads
+ * (./worker.ts). What the module does not print itself (a type it decodes, a
+ * malformed entry) goes through Dumper.printEntry, so output and statuses are
+ * those of the entry-by-entry path. `verify`'s data blocks (read and
+ * checksummed, not decoded) go through the same driver.
+ *
+ * A key ParseInternalKey rejects (or a value --decode_blob_index or a wide
+ * column cannot decode) is reported on stderr where it is met; a chunk
+ * printed out of order cannot do that, so it stops there (SerialRestart) and
+ * the rest of the file is read here, serially, from that entry on.
+ */
+import { availableParallelism } from 'node:os'
+import { SstkitError, transferable } from '../errors.js'
+import type { BlockHandle } from '../format/block-handle.js'
+import { BlockIter, decodeBlockLayout } from '../format/block.js'
+import { readFixed32 } from '../format/coding.js'
+import { Property } from '../format/properties.js'
+import { LineWriter } from '../report/line-writer.js'
+import { canUseWorkers, ParallelScan } from '../scan/parallel.js'
+import type { ChunkResult } from '../scan/printer.js'
+import type { ScanStats } from '../scan/scan.js'
+import { SstDumpMode, WasmBlockPrinter } from '../scan/wasm-printer.js'
+import { newScratch } from '../codec/output.js'
+import { GlobalSeqnoPatch } from '../format/internal-key.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { type BlockBuffers, type Dumper, type DumperOptions, toStatus } from './dumper.js'
+import { ByteSink } from './sink.js'
+import { corruption, type SstDumpStatus } from './status.js'
+
+/** Thrown by the stderr probe of a chunk printed out of order. */
+const STDERR_LINE = Symbol('stderr line')
+
+/** A chunk printed out of order met an entry whose message goes to stderr: read on serially from there. */
+export class SerialRestart extends SstkitError {
+  override name = 'SerialRestart'
+  constructor(
+    /** The data block of the entry. */
+    readonly blockOffset: number,
+    /** The entry's index in that block. */
+    readonly entry: number,
+    /** Entries the chunk read before it. */
+    readonly entriesBefore: number,
+  ) {
+    super('internal', `sst-dump: the stderr line of the data block at ${blockOffset}, entry ${entry}, is printed by the serial path`)
+  }
+}
+transferable(SerialRestart)
+
+/** Start-up data of an sst-dump worker (./worker.ts). */
+export interface SstDumpWorkerData {
+  path: string
+  fsPath: string
+  opts: DumperOptions
+  read: ReadKind
+}
+
+/**
+ * What a chunk's blocks are read for: `scan` (lines), `check` (entries decoded
+ * and counted) or `verify` (each block read, its checksum checked with
+ * --verify_checksum, nothing decoded: BlockBasedTable::VerifyChecksum).
+ */
+export type ReadKind = 'scan' | 'check' | 'verify'
+
+/** Workers run the built JavaScript (as scan's). */
+const WORKER_URL = new URL('./worker.js', import.meta.url)
+/** As scan: a worker takes ~0.1 s to start, about what 32 MiB of data blocks take to print. */
+const PARALLEL_THRESHOLD = 32 * 1024 * 1024
+/** Data bytes per parallel chunk (scan's chunk size). */
+const CHUNK_BYTES = 256 * 1024
+
+/** How readAllEntries splits the work (defaults: every core, for files of 32 MiB of data blocks or more). */
+export interface SequentialOptions {
+  /** Threads (default all cores; 1: serial). */
+  jobs?: number
+  /** Data bytes per chunk (default 256 KiB). */
+  chunkBytes?: number
+  /** Go parallel from this many bytes of data blocks (default 32 MiB). */
+  parallelThreshold?: number
+  /** Wait for the workers before printing (tests: so that workers take chunks of small files). */
+  awaitWorkers?: boolean
+  /** Filled in with how the work was split. */
+  stats?: ScanStats
+}
+
+/** ReadSequential's entries of a whole file: printed (printKv) or counted; returns the entries read and the iterator status. */
+export function readAllEntries(
+  dumper: Dumper,
+  printKv: boolean,
+  out: ByteSink,
+  err: ByteSink,
+  options: SequentialOptions = {},
+): { entries: number; status: SstDumpStatus | null } {
+  return readAll(dumper, printKv ? 'scan' : 'check', out, err, options)
+}
+
+/** The data blocks of `BlockBasedTable::VerifyChecksum` (the meta blocks are the caller's): the first failure in file order, or null. */
+export function verifyDataBlocks(dumper: Dumper, out: ByteSink, err: ByteSink, options: SequentialOptions = {}): SstDumpStatus | null {
+  return readAll(dumper, 'verify', out, err, options).status
+}
+
+function readAll(dumper: Dumper, read: ReadKind, out: ByteSink, err: ByteSink, options: SequentialOptions): { entries: number; status: SstDumpStatus | null } {
+  const printer = new SstDumpBlockPrinter(dumper, read, err)
+  out.flush()
+  const w = new LineWriter((b) => out.direct(b))
+  let entries = 0
+  try {
+    const handles = blockHandlesOf(dumper)
+    const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
+    const dataBytes = Number(dumper.props?.num.get(Property.DataSize) ?? 0n)
+    if (jobs > 1 && canUseWorkers && dataBytes >= (options.parallelThreshold ?? PARALLEL_THRESHOLD)) {
+      const data: SstDumpWorkerData = { path: dumper.path, fsPath: dumper.fsPath, opts: dumper.opts, read }
+      const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES)
+      const spec = { format: 'text', hex: false } as const // scan's worker data, unused by sst-dump's workers
+      const scan = new ParallelScan(dumper.table!, printer, spec, [], dumper.fsPath, jobs - 1, chunkBytes, w, options.stats, { url: WORKER_URL, data })
+      try {
+        return { entries: scan.run(handles, options.awaitWorkers ?? false), status: null }
+      } catch (e) {
+        if (!(e instanceof SerialRestart)) throw e
+        entries = scan.printed + e.entriesBefore
+        const rest = blockHandlesOf(dumper)
+        for (let h = rest.next(); !h.done; h = rest.next()) {
+          if (h.value.offset !== e.blockOffset) continue
+          entries += printer.printBlocks(w, withFirst(h.value, rest), 0, Infinity, e.entry).count
+          break
+        }
+        return { entries, status: null }
+      }
+    }
+    entries = printer.printBlocks(w, handles, 0, Infinity).count
+    return { entries, status: null }
+  } catch (e) {
+    return { entries, status: toStatus(e) }
+  } finally {
+    w.flush()
+  }
+}
+
+function* blockHandlesOf(dumper: Dumper): Generator<BlockHandle> {
+  for (const r of dumper.blockHandles()) yield r.handle
+}
+
+function* withFirst(first: BlockHandle, rest: Iterator<BlockHandle>): Generator<BlockHandle> {
+  yield first
+  for (let h = rest.next(); !h.done; h = rest.next()) yield h.value
+}
+
+/**
+ * Prints runs of data blocks as ReadSequential does (the ChunkPrinter of
+ * scan's parallel driver). `ti` >= 0 means in file order: bad keys are
+ * reported to `err` as met; -1 (out of order) stops at one (SerialRestart).
+ */
+export class SstDumpBlockPrinter {
+  readonly tombstones = []
+  private readonly wasm: WasmBlockPrinter | null
+  private readonly mode: SstDumpMode
+  private readonly seqOverride: number
+  private readonly globalSeqno: GlobalSeqnoPatch | null
+  private readonly restartInterval: number
+  private readonly buffers: BlockBuffers
+  private readonly printKv: boolean
+  /** Where printEntry's lines go: the LineWriter of the printBlocks call under way. */
+  private target: LineWriter | null = null
+  private readonly sink = new ByteSink((b) => this.target?.write(b))
+  /**
+   * stderr of a chunk printed out of order: a line there (a key ParseInternalKey
+   * rejects, a blob index or wide-column value that does not decode) cannot be
+   * placed, so writing one ends the chunk. printEntry writes stderr before stdout.
+   */
+  private readonly stderrProbe = new ByteSink(() => {
+    throw STDERR_LINE
+  })
+
+  constructor(
+    private readonly dumper: Dumper,
+    private readonly read: ReadKind,
+    private readonly err: ByteSink,
+  ) {
+    const t = dumper.table!
+    this.printKv = read === 'scan'
+    this.mode = !this.printKv ? SstDumpMode.Check : dumper.opts.outputHex ? SstDumpMode.Hex : SstDumpMode.Text
+    this.wasm = read === 'verify' ? null : WasmBlockPrinter.create()
+    this.buffers = { window: new ReadWindow(t.source), scratch: this.wasm ? this.wasm.scratch : newScratch() }
+    this.wasm?.setSstDumpTypes(this.printKv ? dumper.plainLineTypes() : dumper.validTypes())
+    this.seqOverride = t.globalSeqno
+    this.globalSeqno = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
+    this.restartInterval = t.dataRestartInterval
+  }
+
+  /** Entries of `handles` (from entry `skip` of the first); `limit` is not used (the whole file is read). */
+  printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, _limit: number, skip = 0): ChunkResult {
+    const inOrder = ti >= 0
+    const wasm = this.wasm
+    const sink = this.sink
+    this.target = w
+    let count = 0
+    try {
+      for (const handle of handles) {
+        if (this.read === 'verify') {
+          this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, false, this.buffers)
+          continue
+        }
+        const data = this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, true, this.buffers)
+        let from = skip
+        skip = 0
+        if (wasm && from === 0) {
+          const k = this.printInWasm(wasm, data, handle.offset, w)
+          if (k < 0) {
+            count += wasm.printedEntries
+            continue
+          }
+          from = k
+          count += k
+        }
+        count += this.printInJs(data, handle.offset, from, inOrder, count, sink)
+        sink.flush()
+      }
+    } finally {
+      wasm?.flush(w)
+      sink.flush()
+      this.target = null
+    }
+    return { count, stop: false, tombstonesFrom: ti, tombstonesTo: ti }
+  }
+
+  printTombstones(): number {
+    return 0
+  }
+
+  /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at (the module's lines flushed first). */
+  private printInWasm(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
+    const k = this.wasmBlock(wasm, data, offset, w)
+    if (k === 0) wasm.flush(w)
+    return k
+  }
+
+  private wasmBlock(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
+    let layout: ReturnType<typeof decodeBlockLayout>
+    try {
+      layout = decodeBlockLayout(data, offset, 'data block')
+    } catch {
+      return 0 // BlockIter words it
+    }
+    // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
+    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(data, layout.restartsOffset) !== 0) return 0
+    return wasm.printSstDumpBlock(data, layout.entriesEnd, this.mode, this.seqOverride, Infinity, w)
+  }
+
+  /** Entries [from, end) of a block, one at a time; returns how many. */
+  private printInJs(data: Uint8Array, offset: number, from: number, inOrder: boolean, before: number, sink: ByteSink): number {
+    let it: BlockIter
+    try {
+      it = new BlockIter(data, offset, 'data block', this.restartInterval)
+    } catch {
+      throw corruption('bad block contents')
+    }
+    try {
+      it.seekToFirst()
+    } catch {
+      throw corruption('bad entry in block')
+    }
+    const d = this.dumper
+    let index = 0
+    let count = 0
+    while (it.valid) {
+      if (index >= from) {
+        const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
+        try {
+          d.printEntry(key, it.value, this.printKv, 0, sink, inOrder ? this.err : this.stderrProbe)
+        } catch (e) {
+          if (e === STDERR_LINE) throw new SerialRestart(offset, index, before + count)
+          throw e
+        }
+        count++
+      }
+      index++
+      try {
+        it.next()
+      } catch {
+        throw corruption('bad entry in block')
+      }
+    }
+    return count
+  }
+}
