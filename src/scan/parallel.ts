@@ -13,7 +13,8 @@ import { errorFromTransfer, type TransferredError } from '../errors.js'
 import type { RangeTombstone } from '../format/range-del.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import type { KeyFormat, Table } from '../table/reader.js'
-import { ChunkQueue, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import type { ChunkResult, EntryPrinter, ScanSpec } from './printer.js'
 import { WASM_OUTPUT_BYTES } from './wasm-printer.js'
@@ -132,7 +133,7 @@ export class ParallelScan {
         if (id >= 0 && awaitWorkers) this.leaveToWorkers = true
         if (id === this.nextWrite) {
           // The next chunk to write: print it straight into the output, in order.
-          const r = this.printer.printBlocks(this.w, handlesOf(this.queue.handlesOf(id)), this.ti, Infinity)
+          const r = printChunk(this.printer, this.w, this.queue.handlesOf(id), this.ti)
           this.nextWrite++
           this.count += r.count
           this.ti = r.tombstonesTo
@@ -197,7 +198,7 @@ export class ParallelScan {
     let local: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
     let error: unknown
     try {
-      local = this.printer.printBlocks(w, handlesOf(this.queue.handlesOf(id)), -1, Infinity)
+      local = printChunk(this.printer, w, this.queue.handlesOf(id), -1)
     } catch (e) {
       error = e
     }
@@ -260,6 +261,19 @@ export class ParallelScan {
 }
 
 /** The handles of a chunk, sent as [offset, size, offset, size, ...]. */
+/** A chunk's blocks are read in one go up to this span (default chunks are far below it). */
+const CHUNK_READ_MAX_BYTES = 2 << 20
+
+/**
+ * Print a chunk's blocks (as [offset, size, ...]), read in one go first: the
+ * usual readahead would read past the chunk into blocks other threads print.
+ */
+export function printChunk(printer: EntryPrinter, w: LineWriter, pairs: Float64Array, ti: number): ChunkResult {
+  const extent = chunkExtent(pairs, BLOCK_TRAILER_BYTES, printer.table.source.size, CHUNK_READ_MAX_BYTES)
+  if (extent) printer.readAhead(extent.offset, extent.length)
+  return printer.printBlocks(w, handlesOf(pairs), ti, Infinity)
+}
+
 /** The main thread's owner id in the queue (a worker's is its threadId). */
 const MAIN_THREAD = 0
 

@@ -7,12 +7,12 @@
 import { threadId } from 'node:worker_threads'
 import { errorToTransfer, type TransferredError } from '../errors.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
-import { openTable } from '../table/reader.js'
+import { openTable, type Table } from '../table/reader.js'
 import { ChunkQueue } from '../util/chunk-queue.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { EntryPrinter, type ChunkResult } from './printer.js'
 import {
-  handlesOf,
+  printChunk,
   OUTPUT_BUFFER_BYTES,
   OUTPUT_BUFFERS_KEPT,
   type ScanWorkerData,
@@ -27,20 +27,32 @@ const IDLE_WAIT_MS = 50
 const side = poolWorker<ScanWorkerData, ScanWorkerRequest, ScanWorkerMessage>()
 const data = side.data
 const queue = ChunkQueue.attach(data.queue, data.queueSlots)
-const table = openTable(data.path, {
-  verifyChecksums: data.verifyChecksums,
-  maxBlockBytes: data.maxBlockBytes,
-  keyFormat: data.keyFormat,
-  comparator: data.comparator,
-})
-const printer = new EntryPrinter(table, data.spec, data.tombstones)
+const table = openOrNull()
+const printer = table ? new EntryPrinter(table, data.spec, data.tombstones) : null
 /** Output buffers, sent back by the main thread once written. */
 const pool = new BufferPool(OUTPUT_BUFFER_BYTES, OUTPUT_BUFFERS_KEPT)
 /** One writer for every chunk, so that the buffer it holds after a chunk's flush serves the next chunk. */
 let output: Uint8Array[] = []
 const w = new LineWriter((b) => output.push(b), pool)
 let closed = false
-side.ready()
+
+/**
+ * The file as the main thread opened it; null if this thread cannot (it was
+ * removed meanwhile, say): then it takes no chunks. It still says ready, so
+ * that nothing waits for it; the main thread prints the chunks itself.
+ */
+function openOrNull(): Table | null {
+  try {
+    return openTable(data.path, {
+      verifyChecksums: data.verifyChecksums,
+      maxBlockBytes: data.maxBlockBytes,
+      keyFormat: data.keyFormat,
+      comparator: data.comparator,
+    })
+  } catch {
+    return null
+  }
+}
 
 side.listen(
   (m) => {
@@ -48,16 +60,16 @@ side.listen(
   },
   () => {
     closed = true
-    table.close()
+    table?.close()
   },
 )
 
-function print(id: number): void {
+function print(printer: EntryPrinter, id: number): void {
   output = []
   let r: ChunkResult = { count: 0, stop: false, tombstonesFrom: -1, tombstonesTo: -1 }
   let error: TransferredError | undefined
   try {
-    r = printer.printBlocks(w, handlesOf(queue.handlesOf(id)), -1, Infinity)
+    r = printChunk(printer, w, queue.handlesOf(id), -1)
   } catch (e) {
     error = errorToTransfer(e)
   }
@@ -74,15 +86,16 @@ function print(id: number): void {
  * event loop: it delivers the returned buffers and the close message, and
  * runs V8's tasks (a loop that never yields let dead buffers pile up: 200 MB).
  */
-async function run(): Promise<void> {
+async function run(printer: EntryPrinter): Promise<void> {
   while (!closed && !queue.closed) {
     const epoch = queue.epoch
     const id = queue.claim(threadId)
     if (id >= 0) {
-      print(id)
+      print(printer, id)
       await new Promise(setImmediate)
     } else await queue.waitForWorkAsync(epoch, IDLE_WAIT_MS)
   }
 }
 
-void run()
+side.ready()
+if (printer) void run(printer)

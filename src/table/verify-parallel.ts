@@ -17,7 +17,8 @@
 import { readFixed32 } from '../format/coding.js'
 import { decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
-import { ChunkQueue, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { blockChecksumOf, decompressRawBlock, readRawBlock } from './block-reader.js'
 import type { DataBlockRef, Table } from './reader.js'
@@ -72,6 +73,8 @@ export const canUseVerifyWorkers = !import.meta.url.endsWith('.ts')
 const WORKER_WINDOW = 8
 /** Data bytes per chunk: a few dozen blocks, so a chunk's answer is a few KB. */
 export const VERIFY_CHUNK_BYTES = 512 * 1024
+/** A chunk's blocks are read in one go up to this span (default chunks are far below it). */
+const CHUNK_READ_MAX_BYTES = 2 << 20
 
 /**
  * The context-free checks of data blocks, as a worker (or the main thread)
@@ -103,6 +106,9 @@ export class BlockSummarizer {
 
   /** Summaries of the blocks at [offset, size, offset, size, ...]. */
   summarize(handles: Float64Array): PackedSummaries {
+    // The chunk's blocks in one read: the usual readahead would read past them into blocks other threads check.
+    const extent = chunkExtent(handles, BLOCK_TRAILER_BYTES, this.table.source.size, CHUNK_READ_MAX_BYTES)
+    if (extent) this.window.fill(extent.offset, extent.length)
     const blocks = handles.length / 2
     const meta = new Int32Array(blocks * SUMMARY_INTS)
     let used = 0

@@ -7,7 +7,7 @@
 import { threadId } from 'node:worker_threads'
 import { ChunkQueue } from '../util/chunk-queue.js'
 import { poolWorker } from '../util/worker-pool.js'
-import { openTable } from './reader.js'
+import { openTable, type Table } from './reader.js'
 import { BlockSummarizer, type VerifyWorkerData, type VerifyWorkerMessage, type VerifyWorkerRequest } from './verify-parallel.js'
 
 /** How long an idle worker sleeps before looking again (it is woken as soon as a chunk is published). */
@@ -15,14 +15,26 @@ const IDLE_WAIT_MS = 50
 
 const side = poolWorker<VerifyWorkerData, VerifyWorkerRequest, VerifyWorkerMessage>()
 const queue = ChunkQueue.attach(side.data.queue, side.data.queueSlots)
-const table = openTable(side.data.path, { verifyChecksums: false, maxBlockBytes: side.data.maxBlockBytes })
-const summarizer = BlockSummarizer.create(table)
+const table = openOrNull()
+const summarizer = table ? BlockSummarizer.create(table) : null
 let closed = false
+
+/**
+ * The file as the main thread opened it; null if this thread cannot (it was
+ * removed meanwhile, say): then it takes no chunks.
+ */
+function openOrNull(): Table | null {
+  try {
+    return openTable(side.data.path, { verifyChecksums: false, maxBlockBytes: side.data.maxBlockBytes })
+  } catch {
+    return null
+  }
+}
 side.listen(
   () => {},
   () => {
     closed = true
-    table.close()
+    table?.close()
   },
 )
 
@@ -39,8 +51,7 @@ async function run(s: BlockSummarizer): Promise<void> {
   }
 }
 
-// Without WebAssembly the main thread does not start workers; if it ever did, this one never says ready nor claims.
-if (summarizer) {
-  side.ready()
-  void run(summarizer)
-}
+// A worker that cannot check (the file is gone; no WebAssembly, where the main thread starts no workers)
+// still says ready, so that nothing waits for it, and takes no chunks: the main thread checks them.
+side.ready()
+if (summarizer) void run(summarizer)

@@ -141,3 +141,20 @@ export class ChunkQueue {
     Atomics.notify(this.control, EPOCH)
   }
 }
+
+/**
+ * The bytes a chunk's blocks span, trailers included, to read in one go
+ * (ReadWindow.fill); null when its handles are not in file order, leave the
+ * file or span more than `maxBytes` (a damaged index: its blocks are then read
+ * one by one, and the reads meet the damage as a serial run does).
+ */
+export function chunkExtent(pairs: Float64Array, trailerBytes: number, fileSize: number, maxBytes: number): { offset: number; length: number } | null {
+  if (pairs.length < 2) return null
+  let end = pairs[0]
+  for (let i = 0; i < pairs.length; i += 2) {
+    if (pairs[i] < end) return null
+    end = pairs[i] + pairs[i + 1] + trailerBytes
+  }
+  const length = end - pairs[0]
+  return end <= fileSize && length <= maxBytes ? { offset: pairs[0], length } : null
+}
