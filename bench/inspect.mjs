@@ -4,7 +4,7 @@
 // numbers and says whether the targets are met; it exits 0 either way unless a
 // command fails (non-zero exit) or its setup is impossible.
 //
-//   node bench/inspect.mjs [--runs N] [--json] [--regenerate] [--file PATH] [--only NAME[,NAME]] [--cli RUN_JS]
+//   node bench/inspect.mjs [--runs N] [--json] [--regenerate] [--file PATH] [--only NAME[,NAME]] [--cli RUN_JS] [--baseline RUN_JS]
 //
 // See bench/README.md.
 
@@ -40,13 +40,15 @@ function usage(code) {
   --cli RUN_JS    time another sstkit build (path to its bin/run.js), e.g. a
                   copy of an older commit, for before/after comparisons
                   (implies --no-build)
+  --baseline RUN_JS  also time another sstkit build on every sstkit command,
+                  interleaved in the same rounds (before/after on a noisy machine)
   -h, --help      this text`
   ;(code ? process.stderr : process.stdout).write(text + '\n')
   process.exit(code)
 }
 
 function parseArgs(argv) {
-  const o = { runs: 5, json: false, regenerate: false, file: null, only: null, build: true, cli: null }
+  const o = { runs: 5, json: false, regenerate: false, file: null, only: null, build: true, cli: null, baseline: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -63,7 +65,8 @@ function parseArgs(argv) {
     else if (a === '--cli') {
       o.cli = resolve(val())
       o.build = false
-    } else if (a === '-h' || a === '--help') usage(0)
+    } else if (a === '--baseline') o.baseline = resolve(val())
+    else if (a === '-h' || a === '--help') usage(0)
     else {
       process.stderr.write(`inspect: unknown argument ${a}\n`)
       usage(2)
@@ -121,13 +124,15 @@ function ensureBuilt(build) {
 
 /**
  * Run argv once with stdout to /dev/null. Wall time measured around the spawn
- * in Node; peak RSS (max resident set, KB) from GNU time's %M.
+ * in Node; peak RSS (max resident set, KB) and CPU (user + system, every
+ * thread) from GNU time. On a shared machine CPU is the steadier number: wall
+ * time includes waiting for a core.
  */
 function runOnce(argv, devnull) {
   const rssFile = `/tmp/sstkit-bench-time.${process.pid}`
   const useTime = existsSync(GNU_TIME)
   const cmd = useTime ? GNU_TIME : argv[0]
-  const args = useTime ? ['-o', rssFile, '-f', '%M', ...argv] : argv.slice(1)
+  const args = useTime ? ['-o', rssFile, '-f', '%M %U %S', ...argv] : argv.slice(1)
   const t0 = performance.now()
   const r = spawnSync(cmd, args, { stdio: ['ignore', devnull, 'pipe'], maxBuffer: 64 * 1024 * 1024 })
   const seconds = (performance.now() - t0) / 1000
@@ -136,14 +141,16 @@ function runOnce(argv, devnull) {
     throw new Error(`${argv.join(' ')} exited ${r.status}: ${String(r.stderr).trim().slice(0, 2000)}`)
   }
   let rssMB = null
+  let cpuSeconds = null
   if (useTime) {
-    const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop())
+    const [kb, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number)
     rmSync(rssFile, { force: true })
     rssMB = kb / 1024
+    cpuSeconds = user + sys
   }
   // sst_dump exits 0 even on corruption: a stderr message means the run is not comparable.
   const stderr = String(r.stderr).trim()
-  return { seconds, rssMB, stderr }
+  return { seconds, rssMB, cpuSeconds, stderr }
 }
 
 /**
@@ -155,11 +162,13 @@ function measureInterleaved(list, runs, devnull) {
   const warm = list.map((argv) => runOnce(argv, devnull))
   const times = list.map(() => [])
   const rss = list.map(() => [])
+  const cpu = list.map(() => [])
   for (let i = 0; i < runs; i++) {
     for (const [k, argv] of list.entries()) {
       const r = runOnce(argv, devnull)
       times[k].push(r.seconds)
       if (r.rssMB !== null) rss[k].push(r.rssMB)
+      if (r.cpuSeconds !== null) cpu[k].push(r.cpuSeconds)
     }
   }
   return list.map((argv, k) => ({
@@ -169,6 +178,7 @@ function measureInterleaved(list, runs, devnull) {
     maxSeconds: Math.max(...times[k]),
     seconds: times[k],
     peakRssMB: rss[k].length ? Math.max(...rss[k]) : null,
+    medianCpuSeconds: cpu[k].length ? median(cpu[k]) : null,
     stderr: warm[k].stderr || undefined,
   }))
 }
@@ -274,7 +284,12 @@ async function main() {
   try {
     for (const p of pairs) {
       log(`timing ${p.label} (${o.runs} runs + 1 warm-up) ...`)
-      const [a, b = null] = measureInterleaved(p.sstDump ? [p.sstkit, p.sstDump] : [p.sstkit], o.runs, devnull)
+      const base = o.baseline ? [o.baseline, ...p.sstkit.slice(1)] : null
+      const list = [p.sstkit, ...(p.sstDump ? [p.sstDump] : []), ...(base ? [base] : [])]
+      const m = measureInterleaved(list, o.runs, devnull)
+      const a = m[0]
+      const b = p.sstDump ? m[1] : null
+      const before = base ? m.at(-1) : null
       if (a.stderr) log(`  sstkit stderr: ${a.stderr.slice(0, 300)}`)
       if (b?.stderr) log(`  sst_dump stderr: ${b.stderr.slice(0, 300)}`)
       results.push({
@@ -282,7 +297,9 @@ async function main() {
         label: p.label,
         sstkit: a,
         sstDump: b,
+        baseline: before,
         ratio: b ? b.medianSeconds / a.medianSeconds : null,
+        cpuRatio: b && a.medianCpuSeconds ? b.medianCpuSeconds / a.medianCpuSeconds : null,
       })
     }
   } finally {
@@ -313,6 +330,7 @@ async function main() {
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version, platform: `${process.platform}-${process.arch}` },
     runs: o.runs,
     cli: runJs,
+    baseline: o.baseline,
     file: { path: file, bytes: size, ...facts },
     generation: generation ? { seconds: generation.seconds } : null,
     results: results.map((r) => ({
@@ -320,7 +338,9 @@ async function main() {
       label: r.label,
       sstkit: strip(r.sstkit),
       sstDump: r.sstDump ? strip(r.sstDump) : null,
+      baseline: r.baseline ? strip(r.baseline) : null,
       ratio: r.ratio,
+      cpuRatio: r.cpuRatio,
     })),
     targets: checks,
   }
@@ -329,7 +349,7 @@ async function main() {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
     return
   }
-  const w = [34, 10, 10, 8, 11, 11]
+  const w = [34, 10, 10, 8, 10, 10, 8, 11, 11, ...(o.baseline ? [10, 10] : [])]
   const line = (cells) => cells.map((c, i) => pad(c, w[i], i > 0)).join('  ')
   const out = []
   out.push(`file      ${file}`)
@@ -338,7 +358,21 @@ async function main() {
   out.push(`cli       ${runJs}`)
   out.push(`runs      ${o.runs} per command (median; peak RSS = max over runs)`)
   out.push('')
-  out.push(line(['command', 'sstkit s', 'sst_dump s', 'ratio', 'sstkit MB', 'sst_dump MB']))
+  if (o.baseline) out.push(`baseline  ${o.baseline} (interleaved with the same runs)`)
+  out.push(
+    line([
+      'command',
+      'sstkit s',
+      'sst_dump s',
+      'ratio',
+      'sstkit cpu',
+      'sst_dump cpu',
+      'cpu ratio',
+      'sstkit MB',
+      'sst_dump MB',
+      ...(o.baseline ? ['before s', 'before cpu'] : []),
+    ]),
+  )
   out.push(line(w.map((n) => '-'.repeat(n))))
   for (const r of results) {
     out.push(
@@ -347,13 +381,17 @@ async function main() {
         fmtS(r.sstkit.medianSeconds),
         r.sstDump ? fmtS(r.sstDump.medianSeconds) : '-',
         r.ratio !== null ? r.ratio.toFixed(2) : '-',
+        fmtS(r.sstkit.medianCpuSeconds),
+        r.sstDump ? fmtS(r.sstDump.medianCpuSeconds) : '-',
+        r.cpuRatio !== null ? r.cpuRatio.toFixed(2) : '-',
         fmtMB(r.sstkit.peakRssMB),
         r.sstDump ? fmtMB(r.sstDump.peakRssMB) : '-',
+        ...(o.baseline ? [fmtS(r.baseline.medianSeconds), fmtS(r.baseline.medianCpuSeconds)] : []),
       ]),
     )
   }
   out.push('')
-  out.push('ratio = sst_dump / sstkit (> 1: sstkit faster)')
+  out.push('ratio = sst_dump / sstkit (> 1: sstkit faster); cpu = user + system seconds of every thread (median)')
   out.push('')
   out.push('targets:')
   for (const c of checks) out.push(`  [${c.met ? 'met' : 'NOT met'}] ${c.target} (${c.detail})`)
@@ -368,6 +406,7 @@ function strip(m) {
     maxSeconds: m.maxSeconds,
     seconds: m.seconds,
     peakRssMB: m.peakRssMB,
+    medianCpuSeconds: m.medianCpuSeconds,
   }
 }
 

@@ -190,4 +190,26 @@ export class ReadWindow {
     this.length = n
     return this.buf.subarray(0, length)
   }
+
+  /**
+   * Read [offset, offset + length) now, and no readahead past it: for a
+   * caller that knows where its next reads fall (one of several threads
+   * taking chunks of blocks, whose readahead would read the others' blocks).
+   * Best effort: a range outside the source or a failed read leaves the
+   * window empty, and read() then meets the problem as it would have.
+   */
+  fill(offset: number, length: number): void {
+    this.length = 0
+    if (offset < 0 || length <= 0 || offset + length > this.source.size) return
+    if (length > this.buf.length) this.buf = new Uint8Array(length)
+    const target = this.buf.subarray(0, length)
+    try {
+      if (this.source.readInto) this.source.readInto(offset, target)
+      else target.set(this.source.read(offset, length))
+    } catch {
+      return
+    }
+    this.start = offset
+    this.length = length
+  }
 }

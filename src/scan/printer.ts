@@ -83,6 +83,11 @@ export class EntryPrinter {
     this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
   }
 
+  /** Read [offset, offset + length), the blocks about to be printed, in one go (see ReadWindow.fill). */
+  readAhead(offset: number, length: number): void {
+    this.window.fill(offset, length)
+  }
+
   /** Whether a tombstone starts in the printed range. */
   inRange(userKey: Uint8Array): boolean {
     const s = this.spec

@@ -46,8 +46,9 @@ interface Exports {
   FREE: WebAssembly.Global
 }
 
-/** Output lines collect in OUT_CAPACITY bytes from the module's FREE; blocks go after them. */
-const OUT_CAPACITY = 1 << 20
+/** Output lines collect in this many bytes from the module's FREE; blocks go after them. */
+export const WASM_OUTPUT_BYTES = 1 << 20
+const OUT_CAPACITY = WASM_OUTPUT_BYTES
 
 /** Types the module prints itself; the labels must be what valueTypeName says. */
 const PRINTED_TYPES = [ValueType.Deletion, ValueType.Value, ValueType.Merge, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]

@@ -192,6 +192,11 @@ export class SstDumpBlockPrinter {
   }
 
   /** Entries of `handles` (from entry `skip` of the first); `limit` is not used (the whole file is read). */
+  /** Read a chunk's blocks in one go (ReadWindow.fill): the usual readahead would read into other threads' blocks. */
+  readAhead(offset: number, length: number): void {
+    this.buffers.window?.fill(offset, length)
+  }
+
   printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, _limit: number, skip = 0): ChunkResult {
     const inOrder = ti >= 0
     const wasm = this.wasm

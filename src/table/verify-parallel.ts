@@ -1,6 +1,7 @@
 /**
  * verify's data blocks checked in parallel. Worker threads (and the main
- * thread, while it waits) take chunks of consecutive data blocks and do the
+ * thread, while it waits) claim chunks of consecutive data blocks from a
+ * queue in shared memory (src/util/chunk-queue.ts) and do the
  * expensive, context-free part of each block: read, checksum, decompress and
  * key-order check of the block on its own (WebAssembly). What they hand back
  * per block is tiny: the entry count and the first and last keys.
@@ -16,6 +17,8 @@
 import { readFixed32 } from '../format/coding.js'
 import { decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { blockChecksumOf, decompressRawBlock, readRawBlock } from './block-reader.js'
 import type { DataBlockRef, Table } from './reader.js'
@@ -39,8 +42,8 @@ const SUMMARY_INTS = 5
 /** The block is to be checked again by verify.ts's serial path. */
 const REDO = -1
 
-/** Messages to a verify worker. */
-export type VerifyWorkerRequest = { kind: 'chunk'; id: number; handles: Float64Array }
+/** Messages to a verify worker: none of the user's (it claims its chunks from the queue). */
+export type VerifyWorkerRequest = never
 /** A worker's answer for one chunk. */
 export type VerifyWorkerMessage = { kind: 'result'; id: number } & PackedSummaries
 
@@ -48,6 +51,9 @@ export type VerifyWorkerMessage = { kind: 'result'; id: number } & PackedSummari
 export interface VerifyWorkerData {
   path: string
   maxBlockBytes: number
+  /** The chunks to claim (ChunkQueue.attach). */
+  queue: SharedArrayBuffer
+  queueSlots: number
 }
 
 /** Filled in with how the work was split (tests and benchmarks). */
@@ -61,12 +67,14 @@ export interface VerifyStats {
 const WORKER_URL = new URL('./verify-worker.js', import.meta.url)
 export const canUseVerifyWorkers = !import.meta.url.endsWith('.ts')
 /**
- * Chunks a worker holds at once. Answers are a few KB, so a deep queue costs nothing and
+ * Chunks in flight per worker. Answers are a few KB, so a deep queue costs nothing and
  * keeps a worker busy through the main thread's (or a loaded machine's) scheduling delays.
  */
 const WORKER_WINDOW = 8
 /** Data bytes per chunk: a few dozen blocks, so a chunk's answer is a few KB. */
 export const VERIFY_CHUNK_BYTES = 512 * 1024
+/** A chunk's blocks are read in one go up to this span (default chunks are far below it). */
+const CHUNK_READ_MAX_BYTES = 2 << 20
 
 /**
  * The context-free checks of data blocks, as a worker (or the main thread)
@@ -98,6 +106,9 @@ export class BlockSummarizer {
 
   /** Summaries of the blocks at [offset, size, offset, size, ...]. */
   summarize(handles: Float64Array): PackedSummaries {
+    // The chunk's blocks in one read: the usual readahead would read past them into blocks other threads check.
+    const extent = chunkExtent(handles, BLOCK_TRAILER_BYTES, this.table.source.size, CHUNK_READ_MAX_BYTES)
+    if (extent) this.window.fill(extent.offset, extent.length)
     const blocks = handles.length / 2
     const meta = new Int32Array(blocks * SUMMARY_INTS)
     let used = 0
@@ -150,33 +161,33 @@ export class BlockSummarizer {
 }
 
 interface Chunk {
+  /** Its id in the queue. */
   id: number
   refs: DataBlockRef[]
-  handles: Float64Array
-  /** The worker it was sent to, while it is there. */
-  slot: PoolSlot | null
   result: PackedSummaries | null
 }
 
 /**
- * Reads the index ahead of verify.ts's loop (wrap), has the chunks checked,
- * and answers for each block verify.ts reaches whether a worker passed it
+ * Reads the index ahead of verify.ts's loop (wrap) and publishes the chunks in
+ * a shared queue (src/util/chunk-queue.ts) that the workers claim from; the
+ * main thread claims too whenever the chunk verify.ts reaches is not checked
+ * yet. It answers for each block verify.ts reaches whether a worker passed it
  * (summary). Everything runs on the calling thread's schedule: the pool is
  * polled, never awaited.
  */
 export class ParallelBlockChecks {
   private readonly pool: WorkerPool<VerifyWorkerRequest, VerifyWorkerMessage>
   private readonly local: BlockSummarizer
+  private readonly queue: ChunkQueue
   /** The window: chunks read from the index and not yet walked by verify.ts; the head is the current one. */
   private readonly window: Chunk[] = []
-  private readonly sent = new Map<number, Chunk>()
-  private readonly outstanding: number[]
-  private readonly windowChunks: number
-  private nextId = 0
   private pos = -1
   private source: Iterator<DataBlockRef> | null = null
   private exhausted = false
   private indexError: { error: unknown } | null = null
+  /** Tests (awaitWorkers): after each chunk the main thread takes, the next is left to the workers until one answers. */
+  private leaveToWorkers = false
+  private awaited = false
 
   constructor(
     table: Table,
@@ -187,14 +198,14 @@ export class ParallelBlockChecks {
     private readonly stats?: VerifyStats,
   ) {
     this.local = local
-    const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes }
+    this.queue = ChunkQueue.create(workers * WORKER_WINDOW + 2)
+    const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes, queue: this.queue.buffer, queueSlots: this.queue.slots }
     this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
-    this.outstanding = this.pool.slots.map(() => 0)
-    this.windowChunks = workers * WORKER_WINDOW + 2
   }
 
   /** Wait until every worker has started (tests: so that workers take chunks even of a small file). */
   awaitWorkers(): void {
+    this.awaited = true
     while (this.pool.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
   }
 
@@ -226,8 +237,11 @@ export class ParallelBlockChecks {
   summary(): BlockSummary | null {
     const head = this.window[0]
     while (head.result === null) {
-      if (head.slot === null) head.result = this.local.summarize(head.handles)
-      else if (!this.poll() && !this.checkAside()) this.waitForWorker()
+      const id = this.leaveToWorkers ? -1 : this.queue.claim(MAIN_THREAD)
+      if (id >= 0) {
+        if (this.awaited) this.leaveToWorkers = true
+        this.checkHere(id)
+      } else if (!this.poll()) this.waitForWorker()
     }
     const { meta, keys } = head.result
     const at = this.pos * SUMMARY_INTS
@@ -240,36 +254,27 @@ export class ParallelBlockChecks {
 
   /** Close the workers (the handshake; also on process exit). */
   close(): void {
-    if (this.stats) this.stats.chunks = this.nextId
+    if (this.stats) this.stats.chunks = this.queue.published
+    this.queue.close()
     this.pool.close()
   }
 
-  /** Read chunks from the index up to the window, and hand out chunks to workers with room. */
+  /** Read chunks from the index and publish them, as far ahead of verify.ts as the queue holds. */
   private fill(): void {
     this.poll()
-    while (!this.exhausted && this.window.length < this.windowChunks) {
+    const head = this.window.length > 0 ? this.window[0].id : this.queue.published
+    while (!this.exhausted && this.queue.hasRoom(head)) {
       const c = this.readChunk()
       if (c) this.window.push(c)
     }
-    // The head is next for the main thread: workers get the chunks after it.
-    for (let i = 1; i < this.window.length; i++) {
-      const c = this.window[i]
-      if (c.result !== null || c.slot !== null) continue
-      const s = this.pool.slots.find((s) => s.ready && !s.dead && this.outstanding[s.index] < WORKER_WINDOW)
-      if (!s) break
-      c.slot = s
-      this.outstanding[s.index]++
-      this.sent.set(c.id, c)
-      this.pool.send(s, { kind: 'chunk', id: c.id, handles: c.handles })
-    }
   }
 
-  /** The next chunk of about chunkBytes of data blocks, or null at the end (or at an error of the index). */
+  /** The next chunk of about chunkBytes of data blocks (published), or null at the end (or at an error of the index). */
   private readChunk(): Chunk | null {
     const refs: DataBlockRef[] = []
     const list: number[] = []
     let bytes = 0
-    while (bytes < this.chunkBytes) {
+    while (bytes < this.chunkBytes && refs.length < MAX_CHUNK_HANDLES) {
       let r: IteratorResult<DataBlockRef>
       try {
         r = (this.source as Iterator<DataBlockRef>).next()
@@ -288,23 +293,25 @@ export class ParallelBlockChecks {
       bytes += r.value.handle.size
     }
     if (refs.length === 0) return null
-    return { id: this.nextId++, refs, handles: Float64Array.from(list), slot: null, result: null }
+    return { id: this.queue.publish(list), refs, result: null }
   }
 
-  /** While the head is with a worker: check a later chunk no worker has. */
-  private checkAside(): boolean {
-    const c = this.window.find((c, i) => i > 0 && c.slot === null && c.result === null)
-    if (!c) return false
-    c.result = this.local.summarize(c.handles)
-    return true
+  /** The chunk of the window with this id, if it is still there and unchecked. */
+  private unchecked(id: number): Chunk | null {
+    const c = this.window.length > 0 ? this.window[id - this.window[0].id] : undefined
+    return c && c.result === null ? c : null
   }
 
-  private readonly received = (s: PoolSlot, m: VerifyWorkerMessage): void => {
-    const c = this.sent.get(m.id)
+  /** Check a chunk on this thread. */
+  private checkHere(id: number): void {
+    const c = this.unchecked(id)
+    if (c) c.result = this.local.summarize(this.queue.handlesOf(id))
+  }
+
+  private readonly received = (_s: PoolSlot, m: VerifyWorkerMessage): void => {
+    this.leaveToWorkers = false
+    const c = this.unchecked(m.id)
     if (!c) return
-    this.sent.delete(m.id)
-    this.outstanding[s.index]--
-    c.slot = null
     c.result = { meta: m.meta, keys: m.keys }
     if (this.stats) this.stats.chunksByWorkers++
   }
@@ -313,18 +320,18 @@ export class ParallelBlockChecks {
     return this.pool.poll(this.received)
   }
 
-  /** Block until a worker answers; the chunks of a worker that died are checked here. */
+  /** Block until a worker answers; the chunks a worker that died had claimed are checked here. */
   private waitForWorker(): void {
     if (this.pool.wait(this.received, 50)) return
-    const gone = this.pool.exited()
-    if (gone.length > 0) this.poll()
-    for (const s of gone) {
-      for (const [id, c] of this.sent) {
-        if (c.slot !== s) continue
-        this.sent.delete(id)
-        c.slot = null
-      }
-      this.outstanding[s.index] = 0
+    this.leaveToWorkers = false
+    if (this.pool.exited().length === 0) return
+    this.poll() // their last answers may have arrived just before they went
+    const live = new Set(this.pool.slots.filter((s) => !s.dead).map((s) => s.worker.threadId))
+    for (const c of this.window) {
+      if (c.result === null && c.id < this.queue.claimed && !live.has(this.queue.ownerOf(c.id))) this.checkHere(c.id)
     }
   }
 }
+
+/** The main thread's owner id in the queue (a worker's is its threadId). */
+const MAIN_THREAD = 0

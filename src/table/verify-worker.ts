@@ -1,22 +1,57 @@
 /**
- * A verify worker: opens the file itself and answers each chunk of data
- * blocks with their summaries (transferred, not copied). See
- * verify-parallel.ts for the protocol, src/util/worker-pool.ts for the pool's part.
+ * A verify worker: opens the file itself, then claims chunks of data blocks
+ * from the shared queue until it closes, answering each with their summaries
+ * (transferred, not copied). See verify-parallel.ts for the protocol,
+ * src/util/worker-pool.ts for the pool's part.
  */
+import { threadId } from 'node:worker_threads'
+import { ChunkQueue } from '../util/chunk-queue.js'
 import { poolWorker } from '../util/worker-pool.js'
-import { openTable } from './reader.js'
+import { openTable, type Table } from './reader.js'
 import { BlockSummarizer, type VerifyWorkerData, type VerifyWorkerMessage, type VerifyWorkerRequest } from './verify-parallel.js'
 
-const side = poolWorker<VerifyWorkerData, VerifyWorkerRequest, VerifyWorkerMessage>()
-const table = openTable(side.data.path, { verifyChecksums: false, maxBlockBytes: side.data.maxBlockBytes })
-const summarizer = BlockSummarizer.create(table)
-// Without WebAssembly the main thread does not start workers; if it ever did, this one just never says ready.
-if (summarizer) side.ready()
+/** How long an idle worker sleeps before looking again (it is woken as soon as a chunk is published). */
+const IDLE_WAIT_MS = 50
 
+const side = poolWorker<VerifyWorkerData, VerifyWorkerRequest, VerifyWorkerMessage>()
+const queue = ChunkQueue.attach(side.data.queue, side.data.queueSlots)
+const table = openOrNull()
+const summarizer = table ? BlockSummarizer.create(table) : null
+let closed = false
+
+/**
+ * The file as the main thread opened it; null if this thread cannot (it was
+ * removed meanwhile, say): then it takes no chunks.
+ */
+function openOrNull(): Table | null {
+  try {
+    return openTable(side.data.path, { verifyChecksums: false, maxBlockBytes: side.data.maxBlockBytes })
+  } catch {
+    return null
+  }
+}
 side.listen(
-  (m) => {
-    const r = (summarizer as BlockSummarizer).summarize(m.handles)
-    side.post({ kind: 'result', id: m.id, ...r }, [r.meta.buffer as ArrayBuffer, r.keys.buffer as ArrayBuffer])
+  () => {},
+  () => {
+    closed = true
+    table?.close()
   },
-  () => table.close(),
 )
+
+/** Claim and check chunks until the queue closes, one per turn of the event loop (which delivers the close message). */
+async function run(s: BlockSummarizer): Promise<void> {
+  while (!closed && !queue.closed) {
+    const epoch = queue.epoch
+    const id = queue.claim(threadId)
+    if (id >= 0) {
+      const r = s.summarize(queue.handlesOf(id))
+      side.post({ kind: 'result', id, ...r }, [r.meta.buffer as ArrayBuffer, r.keys.buffer as ArrayBuffer])
+      await new Promise(setImmediate)
+    } else await queue.waitForWorkAsync(epoch, IDLE_WAIT_MS)
+  }
+}
+
+// A worker that cannot check (the file is gone; no WebAssembly, where the main thread starts no workers)
+// still says ready, so that nothing waits for it, and takes no chunks: the main thread checks them.
+side.ready()
+if (summarizer) void run(summarizer)

@@ -55,3 +55,40 @@ describe('FileByteSource.readInto and ReadWindow', () => {
     })
   }
 })
+
+describe('ReadWindow.fill', () => {
+  const whole = readFileSync(fixturePath('big-value'))
+  /** A source over `whole` that counts the bytes read from it. */
+  const counting = () => {
+    const src = new BufferByteSource(whole)
+    const counted = { bytes: 0 }
+    const read = (o: number, n: number) => {
+      counted.bytes += n
+      return src.read(o, n)
+    }
+    return { source: { size: src.size, name: 'm', read, close() {} }, counted }
+  }
+
+  it('reads exactly the range, and reads inside it come from the window', () => {
+    const { source, counted } = counting()
+    const w = new ReadWindow(source)
+    w.fill(1000, 3000)
+    expect(counted.bytes).toBe(3000)
+    expect(Buffer.from(w.read(1000, 10)).equals(whole.subarray(1000, 1010))).toBe(true)
+    expect(Buffer.from(w.read(3990, 10)).equals(whole.subarray(3990, 4000))).toBe(true)
+    expect(counted.bytes).toBe(3000)
+    // Past the range: an ordinary read (with its readahead).
+    expect(Buffer.from(w.read(4000, 10)).equals(whole.subarray(4000, 4010))).toBe(true)
+    expect(counted.bytes).toBeGreaterThan(3000)
+  })
+
+  it('a range outside the source leaves the window empty: read() then meets the problem itself', () => {
+    const { source, counted } = counting()
+    const w = new ReadWindow(source)
+    w.fill(0, 100)
+    w.fill(whole.length - 10, 11)
+    expect(counted.bytes).toBe(100)
+    expect(() => w.read(whole.length - 10, 11)).toThrow(ShortReadError)
+    expect(Buffer.from(w.read(50, 10)).equals(whole.subarray(50, 60))).toBe(true)
+  })
+})

@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -152,6 +152,31 @@ describe('scanTable with worker threads = scanTable serial', () => {
       expect(parallel.e.handle).toEqual(serial.e.handle)
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a worker that cannot open the file', () => {
+  it('(removed after the main thread opened it): takes no chunks, and the main thread prints every chunk', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'sstkit-gone-'))
+    try {
+      const file = join(tmp, 'gone.sst')
+      copyFileSync(fixturePath('fv5-snappy'), file)
+      const serial = run(fixturePath('fv5-snappy'), { format: 'text', hex: false }, 1)
+      const t = openTable(file)
+      rmSync(file)
+      const parts: Buffer[] = []
+      const w = new LineWriter((b) => parts.push(Buffer.from(b)))
+      const stats = { chunks: 0, chunksByWorkers: 0 }
+      const n = scanTable(t, { format: 'text', hex: false }, w, { jobs: 2, chunkBytes: 300, parallelThreshold: 0, awaitWorkers: true, stats })
+      w.flush()
+      t.close()
+      expect(stats.chunks).toBeGreaterThan(5)
+      expect(stats.chunksByWorkers).toBe(0)
+      expect(n).toBe(serial.n)
+      expect(Buffer.concat(parts).toString('latin1')).toBe(serial.out)
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
     }
   })
 })

@@ -18,7 +18,7 @@ import { type Entry, writeSyntheticTable } from '../synthetic.js'
 
 assertFreshBuild()
 const dist = (p: string) => join(ROOT, 'dist', p)
-const { verifyFile } = (await import(dist('table/verify.js'))) as typeof VerifyModule
+const { verifyFile, verifyTable } = (await import(dist('table/verify.js'))) as typeof VerifyModule
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
 const { tableLayout } = (await import(dist('table/layout.js'))) as typeof LayoutModule
 
@@ -133,6 +133,30 @@ describe('findings across block boundaries (synthetic)', () => {
     const r = expectSameFindings(bad)
     if (r.serial.kind === 'unopenable') return expect.unreachable()
     expect(r.serial.problems.length).toBeGreaterThan(0)
+  })
+})
+
+describe('a worker that cannot open the file', () => {
+  it('(removed after the main thread opened it): takes no chunks, and the main thread checks every chunk', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'sstkit-gone-'))
+    try {
+      const file = join(tmp, 'gone.sst')
+      copyFileSync(fixturePath('fv5-snappy'), file)
+      const serialTable = openTable(file)
+      const serial = verifyTable(serialTable, { jobs: 1 })
+      serialTable.close()
+      const t = openTable(file)
+      rmSync(file)
+      const stats = { chunks: 0, chunksByWorkers: 0 }
+      const parallel = verifyTable(t, { jobs: 2, chunkBytes: 300, parallelThreshold: 0, awaitWorkers: true, stats })
+      t.close()
+      expect(stats.chunks).toBeGreaterThan(5)
+      expect(stats.chunksByWorkers).toBe(0)
+      expect(parallel).toEqual(serial)
+      expect(serial.problems).toEqual([])
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
   })
 })
 
