@@ -19,7 +19,7 @@ import { openTable, type Table } from '../table/reader.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { newScratch } from '../codec/output.js'
 import { messageOf } from '../table/layout.js'
-import { collectGarbage } from '../util/garbage.js'
+import { collectYoungGarbage } from '../util/garbage.js'
 import { addBlock, addCertainBlock, emptySums } from './estimate.js'
 import type { SampleSums, SettingSpec } from './model.js'
 import { blockDraw } from './sampling.js'
@@ -31,11 +31,13 @@ const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 const RATE_BATCH_BYTES = 256 * 1024
 
 /**
- * Inside a task, collect once the thread's buffers grew by this (util/garbage.ts): snappy, lz4 and
- * the timing pass's reads allocate per block, and V8 alone would let ~64 MiB of them die per thread
- * before collecting, the most of advise's peak RSS (measured: +25 MB per thread in timing passes).
+ * Inside a task, collect the young generation once the thread's buffers grew by this
+ * (util/garbage.ts): snappy and lz4 allocate their outputs per block, and V8 alone would let
+ * ~64 MiB of them die per thread before collecting, the most of advise's peak RSS (measured:
+ * +25 MB per thread in the timing passes). Looked at once per this many bytes compressed.
  */
 const BLOCK_COLLECT_GROWTH_BYTES = 4 << 20
+const COLLECT_CHECK_BYTES = 1 << 20
 
 export interface FileTask {
   path: string
@@ -261,7 +263,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       }
       flushRates(st, false)
     }
-    collectGarbage(BLOCK_COLLECT_GROWTH_BYTES)
+    collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
   }
   for (const st of states ?? []) {
     flushRates(st, true)
@@ -318,8 +320,8 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
           dMs += performance.now() - t1
           dBytes += raw.length
         }
-        // Outside the timed spans.
-        collectGarbage(BLOCK_COLLECT_GROWTH_BYTES)
+        // Once per COLLECT_CHECK_BYTES compressed, outside the timed spans.
+        if (cBytes % COLLECT_CHECK_BYTES < raw.length) collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
       }
       sums.compressMs += cMs
       sums.timedBytes += cBytes
