@@ -11,6 +11,7 @@
  * inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
+import { newTrainingLock, shareTrainingLock } from '../codec/zdict.js'
 import { collectGarbage } from '../util/garbage.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
@@ -40,7 +41,10 @@ export class AdvisePool {
   private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
 
   constructor(readonly lanes: number) {
-    this.pool = lanes > 1 && canUseWorkers ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes - 1, null, { resourceLimits: WORKER_LIMITS }) : null
+    // Lanes train their files' dictionaries one at a time (codec/zdict.ts): the workers get the lock as their data.
+    const lock = lanes > 1 && canUseWorkers ? newTrainingLock() : null
+    shareTrainingLock(lock)
+    this.pool = lock ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes - 1, lock, { resourceLimits: WORKER_LIMITS }) : null
   }
 
   /** Run tasks; `lane` picks the thread. Results come back in task order. */
@@ -106,6 +110,7 @@ export class AdvisePool {
 
   async close(): Promise<void> {
     if (!this.pool) return
+    shareTrainingLock(null)
     this.pool.close()
     await Promise.all(this.pool.stragglers.map((s) => s.worker.terminate()))
   }

@@ -47,10 +47,33 @@ function v8Collector(): (() => void) | null {
 export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
   const buffers = process.memoryUsage().arrayBuffers
   floor = Math.min(floor, buffers)
+  youngFloor = Math.min(youngFloor, buffers)
   if (buffers - floor <= growthBytes) return false
   const gc = v8Collector()
   if (!gc) return false
   gc()
   floor = Number.POSITIVE_INFINITY
+  youngFloor = Number.POSITIVE_INFINITY
+  return true
+}
+
+/** Like `floor`, since the last collection of either kind. */
+let youngFloor = Number.POSITIVE_INFINITY
+
+/**
+ * A young-generation collection (a scavenge: ~0.1 ms, where a full one takes a
+ * few ms) if this thread's ArrayBuffers grew by more than `growthBytes`: enough
+ * for buffers that die as soon as they are used, such as a codec's output per
+ * block, and cheap enough to run inside a loop. True if it collected.
+ */
+export function collectYoungGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
+  const buffers = process.memoryUsage().arrayBuffers
+  floor = Math.min(floor, buffers)
+  youngFloor = Math.min(youngFloor, buffers)
+  if (buffers - youngFloor <= growthBytes) return false
+  const gc = v8Collector()
+  if (!gc) return false
+  ;(gc as (options: { type: 'minor' }) => void)({ type: 'minor' })
+  youngFloor = Number.POSITIVE_INFINITY
   return true
 }

@@ -1,0 +1,62 @@
+import { Worker } from 'node:worker_threads'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DictionaryBuildError, newTrainingLock, shareTrainingLock, trainDictionary } from '../../src/codec/zdict.js'
+import { concat, kvText } from './helpers.js'
+
+// Synthetic samples (text records): these tests are about the lock, not about matching RocksDB's dictionaries.
+const SAMPLE_BYTES = 16 * 1024
+const samples = concat(...Array.from({ length: 40 }, (_, i) => kvText(SAMPLE_BYTES, i + 1)))
+const lengths = Array.from({ length: 40 }, () => SAMPLE_BYTES)
+
+/** A thread that takes the lock, says so, holds it for `ms`, then frees it as trainDictionary does. */
+function holdLockElsewhere(lock: SharedArrayBuffer, ms: number): Promise<Worker> {
+  const code = `
+    const { workerData, parentPort } = require('node:worker_threads')
+    const lock = new Int32Array(workerData.lock)
+    Atomics.store(lock, 0, 1)
+    parentPort.postMessage('held')
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms)
+    Atomics.store(lock, 0, 0)
+    Atomics.notify(lock, 0, 1)
+  `
+  const worker = new Worker(code, { eval: true, workerData: { lock, ms } })
+  return new Promise((resolve, reject) => {
+    worker.once('message', () => resolve(worker))
+    worker.once('error', reject)
+  })
+}
+
+describe('the dictionary training lock', () => {
+  afterEach(() => shareTrainingLock(null))
+
+  it('leaves the dictionary unchanged and the lock free after training', () => {
+    const alone = trainDictionary(samples, lengths, 16384)
+    const lock = newTrainingLock()
+    shareTrainingLock(lock)
+    const locked = trainDictionary(samples, lengths, 16384)
+    expect(locked.length).toBeGreaterThan(0)
+    expect(Buffer.from(locked).equals(Buffer.from(alone))).toBe(true)
+    expect(Atomics.load(new Int32Array(lock), 0)).toBe(0)
+  })
+
+  it('frees the lock when training fails', () => {
+    const lock = newTrainingLock()
+    shareTrainingLock(lock)
+    // Two samples are too few for ZDICT.
+    expect(() => trainDictionary(samples.subarray(0, 2 * SAMPLE_BYTES), [SAMPLE_BYTES, SAMPLE_BYTES], 16384)).toThrow(DictionaryBuildError)
+    expect(Atomics.load(new Int32Array(lock), 0)).toBe(0)
+  })
+
+  it('waits while another thread holds the lock', async () => {
+    const lock = newTrainingLock()
+    shareTrainingLock(lock)
+    const worker = await holdLockElsewhere(lock, 400)
+    const t0 = performance.now()
+    trainDictionary(samples, lengths, 16384)
+    const waited = performance.now() - t0
+    await worker.terminate()
+    // The holder took the lock before saying so, and keeps it 400 ms from then.
+    expect(waited).toBeGreaterThanOrEqual(300)
+    expect(Atomics.load(new Int32Array(lock), 0)).toBe(0)
+  })
+})
