@@ -1,0 +1,149 @@
+// Bundle the CLI: oclif's core, every command and the init hook, from tsc's dist/ into a few
+// ES modules in dist/bundle/, so that a command starts by compiling a handful of files instead
+// of ~180 CommonJS and ES modules (bench/README.md, "Start-up": the step and its numbers).
+// Run by `npm run build` after tsc; `oclif.commands` and `oclif.hooks` in package.json point here.
+//
+//   node scripts/bundle-cli.mjs
+//
+// - Code splitting: each command is an entry, and what several share (oclif, the table reader)
+//   is one chunk, so there is one oclif and one copy of each sstkit module at run time.
+// - dist/ itself stays as tsc wrote it: the library (`sstkit`, `sstkit/reader`) and the worker
+//   threads load it unbundled (a worker is its own isolate: it shares no module with the bundle).
+// - Every output file is flat in dist/bundle/, so a module's `import.meta.url` is always that
+//   directory: `new URL('./worker.js', import.meta.url)` is rewritten to point back at dist/.
+//   Any other use of import.meta.url than the ones known to survive bundling fails the build.
+// - Native modules, WebAssembly (base64 in dist/wasm) and echarts are loaded at run time by
+//   createRequire or dynamic import, as before; packages that are only loaded lazily stay
+//   external so that they are not compiled into the bundle.
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
+import { build } from 'esbuild'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const dist = join(root, 'dist')
+const out = join(dist, 'bundle')
+
+/**
+ * Left to Node at run time: native addons (a bundler cannot inline a .node file), and packages a
+ * command loads only when it needs them (browse's UI, --report's charts; oclif's TypeScript support).
+ */
+const EXTERNAL = ['@node-rs/*', 'zstd-napi', 'zstd-napi/*', 'koffi', 'snappy', 'ink', 'react', 'react/*', 'echarts', 'typescript']
+
+const OCLIF_ENTRY = 'sstkit-oclif-entry'
+
+/**
+ * Packages oclif requires when it loads but uses only for help, spinners, globbing (no manifest),
+ * config files or error rendering: each is a stand-in in the bundle that requires the real package
+ * from oclif's own node_modules the first time a property is read. Correct if any of them is used
+ * on a path not foreseen (it is then loaded as without a bundle); it only saves their compile and
+ * load on the paths that do not.
+ */
+const LAZY = [
+  'semver',
+  'tinyglobby',
+  'ejs',
+  'cli-spinners',
+  'ansi-escapes',
+  'wordwrap',
+  'lilconfig',
+  'clean-stack',
+  'indent-string',
+  'wrap-ansi',
+  'string-width',
+  'widest-line',
+]
+const LAZY_NAMESPACE = 'sstkit-lazy'
+const oclifRequire = createRequire(createRequire(import.meta.url).resolve('@oclif/core/package.json'))
+
+/** A stand-in for `name` that has the shape (function or object, __esModule or not) of the real one. */
+function lazyStandIn(name) {
+  const real = oclifRequire(name)
+  const shape = { callable: typeof real === 'function', esModule: real.__esModule === true }
+  return `const shape = ${JSON.stringify(shape)}
+let real
+const load = () => (real ??= require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)}))
+const target = shape.callable ? () => {} : {}
+const descriptor = (t, k) => {
+  const d = Reflect.getOwnPropertyDescriptor(load(), k)
+  // A proxy may only report a non-configurable property that its target has too.
+  if (d && !d.configurable && !Reflect.getOwnPropertyDescriptor(t, k)) Reflect.defineProperty(t, k, d)
+  return d
+}
+module.exports = new Proxy(target, {
+  get: (_, k) => (k === '__esModule' ? shape.esModule || undefined : Reflect.get(load(), k)),
+  has: (_, k) => Reflect.has(load(), k),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: descriptor,
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  construct: (_, args) => Reflect.construct(load(), args),
+})
+`
+}
+
+const commands = readdirSync(join(dist, 'commands')).filter((f) => f.endsWith('.js'))
+const entryPoints = [
+  ...commands.map((f) => ({ in: join(dist, 'commands', f), out: f.replace(/\.js$/, '') })),
+  { in: join(dist, 'sstdump', 'help-hook.js'), out: '_help-hook' },
+  { in: OCLIF_ENTRY, out: '_oclif' },
+]
+
+/** `new URL('./x.js', import.meta.url)` as written in dist/a/b.js, pointed from dist/bundle/ at dist/a/x.js. */
+function rewriteUrls(file, source) {
+  const rewritten = source.replace(/new URL\((['"])(\.{1,2}\/[^'"]+)\1, import\.meta\.url\)/g, (_, q, rel) => {
+    const target = relative(out, resolve(dirname(file), rel))
+    return `new URL(${q}${target.startsWith('.') ? target : `./${target}`}${q}, import.meta.url)`
+  })
+  const rest = rewritten
+    .replace(/new URL\((['"])[^'"]+\1, import\.meta\.url\)/g, '')
+    .replace(/createRequire\(import\.meta\.url\)/g, '')
+    .replace(/import\.meta\.url\.endsWith\(/g, '')
+  if (rest.includes('import.meta')) throw new Error(`bundle-cli: ${relative(root, file)} uses import.meta in a way bundling would change`)
+  return rewritten
+}
+
+const distModules = {
+  name: 'sstkit-dist',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${OCLIF_ENTRY}$`) }, () => ({ path: OCLIF_ENTRY, namespace: OCLIF_ENTRY }))
+    // bin/run.js's entry: oclif's execute, from the same oclif chunk the commands use.
+    b.onLoad({ filter: /.*/, namespace: OCLIF_ENTRY }, () => ({
+      contents: "export { execute } from '@oclif/core'",
+      resolveDir: root,
+      loader: 'js',
+    }))
+    b.onResolve({ filter: new RegExp(`^(${LAZY.join('|')})$`) }, (args) =>
+      args.importer.includes('/node_modules/@oclif/core/') ? { path: args.path, namespace: LAZY_NAMESPACE } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: lazyStandIn(args.path), loader: 'js' }))
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(`${dist}/`)) return undefined
+      const source = readFileSync(args.path, 'utf8')
+      return { contents: source.includes('import.meta') ? rewriteUrls(args.path, source) : source, loader: 'js' }
+    })
+  },
+}
+
+rmSync(out, { recursive: true, force: true })
+const result = await build({
+  entryPoints,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: '_chunk-[hash]',
+  external: EXTERNAL,
+  plugins: [distModules],
+  // oclif and its dependencies are CommonJS: their require() of Node's built-ins needs a real require.
+  banner: { js: "import { createRequire as __sstkitRequire } from 'node:module'\nconst require = __sstkitRequire(import.meta.url)" },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  keepNames: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: !!process.env.META,
+})
+if (process.env.META) (await import('node:fs')).writeFileSync(process.env.META, JSON.stringify(result.metafile))
