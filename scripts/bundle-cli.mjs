@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createRequire } from 'node:module'
+import { createRequire, isBuiltin } from 'node:module'
 import { build } from 'esbuild'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -34,13 +34,16 @@ const EXTERNAL = ['@node-rs/*', 'zstd-napi', 'zstd-napi/*', 'koffi', 'snappy', '
 const OCLIF_ENTRY = 'sstkit-oclif-entry'
 
 /**
- * Packages oclif requires when it loads but uses only for help, spinners, globbing (no manifest),
- * config files or error rendering: each is a stand-in in the bundle that requires the real package
- * from oclif's own node_modules the first time a property is read. Correct if any of them is used
- * on a path not foreseen (it is then loaded as without a bundle); it only saves their compile and
- * load on the paths that do not.
+ * Loaded on first use instead of when the bundle loads, through a stand-in (below):
+ * - packages oclif requires when it loads but uses only for help, spinners, globbing (no
+ *   manifest), config files or error rendering; the real one is required from oclif's own
+ *   node_modules;
+ * - Node built-ins that only some commands use (bin/run.js's shebang sets a V8 flag, so Node's
+ *   built-ins are compiled without their code cache: ~2 ms each for these at start-up).
+ * Correct if one of them is used on a path not foreseen (it is then loaded as without a bundle);
+ * it only saves their compile and load on the paths that do not.
  */
-const LAZY = [
+const LAZY_PACKAGES = [
   'semver',
   'tinyglobby',
   'ejs',
@@ -54,18 +57,32 @@ const LAZY = [
   'string-width',
   'widest-line',
 ]
+const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks']
 const LAZY_NAMESPACE = 'sstkit-lazy'
-const oclifRequire = createRequire(createRequire(import.meta.url).resolve('@oclif/core/package.json'))
+const BUILTIN_NAMESPACE = 'sstkit-builtin'
+const WSL_NAMESPACE = 'sstkit-wsl'
+const buildRequire = createRequire(import.meta.url)
+const oclifRequire = createRequire(buildRequire.resolve('@oclif/core/package.json'))
 
-/** A stand-in for `name` that has the shape (function or object, __esModule or not) of the real one. */
+/**
+ * A CommonJS stand-in for `name` with the real module's shape (function or object, __esModule
+ * or not) that requires it the first time anything is read off it. For a built-in, its export
+ * names are known here, so that an ES module importing it (esbuild copies the names into a
+ * namespace of getters) does not load it either.
+ */
 function lazyStandIn(name) {
-  const real = oclifRequire(name)
-  const shape = { callable: typeof real === 'function', esModule: real.__esModule === true }
+  const builtin = name.startsWith('node:')
+  const real = builtin ? buildRequire(name) : oclifRequire(name)
+  const shape = { callable: typeof real === 'function', esModule: real.__esModule === true, keys: builtin ? Object.keys(real) : null }
+  const loader = builtin
+    ? `require(${JSON.stringify(name)})`
+    : `require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)})`
   return `const shape = ${JSON.stringify(shape)}
 let real
-const load = () => (real ??= require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)}))
+const load = () => (real ??= ${loader})
 const target = shape.callable ? () => {} : {}
 const descriptor = (t, k) => {
+  if (shape.keys) return shape.keys.includes(k) ? { configurable: true, enumerable: true, writable: true, value: undefined } : undefined
   const d = Reflect.getOwnPropertyDescriptor(load(), k)
   // A proxy may only report a non-configurable property that its target has too.
   if (d && !d.configurable && !Reflect.getOwnPropertyDescriptor(t, k)) Reflect.defineProperty(t, k, d)
@@ -74,7 +91,7 @@ const descriptor = (t, k) => {
 module.exports = new Proxy(target, {
   get: (_, k) => (k === '__esModule' ? shape.esModule || undefined : Reflect.get(load(), k)),
   has: (_, k) => Reflect.has(load(), k),
-  ownKeys: () => Reflect.ownKeys(load()),
+  ownKeys: () => shape.keys ?? Reflect.ownKeys(load()),
   getOwnPropertyDescriptor: descriptor,
   apply: (_, self, args) => Reflect.apply(load(), self, args),
   construct: (_, args) => Reflect.construct(load(), args),
@@ -113,10 +130,32 @@ const distModules = {
       resolveDir: root,
       loader: 'js',
     }))
-    b.onResolve({ filter: new RegExp(`^(${LAZY.join('|')})$`) }, (args) =>
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (args) =>
       args.importer.includes('/node_modules/@oclif/core/') ? { path: args.path, namespace: LAZY_NAMESPACE } : undefined,
     )
+    // The stand-in's own require of the built-in is Node's.
+    b.onResolve({ filter: new RegExp(`^(${LAZY_BUILTINS.join('|')})$`) }, (args) =>
+      args.namespace === LAZY_NAMESPACE ? { path: args.path, external: true } : { path: args.path, namespace: LAZY_NAMESPACE },
+    )
     b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: lazyStandIn(args.path), loader: 'js' }))
+    // oclif asks wsl-utils only whether this is WSL (its platform name) and, on Windows, for
+    // PowerShell's path; loading wsl-utils runs child_process and more. isWsl comes from is-wsl,
+    // the package wsl-utils re-exports; the rest of wsl-utils loads when PowerShell is asked for.
+    b.onResolve({ filter: /^wsl-utils$/ }, (args) =>
+      args.importer.includes('/node_modules/@oclif/core/') ? { path: oclifRequire.resolve('wsl-utils'), namespace: WSL_NAMESPACE } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: WSL_NAMESPACE }, (args) => ({
+      contents: "export { default as isWsl } from 'is-wsl'\nexport const powerShellPath = async () => (await import('wsl-utils')).powerShellPath()",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }))
+    // An ES module import of a built-in makes Node build the module's whole export list, reading
+    // every lazy getter on it (node:process's `report`, node:util's parseArgs and MIMEType,
+    // node:fs's streams...). Required as CommonJS, a built-in is only what it is.
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(`${dist}/`)) return undefined
       const source = readFileSync(args.path, 'utf8')
@@ -142,6 +181,8 @@ const result = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
   metafile: !!process.env.META,
