@@ -34,7 +34,7 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   module.enableCompileCache?.()
   const { execute } = await import('../dist/bundle/_oclif.js')
   const root = fileURLToPath(new URL('..', import.meta.url))
-  await execute({ loadOptions: { root, pjson: mayNeedHelpPlugin(process.argv.slice(2)) ? pjson : withoutPlugins(pjson) } })
+  await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
 }
 
 /**
@@ -48,8 +48,19 @@ function mayNeedHelpPlugin(argv) {
   return argv.some((a) => a === 'help' || a === '--help' || a === '-h')
 }
 
-function withoutPlugins(p) {
-  return { ...p, oclif: { ...p.oclif, plugins: [] } }
+/**
+ * package.json as oclif needs it for this command line: without the help plugin when it cannot
+ * be needed, and without the init hook (which only answers `sst-dump --help`) for any other
+ * command: each is a module to load before the command starts.
+ */
+function forCommandLine(p, argv) {
+  const oclif = { ...p.oclif }
+  if (!mayNeedHelpPlugin(argv)) oclif.plugins = []
+  if (argv[0] !== 'sst-dump' && oclif.hooks) {
+    const { init, ...otherHooks } = oclif.hooks
+    oclif.hooks = otherHooks
+  }
+  return { ...p, oclif }
 }
 
 /** oclif's engine warning, without semver, for a `>=X.Y[.Z]` range (any other form: oclif checks it). */

@@ -56,6 +56,7 @@ const LAZY_PACKAGES = [
   'wrap-ansi',
   'string-width',
   'widest-line',
+  'minimatch',
 ]
 const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks']
 const LAZY_NAMESPACE = 'sstkit-lazy'
