@@ -30,6 +30,8 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   const cpu = arch() === 'ia32' ? 'x86' : arch()
   process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${cpu} node-${process.version}\n`)
 } else {
+  // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
+  if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
   checkEngine(pjson.engines?.node)
   module.enableCompileCache?.()
   const { execute } = await import('../dist/bundle/_oclif.js')
