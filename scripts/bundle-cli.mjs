@@ -1,9 +1,10 @@
 // Bundle the CLI: oclif's core, every command and the init hook, from tsc's dist/ into a few
 // ES modules in dist/bundle/, so that a command starts by compiling a handful of files instead
-// of ~180 CommonJS and ES modules (bench/README.md, "Start-up": the step and its numbers).
-// Run by `npm run build` after tsc; `oclif.commands` and `oclif.hooks` in package.json point here.
+// of ~180 CommonJS and ES modules (bench/README.md, "Start-up": each step and its numbers).
+// Run by `npm run build` after tsc; `oclif.commands` and `oclif.hooks` in package.json point here,
+// and bin/run.js imports oclif's execute from dist/bundle/_oclif.js.
 //
-//   node scripts/bundle-cli.mjs
+//   node scripts/bundle-cli.mjs            (META=FILE also writes esbuild's metafile to FILE)
 //
 // - Code splitting: each command is an entry, and what several share (oclif, the table reader)
 //   is one chunk, so there is one oclif and one copy of each sstkit module at run time.
@@ -11,11 +12,12 @@
 //   threads load it unbundled (a worker is its own isolate: it shares no module with the bundle).
 // - Every output file is flat in dist/bundle/, so a module's `import.meta.url` is always that
 //   directory: `new URL('./worker.js', import.meta.url)` is rewritten to point back at dist/.
-//   Any other use of import.meta.url than the ones known to survive bundling fails the build.
-// - Native modules, WebAssembly (base64 in dist/wasm) and echarts are loaded at run time by
-//   createRequire or dynamic import, as before; packages that are only loaded lazily stay
-//   external so that they are not compiled into the bundle.
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+//   Any other use of import.meta than the ones known to survive bundling fails the build.
+// - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
+//   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
+//   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
+// - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createRequire, isBuiltin } from 'node:module'
@@ -188,4 +190,4 @@ const result = await build({
   logLevel: 'warning',
   metafile: !!process.env.META,
 })
-if (process.env.META) (await import('node:fs')).writeFileSync(process.env.META, JSON.stringify(result.metafile))
+if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
