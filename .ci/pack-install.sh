@@ -25,6 +25,9 @@ echo "pack-install: installed $version"
 case "$version" in sstkit/*) ;; *) echo "pack-install: unexpected --version: $version" >&2; exit 1 ;; esac
 cp "$root/examples/sample.sst" .
 ./node_modules/.bin/sstkit verify sample.sst
+# Help renders with packages the bundle (dist/bundle) loads on first use from the installed @oclif/core.
+./node_modules/.bin/sstkit --help | grep -q '^  verify ' || { echo "pack-install: sstkit --help lists no verify" >&2; exit 1; }
+./node_modules/.bin/sstkit help props >/dev/null
 ./node_modules/.bin/sstkit verify sample.sst --json | node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!j.ok || j.entries !== 900) process.exit(1)'
 node --input-type=module -e "import { openTable } from 'sstkit'; const t = openTable('sample.sst'); if (t.properties.known.get('rocksdb.num.entries') !== 900) process.exit(1); t.close()"
 echo "pack-install: ok"

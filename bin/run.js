@@ -8,9 +8,20 @@
 // - oclif checks package.json's `engines.node` with semver, 47 modules of the ~160 a command
 //   loads: the same check is done here for the `>=X.Y[.Z]` form package.json uses.
 // - Node >= 22.1 caches compiled modules on disk (module.enableCompileCache; absent in Node 20).
-import { readFileSync } from 'node:fs'
-import module from 'node:module'
-import { arch, release } from 'node:os'
+// - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
+//   handful of ES modules instead of ~180 files.
+// - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
+//   only when the command line may need it: no search for package.json, no second read of it,
+//   no plugin to find and read.
+// Node's built-ins are required, not imported: importing node:fs as an ES module builds its
+// export list, which loads fs streams.
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const { existsSync, readFileSync } = require('node:fs')
+const { arch, release } = require('node:os')
+const { fileURLToPath } = require('node:url')
+const module = require('node:module')
 
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
@@ -19,10 +30,39 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   const cpu = arch() === 'ia32' ? 'x86' : arch()
   process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${cpu} node-${process.version}\n`)
 } else {
+  // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
+  if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
   checkEngine(pjson.engines?.node)
   module.enableCompileCache?.()
-  const { execute } = await import('@oclif/core')
-  await execute({ dir: import.meta.url })
+  const { execute } = await import('../dist/bundle/_oclif.js')
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
+}
+
+/**
+ * Whether oclif may need @oclif/plugin-help for this command line: for its `help` command, the
+ * command list of the root help (which names `help`), and suggestions for an unknown command.
+ * Not when the first word names one of sstkit's commands and nothing asks for help.
+ */
+function mayNeedHelpPlugin(argv) {
+  const [id] = argv
+  if (!id || !/^[a-z][a-z0-9-]*$/.test(id) || !existsSync(new URL(`../dist/bundle/${id}.js`, import.meta.url))) return true
+  return argv.some((a) => a === 'help' || a === '--help' || a === '-h')
+}
+
+/**
+ * package.json as oclif needs it for this command line: without the help plugin when it cannot
+ * be needed, and without the init hook (which only answers `sst-dump --help`) for any other
+ * command: each is a module to load before the command starts.
+ */
+function forCommandLine(p, argv) {
+  const oclif = { ...p.oclif }
+  if (!mayNeedHelpPlugin(argv)) oclif.plugins = []
+  if (argv[0] !== 'sst-dump' && oclif.hooks) {
+    const { init, ...otherHooks } = oclif.hooks
+    oclif.hooks = otherHooks
+  }
+  return { ...p, oclif }
 }
 
 /** oclif's engine warning, without semver, for a `>=X.Y[.Z]` range (any other form: oclif checks it). */

@@ -11,6 +11,7 @@ import {
   removeContext,
   unmaskCrc32c,
 } from '../../src/codec/checksum.js'
+import { crc32cJs } from '../../src/codec/crc32c.js'
 import { loadXxh3Native, xxh3Backend, xxh3Low32, xxh3Low32NodeRs } from '../../src/codec/xxh3.js'
 import { NotSupportedError } from '../../src/format/errors.js'
 import { toolPresent } from '../helpers.js'
@@ -60,6 +61,25 @@ describe('CRC32c', () => {
       expect(maskCrc32c(unmaskCrc32c(v))).toBe(v)
     }
     expect(maskCrc32c(0x12345678)).not.toBe(0x12345678)
+  })
+})
+
+describe('CRC32c in JavaScript (the first KiB a process checksums)', () => {
+  it('equals @node-rs/crc32 on every length up to 3 KiB and at unaligned offsets', () => {
+    const bytes = randomBytes(4096, 7)
+    for (let n = 0; n <= 3072; n++) {
+      for (const off of [0, 1, 3]) expect(crc32cJs(bytes.subarray(off, off + n))).toBe(crc32c(bytes.subarray(off, off + n)))
+    }
+    expect(crc32cJs(ascii('123456789'))).toBe(0xe3069283)
+  })
+
+  it('blockChecksum keeps the same values once the JS budget is spent and the addon takes over', () => {
+    const big = randomBytes(300 * 1024, 9)
+    const small = randomBytes(100, 11)
+    const before = blockChecksum(ChecksumType.CRC32c, small)
+    expect(blockChecksum(ChecksumType.CRC32c, big)).toBe(maskCrc32c(crc32c(big)))
+    expect(blockChecksum(ChecksumType.CRC32c, small)).toBe(before)
+    expect(before).toBe(maskCrc32c(crc32c(small)))
   })
 })
 

@@ -1,0 +1,193 @@
+// Bundle the CLI: oclif's core, every command and the init hook, from tsc's dist/ into a few
+// ES modules in dist/bundle/, so that a command starts by compiling a handful of files instead
+// of ~180 CommonJS and ES modules (bench/README.md, "Start-up": each step and its numbers).
+// Run by `npm run build` after tsc; `oclif.commands` and `oclif.hooks` in package.json point here,
+// and bin/run.js imports oclif's execute from dist/bundle/_oclif.js.
+//
+//   node scripts/bundle-cli.mjs            (META=FILE also writes esbuild's metafile to FILE)
+//
+// - Code splitting: each command is an entry, and what several share (oclif, the table reader)
+//   is one chunk, so there is one oclif and one copy of each sstkit module at run time.
+// - dist/ itself stays as tsc wrote it: the library (`sstkit`, `sstkit/reader`) and the worker
+//   threads load it unbundled (a worker is its own isolate: it shares no module with the bundle).
+// - Every output file is flat in dist/bundle/, so a module's `import.meta.url` is always that
+//   directory: `new URL('./worker.js', import.meta.url)` is rewritten to point back at dist/.
+//   Any other use of import.meta than the ones known to survive bundling fails the build.
+// - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
+//   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
+//   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
+// - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequire, isBuiltin } from 'node:module'
+import { build } from 'esbuild'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const dist = join(root, 'dist')
+const out = join(dist, 'bundle')
+
+/**
+ * Left to Node at run time: native addons (a bundler cannot inline a .node file), and packages a
+ * command loads only when it needs them (browse's UI, --report's charts; oclif's TypeScript support).
+ */
+const EXTERNAL = ['@node-rs/*', 'zstd-napi', 'zstd-napi/*', 'koffi', 'snappy', 'ink', 'react', 'react/*', 'echarts', 'typescript']
+
+const OCLIF_ENTRY = 'sstkit-oclif-entry'
+
+/**
+ * Loaded on first use instead of when the bundle loads, through a stand-in (below):
+ * - packages oclif requires when it loads but uses only for help, spinners, globbing (no
+ *   manifest), config files or error rendering; the real one is required from oclif's own
+ *   node_modules;
+ * - Node built-ins that only some commands use (bin/run.js's shebang sets a V8 flag, so Node's
+ *   built-ins are compiled without their code cache: ~2 ms each for these at start-up).
+ * Correct if one of them is used on a path not foreseen (it is then loaded as without a bundle);
+ * it only saves their compile and load on the paths that do not.
+ */
+const LAZY_PACKAGES = [
+  'semver',
+  'tinyglobby',
+  'ejs',
+  'cli-spinners',
+  'ansi-escapes',
+  'wordwrap',
+  'lilconfig',
+  'clean-stack',
+  'indent-string',
+  'wrap-ansi',
+  'string-width',
+  'widest-line',
+  'minimatch',
+]
+const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks']
+const LAZY_NAMESPACE = 'sstkit-lazy'
+const BUILTIN_NAMESPACE = 'sstkit-builtin'
+const WSL_NAMESPACE = 'sstkit-wsl'
+const buildRequire = createRequire(import.meta.url)
+const oclifRequire = createRequire(buildRequire.resolve('@oclif/core/package.json'))
+
+/**
+ * A CommonJS stand-in for `name` with the real module's shape (function or object, __esModule
+ * or not) that requires it the first time anything is read off it. For a built-in, its export
+ * names are known here, so that an ES module importing it (esbuild copies the names into a
+ * namespace of getters) does not load it either.
+ */
+function lazyStandIn(name) {
+  const builtin = name.startsWith('node:')
+  const real = builtin ? buildRequire(name) : oclifRequire(name)
+  const shape = { callable: typeof real === 'function', esModule: real.__esModule === true, keys: builtin ? Object.keys(real) : null }
+  const loader = builtin
+    ? `require(${JSON.stringify(name)})`
+    : `require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(name)})`
+  return `const shape = ${JSON.stringify(shape)}
+let real
+const load = () => (real ??= ${loader})
+const target = shape.callable ? () => {} : {}
+const descriptor = (t, k) => {
+  if (shape.keys) return shape.keys.includes(k) ? { configurable: true, enumerable: true, writable: true, value: undefined } : undefined
+  const d = Reflect.getOwnPropertyDescriptor(load(), k)
+  // A proxy may only report a non-configurable property that its target has too.
+  if (d && !d.configurable && !Reflect.getOwnPropertyDescriptor(t, k)) Reflect.defineProperty(t, k, d)
+  return d
+}
+module.exports = new Proxy(target, {
+  get: (_, k) => (k === '__esModule' ? shape.esModule || undefined : Reflect.get(load(), k)),
+  has: (_, k) => Reflect.has(load(), k),
+  ownKeys: () => shape.keys ?? Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: descriptor,
+  apply: (_, self, args) => Reflect.apply(load(), self, args),
+  construct: (_, args) => Reflect.construct(load(), args),
+})
+`
+}
+
+const commands = readdirSync(join(dist, 'commands')).filter((f) => f.endsWith('.js'))
+const entryPoints = [
+  ...commands.map((f) => ({ in: join(dist, 'commands', f), out: f.replace(/\.js$/, '') })),
+  { in: join(dist, 'sstdump', 'help-hook.js'), out: '_help-hook' },
+  { in: OCLIF_ENTRY, out: '_oclif' },
+]
+
+/** `new URL('./x.js', import.meta.url)` as written in dist/a/b.js, pointed from dist/bundle/ at dist/a/x.js. */
+function rewriteUrls(file, source) {
+  const rewritten = source.replace(/new URL\((['"])(\.{1,2}\/[^'"]+)\1, import\.meta\.url\)/g, (_, q, rel) => {
+    const target = relative(out, resolve(dirname(file), rel))
+    return `new URL(${q}${target.startsWith('.') ? target : `./${target}`}${q}, import.meta.url)`
+  })
+  const rest = rewritten
+    .replace(/new URL\((['"])[^'"]+\1, import\.meta\.url\)/g, '')
+    .replace(/createRequire\(import\.meta\.url\)/g, '')
+    .replace(/import\.meta\.url\.endsWith\(/g, '')
+  if (rest.includes('import.meta')) throw new Error(`bundle-cli: ${relative(root, file)} uses import.meta in a way bundling would change`)
+  return rewritten
+}
+
+const distModules = {
+  name: 'sstkit-dist',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${OCLIF_ENTRY}$`) }, () => ({ path: OCLIF_ENTRY, namespace: OCLIF_ENTRY }))
+    // bin/run.js's entry: oclif's execute, from the same oclif chunk the commands use.
+    b.onLoad({ filter: /.*/, namespace: OCLIF_ENTRY }, () => ({
+      contents: "export { execute } from '@oclif/core'",
+      resolveDir: root,
+      loader: 'js',
+    }))
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (args) =>
+      args.importer.includes('/node_modules/@oclif/core/') ? { path: args.path, namespace: LAZY_NAMESPACE } : undefined,
+    )
+    // The stand-in's own require of the built-in is Node's.
+    b.onResolve({ filter: new RegExp(`^(${LAZY_BUILTINS.join('|')})$`) }, (args) =>
+      args.namespace === LAZY_NAMESPACE ? { path: args.path, external: true } : { path: args.path, namespace: LAZY_NAMESPACE },
+    )
+    b.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: lazyStandIn(args.path), loader: 'js' }))
+    // oclif asks wsl-utils only whether this is WSL (its platform name) and, on Windows, for
+    // PowerShell's path; loading wsl-utils runs child_process and more. isWsl comes from is-wsl,
+    // the package wsl-utils re-exports; the rest of wsl-utils loads when PowerShell is asked for.
+    b.onResolve({ filter: /^wsl-utils$/ }, (args) =>
+      args.importer.includes('/node_modules/@oclif/core/') ? { path: oclifRequire.resolve('wsl-utils'), namespace: WSL_NAMESPACE } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: WSL_NAMESPACE }, (args) => ({
+      contents: "export { default as isWsl } from 'is-wsl'\nexport const powerShellPath = async () => (await import('wsl-utils')).powerShellPath()",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }))
+    // An ES module import of a built-in makes Node build the module's whole export list, reading
+    // every lazy getter on it (node:process's `report`, node:util's parseArgs and MIMEType,
+    // node:fs's streams...). Required as CommonJS, a built-in is only what it is.
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(`${dist}/`)) return undefined
+      const source = readFileSync(args.path, 'utf8')
+      return { contents: source.includes('import.meta') ? rewriteUrls(args.path, source) : source, loader: 'js' }
+    })
+  },
+}
+
+rmSync(out, { recursive: true, force: true })
+const result = await build({
+  entryPoints,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: '_chunk-[hash]',
+  external: EXTERNAL,
+  plugins: [distModules],
+  // oclif and its dependencies are CommonJS: their require() of Node's built-ins needs a real require.
+  banner: { js: "import { createRequire as __sstkitRequire } from 'node:module'\nconst require = __sstkitRequire(import.meta.url)" },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: !!process.env.META,
+})
+if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))

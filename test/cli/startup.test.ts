@@ -1,0 +1,85 @@
+/**
+ * What `sstkit props` loads (bin/run.js and the bundle scripts/bundle-cli.mjs writes): oclif and
+ * sstkit from dist/bundle/, and none of what props does not use. A static import added somewhere
+ * (a codec's built-in, a UI package) would load it for every command again; see bench/README.md,
+ * "Start-up", for what each one costs.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { assertFreshBuild, ROOT } from '../helpers.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'sstkit-startup-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Preloaded into the CLI: at exit, the built-ins Node loaded and every CommonJS file compiled. */
+const RECORDER = `
+const Module = require('node:module')
+const files = []
+const compile = Module.prototype._compile
+Module.prototype._compile = function (content, filename) { files.push(filename); return compile.call(this, content, filename) }
+process.on('exit', () => require('node:fs').writeFileSync(process.env.SSTKIT_LOADED, JSON.stringify({ builtins: process.moduleLoadList, files })))
+`
+
+// As a user's shell runs it: the test runner's NODE_ENV=test puts oclif in development mode, where
+// it registers a TypeScript loader (tsx) to find commands' sources.
+const { NODE_ENV: _testEnv, NODE_OPTIONS: _testOptions, ...userEnv } = process.env
+
+interface Loaded {
+  status: number
+  stdout: string
+  builtins: string[]
+  files: string[]
+}
+
+function loadedBy(args: string[]): Loaded {
+  assertFreshBuild()
+  const recorder = join(dir, 'recorder.cjs')
+  const out = join(dir, `loaded-${args.join('-').replace(/\W+/g, '_')}.json`)
+  writeFileSync(recorder, RECORDER)
+  const r = spawnSync(process.execPath, ['--require', recorder, join(ROOT, 'bin/run.js'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...userEnv, SSTKIT_LOADED: out, FORCE_COLOR: '0' },
+    timeout: 60_000,
+  })
+  const { builtins, files } = JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; files: string[] }
+  return { status: r.status ?? -1, stdout: r.stdout, builtins, files: files.filter((f) => f !== recorder) }
+}
+
+describe('sstkit props start-up', () => {
+  const props = loadedBy(['props', 'examples/sample.sst'])
+
+  it('prints the properties', () => {
+    expect(props.status).toBe(0)
+    expect(props.stdout).toContain('BlockBasedTable, format_version 5, checksum kCRC32c')
+  })
+
+  it('compiles no CommonJS file: oclif is in the bundle, and the CRC32C addon is not loaded for a few KiB', () => {
+    expect(props.files).toEqual([])
+  })
+
+  it('loads none of the built-ins only other commands use', () => {
+    for (const unused of ['zlib', 'worker_threads', 'child_process', 'readline', 'perf_hooks', 'internal/process/report']) {
+      expect(props.builtins, unused).not.toContain(`NativeModule ${unused}`)
+    }
+  })
+})
+
+describe('the stand-ins load the real module when it is used', () => {
+  it('help renders with oclif packages loaded on first use (string-width, wrap-ansi...)', () => {
+    const help = loadedBy(['--help'])
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/^ {2}verify {2,}/m)
+    expect(help.files.some((f) => f.includes('/node_modules/wrap-ansi/'))).toBe(true)
+  })
+
+  it('a zlib SST is decompressed through the lazy node:zlib', () => {
+    const r = loadedBy(['scan', 'test/fixtures/real/fv1-zlib.sst', '--limit', '1'])
+    expect(r.status).toBe(0)
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1)
+    expect(r.builtins).toContain('NativeModule zlib')
+  })
+})
