@@ -10,6 +10,7 @@
 // - Node >= 22.1 caches compiled modules on disk (module.enableCompileCache; absent in Node 20).
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
+// - `sst-dump` (sst_dump's own argument syntax) runs without oclif.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
 //   no plugin to find and read.
@@ -29,6 +30,12 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   // WSL is left to oclif, which names the platform "wsl" there.
   const cpu = arch() === 'ia32' ? 'x86' : arch()
   process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${cpu} node-${process.version}\n`)
+} else if (process.argv[2] === 'sst-dump') {
+  // The drop-in parses sst_dump's own flags (src/sstdump): oclif has nothing to do, and scripts
+  // call it once per file, so it starts without oclif (bench/sst-dump.mjs).
+  checkEngine(pjson.engines?.node)
+  const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
+  process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
   if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)

@@ -106,6 +106,8 @@ const commands = readdirSync(join(dist, 'commands')).filter((f) => f.endsWith('.
 const entryPoints = [
   ...commands.map((f) => ({ in: join(dist, 'commands', f), out: f.replace(/\.js$/, '') })),
   { in: join(dist, 'sstdump', 'help-hook.js'), out: '_help-hook' },
+  // bin/run.js's entry for `sst-dump`, which needs no oclif.
+  { in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' },
   { in: OCLIF_ENTRY, out: '_oclif' },
 ]
 

@@ -1,7 +1,5 @@
 import { Command } from '@oclif/core'
-import { writeAllSync } from '../cli/write-all.js'
-import { helpText } from '../sstdump/help.js'
-import { runSstDump } from '../sstdump/run.js'
+import { sstDumpMain } from '../sstdump/main.js'
 
 /**
  * A drop-in for RocksDB's `sst_dump` (output of the Debian 7.8.3 build), with
@@ -30,15 +28,7 @@ Run \`sstkit sst-dump --help\` for sst_dump's flag list.`
     // The argv is sst_dump's, parsed by src/sstdump: tell oclif, which otherwise warns on stderr
     // under NODE_ENV=test or development ("did not parse its arguments").
     this.parsed = true
-    if (this.argv.includes('--help') && !this.argv.slice(0, this.argv.indexOf('--help')).includes('--')) {
-      writeAllSync(1, Buffer.from(helpText()))
-      return
-    }
-    const code = await runSstDump(this.argv, {
-      stdout: (b) => writeAllSync(1, b),
-      stderr: (b) => writeAllSync(2, b),
-      version: this.config.version,
-    })
+    const code = await sstDumpMain(this.argv, this.config.version)
     if (code !== 0) this.exit(code)
   }
 }

@@ -7,9 +7,8 @@ import type { Hook } from '@oclif/core'
 
 const hook: Hook<'init'> = async (opts) => {
   if (opts.id !== 'sst-dump') return
-  const end = opts.argv.indexOf('--')
-  const args = end < 0 ? opts.argv : opts.argv.slice(0, end)
-  if (args.includes('--help')) {
+  const { asksSstDumpHelp } = await import('./main.js')
+  if (asksSstDumpHelp(opts.argv)) {
     // Loaded only here: this hook runs before every command and must stay cheap.
     const { writeAllSync } = await import('../cli/write-all.js')
     const { helpText } = await import('./help.js')

@@ -83,3 +83,35 @@ describe('the stand-ins load the real module when it is used', () => {
     expect(r.builtins).toContain('NativeModule zlib')
   })
 })
+
+describe('sstkit sst-dump start-up', () => {
+  /** Every ES module the process loads, recorded by a loader hook (the bundle is ES modules). */
+  function esModulesOf(args: string[]): { status: number; stdout: string; urls: string[] } {
+    assertFreshBuild()
+    const log = join(dir, `esm-${args.join('-').replace(/\W+/g, '_')}.txt`)
+    const hooks = join(dir, 'hooks.mjs')
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs'\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }\n`,
+    )
+    const register = join(dir, 'register.mjs')
+    writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})\n`)
+    const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin/run.js'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...userEnv, FORCE_COLOR: '0' },
+      timeout: 60_000,
+    })
+    return { status: r.status ?? -1, stdout: r.stdout, urls: readFileSync(log, 'utf8').trim().split('\n') }
+  }
+
+  it('runs the drop-in without loading oclif (scripts call it once per file)', () => {
+    const r = esModulesOf(['sst-dump', '--file=examples/sample.sst', '--show_properties', '--command=none'])
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('Table Properties:')
+    expect(r.urls.some((u) => u.endsWith('/dist/bundle/_sst-dump.js'))).toBe(true)
+    expect(r.urls.filter((u) => u.endsWith('/dist/bundle/_oclif.js'))).toEqual([])
+    // The control: a command that goes through oclif loads it.
+    expect(esModulesOf(['props', 'examples/sample.sst']).urls.some((u) => u.endsWith('/dist/bundle/_oclif.js'))).toBe(true)
+  })
+})
