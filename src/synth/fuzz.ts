@@ -243,9 +243,9 @@ export function spawnCli(runJs: string, args: readonly string[], timeoutMs = 30_
 
 /**
  * The violations of one CLI run over `files`. With `json`, stdout must be the
- * command's JSON: one object per file it could open (an array for several
- * files), and each other file named by a line on stderr; in text, every file
- * is named on stdout or by a line on stderr.
+ * command's JSON: one entry per file (an array for several files), a file it
+ * could not read as {file, error} with its line on stderr too; in text, every
+ * file is named on stdout or by a line on stderr.
  */
 export function cliViolations(run: CliRun, files: readonly string[], json: boolean): string[] {
   const v: string[] = []
@@ -276,9 +276,12 @@ export function cliViolations(run: CliRun, files: readonly string[], json: boole
   }
   const results = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, unknown>[]
   if (!Array.isArray(parsed) && files.length > 1) v.push('several files, but the JSON is not an array')
-  if (results.some((r) => r === null || typeof r !== 'object' || 'error' in r)) v.push(`JSON reports a run-wide error: ${clip(run.stdout)}`)
+  if (results.some((r) => r === null || typeof r !== 'object' || ('error' in r && typeof r.file !== 'string')))
+    v.push(`JSON reports a run-wide error: ${clip(run.stdout)}`)
+  // A file that cannot be read is an entry of its own ({file, error}) as well as its line on stderr.
+  for (const r of results) if (r && typeof r.file === 'string' && 'error' in r && !onStderr(r.file)) v.push(`${r.file}: an error entry without its stderr line`)
   const reported = new Set(results.map((r) => r?.file).filter((f): f is string => typeof f === 'string'))
-  for (const f of files) if (!reported.has(f) && !onStderr(f)) v.push(`${f} not reported`)
+  for (const f of files) if (!reported.has(f)) v.push(`${f} missing from the JSON${onStderr(f) ? ' (only on stderr)' : ''}`)
   return v
 }
 

@@ -183,9 +183,10 @@ describe('sstkit verify --jobs (CLI)', () => {
     const parallel = sstkit(['verify', big])
     expect(serial.status).toBe(0)
     expect(parallel).toEqual(serial)
+    // On a loaded machine the main thread can be through the file before the worker has started:
+    // up to three runs, of which one must have had the worker check chunks.
     const stats = { chunks: 0, chunksByWorkers: 0 }
-    const o = verifyFile(big, { jobs: 2, stats })
-    expect(o.kind).toBe('ok')
+    for (let attempt = 0; attempt < 3 && stats.chunksByWorkers === 0; attempt++) expect(verifyFile(big, { jobs: 2, stats }).kind).toBe('ok')
     expect(stats.chunks).toBeGreaterThan(20)
     expect(stats.chunksByWorkers).toBeGreaterThan(0)
   })
