@@ -18,7 +18,8 @@
 import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
 import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
-import type { CompressionSetting } from '../codec/setting.js'
+import { type CompressionSetting, effectiveLevel } from '../codec/setting.js'
+import type { RecompressConfig } from './config.js'
 
 /** max_dict_bytes, zstd_max_train_bytes (sample budget for train/finalize), max_dict_buffer_bytes (0 = unlimited). */
 export type DictionaryOptions = Pick<CompressionSetting, 'maxDictBytes' | 'trainBytes' | 'maxDictBufferBytes'>
@@ -87,4 +88,69 @@ export function trainedDictionary(samples: Samples, maxDictBytes: number): Uint8
 
 export function finalizedDictionary(samples: Samples, maxDictBytes: number, level: number): Uint8Array {
   return dictionaryFromSamples('finalize', 7, samples.bytes, samples.lengths, maxDictBytes, level)
+}
+
+/** A dictionary built for a configuration, and the time it took (sampling included). */
+export interface BuiltDictionary {
+  bytes: Uint8Array
+  ms: number
+}
+
+/** Whether a configuration's dictionary is built from the file's own data (its samples). */
+export function buildsFromSamples(c: RecompressConfig): boolean {
+  return c.dict === 'raw' || c.dict === 'train' || c.dict === 'finalize'
+}
+
+function timed<T>(f: () => T): { v: T; ms: number } {
+  const t0 = performance.now()
+  const v = f()
+  return { v, ms: performance.now() - t0 }
+}
+
+/**
+ * The dictionaries of the configurations that build theirs from the file
+ * (raw, train, finalize; not `file`), as RocksDB's builder would. One pair of
+ * passes over the data serves every sample budget they need; a trained or
+ * finalized dictionary is built once and shared by the configurations that
+ * would build the same one. Each dictionary's time includes its share of the sampling.
+ */
+export function buildDictionaries(
+  table: Table,
+  configs: readonly RecompressConfig[],
+  source: SourceOptions,
+  opts: DictionaryOptions,
+): Map<number, BuiltDictionary> {
+  const out = new Map<number, BuiltDictionary>()
+  // Dictionaries come from the whole data stream, as RocksDB's builder sees it, even when sampling.
+  const whole: SourceOptions = { ...source, samplePercent: 100 }
+  const needRaw = configs.some((c) => c.dict === 'raw')
+  const needTrain = configs.some((c) => c.dict === 'train' || c.dict === 'finalize')
+  if (!needRaw && !needTrain) return out
+  const budgets = [...(needRaw ? [opts.maxDictBytes] : []), ...(needTrain ? [opts.trainBytes] : [])]
+  const sets = timed(() => collectSampleSets(table, whole, opts, budgets))
+  const share = sets.ms / budgets.length
+  const raw = needRaw ? sets.v[0] : undefined
+  const train = needTrain ? sets.v[needRaw ? 1 : 0] : undefined
+  let trained: BuiltDictionary | undefined
+  const finalized = new Map<number, BuiltDictionary>()
+  for (const c of configs) {
+    if (c.dict === 'raw') out.set(c.id, { bytes: rawDictionary(raw!), ms: share })
+    else if (c.dict === 'train') {
+      if (!trained) {
+        const r = timed(() => trainedDictionary(train!, opts.maxDictBytes))
+        trained = { bytes: r.v, ms: r.ms + share }
+      }
+      out.set(c.id, trained)
+    } else if (c.dict === 'finalize') {
+      const level = effectiveLevel(c.type, c.level)!
+      let f = finalized.get(level)
+      if (!f) {
+        const r = timed(() => finalizedDictionary(train!, opts.maxDictBytes, level))
+        f = { bytes: r.v, ms: r.ms + share }
+        finalized.set(level, f)
+      }
+      out.set(c.id, f)
+    }
+  }
+  return out
 }

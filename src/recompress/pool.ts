@@ -9,13 +9,9 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { type ConfigMeasurement, evaluate, type EvaluateTask } from './evaluate.js'
-import type { SkippedBlock } from './source.js'
+import { evaluate, type EvaluateTask, type TaskResult } from './evaluate.js'
 
-export interface TaskResult {
-  results: ConfigMeasurement[]
-  skipped: SkippedBlock[]
-}
+export type { TaskResult } from './evaluate.js'
 
 /** A task for a worker. */
 export type WorkerRequest = { kind: 'task'; id: number; task: EvaluateTask }
@@ -31,9 +27,34 @@ const canUseWorkers = !import.meta.url.endsWith('.ts')
 /** How long to sleep between looks at the workers when none has posted (the event loop runs meanwhile). */
 const POLL_MS = 50
 
-export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (n: number) => void): Promise<TaskResult[]> {
-  const workers = canUseWorkers ? Math.min(jobs, tasks.length) - 1 : 0
-  if (workers <= 0) {
+/** The worker threads of a run. */
+export type Workers = WorkerPool<WorkerRequest, WorkerMessage>
+
+/**
+ * The worker threads for `tasks` tasks on `jobs` lanes (null: all inline),
+ * started now so that they boot while this thread prepares the tasks. Hand
+ * them to runTasks, which closes them; a caller that fails before must close them itself (closeWorkers).
+ */
+export function startWorkers(jobs: number, tasks: number): Workers | null {
+  const workers = canUseWorkers ? Math.min(jobs, tasks) - 1 : 0
+  return workers > 0 ? new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null) : null
+}
+
+/** Close the workers, stopping any still inside a task after the close wait (after a failure elsewhere). */
+export async function closeWorkers(pool: Workers | null): Promise<void> {
+  if (!pool) return
+  pool.close()
+  await Promise.all(pool.stragglers.map((s) => s.worker.terminate()))
+}
+
+/** Run the tasks on this thread and the workers (started by startWorkers unless given); the results in task order. */
+export async function runTasks(
+  tasks: EvaluateTask[],
+  jobs: number,
+  onBlocks?: (n: number) => void,
+  workers: Workers | null = startWorkers(jobs, tasks.length),
+): Promise<TaskResult[]> {
+  if (!workers) {
     const out: TaskResult[] = []
     for (const t of tasks) {
       out.push(evaluate(t, () => onBlocks?.(1)))
@@ -43,7 +64,7 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
     return out
   }
   const results: TaskResult[] = new Array(tasks.length)
-  const pool = new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null)
+  const pool = workers
   /** The task each worker is on (by slot index), or -1. */
   const running = pool.slots.map(() => -1)
   let next = 0
@@ -96,8 +117,6 @@ export async function runTasks(tasks: EvaluateTask[], jobs: number, onBlocks?: (
     if (failure) throw failure.error
     return results
   } finally {
-    pool.close()
-    // A worker still inside a task after the close wait (after a failure elsewhere) is stopped.
-    await Promise.all(pool.stragglers.map((s) => s.worker.terminate()))
+    await closeWorkers(pool)
   }
 }
