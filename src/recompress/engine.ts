@@ -6,10 +6,8 @@
  */
 import { availableParallelism } from 'node:os'
 import { loadDictionaryFile } from '../table/compression-dict.js'
-import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
-import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
 import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
@@ -17,11 +15,10 @@ import { compressionShortName } from '../format/compression-type.js'
 import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers } from './pool.js'
+import { decodeStored, type StoredShape, storedShape } from './stored.js'
 import type { AutoSkipStrategy } from '../codec/auto-skip.js'
-import { type ReadStats, sampled as sampledIndex, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
-import { ReadWindow } from '../io/byte-source.js'
-import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { Property } from '../format/properties.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
@@ -182,59 +179,6 @@ export function partition(configs: RecompressConfig[], n: number): RecompressCon
     .map((g) => g.items.sort((a, b) => a.id - b.id))
 }
 
-/** Data blocks as stored (the sampled ones): how many, their bytes on disk, and their compression types. */
-function storedDataBlocks(table: Table, samplePercent: number): { blocks: number; compressed: number; bytes: number; types: Set<number> } {
-  // Only each block's trailer byte is read, through one reused window: no per-block objects, so memory stays flat.
-  const window = new ReadWindow(table.source)
-  const out = { blocks: 0, compressed: 0, bytes: 0, types: new Set<number>() }
-  let i = 0
-  for (const ref of table.dataBlocks()) {
-    if (!sampledIndex(i++, samplePercent)) continue
-    const { offset, size } = ref.handle
-    out.blocks++
-    out.bytes += size + BLOCK_TRAILER_BYTES
-    let type: number
-    try {
-      type = window.read(offset + size, 1)[0]
-    } catch {
-      continue // unreadable: counted, not as compressed (the decompression pass records it)
-    }
-    out.types.add(type)
-    if (type !== 0) out.compressed++
-  }
-  return out
-}
-
-/** The stored file's blocks by kind, and its data blocks' count, bytes and compression: everything but their decoding. */
-type StoredShape = Omit<StoredBaseline, 'uncompressedBytes' | 'ratio' | 'decompressMs' | 'decompressMBps' | 'decompressNoisy'>
-
-function storedShape(table: Table, source: SourceOptions): StoredShape {
-  // Everything but the data blocks from the layout; the data blocks, which may be millions, streamed.
-  const layout = tableLayout(table, { decompress: false, dataBlocks: false })
-  const sum = (pred: (k: string) => boolean) => layout.blocks.filter((b) => pred(b.kind)).reduce((a, b) => a + b.sizeOnDisk, 0)
-  const data = storedDataBlocks(table, source.samplePercent)
-  const compressions = [...data.types].filter((t) => t !== 0).map((t) => compressionTypeName(t))
-  return {
-    compression: compressions.length ? compressions.join('+') : compressionTypeName(0),
-    blocks: data.blocks,
-    blocksCompressed: data.compressed,
-    dataBytes: data.bytes,
-    dictBytes: sum((k) => k === 'compression dictionary'),
-    indexBytes: sum((k) => k === 'index' || k === 'index partition'),
-    filterBytes: sum((k) => k === 'filter' || k === 'filter partition'),
-    metaBytes: sum((k) => k === 'properties' || k === 'metaindex' || k === 'range-del' || k === 'meta' || k === 'footer'),
-    fileBytes: layout.fileSize,
-  }
-}
-
-/** The stored data blocks (the sampled ones) decoded in a pass of their own: when no task's pass measured them. */
-function decodeStored(table: Table, source: SourceOptions, skipped: SkippedBlock[]): ReadStats {
-  const stats: ReadStats = { bytes: 0, ms: 0 }
-  const ownBoundaries: SourceOptions = { blockSize: null, samplePercent: source.samplePercent }
-  for (const _ of sourceBlocks(table, ownBoundaries, skipped, stats));
-  return stats
-}
-
 function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline {
   const { bytes: uncompressed, ms: decompressMs } = decoded
   // Keys in the order the JSON report has always had them.
@@ -351,12 +295,12 @@ function resultOf(
   }
 }
 
-/** Blocks a task's pass feeds, for the progress total: exact with the file's boundaries; re-cut, estimated from the entries' raw bytes. */
-function estimatedBlocks(table: Table, shape: StoredShape, blockSize: number | null): number {
-  if (blockSize === null) return shape.blocks
+/** Blocks a task's pass feeds, for the progress total: the file's count with its boundaries; re-cut, estimated from the entries' raw bytes. */
+function estimatedBlocks(table: Table, source: SourceOptions): number {
   const known = table.properties.known
+  if (source.blockSize === null) return Math.max(1, Math.floor((Number(known.get(Property.NumDataBlocks) ?? 1) * source.samplePercent) / 100))
   const raw = Number(known.get(Property.RawKeySize) ?? 0) + Number(known.get(Property.RawValueSize) ?? 0)
-  return Math.max(1, Math.ceil((raw > 0 ? raw : shape.dataBytes) / blockSize))
+  return Math.max(1, Math.ceil((raw > 0 ? raw : Number(known.get(Property.DataSize) ?? 1)) / source.blockSize))
 }
 
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
@@ -371,25 +315,24 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     table.close()
     throw e
   }
-  // The workers boot (a V8 isolate, sstkit's modules) while this thread reads the stored file's shape.
+  // The workers boot (a V8 isolate, sstkit's modules: ~0.3 s) while this thread reads the stored file's shape.
   const workers = startWorkers(jobs, groups.length)
   let shape: StoredShape
   let outputs: TaskResult[]
   try {
     let total: number
     try {
-      shape = storedShape(table, opts.source)
-      total = estimatedBlocks(table, shape, opts.source.blockSize) * groups.length
+      shape = storedShape(table, opts.source.samplePercent)
+      total = estimatedBlocks(table, opts.source) * groups.length
     } finally {
       table.close()
     }
-    // The stored baseline's decoding rides on one task's pass over the stored blocks: the lightest group's.
-    const measuring = groups.length - 1
+    // The stored blocks' decoding rides on one task's pass: the lightest group's, which runs on this thread.
     const tasks: EvaluateTask[] = groups.map((g, i) => ({
       file,
       configs: g,
       dictionaries: fileDict ? Object.fromEntries(g.filter((c) => c.dict === 'file').map((c) => [c.id, fileDict])) : {},
-      measureStored: i === measuring,
+      measureStored: i === groups.length - 1,
       source: opts.source,
       maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
       acceptance: opts.acceptance,
@@ -412,14 +355,14 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   } finally {
     await closeWorkers(workers)
   }
-  // The baseline's own pass, only when no task could measure it (sampling a re-cut, an ingested file's re-cut
-  // with its seqno applied, an unreadable block, no configuration); its skipped blocks come first, as they always have.
+  // The decoding's own pass, only when no task could time it (no configuration, sampling a re-cut, an ingested
+  // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
   const skipped: SkippedBlock[] = []
   let decoded = outputs.find((o) => o.stored)?.stored
   if (!decoded) {
     const again = openTable(file)
     try {
-      decoded = decodeStored(again, opts.source, skipped)
+      decoded = decodeStored(again, opts.source.samplePercent, skipped)
     } finally {
       again.close()
     }
