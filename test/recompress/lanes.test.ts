@@ -28,12 +28,26 @@ describe('partition of the matrix over lanes', () => {
     buildMatrix({ types: [CompressionType.ZSTD], levels, dicts, checksums: [false] }).configs
   const label = (g: ReturnType<typeof matrix>) => g.map((c) => `${c.level}/${c.dict}`)
 
-  it('keeps the configurations that sample the file together, and hands out the costliest group first', () => {
+  it('weighs dictionaries and sampling, and hands out the costliest group first', () => {
+    // finalize costs 1.5 (its dictionary) and a group sampling the file 0.4 once: all finalize on one
+    // lane would cost 4.9 against 3; mixed, both lanes sample and cost 4.4 and 3.9.
     const groups = partition(matrix([1, 2, 3], ['none', 'finalize']), 2)
     expect(groups.map(label)).toEqual([
-      ['1/finalize', '2/finalize', '3/finalize'],
-      ['1/none', '2/none', '3/none'],
+      ['1/finalize', '3/none', '3/finalize'],
+      ['1/none', '2/none', '2/finalize'],
     ])
+  })
+
+  it('samples on one lane only when balance allows', () => {
+    // Two cheap dictionary configurations and two costly ones without: the dictionaries stay together.
+    const configs = [...matrix([1], ['none', 'finalize']), ...matrix([9], ['none'])].map((c, id) => ({ ...c, id }))
+    const groups = partition(configs, 2)
+    expect(groups.map(label)).toEqual([['9/none'], ['1/none', '1/finalize']])
+    const withRaw = partition(
+      [...matrix([1], ['raw', 'finalize']), ...matrix([9], ['none'])].map((c, id) => ({ ...c, id })),
+      2,
+    )
+    expect(withRaw.map(label)).toEqual([['9/none'], ['1/raw', '1/finalize']])
   })
 
   it('puts every configuration in exactly one group, in matrix order inside each, never more groups than asked', () => {
