@@ -17,7 +17,7 @@
  */
 import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
-import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import { type EntryPosition, recutAt, recutRecording, recutsAsStored, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
 import { type CompressionSetting, effectiveLevel } from '../codec/setting.js'
 import type { RecompressConfig } from './config.js'
 
@@ -32,12 +32,12 @@ export interface Samples {
   readonly bufferedBlocks: number
 }
 
-/** Sizes of the blocks RocksDB buffers before building the dictionary. */
-function bufferedSizes(table: Table, source: SourceOptions, limit: number): number[] {
+/** Sizes of the blocks RocksDB buffers before building the dictionary (and, re-cut, where each starts: see recutAt). */
+function bufferedSizes(table: Table, source: SourceOptions, limit: number, starts?: EntryPosition[]): number[] {
   const sizes: number[] = []
   let total = 0
   const skipped: SkippedBlock[] = []
-  for (const b of sourceBlocks(table, source, skipped)) {
+  for (const b of starts ? recutRecording(table, source, skipped, starts) : sourceBlocks(table, source, skipped)) {
     sizes.push(b.data.length)
     total += b.data.length
     // RocksDB checks after adding each finished block.
@@ -57,7 +57,9 @@ export function collectSamples(table: Table, source: SourceOptions, opts: Dictio
  * blocks, one to copy the chosen bytes.
  */
 export function collectSampleSets(table: Table, source: SourceOptions, opts: DictionaryOptions, budgets: number[]): Samples[] {
-  const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes)
+  // Re-cut, the first pass records where each block starts, so the second cuts only the chosen ones.
+  const starts: EntryPosition[] | undefined = recutsAsStored(table, source) ? [] : undefined
+  const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes, starts)
   const n = sizes.length
   const plans = budgets.map((b) => planSamples(sizes, b))
   const outs = plans.map((plan) => new Uint8Array(plan.reduce((a, p) => a + p.take, 0)))
@@ -70,10 +72,23 @@ export function collectSampleSets(table: Table, source: SourceOptions, opts: Dic
     }
   })
   const skipped: SkippedBlock[] = []
-  let i = 0
-  for (const b of sourceBlocks(table, source, skipped)) {
-    if (i >= n) break
-    for (const w of wanted.get(i++) ?? []) outs[w.set].set(b.data.subarray(0, w.take), w.at)
+  if (starts) {
+    const chosen = [...wanted.keys()].sort((a, b) => a - b)
+    let j = 0
+    for (const data of recutAt(
+      table,
+      source.blockSize!,
+      chosen.map((b) => starts[b]),
+      skipped,
+    )) {
+      for (const w of wanted.get(chosen[j++])!) outs[w.set].set(data.subarray(0, w.take), w.at)
+    }
+  } else {
+    let i = 0
+    for (const b of sourceBlocks(table, source, skipped)) {
+      if (i >= n) break
+      for (const w of wanted.get(i++) ?? []) outs[w.set].set(b.data.subarray(0, w.take), w.at)
+    }
   }
   return plans.map((plan, set) => ({ bytes: outs[set], lengths: plan.map((p) => p.take), bufferedBlocks: n }))
 }

@@ -51,6 +51,12 @@ export function sampled(i: number, percent: number): boolean {
   return Math.floor(((i + 1) * percent) / 100) > Math.floor((i * percent) / 100)
 }
 
+/** Where an entry is in the file: its stored data block (ordinal) and its place in that block. */
+export interface EntryPosition {
+  block: number
+  entry: number
+}
+
 /** Time and bytes spent reading and decoding stored data blocks: the stored baseline, measured by a pass that reads them anyway. */
 export interface ReadStats {
   bytes: number
@@ -100,6 +106,64 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
 }
 
 /**
+ * The re-cut blocks (re-cut mode, without the global-seqno iterator), each
+ * block's first entry recorded in `starts` (by block index: stored block, entry
+ * in it), so that recutAt can cut chosen blocks again without the blocks before them.
+ */
+export function* recutRecording(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts: EntryPosition[]): Generator<SourceBlock> {
+  yield* recut(table, opts, skipped, starts)
+}
+
+/** Whether recutRecording can record where each block starts (the stored entries are read as stored). */
+export function recutsAsStored(table: Table, opts: SourceOptions): boolean {
+  return opts.blockSize !== null && !(opts.applyGlobalSeqno && table.globalSeqno >= 0)
+}
+
+/**
+ * The re-cut blocks of size `blockSize` that start at `starts` (ascending,
+ * from recutRecording), cut again from their first entry exactly as the
+ * whole re-cut cuts them (the builder starts empty at every block): only the
+ * stored blocks they span are read, the others are passed in the index.
+ */
+export function* recutAt(table: Table, blockSize: number, starts: readonly EntryPosition[], skipped: SkippedBlock[]): Generator<Uint8Array> {
+  const builder = new BlockBuilder()
+  const policy = new FlushBySizePolicy(blockSize)
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  let k = 0
+  let active = false
+  let block = -1
+  let offset = table.indexHandle.offset
+  try {
+    for (const ref of table.dataBlocks()) {
+      block++
+      if (!active && (k >= starts.length || starts[k].block !== block)) {
+        if (k >= starts.length) break
+        continue
+      }
+      offset = ref.handle.offset
+      const it = new BlockIter(table.readDataBlock(ref.handle, reuse), offset, 'data block', table.dataRestartInterval)
+      let entry = 0
+      for (it.seekToFirst(); it.valid; it.next(), entry++) {
+        if (active && policy.shouldFlush(builder, it.key.length, it.value.length)) {
+          yield builder.finish()
+          active = false
+          k++
+        }
+        if (!active) {
+          if (k >= starts.length || starts[k].block !== block || starts[k].entry !== entry) continue
+          active = true
+        }
+        builder.add(it.key, it.value)
+      }
+    }
+  } catch (e) {
+    skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
+    return
+  }
+  if (active && !builder.empty) yield builder.finish()
+}
+
+/**
  * The file's entries in order, block after block, read through one reused
  * window and decode buffer: unlike the table's iterator, a pass allocates
  * nothing per block or MiB read, so it leaves no garbage behind (see
@@ -113,6 +177,7 @@ export function* storedEntries(
   skipped: SkippedBlock[],
   applyGlobalSeqno: boolean,
   stats?: ReadStats,
+  at?: EntryPosition,
 ): Generator<{ key: Uint8Array; value: Uint8Array }> {
   if (applyGlobalSeqno && table.globalSeqno >= 0) {
     const it = table.iterator({ applyGlobalSeqno: true })
@@ -129,14 +194,19 @@ export function* storedEntries(
     for (const ref of table.dataBlocks()) {
       offset = ref.handle.offset
       const it = new BlockIter(readBlock(table, ref.handle, reuse, stats), offset, 'data block', table.dataRestartInterval)
-      for (it.seekToFirst(); it.valid; it.next()) yield it
+      if (at) at.entry = 0
+      for (it.seekToFirst(); it.valid; it.next()) {
+        yield it
+        if (at) at.entry++
+      }
+      if (at) at.block++
     }
   } catch (e) {
     skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
   }
 }
 
-function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Generator<SourceBlock> {
+function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts?: EntryPosition[]): Generator<SourceBlock> {
   const builder = new BlockBuilder()
   const policy = new FlushBySizePolicy(opts.blockSize!)
   let index = 0
@@ -157,12 +227,14 @@ function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Gen
     }
     return block
   }
-  for (const it of storedEntries(table, skipped, opts.applyGlobalSeqno ?? false)) {
+  const at: EntryPosition | undefined = starts ? { block: 0, entry: 0 } : undefined
+  for (const it of storedEntries(table, skipped, opts.applyGlobalSeqno ?? false, undefined, at)) {
     const key = it.key
     if (policy.shouldFlush(builder, key.length, it.value.length)) {
       const block = finish()
       if (block) yield block
     }
+    if (at && builder.empty) starts!.push({ block: at.block, entry: at.entry })
     builder.add(key, it.value)
     firstKey ??= key.slice()
     if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)

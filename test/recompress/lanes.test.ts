@@ -6,7 +6,10 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { recompressFile, type RecompressOptions, type StoredBaseline } from '../../src/index.js'
+import { openTable, recompressFile, type RecompressOptions, type StoredBaseline } from '../../src/index.js'
+import { planSamples } from '../../src/table/compression-dict.js'
+import { collectSamples } from '../../src/recompress/dictionary.js'
+import { type EntryPosition, recutAt, recutRecording, sourceBlocks } from '../../src/recompress/source.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { buildMatrix } from '../../src/recompress/config.js'
 import { partition } from '../../src/recompress/engine.js'
@@ -116,5 +119,55 @@ describe('recompress over worker lanes (built CLI)', () => {
     expect(one.results.filter((r) => r[1] === 'finalize').every((r) => (r[3] as number) > 0)).toBe(true)
     expect(outcome(run('2'))).toEqual(one)
     expect(outcome(run('3'))).toEqual(one)
+  })
+})
+
+describe('dictionary samples of a re-cut file', () => {
+  it('are the blocks a whole re-cut makes, though the second pass re-cuts only the chosen ones', () => {
+    const t = openTable(SAMPLE)
+    try {
+      for (const blockSize of [1024, 4096, 16384]) {
+        const source = { blockSize, samplePercent: 100 }
+        // Every re-cut block, cut from the start (the reference), and RocksDB's plan over them.
+        const blocks = [...sourceBlocks(t, source, [])].map((b) => b.data.slice())
+        // A budget of a few blocks (scattered by the prime stride) and one of the whole file (every block, consecutive).
+        for (const budget of [3 * blockSize + 100, 1 << 22]) {
+          const plan = planSamples(
+            blocks.map((b) => b.length),
+            budget,
+          )
+          const expected = Buffer.concat(plan.map((p) => blocks[p.block].subarray(0, p.take)))
+          const got = collectSamples(t, source, { maxDictBytes: 4096, trainBytes: budget, maxDictBufferBytes: 0 }, budget)
+          expect(got.bufferedBlocks).toBe(blocks.length)
+          expect(got.lengths).toEqual(plan.map((p) => p.take))
+          expect(Buffer.from(got.bytes).equals(expected)).toBe(true)
+        }
+      }
+    } finally {
+      t.close()
+    }
+  })
+
+  it('say where each re-cut block starts, and recutAt cuts any of them again to the same bytes', () => {
+    const t = openTable(SAMPLE)
+    try {
+      const source = { blockSize: 4096, samplePercent: 100 }
+      const starts: EntryPosition[] = []
+      const blocks = [...recutRecording(t, source, [], starts)].map((b) => b.data.slice())
+      expect(starts.length).toBe(blocks.length)
+      expect(starts[0]).toEqual({ block: 0, entry: 0 })
+      const chosen = [0, 1, 2, 7, blocks.length - 1]
+      const again = [
+        ...recutAt(
+          t,
+          4096,
+          chosen.map((i) => starts[i]),
+          [],
+        ),
+      ]
+      expect(again.map((b) => Buffer.from(b).toString('hex'))).toEqual(chosen.map((i) => Buffer.from(blocks[i]).toString('hex')))
+    } finally {
+      t.close()
+    }
   })
 })
