@@ -32,8 +32,8 @@ describe('partition of the matrix over lanes', () => {
   const label = (g: ReturnType<typeof matrix>) => g.map((c) => `${c.level}/${c.dict}`)
 
   it('weighs dictionaries and sampling, and hands out the costliest group first', () => {
-    // zstd 1, 2, 3 cost 1, 1.1, 1.2, a dictionary 0.5 more, and a group sampling the file 0.4 once: all
-    // finalize on one lane would cost 5.2 against 3.3; mixed, both lanes sample and cost 4.5 and 4.4.
+    // zstd 1, 2, 3 cost 1, 1.1, 1.2, a dictionary 0.5 more, and a group sampling the file 0.25 once: all
+    // finalize on one lane would cost 5.05 against 3.3; mixed, both lanes sample and cost 4.35 and 4.25.
     const groups = partition(matrix([1, 2, 3], ['none', 'finalize']), 2)
     expect(groups.map(label)).toEqual([
       ['1/none', '1/finalize', '2/finalize'],
