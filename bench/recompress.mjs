@@ -5,10 +5,11 @@
 //
 //   node bench/recompress.mjs [--file PATH] [--levels 1,3,6,9] [--dicts none,raw,finalize,train]
 //                             [--jobs 2] [--full] [--json] [--no-cpu-run] [--cpu-rounds N]
-//                             [--sst-dump-per-level]
+//                             [--sst-dump-per-level] [--rounds N] [--compare OTHER/bin/run.js]
 //
-// Issue 16's run (the 224 MB inspect bench file, zstd 1..3 x none/finalize):
-//   node bench/recompress.mjs --file bench/data/inspect-200mb.sst --levels 1,2,3 --dicts none,finalize --cpu-rounds 0
+// Issue 16's run (the 224 MB inspect bench file, zstd 1..3 x none/finalize), 3 interleaved rounds:
+//   node bench/recompress.mjs --file bench/data/inspect-200mb.sst --levels 1,2,3 --dicts none,finalize --cpu-rounds 0 --rounds 3
+// Each round runs the sst_dump runs, then sstkit (then --compare's build): ratios are per round, then medians.
 //
 // Default file: bench/data/recompress-32mb.sst, generated on first use with the real `ldb`
 // (bench/gen-sst.mjs, snappy, 4 KiB blocks). sst_dump runs one level at a time (its levels are a
@@ -20,6 +21,7 @@
 
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateSst } from './gen-sst.mjs'
@@ -85,32 +87,12 @@ function levelRanges(ls, perLevel) {
   return out
 }
 
-// 1. sst_dump: one run per (dictionary mode, range of levels).
-let sstDumpWall = 0
-let sstDumpCpu = 0
-let sstDumpRuns = 0
-const sstDumpSizes = new Map()
-for (const d of dicts) {
-  for (const [from, to] of levelRanges(levels, flag('sst-dump-per-level'))) {
-    const r = timed(SST_DUMP, [
-      `--file=${file}`,
-      '--command=recompress',
-      '--compression_types=kZSTD',
-      `--compression_level_from=${from}`,
-      `--compression_level_to=${to}`,
-      ...dictFlags[d],
-    ])
-    sstDumpWall += r.wall
-    sstDumpCpu += r.cpu
-    sstDumpRuns++
-    for (const m of r.stdout.matchAll(/level: (-?\d+) Size:\s+(\d+)/g)) sstDumpSizes.set(`${d}/${m[1]}`, Number(m[2]))
-    process.stderr.write(`sst_dump zstd ${from}..${to} dict=${d}: ${r.wall.toFixed(2)} s\n`)
-  }
-}
-
-// 2. sstkit: the same matrix in one run.
-// bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
-const sk = timed(RUN_JS, [
+// 1. sst_dump, one run per (dictionary mode, range of levels), and sstkit, the same matrix in one run, in
+// interleaved rounds (--rounds, default 1): on a shared machine each round's ratio compares runs of the same minutes.
+// --compare OTHER/bin/run.js: another sstkit build (e.g. main before a change) in the same rounds.
+const rounds = Math.max(1, Number(opt('rounds', '1')))
+const compareJs = opt('compare')
+const sstkitArgs = (j) => [
   'recompress',
   file,
   '--levels',
@@ -122,19 +104,67 @@ const sk = timed(RUN_JS, [
   '--block-size',
   '16384',
   '--jobs',
-  String(jobs),
+  String(j),
   '--json',
-])
-const report = JSON.parse(sk.stdout)
-process.stderr.write(`sstkit: ${sk.wall.toFixed(2)} s wall, ${sk.cpu.toFixed(2)} s CPU\n`)
+]
+const sstDumpSizes = new Map()
+let sstDumpRuns = 0
+function sstDumpRound() {
+  const out = { wall: 0, cpu: 0 }
+  sstDumpRuns = 0
+  for (const d of dicts) {
+    for (const [from, to] of levelRanges(levels, flag('sst-dump-per-level'))) {
+      const r = timed(SST_DUMP, [
+        `--file=${file}`,
+        '--command=recompress',
+        '--compression_types=kZSTD',
+        `--compression_level_from=${from}`,
+        `--compression_level_to=${to}`,
+        ...dictFlags[d],
+      ])
+      out.wall += r.wall
+      out.cpu += r.cpu
+      sstDumpRuns++
+      for (const m of r.stdout.matchAll(/level: (-?\d+) Size:\s+(\d+)/g)) sstDumpSizes.set(`${d}/${m[1]}`, Number(m[2]))
+      process.stderr.write(`sst_dump zstd ${from}..${to} dict=${d}: ${r.wall.toFixed(2)} s\n`)
+    }
+  }
+  return out
+}
+// bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
+const roundsOut = []
+let report
+for (let i = 0; i < rounds; i++) {
+  const sd = sstDumpRound()
+  const sk = timed(RUN_JS, sstkitArgs(jobs))
+  report = JSON.parse(sk.stdout)
+  process.stderr.write(`round ${i + 1}: sstkit ${sk.wall.toFixed(2)} s wall, ${sk.cpu.toFixed(2)} s CPU, ${sk.rssMB.toFixed(0)} MB\n`)
+  const other = compareJs ? timed(compareJs, sstkitArgs(jobs)) : null
+  if (other) process.stderr.write(`round ${i + 1}: --compare ${other.wall.toFixed(2)} s wall, ${other.cpu.toFixed(2)} s CPU, ${other.rssMB.toFixed(0)} MB\n`)
+  roundsOut.push({ sstDump: sd, sstkit: sk, compare: other })
+}
+const med = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const sstDumpWall = med(roundsOut.map((r) => r.sstDump.wall))
+const sstDumpCpu = med(roundsOut.map((r) => r.sstDump.cpu))
+const sk = {
+  wall: med(roundsOut.map((r) => r.sstkit.wall)),
+  cpu: med(roundsOut.map((r) => r.sstkit.cpu)),
+  rssMB: Math.max(...roundsOut.map((r) => r.sstkit.rssMB)),
+}
+/** Per round: wall ratio; CPU ratio; and the quiet-machine bound: sstkit's CPU spread perfectly over `jobs` cores against sst_dump's CPU (one core, its wall when nothing else runs). */
+const ratios = (x, sd) => ({ wall: x.wall / sd.wall, cpu: x.cpu / sd.cpu, bound: x.cpu / Math.min(jobs, availableParallelism()) / sd.cpu })
+const perRound = roundsOut.map((r) => ({ sstkit: ratios(r.sstkit, r.sstDump), compare: r.compare ? ratios(r.compare, r.sstDump) : null }))
 // CPU overhead is measured on one job: with two, CPU time also counts two compressors slowing
 // each other down (shared caches and memory bandwidth), which is not sstkit's own work.
 // This VM's speed drifts by 10-20% over minutes, so sstkit (one job) and bare zstd run in
 // alternating rounds (--cpu-rounds, default 2) and the overhead is the median over rounds.
 // --cpu-rounds 0: no CPU comparison (the wall and RSS comparison only).
-const rounds = Math.max(0, Number(opt('cpu-rounds', '2')))
+const cpuRoundCount = Math.max(0, Number(opt('cpu-rounds', '2')))
 const cpuRounds = []
-for (let i = 0; i < rounds; i++) {
+for (let i = 0; i < cpuRoundCount; i++) {
   const one = flag('no-cpu-run')
     ? sk
     : timed(RUN_JS, [
@@ -171,10 +201,7 @@ for (let i = 0; i < rounds; i++) {
     overheadOverDictPct: (100 * (one.cpu - bareJson.cpuSeconds - dictCpu)) / (bareJson.cpuSeconds + dictCpu),
   })
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
+const median = med
 const sk1 = { cpu: median(cpuRounds.map((r) => r.sstkitCpu)) }
 const bareCpu = median(cpuRounds.map((r) => r.bareCpu))
 const bareDictCpu = median(cpuRounds.map((r) => r.bareDictCpu))
@@ -194,7 +221,15 @@ const result = {
   jobs,
   sstDump: { wallSeconds: sstDumpWall, cpuSeconds: sstDumpCpu },
   sstkit: { wallSeconds: sk.wall, cpuSeconds: sk.cpu, peakRssMB: sk.rssMB },
-  wallRatio: sk.wall / sstDumpWall,
+  wallRatio: med(perRound.map((r) => r.sstkit.wall)),
+  cpuRatio: med(perRound.map((r) => r.sstkit.cpu)),
+  quietBoundRatio: med(perRound.map((r) => r.sstkit.bound)),
+  rounds: roundsOut.map((r, i) => ({
+    sstDump: r.sstDump,
+    sstkit: r.sstkit && { wall: r.sstkit.wall, cpu: r.sstkit.cpu, rssMB: r.sstkit.rssMB },
+    compare: r.compare && { wall: r.compare.wall, cpu: r.compare.cpu, rssMB: r.compare.rssMB },
+    ratios: perRound[i],
+  })),
   bareZstd: { cpuSeconds: bareCpu },
   sstkitOneJob: { cpuSeconds: sk1.cpu },
   cpuRounds,
@@ -214,16 +249,27 @@ if (flag('json')) {
   console.log(`sst_dump --command=recompress : ${sstDumpWall.toFixed(2)} s wall (${sstDumpCpu.toFixed(2)} s CPU, ${sstDumpRuns} runs)`)
   console.log(`sstkit recompress             : ${sk.wall.toFixed(2)} s wall (${sk.cpu.toFixed(2)} s CPU, peak RSS ${sk.rssMB.toFixed(0)} MB)`)
   const met = (ok) => (ok ? 'met' : 'NOT met')
-  console.log(`wall ratio sstkit/sst_dump    : ${result.wallRatio.toFixed(2)}  (target <= ${WALL_RATIO_MAX}: ${met(result.wallRatio <= WALL_RATIO_MAX)})`)
+  const f = (x) => x.toFixed(2)
+  for (const [i, r] of perRound.entries()) {
+    const c = r.compare ? `; --compare wall ${f(r.compare.wall)}, CPU ${f(r.compare.cpu)}, bound ${f(r.compare.bound)}` : ''
+    console.log(`round ${i + 1} ratios (sstkit/sst_dump): wall ${f(r.sstkit.wall)}, CPU ${f(r.sstkit.cpu)}, quiet-machine bound ${f(r.sstkit.bound)}${c}`)
+  }
+  console.log(
+    `wall ratio sstkit/sst_dump    : ${result.wallRatio.toFixed(2)}  (median of ${rounds} rounds; target <= ${WALL_RATIO_MAX}: ${met(result.wallRatio <= WALL_RATIO_MAX)})`,
+  )
+  console.log(`CPU ratio sstkit/sst_dump     : ${result.cpuRatio.toFixed(2)}  (all of sstkit's threads against sst_dump's one)`)
+  console.log(
+    `quiet-machine bound           : ${result.quietBoundRatio.toFixed(2)}  (sstkit CPU / ${Math.min(jobs, availableParallelism())} cores / sst_dump CPU: the wall ratio with perfect spreading and no other load)`,
+  )
   console.log(`sstkit peak RSS, same run     : ${sk.rssMB.toFixed(0)} MB  (target <= ${RSS_MAX_MB} MB: ${met(sk.rssMB <= RSS_MAX_MB)})`)
   for (const [i, r] of cpuRounds.entries()) {
     console.log(
       `round ${i + 1}: sstkit 1 job ${r.sstkitCpu.toFixed(2)} s CPU, bare ${r.bareCpu.toFixed(2)} s (+ ${r.bareDictCpu.toFixed(2)} s dictionaries): overhead ${r.overheadPct.toFixed(1)}% (${r.overheadOverDictPct.toFixed(1)}% over bare + dictionaries)`,
     )
   }
-  if (rounds > 0) {
+  if (cpuRoundCount > 0) {
     console.log(
-      `sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}% median of ${rounds} rounds  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`,
+      `sstkit CPU overhead over bare : ${result.cpuOverheadPct.toFixed(1)}% median of ${cpuRoundCount} rounds  (1 job; target <= 10%: ${result.cpuOverheadPct <= 10 ? 'met' : 'NOT met'})`,
     )
     console.log(`over bare + dictionary building: ${result.cpuOverheadOverBareWithDictionariesPct.toFixed(1)}% median`)
   }

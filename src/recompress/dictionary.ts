@@ -17,8 +17,9 @@
  */
 import { dictionaryFromSamples, planSamples } from '../table/compression-dict.js'
 import type { Table } from '../table/reader.js'
-import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
-import type { CompressionSetting } from '../codec/setting.js'
+import { type EntryPosition, recutAt, recutRecording, recutsAsStored, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import { type CompressionSetting, effectiveLevel } from '../codec/setting.js'
+import type { RecompressConfig } from './config.js'
 
 /** max_dict_bytes, zstd_max_train_bytes (sample budget for train/finalize), max_dict_buffer_bytes (0 = unlimited). */
 export type DictionaryOptions = Pick<CompressionSetting, 'maxDictBytes' | 'trainBytes' | 'maxDictBufferBytes'>
@@ -31,12 +32,12 @@ export interface Samples {
   readonly bufferedBlocks: number
 }
 
-/** Sizes of the blocks RocksDB buffers before building the dictionary. */
-function bufferedSizes(table: Table, source: SourceOptions, limit: number): number[] {
+/** Sizes of the blocks RocksDB buffers before building the dictionary (and, re-cut, where each starts: see recutAt). */
+function bufferedSizes(table: Table, source: SourceOptions, limit: number, starts?: EntryPosition[]): number[] {
   const sizes: number[] = []
   let total = 0
   const skipped: SkippedBlock[] = []
-  for (const b of sourceBlocks(table, source, skipped)) {
+  for (const b of starts ? recutRecording(table, source, skipped, starts) : sourceBlocks(table, source, skipped)) {
     sizes.push(b.data.length)
     total += b.data.length
     // RocksDB checks after adding each finished block.
@@ -56,7 +57,9 @@ export function collectSamples(table: Table, source: SourceOptions, opts: Dictio
  * blocks, one to copy the chosen bytes.
  */
 export function collectSampleSets(table: Table, source: SourceOptions, opts: DictionaryOptions, budgets: number[]): Samples[] {
-  const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes)
+  // Re-cut, the first pass records where each block starts, so the second cuts only the chosen ones.
+  const starts: EntryPosition[] | undefined = recutsAsStored(table, source) ? [] : undefined
+  const sizes = bufferedSizes(table, source, opts.maxDictBufferBytes, starts)
   const n = sizes.length
   const plans = budgets.map((b) => planSamples(sizes, b))
   const outs = plans.map((plan) => new Uint8Array(plan.reduce((a, p) => a + p.take, 0)))
@@ -69,10 +72,23 @@ export function collectSampleSets(table: Table, source: SourceOptions, opts: Dic
     }
   })
   const skipped: SkippedBlock[] = []
-  let i = 0
-  for (const b of sourceBlocks(table, source, skipped)) {
-    if (i >= n) break
-    for (const w of wanted.get(i++) ?? []) outs[w.set].set(b.data.subarray(0, w.take), w.at)
+  if (starts) {
+    const chosen = [...wanted.keys()].sort((a, b) => a - b)
+    let j = 0
+    for (const data of recutAt(
+      table,
+      source.blockSize!,
+      chosen.map((b) => starts[b]),
+      skipped,
+    )) {
+      for (const w of wanted.get(chosen[j++])!) outs[w.set].set(data.subarray(0, w.take), w.at)
+    }
+  } else {
+    let i = 0
+    for (const b of sourceBlocks(table, source, skipped)) {
+      if (i >= n) break
+      for (const w of wanted.get(i++) ?? []) outs[w.set].set(b.data.subarray(0, w.take), w.at)
+    }
   }
   return plans.map((plan, set) => ({ bytes: outs[set], lengths: plan.map((p) => p.take), bufferedBlocks: n }))
 }
@@ -87,4 +103,69 @@ export function trainedDictionary(samples: Samples, maxDictBytes: number): Uint8
 
 export function finalizedDictionary(samples: Samples, maxDictBytes: number, level: number): Uint8Array {
   return dictionaryFromSamples('finalize', 7, samples.bytes, samples.lengths, maxDictBytes, level)
+}
+
+/** A dictionary built for a configuration, and the time it took (sampling included). */
+export interface BuiltDictionary {
+  bytes: Uint8Array
+  ms: number
+}
+
+/** Whether a configuration's dictionary is built from the file's own data (its samples). */
+export function buildsFromSamples(c: RecompressConfig): boolean {
+  return c.dict === 'raw' || c.dict === 'train' || c.dict === 'finalize'
+}
+
+function timed<T>(f: () => T): { v: T; ms: number } {
+  const t0 = performance.now()
+  const v = f()
+  return { v, ms: performance.now() - t0 }
+}
+
+/**
+ * The dictionaries of the configurations that build theirs from the file
+ * (raw, train, finalize; not `file`), as RocksDB's builder would. One pair of
+ * passes over the data serves every sample budget they need; a trained or
+ * finalized dictionary is built once and shared by the configurations that
+ * would build the same one. Each dictionary's time includes its share of the sampling.
+ */
+export function buildDictionaries(
+  table: Table,
+  configs: readonly RecompressConfig[],
+  source: SourceOptions,
+  opts: DictionaryOptions,
+): Map<number, BuiltDictionary> {
+  const out = new Map<number, BuiltDictionary>()
+  // Dictionaries come from the whole data stream, as RocksDB's builder sees it, even when sampling.
+  const whole: SourceOptions = { ...source, samplePercent: 100 }
+  const needRaw = configs.some((c) => c.dict === 'raw')
+  const needTrain = configs.some((c) => c.dict === 'train' || c.dict === 'finalize')
+  if (!needRaw && !needTrain) return out
+  const budgets = [...(needRaw ? [opts.maxDictBytes] : []), ...(needTrain ? [opts.trainBytes] : [])]
+  const sets = timed(() => collectSampleSets(table, whole, opts, budgets))
+  const share = sets.ms / budgets.length
+  const raw = needRaw ? sets.v[0] : undefined
+  const train = needTrain ? sets.v[needRaw ? 1 : 0] : undefined
+  let trained: BuiltDictionary | undefined
+  const finalized = new Map<number, BuiltDictionary>()
+  for (const c of configs) {
+    if (c.dict === 'raw') out.set(c.id, { bytes: rawDictionary(raw!), ms: share })
+    else if (c.dict === 'train') {
+      if (!trained) {
+        const r = timed(() => trainedDictionary(train!, opts.maxDictBytes))
+        trained = { bytes: r.v, ms: r.ms + share }
+      }
+      out.set(c.id, trained)
+    } else if (c.dict === 'finalize') {
+      const level = effectiveLevel(c.type, c.level)!
+      let f = finalized.get(level)
+      if (!f) {
+        const r = timed(() => finalizedDictionary(train!, opts.maxDictBytes, level))
+        f = { bytes: r.v, ms: r.ms + share }
+        finalized.set(level, f)
+      }
+      out.set(c.id, f)
+    }
+  }
+  return out
 }

@@ -6,22 +6,20 @@
  */
 import { availableParallelism } from 'node:os'
 import { loadDictionaryFile } from '../table/compression-dict.js'
-import { compressionTypeName } from '../codec/compression.js'
 import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
-import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
 import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
-import { collectSampleSets, type DictionaryOptions, finalizedDictionary, type Samples, trainedDictionary } from './dictionary.js'
-import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask } from './evaluate.js'
-import { runTasks } from './pool.js'
+import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
+import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask, type TaskResult } from './evaluate.js'
+import { closeWorkers, runTasks, startWorkers } from './pool.js'
+import { decodeStored, type StoredShape, storedShape } from './stored.js'
 import type { AutoSkipStrategy } from '../codec/auto-skip.js'
-import { sampled as sampledIndex, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
-import { ReadWindow } from '../io/byte-source.js'
-import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { Property } from '../format/properties.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
 export const MIN_TIMED_MS = 50
@@ -147,143 +145,77 @@ function spread(xs: number[]): number {
 
 const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) : null)
 
-/** Relative cost of a configuration, for balancing work across jobs. */
-function cost(c: RecompressConfig): number {
+/**
+ * Relative cost of a configuration's compression, for balancing work across jobs (1: zstd 1 without a
+ * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included).
+ */
+function compressionCost(c: RecompressConfig): number {
   const l = effectiveLevel(c.type, c.level) ?? 1
   if (compressionShortName(c.type) !== 'zstd') return compressionShortName(c.type) === 'lz4hc' ? 2 + l : compressionShortName(c.type) === 'bzip2' ? 8 : 1
-  return l <= 3 ? 1 : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+  return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
 }
 
-/** Split configurations into `n` groups of similar cost (longest first), keeping matrix order inside each. */
-function partition(configs: RecompressConfig[], n: number): RecompressConfig[][] {
-  const groups: { cost: number; items: RecompressConfig[] }[] = Array.from({ length: n }, () => ({ cost: 0, items: [] }))
+/**
+ * What a dictionary adds to a configuration, in the same units: zstd copies the digested dictionary's
+ * tables into its context for every block. Measured on the 224 MB bench file, 16 KiB blocks, one
+ * thread: zstd 1 and 3 with a finalized dictionary compress and round-trip in 1.3-1.5x the time without.
+ */
+const DICTIONARY_COST = 0.5
+
+/**
+ * What sampling the file for dictionaries costs a task, in the same units: one re-cut pass over the
+ * data and a re-cut of the ~100 chosen blocks (1.15 s of CPU on the bench file against ~2-3 s for a
+ * zstd 1..3 configuration's compression and round trip, both measured under load).
+ */
+const SAMPLING_COST = 0.25
+
+function cost(c: RecompressConfig): number {
+  return compressionCost(c) + (c.dict === 'none' ? 0 : DICTIONARY_COST)
+}
+
+/**
+ * Split configurations into `n` groups of similar cost, keeping matrix order
+ * inside each: longest first, each to the group it leaves cheapest. A group
+ * with a dictionary built from samples pays for sampling once (each task
+ * builds its own configurations' dictionaries), so those configurations stay
+ * together unless balance asks otherwise.
+ */
+export function partition(configs: RecompressConfig[], n: number): RecompressConfig[][] {
+  const groups: { cost: number; sampling: boolean; items: RecompressConfig[] }[] = Array.from({ length: n }, () => ({ cost: 0, sampling: false, items: [] }))
   for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
-    const g = groups.reduce((best, x) => (x.cost < best.cost ? x : best))
-    g.cost += cost(c)
+    const setup = (g: (typeof groups)[number]) => (buildsFromSamples(c) && !g.sampling ? SAMPLING_COST : 0)
+    const after = (g: (typeof groups)[number]) => g.cost + cost(c) + setup(g)
+    // Cheapest afterwards; on a tie, the group that needs no new sampling, then the first.
+    const g = groups.reduce((best, x) => (after(x) < after(best) || (after(x) === after(best) && setup(x) < setup(best)) ? x : best))
+    g.cost = after(g)
+    g.sampling ||= buildsFromSamples(c)
     g.items.push(c)
   }
-  return groups.filter((g) => g.items.length > 0).map((g) => g.items.sort((a, b) => a.id - b.id))
+  return groups
+    .filter((g) => g.items.length > 0)
+    .sort((a, b) => b.cost - a.cost)
+    .map((g) => g.items.sort((a, b) => a.id - b.id))
 }
 
-/** Data blocks as stored (the sampled ones): how many, their bytes on disk, and their compression types. */
-function storedDataBlocks(table: Table, samplePercent: number): { blocks: number; compressed: number; bytes: number; types: Set<number> } {
-  // Only each block's trailer byte is read, through one reused window: no per-block objects, so memory stays flat.
-  const window = new ReadWindow(table.source)
-  const out = { blocks: 0, compressed: 0, bytes: 0, types: new Set<number>() }
-  let i = 0
-  for (const ref of table.dataBlocks()) {
-    if (!sampledIndex(i++, samplePercent)) continue
-    const { offset, size } = ref.handle
-    out.blocks++
-    out.bytes += size + BLOCK_TRAILER_BYTES
-    let type: number
-    try {
-      type = window.read(offset + size, 1)[0]
-    } catch {
-      continue // unreadable: counted, not as compressed (the decompression pass records it)
-    }
-    out.types.add(type)
-    if (type !== 0) out.compressed++
-  }
-  return out
-}
-
-function storedBaseline(table: Table, source: SourceOptions, skipped: SkippedBlock[]): StoredBaseline {
-  // Everything but the data blocks from the layout; the data blocks, which may be millions, streamed.
-  const layout = tableLayout(table, { decompress: false, dataBlocks: false })
-  const sum = (pred: (k: string) => boolean) => layout.blocks.filter((b) => pred(b.kind)).reduce((a, b) => a + b.sizeOnDisk, 0)
-  const data = storedDataBlocks(table, source.samplePercent)
-  // Time decompressing the stored blocks (the same blocks the results cover).
-  let uncompressed = 0
-  let decompressMs = 0
-  const ownBoundaries: SourceOptions = { blockSize: null, samplePercent: source.samplePercent }
-  const t0 = performance.now()
-  for (const b of sourceBlocks(table, ownBoundaries, skipped)) uncompressed += b.data.length
-  decompressMs = performance.now() - t0
-  const dictBytes = sum((k) => k === 'compression dictionary')
-  const compressions = [...data.types].filter((t) => t !== 0).map((t) => compressionTypeName(t))
+function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline {
+  const { bytes: uncompressed, ms: decompressMs } = decoded
+  // Keys in the order the JSON report has always had them.
   return {
-    compression: compressions.length ? compressions.join('+') : compressionTypeName(0),
-    blocks: data.blocks,
-    blocksCompressed: data.compressed,
+    compression: shape.compression,
+    blocks: shape.blocks,
+    blocksCompressed: shape.blocksCompressed,
     uncompressedBytes: uncompressed,
-    dataBytes: data.bytes,
-    dictBytes,
-    indexBytes: sum((k) => k === 'index' || k === 'index partition'),
-    filterBytes: sum((k) => k === 'filter' || k === 'filter partition'),
-    metaBytes: sum((k) => k === 'properties' || k === 'metaindex' || k === 'range-del' || k === 'meta' || k === 'footer'),
-    fileBytes: layout.fileSize,
-    ratio: data.bytes + dictBytes > 0 ? uncompressed / (data.bytes + dictBytes) : 0,
+    dataBytes: shape.dataBytes,
+    dictBytes: shape.dictBytes,
+    indexBytes: shape.indexBytes,
+    filterBytes: shape.filterBytes,
+    metaBytes: shape.metaBytes,
+    fileBytes: shape.fileBytes,
+    ratio: shape.dataBytes + shape.dictBytes > 0 ? uncompressed / (shape.dataBytes + shape.dictBytes) : 0,
     decompressMs,
     decompressMBps: mbps(uncompressed, decompressMs),
     decompressNoisy: isNoisyTiming(decompressMs, 0, 1),
   }
-}
-
-interface BuiltDictionary {
-  bytes: Uint8Array
-  ms: number
-}
-
-function buildDictionaries(table: Table, configs: RecompressConfig[], opts: RecompressOptions): Map<number, BuiltDictionary> {
-  const out = new Map<number, BuiltDictionary>()
-  // Dictionaries come from the whole data stream, as RocksDB's builder sees it, even when sampling.
-  const source: SourceOptions = { ...opts.source, samplePercent: 100 }
-  let rawSamples: { s: Samples; ms: number } | undefined
-  let trainSamples: { s: Samples; ms: number } | undefined
-  let trained: BuiltDictionary | undefined
-  const finalized = new Map<number, BuiltDictionary>()
-  let fileDict: Uint8Array | undefined
-  const timed = <T>(f: () => T): { v: T; ms: number } => {
-    const t0 = performance.now()
-    const v = f()
-    return { v, ms: performance.now() - t0 }
-  }
-  // One pair of passes over the data serves every sample budget the matrix needs.
-  const needRaw = configs.some((c) => c.dict === 'raw')
-  const needTrain = configs.some((c) => c.dict === 'train' || c.dict === 'finalize')
-  if (needRaw || needTrain) {
-    const budgets = [...(needRaw ? [opts.dict.maxDictBytes] : []), ...(needTrain ? [opts.dict.trainBytes] : [])]
-    const r = timed(() => collectSampleSets(table, source, opts.dict, budgets))
-    const share = r.ms / budgets.length
-    if (needRaw) rawSamples = { s: r.v[0], ms: share }
-    if (needTrain) trainSamples = { s: r.v[needRaw ? 1 : 0], ms: share }
-  }
-  for (const c of configs) {
-    switch (c.dict) {
-      case 'none':
-        break
-      case 'raw': {
-        out.set(c.id, { bytes: rawSamples!.s.bytes, ms: rawSamples!.ms })
-        break
-      }
-      case 'train': {
-        if (!trained) {
-          const r = timed(() => trainedDictionary(trainSamples!.s, opts.dict.maxDictBytes))
-          trained = { bytes: r.v, ms: r.ms + trainSamples!.ms }
-        }
-        out.set(c.id, trained)
-        break
-      }
-      case 'finalize': {
-        const level = effectiveLevel(c.type, c.level)!
-        let f = finalized.get(level)
-        if (!f) {
-          const r = timed(() => finalizedDictionary(trainSamples!.s, opts.dict.maxDictBytes, level))
-          f = { bytes: r.v, ms: r.ms + trainSamples!.ms }
-          finalized.set(level, f)
-        }
-        out.set(c.id, f)
-        break
-      }
-      case 'file': {
-        fileDict ??= readDictFile(opts.dictFile!)
-        out.set(c.id, { bytes: fileDict, ms: 0 })
-        break
-      }
-    }
-  }
-  return out
 }
 
 export class DictFileError extends UsageError {
@@ -381,45 +313,82 @@ function resultOf(
   }
 }
 
+/** Blocks a task's pass feeds, for the progress total: the file's count with its boundaries; re-cut, estimated from the entries' raw bytes. */
+function estimatedBlocks(table: Table, source: SourceOptions): number {
+  const known = table.properties.known
+  if (source.blockSize === null) return Math.max(1, Math.floor((Number(known.get(Property.NumDataBlocks) ?? 1) * source.samplePercent) / 100))
+  const raw = Number(known.get(Property.RawKeySize) ?? 0) + Number(known.get(Property.RawValueSize) ?? 0)
+  return Math.max(1, Math.ceil((raw > 0 ? raw : Number(known.get(Property.DataSize) ?? 1)) / source.blockSize))
+}
+
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
   const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
-  const table = openTable(file)
-  const skipped: SkippedBlock[] = []
-  let stored: StoredBaseline
-  let dictionaries: Map<number, BuiltDictionary>
-  let totalBlocks: number
-  try {
-    stored = storedBaseline(table, opts.source, skipped)
-    dictionaries = buildDictionaries(table, configs, opts)
-    totalBlocks = opts.source.blockSize === null ? stored.blocks : Math.max(1, Math.ceil(stored.uncompressedBytes / opts.source.blockSize))
-  } finally {
-    table.close()
-  }
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const groups = partition(configs, Math.min(jobs, configs.length))
-  const tasks: EvaluateTask[] = groups.map((g) => ({
-    file,
-    configs: g,
-    dictionaries: Object.fromEntries(g.filter((c) => dictionaries.has(c.id)).map((c) => [c.id, dictionaries.get(c.id)!.bytes])),
-    source: opts.source,
-    maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
-    acceptance: opts.acceptance,
-    repeat: opts.repeat ?? 1,
-    autoSkip: opts.autoSkip,
-    minSampleEvery: opts.minSampleEvery,
-    seed: opts.seed,
-    fileIndex: opts.fileIndex ?? 0,
-    carry: Object.fromEntries(g.map((c) => [c.id, opts.carry?.get(carryKey(c)) ?? null])),
-    maxDictBytes: opts.dict.maxDictBytes,
-    trainBytes: opts.dict.trainBytes,
-    maxDictBufferBytes: opts.dict.maxDictBufferBytes,
-  }))
-  const total = totalBlocks * groups.length
-  let done = 0
-  const outputs = await runTasks(tasks, jobs, (n) => {
-    done += n
-    opts.onProgress?.(Math.min(done, total), total)
-  })
+  const table = openTable(file)
+  let fileDict: Uint8Array | undefined
+  try {
+    fileDict = configs.some((c) => c.dict === 'file') ? readDictFile(opts.dictFile!) : undefined
+  } catch (e) {
+    table.close()
+    throw e
+  }
+  // The workers boot (a V8 isolate, sstkit's modules: ~0.3 s) while this thread reads the stored file's shape.
+  const workers = startWorkers(jobs, groups.length)
+  let shape: StoredShape
+  let outputs: TaskResult[]
+  try {
+    let total: number
+    try {
+      shape = storedShape(table, opts.source.samplePercent)
+      total = estimatedBlocks(table, opts.source) * groups.length
+    } finally {
+      table.close()
+    }
+    // The stored blocks' decoding rides on one task's pass: the lightest group's, which runs on this thread.
+    const tasks: EvaluateTask[] = groups.map((g, i) => ({
+      file,
+      configs: g,
+      dictionaries: fileDict ? Object.fromEntries(g.filter((c) => c.dict === 'file').map((c) => [c.id, fileDict])) : {},
+      measureStored: i === groups.length - 1,
+      source: opts.source,
+      maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+      acceptance: opts.acceptance,
+      repeat: opts.repeat ?? 1,
+      autoSkip: opts.autoSkip,
+      minSampleEvery: opts.minSampleEvery,
+      seed: opts.seed,
+      fileIndex: opts.fileIndex ?? 0,
+      carry: Object.fromEntries(g.map((c) => [c.id, opts.carry?.get(carryKey(c)) ?? null])),
+      maxDictBytes: opts.dict.maxDictBytes,
+      trainBytes: opts.dict.trainBytes,
+      maxDictBufferBytes: opts.dict.maxDictBufferBytes,
+    }))
+    let done = 0
+    const progress = (n: number) => {
+      done += n
+      opts.onProgress?.(Math.min(done, total), total)
+    }
+    outputs = await runTasks(tasks, jobs, progress, workers)
+  } finally {
+    await closeWorkers(workers)
+  }
+  // The decoding's own pass, only when no task could time it (no configuration, sampling a re-cut, an ingested
+  // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
+  const skipped: SkippedBlock[] = []
+  let decoded = outputs.find((o) => o.stored)?.stored
+  if (!decoded) {
+    const again = openTable(file)
+    try {
+      decoded = decodeStored(again, opts.source.samplePercent, skipped)
+    } finally {
+      again.close()
+    }
+  }
+  const stored = storedBaseline(shape, decoded)
+  const dictionaries = new Map<number, BuiltDictionary>()
+  for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
+  if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0 })
   const byId = new Map<string, ConfigMeasurement>()
   for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.

@@ -13,10 +13,7 @@ import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
 import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
-import { BlockBuilder, BlockIter } from '../format/block.js'
-import { ReadWindow } from '../io/byte-source.js'
-import { newScratch } from '../codec/output.js'
-import { messageOf } from '../table/layout.js'
+import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { equalBytes, readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
@@ -25,7 +22,8 @@ import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import { type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
+import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
@@ -34,8 +32,19 @@ export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompr
 export interface EvaluateTask {
   file: string
   configs: RecompressConfig[]
-  /** Dictionary per config id (empty = none), built once by the engine as RocksDB would. */
+  /**
+   * Dictionary per config id given by the engine (a --dict-file's). The task
+   * builds the others (raw, train, finalize) itself, as RocksDB would: the
+   * engine groups the configurations that need them, so that sampling is
+   * done on as few lanes as balance allows.
+   */
   dictionaries: Record<number, Uint8Array>
+  /**
+   * Measure the stored baseline in this task's pass over the stored blocks
+   * (their uncompressed bytes and read + decode time), when that pass reads
+   * exactly the blocks the baseline covers (see storedMeasurable).
+   */
+  measureStored?: boolean
   source: SourceOptions
   maxCompressedBytesPerKb: number
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s). */
@@ -102,7 +111,27 @@ interface ConfigState {
   decider?: RateDecider | RatioDecider
 }
 
-export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
+/** What one task measured. */
+export interface TaskResult {
+  results: ConfigMeasurement[]
+  skipped: SkippedBlock[]
+  /** The dictionaries it built, by config id. */
+  dictionaries: Record<number, BuiltDictionary>
+  /** The stored data blocks as its pass read them (measureStored, when measurable and nothing was skipped). */
+  stored?: ReadStats
+}
+
+/**
+ * Whether a task's pass reads every stored block the baseline decodes, each
+ * once through readDataBlock: own boundaries (the same sampled blocks), or a
+ * re-cut of every block without the global-seqno iterator.
+ */
+export function storedMeasurable(source: SourceOptions, globalSeqno: number): boolean {
+  if (source.blockSize === null) return true
+  return source.samplePercent >= 100 && !(source.applyGlobalSeqno && globalSeqno >= 0)
+}
+
+export function evaluate(task: EvaluateTask, onBlock?: () => void): TaskResult {
   const table = openTable(task.file)
   try {
     return evaluateTable(table, task, onBlock)
@@ -111,8 +140,16 @@ export function evaluate(task: EvaluateTask, onBlock?: () => void): { results: C
   }
 }
 
-export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): { results: ConfigMeasurement[]; skipped: SkippedBlock[] } {
+export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): TaskResult {
   const repeat = Math.max(1, task.repeat)
+  const built = buildDictionaries(
+    table,
+    task.configs.filter((c) => buildsFromSamples(c)),
+    task.source,
+    task,
+  )
+  const dictionaries: Record<number, Uint8Array> = { ...task.dictionaries }
+  for (const [id, d] of built) dictionaries[id] = d.bytes
   const recut = task.source.blockSize !== null
   const plan: { config: RecompressConfig; strategy: AutoSkipStrategy | null }[] = []
   for (const config of task.configs) {
@@ -127,7 +164,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
         : strategy === 'ratio'
           ? new RatioDecider(random, task.maxCompressedBytesPerKb, task.minSampleEvery, task.carry?.[config.id] ?? null)
           : undefined
-    const given = task.dictionaries[config.id]
+    const given = dictionaries[config.id]
     const dictionary = given && given.length > 0 ? given : undefined
     const options = writerOptionsFor(
       table,
@@ -195,15 +232,19 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     return { config, writer, formatVersion: options.formatVersion, m, decider }
   })
   // Extra repeats re-time compression alone, with codecs of the same settings.
-  if (repeat > 1) addRepeatTimers(states, task, repeat)
+  if (repeat > 1) addRepeatTimers(states, dictionaries, repeat)
 
   const skipped: SkippedBlock[] = []
+  const storedReads: ReadStats | undefined = task.measureStored && storedMeasurable(task.source, table.globalSeqno) ? { bytes: 0, ms: 0 } : undefined
   let first = true
   let batchNo = 0
-  // Blocks are handed out in batches of about 1 MiB, each configuration taking the whole batch
-  // in turn: its compression context (several MiB of tables at high levels) then stays in the
-  // CPU caches for many blocks instead of being evicted by every other configuration's.
-  const BATCH_BYTES = 1 << 20
+  // Blocks are handed out in batches, each configuration taking the whole batch in turn: its
+  // compression context then stays in the CPU caches for several blocks instead of being evicted
+  // by every other configuration's. 128 KiB, not more: a batch's blocks then mostly die in the
+  // young generation (before their second scavenge) instead of being promoted and waiting for a
+  // full collection. Measured (zstd 1..3, 16 KiB blocks, one lane): 1 MiB 6.55 s of CPU, 256 KiB
+  // 5.7-6.1 s, 128 KiB 5.67-5.87 s, 32 KiB 5.75-6.13 s; zstd 9, 12, 19: within 1% of 1 MiB.
+  const BATCH_BYTES = 128 << 10
   let batch: { raw: Uint8Array; firstKey: Uint8Array; lastKey: Uint8Array; stats: BlockEntryStats }[] = []
   let batchBytes = 0
   const drain = () => {
@@ -241,7 +282,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       firstKey = null
       stats = emptyStats()
     }
-    for (const it of storedEntries(table, skipped, task.source.applyGlobalSeqno ?? false)) {
+    for (const it of storedEntries(table, skipped, task.source.applyGlobalSeqno ?? false, storedReads)) {
       const key = it.key
       const value = it.value
       if (policy.shouldFlush(builder, key.length, value.length)) flush()
@@ -254,7 +295,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     }
     if (!builder.empty) flush()
   } else {
-    for (const block of sourceBlocks(table, task.source, skipped)) {
+    for (const block of sourceBlocks(table, task.source, skipped, storedReads)) {
       const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
       if (whole) feed(block.data.slice(), whole.first, whole.last, whole.stats)
     }
@@ -279,37 +320,11 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     m.dictBytes = sum.dictBytes
     m.fileBytes = sum.fileSize
   }
-  return { results: states.map((s) => s.m), skipped }
-}
-
-/**
- * The file's entries as stored (no global seqno applied), block after block,
- * read through one reused window and decode buffer: unlike the table's
- * iterator, a pass allocates nothing per block or MiB read, so it leaves no
- * garbage behind (see util/garbage.ts). Stops at the first unreadable block or
- * entry, recording it. Each yielded entry is valid until the next.
- */
-function* storedEntries(table: Table, skipped: SkippedBlock[], applyGlobalSeqno: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
-  if (applyGlobalSeqno && table.globalSeqno >= 0) {
-    // An ingested file read as RocksDB's table reader reads it (sst_dump's emulation): the iterator patches each key.
-    const it = table.iterator({ applyGlobalSeqno: true })
-    try {
-      for (it.seekToFirst(); it.valid; it.next()) yield it
-    } catch (e) {
-      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${messageOf(e)}; entries after this point were not evaluated` })
-    }
-    return
-  }
-  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
-  let offset = table.indexHandle.offset
-  try {
-    for (const ref of table.dataBlocks()) {
-      offset = ref.handle.offset
-      const it = new BlockIter(table.readDataBlock(ref.handle, reuse), offset, 'data block', table.dataRestartInterval)
-      for (it.seekToFirst(); it.valid; it.next()) yield it
-    }
-  } catch (e) {
-    skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
+  return {
+    results: states.map((s) => s.m),
+    skipped,
+    dictionaries: Object.fromEntries(built),
+    stored: storedReads && skipped.length === 0 ? storedReads : undefined,
   }
 }
 
@@ -331,11 +346,11 @@ function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): v
   if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
 }
 
-function addRepeatTimers(states: ConfigState[], task: EvaluateTask, repeat: number): void {
+function addRepeatTimers(states: ConfigState[], dictionaries: Record<number, Uint8Array>, repeat: number): void {
   for (const s of states) {
     if (s.config.type === CompressionType.None) continue
     const inner = s.writer.onDataBlock!
-    const dict = task.dictionaries[s.config.id]
+    const dict = dictionaries[s.config.id]
     const d = dict?.length ? dict : undefined
     const compressor = compressorFor(s.config, s.formatVersion, d)
     s.writer.onDataBlock = (raw, compressed, ms) => {

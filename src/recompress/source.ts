@@ -7,7 +7,8 @@
 import type { Table } from '../table/reader.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { newScratch } from '../codec/output.js'
-import { BlockBuilder } from '../format/block.js'
+import { BlockBuilder, BlockIter } from '../format/block.js'
+import type { BlockHandle } from '../format/block-handle.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
 import { collectGarbage } from '../util/garbage.js'
@@ -50,7 +51,32 @@ export function sampled(i: number, percent: number): boolean {
   return Math.floor(((i + 1) * percent) / 100) > Math.floor((i * percent) / 100)
 }
 
-export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Generator<SourceBlock> {
+/** Where an entry is in the file: its stored data block (ordinal) and its place in that block. */
+export interface EntryPosition {
+  block: number
+  entry: number
+}
+
+/** Time and bytes spent reading and decoding stored data blocks: the stored baseline, measured by a pass that reads them anyway. */
+export interface ReadStats {
+  bytes: number
+  ms: number
+}
+
+/** What readDataBlock reuses between calls (its read window and decode buffer). */
+type BlockReuse = NonNullable<Parameters<Table['readDataBlock']>[1]>
+
+/** One stored data block, uncompressed, its read and decode counted in `stats`. */
+function readBlock(table: Table, handle: BlockHandle, reuse: BlockReuse, stats: ReadStats | undefined): Uint8Array {
+  if (!stats) return table.readDataBlock(handle, reuse)
+  const t0 = performance.now()
+  const data = table.readDataBlock(handle, reuse)
+  stats.ms += performance.now() - t0
+  stats.bytes += data.length
+  return data
+}
+
+export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: SkippedBlock[], stats?: ReadStats): Generator<SourceBlock> {
   if (opts.blockSize === null) {
     let i = 0
     // One reused read window and decode buffer: a pass over the file allocates nothing per block,
@@ -62,7 +88,7 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
       if (!sampled(index, opts.samplePercent)) continue
       let data: Uint8Array
       try {
-        data = table.readDataBlock(ref.handle, reuse)
+        data = readBlock(table, ref.handle, reuse, stats)
       } catch (e) {
         skipped.push({ offset: ref.handle.offset, message: messageOf(e) })
         continue
@@ -79,46 +105,144 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
   yield* recut(table, opts, skipped)
 }
 
-function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[]): Generator<SourceBlock> {
+/**
+ * The re-cut blocks (re-cut mode, without the global-seqno iterator), each
+ * block's first entry recorded in `starts` (by block index: stored block, entry
+ * in it), so that recutAt can cut chosen blocks again without the blocks before them.
+ */
+export function* recutRecording(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts: EntryPosition[]): Generator<SourceBlock> {
+  yield* recut(table, opts, skipped, starts)
+}
+
+/** Whether recutRecording can record where each block starts (the stored entries are read as stored). */
+export function recutsAsStored(table: Table, opts: SourceOptions): boolean {
+  return opts.blockSize !== null && !(opts.applyGlobalSeqno && table.globalSeqno >= 0)
+}
+
+/**
+ * The re-cut blocks of size `blockSize` that start at `starts` (ascending,
+ * from recutRecording), cut again from their first entry exactly as the
+ * whole re-cut cuts them (the builder starts empty at every block): only the
+ * stored blocks they span are read, the others are passed in the index.
+ */
+export function* recutAt(table: Table, blockSize: number, starts: readonly EntryPosition[], skipped: SkippedBlock[]): Generator<Uint8Array> {
+  const builder = new BlockBuilder()
+  const policy = new FlushBySizePolicy(blockSize)
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  let k = 0
+  let active = false
+  let block = -1
+  let offset = table.indexHandle.offset
+  try {
+    for (const ref of table.dataBlocks()) {
+      block++
+      if (!active && (k >= starts.length || starts[k].block !== block)) {
+        if (k >= starts.length) break
+        continue
+      }
+      offset = ref.handle.offset
+      const it = new BlockIter(table.readDataBlock(ref.handle, reuse), offset, 'data block', table.dataRestartInterval)
+      let entry = 0
+      for (it.seekToFirst(); it.valid; it.next(), entry++) {
+        if (active && policy.shouldFlush(builder, it.key.length, it.value.length)) {
+          yield builder.finish()
+          active = false
+          k++
+        }
+        if (!active) {
+          if (k >= starts.length || starts[k].block !== block || starts[k].entry !== entry) continue
+          active = true
+        }
+        builder.add(it.key, it.value)
+      }
+    }
+  } catch (e) {
+    skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
+    return
+  }
+  if (active && !builder.empty) yield builder.finish()
+}
+
+/**
+ * The file's entries in order, block after block, read through one reused
+ * window and decode buffer: unlike the table's iterator, a pass allocates
+ * nothing per block or MiB read, so it leaves no garbage behind (see
+ * util/garbage.ts). With `applyGlobalSeqno` an ingested file's keys are
+ * patched as RocksDB's table reader patches them (through the iterator).
+ * Stops at the first unreadable block or entry, recording it. Each yielded
+ * entry is valid until the next.
+ */
+export function* storedEntries(
+  table: Table,
+  skipped: SkippedBlock[],
+  applyGlobalSeqno: boolean,
+  stats?: ReadStats,
+  at?: EntryPosition,
+): Generator<{ key: Uint8Array; value: Uint8Array }> {
+  if (applyGlobalSeqno && table.globalSeqno >= 0) {
+    const it = table.iterator({ applyGlobalSeqno: true })
+    try {
+      for (it.seekToFirst(); it.valid; it.next()) yield it
+    } catch (e) {
+      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${messageOf(e)}; entries after this point were not evaluated` })
+    }
+    return
+  }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  let offset = table.indexHandle.offset
+  try {
+    for (const ref of table.dataBlocks()) {
+      offset = ref.handle.offset
+      const it = new BlockIter(readBlock(table, ref.handle, reuse, stats), offset, 'data block', table.dataRestartInterval)
+      if (at) at.entry = 0
+      for (it.seekToFirst(); it.valid; it.next()) {
+        yield it
+        if (at) at.entry++
+      }
+      if (at) at.block++
+    }
+  } catch (e) {
+    skipped.push({ offset, message: `${messageOf(e)}; entries after this point were not evaluated` })
+  }
+}
+
+function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts?: EntryPosition[]): Generator<SourceBlock> {
   const builder = new BlockBuilder()
   const policy = new FlushBySizePolicy(opts.blockSize!)
   let index = 0
   let firstKey: Uint8Array | undefined
-  let lastKey: Uint8Array | undefined
-  const it = table.iterator({ applyGlobalSeqno: opts.applyGlobalSeqno ?? false })
-  try {
-    it.seekToFirst()
-  } catch (e) {
-    skipped.push({ offset: table.indexHandle.offset, message: messageOf(e) })
-    return
-  }
+  // The last key is copied into one reused buffer per entry, and sliced once per block.
+  let lastKey = new Uint8Array(64)
+  let lastLength = 0
   let sinceCollect = 0
-  for (;;) {
-    if (!it.valid) break
-    if (policy.shouldFlush(builder, it.key.length, it.value.length)) {
-      const data = builder.finish()
-      if (sampled(index, opts.samplePercent)) yield { data, index, firstKey, lastKey }
-      index++
-      firstKey = undefined
-      sinceCollect += data.length
-      if (sinceCollect >= COLLECT_EVERY_BYTES) {
-        sinceCollect = 0
-        collectGarbage()
-      }
+  const finish = (): SourceBlock | null => {
+    const data = builder.finish()
+    const block = sampled(index, opts.samplePercent) ? { data, index, firstKey, lastKey: lastKey.slice(0, lastLength) } : null
+    index++
+    firstKey = undefined
+    sinceCollect += data.length
+    if (sinceCollect >= COLLECT_EVERY_BYTES) {
+      sinceCollect = 0
+      collectGarbage()
     }
-    builder.add(it.key, it.value)
-    firstKey ??= it.key.slice()
-    lastKey = it.key.slice()
-    try {
-      it.next()
-    } catch (e) {
-      // The iterator stops at a corrupt block; entries after it are not re-cut.
-      skipped.push({ offset: it.blockHandle?.offset ?? -1, message: `${messageOf(e)}; entries after this point were not evaluated` })
-      break
+    return block
+  }
+  const at: EntryPosition | undefined = starts ? { block: 0, entry: 0 } : undefined
+  for (const it of storedEntries(table, skipped, opts.applyGlobalSeqno ?? false, undefined, at)) {
+    const key = it.key
+    if (policy.shouldFlush(builder, key.length, it.value.length)) {
+      const block = finish()
+      if (block) yield block
     }
+    if (at && builder.empty) starts!.push({ block: at.block, entry: at.entry })
+    builder.add(key, it.value)
+    firstKey ??= key.slice()
+    if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
+    lastKey.set(key)
+    lastLength = key.length
   }
   if (!builder.empty) {
-    const data = builder.finish()
-    if (sampled(index, opts.samplePercent)) yield { data, index, firstKey, lastKey }
+    const block = finish()
+    if (block) yield block
   }
 }

@@ -1,0 +1,173 @@
+/**
+ * How recompress spreads its work over lanes: the partition of the matrix
+ * (longest first, dictionary sampling counted once per group), and the stored
+ * baseline measured by a task's own pass, equal to the baseline's own pass
+ * whatever the source mode or sampling.
+ */
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openTable, recompressFile, type RecompressOptions, type StoredBaseline } from '../../src/index.js'
+import { planSamples } from '../../src/table/compression-dict.js'
+import { collectSamples } from '../../src/recompress/dictionary.js'
+import { type EntryPosition, recutAt, recutRecording, sourceBlocks } from '../../src/recompress/source.js'
+import { CompressionType } from '../../src/codec/compression.js'
+import { buildMatrix } from '../../src/recompress/config.js'
+import { partition } from '../../src/recompress/engine.js'
+import { fixturePath, ROOT, sstkit } from '../helpers.js'
+
+const SAMPLE = join(ROOT, 'examples/sample.sst')
+const opts = (over: Partial<RecompressOptions> = {}): RecompressOptions => ({
+  matrix: { types: [CompressionType.ZSTD], levels: [3], dicts: ['none'], checksums: [false] },
+  source: { blockSize: null, samplePercent: 100 },
+  dict: { maxDictBytes: 4096, trainBytes: 409600, maxDictBufferBytes: 0 },
+  jobs: 1,
+  ...over,
+})
+/** The baseline without its timing. */
+const untimed = ({ decompressMs, decompressMBps, decompressNoisy, ...rest }: StoredBaseline) => rest
+
+describe('partition of the matrix over lanes', () => {
+  const matrix = (levels: number[], dicts: ('none' | 'raw' | 'train' | 'finalize')[]) =>
+    buildMatrix({ types: [CompressionType.ZSTD], levels, dicts, checksums: [false] }).configs
+  const label = (g: ReturnType<typeof matrix>) => g.map((c) => `${c.level}/${c.dict}`)
+
+  it('weighs dictionaries and sampling, and hands out the costliest group first', () => {
+    // zstd 1, 2, 3 cost 1, 1.1, 1.2, a dictionary 0.5 more, and a group sampling the file 0.25 once: all
+    // finalize on one lane would cost 5.05 against 3.3; mixed, both lanes sample and cost 4.35 and 4.25.
+    const groups = partition(matrix([1, 2, 3], ['none', 'finalize']), 2)
+    expect(groups.map(label)).toEqual([
+      ['1/none', '1/finalize', '2/finalize'],
+      ['2/none', '3/none', '3/finalize'],
+    ])
+  })
+
+  it('samples on one lane only when balance allows', () => {
+    // Two cheap dictionary configurations and two costly ones without: the dictionaries stay together.
+    const configs = [...matrix([1], ['none', 'finalize']), ...matrix([9], ['none'])].map((c, id) => ({ ...c, id }))
+    const groups = partition(configs, 2)
+    expect(groups.map(label)).toEqual([['9/none'], ['1/none', '1/finalize']])
+    const withRaw = partition(
+      [...matrix([1], ['raw', 'finalize']), ...matrix([9], ['none'])].map((c, id) => ({ ...c, id })),
+      2,
+    )
+    expect(withRaw.map(label)).toEqual([['9/none'], ['1/raw', '1/finalize']])
+  })
+
+  it('puts every configuration in exactly one group, in matrix order inside each, never more groups than asked', () => {
+    const configs = matrix([1, 3, 9, 19], ['none', 'raw', 'train', 'finalize'])
+    for (const n of [1, 2, 3, 5]) {
+      const groups = partition(configs, n)
+      expect(groups.length).toBeLessThanOrEqual(n)
+      expect(
+        groups
+          .flat()
+          .map((c) => c.id)
+          .sort((a, b) => a - b),
+      ).toEqual(configs.map((c) => c.id))
+      for (const g of groups) expect(g.map((c) => c.id)).toEqual([...g.map((c) => c.id)].sort((a, b) => a - b))
+    }
+  })
+
+  it('balances by cost: zstd 19 alone against the cheap levels', () => {
+    const groups = partition(matrix([1, 3, 19], ['none']), 2)
+    expect(groups.map(label)).toEqual([['19/none'], ['1/none', '3/none']])
+  })
+})
+
+describe('the stored baseline measured in a task', () => {
+  it('is the same whether a task times the decoding (own blocks, a full re-cut) or its own pass does (a sampled re-cut)', async () => {
+    const own = await recompressFile(SAMPLE, opts())
+    const recut = await recompressFile(SAMPLE, opts({ source: { blockSize: 4096, samplePercent: 100 } }))
+    expect(own.stored.uncompressedBytes).toBe(169856)
+    expect(untimed(recut.stored)).toEqual(untimed(own.stored))
+    const ownHalf = await recompressFile(SAMPLE, opts({ source: { blockSize: null, samplePercent: 50 } }))
+    const recutHalf = await recompressFile(SAMPLE, opts({ source: { blockSize: 4096, samplePercent: 50 } }))
+    expect(untimed(recutHalf.stored)).toEqual(untimed(ownHalf.stored))
+    expect(ownHalf.stored.blocks).toBeLessThan(own.stored.blocks)
+    expect(ownHalf.stored.uncompressedBytes).toBeLessThan(own.stored.uncompressedBytes)
+  })
+
+  it("is the same for an ingested file re-cut with its global seqno applied (the baseline's own pass)", async () => {
+    const file = fixturePath('ingested-global-seqno')
+    const own = await recompressFile(file, opts())
+    const applied = await recompressFile(file, opts({ source: { blockSize: 4096, samplePercent: 100, applyGlobalSeqno: true } }))
+    expect(own.stored.uncompressedBytes).toBeGreaterThan(0)
+    expect(untimed(applied.stored)).toEqual(untimed(own.stored))
+  })
+
+  it('times the decoding it measured', async () => {
+    const r = await recompressFile(SAMPLE, opts({ source: { blockSize: 4096, samplePercent: 100 } }))
+    expect(r.stored.decompressMs).toBeGreaterThan(0)
+    expect(r.stored.decompressMBps).toBeCloseTo(r.stored.uncompressedBytes / 1e6 / (r.stored.decompressMs / 1000), 6)
+  })
+})
+
+describe('recompress over worker lanes (built CLI)', () => {
+  it('gives the same sizes, dictionaries and stored baseline with 1, 2 or 3 jobs, re-cut and with every dictionary kind', () => {
+    const args = ['recompress', 'examples/sample.sst', '--levels', '1,3', '--dict', 'none,raw,train,finalize', '--block-size', '4096', '--json']
+    const run = (jobs: string) => {
+      const r = sstkit([...args, '--jobs', jobs])
+      expect(r.status).toBe(0)
+      return JSON.parse(r.stdout) as { stored: StoredBaseline; results: Record<string, unknown>[] }
+    }
+    const outcome = (j: ReturnType<typeof run>) => ({
+      stored: untimed(j.stored),
+      results: j.results.map((r) => [r.level, r.dict, r.checksum, r.dictId, r.dictBytes, r.dataBytes, r.fileBytes, r.blocks, r.blocksCompressed]),
+    })
+    const one = outcome(run('1'))
+    expect(one.results.length).toBe(2 * 4 * 2)
+    expect(one.results.filter((r) => r[1] === 'finalize').every((r) => (r[3] as number) > 0)).toBe(true)
+    expect(outcome(run('2'))).toEqual(one)
+    expect(outcome(run('3'))).toEqual(one)
+  })
+})
+
+describe('dictionary samples of a re-cut file', () => {
+  it('are the blocks a whole re-cut makes, though the second pass re-cuts only the chosen ones', () => {
+    const t = openTable(SAMPLE)
+    try {
+      for (const blockSize of [1024, 4096, 16384]) {
+        const source = { blockSize, samplePercent: 100 }
+        // Every re-cut block, cut from the start (the reference), and RocksDB's plan over them.
+        const blocks = [...sourceBlocks(t, source, [])].map((b) => b.data.slice())
+        // A budget of a few blocks (scattered by the prime stride) and one of the whole file (every block, consecutive).
+        for (const budget of [3 * blockSize + 100, 1 << 22]) {
+          const plan = planSamples(
+            blocks.map((b) => b.length),
+            budget,
+          )
+          const expected = Buffer.concat(plan.map((p) => blocks[p.block].subarray(0, p.take)))
+          const got = collectSamples(t, source, { maxDictBytes: 4096, trainBytes: budget, maxDictBufferBytes: 0 }, budget)
+          expect(got.bufferedBlocks).toBe(blocks.length)
+          expect(got.lengths).toEqual(plan.map((p) => p.take))
+          expect(Buffer.from(got.bytes).equals(expected)).toBe(true)
+        }
+      }
+    } finally {
+      t.close()
+    }
+  })
+
+  it('say where each re-cut block starts, and recutAt cuts any of them again to the same bytes', () => {
+    const t = openTable(SAMPLE)
+    try {
+      const source = { blockSize: 4096, samplePercent: 100 }
+      const starts: EntryPosition[] = []
+      const blocks = [...recutRecording(t, source, [], starts)].map((b) => b.data.slice())
+      expect(starts.length).toBe(blocks.length)
+      expect(starts[0]).toEqual({ block: 0, entry: 0 })
+      const chosen = [0, 1, 2, 7, blocks.length - 1]
+      const again = [
+        ...recutAt(
+          t,
+          4096,
+          chosen.map((i) => starts[i]),
+          [],
+        ),
+      ]
+      expect(again.map((b) => Buffer.from(b).toString('hex'))).toEqual(chosen.map((i) => Buffer.from(blocks[i]).toString('hex')))
+    } finally {
+      t.close()
+    }
+  })
+})
