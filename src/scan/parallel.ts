@@ -14,7 +14,7 @@ import type { RangeTombstone } from '../format/range-del.js'
 import { BufferPool, LineWriter } from '../report/line-writer.js'
 import type { KeyFormat, Table } from '../table/reader.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
+import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import type { ChunkResult, ScanSpec } from './printer.js'
 import { WASM_OUTPUT_BYTES } from './wasm-printer.js'
@@ -278,10 +278,7 @@ export class ParallelScan {
     this.leaveToWorkers = false
     if (this.pool.exited().length === 0) return
     this.poll() // their last answers may have arrived just before they went
-    const live = new Set(this.pool.slots.filter((s) => !s.dead).map((s) => s.worker.threadId))
-    for (let id = this.nextWrite; id < this.queue.claimed; id++) {
-      if (!this.ready.has(id) && !live.has(this.queue.ownerOf(id))) this.printAside(id)
-    }
+    for (const id of orphanedChunks(this.queue, this.nextWrite, this.pool.liveThreadIds())) if (!this.ready.has(id)) this.printAside(id)
   }
 }
 

@@ -18,7 +18,7 @@ import { readFixed32 } from '../format/coding.js'
 import { decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../util/chunk-queue.js'
+import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { blockChecksumOf, decompressRawBlock, readRawBlock } from './block-reader.js'
 import type { DataBlockRef, Table } from './reader.js'
@@ -326,10 +326,8 @@ export class ParallelBlockChecks {
     this.leaveToWorkers = false
     if (this.pool.exited().length === 0) return
     this.poll() // their last answers may have arrived just before they went
-    const live = new Set(this.pool.slots.filter((s) => !s.dead).map((s) => s.worker.threadId))
-    for (const c of this.window) {
-      if (c.result === null && c.id < this.queue.claimed && !live.has(this.queue.ownerOf(c.id))) this.checkHere(c.id)
-    }
+    const from = this.window.length > 0 ? this.window[0].id : this.queue.claimed
+    for (const id of orphanedChunks(this.queue, from, this.pool.liveThreadIds())) this.checkHere(id)
   }
 }
 

@@ -5,13 +5,10 @@
  * src/util/worker-pool.ts for the pool's part.
  */
 import { threadId } from 'node:worker_threads'
-import { ChunkQueue } from '../util/chunk-queue.js'
+import { ChunkQueue, serveChunks } from '../util/chunk-queue.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { openTable, type Table } from './reader.js'
 import { BlockSummarizer, type VerifyWorkerData, type VerifyWorkerMessage, type VerifyWorkerRequest } from './verify-parallel.js'
-
-/** How long an idle worker sleeps before looking again (it is woken as soon as a chunk is published). */
-const IDLE_WAIT_MS = 50
 
 const side = poolWorker<VerifyWorkerData, VerifyWorkerRequest, VerifyWorkerMessage>()
 const queue = ChunkQueue.attach(side.data.queue, side.data.queueSlots)
@@ -38,20 +35,17 @@ side.listen(
   },
 )
 
-/** Claim and check chunks until the queue closes, one per turn of the event loop (which delivers the close message). */
-async function run(s: BlockSummarizer): Promise<void> {
-  while (!closed && !queue.closed) {
-    const epoch = queue.epoch
-    const id = queue.claim(threadId)
-    if (id >= 0) {
-      const r = s.summarize(queue.handlesOf(id))
-      side.post({ kind: 'result', id, ...r }, [r.meta.buffer as ArrayBuffer, r.keys.buffer as ArrayBuffer])
-      await new Promise(setImmediate)
-    } else await queue.waitForWorkAsync(epoch, IDLE_WAIT_MS)
-  }
-}
-
 // A worker that cannot check (the file is gone; no WebAssembly, where the main thread starts no workers)
 // still says ready, so that nothing waits for it, and takes no chunks: the main thread checks them.
 side.ready()
-if (summarizer) void run(summarizer)
+if (summarizer) {
+  void serveChunks(
+    queue,
+    threadId,
+    () => closed,
+    (id) => {
+      const r = summarizer.summarize(queue.handlesOf(id))
+      side.post({ kind: 'result', id, ...r }, [r.meta.buffer as ArrayBuffer, r.keys.buffer as ArrayBuffer])
+    },
+  )
+}

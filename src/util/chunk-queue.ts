@@ -142,6 +142,36 @@ export class ChunkQueue {
   }
 }
 
+/** How long an idle worker sleeps before looking again (it is woken as soon as a chunk is published). */
+const IDLE_WAIT_MS = 50
+
+/**
+ * A worker's side: claim chunks (as `owner`, its threadId) and hand each to `handle` until the
+ * queue closes or `stopped()`. One chunk per turn of the event loop: it delivers the returned
+ * buffers and the close message, and runs V8's tasks (a loop that never yields let dead buffers
+ * pile up: 200 MB on scan).
+ */
+export async function serveChunks(queue: ChunkQueue, owner: number, stopped: () => boolean, handle: (id: number) => void): Promise<void> {
+  while (!stopped() && !queue.closed) {
+    const epoch = queue.epoch
+    const id = queue.claim(owner)
+    if (id >= 0) {
+      handle(id)
+      await new Promise(setImmediate)
+    } else await queue.waitForWorkAsync(epoch, IDLE_WAIT_MS)
+  }
+}
+
+/**
+ * The chunks from `from` on that were claimed by a thread no longer alive (not in `live`):
+ * the main thread does them itself when a worker has died.
+ */
+export function orphanedChunks(queue: ChunkQueue, from: number, live: ReadonlySet<number>): number[] {
+  const ids: number[] = []
+  for (let id = from; id < queue.claimed; id++) if (!live.has(queue.ownerOf(id))) ids.push(id)
+  return ids
+}
+
 /**
  * The bytes a chunk's blocks span, trailers included, to read in one go
  * (ReadWindow.fill); null when its handles are not in file order, leave the

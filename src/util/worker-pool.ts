@@ -131,6 +131,11 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
     return gone
   }
 
+  /** The threadIds of the workers not known to be dead (what a shared queue records as a chunk's owner). */
+  liveThreadIds(): Set<number> {
+    return new Set(this.slots.filter((s) => !s.dead).map((s) => s.worker.threadId))
+  }
+
   /** Close every worker and wait (up to shutdownWaitMs) until each has said so. Safe to call again. */
   readonly close = (): void => {
     process.off('exit', this.close)
