@@ -52,17 +52,9 @@ export interface RecompressOptions {
   carry?: Map<string, number | null>
 }
 
-export interface StoredBaseline {
-  compression: string
-  blocks: number
-  blocksCompressed: number
+/** The file as stored: its shape (stored.ts), and its data blocks' decoded size and decompression speed. */
+export interface StoredBaseline extends StoredShape {
   uncompressedBytes: number
-  dataBytes: number
-  dictBytes: number
-  indexBytes: number
-  filterBytes: number
-  metaBytes: number
-  fileBytes: number
   ratio: number
   /** Time to decompress the stored data blocks, ms. */
   decompressMs: number

@@ -357,17 +357,7 @@ export class Dumper {
         if (cmp < 0) continue
       }
       const data = this.readBlock(ref.handle, 'data', verify)
-      let it: BlockIter
-      try {
-        it = new BlockIter(data, ref.handle.offset, 'data block', t.dataRestartInterval)
-      } catch {
-        throw corruption('bad block contents')
-      }
-      try {
-        it.seekToFirst()
-      } catch {
-        throw corruption('bad entry in block')
-      }
+      const it = firstEntry(data, ref.handle.offset, t.dataRestartInterval)
       while (it.valid) {
         let key = it.key
         if (global) key = global.copy(key)
@@ -586,17 +576,8 @@ export class Dumper {
           continue
         }
         const data = this.readBlock(ref.handle, 'data', true)
-        let it: BlockIter
-        try {
-          it = new BlockIter(data, ref.handle.offset, 'data block', this.table.dataRestartInterval)
-        } catch {
-          throw corruption('bad block contents')
-        }
-        try {
-          for (it.seekToFirst(); it.valid; it.next());
-        } catch {
-          throw corruption('bad entry in block')
-        }
+        const it = firstEntry(data, ref.handle.offset, this.table.dataRestartInterval)
+        while (it.valid) advance(it)
       }
       return null
     } catch (e) {
@@ -632,7 +613,24 @@ function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties
   }
 }
 
-function advance(it: BlockIter): boolean {
+/** A data block's iterator at its first entry, failing with sst_dump's statuses (block, then entry). */
+export function firstEntry(data: Uint8Array, offset: number, restartInterval: number): BlockIter {
+  let it: BlockIter
+  try {
+    it = new BlockIter(data, offset, 'data block', restartInterval)
+  } catch {
+    throw corruption('bad block contents')
+  }
+  try {
+    it.seekToFirst()
+  } catch {
+    throw corruption('bad entry in block')
+  }
+  return it
+}
+
+/** The next entry, failing with sst_dump's status. */
+export function advance(it: BlockIter): boolean {
   try {
     return it.next()
   } catch {

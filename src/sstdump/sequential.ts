@@ -17,7 +17,7 @@
 import { availableParallelism } from 'node:os'
 import { SstkitError, transferable } from '../errors.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import { BlockIter, decodeBlockLayout } from '../format/block.js'
+import { decodeBlockLayout } from '../format/block.js'
 import { readFixed32 } from '../format/coding.js'
 import { Property } from '../format/properties.js'
 import { LineWriter } from '../report/line-writer.js'
@@ -28,9 +28,9 @@ import { SstDumpMode, WasmBlockPrinter } from '../scan/wasm-printer.js'
 import { newScratch } from '../codec/output.js'
 import { GlobalSeqnoPatch } from '../format/internal-key.js'
 import { ReadWindow } from '../io/byte-source.js'
-import { type BlockBuffers, type Dumper, type DumperOptions, toStatus } from './dumper.js'
+import { advance, type BlockBuffers, type Dumper, type DumperOptions, firstEntry, toStatus } from './dumper.js'
 import { ByteSink } from './sink.js'
-import { corruption, type SstDumpStatus } from './status.js'
+import type { SstDumpStatus } from './status.js'
 
 /** Thrown by the stderr probe of a chunk printed out of order. */
 const STDERR_LINE = Symbol('stderr line')
@@ -257,17 +257,7 @@ export class SstDumpBlockPrinter {
 
   /** Entries [from, end) of a block, one at a time; returns how many. */
   private printInJs(data: Uint8Array, offset: number, from: number, inOrder: boolean, before: number, sink: ByteSink): number {
-    let it: BlockIter
-    try {
-      it = new BlockIter(data, offset, 'data block', this.restartInterval)
-    } catch {
-      throw corruption('bad block contents')
-    }
-    try {
-      it.seekToFirst()
-    } catch {
-      throw corruption('bad entry in block')
-    }
+    const it = firstEntry(data, offset, this.restartInterval)
     const d = this.dumper
     let index = 0
     let count = 0
@@ -283,11 +273,7 @@ export class SstDumpBlockPrinter {
         count++
       }
       index++
-      try {
-        it.next()
-      } catch {
-        throw corruption('bad entry in block')
-      }
+      advance(it)
     }
     return count
   }
