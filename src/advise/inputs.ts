@@ -43,7 +43,11 @@ export function resolveInputs(paths: string[]): ResolvedInputs {
     if (ssts.length === 0) notes.push(`${p} holds no .sst files`)
     files.push(...ssts)
   }
-  if (files.length === 0) return problem(paths, 'no SST files to advise on')
+  if (files.length === 0) {
+    // One empty directory is most often a database path mistyped or a database not yet flushed: say both.
+    const only = paths.length === 1 && notes.length === 1
+    return problem(paths, only ? `${paths[0]}: directory holds no .sst files and no CURRENT file (not a RocksDB database)` : 'no SST files to advise on')
+  }
   return {
     groups: groupsOfFiles(files),
     source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] },

@@ -73,7 +73,9 @@ describe('system errors, every command that takes files', () => {
         empty.stderr,
         name === 'browse'
           ? /browse takes one file; .*empty is a directory/
-          : /empty: (the )?directory holds no \.sst files|^sstkit: no SST files to advise on$/,
+          : name === 'advise'
+            ? /^sstkit: .*empty: directory holds no \.sst files and no CURRENT file \(not a RocksDB database\)$/
+            : /empty: (the )?directory holds no \.sst files/,
       )
     })
   }
