@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { ExitCode, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand, writeAllSync } from '../cli/sst-command.js'
 import { printableLine } from '../errors.js'
 import { type LayoutBlock, layoutBlocks, type Table } from '../reader.js'
 import { blockCount, blockCountText, LayoutJsonStream, type LayoutView, layoutColumns, layoutNote, layoutRow, totalsModel } from '../report/layout.js'
@@ -80,6 +80,8 @@ Exits 1 if any block is unreadable or fails its checksum.`
         printed++
         const rows = json || flags.summary ? undefined : this.blockTable(table, view, write)
         const problems: string[] = []
+        // A walk that stops part-way keeps what it listed, and its JSON object says why it stopped.
+        let stopped: { error: unknown } | undefined
         try {
           for (const b of layoutBlocks(table, { decompress: flags.decompress ?? false })) {
             totals.add(b)
@@ -87,10 +89,18 @@ Exits 1 if any block is unreadable or fails its checksum.`
             rows?.row(layoutRow(b, view), layoutNote(b, view))
             if (flags.summary && b.problem && problems.length < MAX_SUMMARY_PROBLEMS) problems.push(problemLine(b, table.fileSize))
           }
+        } catch (e) {
+          stopped = { error: e }
         } finally {
           rows?.end()
-          if (json) jsonStream.end(totals.totals, totals.problems)
+          let error: FileErrorJson['error'] | undefined
+          if (stopped) {
+            out.flush()
+            error = this.reportFileError(file, stopped.error, 'opened').error
+          }
+          if (json) jsonStream.end(totals.totals, totals.problems, error)
         }
+        if (stopped) continue
         if (totals.problems > 0) this.raise(ExitCode.Finding)
         if (!json) {
           if (rows && view.format !== 'csv') write('\n')

@@ -151,10 +151,14 @@ export class LayoutJsonStream {
     this.write(`${this.blocks++ === 0 ? '' : ','}\n${i}${flatObject(b, i)}`)
   }
 
-  end(totals: readonly LayoutTotals[], problems: number): void {
+  /** Close the file's object; `error`: why the walk stopped before the end (the blocks listed are what it read). */
+  end(totals: readonly LayoutTotals[], problems: number, error?: unknown): void {
     const i = `${this.indent}  `
     const close = this.blocks === 0 ? ']' : `\n${i}]`
-    this.write(`${close},\n${i}"totals": ${this.value(totals, i)},\n${i}"blockCount": ${blockCount(totals)},\n${i}"problems": ${problems}\n${this.indent}}`)
+    const stopped = error === undefined ? '' : `,\n${i}"error": ${this.value(error, i)}`
+    this.write(
+      `${close},\n${i}"totals": ${this.value(totals, i)},\n${i}"blockCount": ${blockCount(totals)},\n${i}"problems": ${problems}${stopped}\n${this.indent}}`,
+    )
   }
 }
 
