@@ -8,11 +8,12 @@ import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
+import { isUnopenableInput } from '../table/rewrite.js'
 
 export default class Rewrite extends SstCommand {
   static override description =
     `Write a new SST with the same entries (keys, sequence numbers, types, values, range tombstones) in a new physical form: compression type and level, dictionary, zstd frame checksum, block size, format_version, checksum type, index kind.
-The input is verified first: one that \`verify\` flags is refused (exit 1) unless --salvage keeps the blocks that still read and says what it dropped. The output is written to a temporary file next to OUT, read back and compared entry by entry with what was written (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.
+The input is verified first: one that \`verify\` flags is refused (exit 1) unless --salvage keeps the blocks that still read and says what it dropped; one that is not an SST at all exits 2. The output is written to a temporary file next to OUT, read back and compared entry by entry with what was written (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.
 --ingestible writes a file RocksDB's IngestExternalFile accepts (what SstFileWriter writes): the newest entry of each user key at sequence number 0, range tombstones kept, the external-file properties; older versions and what needs the merge operator are dropped, with notes.`
 
   static override examples = [
@@ -58,7 +59,7 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
       } catch (e) {
         progress.clear()
         // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
-        if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, 'opened'))
+        if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, isUnopenableInput(e) ? 'opening' : 'opened'))
         else throw e
       }
     })

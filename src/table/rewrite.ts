@@ -293,9 +293,20 @@ export const NOT_INGESTIBLE =
  * corruption RewriteError) unless salvaging, which then starts a log of
  * what it drops. Null when the input is clean.
  */
+/** Errors that meant the input never opened as a table (not damage found inside one). */
+const unopenableInputs = new WeakSet<object>()
+
+/** Whether rewriteFile threw `e` because its input could not be opened as a table at all (exit 2, as for any command). */
+export function isUnopenableInput(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && unopenableInputs.has(e)
+}
+
 function checkInput(input: string, salvage: boolean, notes: string[]): SalvageLog | null {
   const v = verifyFile(input)
-  if (v.kind === 'unopenable') throw v.error
+  if (v.kind === 'unopenable') {
+    if (typeof v.error === 'object' && v.error !== null) unopenableInputs.add(v.error)
+    throw v.error
+  }
   if (v.kind === 'ok') return null
   const p = v.problems[0]
   // The refusal stays one short line: the first problem's message up to 120 characters (verify tells the rest).

@@ -173,6 +173,17 @@ describe('sstkit rewrite: one file', () => {
     expect(names(d)).toEqual([])
   })
 
+  it('an input that is not an SST at all: exit 2 as for any command that cannot open a file, no OUT', () => {
+    const d = scratch()
+    const out = join(d, 'out.sst')
+    const notSst = join(d, 'notes.txt')
+    writeFileSync(notSst, 'not a table, just some text long enough to hold a footer\n'.repeat(4))
+    const r = sstkit(['rewrite', notSst, '-o', out])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/^sstkit: .*notes\.txt: not an SST file: bad magic number 0x[0-9a-f]{16} in the last 8 bytes \(at offset \d+\)\n$/)
+    expect(names(d)).toEqual(['notes.txt'])
+  })
+
   it('a corrupt input with --force leaves the existing OUT untouched', () => {
     const d = scratch()
     const out = join(d, 'out.sst')
