@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { type PropsJson, propsJson, propsText } from '../report/props.js'
 import { ExitCode } from './exit-code.js'
 import { commandErrorReport, type FileErrorJson, FileSession } from './file-session.js'
+import { writeAllUnlessGone } from './write-all.js'
 
 export type PropsResult = PropsJson | FileErrorJson | (PropsJson | FileErrorJson)[] | undefined
 
@@ -81,15 +82,18 @@ export function plainPropsArgs(
 export function propsMain(argv: readonly string[]): number | null {
   const plain = plainPropsArgs(argv)
   if (!plain) return null
-  // oclif ignores EPIPE on stdout (`props DIR | head`): so does this path.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err?.code !== 'EPIPE') throw err
-  })
+  // Lines go straight to fd 1, as console.log would write them: no stdout stream to load (its
+  // built-ins are compiled without code cache under the shebang's V8 flag). oclif ignores EPIPE
+  // on stdout (`props DIR | head`), dropping what follows and going on: so does this.
+  let stdoutGone = false
+  const print = (text: string) => {
+    if (!stdoutGone) stdoutGone = !writeAllUnlessGone(1, Buffer.from(`${text}\n`))
+  }
   const session = new FileSession(false)
   try {
-    const result = propsReport(session, plain.paths, plain.json, (line) => console.log(line))
+    const result = propsReport(session, plain.paths, plain.json, print)
     // oclif's logJson without a theme: JSON.stringify's output, indented by 2.
-    if (result && plain.json) console.log(JSON.stringify(result, null, 2))
+    if (result && plain.json) print(JSON.stringify(result, null, 2))
     return session.exitCode
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e))

@@ -112,6 +112,22 @@ describe('props without oclif prints what oclif prints', () => {
     expect(run([join(BAD, 'bad-magic.sst'), join(BAD, 'filter-flip.sst')]).status).toBe(2)
   })
 
+  it('a reader that goes away (EPIPE): the rest of stdout dropped, the errors after it still said', () => {
+    // ~190 KB per copy of the directory: more than a pipe holds, so writes fail once head has gone.
+    const piped = (env: Record<string, string>) =>
+      spawnSync('bash', ['-c', `set -o pipefail; "$0" bin/run.js props "$1" "$1" "$1" no/such.sst | head -c 1 >/dev/null`, process.execPath, REAL], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },
+        timeout: 60_000,
+      })
+    const plain = piped({})
+    expect(plain.stderr).toBe('sstkit: cannot read no/such.sst: no such file or directory\n')
+    expect(plain.status).toBe(2)
+    const oclif = piped({ DEBUG: 'sstkit-no-such-namespace' })
+    expect({ status: plain.status, stderr: plain.stderr }).toEqual({ status: oclif.status, stderr: oclif.stderr })
+  })
+
   it('loads no oclif on the plain path, and oclif otherwise', () => {
     const loaded = (env: Record<string, string>) => run(['examples/sample.sst'], { ...env, NODE_DEBUG: 'esm' }).stderr
     const plain = loaded({})
