@@ -11,7 +11,7 @@
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
 // - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so does the plain
-//   `props [--json] PATH...` (src/cli/props-main.ts says which command lines, and why they print
+//   `props [--json] PATH...` (src/entry/props-main.ts says which command lines, and why they print
 //   what oclif would); oclif's config, parser and code were ~50 ms of props' ~150.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
@@ -39,7 +39,7 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
 } else if (process.argv[2] === 'props' && (await runPropsWithoutOclif())) {
-  // Done: `props [--json] PATH...` (src/cli/props-main.ts); any other props command line is oclif's.
+  // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
   if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)

@@ -205,6 +205,6 @@ const options = {
 const result = await build({ ...options, entryPoints, splitting: true })
 // `props [--json] PATH...` without oclif (bin/run.js): one file, sharing no chunk with the
 // commands, since a module costs its resolution (~0.5 ms each) on top of its compile.
-const props = await build({ ...options, entryPoints: [{ in: join(dist, 'cli', 'props-main.js'), out: '_props' }] })
+const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))

@@ -1,7 +1,7 @@
 /**
  * What a command does with the files it is given, without oclif: paths expanded to files,
  * tables opened, each file's error reported as one line (and kept for --json), and the run's
- * exit code. SstCommand holds one; `props` started without oclif (props-main.ts) uses one too.
+ * exit code. SstCommand holds one; `props` started without oclif (entry/props-main.ts) uses one too.
  */
 import { readdirSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { type PropsResult, propsReport } from '../cli/props-main.js'
+import { type PropsResult, propsReport } from '../entry/props-main.js'
 import { SstCommand } from '../cli/sst-command.js'
 
 export default class Props extends SstCommand {
@@ -12,7 +12,7 @@ export default class Props extends SstCommand {
     files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
   }
 
-  // `props [--json] PATH...` usually runs without oclif (bin/run.js, src/cli/props-main.ts); this is every other form.
+  // `props [--json] PATH...` usually runs without oclif (bin/run.js, src/entry/props-main.ts); this is every other form.
   async run(): Promise<PropsResult> {
     const { argv } = await this.parse(Props)
     return propsReport(this.files, argv as string[], this.jsonEnabled(), (line) => this.log(line))

@@ -1,5 +1,5 @@
 /**
- * `props [--json] PATH...` runs without oclif (bin/run.js, src/cli/props-main.ts): which command
+ * `props [--json] PATH...` runs without oclif (bin/run.js, src/entry/props-main.ts): which command
  * lines take that path, and that what it prints, on stdout and stderr, and its exit code are
  * oclif's for the same command line (oclif forced by DEBUG, which the plain path leaves to oclif).
  */
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { plainPropsArgs } from '../../src/cli/props-main.js'
+import { plainPropsArgs } from '../../src/entry/props-main.js'
 import { assertFreshBuild, BAD, fixturePath, REAL, ROOT } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-props-main-'))

@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { type PropsJson, propsJson, propsText } from '../report/props.js'
-import { ExitCode } from './exit-code.js'
-import { commandErrorReport, type FileErrorJson, FileSession } from './file-session.js'
-import { writeAllUnlessGone } from './write-all.js'
+import { ExitCode } from '../cli/exit-code.js'
+import { commandErrorReport, type FileErrorJson, FileSession } from '../cli/file-session.js'
+import { writeAllUnlessGone } from '../cli/write-all.js'
 
 export type PropsResult = PropsJson | FileErrorJson | (PropsJson | FileErrorJson)[] | undefined
 
