@@ -16,6 +16,8 @@
 // - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
+// - `props [--json] PATH...`, which bin/run.js runs without oclif, is one file of its own
+//   (`_props.js`, a second build without splitting): it shares no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -108,7 +110,7 @@ const commands = readdirSync(join(dist, 'commands')).filter((f) => f.endsWith('.
 const entryPoints = [
   ...commands.map((f) => ({ in: join(dist, 'commands', f), out: f.replace(/\.js$/, '') })),
   { in: join(dist, 'sstdump', 'help-hook.js'), out: '_help-hook' },
-  // bin/run.js's entries for `sst-dump` and `props [--json] PATH...`, which need no oclif.
+  // bin/run.js's entry for `sst-dump`, which needs no oclif (props' plain command lines: built below).
   { in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' },
   { in: OCLIF_ENTRY, out: '_oclif' },
 ]
