@@ -76,6 +76,10 @@ function main() {
     // As users run it: the shebang's V8 flags included.
     commands.push({ name: `sstkit --version${tag}`, kind: 'version', argv: [cli, '--version'] })
     commands.push({ name: `sstkit props ${o.file.replace(`${ROOT}/`, '')}${tag}`, kind: 'props', argv: [cli, 'props', o.file] })
+    // Not targets: props' JSON, and a command that starts through oclif (props' plain command
+    // lines do not: src/entry/props-main.ts).
+    commands.push({ name: `sstkit props --json${tag}`, kind: 'info', argv: [cli, 'props', '--json', o.file] })
+    commands.push({ name: `sstkit layout --summary${tag}`, kind: 'info', argv: [cli, 'layout', '--summary', o.file] })
     // The same through a plain `node`: without the shebang's V8 flag, which makes Node compile
     // its built-in modules without their code cache (what that flag costs at start-up).
     commands.push({ name: `node RUN_JS props (no shebang flags)${tag}`, kind: 'info', argv: [node, cli, 'props', o.file] })

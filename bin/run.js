@@ -10,7 +10,9 @@
 // - Node >= 22.1 caches compiled modules on disk (module.enableCompileCache; absent in Node 20).
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
-// - `sst-dump` (sst_dump's own argument syntax) runs without oclif.
+// - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so does the plain
+//   `props [--json] PATH...` (src/entry/props-main.ts says which command lines, and why they print
+//   what oclif would); oclif's config, parser and code were ~50 ms of props' ~150.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
 //   no plugin to find and read.
@@ -36,6 +38,8 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   checkEngine(pjson.engines?.node)
   const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
+} else if (process.argv[2] === 'props' && (await runPropsWithoutOclif())) {
+  // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
   if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
@@ -44,6 +48,16 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   const { execute } = await import('../dist/bundle/_oclif.js')
   const root = fileURLToPath(new URL('..', import.meta.url))
   await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
+}
+
+/** `props` without oclif when its command line allows (plainPropsArgs); false: left to oclif. */
+async function runPropsWithoutOclif() {
+  checkEngine(pjson.engines?.node)
+  const { propsMain } = await import('../dist/bundle/_props.js')
+  const code = propsMain(process.argv.slice(3))
+  if (code === null) return false
+  process.exitCode = code
+  return true
 }
 
 /**

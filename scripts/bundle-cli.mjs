@@ -16,6 +16,8 @@
 // - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
+// - `props [--json] PATH...`, which bin/run.js runs without oclif, is one file of its own
+//   (`_props.js`, a second build without splitting): it shares no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -61,6 +63,8 @@ const LAZY_PACKAGES = [
   'minimatch',
 ]
 const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks']
+/** oclif's command sort (config/plugin.js) without ICU for plain ids: see its onLoad below. */
+const LOCALE_FREE_SORT = '(a, b) => (/^[a-z-]*$/.test(a.id) && /^[a-z-]*$/.test(b.id) ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.id.localeCompare(b.id))'
 const LAZY_NAMESPACE = 'sstkit-lazy'
 const BUILTIN_NAMESPACE = 'sstkit-builtin'
 const WSL_NAMESPACE = 'sstkit-wsl'
@@ -106,7 +110,7 @@ const commands = readdirSync(join(dist, 'commands')).filter((f) => f.endsWith('.
 const entryPoints = [
   ...commands.map((f) => ({ in: join(dist, 'commands', f), out: f.replace(/\.js$/, '') })),
   { in: join(dist, 'sstdump', 'help-hook.js'), out: '_help-hook' },
-  // bin/run.js's entry for `sst-dump`, which needs no oclif.
+  // bin/run.js's entry for `sst-dump`, which needs no oclif (props' plain command lines: built below).
   { in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' },
   { in: OCLIF_ENTRY, out: '_oclif' },
 ]
@@ -161,6 +165,16 @@ const distModules = {
       args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined,
     )
     b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
+    // oclif sorts the commands with localeCompare, whose first call loads ICU's collation
+    // (~8 ms); for ids of lower-case letters and hyphens, code-unit order is the same order
+    // (compared for every pair of two-letter ids and 10^6 random ones), so only other ids
+    // reach localeCompare.
+    b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8')
+      const sort = '.sort((a, b) => a.id.localeCompare(b.id))'
+      if (!source.includes(sort)) throw new Error(`bundle-cli: ${args.path} no longer sorts commands as expected: see LOCALE_FREE_SORT`)
+      return { contents: source.replace(sort, `.sort(${LOCALE_FREE_SORT})`), loader: 'js' }
+    })
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(`${dist}/`)) return undefined
       const source = readFileSync(args.path, 'utf8')
@@ -170,11 +184,9 @@ const distModules = {
 }
 
 rmSync(out, { recursive: true, force: true })
-const result = await build({
-  entryPoints,
+const options = {
   outdir: out,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -191,5 +203,10 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: !!process.env.META,
-})
+}
+const result = await build({ ...options, entryPoints, splitting: true })
+// `props [--json] PATH...` without oclif (bin/run.js): one file, sharing no chunk with the
+// commands, since a module costs its resolution (~0.5 ms each) on top of its compile.
+const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
+if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))

@@ -33,6 +33,8 @@ const LAYERS: Record<string, number> = {
   ci: 11,
   // the drop-in prints through scan's WebAssembly block printer and parallel driver
   sstdump: 12,
+  // command lines bin/run.js runs without oclif, their work shared with the oclif command
+  entry: 12,
   commands: 13,
 }
 

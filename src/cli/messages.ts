@@ -1,37 +1,10 @@
 /**
- * Error messages in words, one line each: operating-system errors (EACCES, EISDIR, ...) and
- * oclif's flag and argument errors, which arrive as multi-line text with a help hint.
+ * oclif's flag and argument errors in words, one line each: they arrive as multi-line text with
+ * a help hint. Operating-system errors are system-errors.ts's (no oclif: props can start without it).
  */
 import { Errors } from '@oclif/core'
-import { isSystemError } from '../errors.js'
 
-/** errno codes a user meets reading files, in words. */
-const SYSTEM_ERROR_WORDS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many levels of symbolic links',
-  ENAMETOOLONG: 'the name is too long',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files in the system',
-  EIO: 'input/output error',
-  ENXIO: 'no such device or address',
-  ENODEV: 'no such device',
-  EBUSY: 'the device or resource is busy',
-  ETXTBSY: 'the file is busy',
-  ENOSPC: 'no space left on the device',
-  EROFS: 'read-only file system',
-}
-
-/** A system error of `file` as "cannot read FILE: permission denied"; null for any other error. */
-export function systemErrorLine(file: string, e: unknown): string | null {
-  if (!isSystemError(e)) return null
-  const words = SYSTEM_ERROR_WORDS[e.code ?? ''] ?? `${e.code}`.toLowerCase()
-  const verb = e.syscall === 'write' || e.syscall === 'rename' || e.syscall === 'mkdir' ? 'write' : 'read'
-  return `cannot ${verb} ${file}: ${words}`
-}
+export { systemErrorLine } from './system-errors.js'
 
 /** Long and short names of a command's flags, for naming one in an error. */
 export type FlagNames = Record<string, { char?: string; options?: readonly string[] }>

@@ -5,6 +5,11 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4))
 
 /** Write every byte to `fd`, waiting on a full non-blocking pipe; exit quietly when the reader has gone. */
 export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  if (!writeAllUnlessGone(fd, bytes)) process.exit(process.exitCode ?? 0)
+}
+
+/** Write every byte to `fd` as writeAllSync does; false, with nothing more written, when the reader has gone (EPIPE). */
+export function writeAllUnlessGone(fd: number, bytes: Uint8Array): boolean {
   let done = 0
   while (done < bytes.length) {
     try {
@@ -15,8 +20,9 @@ export function writeAllSync(fd: number, bytes: Uint8Array): void {
         Atomics.wait(sleeper, 0, 0, 1)
         continue
       }
-      if (code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      if (code === 'EPIPE') return false
       throw e
     }
   }
+  return true
 }

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
-import { type PropsJson, propsJson, propsText } from '../report/props.js'
+import { type PropsResult, propsReport } from '../entry/props-main.js'
+import { SstCommand } from '../cli/sst-command.js'
 
 export default class Props extends SstCommand {
   static override description = 'Show footer facts (magic, format_version, checksum type) and every table property of SST files.'
@@ -12,32 +12,9 @@ export default class Props extends SstCommand {
     files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
   }
 
-  async run(): Promise<PropsJson | FileErrorJson | (PropsJson | FileErrorJson)[] | undefined> {
+  // `props [--json] PATH...` usually runs without oclif (bin/run.js, src/entry/props-main.ts); this is every other form.
+  async run(): Promise<PropsResult> {
     const { argv } = await this.parse(Props)
-    const files = this.expandFiles(argv as string[])
-    const results: (PropsJson | FileErrorJson)[] = []
-    let printed = 0
-    for (const file of files) {
-      const table = this.open(file)
-      if (!table) {
-        results.push(this.failure(file))
-        continue
-      }
-      try {
-        const j = propsJson(file, table)
-        results.push(j)
-        if (j.problems) this.raise(ExitCode.Finding)
-        if (!this.jsonEnabled()) {
-          if (printed++ > 0) this.log('')
-          this.log(propsText(j))
-        }
-      } catch (e) {
-        results.push(this.reportFileError(file, e, 'opened'))
-      } finally {
-        table.close()
-      }
-    }
-    if (!this.jsonEnabled()) return undefined
-    return files.length === 1 ? results[0] : results
+    return propsReport(this.files, argv as string[], this.jsonEnabled(), (line) => this.log(line))
   }
 }
