@@ -343,10 +343,12 @@ export class BlockIter {
   private slowVarint32(p: number, end: number): number {
     const b = this.block
     let result = 0
+    let scale = 1 // not 2 ** shift: Math.pow is a runtime call
     for (let shift = 0; shift <= 28; shift += 7) {
       if (p >= end) this.corrupt('truncated varint in entry header')
       const byte = b[p++]
-      result += (byte & 0x7f) * 2 ** shift
+      result += (byte & 0x7f) * scale
+      scale *= 128
       if (byte < 0x80) {
         this.varintEnd = p
         return result

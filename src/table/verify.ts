@@ -273,6 +273,12 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     prevKey.set(key)
   }
   const compare = policy.mode === 'off' ? null : table.compareInternal
+  // Defined once, not per block: the bundle names every closure it creates (esbuild keepNames).
+  const firstKeyCheck = (key: Uint8Array, where: number) => {
+    if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
+      outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
+    }
+  }
   const internal = table.keyFormat === 'internal'
   const dict = safeDictionary(table, add)
   const window = new ReadWindow(table.source)
@@ -334,16 +340,11 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       continue
     }
     try {
-      const firstKeyCheck = (key: Uint8Array) => {
-        if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
-          outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
-        }
-      }
       let checkedInWasm = false
       if (summary) {
         if (summary.entries > 0) {
           entries += summary.entries
-          firstKeyCheck(summary.firstKey)
+          firstKeyCheck(summary.firstKey, where)
           remember(summary.lastKey)
         }
         checkedInWasm = true
@@ -356,7 +357,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
             : -1
         if (n > 0) {
           entries += n
-          firstKeyCheck(checker.firstKey())
+          firstKeyCheck(checker.firstKey(), where)
           remember(checker.lastKey())
         }
         checkedInWasm = n >= 0
@@ -374,7 +375,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
           if (compare && prevKey && compare(prevKey, key) >= 0) {
             outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
           }
-          if (firstInBlock) firstKeyCheck(key)
+          if (firstInBlock) firstKeyCheck(key, where)
           firstInBlock = false
           remember(key)
         }
