@@ -18,7 +18,7 @@ const handles = [
 describe('IndexBlockIter', () => {
   it('decodes block handles of every varint length exactly', () => {
     const b = new BlockBuilder(1, true, false)
-    handles.forEach((h, i) => b.add(key(i), encodeBlockHandle(h)))
+    for (const [i, h] of handles.entries()) b.add(key(i), encodeBlockHandle(h))
     const it = new IndexBlockIter(b.finish(), 0, { keyIsUserKey: true, valueIsDeltaEncoded: false, hasFirstKey: false })
     const got = []
     for (it.seekToFirst(); it.valid; it.next()) got.push({ ...it.handle })
