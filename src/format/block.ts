@@ -263,7 +263,10 @@ export class BlockIter {
       grown.set(this.keyBuf.subarray(0, shared))
       this.keyBuf = grown
     }
-    this.keyBuf.set(b.subarray(p, p + nonShared), shared)
+    // A short key delta byte by byte: a view and set() per entry cost more than the copy.
+    const kb = this.keyBuf
+    if (nonShared <= 32) for (let i = 0; i < nonShared; i++) kb[shared + i] = b[p + i]
+    else kb.set(b.subarray(p, p + nonShared), shared)
     this.keyLen = keyLen
     this.shared = shared
     this.key = this.keyBuf.subarray(0, keyLen)

@@ -18,7 +18,7 @@ import { BlockIter } from '../format/block.js'
 import { ChecksumType } from '../format/checksum-type.js'
 import { errorCode, SstkitError } from '../errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
-import { bytewiseComparator } from '../format/internal-key.js'
+import { bytewiseComparator, compareUserToInternal } from '../format/internal-key.js'
 import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
@@ -447,6 +447,6 @@ function safeDictionary(table: Table, add: (b: string, o: number | null, m: stri
 /** Compare an index separator with a stored key, in the index's key form. */
 function indexCompare(table: Table, indexKey: Uint8Array, key: Uint8Array): number {
   const user = table.userComparator ?? bytewiseComparator
-  if (table.indexEncoding.keyIsUserKey) return user(indexKey, table.userKeyOf(key))
+  if (table.indexEncoding.keyIsUserKey) return table.keyFormat === 'raw' ? user(indexKey, key) : compareUserToInternal(user, indexKey, key)
   return table.compareInternal(indexKey, key)
 }
