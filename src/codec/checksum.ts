@@ -69,7 +69,7 @@ export function blockChecksum(type: number, bytes: Uint8Array): number {
     case ChecksumType.XXH3: {
       const n = bytes.length
       if (n === 0) return 0 // RocksDB's special case: no last byte to fold in
-      const head = xxh3Low32(bytes.subarray(0, n - 1))
+      const head = xxh3Low32(bytes, n - 1)
       return (head ^ Math.imul(bytes[n - 1], XXH3_LAST_BYTE_MULTIPLIER)) >>> 0
     }
     default:

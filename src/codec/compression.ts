@@ -73,6 +73,11 @@ interface Unframed {
 }
 
 function unframe(type: number, payload: Uint8Array, formatVersion: number, offset: number | undefined): Unframed {
+  if (type === CompressionType.Snappy) {
+    // Once per block of a Snappy file: a well-formed preamble is read here, without a cursor or a message built.
+    const declared = shortVarint32(payload)
+    if (declared >= 0) return { declared, body: payload }
+  }
   const name = compressionTypeName(type)
   const cursor = new Cursor(payload, 0, payload.length, offset ?? 0, `${name} block`)
   const v2 = compressFormatVersion(formatVersion) === 2
@@ -95,6 +100,17 @@ function unframe(type: number, payload: Uint8Array, formatVersion: number, offse
     default:
       throw unsupported(type, offset)
   }
+}
+
+/** A varint32 of up to 4 bytes (< 2^28) at the start of `b`, or -1 (none, or longer: the cursor reads it, or words why not). */
+function shortVarint32(b: Uint8Array): number {
+  let result = 0
+  for (let i = 0, scale = 1; i < 4 && i < b.length; i++, scale *= 128) {
+    const byte = b[i]
+    result += (byte & 0x7f) * scale
+    if (byte < 0x80) return result
+  }
+  return -1
 }
 
 /**

@@ -26,8 +26,24 @@ interface NativeSnappy {
   maxCompressedLength: (n: number) => number | bigint
 }
 let nativeFn: NativeSnappy | null | undefined
-/** In/out length for the native call, reused (size_t*). */
+/**
+ * In/out length for the native call, reused (size_t*), written and read as two
+ * 32-bit halves: a BigInt per call costs more than the little-endian split.
+ */
 const lengthCell = new BigUint64Array(1)
+const lengthHalves = new Uint32Array(lengthCell.buffer)
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
+
+function setLength(n: number): void {
+  if (LITTLE_ENDIAN && n <= 0xffffffff) {
+    lengthHalves[0] = n
+    lengthHalves[1] = 0
+  } else lengthCell[0] = BigInt(n)
+}
+
+function getLength(): number {
+  return LITTLE_ENDIAN && lengthHalves[1] === 0 ? lengthHalves[0] : Number(lengthCell[0])
+}
 
 function loadNative(): NativeSnappy | null {
   if (process.env.SSTKIT_NO_NATIVE_SNAPPY) return null
@@ -60,11 +76,12 @@ export function snappyDecompress(src: Uint8Array, declared?: number, scratch?: S
   if (nativeFn === undefined) nativeFn = loadNative()
   if (nativeFn && declared !== undefined) {
     const out = scratch ? scratchBytes(scratch, declared) : allocOutput(declared)
-    lengthCell[0] = BigInt(declared)
+    setLength(declared)
     const status = nativeFn.uncompress(src, src.length, out, lengthCell)
     // SNAPPY_OK = 0, SNAPPY_INVALID_INPUT = 1, SNAPPY_BUFFER_TOO_SMALL = 2
     if (status !== 0) throw new Error(status === 2 ? 'output larger than its preamble declares' : 'corrupt input')
-    return out.subarray(0, Number(lengthCell[0]))
+    const n = getLength()
+    return n === out.length ? out : out.subarray(0, n)
   }
   return snappyDecompressPackage(src)
 }
@@ -83,11 +100,11 @@ export function snappyCompress(raw: Uint8Array): Uint8Array {
   if (!nativeFn) return snappyCompressPackage(raw)
   const capacity = Number(nativeFn.maxCompressedLength(raw.length))
   const out = allocOutput(capacity)
-  lengthCell[0] = BigInt(capacity)
+  setLength(capacity)
   // SNAPPY_BUFFER_TOO_SMALL cannot happen with MaxCompressedLength bytes.
   const status = nativeFn.compress(raw.length > 0 ? raw : EMPTY_INPUT, raw.length, out, lengthCell)
   if (status !== 0) throw new Error(`snappy_compress failed (${status})`)
-  return trimmed(out, Number(lengthCell[0]))
+  return trimmed(out, getLength())
 }
 
 const EMPTY_INPUT = new Uint8Array(1)

@@ -11,12 +11,13 @@ import { koffi } from './native.js'
 
 const require = createRequire(import.meta.url)
 
-type Xxh3Fn = (bytes: Uint8Array) => number
+/** lo32(XXH3_64bits) of the first `length` bytes (default: all). */
+type Xxh3Fn = (bytes: Uint8Array, length?: number) => number
 
 /** Portable implementation (@node-rs/xxhash). */
-export function xxh3Low32NodeRs(bytes: Uint8Array): number {
+export function xxh3Low32NodeRs(bytes: Uint8Array, length = bytes.length): number {
   const { xxh3 } = require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')
-  return Number(xxh3.xxh64(bytes) & 0xffffffffn)
+  return Number(xxh3.xxh64(length === bytes.length ? bytes : bytes.subarray(0, length)) & 0xffffffffn)
 }
 
 /** libxxhash implementation, or undefined when the library is not installed. */
@@ -29,8 +30,10 @@ export function loadXxh3Native(): Xxh3Fn | undefined {
     return undefined
   }
   // koffi returns a Number when the value is a safe integer, else a BigInt.
-  return (bytes) => {
-    const v = fn(bytes, bytes.length)
+  // The length is passed, not a shorter view: a block's hash excludes its last byte, and a view is an allocation per block.
+  return (bytes, length = bytes.length) => {
+    if (length > bytes.length) throw new RangeError(`xxh3: ${length} bytes asked of ${bytes.length}`)
+    const v = fn(bytes, length)
     return typeof v === 'bigint' ? Number(v & 0xffffffffn) : v % 0x1_0000_0000
   }
 }
@@ -45,9 +48,9 @@ function resolve(): Xxh3Fn {
   return impl
 }
 
-/** lo32(XXH3_64bits(bytes)). */
-export function xxh3Low32(bytes: Uint8Array): number {
-  return (impl ?? resolve())(bytes)
+/** lo32(XXH3_64bits) of the first `length` bytes of `bytes` (default: all of them). */
+export function xxh3Low32(bytes: Uint8Array, length = bytes.length): number {
+  return (impl ?? resolve())(bytes, length)
 }
 
 /** Which implementation `xxh3Low32` uses (for diagnostics). */

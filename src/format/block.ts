@@ -263,7 +263,10 @@ export class BlockIter {
       grown.set(this.keyBuf.subarray(0, shared))
       this.keyBuf = grown
     }
-    this.keyBuf.set(b.subarray(p, p + nonShared), shared)
+    // A short key delta byte by byte: a view and set() per entry cost more than the copy.
+    const kb = this.keyBuf
+    if (nonShared <= 32) for (let i = 0; i < nonShared; i++) kb[shared + i] = b[p + i]
+    else kb.set(b.subarray(p, p + nonShared), shared)
     this.keyLen = keyLen
     this.shared = shared
     this.key = this.keyBuf.subarray(0, keyLen)
@@ -343,10 +346,12 @@ export class BlockIter {
   private slowVarint32(p: number, end: number): number {
     const b = this.block
     let result = 0
+    let scale = 1 // not 2 ** shift: Math.pow is a runtime call
     for (let shift = 0; shift <= 28; shift += 7) {
       if (p >= end) this.corrupt('truncated varint in entry header')
       const byte = b[p++]
-      result += (byte & 0x7f) * 2 ** shift
+      result += (byte & 0x7f) * scale
+      scale *= 128
       if (byte < 0x80) {
         this.varintEnd = p
         return result

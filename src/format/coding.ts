@@ -62,11 +62,14 @@ export class Cursor {
   varint32(): number {
     const b = this.bytes
     let result = 0
+    // A scale, not 2 ** shift: Math.pow is a call into the runtime, per byte.
+    let scale = 1
     for (let shift = 0; shift <= 28; shift += 7) {
       if (this.pos >= this.end) this.fail('truncated varint32')
       const byte = b[this.pos++]
       if (shift === 28 && byte > 0x0f) this.fail('varint32 overflows 32 bits')
-      result += (byte & 0x7f) * 2 ** shift
+      result += (byte & 0x7f) * scale
+      scale *= 128
       if (byte < 0x80) return result
     }
     return this.fail('varint32 longer than 5 bytes')
@@ -83,11 +86,13 @@ export class Cursor {
     const b = this.bytes
     // Fast path: up to 7 bytes (49 bits) accumulate exactly in a double.
     let result = 0
+    let scale = 1
     const start = this.pos
     for (let i = 0; i < 7; i++) {
       if (this.pos >= this.end) this.fail('truncated varint64')
       const byte = b[this.pos++]
-      result += (byte & 0x7f) * 2 ** (7 * i)
+      result += (byte & 0x7f) * scale
+      scale *= 128
       if (byte < 0x80) return BigInt(result)
     }
     this.pos = start

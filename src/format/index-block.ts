@@ -98,46 +98,54 @@ export class IndexBlockIter {
     this.iter.seek(target, compare, () => this.decodeValue())
   }
 
+  /** decodeValue's read position (a field, not a closure: this runs once per index entry). */
+  private p = 0
+
   private decodeValue(): void {
     const it = this.iter
     const b = it.block
     const end = it.layout.entriesEnd
-    let p = it.valueStart
-    const read = (what: string): number => {
-      let result = 0
-      for (let i = 0; i < 10; i++) {
-        if (p >= end) throw new CorruptionError(`${it.what}: truncated ${what} in index value`, it.base + it.entryOffset)
-        const byte = b[p++]
-        result += (byte & 0x7f) * 2 ** (7 * i)
-        if (byte < 0x80) {
-          if (result > Number.MAX_SAFE_INTEGER) break
-          return result
-        }
-      }
-      throw new CorruptionError(`${it.what}: malformed ${what} in index value`, it.base + it.entryOffset)
-    }
+    this.p = it.valueStart
     if (this.encoding.valueIsDeltaEncoded && it.shared > 0) {
-      const z = read('size delta')
+      const z = this.readVarint(b, end, 'size delta')
       const delta = z % 2 === 0 ? z / 2 : -(z + 1) / 2
       const prev = this.handle
       const size = prev.size + delta
       if (size < 0) throw new CorruptionError(`${it.what}: delta-encoded block size is negative`, it.base + it.entryOffset)
       this.handle = { offset: prev.offset + prev.size + BLOCK_TRAILER_BYTES, size }
     } else {
-      const offset = read('block offset')
-      const size = read('block size')
+      const offset = this.readVarint(b, end, 'block offset')
+      const size = this.readVarint(b, end, 'block size')
       this.handle = { offset, size }
     }
     if (this.encoding.hasFirstKey) {
-      const len = read('first key length')
-      if (len > end - p) throw new CorruptionError(`${it.what}: first key length ${len} runs past the block`, it.base + it.entryOffset)
-      this.firstKey = b.subarray(p, p + len)
-      p += len
+      const len = this.readVarint(b, end, 'first key length')
+      if (len > end - this.p) throw new CorruptionError(`${it.what}: first key length ${len} runs past the block`, it.base + it.entryOffset)
+      this.firstKey = b.subarray(this.p, this.p + len)
+      this.p += len
     }
-    if (this.encoding.valueIsDeltaEncoded) it.endValue(p)
-    else if (p > it.valueEnd) {
+    if (this.encoding.valueIsDeltaEncoded) it.endValue(this.p)
+    else if (this.p > it.valueEnd) {
       throw new CorruptionError(`${it.what}: index value overruns its declared length`, it.base + it.entryOffset)
     }
+  }
+
+  /** A varint64 at this.p that fits in a JS number (a scale, not 2 ** (7 * i): Math.pow costs here). */
+  private readVarint(b: Uint8Array, end: number, what: string): number {
+    const it = this.iter
+    let result = 0
+    let scale = 1
+    for (let i = 0; i < 10; i++) {
+      if (this.p >= end) throw new CorruptionError(`${it.what}: truncated ${what} in index value`, it.base + it.entryOffset)
+      const byte = b[this.p++]
+      result += (byte & 0x7f) * scale
+      scale *= 128
+      if (byte < 0x80) {
+        if (result > Number.MAX_SAFE_INTEGER) break
+        return result
+      }
+    }
+    throw new CorruptionError(`${it.what}: malformed ${what} in index value`, it.base + it.entryOffset)
   }
 }
 

@@ -158,6 +158,15 @@ function bytewisePrefix(a: Uint8Array, an: number, b: Uint8Array, bn: number): n
   return an - bn
 }
 
+/**
+ * `user` applied to a user key and the user key of internal key `b` (an index separator against
+ * a stored key); in place for the bytewise comparator. Throws as parseInternalKey for a short `b`.
+ */
+export function compareUserToInternal(user: UserComparator, a: Uint8Array, b: Uint8Array): number {
+  if (user === bytewise && b.length >= INTERNAL_KEY_TRAILER_BYTES) return bytewisePrefix(a, a.length, b, b.length - INTERNAL_KEY_TRAILER_BYTES)
+  return user(a, parseInternalKey(b).userKey)
+}
+
 /** Internal-key order: user key ascending, then packed trailer descending. */
 export function internalKeyComparator(user: UserComparator): (a: Uint8Array, b: Uint8Array) => number {
   const isBytewise = user === bytewise

@@ -177,9 +177,16 @@ export class ReadWindow {
   }
 
   read(offset: number, length: number): Uint8Array {
-    if (offset >= this.start && offset + length <= this.start + this.length) {
-      return this.buf.subarray(offset - this.start, offset - this.start + length)
-    }
+    const at = this.at(offset, length)
+    return this.buf.subarray(at, at + length)
+  }
+
+  /**
+   * Where [offset, offset + length) starts in `bytes` (valid until the next read): as read(),
+   * without a view per call, for a caller that reads the bytes in place.
+   */
+  at(offset: number, length: number): number {
+    if (offset >= this.start && offset + length <= this.start + this.length) return offset - this.start
     if (offset < 0 || length < 0 || offset + length > this.source.size) throw new ShortReadError(offset, length, this.source.size)
     if (length > this.buf.length) this.buf = new Uint8Array(length)
     const n = Math.max(length, Math.min(this.buf.length, this.source.size - offset))
@@ -188,7 +195,12 @@ export class ReadWindow {
     else target.set(this.source.read(offset, n))
     this.start = offset
     this.length = n
-    return this.buf.subarray(0, length)
+    return 0
+  }
+
+  /** The window's buffer (at() says where a read starts in it). */
+  get bytes(): Uint8Array {
+    return this.buf
   }
 
   /**

@@ -20,7 +20,8 @@ import { ReadWindow } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { blockChecksumOf, decompressRawBlock, readRawBlock } from './block-reader.js'
+import { computeStoredChecksum, type RawBlock } from './block-reader.js'
+import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { DataBlockRef, Table } from './reader.js'
 import { WasmOrderChecker } from './verify-wasm.js'
 
@@ -84,6 +85,8 @@ export class BlockSummarizer {
   private readonly window: ReadWindow
   private readonly dict: Uint8Array | undefined
   private keys = new Uint8Array(64 * 1024)
+  /** Reused per block (offset and dictionary set before each use). */
+  private readonly decompress: DecompressOptions
 
   static create(table: Table): BlockSummarizer | null {
     const checker = WasmOrderChecker.create()
@@ -102,6 +105,7 @@ export class BlockSummarizer {
       // verify.ts reports it; blocks needing the dictionary then fail here and are checked again there
     }
     this.dict = dict
+    this.decompress = { formatVersion: table.formatVersion, offset: 0, dictionary: undefined, scratch: checker.scratch }
   }
 
   /** Summaries of the blocks at [offset, size, offset, size, ...]. */
@@ -136,29 +140,60 @@ export class BlockSummarizer {
     return { meta, keys: this.keys.slice(0, used) }
   }
 
-  /** Entries of a block that passes every context-free check, else REDO. */
+  /**
+   * A block read by verify.ts's serial path, checked as a worker checks one: a summary (its keys
+   * are views valid until the next check), or null: check it there in JavaScript.
+   */
+  summarizeRaw(raw: RawBlock): BlockSummary | null {
+    let n: number
+    try {
+      n = this.checkBytes(raw.checksummed, raw.storedChecksum, raw.handle.offset)
+    } catch {
+      return null
+    }
+    if (n === REDO) return null
+    if (n === 0) return { entries: 0, firstKey: NO_KEY, lastKey: NO_KEY }
+    return { entries: n, firstKey: this.checker.firstKey(), lastKey: this.checker.lastKey() }
+  }
+
+  /**
+   * Entries of a block that passes every context-free check, else REDO (anything unusual: the
+   * serial path reads it again and words the problem). Once per data block: read in place from
+   * the window, no RawBlock, options or trailer objects.
+   */
   private checkBlock(offset: number, size: number): number {
     const t = this.table
     try {
-      const raw = readRawBlock(t.source, { offset, size }, t.checksum, {
-        what: 'data block',
-        verifyChecksum: false,
-        limit: t.footer.offset,
-        maxBlockBytes: t.maxBlockBytes,
-        window: this.window,
-      })
-      if (blockChecksumOf(t, raw) !== raw.storedChecksum) return REDO
-      const contents = decompressRawBlock(raw, t.formatVersion, 'data block', raw.compressionType !== 0 ? this.dict : undefined, this.checker.scratch)
-      const layout = decodeBlockLayout(contents, offset, 'data block')
-      // The same conditions as verify.ts's WebAssembly path: anything else is checked there.
-      if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(contents, layout.restartsOffset) !== 0) return REDO
-      const n = this.checker.check(contents, layout.entriesEnd, null)
-      return n < 0 ? REDO : n
+      if (size > t.maxBlockBytes || offset + size + BLOCK_TRAILER_BYTES > t.footer.offset) return REDO
+      const at = this.window.at(offset, size + BLOCK_TRAILER_BYTES)
+      const buf = this.window.bytes
+      return this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)
     } catch {
       return REDO
     }
   }
+
+  /** checkBlock's checks of a block's payload and type byte (`checksummed`), whose trailer stores `stored`. Throws on what it cannot decode. */
+  private checkBytes(checksummed: Uint8Array, stored: number, offset: number): number {
+    if (computeStoredChecksum(this.table.checksum, checksummed, offset) !== stored) return REDO
+    const size = checksummed.length - 1
+    const type = checksummed[size]
+    const payload = checksummed.subarray(0, size)
+    let contents = payload
+    if (type !== 0) {
+      this.decompress.offset = offset
+      this.decompress.dictionary = this.dict
+      contents = decompressBlock(type, payload, this.decompress)
+    }
+    const layout = decodeBlockLayout(contents, offset, 'data block')
+    // The same conditions as verify.ts's JavaScript path meets without a problem: anything else is checked there.
+    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(contents, layout.restartsOffset) !== 0) return REDO
+    const n = this.checker.check(contents, layout.entriesEnd, null)
+    return n < 0 ? REDO : n
+  }
 }
+
+const NO_KEY = new Uint8Array(0)
 
 interface Chunk {
   /** Its id in the queue. */

@@ -19,6 +19,8 @@ interface Exports {
   FIRST: WebAssembly.Global
   BLOCK: WebAssembly.Global
   KEY_CAPACITY: WebAssembly.Global
+  /** Where check() stores firstLen and prevLen as two i32. */
+  LENS: WebAssembly.Global
 }
 
 export class WasmOrderChecker {
@@ -28,6 +30,9 @@ export class WasmOrderChecker {
   private readonly first: number
   private readonly blockBase: number
   private readonly keyCapacity: number
+  private readonly lensAt: number
+  /** firstLen, prevLen after a check (read here once per block: a WebAssembly.Global is slower to read). */
+  private lens: Int32Array
 
   /** A checker, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmOrderChecker | null {
@@ -41,7 +46,9 @@ export class WasmOrderChecker {
     this.first = this.x.FIRST.value as number
     this.blockBase = this.x.BLOCK.value as number
     this.keyCapacity = this.x.KEY_CAPACITY.value as number
+    this.lensAt = this.x.LENS.value as number
     this.region = new BlockRegion(this.x.memory, this.blockBase)
+    this.lens = new Int32Array(this.x.memory.buffer, this.lensAt, 2)
   }
 
   /** Decompress data blocks into this: they then land in the module's memory. */
@@ -57,18 +64,23 @@ export class WasmOrderChecker {
   check(block: Uint8Array, entriesEnd: number, prevKey: Uint8Array | null): number {
     if (prevKey && prevKey.length > this.keyCapacity) return -1
     this.region.place(block)
-    if (prevKey) this.region.bytes.set(prevKey, this.prev)
-    this.x.prevLen.value = prevKey ? prevKey.length : 0
-    return this.x.check(this.blockBase, entriesEnd, prevKey ? 1 : 0)
+    if (prevKey) {
+      this.region.bytes.set(prevKey, this.prev)
+      this.x.prevLen.value = prevKey.length
+    }
+    const n = this.x.check(this.blockBase, entriesEnd, prevKey ? 1 : 0)
+    // memory.grow (in place) detaches the view
+    if (this.lens.length === 0) this.lens = new Int32Array(this.x.memory.buffer, this.lensAt, 2)
+    return n
   }
 
   /** The first key of the block just checked (a view, valid until the next check). */
   firstKey(): Uint8Array {
-    return this.region.bytes.subarray(this.first, this.first + (this.x.firstLen.value as number))
+    return this.region.bytes.subarray(this.first, this.first + this.lens[0])
   }
 
   /** The last key of the block just checked (a view, valid until the next check). */
   lastKey(): Uint8Array {
-    return this.region.bytes.subarray(this.prev, this.prev + (this.x.prevLen.value as number))
+    return this.region.bytes.subarray(this.prev, this.prev + this.lens[1])
   }
 }

@@ -14,12 +14,11 @@
  * an unexpected failure anywhere becomes a problem of that file, never a throw.
  * Each data block is read once, checksummed once and decompressed once.
  */
-import { BlockIter, decodeBlockLayout } from '../format/block.js'
-import { readFixed32 } from '../format/coding.js'
+import { BlockIter } from '../format/block.js'
 import { ChecksumType } from '../format/checksum-type.js'
 import { errorCode, SstkitError } from '../errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
-import { bytewiseComparator } from '../format/internal-key.js'
+import { bytewiseComparator, compareUserToInternal } from '../format/internal-key.js'
 import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber } from '../format/properties.js'
 import { newScratch } from '../codec/output.js'
@@ -28,9 +27,8 @@ import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.j
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
-import { WasmOrderChecker } from './verify-wasm.js'
 import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
-import { BlockSummarizer, canUseVerifyWorkers, ParallelBlockChecks, VERIFY_CHUNK_BYTES, type VerifyStats } from './verify-parallel.js'
+import { type BlockSummary, BlockSummarizer, canUseVerifyWorkers, ParallelBlockChecks, VERIFY_CHUNK_BYTES, type VerifyStats } from './verify-parallel.js'
 
 export type { VerifyStats } from './verify-parallel.js'
 
@@ -273,14 +271,24 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     prevKey.set(key)
   }
   const compare = policy.mode === 'off' ? null : table.compareInternal
+  /** A block's summary, when its first key follows the previous block's last key (else null: check the block in JavaScript). */
+  const follows = (summary: BlockSummary | null) =>
+    summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0 ? null : summary
+  // Defined once, not per block: the bundle names every closure it creates (esbuild keepNames).
+  const firstKeyCheck = (key: Uint8Array, where: number) => {
+    if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
+      outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
+    }
+  }
   const internal = table.keyFormat === 'internal'
   const dict = safeDictionary(table, add)
   const window = new ReadWindow(table.source)
   // Whole blocks are order-checked in WebAssembly where internal keys are under the bytewise comparator
   // known to be the file's; any block it does not pass is checked again below in JavaScript, which words the problem.
   const wasmApplies = policy.mode === 'problem' && internal && table.comparatorName === 'leveldb.BytewiseComparator'
-  const checker = options.wasm !== false && wasmApplies ? WasmOrderChecker.create() : null
-  const scratch = checker?.scratch ?? newScratch()
+  // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
+  const fast = options.wasm !== false && wasmApplies ? BlockSummarizer.create(table) : null
+  const scratch = newScratch()
   let refs: Iterator<DataBlockRef>
   try {
     refs = table.dataBlocks()
@@ -289,7 +297,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     refs = [][Symbol.iterator]()
   }
   // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here.
-  const parallel = checker ? startParallel(table, options) : null
+  const parallel = fast ? startParallel(table, fast, options) : null
   if (parallel) refs = parallel.wrap(refs)
   for (;;) {
     let r: IteratorResult<DataBlockRef>
@@ -304,9 +312,8 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     dataBlocks++
     blocksChecked++
     const where = ref.handle.offset
-    // A block a worker passed, when its first key follows the previous block: what the WebAssembly path below finds.
-    let summary = parallel?.summary() ?? null
-    if (summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0) summary = null
+    // A block a worker passed, when its first key follows the previous block.
+    let summary = follows(parallel?.summary() ?? null)
     let contents: Uint8Array = EMPTY
     try {
       // Through a private window and into a reused buffer: each block is checked before the next read.
@@ -319,7 +326,9 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
             maxBlockBytes: table.maxBlockBytes,
             window,
           })
-      if (raw) {
+      // Serially, the block read here is checked as a worker checks one; JavaScript below checks what that does not pass.
+      if (raw && fast && !parallel) summary = follows(fast.summarizeRaw(raw))
+      if (raw && !summary) {
         const computed = blockChecksumOf(table, raw)
         if (computed !== raw.storedChecksum) {
           add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
@@ -334,34 +343,13 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       continue
     }
     try {
-      const firstKeyCheck = (key: Uint8Array) => {
-        if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
-          outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
-        }
-      }
-      let checkedInWasm = false
       if (summary) {
         if (summary.entries > 0) {
           entries += summary.entries
-          firstKeyCheck(summary.firstKey)
+          firstKeyCheck(summary.firstKey, where)
           remember(summary.lastKey)
         }
-        checkedInWasm = true
-      } else if (checker) {
-        const layout = decodeBlockLayout(contents, where, 'data block')
-        // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
-        const n =
-          !layout.separatedKV && layout.numRestarts > 0 && readFixed32(contents, layout.restartsOffset) === 0
-            ? checker.check(contents, layout.entriesEnd, prevKey)
-            : -1
-        if (n > 0) {
-          entries += n
-          firstKeyCheck(checker.firstKey())
-          remember(checker.lastKey())
-        }
-        checkedInWasm = n >= 0
-      }
-      if (!checkedInWasm) {
+      } else {
         const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
         let firstInBlock = true
         for (it.seekToFirst(); it.valid; it.next()) {
@@ -374,7 +362,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
           if (compare && prevKey && compare(prevKey, key) >= 0) {
             outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
           }
-          if (firstInBlock) firstKeyCheck(key)
+          if (firstInBlock) firstKeyCheck(key, where)
           firstInBlock = false
           remember(key)
         }
@@ -432,13 +420,11 @@ function withoutOffset(message: string, offset: number): string {
 const EMPTY = new Uint8Array(0)
 
 /** The parallel checks of a large table read from a file, or null: check serially. */
-function startParallel(table: Table, options: VerifyOptions): ParallelBlockChecks | null {
+function startParallel(table: Table, local: BlockSummarizer, options: VerifyOptions): ParallelBlockChecks | null {
   const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
   const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
   if (jobs < 2 || !canUseVerifyWorkers || path === null || dataBytes < (options.parallelThreshold ?? 32 * 1024 * 1024)) return null
-  const local = BlockSummarizer.create(table)
-  if (!local) return null
   const p = new ParallelBlockChecks(table, local, path, jobs - 1, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
   if (options.awaitWorkers) p.awaitWorkers()
   return p
@@ -461,6 +447,6 @@ function safeDictionary(table: Table, add: (b: string, o: number | null, m: stri
 /** Compare an index separator with a stored key, in the index's key form. */
 function indexCompare(table: Table, indexKey: Uint8Array, key: Uint8Array): number {
   const user = table.userComparator ?? bytewiseComparator
-  if (table.indexEncoding.keyIsUserKey) return user(indexKey, table.userKeyOf(key))
+  if (table.indexEncoding.keyIsUserKey) return table.keyFormat === 'raw' ? user(indexKey, key) : compareUserToInternal(user, indexKey, key)
   return table.compareInternal(indexKey, key)
 }

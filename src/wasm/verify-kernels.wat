@@ -8,14 +8,13 @@
 ;; Memory layout (each start is an exported global the JavaScript side reads;
 ;; each key region holds KEY_CAPACITY bytes):
 ;;   [65536, 131072)   PREV: the previous key (JS puts the last key of the block before here)
-;;   [131072, 196608)  CUR: the key being decoded
+;;   [131072, 196608)  (unused)
 ;;   [196608, 262144)  FIRST: the block's first key
 ;;   from BLOCK        (262144) the block
 (module
   (memory (export "memory") 5)
 
   (global $PREV (export "PREV") i32 (i32.const 65536))
-  (global $CUR (export "CUR") i32 (i32.const 131072))
   (global $FIRST (export "FIRST") i32 (i32.const 196608))
   (global $BLOCK (export "BLOCK") i32 (i32.const 262144))
   (global $KEY_CAPACITY (export "KEY_CAPACITY") i32 (i32.const 65536))
@@ -23,6 +22,9 @@
   ;; Length of the key in PREV (set by JS before a block; by `check` after it).
   (global $prevLen (export "prevLen") (mut i32) (i32.const 0))
   (global $firstLen (export "firstLen") (mut i32) (i32.const 0))
+  ;; Where `check` also stores firstLen and prevLen (two i32) for JavaScript, which reads
+  ;; memory faster than it reads a WebAssembly.Global.
+  (global $LENS (export "LENS") i32 (i32.const 0))
   ;; Set by $varint: the position after the varint, or -1 when malformed.
   (global $next (mut i32) (i32.const 0))
 
@@ -45,48 +47,72 @@
     (global.set $next (local.get $p))
     (local.get $result))
 
-  ;; Internal-key order of a (PREV) and b (CUR): negative, zero or positive.
-  (func $compare (param $a i32) (param $aLen i32) (param $b i32) (param $bLen i32) (result i32)
-    (local $n i32) (local $i i32) (local $x i32) (local $y i32) (local $ta i64) (local $tb i64)
-    (local $ua i32) (local $ub i32)
-    (local.set $ua (i32.sub (local.get $aLen) (i32.const 8)))
-    (local.set $ub (i32.sub (local.get $bLen) (i32.const 8)))
-    (local.set $n (select (local.get $ua) (local.get $ub) (i32.lt_u (local.get $ua) (local.get $ub))))
-    (block $equal
+;; Copy $n bytes from $src to $dst (regions that do not overlap), 8 at a time: memory.copy is
+  ;; a call out of the module, which costs more than a key's few dozen bytes.
+  (func $copy (param $dst i32) (param $src i32) (param $n i32)
+    (local $end i32)
+    (if (i32.gt_u (local.get $n) (i32.const 256))
+      (then (memory.copy (local.get $dst) (local.get $src) (local.get $n)) (return)))
+    (local.set $end (i32.add (local.get $dst) (local.get $n)))
+    (block $tail
+      (loop $words
+        (br_if $tail (i32.gt_u (i32.add (local.get $dst) (i32.const 8)) (local.get $end)))
+        (i64.store align=1 (local.get $dst) (i64.load align=1 (local.get $src)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 8)))
+        (local.set $src (i32.add (local.get $src) (i32.const 8)))
+        (br $words)))
+    (block $done
       (loop $bytes
-        (br_if $equal (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $x (i32.load8_u (i32.add (local.get $a) (local.get $i))))
-        (local.set $y (i32.load8_u (i32.add (local.get $b) (local.get $i))))
-        (if (i32.ne (local.get $x) (local.get $y)) (then (return (i32.sub (local.get $x) (local.get $y)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $bytes)))
-    (if (i32.ne (local.get $ua) (local.get $ub)) (then (return (select (i32.const -1) (i32.const 1) (i32.lt_u (local.get $ua) (local.get $ub))))))
-    ;; same user key: the larger (seqno << 8 | type) sorts first
-    (local.set $ta (i64.load align=1 (i32.add (local.get $a) (local.get $ua))))
-    (local.set $tb (i64.load align=1 (i32.add (local.get $b) (local.get $ub))))
-    (if (i64.gt_u (local.get $ta) (local.get $tb)) (then (return (i32.const -1))))
-    (if (i64.lt_u (local.get $ta) (local.get $tb)) (then (return (i32.const 1))))
-    (i32.const 0))
+        (br_if $done (i32.ge_u (local.get $dst) (local.get $end)))
+        (i32.store8 (local.get $dst) (i32.load8_u (local.get $src)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (br $bytes))))
 
   ;; Check the entries of the block at `block` whose entries end at `end`
   ;; (`hasPrev`: PREV holds the previous block's last key). Returns the number
   ;; of entries when all is well (PREV then holds the last key, FIRST the
   ;; first), or -1 when JavaScript must check this block itself.
+  ;;
+  ;; PREV holds the previous key; an entry's key is its `shared` bytes followed by
+  ;; its `nonShared` bytes in the block. The two keys are compared in place (the
+  ;; shared bytes are equal by construction, so the comparison starts after them),
+  ;; then the new bytes are copied over PREV's: one copy of the new bytes per entry.
   (func (export "check") (param $block i32) (param $end i32) (param $hasPrev i32) (result i32)
     (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32)
     (local $keyLen i32) (local $blockKeyLen i32) (local $value i32) (local $count i32) (local $absEnd i32)
+    (local $b i32) (local $ua i32) (local $ub i32) (local $n i32) (local $i i32) (local $x i32) (local $y i32)
+    (local $cmp i32) (local $ta i64) (local $tb i64) (local $src i32)
+    (if (i32.and (local.get $hasPrev) (i32.lt_u (global.get $prevLen) (i32.const 8))) (then (return (i32.const -1))))
     (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
     (local.set $p (local.get $block))
     (block $done
       (loop $entry
         (br_if $done (i32.ge_u (local.get $p) (local.get $absEnd)))
-        (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
-        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
-        (local.set $nonShared (call $varint (global.get $next) (local.get $absEnd)))
-        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
-        (local.set $valueLen (call $varint (global.get $next) (local.get $absEnd)))
-        (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
-        (local.set $p (global.get $next))
+        ;; the three varints, each usually one byte
+        (local.set $b (i32.load8_u (local.get $p)))
+        (if (i32.lt_u (local.get $b) (i32.const 0x80))
+          (then (local.set $shared (local.get $b)) (local.set $p (i32.add (local.get $p) (i32.const 1))))
+          (else
+            (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
+            (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+            (local.set $p (global.get $next))))
+        (if (i32.ge_u (local.get $p) (local.get $absEnd)) (then (return (i32.const -1))))
+        (local.set $b (i32.load8_u (local.get $p)))
+        (if (i32.lt_u (local.get $b) (i32.const 0x80))
+          (then (local.set $nonShared (local.get $b)) (local.set $p (i32.add (local.get $p) (i32.const 1))))
+          (else
+            (local.set $nonShared (call $varint (local.get $p) (local.get $absEnd)))
+            (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+            (local.set $p (global.get $next))))
+        (if (i32.ge_u (local.get $p) (local.get $absEnd)) (then (return (i32.const -1))))
+        (local.set $b (i32.load8_u (local.get $p)))
+        (if (i32.lt_u (local.get $b) (i32.const 0x80))
+          (then (local.set $valueLen (local.get $b)) (local.set $p (i32.add (local.get $p) (i32.const 1))))
+          (else
+            (local.set $valueLen (call $varint (local.get $p) (local.get $absEnd)))
+            (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
+            (local.set $p (global.get $next))))
         (if (i32.gt_u (local.get $shared) (local.get $blockKeyLen)) (then (return (i32.const -1))))
         (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const -1))))
         (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
@@ -94,22 +120,45 @@
         (if (i32.lt_u (local.get $keyLen) (i32.const 8)) (then (return (i32.const -1))))
         (local.set $value (i32.add (local.get $p) (local.get $nonShared)))
         (if (i32.gt_u (local.get $valueLen) (i32.sub (local.get $absEnd) (local.get $value))) (then (return (i32.const -1))))
-        ;; CUR = the shared prefix of the previous key in this block (in PREV) + the new bytes
-        (memory.copy (global.get $CUR) (global.get $PREV) (local.get $shared))
-        (memory.copy (i32.add (global.get $CUR) (local.get $shared)) (local.get $p) (local.get $nonShared))
         (if (i32.or (local.get $hasPrev) (i32.ne (local.get $count) (i32.const 0)))
           (then
-            (if (i32.ge_s (call $compare (global.get $PREV) (global.get $prevLen) (global.get $CUR) (local.get $keyLen)) (i32.const 0))
-              (then (return (i32.const -1))))))
+            ;; internal-key order of PREV (a) and the new key (b): user keys bytewise, then
+            ;; the larger (seqno << 8 | type) first. $cmp < 0: in order.
+            (local.set $ua (i32.sub (global.get $prevLen) (i32.const 8)))
+            (local.set $ub (i32.sub (local.get $keyLen) (i32.const 8)))
+            (local.set $ta (i64.load align=1 (i32.add (global.get $PREV) (local.get $ua))))
+            (local.set $n (select (local.get $ua) (local.get $ub) (i32.lt_u (local.get $ua) (local.get $ub))))
+            (local.set $i (select (local.get $shared) (local.get $n) (i32.lt_u (local.get $shared) (local.get $n))))
+            (local.set $cmp (i32.const 0))
+            (block $decided
+              (loop $bytes
+                (br_if $decided (i32.ge_u (local.get $i) (local.get $n)))
+                (local.set $x (i32.load8_u (i32.add (global.get $PREV) (local.get $i))))
+                (local.set $y (i32.load8_u (i32.add (local.get $p) (i32.sub (local.get $i) (local.get $shared)))))
+                (if (i32.ne (local.get $x) (local.get $y))
+                  (then (local.set $cmp (i32.sub (local.get $x) (local.get $y))) (br $decided)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $bytes)))
+            (if (i32.and (i32.eqz (local.get $cmp)) (i32.ne (local.get $ua) (local.get $ub)))
+              (then (local.set $cmp (select (i32.const -1) (i32.const 1) (i32.lt_u (local.get $ua) (local.get $ub))))))
+            (if (i32.gt_s (local.get $cmp) (i32.const 0)) (then (return (i32.const -1))))))
+        ;; PREV = the new key (its first `shared` bytes are PREV's already)
+        (call $copy (i32.add (global.get $PREV) (local.get $shared)) (local.get $p) (local.get $nonShared))
+        (if (i32.and (i32.or (local.get $hasPrev) (i32.ne (local.get $count) (i32.const 0))) (i32.eqz (local.get $cmp)))
+          (then
+            ;; same user key: compare the trailers, the new one now in PREV
+            (local.set $tb (i64.load align=1 (i32.add (global.get $PREV) (local.get $ub))))
+            (if (i64.le_u (local.get $ta) (local.get $tb)) (then (return (i32.const -1))))))
         (if (i32.eqz (local.get $count))
           (then
-            (memory.copy (global.get $FIRST) (global.get $CUR) (local.get $keyLen))
+            (call $copy (global.get $FIRST) (global.get $PREV) (local.get $keyLen))
             (global.set $firstLen (local.get $keyLen))))
-        (memory.copy (global.get $PREV) (global.get $CUR) (local.get $keyLen))
         (global.set $prevLen (local.get $keyLen))
         (local.set $blockKeyLen (local.get $keyLen))
         (local.set $count (i32.add (local.get $count) (i32.const 1)))
         (local.set $p (i32.add (local.get $value) (local.get $valueLen)))
         (br $entry)))
+    (i32.store (global.get $LENS) (global.get $firstLen))
+    (i32.store (i32.add (global.get $LENS) (i32.const 4)) (global.get $prevLen))
     (local.get $count))
 )

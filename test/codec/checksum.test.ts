@@ -121,6 +121,17 @@ describe('xxHash primitives (standard vectors)', () => {
       }
     },
   )
+
+  it('hashes a prefix given its length as that prefix alone, on both backends', () => {
+    const data = randomBytes(20_000, 4)
+    for (const n of [0, 1, 17, 241, 4095, 19_990]) {
+      const want = xxh3Low32NodeRs(data.slice(0, n))
+      expect(xxh3Low32(data, n)).toBe(want)
+      expect(xxh3Low32NodeRs(data, n)).toBe(want)
+      if (native) expect(native(data.subarray(3), n)).toBe(xxh3Low32NodeRs(data.slice(3, 3 + n)))
+    }
+    if (native) expect(() => native(data.subarray(0, 10), 11)).toThrow(RangeError)
+  })
 })
 
 describe('RocksDB golden checksums (table_test.cc ChecksumSchemas)', () => {

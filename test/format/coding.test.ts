@@ -10,6 +10,9 @@ describe('varints', () => {
     const v = (1n << 63n) + 5n
     expect(new Cursor(encodeVarint(v)).varint64Big()).toBe(v)
   })
+  it.each([0, 127, 128, 16_383, 16_384, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1])('round-trips varint32 %d', (n) => {
+    expect(new Cursor(encodeVarint(n)).varint32()).toBe(n)
+  })
   it('refuses a truncated varint with the file offset', () => {
     expect(() => new Cursor(Uint8Array.of(0x80, 0x80), 0, 2, 500, 'index').varint32()).toThrow(/index: truncated varint32.*at offset 502/)
   })

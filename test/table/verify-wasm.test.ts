@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CompressionType } from '../../src/codec/compression.js'
+import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { openTable, type Table } from '../../src/table/reader.js'
@@ -56,6 +57,45 @@ describe('WasmOrderChecker', () => {
   it('is available here, so the tests below exercise it', () => {
     expect(WasmOrderChecker.create()).not.toBeNull()
   })
+
+  const ik = (user: string, seq: number) => encodeInternalKey(enc(user), seq, ValueType.Value)
+  /** check() of one block holding `keys` (restart interval 4), after `prev`: the entry count, or -1. */
+  const check = (keys: Uint8Array[], prev: Uint8Array | null = null) => {
+    const b = new BlockBuilder(4)
+    for (const k of keys) b.add(k, enc('v'))
+    const block = b.finish()
+    const c = WasmOrderChecker.create()!
+    const n = c.check(block, decodeBlockLayout(block, 0).entriesEnd, prev)
+    return { n, first: n > 0 ? Buffer.from(c.firstKey()) : null, last: n > 0 ? Buffer.from(c.lastKey()) : null }
+  }
+  const long = 'L'.repeat(300)
+
+  it.each([
+    ['prefixes first', ['a', 'ab', 'abc', 'abcd', 'abd', 'b'].map((u, i) => ik(u, 50 - i))],
+    ['versions newest first, sharing trailer bytes', [0x0102030405, 0x0102030404, 0x0102030304, 0x0102020304].map((s) => ik('key', s))],
+    ['long keys', [`${long}a`, `${long}ab`, `${long}b`, `${long}b${long}`, `${long}c`].map((u) => ik(u, 7))],
+  ])('passes keys in order: %s, with their first and last keys', (_name, keys) => {
+    const r = check(keys)
+    expect(r.n).toBe(keys.length)
+    expect(r.first).toEqual(Buffer.from(keys[0]))
+    expect(r.last).toEqual(Buffer.from(keys[keys.length - 1]))
+  })
+
+  it.each([
+    ['a longer key before its prefix', ['a', 'abc', 'ab'].map((u, i) => ik(u, 50 - i))],
+    ['an older version first, sharing 7 trailer bytes', [ik('key', 0x0102030404), ik('key', 0x0102030405)]],
+    ['equal keys', [ik('key', 5), ik('key', 5)]],
+    ['long keys out of order', [`${long}b`, `${long}a${long}`].map((u) => ik(u, 7))],
+  ])('refuses keys out of order: %s', (_name, keys) => {
+    expect(check(keys).n).toBe(-1)
+  })
+
+  it('checks the first key against the previous block last key', () => {
+    expect(check([ik('b', 1), ik('c', 1)], ik('a', 1)).n).toBe(2)
+    expect(check([ik('b', 1), ik('c', 1)], ik('b', 2)).n).toBe(2)
+    expect(check([ik('b', 2), ik('c', 1)], ik('b', 1)).n).toBe(-1)
+    expect(check([ik('b', 1), ik('c', 1)], ik('bb', 1)).n).toBe(-1)
+  })
 })
 
 describe('verify: wasm order check = JavaScript check', () => {
@@ -88,6 +128,29 @@ describe('verify: wasm order check = JavaScript check', () => {
     for (const [name, entries] of Object.entries({ swapped, acrossBlocks, duplicate, seqs })) {
       const r = both(synthetic(name, entries))
       expect('ok' in r && r.ok, name).toBe(false)
+    }
+  })
+
+  it('user keys that are prefixes of each other, long keys and shared bytes reaching into the trailer, in and out of order', () => {
+    const ik = (user: string, seq: number) => encodeInternalKey(enc(user), seq, ValueType.Value)
+    const long = 'L'.repeat(300)
+    const cases: Record<string, [Uint8Array, Uint8Array][]> = {
+      // in order: a prefix sorts first; versions of one key newest first (their trailers share bytes)
+      prefixes: ['a', 'ab', 'abc', 'abcd', 'abd', 'b'].map((u, i) => [ik(u, 50 - i), enc(`v${i}`)]),
+      versions: [ik('key', 0x0102030405), ik('key', 0x0102030404), ik('key', 0x0102030304), ik('key', 0x0102020304), ik('key2', 9)].map((k, i) => [
+        k,
+        enc(`v${i}`),
+      ]),
+      longKeys: [`${long}a`, `${long}ab`, `${long}b`, `${long}b${long}`, `${long}c`].map((u, i) => [ik(u, 7), enc(`v${i}`)]),
+      // out of order: a longer key before its prefix, an older version before a newer one (sharing 7 trailer bytes), equal keys
+      longerFirst: ['a', 'abc', 'ab', 'b'].map((u, i) => [ik(u, 50 - i), enc(`v${i}`)]),
+      olderFirst: [ik('key', 0x0102030404), ik('key', 0x0102030405), ik('key2', 9)].map((k, i) => [k, enc(`v${i}`)]),
+      equal: [ik('key', 5), ik('key', 5), ik('key2', 9)].map((k, i) => [k, enc(`v${i}`)]),
+      longOutOfOrder: [`${long}b`, `${long}a${long}`, `${long}c`].map((u, i) => [ik(u, 7), enc(`v${i}`)]),
+    }
+    for (const [name, entries] of Object.entries(cases)) {
+      const r = both(synthetic(name, entries))
+      expect('ok' in r && r.ok, name).toBe(!/First|equal|OutOfOrder/.test(name))
     }
   })
 
