@@ -103,33 +103,24 @@ export class IndexBlockIter {
     const b = it.block
     const end = it.layout.entriesEnd
     let p = it.valueStart
-    const read = (what: string): number => {
-      let result = 0
-      for (let i = 0; i < 10; i++) {
-        if (p >= end) throw new CorruptionError(`${it.what}: truncated ${what} in index value`, it.base + it.entryOffset)
-        const byte = b[p++]
-        result += (byte & 0x7f) * 2 ** (7 * i)
-        if (byte < 0x80) {
-          if (result > Number.MAX_SAFE_INTEGER) break
-          return result
-        }
-      }
-      throw new CorruptionError(`${it.what}: malformed ${what} in index value`, it.base + it.entryOffset)
-    }
+    // No closure for the varints: this runs once per data block of every walk of the index.
     if (this.encoding.valueIsDeltaEncoded && it.shared > 0) {
-      const z = read('size delta')
+      const z = indexVarint(it, p, end, 'size delta')
+      p = varintEnd
       const delta = z % 2 === 0 ? z / 2 : -(z + 1) / 2
       const prev = this.handle
       const size = prev.size + delta
       if (size < 0) throw new CorruptionError(`${it.what}: delta-encoded block size is negative`, it.base + it.entryOffset)
       this.handle = { offset: prev.offset + prev.size + BLOCK_TRAILER_BYTES, size }
     } else {
-      const offset = read('block offset')
-      const size = read('block size')
+      const offset = indexVarint(it, p, end, 'block offset')
+      const size = indexVarint(it, varintEnd, end, 'block size')
+      p = varintEnd
       this.handle = { offset, size }
     }
     if (this.encoding.hasFirstKey) {
-      const len = read('first key length')
+      const len = indexVarint(it, p, end, 'first key length')
+      p = varintEnd
       if (len > end - p) throw new CorruptionError(`${it.what}: first key length ${len} runs past the block`, it.base + it.entryOffset)
       this.firstKey = b.subarray(p, p + len)
       p += len
@@ -139,6 +130,28 @@ export class IndexBlockIter {
       throw new CorruptionError(`${it.what}: index value overruns its declared length`, it.base + it.entryOffset)
     }
   }
+}
+
+/** Where the last indexVarint ended. */
+let varintEnd = 0
+
+/** A varint64 of an index value at `p` (up to 2^53), its end in `varintEnd`. */
+function indexVarint(it: BlockIter, p: number, end: number, what: string): number {
+  const b = it.block
+  let result = 0
+  // a multiplier, not 2 ** (7 * i): the power was most of the time of a walk of the index
+  let scale = 1
+  for (let i = 0; i < 10; i++, scale *= 128) {
+    if (p >= end) throw new CorruptionError(`${it.what}: truncated ${what} in index value`, it.base + it.entryOffset)
+    const byte = b[p++]
+    result += (byte & 0x7f) * scale
+    if (byte < 0x80) {
+      if (result > Number.MAX_SAFE_INTEGER) break
+      varintEnd = p
+      return result
+    }
+  }
+  throw new CorruptionError(`${it.what}: malformed ${what} in index value`, it.base + it.entryOffset)
 }
 
 /** kMaxSequenceNumber << 8 | kValueTypeForSeek, packed little-endian. */
