@@ -328,10 +328,20 @@ export class Dumper {
     return this.latest && this.table?.comparatorName.endsWith('.u64ts') ? 8 : 0
   }
 
-  /** Data block handles in index order (the index iterator). */
-  *blockHandles(): Generator<{ handle: BlockHandle; indexKey: Uint8Array; firstKey: Uint8Array | null }> {
+  /** Data block handles in index order (the index iterator), with their index keys. */
+  blockHandles(): Generator<{ handle: BlockHandle; indexKey: Uint8Array; firstKey: Uint8Array | null }> {
+    return this.indexWalk(this.table!.dataBlocks())
+  }
+
+  /** Data block handles in index order, without their keys. */
+  dataHandles(): Generator<BlockHandle> {
+    return this.indexWalk(this.table!.dataHandles())
+  }
+
+  /** A walk of the index, its errors as the index iterator's statuses. */
+  private *indexWalk<T>(walk: Generator<T>): Generator<T> {
     try {
-      yield* this.table!.dataBlocks()
+      yield* walk
     } catch (e) {
       if (e instanceof SstDumpStatus) throw e
       if (e instanceof ChecksumMismatchError) throw this.checksumStatus(e)
@@ -570,11 +580,19 @@ export class Dumper {
       }
       if (dataBlocks && !this.opts.strict) return dataBlocks()
       const window = new ReadWindow(source)
-      for (const ref of this.blockHandles()) {
-        if (!this.opts.strict) {
-          this.readBlock(ref.handle, 'data', this.opts.verifyChecksum, false, { window })
-          continue
+      if (!this.opts.strict) {
+        // VerifyChecksumInBlocks: each block and its trailer read, checksummed only with --verify_checksum.
+        const verify = this.opts.verifyChecksum
+        for (const h of this.dataHandles()) {
+          if (verify) this.readBlock(h, 'data', true, false, { window })
+          else {
+            this.checkBounds(h)
+            window.read(h.offset, h.size + BLOCK_TRAILER_BYTES)
+          }
         }
+        return null
+      }
+      for (const ref of this.blockHandles()) {
         const data = this.readBlock(ref.handle, 'data', true)
         const it = firstEntry(data, ref.handle.offset, this.table.dataRestartInterval)
         while (it.valid) advance(it)

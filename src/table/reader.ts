@@ -340,6 +340,19 @@ export class Table {
     }
   }
 
+  /** Every data block's handle, in index order: dataBlocks() without the copies of its keys. */
+  *dataHandles(): Generator<BlockHandle> {
+    const top = this.topIndex()
+    for (top.seekToFirst(); top.valid; top.next()) {
+      if (!this.isPartitionedIndex) {
+        yield top.handle
+        continue
+      }
+      const it = this.indexPartition(top.handle)
+      for (it.seekToFirst(); it.valid; it.next()) yield it.handle
+    }
+  }
+
   /**
    * The data blocks that may hold user keys >= `userKey`, in index order: from
    * the first block whose index key is not below it (a seek through the index).
