@@ -22,7 +22,7 @@ function walk(block: Uint8Array, deltas: boolean) {
 describe('IndexBlockIter', () => {
   it('decodes full handles of every varint length', () => {
     const b = new ShortenedIndexBuilder({ userKeys: false, deltaValues: false })
-    handles.forEach((h, i) => b.add(ikey(`k${i}`), i + 1 < handles.length ? ikey(`k${i + 1}`) : null, h))
+    for (const [i, h] of handles.entries()) b.add(ikey(`k${i}`), i + 1 < handles.length ? ikey(`k${i + 1}`) : null, h)
     expect(walk(b.finish(), false)).toEqual(handles)
   })
 
@@ -35,7 +35,7 @@ describe('IndexBlockIter', () => {
       offset += size + 5
     }
     const b = new ShortenedIndexBuilder({ userKeys: false, deltaValues: true, restartInterval: 4 })
-    hs.forEach((h, i) => b.add(ikey(`k${i}`), i + 1 < hs.length ? ikey(`k${i + 1}`) : null, h))
+    for (const [i, h] of hs.entries()) b.add(ikey(`k${i}`), i + 1 < hs.length ? ikey(`k${i + 1}`) : null, h)
     expect(walk(b.finish(), true)).toEqual(hs)
   })
 
