@@ -50,7 +50,7 @@ import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { type SstDumpProperties, sstDumpProperties } from './properties.js'
-import type { Scratch } from '../codec/output.js'
+import { newScratch, type Scratch } from '../codec/output.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -361,12 +361,15 @@ export class Dumper {
     const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
     const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     let seeking = from !== null
-    for (const ref of this.blockHandles()) {
-      if (seeking && target) {
-        const cmp = t.indexEncoding.keyIsUserKey ? ucmp(ref.indexKey, from!) : t.compareInternal(ref.indexKey, target)
-        if (cmp < 0) continue
-      }
-      const data = this.readBlock(ref.handle, 'data', verify)
+    // Seek: the index's binary search, as the table iterator's Seek
+    const blocks =
+      from && target
+        ? this.indexWalk(t.dataBlocksAtOrAfter(t.indexEncoding.keyIsUserKey ? (k) => ucmp(k, from) : (k) => t.compareInternal(k, target)))
+        : this.blockHandles()
+    // Each block's entries are used before the next block is read: one window and one scratch serve them all.
+    const buffers: BlockBuffers = { window: new ReadWindow(t.source), scratch: newScratch() }
+    for (const ref of blocks) {
+      const data = this.readBlock(ref.handle, 'data', verify, true, buffers)
       const it = firstEntry(data, ref.handle.offset, t.dataRestartInterval)
       while (it.valid) {
         let key = it.key

@@ -361,7 +361,7 @@ export class Table {
     const userKey = userKeyBytes(key, 'dataBlocksFrom: the key')
     const user = this.seekComparator()
     const target = this.seekKey(userKey)
-    return this.dataBlocksWhere(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
+    return this.dataBlocksAtOrAfter(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
   }
 
   /**
@@ -381,7 +381,11 @@ export class Table {
     return this.keyFormat === 'raw' ? userKey : seekTarget(userKey)
   }
 
-  private *dataBlocksWhere(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
+  /**
+   * The data blocks from the first whose index key is not below a target (a seek through the
+   * index): `cmp` compares an index key, in the index's key form, with that target.
+   */
+  *dataBlocksAtOrAfter(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
     const top = this.topIndex()
     const ikCompare = (a: Uint8Array, _b: Uint8Array) => cmp(a)
     top.seek(new Uint8Array(0), ikCompare)
