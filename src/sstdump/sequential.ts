@@ -17,8 +17,6 @@
 import { availableParallelism } from 'node:os'
 import { SstkitError, transferable } from '../errors.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import { decodeBlockLayout } from '../format/block.js'
-import { readFixed32 } from '../format/coding.js'
 import { Property } from '../format/properties.js'
 import { LineWriter } from '../report/line-writer.js'
 import { canUseWorkers, ParallelScan } from '../scan/parallel.js'
@@ -238,21 +236,9 @@ export class SstDumpBlockPrinter {
 
   /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at (the module's lines flushed first). */
   private printInWasm(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
-    const k = this.wasmBlock(wasm, data, offset, w)
+    const k = wasm.printSstDumpData(data, offset, this.mode, this.seqOverride, Infinity, w)
     if (k === 0) wasm.flush(w)
     return k
-  }
-
-  private wasmBlock(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
-    let layout: ReturnType<typeof decodeBlockLayout>
-    try {
-      layout = decodeBlockLayout(data, offset, 'data block')
-    } catch {
-      return 0 // BlockIter words it
-    }
-    // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
-    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(data, layout.restartsOffset) !== 0) return 0
-    return wasm.printSstDumpBlock(data, layout.entriesEnd, this.mode, this.seqOverride, Infinity, w)
   }
 
   /** Entries [from, end) of a block, one at a time; returns how many. */
