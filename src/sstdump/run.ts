@@ -168,7 +168,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       if (cmd === 'verify') {
         // Without --verify_checksum a data block is only read: too little work to hand to threads.
         const { verifyDataBlocks } = a.verifyChecksum ? await import('./sequential.js') : { verifyDataBlocks: null }
-        const st = dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
+        const st = await dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
         if (st) {
           out.flush()
           err.text(`${filename} is corrupted: ${st.message}\n`)
