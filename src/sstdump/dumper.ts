@@ -58,6 +58,8 @@ export interface DumperOptions {
   decodeBlobIndex: boolean
   /** --strict: verify also decompresses and parses every data block (sst_dump only checks checksums). */
   strict?: boolean
+  /** Keep the index block read at open for the table's walks (default true; a worker, given handles, walks none). */
+  keepIndex?: boolean
 }
 
 export type BlockKind = 'data' | 'index' | 'meta'
@@ -218,10 +220,10 @@ export class Dumper {
       // BlockBasedTable::Open: the index (top level) and the range deletions are read now, checksums verified.
       const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === INDEX_BLOCK)?.handle : footer.indexHandle
       if (!indexHandle) throw corruption('Missing index block handle')
-      this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
+      const index = this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
       const rd = this.metaindex.find((e) => e.name === RANGE_DEL_BLOCK)?.handle
       if (rd) this.readBlockFrom(source, footer, rd, 'meta', true, true)
-      this.table = Table.open(source, { verifyChecksums: false })
+      this.table = Table.open(source, { verifyChecksums: false, topIndexBlock: this.opts.keepIndex === false ? undefined : index })
     } catch (e) {
       source.close()
       throw e

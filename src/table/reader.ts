@@ -69,6 +69,11 @@ export interface OpenTableOptions {
   comparator?: string
   /** How data blocks store keys (default auto: see KeyFormat). */
   keyFormat?: KeyFormat | 'auto'
+  /**
+   * The top-level index block as the caller read (and decompressed) it, for topIndex() to use
+   * instead of reading it again (sst-dump's open reads it, as RocksDB's does).
+   */
+  topIndexBlock?: Uint8Array
 }
 
 /**
@@ -129,6 +134,7 @@ export class Table {
   /** Restart interval of data blocks (needed for separated key/value blocks). */
   readonly dataRestartInterval: number
   private dictionaryCache: Uint8Array | null | undefined
+  private readonly topIndexBlock: Uint8Array | undefined
 
   private constructor(
     readonly source: ByteSource,
@@ -149,6 +155,7 @@ export class Table {
       baseContextChecksum: footer.baseContextChecksum ?? 0,
     }
     this.verifyChecksums = options.verifyChecksums ?? true
+    this.topIndexBlock = options.topIndexBlock
     this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES
     this.metaindexEntries = init.metaindex
     this.properties = init.properties
@@ -310,7 +317,7 @@ export class Table {
 
   /** Top-level index iterator. */
   topIndex(): IndexBlockIter {
-    const block = this.readBlock(this.indexHandle, 'index block')
+    const block = this.topIndexBlock ?? this.readBlock(this.indexHandle, 'index block')
     return new IndexBlockIter(block, this.indexHandle.offset, this.indexEncoding, 'index block')
   }
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { FileByteSource } from '../../src/io/byte-source.js'
+import { Table } from '../../src/table/reader.js'
 import { ROOT } from '../helpers.js'
 import { runIn } from './harness.js'
 
@@ -28,6 +29,13 @@ describe('sst-dump --command=verify: the data block reads', () => {
     const bytes = read.mock.calls.reduce((n, [, target]) => n + target.length, 0)
     // 40 data blocks of about 100 bytes, with their trailers
     expect(bytes).toBeGreaterThan(40 * 5)
+  })
+
+  it('walks the index block read at open: it is not read again', async () => {
+    const read = vi.spyOn(Table.prototype, 'readBlock')
+    const r = await runIn(ROOT, ['--file=test/fixtures/real/fv5-snappy.sst', '--command=verify'])
+    expect(r.stdout.toString()).toContain('The file is ok\n')
+    expect(read.mock.calls.filter(([, what]) => what === 'index block')).toEqual([])
   })
 
   it('a failed read that reads on retry is no report', async () => {
