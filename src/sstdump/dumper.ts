@@ -359,33 +359,47 @@ export class Dumper {
    */
   *entries(from: Uint8Array | null, verify: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
     const t = this.table!
+    const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
+    for (const { it } of this.entryBlocks(from, verify)) {
+      while (it.valid) {
+        yield { key: global ? global.copy(it.key) : it.key, value: it.value }
+        if (!advance(it)) break
+      }
+    }
+  }
+
+  /**
+   * The data blocks of a sequential read from the first entry whose user key >= `from` (or the
+   * first entry): each block with its iterator at its first entry to read (`first`, its index),
+   * blocks with no such entry left out. A block is valid until the next is read.
+   */
+  *entryBlocks(
+    from: Uint8Array | null,
+    verify: boolean,
+    buffers: BlockBuffers = { window: new ReadWindow(this.table!.source), scratch: newScratch() },
+  ): Generator<{ data: Uint8Array; offset: number; it: BlockIter; first: number }> {
+    const t = this.table!
     const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
     const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
-    const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     let seeking = from !== null
     // Seek: the index's binary search, as the table iterator's Seek
     const blocks =
       from && target
         ? this.indexWalk(t.dataBlocksAtOrAfter(t.indexEncoding.keyIsUserKey ? (k) => ucmp(k, from) : (k) => t.compareInternal(k, target)))
         : this.blockHandles()
-    // Each block's entries are used before the next block is read: one window and one scratch serve them all.
-    const buffers: BlockBuffers = { window: new ReadWindow(t.source), scratch: newScratch() }
     for (const ref of blocks) {
+      const offset = ref.handle.offset
       const data = this.readBlock(ref.handle, 'data', verify, true, buffers)
-      const it = firstEntry(data, ref.handle.offset, t.dataRestartInterval)
-      while (it.valid) {
-        let key = it.key
-        if (global) key = global.copy(key)
-        if (seeking) {
-          if (key.length >= 8 && ucmp(key.subarray(0, key.length - 8), from!) < 0) {
-            if (!advance(it)) break
-            continue
-          }
-          seeking = false
-        }
-        yield { key, value: it.value }
-        if (!advance(it)) break
+      const it = firstEntry(data, offset, t.dataRestartInterval)
+      let first = 0
+      // keys before `from` (user key part; a key too short for a trailer ends the seek)
+      while (seeking && it.valid && it.key.length >= 8 && ucmp(it.key.subarray(0, it.key.length - 8), from!) < 0) {
+        first++
+        advance(it)
       }
+      if (!it.valid) continue
+      seeking = false
+      yield { data, offset, it, first }
     }
   }
 
@@ -402,6 +416,8 @@ export class Dumper {
     err: ByteSink,
     /** The whole-file reader (sequential.ts, which the caller imports only for this). */
     readAll?: (printKv: boolean) => { entries: number; status: SstDumpStatus | null },
+    /** The block-at-a-time reader from a key or for a number of entries (sequential.ts too). */
+    readFrom?: (printKv: boolean, from: Uint8Array | null, readNum: bigint) => { entries: bigint; status: SstDumpStatus | null },
   ): SstDumpStatus | null {
     if (!this.table) return this.status
     let i = 0n
@@ -411,6 +427,11 @@ export class Dumper {
       // The whole file, nothing to compare: whole blocks at once, in WebAssembly and on every core.
       const r = readAll(printKv)
       i = BigInt(r.entries)
+      status = r.status
+    } else if (readFrom && !hasTo && !usePrefix && tsSize === 0) {
+      // No key to compare past the seek: whole blocks at once, as many entries as --read_num asks.
+      const r = readFrom(printKv, hasFrom ? fromKey : null, readNum)
+      i = r.entries
       status = r.status
     } else {
       try {
