@@ -74,7 +74,9 @@ const cases = [
   { name: 'check-size', argv: ['check-size', file, '-b', baselineFile], needs: 'baseline zstd 3' },
   { name: 'sst-dump --show_properties', argv: ['sst-dump', `--file=${file}`, '--show_properties'] },
   { name: 'sst-dump --command=check', argv: ['sst-dump', `--file=${file}`, '--command=check', '--verify_checksum'] },
+  { name: 'sst-dump --command=verify', argv: ['sst-dump', `--file=${file}`, '--command=verify'] },
   { name: 'sst-dump --command=scan', argv: ['sst-dump', `--file=${file}`, '--command=scan'] },
+  { name: 'sst-dump scan --from --read_num', argv: ['sst-dump', `--file=${file}`, '--command=scan', '--from=user:000000065000', '--read_num=100000'] },
   { name: 'sst-dump --command=scan --output_hex', argv: ['sst-dump', `--file=${file}`, '--command=scan', '--output_hex'] },
   {
     name: 'sst-dump --command=recompress zstd 3',

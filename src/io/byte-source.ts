@@ -6,7 +6,7 @@
  * window so that sequential scans issue few system calls. Memory held is at
  * most one window, whatever the file size.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from 'node:fs'
 import { SstkitError, transferable } from '../errors.js'
 
 export interface ByteSource {
@@ -125,6 +125,20 @@ export class FileByteSource implements ByteSource {
     let done = 0
     while (done < length) {
       const n = readSync(this.fd, target, done, length - done, offset + done)
+      if (n === 0) throw new FileShrankError(this.name, offset + done, this.size)
+      done += n
+    }
+  }
+
+  /** As readInto, on libuv's threads: reads in flight together copy in parallel. */
+  async readIntoAsync(offset: number, target: Uint8Array): Promise<void> {
+    const length = target.length
+    if (offset < 0 || offset + length > this.size) throw new ShortReadError(offset, length, this.size)
+    let done = 0
+    while (done < length) {
+      const n = await new Promise<number>((resolve, reject) => {
+        read(this.fd, target, done, length - done, offset + done, (e, bytes) => (e ? reject(e) : resolve(bytes)))
+      })
       if (n === 0) throw new FileShrankError(this.name, offset + done, this.size)
       done += n
     }

@@ -10,7 +10,8 @@
  * output and error messages are exactly those of the JavaScript path.
  */
 import type { Scratch } from '../codec/output.js'
-import { HEX_DIGITS } from '../format/coding.js'
+import { decodeBlockLayout } from '../format/block.js'
+import { HEX_DIGITS, readFixed32 } from '../format/coding.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
 import { BlockRegion, compileKernel } from '../wasm/kernel.js'
@@ -54,8 +55,11 @@ const OUT_CAPACITY = WASM_OUTPUT_BYTES
 const PRINTED_TYPES = [ValueType.Deletion, ValueType.Value, ValueType.Merge, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
 const DELETION_TYPES = [ValueType.Deletion, ValueType.SingleDeletion, ValueType.DeletionWithTimestamp]
 
-/** What printSstDumpBlock prints of each entry: nothing (`--command=check`), C strings, or upper-case hex (`--output_hex`). */
-export const SstDumpMode = { Check: 0, Text: 1, Hex: 2 } as const
+/**
+ * What printSstDumpBlock prints of each entry: nothing (`--command=check`), C strings, upper-case
+ * hex (`--output_hex`), or the entry lines of the raw dump (`--command=raw`, any type).
+ */
+export const SstDumpMode = { Check: 0, Text: 1, Hex: 2, Raw: 3 } as const
 export type SstDumpMode = (typeof SstDumpMode)[keyof typeof SstDumpMode]
 
 /** Where a printer's buffered lines go (a LineWriter). */
@@ -142,6 +146,23 @@ export class WasmBlockPrinter {
   /** As printBlock, in sst_dump's scan format (`'KEY' seq:N, type:T => VALUE`, see the .wat); Check prints nothing and counts. */
   printSstDumpBlock(block: Uint8Array, entriesEnd: number, mode: SstDumpMode, seqOverride: number, maxEntries: number, w: ByteOutput): number {
     return this.run(this.x.sstdumpEntries, block, entriesEnd, mode, seqOverride, maxEntries, w)
+  }
+
+  /**
+   * A decompressed data block (at file offset `offset`), as printSstDumpBlock; 0 for a block
+   * the module does not take, whose layout BlockIter words or reads (bad, separated keys and
+   * values, entries not starting at restart point 0).
+   */
+  printSstDumpData(data: Uint8Array, offset: number, mode: SstDumpMode, seqOverride: number, maxEntries: number, w: ByteOutput): number {
+    let layout: ReturnType<typeof decodeBlockLayout>
+    try {
+      layout = decodeBlockLayout(data, offset, 'data block')
+    } catch {
+      return 0
+    }
+    // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
+    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(data, layout.restartsOffset) !== 0) return 0
+    return this.printSstDumpBlock(data, layout.entriesEnd, mode, seqOverride, maxEntries, w)
   }
 
   private run(kernel: EntriesKernel, block: Uint8Array, entriesEnd: number, mode: number, seqOverride: number, maxEntries: number, w: ByteOutput): number {

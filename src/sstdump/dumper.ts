@@ -50,7 +50,7 @@ import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { type ByteSink, cString, hexUpper } from './sink.js'
 import { corruption, SstDumpStatus } from './status.js'
 import { type SstDumpProperties, sstDumpProperties } from './properties.js'
-import type { Scratch } from '../codec/output.js'
+import { newScratch, type Scratch } from '../codec/output.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -58,6 +58,8 @@ export interface DumperOptions {
   decodeBlobIndex: boolean
   /** --strict: verify also decompresses and parses every data block (sst_dump only checks checksums). */
   strict?: boolean
+  /** Keep the index block read at open for the table's walks (default true; a worker, given handles, walks none). */
+  keepIndex?: boolean
 }
 
 export type BlockKind = 'data' | 'index' | 'meta'
@@ -218,10 +220,10 @@ export class Dumper {
       // BlockBasedTable::Open: the index (top level) and the range deletions are read now, checksums verified.
       const indexHandle = footer.formatVersion >= 6 ? this.metaindex.find((e) => e.name === INDEX_BLOCK)?.handle : footer.indexHandle
       if (!indexHandle) throw corruption('Missing index block handle')
-      this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
+      const index = this.readBlockFrom(source, footer, indexHandle, 'index', true, true)
       const rd = this.metaindex.find((e) => e.name === RANGE_DEL_BLOCK)?.handle
       if (rd) this.readBlockFrom(source, footer, rd, 'meta', true, true)
-      this.table = Table.open(source, { verifyChecksums: false })
+      this.table = Table.open(source, { verifyChecksums: false, topIndexBlock: this.opts.keepIndex === false ? undefined : index })
     } catch (e) {
       source.close()
       throw e
@@ -328,10 +330,20 @@ export class Dumper {
     return this.latest && this.table?.comparatorName.endsWith('.u64ts') ? 8 : 0
   }
 
-  /** Data block handles in index order (the index iterator). */
-  *blockHandles(): Generator<{ handle: BlockHandle; indexKey: Uint8Array; firstKey: Uint8Array | null }> {
+  /** Data block handles in index order (the index iterator), with their index keys. */
+  blockHandles(): Generator<{ handle: BlockHandle; indexKey: Uint8Array; firstKey: Uint8Array | null }> {
+    return this.indexWalk(this.table!.dataBlocks())
+  }
+
+  /** Data block handles in index order, without their keys. */
+  dataHandles(): Generator<BlockHandle> {
+    return this.indexWalk(this.table!.dataHandles())
+  }
+
+  /** A walk of the index, its errors as the index iterator's statuses. */
+  private *indexWalk<T>(walk: Generator<T>): Generator<T> {
     try {
-      yield* this.table!.dataBlocks()
+      yield* walk
     } catch (e) {
       if (e instanceof SstDumpStatus) throw e
       if (e instanceof ChecksumMismatchError) throw this.checksumStatus(e)
@@ -347,30 +359,47 @@ export class Dumper {
    */
   *entries(from: Uint8Array | null, verify: boolean): Generator<{ key: Uint8Array; value: Uint8Array }> {
     const t = this.table!
-    const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
-    const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
     const global = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
-    let seeking = from !== null
-    for (const ref of this.blockHandles()) {
-      if (seeking && target) {
-        const cmp = t.indexEncoding.keyIsUserKey ? ucmp(ref.indexKey, from!) : t.compareInternal(ref.indexKey, target)
-        if (cmp < 0) continue
-      }
-      const data = this.readBlock(ref.handle, 'data', verify)
-      const it = firstEntry(data, ref.handle.offset, t.dataRestartInterval)
+    for (const { it } of this.entryBlocks(from, verify)) {
       while (it.valid) {
-        let key = it.key
-        if (global) key = global.copy(key)
-        if (seeking) {
-          if (key.length >= 8 && ucmp(key.subarray(0, key.length - 8), from!) < 0) {
-            if (!advance(it)) break
-            continue
-          }
-          seeking = false
-        }
-        yield { key, value: it.value }
+        yield { key: global ? global.copy(it.key) : it.key, value: it.value }
         if (!advance(it)) break
       }
+    }
+  }
+
+  /**
+   * The data blocks of a sequential read from the first entry whose user key >= `from` (or the
+   * first entry): each block with its iterator at its first entry to read (`first`, its index),
+   * blocks with no such entry left out. A block is valid until the next is read.
+   */
+  *entryBlocks(
+    from: Uint8Array | null,
+    verify: boolean,
+    buffers: BlockBuffers = { window: new ReadWindow(this.table!.source), scratch: newScratch() },
+  ): Generator<{ data: Uint8Array; offset: number; it: BlockIter; first: number }> {
+    const t = this.table!
+    const ucmp = t.userComparator ?? ((a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b))
+    const target = from ? encodeInternalKey(from, MAX_SEQUENCE_NUMBER, 0xff) : null
+    let seeking = from !== null
+    // Seek: the index's binary search, as the table iterator's Seek
+    const blocks =
+      from && target
+        ? this.indexWalk(t.dataBlocksAtOrAfter(t.indexEncoding.keyIsUserKey ? (k) => ucmp(k, from) : (k) => t.compareInternal(k, target)))
+        : this.blockHandles()
+    for (const ref of blocks) {
+      const offset = ref.handle.offset
+      const data = this.readBlock(ref.handle, 'data', verify, true, buffers)
+      const it = firstEntry(data, offset, t.dataRestartInterval)
+      let first = 0
+      // keys before `from` (user key part; a key too short for a trailer ends the seek)
+      while (seeking && it.valid && it.key.length >= 8 && ucmp(it.key.subarray(0, it.key.length - 8), from!) < 0) {
+        first++
+        advance(it)
+      }
+      if (!it.valid) continue
+      seeking = false
+      yield { data, offset, it, first }
     }
   }
 
@@ -387,6 +416,8 @@ export class Dumper {
     err: ByteSink,
     /** The whole-file reader (sequential.ts, which the caller imports only for this). */
     readAll?: (printKv: boolean) => { entries: number; status: SstDumpStatus | null },
+    /** The block-at-a-time reader from a key or for a number of entries (sequential.ts too). */
+    readFrom?: (printKv: boolean, from: Uint8Array | null, readNum: bigint) => { entries: bigint; status: SstDumpStatus | null },
   ): SstDumpStatus | null {
     if (!this.table) return this.status
     let i = 0n
@@ -396,6 +427,11 @@ export class Dumper {
       // The whole file, nothing to compare: whole blocks at once, in WebAssembly and on every core.
       const r = readAll(printKv)
       i = BigInt(r.entries)
+      status = r.status
+    } else if (readFrom && !hasTo && !usePrefix && tsSize === 0) {
+      // No key to compare past the seek: whole blocks at once, as many entries as --read_num asks.
+      const r = readFrom(printKv, hasFrom ? fromKey : null, readNum)
+      i = r.entries
       status = r.status
     } else {
       try {
@@ -553,11 +589,77 @@ export class Dumper {
   }
 
   /**
+   * The data blocks of VerifyChecksumInBlocks without --verify_checksum: each block with its
+   * trailer read, nothing checked but that it is all there. Runs of adjacent blocks are read in
+   * chunks on libuv's threads while this thread walks the index, so that the copies from the page
+   * cache (most of the work) overlap the walk and each other. Throws the first failure in index
+   * order, as the serial reads meet them; a chunk whose read fails is read again here, to fail
+   * with the serial read's error.
+   */
+  private async readDataBlocks(source: FileByteSource): Promise<void> {
+    const reads: { offset: number; target: Uint8Array; done: Promise<unknown> }[] = []
+    const spare: Uint8Array[] = []
+    const none = Symbol('none')
+    let readError: unknown = none
+    const settle = async (r: (typeof reads)[number]): Promise<void> => {
+      const e = await r.done
+      spare.push(r.target)
+      if (e === null || readError !== none) return
+      try {
+        source.readInto(r.offset, r.target)
+      } catch (again) {
+        readError = again
+      }
+    }
+    let start = -1
+    let end = -1
+    const issue = async (): Promise<void> => {
+      if (start < 0) return
+      if (reads.length >= READS_IN_FLIGHT) await settle(reads.shift()!)
+      const length = end - start
+      const buf = spare.pop()
+      const target =
+        buf && buf.buffer.byteLength >= length ? new Uint8Array(buf.buffer, 0, length) : new Uint8Array(Math.max(length, READ_CHUNK)).subarray(0, length)
+      reads.push({
+        offset: start,
+        target,
+        done: source.readIntoAsync(start, target).then(
+          () => null,
+          (e: unknown) => e ?? 'failed',
+        ),
+      })
+      start = -1
+    }
+    let walkError: unknown = none
+    try {
+      for (const h of this.dataHandles()) {
+        this.checkBounds(h)
+        const blockEnd = h.offset + h.size + BLOCK_TRAILER_BYTES
+        if (start >= 0 && h.offset >= start && h.offset <= end && Math.max(end, blockEnd) - start <= READ_CHUNK) {
+          end = Math.max(end, blockEnd)
+          continue
+        }
+        await issue()
+        if (readError !== none) break
+        start = h.offset
+        end = blockEnd
+      }
+      if (readError === none) await issue()
+    } catch (e) {
+      walkError = e
+    }
+    // Every read ends before the file may close; a read's failure precedes the walk's (its blocks come first).
+    while (reads.length > 0) await settle(reads.shift()!)
+    if (readError !== none) throw readError
+    if (walkError !== none) throw walkError
+  }
+
+  /**
    * `BlockBasedTable::VerifyChecksum`: meta blocks (always checksummed), then
    * data blocks via the index (`dataBlocks`, sequential.ts's parallel reader,
    * when the caller gives it; --strict reads them here).
    */
-  verifyChecksum(dataBlocks?: () => SstDumpStatus | null): SstDumpStatus | null {
+  async verifyChecksum(dataBlocks?: () => SstDumpStatus | null): Promise<SstDumpStatus | null> {
     if (!this.table) return this.status
     try {
       const source = this.table.source as FileByteSource
@@ -570,11 +672,16 @@ export class Dumper {
       }
       if (dataBlocks && !this.opts.strict) return dataBlocks()
       const window = new ReadWindow(source)
-      for (const ref of this.blockHandles()) {
-        if (!this.opts.strict) {
-          this.readBlock(ref.handle, 'data', this.opts.verifyChecksum, false, { window })
-          continue
+      if (!this.opts.strict) {
+        // VerifyChecksumInBlocks: each block and its trailer read, checksummed only with --verify_checksum.
+        if (!this.opts.verifyChecksum) {
+          await this.readDataBlocks(source)
+          return null
         }
+        for (const h of this.dataHandles()) this.readBlock(h, 'data', true, false, { window })
+        return null
+      }
+      for (const ref of this.blockHandles()) {
         const data = this.readBlock(ref.handle, 'data', true)
         const it = firstEntry(data, ref.handle.offset, this.table.dataRestartInterval)
         while (it.valid) advance(it)
@@ -585,6 +692,10 @@ export class Dumper {
     }
   }
 }
+
+/** Bytes of adjacent data blocks read at once by readDataBlocks, and how many such reads are in flight. */
+const READ_CHUNK = 1 << 20
+const READS_IN_FLIGHT = 2
 
 function ctxOf(footer: Footer) {
   return { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 }

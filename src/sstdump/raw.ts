@@ -7,7 +7,10 @@
 import { BlockIter } from '../format/block.js'
 import { COMPRESSION_DICT_BLOCK, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { encodeVarint } from '../format/coding.js'
-import { type Dumper, handleHex, toStatus } from './dumper.js'
+import { type BlockBuffers, type Dumper, handleHex, toStatus } from './dumper.js'
+import { ReadWindow } from '../io/byte-source.js'
+import { newScratch } from '../codec/output.js'
+import { SstDumpMode, WasmBlockPrinter } from '../scan/wasm-printer.js'
 import { propertiesToString } from './properties.js'
 import { type ByteSink, hexUpper } from './sink.js'
 import type { SstDumpStatus } from './status.js'
@@ -18,12 +21,23 @@ const BBT_MAGIC_DECIMAL = '9863518390377041911'
 /** The dump, written as it is made (latin1 = bytes): memory does not grow with the file. */
 class Text {
   private spacedBuf = Buffer.allocUnsafe(1024)
+  /** A block handle's varints (at most 2 × 10 bytes), encoded here rather than in new arrays per block. */
+  private readonly handleBuf = new Uint8Array(20)
   constructor(private readonly out: ByteSink) {}
   s(str: string): void {
     this.out.latin1(str)
   }
+  /** Constant text, encoded once. */
+  b(bytes: Uint8Array): void {
+    this.out.bytes(bytes)
+  }
   hex(bytes: Uint8Array): void {
     this.out.hex(bytes)
+  }
+  /** `BlockHandle::EncodeTo` in hex (`handleHex`), without allocating. */
+  handle(h: { offset: number; size: number }): void {
+    const end = putVarint(this.handleBuf, putVarint(this.handleBuf, 0, h.offset), h.size)
+    this.out.hex(this.handleBuf.subarray(0, end))
   }
   /** Each byte followed by a space; NUL as `\0` when `escapeNul`. */
   spaced(bytes: Uint8Array, escapeNul: boolean): void {
@@ -41,16 +55,36 @@ class Text {
   }
 }
 
+/** A varint of `v` (below 2^53) at `at`; returns where it ends. */
+function putVarint(buf: Uint8Array, at: number, v: number): number {
+  while (v >= 0x80) {
+    buf[at++] = (v % 0x80) | 0x80
+    v = Math.floor(v / 0x80)
+  }
+  buf[at++] = v
+  return at
+}
+
+const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1')
+const HEX_PREFIX = latin1('  HEX    ')
+const COLON = latin1(': ')
+const ASCII_PREFIX = latin1('\n  ASCII  ')
+const ENTRY_END = latin1('\n  ------\n')
+const BLOCK_PREFIX = latin1('Data Block # ')
+const AT = latin1(' @ ')
+const BLOCK_RULE = latin1(`\n${RULE}`)
+const NEWLINE = latin1('\n')
+
 function keyValue(t: Text, userKey: Uint8Array, value: Uint8Array): void {
-  t.s('  HEX    ')
+  t.b(HEX_PREFIX)
   t.hex(userKey)
-  t.s(': ')
+  t.b(COLON)
   t.hex(value)
-  t.s('\n  ASCII  ')
+  t.b(ASCII_PREFIX)
   t.spaced(userKey, true)
-  t.s(': ')
+  t.b(COLON)
   t.spaced(value, true)
-  t.s('\n  ------\n')
+  t.b(ENTRY_END)
 }
 
 export interface Fragment {
@@ -135,23 +169,24 @@ export function dumpTable(d: Dumper, out: ByteSink): SstDumpStatus | null {
   t.s('  Block key hex dump: Data block handle\n  Block key ascii\n\n')
   const hasFirstKey = table.indexEncoding.hasFirstKey
   const userKeyOf = (k: Uint8Array): Uint8Array => (table.indexEncoding.keyIsUserKey ? k : k.subarray(0, Math.max(0, k.length - 8)))
-  const refs: { handle: { offset: number; size: number } }[] = []
+  const handles: { offset: number; size: number }[] = []
   try {
     for (const ref of d.blockHandles()) {
-      refs.push({ handle: ref.handle })
-      let value = Buffer.concat([encodeVarint(ref.handle.offset), encodeVarint(ref.handle.size)])
+      handles.push(ref.handle)
+      const uk = userKeyOf(ref.indexKey)
+      t.b(HEX_PREFIX)
+      t.hex(uk)
+      t.b(COLON)
+      // the index value: the handle, then (kBinarySearchWithFirstKey) the first key with its length
+      t.handle(ref.handle)
       if (hasFirstKey) {
         const fk = ref.firstKey ?? new Uint8Array(0)
-        value = Buffer.concat([value, encodeVarint(fk.length), fk])
+        t.hex(encodeVarint(fk.length))
+        t.hex(fk)
       }
-      const uk = userKeyOf(ref.indexKey)
-      t.s('  HEX    ')
-      t.hex(uk)
-      t.s(': ')
-      t.hex(value)
-      t.s('\n  ASCII  ')
+      t.b(ASCII_PREFIX)
       t.spaced(uk, false)
-      t.s('\n  ------\n')
+      t.b(ENTRY_END)
     }
   } catch (e) {
     return toStatus(e)
@@ -191,31 +226,52 @@ export function dumpTable(d: Dumper, out: ByteSink): SstDumpStatus | null {
   let max = 0
   let sum = 0
   let id = 0
-  for (const { handle } of refs) {
+  // The entry lines in WebAssembly where the module takes the block; each block is dumped
+  // before the next is read: one window and one scratch buffer serve them all.
+  const wasm = WasmBlockPrinter.create()
+  const buffers: BlockBuffers = { window: new ReadWindow(table.source), scratch: wasm ? wasm.scratch : newScratch() }
+  const wasmOut = { write: (b: Uint8Array) => out.bytes(b) }
+  for (const handle of handles) {
     id++
     min = Math.min(min, handle.size)
     max = Math.max(max, handle.size)
     sum += handle.size
-    t.s(`Data Block # ${id} @ ${handleHex(handle)}\n${RULE}`)
+    t.b(BLOCK_PREFIX)
+    t.s(String(id))
+    t.b(AT)
+    t.handle(handle)
+    t.b(BLOCK_RULE)
     let it: BlockIter
+    let from = 0
     try {
-      const data = d.readBlock(handle, 'data', true)
+      const data = d.readBlock(handle, 'data', true, true, buffers)
+      if (wasm) {
+        from = wasm.printSstDumpData(data, handle.offset, SstDumpMode.Raw, -1, Number.POSITIVE_INFINITY, wasmOut)
+        wasm.flush(wasmOut)
+        if (from < 0) {
+          t.b(NEWLINE)
+          continue
+        }
+      }
       it = new BlockIter(data, handle.offset, 'data block', table.dataRestartInterval)
     } catch {
       t.s('Error reading the block - Skipped \n\n')
       continue
     }
     try {
-      // a bad first entry leaves the iterator invalid: an empty block in the dump
-      for (it.seekToFirst(); it.valid; ) {
-        const k = it.key
-        keyValue(t, k.subarray(0, Math.max(0, k.length - 8)), it.value)
+      // From the entry the module stopped at. A bad first entry leaves the iterator invalid: an empty block in the dump.
+      it.seekToFirst()
+      for (let i = 0; it.valid; i++) {
+        if (i >= from) {
+          const k = it.key
+          keyValue(t, k.subarray(0, Math.max(0, k.length - 8)), it.value)
+        }
         it.next()
       }
     } catch {
       // an undecodable entry ends the block (the iterator turns invalid)
     }
-    t.s('\n')
+    t.b(NEWLINE)
   }
   if (id > 0) {
     t.s(`Data Block Summary:\n${RULE}`)

@@ -152,9 +152,10 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
 
       if (cmd === '' || cmd === 'scan' || cmd === 'check') {
         const limit = a.readNum > 0n ? (a.readNum - totalRead) & U64_MAX : a.readNum
-        const { readAllEntries } = await import('./sequential.js')
+        const { readAllEntries, readEntriesFrom } = await import('./sequential.js')
         const readAll = (printKv: boolean) => readAllEntries(dumper, printKv, out, err, io.sequential)
-        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, readAll)
+        const readFrom = (printKv: boolean, from: Uint8Array | null, n: bigint) => readEntriesFrom(dumper, printKv, out, err, from, n)
+        const st = dumper.readSequential(cmd === 'scan', limit, a.hasFrom || a.usePrefix, a.fromKey, a.hasTo, a.toKey, a.usePrefix, out, err, readAll, readFrom)
         if (st) {
           out.flush()
           err.text(`${filename}: ${st.message}\n`)
@@ -168,7 +169,7 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
       if (cmd === 'verify') {
         // Without --verify_checksum a data block is only read: too little work to hand to threads.
         const { verifyDataBlocks } = a.verifyChecksum ? await import('./sequential.js') : { verifyDataBlocks: null }
-        const st = dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
+        const st = await dumper.verifyChecksum(verifyDataBlocks ? () => verifyDataBlocks(dumper, out, err, io.sequential) : undefined)
         if (st) {
           out.flush()
           err.text(`${filename} is corrupted: ${st.message}\n`)

@@ -17,8 +17,6 @@
 import { availableParallelism } from 'node:os'
 import { SstkitError, transferable } from '../errors.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import { decodeBlockLayout } from '../format/block.js'
-import { readFixed32 } from '../format/coding.js'
 import { Property } from '../format/properties.js'
 import { LineWriter } from '../report/line-writer.js'
 import { canUseWorkers, ParallelScan } from '../scan/parallel.js'
@@ -28,6 +26,7 @@ import { SstDumpMode, WasmBlockPrinter } from '../scan/wasm-printer.js'
 import { newScratch } from '../codec/output.js'
 import { GlobalSeqnoPatch } from '../format/internal-key.js'
 import { ReadWindow } from '../io/byte-source.js'
+import type { BlockIter } from '../format/block.js'
 import { advance, type BlockBuffers, type Dumper, type DumperOptions, firstEntry, toStatus } from './dumper.js'
 import { ByteSink } from './sink.js'
 import type { SstDumpStatus } from './status.js'
@@ -140,6 +139,42 @@ function readAll(dumper: Dumper, read: ReadKind, out: ByteSink, err: ByteSink, o
   }
 }
 
+/**
+ * ReadSequential from the first entry at or after `from` (or the first), `readNum` entries at
+ * most (0: all), with nothing to compare past the seek (no --to, --prefix or timestamps): each
+ * block's entries printed at once by the block printer. Returns ReadSequential's count, which
+ * takes one entry more than it prints when it stops at --read_num with entries left, and the
+ * iterator status (the entry after the last printed is decoded, as its iterator's Next does).
+ */
+export function readEntriesFrom(
+  dumper: Dumper,
+  printKv: boolean,
+  out: ByteSink,
+  err: ByteSink,
+  from: Uint8Array | null,
+  readNum: bigint,
+): { entries: bigint; status: SstDumpStatus | null } {
+  const printer = new SstDumpBlockPrinter(dumper, printKv ? 'scan' : 'check', err)
+  out.flush()
+  const w = new LineWriter((b) => out.direct(b))
+  let i = 0n
+  try {
+    for (const b of dumper.entryBlocks(from, dumper.opts.verifyChecksum, printer.buffers)) {
+      // --read_num entries printed, and this block holds another: counted, not printed
+      if (readNum > 0n && i >= readNum) return { entries: i + 1n, status: null }
+      const room = readNum > 0n ? Number(readNum - i) : Number.POSITIVE_INFINITY
+      const r = printer.printEntries(w, b.data, b.offset, b.it, b.first, room)
+      i += BigInt(r.printed)
+      if (readNum > 0n && i >= readNum && r.more) return { entries: i + 1n, status: null }
+    }
+    return { entries: i, status: null }
+  } catch (e) {
+    return { entries: i, status: toStatus(e) }
+  } finally {
+    w.flush()
+  }
+}
+
 function* blockHandlesOf(dumper: Dumper): Generator<BlockHandle> {
   for (const r of dumper.blockHandles()) yield r.handle
 }
@@ -161,7 +196,8 @@ export class SstDumpBlockPrinter {
   private readonly seqOverride: number
   private readonly globalSeqno: GlobalSeqnoPatch | null
   private readonly restartInterval: number
-  private readonly buffers: BlockBuffers
+  /** Where blocks are read (and decompressed: into the module's memory where it prints). */
+  readonly buffers: BlockBuffers
   private readonly printKv: boolean
   /** Where printEntry's lines go: the LineWriter of the printBlocks call under way. */
   private target: LineWriter | null = null
@@ -236,23 +272,43 @@ export class SstDumpBlockPrinter {
     return 0
   }
 
-  /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at (the module's lines flushed first). */
-  private printInWasm(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
-    const k = this.wasmBlock(wasm, data, offset, w)
-    if (k === 0) wasm.flush(w)
-    return k
+  /**
+   * Up to `limit` entries of a block read in file order (`it` at entry `first`), printed as
+   * printBlocks prints them; `more`: another entry follows the last printed (decoded: a bad
+   * one throws, as the iterator's Next fails).
+   */
+  printEntries(w: LineWriter, data: Uint8Array, offset: number, it: BlockIter, first: number, limit: number): { printed: number; more: boolean } {
+    this.target = w
+    let printed = 0
+    try {
+      let from = first
+      const wasm = this.wasm
+      if (wasm && first === 0) {
+        const k = wasm.printSstDumpData(data, offset, this.mode, this.seqOverride, limit, w)
+        wasm.flush(w)
+        printed = k < 0 ? wasm.printedEntries : k
+        from = printed
+      }
+      // the rest in JavaScript, from the iterator: bad keys reported to err as met
+      for (let index = first; it.valid && index < from; index++) advance(it)
+      while (it.valid && printed < limit) {
+        const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
+        this.dumper.printEntry(key, it.value, this.printKv, 0, this.sink, this.err)
+        printed++
+        advance(it)
+      }
+      return { printed, more: it.valid }
+    } finally {
+      this.sink.flush()
+      this.target = null
+    }
   }
 
-  private wasmBlock(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
-    let layout: ReturnType<typeof decodeBlockLayout>
-    try {
-      layout = decodeBlockLayout(data, offset, 'data block')
-    } catch {
-      return 0 // BlockIter words it
-    }
-    // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
-    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(data, layout.restartsOffset) !== 0) return 0
-    return wasm.printSstDumpBlock(data, layout.entriesEnd, this.mode, this.seqOverride, Infinity, w)
+  /** The block in WebAssembly: -1 when done, else the entry the JavaScript path takes over at (the module's lines flushed first). */
+  private printInWasm(wasm: WasmBlockPrinter, data: Uint8Array, offset: number, w: LineWriter): number {
+    const k = wasm.printSstDumpData(data, offset, this.mode, this.seqOverride, Infinity, w)
+    if (k === 0) wasm.flush(w)
+    return k
   }
 
   /** Entries [from, end) of a block, one at a time; returns how many. */

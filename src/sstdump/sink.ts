@@ -46,15 +46,23 @@ export class ByteSink {
   }
 
   bytes(b: Uint8Array): void {
-    if (this.len + b.length > this.capacity) {
+    const n = b.length
+    if (this.len + n > this.capacity) {
       this.flush()
-      if (b.length > this.capacity) {
+      if (n > this.capacity) {
         this.writer(b)
         return
       }
     }
-    this.buf.set(b, this.len)
-    this.len += b.length
+    const buf = this.buf
+    let at = this.len
+    // a loop for short pieces (quotes, keys): set()'s call costs more than it copies
+    if (n <= 32) for (let i = 0; i < n; i++) buf[at++] = b[i]
+    else {
+      buf.set(b, at)
+      at += n
+    }
+    this.len = at
   }
 
   /** `Slice::ToString(true)` of `b`, written straight into the buffer (no string per entry). */
@@ -84,7 +92,16 @@ export class ByteSink {
   /** A non-negative integer below 2^53 in decimal (sequence numbers, types). */
   decimal(v: number): void {
     if (this.len + 16 > this.capacity) this.flush()
-    this.len += this.buf.write(String(v), this.len, 'latin1')
+    // the digits written in place, last first: no string per number
+    let digits = 1
+    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++
+    const buf = this.buf
+    let at = this.len + digits
+    this.len = at
+    do {
+      buf[--at] = 0x30 + (v % 10)
+      v = Math.floor(v / 10)
+    } while (v > 0)
   }
 
   /** Hand `b` to the writer as it is, after what is buffered (output assembled elsewhere). */

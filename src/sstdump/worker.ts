@@ -19,7 +19,7 @@ const dumper = openOrNull()
 
 function openOrNull(): Dumper | null {
   try {
-    const d = Dumper.open(data.path, data.fsPath, ignored, data.opts)
+    const d = Dumper.open(data.path, data.fsPath, ignored, { ...data.opts, keepIndex: false })
     if (!d.status && d.table) return d
     d.close()
   } catch {

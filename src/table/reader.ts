@@ -69,6 +69,11 @@ export interface OpenTableOptions {
   comparator?: string
   /** How data blocks store keys (default auto: see KeyFormat). */
   keyFormat?: KeyFormat | 'auto'
+  /**
+   * The top-level index block as the caller read (and decompressed) it, for topIndex() to use
+   * instead of reading it again (sst-dump's open reads it, as RocksDB's does).
+   */
+  topIndexBlock?: Uint8Array
 }
 
 /**
@@ -129,6 +134,7 @@ export class Table {
   /** Restart interval of data blocks (needed for separated key/value blocks). */
   readonly dataRestartInterval: number
   private dictionaryCache: Uint8Array | null | undefined
+  private readonly topIndexBlock: Uint8Array | undefined
 
   private constructor(
     readonly source: ByteSource,
@@ -149,6 +155,7 @@ export class Table {
       baseContextChecksum: footer.baseContextChecksum ?? 0,
     }
     this.verifyChecksums = options.verifyChecksums ?? true
+    this.topIndexBlock = options.topIndexBlock
     this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES
     this.metaindexEntries = init.metaindex
     this.properties = init.properties
@@ -310,7 +317,7 @@ export class Table {
 
   /** Top-level index iterator. */
   topIndex(): IndexBlockIter {
-    const block = this.readBlock(this.indexHandle, 'index block')
+    const block = this.topIndexBlock ?? this.readBlock(this.indexHandle, 'index block')
     return new IndexBlockIter(block, this.indexHandle.offset, this.indexEncoding, 'index block')
   }
 
@@ -340,6 +347,19 @@ export class Table {
     }
   }
 
+  /** Every data block's handle, in index order: dataBlocks() without the copies of its keys. */
+  *dataHandles(): Generator<BlockHandle> {
+    const top = this.topIndex()
+    for (top.seekToFirst(); top.valid; top.next()) {
+      if (!this.isPartitionedIndex) {
+        yield top.handle
+        continue
+      }
+      const it = this.indexPartition(top.handle)
+      for (it.seekToFirst(); it.valid; it.next()) yield it.handle
+    }
+  }
+
   /**
    * The data blocks that may hold user keys >= `userKey`, in index order: from
    * the first block whose index key is not below it (a seek through the index).
@@ -348,7 +368,7 @@ export class Table {
     const userKey = userKeyBytes(key, 'dataBlocksFrom: the key')
     const user = this.seekComparator()
     const target = this.seekKey(userKey)
-    return this.dataBlocksWhere(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
+    return this.dataBlocksAtOrAfter(this.indexEncoding.keyIsUserKey ? (a) => user(a, userKey) : (a) => this.compareInternal(a, target))
   }
 
   /**
@@ -368,7 +388,11 @@ export class Table {
     return this.keyFormat === 'raw' ? userKey : seekTarget(userKey)
   }
 
-  private *dataBlocksWhere(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
+  /**
+   * The data blocks from the first whose index key is not below a target (a seek through the
+   * index): `cmp` compares an index key, in the index's key form, with that target.
+   */
+  *dataBlocksAtOrAfter(cmp: (indexKey: Uint8Array) => number): Generator<DataBlockRef> {
     const top = this.topIndex()
     const ikCompare = (a: Uint8Array, _b: Uint8Array) => cmp(a)
     top.seek(new Uint8Array(0), ikCompare)

@@ -147,6 +147,51 @@
         (br $rest)))
     (local.get $dst))
 
+  ;; Write src[0, n) at dst with a space after each byte, a NUL as "\0 " (the
+  ;; ASCII lines of sst_dump's raw dump); returns the end of the output. dst
+  ;; must have 3 * n + 32 bytes of room.
+  (func $spaced (param $src i32) (param $n i32) (param $dst i32) (result i32)
+    (local $end i32) (local $v v128) (local $c i32) (local $stop i32)
+    (local.set $end (i32.add (local.get $src) (local.get $n)))
+    (block $tail
+      (loop $chunks
+        (br_if $tail (i32.gt_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
+        (local.set $v (v128.load align=1 (local.get $src)))
+        (if (v128.any_true (i8x16.eq (local.get $v) (v128.const i64x2 0 0)))
+          (then
+            ;; a NUL among these 16 bytes: one at a time
+            (local.set $stop (i32.add (local.get $src) (i32.const 16)))
+            (loop $bytes
+              (local.set $dst (call $spacedByte (i32.load8_u (local.get $src)) (local.get $dst)))
+              (local.set $src (i32.add (local.get $src) (i32.const 1)))
+              (br_if $bytes (i32.lt_u (local.get $src) (local.get $stop)))))
+          (else
+            (v128.store align=1 (local.get $dst)
+              (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+            (v128.store offset=16 align=1 (local.get $dst)
+              (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $v) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+            (local.set $src (i32.add (local.get $src) (i32.const 16)))
+            (local.set $dst (i32.add (local.get $dst) (i32.const 32)))))
+        (br $chunks)))
+    (block $done
+      (loop $rest
+        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+        (local.set $dst (call $spacedByte (i32.load8_u (local.get $src)) (local.get $dst)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (br $rest)))
+    (local.get $dst))
+
+  ;; One byte of $spaced at dst; returns the end.
+  (func $spacedByte (param $c i32) (param $dst i32) (result i32)
+    (if (result i32) (local.get $c)
+      (then
+        (i32.store16 align=1 (local.get $dst) (i32.or (local.get $c) (i32.const 0x2000)))
+        (i32.add (local.get $dst) (i32.const 2)))
+      (else
+        (i32.store16 align=1 (local.get $dst) (i32.const 0x305c)) ;; "\0"
+        (i32.store8 offset=2 (local.get $dst) (i32.const 0x20))
+        (i32.add (local.get $dst) (i32.const 3)))))
+
   ;; varint32 at p (before end); sets $next to the position after it, -1 when malformed.
   (func $varint (param $p i32) (param $end i32) (result i32)
     (local $result i32) (local $shift i32) (local $b i32)
@@ -280,8 +325,11 @@
   ;; a NUL in the key also cuts the " seq:N, type:T" part, which is printed in
   ;; the same string); mode 2: key and value in upper-case hex; mode 0: nothing
   ;; printed, entries only decoded and counted (--command=check). A type whose
-  ;; SSTDUMP_TYPES byte is 0 (or 32 and above) returns 2. Arguments, results
-  ;; and globals as for `entries`.
+  ;; SSTDUMP_TYPES byte is 0 (or 32 and above) returns 2. Mode 3: the entry of
+  ;; a data block in the raw dump (BlockBasedTable::DumpDataBlocks, every type):
+  ;;   "  HEX    KEY: VALUE\n  ASCII  K E Y : V A L U E \n  ------\n"
+  ;; (upper-case hex, then each byte followed by a space, a NUL as "\0").
+  ;; Arguments, results and globals as for `entries`.
   (func (export "sstdumpEntries") (param $block i32) (param $start i32) (param $end i32) (param $resume i32)
       (param $out i32) (param $limit i32) (param $mode i32) (param $seqOverride i64) (param $maxEntries i32) (result i32)
     (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32) (local $keyLen i32)
@@ -312,20 +360,40 @@
         (if (i32.lt_u (local.get $keyLen) (i32.const 8)) (then (return (i32.const 2))))
         (local.set $value (i32.add (local.get $p) (local.get $nonShared)))
         (if (i32.gt_u (local.get $valueLen) (i32.sub (local.get $absEnd) (local.get $value))) (then (return (i32.const 2))))
-        ;; a line takes at most 2 bytes per key and value byte plus 96 (quotes, seqno, type, SIMD overrun)
+        ;; a line takes at most 2 bytes per key and value byte (5 in the raw dump) plus 96 (quotes, seqno, type, SIMD overrun)
         (if (i32.and (i32.ne (local.get $mode) (i32.const 0))
               (i64.gt_u
-                (i64.add (i64.shl (i64.extend_i32_u (i32.add (local.get $keyLen) (local.get $valueLen))) (i64.const 1)) (i64.const 96))
+                (i64.add
+                  (i64.mul (i64.extend_i32_u (i32.add (local.get $keyLen) (local.get $valueLen)))
+                    (select (i64.const 5) (i64.const 2) (i32.eq (local.get $mode) (i32.const 3))))
+                  (i64.const 96))
                 (i64.extend_i32_u (i32.sub (local.get $limit) (local.get $out)))))
           (then (return (select (i32.const 2) (i32.const 1) (i32.eq (local.get $out) (local.get $outStart))))))
         (memory.copy (i32.add (global.get $KEY) (local.get $shared)) (local.get $p) (local.get $nonShared))
         (local.set $n (i32.sub (local.get $keyLen) (i32.const 8)))
         (local.set $trailer (i64.load align=1 (i32.add (global.get $KEY) (local.get $n))))
         (local.set $type (i32.wrap_i64 (i64.and (local.get $trailer) (i64.const 0xff))))
-        (if (i32.ge_u (local.get $type) (i32.const 32)) (then (return (i32.const 2))))
-        (if (i32.eqz (i32.load8_u offset=1792 (local.get $type))) (then (return (i32.const 2)))) ;; SSTDUMP_TYPES
+        (if (i32.ne (local.get $mode) (i32.const 3))
+          (then
+            (if (i32.ge_u (local.get $type) (i32.const 32)) (then (return (i32.const 2))))
+            (if (i32.eqz (i32.load8_u offset=1792 (local.get $type))) (then (return (i32.const 2)))))) ;; SSTDUMP_TYPES
         (global.set $keyLen (local.get $keyLen))
-        (if (local.get $mode)
+        (if (i32.eq (local.get $mode) (i32.const 3))
+          (then
+            (i64.store align=1 (local.get $out) (i64.const 0x2020205845482020)) ;; "  HEX   "
+            (i32.store8 offset=8 (local.get $out) (i32.const 0x20))
+            (local.set $out (call $hexWith (global.get $KEY) (local.get $n) (i32.add (local.get $out) (i32.const 9)) (global.get $HEX_UPPER)))
+            (i32.store16 align=1 (local.get $out) (i32.const 0x203a)) ;; ": "
+            (local.set $out (call $hexWith (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 2)) (global.get $HEX_UPPER)))
+            (i64.store align=1 (local.get $out) (i64.const 0x494943534120200a)) ;; "\n  ASCII"
+            (i32.store16 offset=8 align=1 (local.get $out) (i32.const 0x2020))
+            (local.set $out (call $spaced (global.get $KEY) (local.get $n) (i32.add (local.get $out) (i32.const 10))))
+            (i32.store16 align=1 (local.get $out) (i32.const 0x203a)) ;; ": "
+            (local.set $out (call $spaced (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 2))))
+            (i64.store align=1 (local.get $out) (i64.const 0x2d2d2d2d2d20200a)) ;; "\n  -----"
+            (i32.store16 offset=8 align=1 (local.get $out) (i32.const 0x0a2d)) ;; "-\n"
+            (local.set $out (i32.add (local.get $out) (i32.const 10))))
+          (else (if (local.get $mode)
           (then
             (i32.store8 (local.get $out) (i32.const 0x27))
             (global.set $cut (i32.const 0))
@@ -350,7 +418,7 @@
                 (then (call $hexWith (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4)) (global.get $HEX_UPPER)))
                 (else (call $cstring (local.get $value) (local.get $valueLen) (i32.add (local.get $out) (i32.const 4))))))
             (i32.store8 (local.get $out) (i32.const 0x0a))
-            (local.set $out (i32.add (local.get $out) (i32.const 1)))))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))))))
         (global.set $count (i32.add (global.get $count) (i32.const 1)))
         (local.set $p (i32.add (local.get $value) (local.get $valueLen)))
         (br $entry)))

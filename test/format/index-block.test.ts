@@ -1,57 +1,55 @@
 import { describe, expect, it } from 'vitest'
 import { BlockBuilder } from '../../src/format/block.js'
-import { encodeBlockHandle } from '../../src/format/block-handle.js'
 import { encodeVarint } from '../../src/format/coding.js'
-import { IndexBlockIter } from '../../src/format/index-block.js'
+import { IndexBlockIter, ShortenedIndexBuilder } from '../../src/format/index-block.js'
 
-const key = (i: number) => new TextEncoder().encode(`key${String(i).padStart(4, '0')}`)
+const ikey = (s: string): Uint8Array => Buffer.concat([Buffer.from(s), Buffer.from([1, 0, 0, 0, 0, 0, 0, 0])])
+const enc = { keyIsUserKey: false, hasFirstKey: false }
 
-// Offsets and sizes whose varints take 1 to 8 bytes: each byte's weight must be exact.
-const handles = [
-  { offset: 0, size: 127 },
-  { offset: 4096 + 5, size: 16_384 },
-  { offset: 2 ** 32 - 1, size: 2 ** 21 + 3 },
-  { offset: 2 ** 40 + 12_345, size: 2 ** 28 - 1 },
-  { offset: 2 ** 53 - 2 ** 30, size: 4 },
-]
+/** Handles of every varint length up to 2^53 - 1: 1 to 8 bytes. */
+const handles = [0, 1, 127, 128, 2 ** 21, 2 ** 28 + 5, 2 ** 35 - 1, 2 ** 42 + 3, 2 ** 49 + 7, Number.MAX_SAFE_INTEGER - 1000].map((offset, i) => ({
+  offset,
+  size: [10, 200, 16_383, 16_384, 2 ** 21 + 1, 4096, 1, 70_000, 2 ** 30, 999][i],
+}))
+
+function walk(block: Uint8Array, deltas: boolean) {
+  const it = new IndexBlockIter(block, 0, { ...enc, valueIsDeltaEncoded: deltas })
+  const out: { offset: number; size: number }[] = []
+  for (it.seekToFirst(); it.valid; it.next()) out.push(it.handle)
+  return out
+}
 
 describe('IndexBlockIter', () => {
-  it('decodes block handles of every varint length exactly', () => {
-    const b = new BlockBuilder(1, true, false)
-    for (const [i, h] of handles.entries()) b.add(key(i), encodeBlockHandle(h))
-    const it = new IndexBlockIter(b.finish(), 0, { keyIsUserKey: true, valueIsDeltaEncoded: false, hasFirstKey: false })
-    const got = []
-    for (it.seekToFirst(); it.valid; it.next()) got.push({ ...it.handle })
-    expect(got).toEqual(handles)
+  it('decodes full handles of every varint length', () => {
+    const b = new ShortenedIndexBuilder({ userKeys: false, deltaValues: false })
+    for (const [i, h] of handles.entries()) b.add(ikey(`k${i}`), i + 1 < handles.length ? ikey(`k${i + 1}`) : null, h)
+    expect(walk(b.finish(), false)).toEqual(handles)
   })
 
-  it('decodes delta-encoded sizes after a full handle', () => {
-    // Consecutive blocks (each after the previous one's 5-byte trailer), as format_version >= 4 writes them.
-    const sizes = [2 ** 28 - 1, 300, 2 ** 21 + 3, 5]
-    const b = new BlockBuilder(16, true, true)
+  it('decodes delta-encoded sizes (format_version >= 4), growing and shrinking', () => {
+    const sizes = [4000, 4100, 3900, 2 ** 22, 17, 2 ** 31]
+    const hs: { offset: number; size: number }[] = []
     let offset = 2 ** 40
-    const want = []
-    for (let i = 0; i < sizes.length; i++) {
-      const h = { offset, size: sizes[i] }
-      want.push(h)
-      const d = i === 0 ? 0 : sizes[i] - sizes[i - 1]
-      const delta = i === 0 ? encodeBlockHandle(h) : encodeVarint(d >= 0 ? 2 * d : -2 * d - 1) // zigzag
-      b.add(key(i), encodeBlockHandle(h), delta)
-      offset += sizes[i] + 5
+    for (const size of sizes) {
+      hs.push({ offset, size })
+      offset += size + 5
     }
-    const it = new IndexBlockIter(b.finish(), 0, { keyIsUserKey: true, valueIsDeltaEncoded: true, hasFirstKey: false })
-    const got = []
-    for (it.seekToFirst(); it.valid; it.next()) got.push({ ...it.handle })
-    expect(got).toEqual(want)
+    const b = new ShortenedIndexBuilder({ userKeys: false, deltaValues: true, restartInterval: 4 })
+    for (const [i, h] of hs.entries()) b.add(ikey(`k${i}`), i + 1 < hs.length ? ikey(`k${i + 1}`) : null, h)
+    expect(walk(b.finish(), true)).toEqual(hs)
   })
 
-  it('refuses a value varint longer than 10 bytes, naming it', () => {
-    const b = new BlockBuilder(1, true, false)
-    b.add(
-      key(0),
-      Uint8Array.from({ length: 11 }, () => 0x80),
-    )
-    const it = new IndexBlockIter(b.finish(), 1000, { keyIsUserKey: true, valueIsDeltaEncoded: false, hasFirstKey: false })
-    expect(() => it.seekToFirst()).toThrow(/truncated block offset in index value|malformed block offset in index value/)
+  it('reports a truncated or malformed handle varint', () => {
+    const block = (value: Uint8Array): Uint8Array => {
+      const bb = new BlockBuilder(1, true, false)
+      bb.add(ikey('a'), value)
+      return bb.finish()
+    }
+    const truncated = block(Uint8Array.from([...encodeVarint(300), 0x80]))
+    expect(() => walk(truncated, false)).toThrow(/truncated block size in index value/)
+    const long = block(Uint8Array.from([...new Array(10).fill(0xff), 1]))
+    expect(() => walk(long, false)).toThrow(/malformed block offset in index value/)
+    const past = block(Uint8Array.from([...new Array(7).fill(0xff), 0x7f, 0]))
+    expect(() => walk(past, false)).toThrow(/malformed block offset in index value/)
   })
 })
