@@ -187,10 +187,12 @@ function cost(c: RecompressConfig): number {
 export function partition(configs: RecompressConfig[], n: number, reading = 0): RecompressConfig[][] {
   type Group = { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }
   const groups: Group[] = Array.from({ length: n }, () => ({ cost: 0, sampling: false, items: [], reads: false }))
-  // With a reading cost, one lane reads the file for all (feed.ts): it starts with that cost and comes last (this thread's lane).
-  if (reading > 0 && n > 1) Object.assign(groups[n - 1], { cost: reading, reads: true })
+  // With a reading cost, one lane reads the file for all (feed.ts) and samples it for all: it starts with
+  // those costs and comes last (this thread's lane).
+  const shared = reading > 0 && n > 1
+  if (shared) Object.assign(groups[n - 1], { cost: reading + (configs.some(buildsFromSamples) ? SAMPLING_COST : 0), reads: true, sampling: true })
   for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
-    const setup = (g: Group) => (buildsFromSamples(c) && !g.sampling ? SAMPLING_COST : 0)
+    const setup = (g: Group) => (buildsFromSamples(c) && !g.sampling && !shared ? SAMPLING_COST : 0)
     const after = (g: Group) => g.cost + cost(c) + setup(g)
     // Cheapest afterwards; on a tie, the group that needs no new sampling, then the first.
     const g = groups.reduce((best, x) => (after(x) < after(best) || (after(x) === after(best) && setup(x) < setup(best)) ? x : best))
@@ -198,7 +200,7 @@ export function partition(configs: RecompressConfig[], n: number, reading = 0): 
     g.sampling ||= buildsFromSamples(c)
     g.items.push(c)
   }
-  if (n === 2) improveTwoLanes(groups)
+  if (n === 2) improveTwoLanes(groups, shared)
   return groups
     .filter((g) => g.items.length > 0)
     .sort((a, b) => Number(a.reads) - Number(b.reads) || b.cost - a.cost)
@@ -214,12 +216,13 @@ const EXHAUSTIVE_MAX_CONFIGS = 16
  * the reading lane 0.5 units above the other, where every setting without a dictionary on the
  * reading lane balances them (measured: 9.2 s against 7.7 s of CPU, greedy, under load).
  */
-function improveTwoLanes(groups: { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }[]): void {
+function improveTwoLanes(groups: { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }[], shared: boolean): void {
   const all = groups.flatMap((g) => g.items)
   if (all.length > EXHAUSTIVE_MAX_CONFIGS) return
-  const base = groups.map((g) => (g.reads ? g.cost - g.items.reduce((a, c) => a + cost(c), 0) - (g.sampling ? SAMPLING_COST : 0) : 0))
+  // Shared: the reading lane's reading and sampling, whatever the split; else each lane samples for its own.
+  const base = groups.map((g) => (g.reads ? g.cost - g.items.reduce((a, c) => a + cost(c), 0) : 0))
   const costOf = (items: RecompressConfig[], lane: number) =>
-    base[lane] + items.reduce((a, c) => a + cost(c), 0) + (items.some(buildsFromSamples) ? SAMPLING_COST : 0)
+    base[lane] + items.reduce((a, c) => a + cost(c), 0) + (!shared && items.some(buildsFromSamples) ? SAMPLING_COST : 0)
   let best = { worst: Math.max(groups[0].cost, groups[1].cost), total: groups[0].cost + groups[1].cost }
   let bestMask = -1
   for (let mask = 0; mask < 1 << all.length; mask++) {
@@ -238,7 +241,7 @@ function improveTwoLanes(groups: { cost: number; sampling: boolean; items: Recom
   groups.forEach((g, lane) => {
     g.items = all.filter((_, k) => ((bestMask >> k) & 1) === lane)
     g.cost = costOf(g.items, lane)
-    g.sampling = g.items.some(buildsFromSamples)
+    g.sampling = g.reads || g.items.some(buildsFromSamples)
   })
 }
 
@@ -414,6 +417,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       const { out, ins } = makeFeed(workers.slots.length)
       for (const [i, feedIn] of ins.entries()) tasks[i].feedIn = feedIn
       tasks[tasks.length - 1].feedOut = out
+      tasks[tasks.length - 1].allConfigs = configs
     }
     let done = 0
     const progress = (n: number) => {

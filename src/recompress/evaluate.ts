@@ -25,7 +25,7 @@ import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '.
 import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
-import { type FedBlock, type FeedIn, type FeedOut, FeedWriter, feedBatches } from './feed.js'
+import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -67,6 +67,8 @@ export interface EvaluateTask {
   feedIn?: FeedIn
   /** Hand this task's data blocks to the other lanes (this thread only: its ports are not sent). */
   feedOut?: FeedOut
+  /** With feedOut: every lane's configurations, whose dictionaries this task builds and hands out. */
+  allConfigs?: RecompressConfig[]
 }
 
 export interface ConfigMeasurement {
@@ -146,16 +148,32 @@ export function evaluate(task: EvaluateTask, onBlock?: () => void): TaskResult {
 }
 
 export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): TaskResult {
+  const reader = task.feedIn && new FeedReader(task.feedIn)
+  const feedOut = task.feedOut && new FeedWriter(task.feedOut)
+  try {
+    // The reading lane samples once for every lane (while the others start), and hands the dictionaries out first.
+    const built = reader
+      ? reader.dictionaries()
+      : buildDictionaries(table, (task.feedOut ? (task.allConfigs ?? task.configs) : task.configs).filter(buildsFromSamples), task.source, task)
+    feedOut?.dictionaries(built)
+    return evaluateWith(table, task, built, reader, feedOut, onBlock)
+  } finally {
+    reader?.leave()
+    feedOut?.abort() // after end(), nothing left to tell
+  }
+}
+
+function evaluateWith(
+  table: Table,
+  task: EvaluateTask,
+  built: Map<number, BuiltDictionary>,
+  reader: FeedReader | undefined,
+  feedOut: FeedWriter | undefined,
+  onBlock?: () => void,
+): TaskResult {
   const repeat = Math.max(1, task.repeat)
-  const built = buildDictionaries(
-    table,
-    task.configs.filter((c) => buildsFromSamples(c)),
-    task.source,
-    task,
-  )
   const dictionaries: Record<number, Uint8Array> = { ...task.dictionaries }
   for (const [id, d] of built) dictionaries[id] = d.bytes
-  const recut = task.source.blockSize !== null
   const plan: { config: RecompressConfig; strategy: AutoSkipStrategy | null }[] = []
   for (const config of task.configs) {
     plan.push({ config, strategy: null })
@@ -252,7 +270,6 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
   const BATCH_BYTES = 128 << 10
   let batch: FedBlock[] = []
   let batchBytes = 0
-  const feedOut = task.feedOut && new FeedWriter(task.feedOut)
   const drain = () => {
     if (batch.length === 0) return
     // The other lanes first: they compress it while this one does.
@@ -277,13 +294,9 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     batchBytes += raw.length
     if (batchBytes >= BATCH_BYTES) drain()
   }
-  try {
-    readBlocks(table, task, feed, skipped, storedReads)
-    drain()
-    feedOut?.end()
-  } finally {
-    feedOut?.abort() // after end(), nothing left to tell
-  }
+  readBlocks(table, task, reader, feed, skipped, storedReads)
+  drain()
+  feedOut?.end()
   for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
 
   for (const s of states) {
@@ -306,7 +319,7 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
   return {
     results: states.map((s) => s.m),
     skipped,
-    dictionaries: Object.fromEntries(built),
+    dictionaries: Object.fromEntries([...built].filter(([id]) => task.configs.some((c) => c.id === id))),
     stored: storedReads && skipped.length === 0 ? storedReads : undefined,
   }
 }
@@ -314,9 +327,16 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
 type Feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => void
 
 /** Every data block of the task's source, in order, to `feed`: from another lane's pass, re-cut, or as stored. */
-function readBlocks(table: Table, task: EvaluateTask, feed: Feed, skipped: SkippedBlock[], storedReads: ReadStats | undefined): void {
-  if (task.feedIn) {
-    for (const batch of feedBatches(task.feedIn)) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
+function readBlocks(
+  table: Table,
+  task: EvaluateTask,
+  reader: FeedReader | undefined,
+  feed: Feed,
+  skipped: SkippedBlock[],
+  storedReads: ReadStats | undefined,
+): void {
+  if (reader) {
+    for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
     return
   }
   if (task.source.blockSize !== null) {

@@ -19,6 +19,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads'
 import type { BlockEntryStats } from '../table/writer.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
+import type { BuiltDictionary } from './dictionary.js'
 
 /** A data block as a table writer takes it (addDataBlock). */
 export interface FedBlock {
@@ -49,7 +50,11 @@ export interface FeedOut {
   control: SharedArrayBuffer
 }
 
-type FeedMessage = { kind: 'blocks'; lengths: number[]; stats: BlockEntryStats[]; blocks: ArrayBuffer[] } | { kind: 'end' } | { kind: 'abort' }
+type FeedMessage =
+  | { kind: 'dictionaries'; built: [number, BuiltDictionary][] }
+  | { kind: 'blocks'; lengths: number[]; stats: BlockEntryStats[]; blocks: ArrayBuffer[] }
+  | { kind: 'end' }
+  | { kind: 'abort' }
 
 export class FeedAborted extends SstkitError {
   override name = 'FeedAborted'
@@ -69,7 +74,7 @@ export function makeFeed(consumers: number): { out: FeedOut; ins: FeedIn[] } {
   }
 }
 
-/** The producer's side: post batches, then end (or abort on failure). */
+/** The producer's side: post the dictionaries, then batches, then end (or abort on failure). */
 export class FeedWriter {
   private readonly control: Int32Array
   private readonly live: boolean[]
@@ -77,6 +82,11 @@ export class FeedWriter {
   constructor(private readonly out: FeedOut) {
     this.control = new Int32Array(out.control)
     this.live = out.ports.map(() => true)
+  }
+
+  /** Every lane's dictionaries, built once by the producer from the samples they share (before any batch). */
+  dictionaries(built: ReadonlyMap<number, BuiltDictionary>): void {
+    for (let i = 0; i < this.live.length; i++) if (this.live[i]) this.send(i, { kind: 'dictionaries', built: [...built] }, [], true)
   }
 
   post(batch: readonly FedBlock[]): void {
@@ -144,39 +154,71 @@ export class FeedWriter {
 }
 
 /**
- * The consumer's side: the batches in order, each acknowledged when the
- * caller asks for the next. Throws FeedAborted if the producer failed.
+ * The consumer's side: the dictionaries, then the batches in order, each
+ * acknowledged when the caller asks for the next. Throws FeedAborted if the
+ * producer failed. leave() (also at the end of batches()) frees the producer
+ * from waiting for it: call it however the task ends.
  */
-export function* feedBatches(feed: FeedIn): Generator<FedBlock[]> {
-  const control = new Int32Array(feed.control)
-  const posted = 2 * feed.index
-  const done = posted + 1
-  try {
+export class FeedReader {
+  private readonly control: Int32Array
+  private readonly posted: number
+  private left = false
+
+  constructor(private readonly feed: FeedIn) {
+    this.control = new Int32Array(feed.control)
+    this.posted = 2 * feed.index
+  }
+
+  dictionaries(): Map<number, BuiltDictionary> {
+    const m = this.next()
+    if (m.kind !== 'dictionaries') throw new FeedAborted(`the lane reading the file sent ${m.kind} before the dictionaries`)
+    return new Map(m.built)
+  }
+
+  *batches(): Generator<FedBlock[]> {
+    const done = this.posted + 1
+    try {
+      for (;;) {
+        const m = this.next()
+        if (m.kind === 'end') return
+        if (m.kind !== 'blocks') throw new FeedAborted(`the lane reading the file sent ${m.kind} among the blocks`)
+        const batch: FedBlock[] = []
+        for (let k = 0; k < m.blocks.length; k++) {
+          const bytes = new Uint8Array(m.blocks[k])
+          const rawLength = m.lengths[2 * k]
+          const keyEnd = rawLength + m.lengths[2 * k + 1]
+          batch.push({ raw: bytes.subarray(0, rawLength), firstKey: bytes.subarray(rawLength, keyEnd), lastKey: bytes.subarray(keyEnd), stats: m.stats[k] })
+        }
+        yield batch
+        // The producer waits only with a full window: wake it once half of it is free.
+        const finished = Atomics.add(this.control, done, 1) + 1
+        if (Atomics.load(this.control, this.posted) - finished === WINDOW / 2) Atomics.notify(this.control, done)
+      }
+    } finally {
+      this.leave()
+    }
+  }
+
+  leave(): void {
+    if (this.left) return
+    this.left = true
+    Atomics.store(this.control, this.posted + 1, GONE)
+    Atomics.notify(this.control, this.posted + 1)
+    this.feed.port.close()
+  }
+
+  /** The next message, waiting for it; an abort throws. */
+  private next(): FeedMessage {
     for (;;) {
-      const seen = Atomics.load(control, posted)
-      const r = receiveMessageOnPort(feed.port)
+      const seen = Atomics.load(this.control, this.posted)
+      const r = receiveMessageOnPort(this.feed.port)
       if (!r) {
-        Atomics.wait(control, posted, seen, 1000)
+        Atomics.wait(this.control, this.posted, seen, 1000)
         continue
       }
       const m = r.message as FeedMessage
-      if (m.kind === 'end') return
       if (m.kind === 'abort') throw new FeedAborted('the lane reading the file stopped')
-      const batch: FedBlock[] = []
-      for (let k = 0; k < m.blocks.length; k++) {
-        const bytes = new Uint8Array(m.blocks[k])
-        const rawLength = m.lengths[2 * k]
-        const keyEnd = rawLength + m.lengths[2 * k + 1]
-        batch.push({ raw: bytes.subarray(0, rawLength), firstKey: bytes.subarray(rawLength, keyEnd), lastKey: bytes.subarray(keyEnd), stats: m.stats[k] })
-      }
-      yield batch
-      // The producer waits only with a full window: wake it once half of it is free.
-      const finished = Atomics.add(control, done, 1) + 1
-      if (Atomics.load(control, posted) - finished === WINDOW / 2) Atomics.notify(control, done)
+      return m
     }
-  } finally {
-    Atomics.store(control, done, GONE)
-    Atomics.notify(control, done)
-    feed.port.close()
   }
 }

@@ -1,11 +1,11 @@
 /**
- * The shared source pass (src/recompress/feed.ts): batches arrive whole and in
- * order, a producer's failure reaches the consumer, and a consumer that left
- * never holds the producer up. (Across threads, the jobs test in lanes.test.ts
- * checks that 1, 2 and 3 jobs give the same results.)
+ * The shared source pass (src/recompress/feed.ts): the dictionaries, then
+ * batches whole and in order, a producer's failure reaches the consumer, and
+ * a consumer that left never holds the producer up. (Across threads, the jobs
+ * test in lanes.test.ts checks that 1, 2 and 3 jobs give the same results.)
  */
 import { describe, expect, it } from 'vitest'
-import { FeedAborted, type FedBlock, FeedWriter, feedBatches, makeFeed } from '../../src/recompress/feed.js'
+import { FeedAborted, type FedBlock, FeedReader, FeedWriter, makeFeed } from '../../src/recompress/feed.js'
 
 const stats = (n: number) => ({ entries: n, deletions: 0, merges: 1, rawKeyBytes: 3 * n, rawValueBytes: 5, smallestSeq: 7n, largestSeq: null })
 const block = (seed: number, size: number): FedBlock => ({
@@ -17,13 +17,19 @@ const block = (seed: number, size: number): FedBlock => ({
 const plain = (b: FedBlock) => ({ raw: [...b.raw], firstKey: [...b.firstKey], lastKey: [...b.lastKey], stats: b.stats })
 
 describe('the shared source pass', () => {
-  it('hands every consumer every batch, whole and in order', () => {
+  it('hands every consumer the dictionaries, then every batch, whole and in order', () => {
     const { out, ins } = makeFeed(2)
     const writer = new FeedWriter(out)
     const sent = [[block(1, 100), block(2, 0), block(3, 20000)], [block(4, 5)]]
+    const dictionaries = new Map([[3, { bytes: Uint8Array.of(1, 2, 3), ms: 4.5 }]])
+    writer.dictionaries(dictionaries)
     for (const b of sent) writer.post(b)
     writer.end()
-    for (const feed of ins) expect([...feedBatches(feed)].map((b) => b.map(plain))).toEqual(sent.map((b) => b.map(plain)))
+    for (const feed of ins) {
+      const reader = new FeedReader(feed)
+      expect(reader.dictionaries()).toEqual(dictionaries)
+      expect([...reader.batches()].map((b) => b.map(plain))).toEqual(sent.map((b) => b.map(plain)))
+    }
   })
 
   it('leaves the producer its own blocks (it compresses them too)', () => {
@@ -35,23 +41,31 @@ describe('the shared source pass', () => {
     ins[0].port.close()
   })
 
-  it("stops the consumer with the producer's failure", () => {
+  it("stops the consumer with the producer's failure, before or among the blocks", () => {
     const { out, ins } = makeFeed(1)
     const writer = new FeedWriter(out)
+    writer.dictionaries(new Map())
     writer.post([block(1, 10)])
     writer.abort()
-    const batches = feedBatches(ins[0])
+    const reader = new FeedReader(ins[0])
+    reader.dictionaries()
+    const batches = reader.batches()
     expect(batches.next().value).toHaveLength(1)
     expect(() => batches.next()).toThrow(FeedAborted)
+    const early = makeFeed(1)
+    new FeedWriter(early.out).abort()
+    expect(() => new FeedReader(early.ins[0]).dictionaries()).toThrow(FeedAborted)
   })
 
   it('does not wait for a consumer that left', () => {
     const { out, ins } = makeFeed(1)
     const writer = new FeedWriter(out)
+    writer.dictionaries(new Map())
     writer.post([block(1, 10)])
-    const batches = feedBatches(ins[0])
-    batches.next()
-    batches.return(undefined) // it failed, say
+    const reader = new FeedReader(ins[0])
+    reader.dictionaries()
+    reader.batches().next()
+    reader.leave() // it failed, say
     const t0 = Date.now()
     // More batches than the window holds: each would wait for room if it were still counted.
     for (let i = 0; i < 100; i++) writer.post([block(i, 10)])
