@@ -12,21 +12,11 @@
  * writer holds, say), so its cost (a few ms for a heap of ~10 MB) is paid
  * once per several MiB processed.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8'
+import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
 /** Collect when this thread's ArrayBuffers have grown by this much over the live ones. */
 export const COLLECT_AFTER_GROWTH_BYTES = 8 << 20
-
-/**
- * This thread's external memory (ArrayBuffer contents, plus a constant ~1.6 MB of other
- * externals): what process.memoryUsage().arrayBuffers tracks, without its RSS read of
- * /proc/self/stat, which measured 1.5 ms a call with two recompress lanes running (3.6 s of
- * one lane's wall over 2,400 calls) against ~20 us for this.
- */
-function bufferBytes(): number {
-  return getHeapStatistics().external_memory
-}
 
 let collector: (() => void) | null | undefined
 /**
@@ -55,7 +45,7 @@ function v8Collector(): (() => void) | null {
 
 /** Run a full collection of this thread's heap if its ArrayBuffers grew by more than `growthBytes` over the live ones; true if it did. */
 export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
-  const buffers = bufferBytes()
+  const buffers = process.memoryUsage().arrayBuffers
   floor = Math.min(floor, buffers)
   youngFloor = Math.min(youngFloor, buffers)
   if (buffers - floor <= growthBytes) return false
@@ -77,7 +67,7 @@ let youngFloor = Number.POSITIVE_INFINITY
  * block, and cheap enough to run inside a loop. True if it collected.
  */
 export function collectYoungGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolean {
-  const buffers = bufferBytes()
+  const buffers = process.memoryUsage().arrayBuffers
   floor = Math.min(floor, buffers)
   youngFloor = Math.min(youngFloor, buffers)
   if (buffers - youngFloor <= growthBytes) return false
