@@ -14,7 +14,8 @@ import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
 import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask, type TaskResult } from './evaluate.js'
-import { closeWorkers, runTasks, startWorkers } from './pool.js'
+import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
+import { makeFeed } from './feed.js'
 import { decodeStored, type StoredShape, storedShape } from './stored.js'
 import type { AutoSkipStrategy } from '../codec/auto-skip.js'
 import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
@@ -161,6 +162,17 @@ const DICTIONARY_COST = 0.5
  */
 const SAMPLING_COST = 0.25
 
+/**
+ * What reading the file for every lane costs the lane that reads it (feed.ts), in the same units:
+ * read, checksum, decode, (re-cut) cut again, and copy to the other lanes. Measured on the 224 MB
+ * bench file, 16 KiB blocks, under load: the reading lane's CPU exceeded the other's by 1.4 s with
+ * 0.6 units less of settings (~1.9 s a unit), i.e. ~1.3 units. The file's own blocks need no re-cut
+ * (not measured: half of it, roughly).
+ */
+export function readingCost(source: SourceOptions): number {
+  return source.blockSize === null ? 0.6 : 1.3
+}
+
 function cost(c: RecompressConfig): number {
   return compressionCost(c) + (c.dict === 'none' ? 0 : DICTIONARY_COST)
 }
@@ -172,21 +184,65 @@ function cost(c: RecompressConfig): number {
  * builds its own configurations' dictionaries), so those configurations stay
  * together unless balance asks otherwise.
  */
-export function partition(configs: RecompressConfig[], n: number): RecompressConfig[][] {
-  const groups: { cost: number; sampling: boolean; items: RecompressConfig[] }[] = Array.from({ length: n }, () => ({ cost: 0, sampling: false, items: [] }))
+export function partition(configs: RecompressConfig[], n: number, reading = 0): RecompressConfig[][] {
+  type Group = { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }
+  const groups: Group[] = Array.from({ length: n }, () => ({ cost: 0, sampling: false, items: [], reads: false }))
+  // With a reading cost, one lane reads the file for all (feed.ts) and samples it for all: it starts with
+  // those costs and comes last (this thread's lane).
+  const shared = reading > 0 && n > 1
+  if (shared) Object.assign(groups[n - 1], { cost: reading + (configs.some(buildsFromSamples) ? SAMPLING_COST : 0), reads: true, sampling: true })
   for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
-    const setup = (g: (typeof groups)[number]) => (buildsFromSamples(c) && !g.sampling ? SAMPLING_COST : 0)
-    const after = (g: (typeof groups)[number]) => g.cost + cost(c) + setup(g)
+    const setup = (g: Group) => (buildsFromSamples(c) && !g.sampling && !shared ? SAMPLING_COST : 0)
+    const after = (g: Group) => g.cost + cost(c) + setup(g)
     // Cheapest afterwards; on a tie, the group that needs no new sampling, then the first.
     const g = groups.reduce((best, x) => (after(x) < after(best) || (after(x) === after(best) && setup(x) < setup(best)) ? x : best))
     g.cost = after(g)
     g.sampling ||= buildsFromSamples(c)
     g.items.push(c)
   }
+  if (n === 2) improveTwoLanes(groups, shared)
   return groups
     .filter((g) => g.items.length > 0)
-    .sort((a, b) => b.cost - a.cost)
+    .sort((a, b) => Number(a.reads) - Number(b.reads) || b.cost - a.cost)
     .map((g) => g.items.sort((a, b) => a.id - b.id))
+}
+
+/** Configurations up to which two lanes are split by trying every split (2^n) rather than greedily. */
+const EXHAUSTIVE_MAX_CONFIGS = 16
+
+/**
+ * Two lanes: the split with the cheapest costlier lane, where the greedy one is not already it.
+ * Greedy is poor with few configurations and a reading lane: for zstd 1..3 x none/finalize it left
+ * the reading lane 0.5 units above the other, where every setting without a dictionary on the
+ * reading lane balances them (measured: 9.2 s against 7.7 s of CPU, greedy, under load).
+ */
+function improveTwoLanes(groups: { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }[], shared: boolean): void {
+  const all = groups.flatMap((g) => g.items)
+  if (all.length > EXHAUSTIVE_MAX_CONFIGS) return
+  // Shared: the reading lane's reading and sampling, whatever the split; else each lane samples for its own.
+  const base = groups.map((g) => (g.reads ? g.cost - g.items.reduce((a, c) => a + cost(c), 0) : 0))
+  const costOf = (items: RecompressConfig[], lane: number) =>
+    base[lane] + items.reduce((a, c) => a + cost(c), 0) + (!shared && items.some(buildsFromSamples) ? SAMPLING_COST : 0)
+  let best = { worst: Math.max(groups[0].cost, groups[1].cost), total: groups[0].cost + groups[1].cost }
+  let bestMask = -1
+  for (let mask = 0; mask < 1 << all.length; mask++) {
+    const lanes: RecompressConfig[][] = [[], []]
+    for (const [k, c] of all.entries()) lanes[(mask >> k) & 1].push(c)
+    const a = costOf(lanes[0], 0)
+    const b = costOf(lanes[1], 1)
+    const worst = Math.max(a, b)
+    // Strictly better only (by more than rounding), then less in all (sampling once): else greedy's, with its tie rules.
+    if (worst < best.worst - 1e-9 || (worst < best.worst + 1e-9 && a + b < best.total - 1e-9)) {
+      best = { worst, total: a + b }
+      bestMask = mask
+    }
+  }
+  if (bestMask < 0) return
+  groups.forEach((g, lane) => {
+    g.items = all.filter((_, k) => ((bestMask >> k) & 1) === lane)
+    g.cost = costOf(g.items, lane)
+    g.sampling = g.reads || g.items.some(buildsFromSamples)
+  })
 }
 
 function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline {
@@ -316,7 +372,7 @@ function estimatedBlocks(table: Table, source: SourceOptions): number {
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
   const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
-  const groups = partition(configs, Math.min(jobs, configs.length))
+  const groups = partition(configs, Math.min(jobs, configs.length), workersAvailable() ? readingCost(opts.source) : 0)
   const table = openTable(file)
   let fileDict: Uint8Array | undefined
   try {
@@ -356,6 +412,13 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       trainBytes: opts.dict.trainBytes,
       maxDictBufferBytes: opts.dict.maxDictBufferBytes,
     }))
+    // One lane per task: this thread's (the last) reads the file for all of them.
+    if (workers && tasks.length === workers.slots.length + 1) {
+      const { out, ins } = makeFeed(workers.slots.length)
+      for (const [i, feedIn] of ins.entries()) tasks[i].feedIn = feedIn
+      tasks[tasks.length - 1].feedOut = out
+      tasks[tasks.length - 1].allConfigs = configs
+    }
     let done = 0
     const progress = (n: number) => {
       done += n

@@ -25,6 +25,7 @@ import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '.
 import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
+import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -62,6 +63,12 @@ export interface EvaluateTask {
   fileIndex?: number
   /** ratio's q_hat carried from the previous file, per configuration id. */
   carry?: Record<number, number | null>
+  /** Take the data blocks from another lane's pass (feed.ts) instead of reading the file. */
+  feedIn?: FeedIn
+  /** Hand this task's data blocks to the other lanes (this thread only: its ports are not sent). */
+  feedOut?: FeedOut
+  /** With feedOut: every lane's configurations, whose dictionaries this task builds and hands out. */
+  allConfigs?: RecompressConfig[]
 }
 
 export interface ConfigMeasurement {
@@ -141,16 +148,32 @@ export function evaluate(task: EvaluateTask, onBlock?: () => void): TaskResult {
 }
 
 export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => void): TaskResult {
+  const reader = task.feedIn && new FeedReader(task.feedIn)
+  const feedOut = task.feedOut && new FeedWriter(task.feedOut)
+  try {
+    // The reading lane samples once for every lane (while the others start), and hands the dictionaries out first.
+    const built = reader
+      ? reader.dictionaries()
+      : buildDictionaries(table, (task.feedOut ? (task.allConfigs ?? task.configs) : task.configs).filter(buildsFromSamples), task.source, task)
+    feedOut?.dictionaries(built)
+    return evaluateWith(table, task, built, reader, feedOut, onBlock)
+  } finally {
+    reader?.leave()
+    feedOut?.abort() // after end(), nothing left to tell
+  }
+}
+
+function evaluateWith(
+  table: Table,
+  task: EvaluateTask,
+  built: Map<number, BuiltDictionary>,
+  reader: FeedReader | undefined,
+  feedOut: FeedWriter | undefined,
+  onBlock?: () => void,
+): TaskResult {
   const repeat = Math.max(1, task.repeat)
-  const built = buildDictionaries(
-    table,
-    task.configs.filter((c) => buildsFromSamples(c)),
-    task.source,
-    task,
-  )
   const dictionaries: Record<number, Uint8Array> = { ...task.dictionaries }
   for (const [id, d] of built) dictionaries[id] = d.bytes
-  const recut = task.source.blockSize !== null
   const plan: { config: RecompressConfig; strategy: AutoSkipStrategy | null }[] = []
   for (const config of task.configs) {
     plan.push({ config, strategy: null })
@@ -245,10 +268,12 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
   // full collection. Measured (zstd 1..3, 16 KiB blocks, one lane): 1 MiB 6.55 s of CPU, 256 KiB
   // 5.7-6.1 s, 128 KiB 5.67-5.87 s, 32 KiB 5.75-6.13 s; zstd 9, 12, 19: within 1% of 1 MiB.
   const BATCH_BYTES = 128 << 10
-  let batch: { raw: Uint8Array; firstKey: Uint8Array; lastKey: Uint8Array; stats: BlockEntryStats }[] = []
+  let batch: FedBlock[] = []
   let batchBytes = 0
   const drain = () => {
     if (batch.length === 0) return
+    // The other lanes first: they compress it while this one does.
+    feedOut?.post(batch)
     const n = states.length
     // Rotate which configuration goes first: the first to touch a batch pays its cache misses.
     const start = batchNo++ % n
@@ -259,8 +284,10 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
     batchBytes = 0
-    // Each batch leaves its blocks and read windows behind as dead buffers: see util/garbage.ts.
-    collectGarbage()
+    // Each batch leaves its blocks and read windows behind as dead buffers: see util/garbage.ts. Looked at
+    // every 8th batch (1 MiB; it collects after 8 MiB): its process.memoryUsage() reads /proc/self/stat,
+    // which took 1.5 ms a call with two lanes under load, 3.6 s of a lane's wall at every batch.
+    if (batchNo % 8 === 0) collectGarbage()
   }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
     if (first) for (const st of states) st.writer.warmUp(raw)
@@ -269,7 +296,52 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
     batchBytes += raw.length
     if (batchBytes >= BATCH_BYTES) drain()
   }
-  if (recut) {
+  readBlocks(table, task, reader, feed, skipped, storedReads)
+  drain()
+  feedOut?.end()
+  for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
+
+  for (const s of states) {
+    const sum = s.writer.finish()
+    const m = s.m
+    m.blocks = sum.dataBlocks
+    m.blocksCompressed = sum.blocksCompressed
+    m.blocksRejected = sum.blocksRejected
+    m.blocksBypassed = sum.blocksBypassed
+    m.indexBlocksCompressed = sum.indexBlocksCompressed
+    m.indexBlocksRejected = sum.indexBlocksRejected
+    m.indexUncompressedBytes = sum.indexUncompressedBytes
+    if (s.decider instanceof RatioDecider) m.qHat = s.decider.qHat
+    m.dataBytes = sum.dataBytes
+    m.indexBytes = sum.indexBytes
+    m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
+    m.dictBytes = sum.dictBytes
+    m.fileBytes = sum.fileSize
+  }
+  return {
+    results: states.map((s) => s.m),
+    skipped,
+    dictionaries: Object.fromEntries([...built].filter(([id]) => task.configs.some((c) => c.id === id))),
+    stored: storedReads && skipped.length === 0 ? storedReads : undefined,
+  }
+}
+
+type Feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => void
+
+/** Every data block of the task's source, in order, to `feed`: from another lane's pass, re-cut, or as stored. */
+function readBlocks(
+  table: Table,
+  task: EvaluateTask,
+  reader: FeedReader | undefined,
+  feed: Feed,
+  skipped: SkippedBlock[],
+  storedReads: ReadStats | undefined,
+): void {
+  if (reader) {
+    for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
+    return
+  }
+  if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
     const builder = new BlockBuilder(16)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
@@ -299,32 +371,6 @@ export function evaluateTable(table: Table, task: EvaluateTask, onBlock?: () => 
       const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
       if (whole) feed(block.data.slice(), whole.first, whole.last, whole.stats)
     }
-  }
-  drain()
-  for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
-
-  for (const s of states) {
-    const sum = s.writer.finish()
-    const m = s.m
-    m.blocks = sum.dataBlocks
-    m.blocksCompressed = sum.blocksCompressed
-    m.blocksRejected = sum.blocksRejected
-    m.blocksBypassed = sum.blocksBypassed
-    m.indexBlocksCompressed = sum.indexBlocksCompressed
-    m.indexBlocksRejected = sum.indexBlocksRejected
-    m.indexUncompressedBytes = sum.indexUncompressedBytes
-    if (s.decider instanceof RatioDecider) m.qHat = s.decider.qHat
-    m.dataBytes = sum.dataBytes
-    m.indexBytes = sum.indexBytes
-    m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
-    m.dictBytes = sum.dictBytes
-    m.fileBytes = sum.fileSize
-  }
-  return {
-    results: states.map((s) => s.m),
-    skipped,
-    dictionaries: Object.fromEntries(built),
-    stored: storedReads && skipped.length === 0 ? storedReads : undefined,
   }
 }
 

@@ -25,6 +25,11 @@ export type WorkerMessage =
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
+
+/** Whether tasks can run on worker threads here (not from TypeScript sources, where the worker script is not built). */
+export function workersAvailable(): boolean {
+  return canUseWorkers
+}
 /** How long to sleep between looks at the workers when none has posted (the event loop runs meanwhile). */
 const POLL_MS = 50
 
@@ -107,7 +112,8 @@ export async function runTasks(
   let failure: { error: unknown } | null = null
   const give = (s: PoolSlot) => {
     running[s.index] = next < tasks.length && !failure ? next++ : -1
-    if (running[s.index] >= 0) pool.send(s, { kind: 'task', id: running[s.index], task: tasks[running[s.index]] })
+    const task = tasks[running[s.index]]
+    if (task) pool.send(s, { kind: 'task', id: running[s.index], task }, task.feedIn ? [task.feedIn.port] : [])
   }
   const received = (s: PoolSlot, m: WorkerMessage) => {
     if (m.kind === 'progress') {
