@@ -4,8 +4,6 @@
  */
 import { Errors } from '@oclif/core'
 
-export { systemErrorLine } from './system-errors.js'
-
 /** Long and short names of a command's flags, for naming one in an error. */
 export type FlagNames = Record<string, { char?: string; options?: readonly string[] }>
 

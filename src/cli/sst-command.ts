@@ -11,7 +11,7 @@ import { commandErrorReport, describeError, FileSession, type FileErrorJson, one
 import { parseErrorLine } from './messages.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
-export { type FileErrorJson, oneLine } from './file-session.js'
+export type { FileErrorJson } from './file-session.js'
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 

@@ -12,7 +12,7 @@
  *   Both: ZSTD always has the varint prefix; Snappy never does (its own
  *       preamble holds the size).
  */
-import { Cursor, encodeVarint, readFixed32 } from '../format/coding.js'
+import { Cursor, encodeVarint, readFixed32, shortVarint32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { bzip2Compress, bzip2Decompress, bzip2DecompressUnknownSize } from './bzip2.js'
 import { lz4Compress, lz4Decompress } from './lz4.js'
@@ -100,17 +100,6 @@ function unframe(type: number, payload: Uint8Array, formatVersion: number, offse
     default:
       throw unsupported(type, offset)
   }
-}
-
-/** A varint32 of up to 4 bytes (< 2^28) at the start of `b`, or -1 (none, or longer: the cursor reads it, or words why not). */
-function shortVarint32(b: Uint8Array): number {
-  let result = 0
-  for (let i = 0, scale = 1; i < 4 && i < b.length; i++, scale *= 128) {
-    const byte = b[i]
-    result += (byte & 0x7f) * scale
-    if (byte < 0x80) return result
-  }
-  return -1
 }
 
 /**

@@ -127,6 +127,17 @@ export class Cursor {
   }
 }
 
+/** A varint32 of up to 4 bytes (< 2^28) at the start of `b`, or -1 (none, or longer: a Cursor reads it, or says why not). Without a Cursor: once per block of a Snappy file. */
+export function shortVarint32(b: Uint8Array): number {
+  let result = 0
+  for (let i = 0, scale = 1; i < 4 && i < b.length; i++, scale *= 128) {
+    const byte = b[i]
+    result += (byte & 0x7f) * scale
+    if (byte < 0x80) return result
+  }
+  return -1
+}
+
 export function readFixed32(b: Uint8Array, pos: number): number {
   return (b[pos] | (b[pos + 1] << 8) | (b[pos + 2] << 16)) + b[pos + 3] * 0x1000000
 }
