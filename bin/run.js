@@ -10,9 +10,10 @@
 // - Node >= 22.1 caches compiled modules on disk (module.enableCompileCache; absent in Node 20).
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
-// - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so does the plain
-//   `props [--json] PATH...` (src/entry/props-main.ts says which command lines, and why they print
-//   what oclif would); oclif's config, parser and code were ~50 ms of props' ~150.
+// - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so do the plain
+//   `props [--json] PATH...` and `verify [--jobs N] [--json] PATH...` (src/entry/props-main.ts and
+//   verify-main.ts say which command lines, and why they print what oclif would); oclif's config,
+//   parser and code were ~50 ms of props' ~150, ~80 ms of verify's.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
 //   no plugin to find and read.
@@ -40,6 +41,8 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
 } else if (process.argv[2] === 'props' && (await runPropsWithoutOclif())) {
   // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
+} else if (process.argv[2] === 'verify' && (await runVerifyWithoutOclif())) {
+  // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
   if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
@@ -55,6 +58,16 @@ async function runPropsWithoutOclif() {
   checkEngine(pjson.engines?.node)
   const { propsMain } = await import('../dist/bundle/_props.js')
   const code = propsMain(process.argv.slice(3))
+  if (code === null) return false
+  process.exitCode = code
+  return true
+}
+
+/** `verify` without oclif when its command line allows (plainVerifyArgs); false: left to oclif. */
+async function runVerifyWithoutOclif() {
+  checkEngine(pjson.engines?.node)
+  const { verifyMain } = await import('../dist/bundle/_verify.js')
+  const code = verifyMain(process.argv.slice(3))
   if (code === null) return false
   process.exitCode = code
   return true

@@ -16,8 +16,9 @@
 // - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
-// - `props [--json] PATH...`, which bin/run.js runs without oclif, is one file of its own
-//   (`_props.js`, a second build without splitting): it shares no module with the commands.
+// - `props [--json] PATH...` and `verify [--jobs N] [--json] PATH...`, which bin/run.js runs
+//   without oclif, are one file each (`_props.js`, `_verify.js`: builds without splitting): they
+//   share no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -205,8 +206,11 @@ const options = {
   metafile: !!process.env.META,
 }
 const result = await build({ ...options, entryPoints, splitting: true })
-// `props [--json] PATH...` without oclif (bin/run.js): one file, sharing no chunk with the
-// commands, since a module costs its resolution (~0.5 ms each) on top of its compile.
+// `props [--json] PATH...` and `verify [--jobs N] [--json] PATH...` without oclif (bin/run.js): one
+// file each, sharing no chunk with the commands, since a module costs its resolution (~0.5 ms
+// each) on top of its compile.
 const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
+const verify = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))
+if (process.env.META) writeFileSync(`${process.env.META}.verify.json`, JSON.stringify(verify.metafile))

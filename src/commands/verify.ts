@@ -1,9 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { openSource } from '../cli/fault-injection.js'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
+import { SstCommand } from '../cli/sst-command.js'
 import { tableFlags, tableOptions } from '../cli/table-flags.js'
-import { verifyFile } from '../reader.js'
-import { verifyText, type VerifyJson } from '../report/verify.js'
+import { type VerifyResultJson, verifyReport } from '../entry/verify-main.js'
 
 export type { VerifyJson } from '../report/verify.js'
 
@@ -33,22 +31,10 @@ Exit 0 when every file is clean, 1 when anything is wrong, 2 when a file cannot 
     'chunk-bytes': Flags.integer({ description: 'Data bytes per parallel chunk (tuning and tests).', min: 1, hidden: true }),
   }
 
-  async run(): Promise<VerifyJson | FileErrorJson | (VerifyJson | FileErrorJson)[] | undefined> {
+  // `verify [--jobs N] [--json] PATH...` usually runs without oclif (bin/run.js, src/entry/verify-main.ts); this is every other form.
+  async run(): Promise<VerifyResultJson> {
     const { argv, flags } = await this.parse(Verify)
-    const files = this.expandFiles(argv as string[])
-    const results: (VerifyJson | FileErrorJson)[] = []
-    for (const file of files) {
-      const outcome = verifyFile(file, { ...tableOptions(flags), openSource, jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] })
-      if (outcome.kind === 'unopenable') {
-        results.push(this.reportFileError(file, outcome.error, 'opening'))
-        continue
-      }
-      const { kind, ...r } = outcome
-      results.push(r)
-      if (kind === 'findings') this.raise(ExitCode.Finding)
-      if (!this.jsonEnabled()) this.log(verifyText(r))
-    }
-    if (!this.jsonEnabled()) return undefined
-    return files.length === 1 ? results[0] : results
+    const options = { ...tableOptions(flags), jobs: flags.jobs, chunkBytes: flags['chunk-bytes'] }
+    return verifyReport(this.files, argv as string[], this.jsonEnabled(), options, (line) => this.log(line))
   }
 }

@@ -1,0 +1,74 @@
+/**
+ * `verify`, the command's work (shared with src/commands/verify.ts) and its start without
+ * oclif: `verify [--jobs N] [--json] PATH...` runs through bin/run.js without loading oclif
+ * (~80 ms of a run: bench/README.md, "Session 7"); any other command line is oclif's, and what
+ * this path prints is what oclif's would (test/cli/verify-main.test.ts runs both).
+ */
+import { ExitCode } from '../cli/exit-code.js'
+import { openSource } from '../cli/fault-injection.js'
+import type { FileErrorJson, FileSession } from '../cli/file-session.js'
+import type { OpenTableOptions } from '../reader.js'
+import { verifyText, type VerifyJson } from '../report/verify.js'
+import { verifyFile } from '../table/verify.js'
+import { plainPathArgs, runPlain } from './plain.js'
+
+export type VerifyResultJson = VerifyJson | FileErrorJson | (VerifyJson | FileErrorJson)[] | undefined
+
+export interface VerifyRunOptions extends Pick<OpenTableOptions, 'comparator' | 'keyFormat'> {
+  jobs?: number
+  chunkBytes?: number
+}
+
+/** Every file's report: printed with `log` for people, or returned for --json (one file: its object). */
+export function verifyReport(session: FileSession, paths: string[], json: boolean, options: VerifyRunOptions, log: (line: string) => void): VerifyResultJson {
+  const files = session.expandFiles(paths)
+  const results: (VerifyJson | FileErrorJson)[] = []
+  for (const file of files) {
+    const outcome = verifyFile(file, { ...options, openSource })
+    if (outcome.kind === 'unopenable') {
+      results.push(session.reportFileError(file, outcome.error, 'opening'))
+      continue
+    }
+    const { kind, ...r } = outcome
+    results.push(r)
+    if (kind === 'findings') session.raise(ExitCode.Finding)
+    if (!json) log(verifyText(r))
+  }
+  if (!json) return undefined
+  return files.length === 1 ? results[0] : results
+}
+
+/**
+ * The paths, --json and --jobs of a command line (after `verify`) that runs without oclif, or
+ * null: plainPathArgs's, with at most one `--jobs N` or `--jobs=N` (N a plain positive integer).
+ */
+export function plainVerifyArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): { paths: string[]; json: boolean; jobs?: number } | null {
+  const rest: string[] = []
+  let jobs: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a !== '--jobs' && !a.startsWith('--jobs=')) {
+      rest.push(a)
+      continue
+    }
+    if (jobs !== undefined) return null
+    jobs = a === '--jobs' ? argv[++i] : a.slice('--jobs='.length)
+    if (jobs === undefined || !/^[1-9][0-9]{0,8}$/.test(jobs)) return null
+  }
+  const plain = plainPathArgs(rest, env, platform)
+  if (!plain) return null
+  return jobs === undefined ? plain : { ...plain, jobs: Number(jobs) }
+}
+
+/** Run `verify ARGV` without oclif (plain.ts); null when the command line is not one this path takes, for oclif to run. */
+export function verifyMain(argv: readonly string[]): number | null {
+  const plain = plainVerifyArgs(argv)
+  if (!plain) return null
+  // oclif's default for --key-format.
+  const options: VerifyRunOptions = { keyFormat: 'auto', jobs: plain.jobs }
+  return runPlain(plain.json, (session, log) => verifyReport(session, plain.paths, plain.json, options, log))
+}

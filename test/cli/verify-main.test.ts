@@ -1,0 +1,120 @@
+/**
+ * `verify [--jobs N] [--json] PATH...` runs without oclif (bin/run.js, src/entry/verify-main.ts):
+ * which command lines take that path, and that what it prints, on stdout and stderr, and its exit
+ * code are oclif's for the same command line (oclif forced by DEBUG, which the plain path leaves to oclif).
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { plainVerifyArgs } from '../../src/entry/verify-main.js'
+import { assertFreshBuild, BAD, fixturePath, REAL, ROOT } from '../helpers.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-main-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const home = join(dir, 'home')
+mkdirSync(home)
+
+describe('plainVerifyArgs: the command lines verify runs without oclif', () => {
+  const env = { HOME: home }
+
+  it("takes props' command lines, and one --jobs N or --jobs=N anywhere", () => {
+    expect(plainVerifyArgs(['a.sst'], env, 'linux')).toEqual({ paths: ['a.sst'], json: false })
+    expect(plainVerifyArgs(['a.sst', '--json', 'db/'], env, 'linux')).toEqual({ paths: ['a.sst', 'db/'], json: true })
+    expect(plainVerifyArgs(['--jobs', '2', 'a.sst'], env, 'linux')).toEqual({ paths: ['a.sst'], json: false, jobs: 2 })
+    expect(plainVerifyArgs(['a.sst', '--jobs=1', '--json'], env, 'linux')).toEqual({ paths: ['a.sst'], json: true, jobs: 1 })
+    expect(plainVerifyArgs(['a.sst', '--jobs', '16'], env, 'linux')).toEqual({ paths: ['a.sst'], json: false, jobs: 16 })
+  })
+
+  it('leaves to oclif a --jobs that is not a plain positive integer, a second --jobs, and any other option', () => {
+    const lines = [
+      ['--jobs', 'a.sst'],
+      ['a.sst', '--jobs'],
+      ['--jobs', '0', 'a.sst'],
+      ['--jobs=0', 'a.sst'],
+      ['--jobs', '-1', 'a.sst'],
+      ['--jobs', '01', 'a.sst'],
+      ['--jobs', '2x', 'a.sst'],
+      ['--jobs=', 'a.sst'],
+      ['--jobs', '1', '--jobs', '2', 'a.sst'],
+      ['--jobs', '2'],
+      ['--comparator', 'leveldb.BytewiseComparator', 'a.sst'],
+      ['--key-format', 'raw', 'a.sst'],
+      ['--chunk-bytes', '1000', 'a.sst'],
+      ['a.sst', '--help'],
+      ['--', 'a.sst'],
+      ['--json', '--json', 'a.sst'],
+      [],
+    ]
+    for (const argv of lines) expect(plainVerifyArgs(argv, env, 'linux'), JSON.stringify(argv)).toBeNull()
+  })
+
+  it('leaves to oclif what oclif reads from the environment, and Windows', () => {
+    expect(plainVerifyArgs(['a.sst'], { ...env, DEBUG: '1' }, 'linux')).toBeNull()
+    expect(plainVerifyArgs(['--jobs', '2', 'a.sst'], { ...env, SSTKIT_CONTENT_TYPE: 'json' }, 'linux')).toBeNull()
+    expect(plainVerifyArgs(['a.sst'], env, 'win32')).toBeNull()
+  })
+})
+
+// A user's environment: without the test runner's NODE_ENV (oclif's development mode) and DEBUG.
+const { NODE_ENV: _n, NODE_OPTIONS: _o, DEBUG: _d, ...userEnv } = process.env
+
+function run(args: string[], env: Record<string, string> = {}) {
+  assertFreshBuild()
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'verify', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** The same command line through oclif: DEBUG (for a namespace that prints nothing) sends it there. */
+const throughOclif = (args: string[], env: Record<string, string> = {}) => run(args, { ...env, DEBUG: 'sstkit-no-such-namespace' })
+
+describe('verify without oclif prints what oclif prints', () => {
+  const empty = join(dir, 'empty-dir')
+  mkdirSync(empty)
+  const damaged = ['data-flip-zstd.sst', 'filter-flip.sst', 'index-flip.sst', 'trailer-checksum-flip.sst', 'truncated-half.sst'].map((f) => join(BAD, f))
+  const cases: [string, string[], Record<string, string>?][] = [
+    ['one file', ['examples/sample.sst']],
+    ['--json', ['--json', 'examples/sample.sst']],
+    ['--jobs 1, --json after the path', ['--jobs', '1', fixturePath('fv5-zstd'), '--json']],
+    ['--jobs=2 on a directory and a file', ['--jobs=2', REAL, 'examples/sample.sst']],
+    ['a directory, --json', ['--json', REAL]],
+    ['a larger file (two SSTs of a database)', ['--jobs', '2', 'test/fixtures/db-medium']],
+    ['a missing path (exit 2)', ['no/such.sst', 'examples/sample.sst']],
+    ['a missing path, --json', ['no/such.sst', '--json']],
+    ['a directory without .sst files', [empty]],
+    ['damaged files (exit 1)', damaged],
+    ['damaged files and ones that are no SSTs, --json', ['--json', ...damaged, join(BAD, 'bad-magic.sst'), join(BAD, 'fv99.sst'), join(BAD, 'empty.sst')]],
+    ['a read that fails (SSTKIT_TEST_FAIL_READ)', ['examples/sample.sst', fixturePath('fv5-zstd')], { SSTKIT_TEST_FAIL_READ: '4' }],
+    ['a read that fails, --json', ['--json', 'examples/sample.sst'], { SSTKIT_TEST_FAIL_READ: '2' }],
+  ]
+  for (const [name, args, env] of cases) {
+    it(name, () => {
+      const plain = run(args, env)
+      const oclif = throughOclif(args, env)
+      expect(plain).toEqual(oclif)
+      expect(plain.stdout.length + plain.stderr.length).toBeGreaterThan(0)
+    })
+  }
+
+  it('exit codes: 0 clean, 1 a finding, 2 a file that cannot be opened', () => {
+    expect(run(['examples/sample.sst']).status).toBe(0)
+    expect(run([join(BAD, 'filter-flip.sst')]).status).toBe(1)
+    expect(run([join(BAD, 'bad-magic.sst'), join(BAD, 'filter-flip.sst')]).status).toBe(2)
+  })
+
+  it('loads no oclif on the plain path, and oclif otherwise', () => {
+    const loaded = (args: string[], env: Record<string, string>) => run(args, { ...env, NODE_DEBUG: 'esm' }).stderr
+    const plain = loaded(['--jobs', '1', 'examples/sample.sst'], {})
+    expect(plain).toContain('dist/bundle/_verify.js')
+    expect(plain).not.toContain('dist/bundle/_oclif.js')
+    expect(loaded(['examples/sample.sst'], { DEBUG: 'sstkit-no-such-namespace' })).toContain('dist/bundle/_oclif.js')
+    expect(loaded(['--comparator', 'leveldb.BytewiseComparator', 'examples/sample.sst'], {})).toContain('dist/bundle/_oclif.js')
+  })
+})
