@@ -116,10 +116,24 @@ const entryPoints = [
   { in: OCLIF_ENTRY, out: '_oclif' },
 ]
 
-/** `new URL('./x.js', import.meta.url)` as written in dist/a/b.js, pointed from dist/bundle/ at dist/a/x.js. */
+/**
+ * Worker threads the commands start, each bundled into one file of its own: a worker is a new
+ * isolate that loads every module it imports again (~40 files of dist/ for these: 25-50 ms of
+ * the worker's start against ~7 ms for one file; bench/README.md, "Session 7").
+ */
+const WORKERS = [
+  { in: join(dist, 'table', 'verify-worker.js'), out: '_verify-worker' },
+  { in: join(dist, 'sstdump', 'worker.js'), out: '_sst-dump-worker' },
+]
+
+/**
+ * `new URL('./x.js', import.meta.url)` as written in dist/a/b.js, pointed from dist/bundle/ at
+ * dist/a/x.js, or at its bundle for a worker of WORKERS.
+ */
 function rewriteUrls(file, source) {
   const rewritten = source.replace(/new URL\((['"])(\.{1,2}\/[^'"]+)\1, import\.meta\.url\)/g, (_, q, rel) => {
-    const target = relative(out, resolve(dirname(file), rel))
+    const worker = WORKERS.find((w) => w.in === resolve(dirname(file), rel))
+    const target = worker ? `./${worker.out}.js` : relative(out, resolve(dirname(file), rel))
     return `new URL(${q}${target.startsWith('.') ? target : `./${target}`}${q}, import.meta.url)`
   })
   const rest = rewritten
@@ -211,6 +225,9 @@ const result = await build({ ...options, entryPoints, splitting: true })
 // each) on top of its compile.
 const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
 const verify = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
+// The workers: one file each, no splitting (a worker shares no module with the thread that starts it).
+const workers = await build({ ...options, entryPoints: WORKERS })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
+if (process.env.META) writeFileSync(`${process.env.META}.workers.json`, JSON.stringify(workers.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.verify.json`, JSON.stringify(verify.metafile))
