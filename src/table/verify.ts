@@ -232,170 +232,176 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     return finish({ blocksChecked: 1, dataBlocks: 0, entries: 0, rangeDeletions: 0 })
   }
 
-  // The footer counts as a block, as layout counts it: openTable parsed and checked it (magic, handles);
-  // from format_version 6 it has a checksum too.
-  blocksChecked++
-  if (table.formatVersion >= 6) {
-    try {
-      const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
-      verifyFooterChecksum(table.footer, tail, table.checksum)
-    } catch (e) {
-      addError('footer', table.footer.offset, e)
-    }
-  }
-
-  // Meta blocks, index (and partitions), filters (and partitions).
-  const layout = tableLayout(table, { dataBlocks: false })
-  for (const b of layout.blocks) {
-    if (b.kind === 'footer' || b.kind === 'gap') continue
-    blocksChecked++
-    if (!b.problem) continue
-    // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
-    const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
-    add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
-  }
-
-  // Data blocks and entries.
-  let dataBlocks = 0
-  let entries = 0
-  let prevKey: Uint8Array | null = null
-  // prevKey is a view of this reused buffer (not a fresh copy per entry).
-  let prevKeyBuf = new Uint8Array(64)
-  let prevIndexKey: Uint8Array | null = null
-  /** prevKey = a copy of `key`, in the reused buffer. */
-  const remember = (key: Uint8Array) => {
-    if (prevKey === null || prevKey.length !== key.length) {
-      if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
-      prevKey = prevKeyBuf.subarray(0, key.length)
-    }
-    prevKey.set(key)
-  }
-  const compare = policy.mode === 'off' ? null : table.compareInternal
-  /** A block's summary, when its first key follows the previous block's last key (else null: check the block in JavaScript). */
-  const follows = (summary: BlockSummary | null) =>
-    summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0 ? null : summary
-  // Defined once, not per block: the bundle names every closure it creates (esbuild keepNames).
-  const firstKeyCheck = (key: Uint8Array, where: number) => {
-    if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
-      outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
-    }
-  }
   const internal = table.keyFormat === 'internal'
-  const dict = safeDictionary(table, add)
-  const window = new ReadWindow(table.source)
   // Whole blocks are order-checked in WebAssembly where internal keys are under the bytewise comparator
   // known to be the file's; any block it does not pass is checked again below in JavaScript, which words the problem.
   const wasmApplies = policy.mode === 'problem' && internal && table.comparatorName === 'leveldb.BytewiseComparator'
+  // Read before the summarizer takes it (and reported where a serial run reports it): one read, one report.
+  const dictionary = readDictionary(table)
   // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
   const fast = options.wasm !== false && wasmApplies ? BlockSummarizer.create(table) : null
-  const scratch = newScratch()
-  let refs: Iterator<DataBlockRef>
-  try {
-    refs = table.dataBlocks()
-  } catch (e) {
-    addError('index block', table.indexHandle.offset, e)
-    refs = [][Symbol.iterator]()
-  }
-  // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here.
+  // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here. They
+  // start before the meta blocks are checked, so that a worker's start overlaps that.
   const parallel = fast ? startParallel(table, fast, options) : null
-  if (parallel) refs = parallel.wrap(refs)
-  for (;;) {
-    let r: IteratorResult<DataBlockRef>
-    try {
-      r = refs.next()
-    } catch (e) {
-      addError('index block', table.indexHandle.offset, e, 'cannot continue through the index: ')
-      break
-    }
-    if (r.done) break
-    const ref = r.value
-    dataBlocks++
-    blocksChecked++
-    const where = ref.handle.offset
-    // A block a worker passed, when its first key follows the previous block.
-    let summary = follows(parallel?.summary() ?? null)
-    let contents: Uint8Array = EMPTY
-    try {
-      // Through a private window and into a reused buffer: each block is checked before the next read.
-      const raw = summary
-        ? null
-        : readRawBlock(table.source, ref.handle, table.checksum, {
-            what: 'data block',
-            verifyChecksum: false,
-            limit: table.footer.offset,
-            maxBlockBytes: table.maxBlockBytes,
-            window,
-          })
-      // Serially, the block read here is checked as a worker checks one; JavaScript below checks what that does not pass.
-      if (raw && fast && !parallel) summary = follows(fast.summarizeRaw(raw))
-      if (raw && !summary) {
-        const computed = blockChecksumOf(table, raw)
-        if (computed !== raw.storedChecksum) {
-          add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
-        }
-        contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
-      }
-    } catch (e) {
-      // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
-      if (inFile(table, ref.handle)) addError('data block', where, e)
-      else addError('index block', ref.partition?.offset ?? table.indexHandle.offset, e)
-      prevKey = null
-      continue
-    }
-    try {
-      if (summary) {
-        if (summary.entries > 0) {
-          entries += summary.entries
-          firstKeyCheck(summary.firstKey, where)
-          remember(summary.lastKey)
-        }
-      } else {
-        const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
-        let firstInBlock = true
-        for (it.seekToFirst(); it.valid; it.next()) {
-          entries++
-          const key = it.key
-          if (internal && key.length < 8) {
-            add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
-            continue
-          }
-          if (compare && prevKey && compare(prevKey, key) >= 0) {
-            outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
-          }
-          if (firstInBlock) firstKeyCheck(key, where)
-          firstInBlock = false
-          remember(key)
-        }
-      }
-      if (compare && prevKey && indexCompare(table, ref.indexKey, prevKey) < 0) {
-        outOfOrder('index block', where, 'index separator sorts before the last key of its data block')
-      }
-      prevIndexKey = ref.indexKey
-    } catch (e) {
-      addError('data block', where, e)
-      prevKey = null
-    }
-  }
-  parallel?.close()
-
-  let rangeDeletions = 0
   try {
-    rangeDeletions = table.rangeTombstones().length
-  } catch (e) {
-    // Reported once: the layout walk may have found this block bad already.
-    const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
-    if (!problems.some((p) => p.offset === at)) addError('range deletion block', at, e)
-  }
+    // The footer counts as a block, as layout counts it: openTable parsed and checked it (magic, handles);
+    // from format_version 6 it has a checksum too.
+    blocksChecked++
+    if (table.formatVersion >= 6) {
+      try {
+        const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
+        verifyFooterChecksum(table.footer, tail, table.checksum)
+      } catch (e) {
+        addError('footer', table.footer.offset, e)
+      }
+    }
 
-  const expected = propertyNumber(table.properties, Property.NumEntries)
-  if (expected !== undefined && problems.length === 0 && entries + rangeDeletions !== expected) {
-    add(
-      'table',
-      null,
-      `entry count mismatch: found ${entries} point entries + ${rangeDeletions} range deletions = ${entries + rangeDeletions}, properties say rocksdb.num.entries = ${expected}`,
-    )
+    // Meta blocks, index (and partitions), filters (and partitions).
+    const layout = tableLayout(table, { dataBlocks: false })
+    for (const b of layout.blocks) {
+      if (b.kind === 'footer' || b.kind === 'gap') continue
+      blocksChecked++
+      if (!b.problem) continue
+      // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
+      const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
+      add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
+    }
+
+    // Data blocks and entries.
+    let dataBlocks = 0
+    let entries = 0
+    let prevKey: Uint8Array | null = null
+    // prevKey is a view of this reused buffer (not a fresh copy per entry).
+    let prevKeyBuf = new Uint8Array(64)
+    let prevIndexKey: Uint8Array | null = null
+    /** prevKey = a copy of `key`, in the reused buffer. */
+    const remember = (key: Uint8Array) => {
+      if (prevKey === null || prevKey.length !== key.length) {
+        if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
+        prevKey = prevKeyBuf.subarray(0, key.length)
+      }
+      prevKey.set(key)
+    }
+    const compare = policy.mode === 'off' ? null : table.compareInternal
+    /** A block's summary, when its first key follows the previous block's last key (else null: check the block in JavaScript). */
+    const follows = (summary: BlockSummary | null) =>
+      summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0 ? null : summary
+    // Defined once, not per block: the bundle names every closure it creates (esbuild keepNames).
+    const firstKeyCheck = (key: Uint8Array, where: number) => {
+      if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
+        outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
+      }
+    }
+    if (dictionary.problem) add('compression dictionary', dictionary.problem.offset, dictionary.problem.message)
+    const dict = dictionary.bytes
+    const window = new ReadWindow(table.source)
+    const scratch = newScratch()
+    let refs: Iterator<DataBlockRef>
+    try {
+      refs = table.dataBlocks()
+    } catch (e) {
+      addError('index block', table.indexHandle.offset, e)
+      refs = [][Symbol.iterator]()
+    }
+    if (parallel) refs = parallel.wrap(refs)
+    for (;;) {
+      let r: IteratorResult<DataBlockRef>
+      try {
+        r = refs.next()
+      } catch (e) {
+        addError('index block', table.indexHandle.offset, e, 'cannot continue through the index: ')
+        break
+      }
+      if (r.done) break
+      const ref = r.value
+      dataBlocks++
+      blocksChecked++
+      const where = ref.handle.offset
+      // A block a worker passed, when its first key follows the previous block.
+      let summary = follows(parallel?.summary() ?? null)
+      let contents: Uint8Array = EMPTY
+      try {
+        // Through a private window and into a reused buffer: each block is checked before the next read.
+        const raw = summary
+          ? null
+          : readRawBlock(table.source, ref.handle, table.checksum, {
+              what: 'data block',
+              verifyChecksum: false,
+              limit: table.footer.offset,
+              maxBlockBytes: table.maxBlockBytes,
+              window,
+            })
+        // Serially, the block read here is checked as a worker checks one; JavaScript below checks what that does not pass.
+        if (raw && fast && !parallel) summary = follows(fast.summarizeRaw(raw))
+        if (raw && !summary) {
+          const computed = blockChecksumOf(table, raw)
+          if (computed !== raw.storedChecksum) {
+            add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
+          }
+          contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
+        }
+      } catch (e) {
+        // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
+        if (inFile(table, ref.handle)) addError('data block', where, e)
+        else addError('index block', ref.partition?.offset ?? table.indexHandle.offset, e)
+        prevKey = null
+        continue
+      }
+      try {
+        if (summary) {
+          if (summary.entries > 0) {
+            entries += summary.entries
+            firstKeyCheck(summary.firstKey, where)
+            remember(summary.lastKey)
+          }
+        } else {
+          const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
+          let firstInBlock = true
+          for (it.seekToFirst(); it.valid; it.next()) {
+            entries++
+            const key = it.key
+            if (internal && key.length < 8) {
+              add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
+              continue
+            }
+            if (compare && prevKey && compare(prevKey, key) >= 0) {
+              outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
+            }
+            if (firstInBlock) firstKeyCheck(key, where)
+            firstInBlock = false
+            remember(key)
+          }
+        }
+        if (compare && prevKey && indexCompare(table, ref.indexKey, prevKey) < 0) {
+          outOfOrder('index block', where, 'index separator sorts before the last key of its data block')
+        }
+        prevIndexKey = ref.indexKey
+      } catch (e) {
+        addError('data block', where, e)
+        prevKey = null
+      }
+    }
+    let rangeDeletions = 0
+    try {
+      rangeDeletions = table.rangeTombstones().length
+    } catch (e) {
+      // Reported once: the layout walk may have found this block bad already.
+      const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
+      if (!problems.some((p) => p.offset === at)) addError('range deletion block', at, e)
+    }
+
+    const expected = propertyNumber(table.properties, Property.NumEntries)
+    if (expected !== undefined && problems.length === 0 && entries + rangeDeletions !== expected) {
+      add(
+        'table',
+        null,
+        `entry count mismatch: found ${entries} point entries + ${rangeDeletions} range deletions = ${entries + rangeDeletions}, properties say rocksdb.num.entries = ${expected}`,
+      )
+    }
+    return finish({ blocksChecked, dataBlocks, entries, rangeDeletions })
+  } finally {
+    parallel?.close()
   }
-  return finish({ blocksChecked, dataBlocks, entries, rangeDeletions })
 }
 
 /** Whether a block (payload and trailer) lies in the file before the footer. */
@@ -434,13 +440,12 @@ function blockLabel(kind: string, name: string): string {
   return name ? `${kind} (${name})` : kind
 }
 
-function safeDictionary(table: Table, add: (b: string, o: number | null, m: string) => void): Uint8Array | undefined {
+/** The table's compression dictionary, or the problem reading it. */
+function readDictionary(table: Table): { bytes: Uint8Array | undefined; problem?: { offset: number | null; message: string } } {
   try {
-    return table.dictionary() ?? undefined
+    return { bytes: table.dictionary() ?? undefined }
   } catch (e) {
-    const p = problemOf(e, table.metaBlock(COMPRESSION_DICT_BLOCK)?.offset ?? null)
-    add('compression dictionary', p.offset, p.message)
-    return undefined
+    return { bytes: undefined, problem: problemOf(e, table.metaBlock(COMPRESSION_DICT_BLOCK)?.offset ?? null) }
   }
 }
 

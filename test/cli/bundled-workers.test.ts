@@ -45,13 +45,18 @@ describe('bundled workers', () => {
 
     const answer = async (url: URL) => {
       const queue = ChunkQueue.create(4)
-      const pool = new WorkerPool(url, 1, { path: file, maxBlockBytes: table.maxBlockBytes, queue: queue.buffer, queueSlots: queue.slots })
+      const pool = new WorkerPool<ParallelModule.VerifyWorkerRequest, ParallelModule.VerifyWorkerMessage>(url, 1, {
+        path: file,
+        maxBlockBytes: table.maxBlockBytes,
+        queue: queue.buffer,
+        queueSlots: queue.slots,
+      })
       try {
         queue.publish(pairs)
-        let got: { meta: Int32Array; keys: Uint8Array } | null = null
+        const got: { meta: Int32Array; keys: Uint8Array }[] = []
         const deadline = Date.now() + 30_000
-        while (!got && Date.now() < deadline) pool.wait((_s, m: { kind: string; meta: Int32Array; keys: Uint8Array }) => (got = m), 100)
-        return got
+        while (got.length === 0 && Date.now() < deadline) pool.wait((_s, m) => got.push(m), 100)
+        return got[0] ?? null
       } finally {
         queue.close()
         pool.close()
