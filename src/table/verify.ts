@@ -28,7 +28,15 @@ import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
 import { messageOf, tableLayout } from './layout.js'
 import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
-import { type BlockSummary, BlockSummarizer, canUseVerifyWorkers, ParallelBlockChecks, VERIFY_CHUNK_BYTES, type VerifyStats } from './verify-parallel.js'
+import {
+  type BlockSummary,
+  BlockSummarizer,
+  canUseVerifyWorkers,
+  ParallelBlockChecks,
+  VERIFY_CHUNK_BYTES,
+  type VerifyBlockRef,
+  type VerifyStats,
+} from './verify-parallel.js'
 
 export type { VerifyStats } from './verify-parallel.js'
 
@@ -296,16 +304,16 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
     const dict = dictionary.bytes
     const window = new ReadWindow(table.source)
     const scratch = newScratch()
-    let refs: Iterator<DataBlockRef>
+    let index: Iterator<DataBlockRef>
     try {
-      refs = table.dataBlocks()
+      index = table.dataBlocks()
     } catch (e) {
       addError('index block', table.indexHandle.offset, e)
-      refs = [][Symbol.iterator]()
+      index = [][Symbol.iterator]()
     }
-    if (parallel) refs = parallel.wrap(refs)
+    const refs: Iterator<VerifyBlockRef> = parallel ? parallel.wrap(index) : index
     for (;;) {
-      let r: IteratorResult<DataBlockRef>
+      let r: IteratorResult<VerifyBlockRef>
       try {
         r = refs.next()
       } catch (e) {

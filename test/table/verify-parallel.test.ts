@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as VerifyModule from '../../src/table/verify.js'
 import type * as ReaderModule from '../../src/table/reader.js'
 import type * as LayoutModule from '../../src/table/layout.js'
+import type * as ParallelModule from '../../src/table/verify-parallel.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { assertFreshBuild, BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
 import { type Entry, writeSyntheticTable } from '../synthetic.js'
@@ -21,6 +22,7 @@ const dist = (p: string) => join(ROOT, 'dist', p)
 const { verifyFile, verifyTable } = (await import(dist('table/verify.js'))) as typeof VerifyModule
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
 const { tableLayout } = (await import(dist('table/layout.js'))) as typeof LayoutModule
+const { BlockSummarizer, ParallelBlockChecks } = (await import(dist('table/verify-parallel.js'))) as typeof ParallelModule
 
 /** verifyFile with one job and with workers taking chunks of one block or so; both outcomes and the split. */
 function both(file: string, chunkBytes = 300) {
@@ -133,6 +135,44 @@ describe('findings across block boundaries (synthetic)', () => {
     const r = expectSameFindings(bad)
     if (r.serial.kind === 'unopenable') return expect.unreachable()
     expect(r.serial.problems.length).toBeGreaterThan(0)
+  })
+})
+
+describe('the window of chunks read ahead (ParallelBlockChecks.wrap)', () => {
+  it('yields every block of the index with its handle, index key and partition, in order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-wrap-'))
+    try {
+      const entries: Entry[] = Array.from({ length: 3000 }, (_, i) => [key(i), enc(`value ${i}`)])
+      for (const index of ['binary', 'partitioned'] as const) {
+        const file = writeSyntheticTable(join(dir, `wrap-${index}.sst`), entries, { blockSize: 256, index, metadataBlockSize: 256 })
+        const t = openTable(file)
+        const expected = [...t.dataBlocks()].map((r) => ({
+          handle: { ...r.handle },
+          indexKey: Buffer.from(r.indexKey).toString('hex'),
+          partition: r.partition,
+        }))
+        expect(expected.length).toBeGreaterThan(100)
+        expect(expected.some((r) => r.partition !== null)).toBe(index === 'partitioned')
+        const local = BlockSummarizer.create(t)
+        if (!local) return expect.unreachable()
+        // Chunks of a few blocks: many chunks, so the window turns over many times.
+        const p = new ParallelBlockChecks(t, local, file, 1, 1000)
+        const got: typeof expected = []
+        try {
+          const it = p.wrap(t.dataBlocks())
+          for (let r = it.next(); !r.done; r = it.next()) {
+            got.push({ handle: { ...r.value.handle }, indexKey: Buffer.from(r.value.indexKey).toString('hex'), partition: r.value.partition })
+            expect(p.summary()?.entries ?? 0).toBeGreaterThan(0)
+          }
+        } finally {
+          p.close()
+          t.close()
+        }
+        expect(got).toEqual(expected)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
