@@ -20,7 +20,7 @@ import { ReadWindow } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { computeStoredChecksum, type RawBlock } from './block-reader.js'
+import { computeStoredChecksum } from './block-reader.js'
 import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { DataBlockRef, Table } from './reader.js'
@@ -142,13 +142,17 @@ export class BlockSummarizer {
   }
 
   /**
-   * A block read by verify.ts's serial path, checked as a worker checks one: a summary (its keys
-   * are views valid until the next check), or null: check it there in JavaScript.
+   * A block of verify.ts's serial path, read through its window (in place: no RawBlock or views;
+   * a failed read is thrown, for verify.ts to report as it reports any read), checked as a worker
+   * checks one: a summary (its keys are views valid until the next check), or null: check it
+   * there in JavaScript. The block must lie before the footer.
    */
-  summarizeRaw(raw: RawBlock): BlockSummary | null {
+  summarizeIn(window: ReadWindow, offset: number, size: number): BlockSummary | null {
+    const at = window.at(offset, size + BLOCK_TRAILER_BYTES)
+    const buf = window.bytes
     let n: number
     try {
-      n = this.checkBytes(raw.checksummed, raw.storedChecksum, raw.handle.offset)
+      n = this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)
     } catch {
       return null
     }

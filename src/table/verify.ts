@@ -329,6 +329,11 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       let summary = follows(parallel?.summary() ?? null)
       let contents: Uint8Array = EMPTY
       try {
+        // Serially, a block is first checked as a worker checks one, in place in the window; JavaScript below
+        // checks what that does not pass, reading the block again from the same window.
+        if (fast && !parallel && ref.handle.size <= table.maxBlockBytes && inFile(table, ref.handle)) {
+          summary = follows(fast.summarizeIn(window, where, ref.handle.size))
+        }
         // Through a private window and into a reused buffer: each block is checked before the next read.
         const raw = summary
           ? null
@@ -339,8 +344,6 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
               maxBlockBytes: table.maxBlockBytes,
               window,
             })
-        // Serially, the block read here is checked as a worker checks one; JavaScript below checks what that does not pass.
-        if (raw && fast && !parallel) summary = follows(fast.summarizeRaw(raw))
         if (raw && !summary) {
           const computed = blockChecksumOf(table, raw)
           if (computed !== raw.storedChecksum) {
