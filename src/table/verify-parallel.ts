@@ -204,21 +204,40 @@ const NO_KEY = new Uint8Array(0)
 export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'>
 
 /**
- * A chunk read ahead from the index. Its blocks are kept packed, not as a ref object each: the
- * window holds a few thousand blocks for as long as the workers take, and objects that live that
- * long are copied by every young-generation GC and then promoted (22 MB of the 224 MB file's,
- * 95 ms of pauses, where the serial run promotes 1 MB).
+ * A chunk read ahead from the index. Its blocks are kept packed, not as a ref object each, in
+ * buffers reused chunk after chunk: the window holds a few thousand blocks for as long as the
+ * workers take, and what lives that long survives young-generation GCs. Objects were copied by
+ * each and promoted (22 MB of the 224 MB file's, 95 ms of pauses, where the serial run promotes
+ * 1 MB); a buffer per chunk (its keys, a worker's answer) was promoted and its memory freed only
+ * by a full GC, which then hardly ever ran (+25 MB of peak RSS on the 1 GB file).
  */
 interface Chunk {
   /** Its id in the queue (which holds its handles). */
   id: number
   blocks: number
-  /** Block b's index key is keys[keyEnds[b - 1] (0 for b = 0) .. keyEnds[b]). */
-  keys: Uint8Array
-  keyEnds: Int32Array
+  /** Where its index keys and its summaries are (Store.keys, Store.keyEnds, Store.summary). */
+  store: Store
   /** Each block's index partition (partitioned indexes), else null. */
   partitions: (BlockHandle | null)[] | null
-  result: PackedSummaries | null
+  /** Whether store.summary holds the chunk's summaries. */
+  checked: boolean
+}
+
+/** The buffers of one chunk in the window, reused by the chunks after it (ParallelBlockChecks.stores). */
+class Store {
+  /** Block b's index key is keys[keyEnds[b - 1] (0 for b = 0) .. keyEnds[b]). */
+  keys = new Uint8Array(8 * 1024)
+  keyEnds = new Int32Array(256)
+  summary: PackedSummaries = { meta: new Int32Array(256 * SUMMARY_INTS), keys: new Uint8Array(16 * 1024) }
+
+  /** Keep a copy of `s` (its buffers then die young). */
+  setSummary(s: PackedSummaries): void {
+    const d = this.summary
+    if (d.meta.length < s.meta.length) d.meta = new Int32Array(s.meta.length)
+    if (d.keys.length < s.keys.length) d.keys = new Uint8Array(Math.max(s.keys.length, 2 * d.keys.length))
+    d.meta.set(s.meta)
+    d.keys.set(s.keys)
+  }
 }
 
 /**
@@ -238,8 +257,11 @@ export class ParallelBlockChecks {
   private pos = -1
   /** The head chunk's handles (in the queue, valid while it is the head). */
   private headHandles: Float64Array = new Float64Array(0)
-  /** readChunk's buffer of a chunk's index keys. */
-  private keyBuf = new Uint8Array(16 * 1024)
+  /**
+   * Chunk id's buffers are stores[id % stores.length]: one more than the queue's slots, since
+   * verify.ts still holds the previous block's index key (a view) when the next chunk is published.
+   */
+  private readonly stores: Store[]
   private source: Iterator<DataBlockRef> | null = null
   private exhausted = false
   private indexError: { error: unknown } | null = null
@@ -257,6 +279,7 @@ export class ParallelBlockChecks {
   ) {
     this.local = local
     this.queue = ChunkQueue.create(workers * WORKER_WINDOW + 2)
+    this.stores = Array.from({ length: this.queue.slots + 1 }, () => new Store())
     const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes, queue: this.queue.buffer, queueSlots: this.queue.slots }
     this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
   }
@@ -291,7 +314,8 @@ export class ParallelBlockChecks {
         if (b === 0) this.headHandles = this.queue.handlesOf(c.id)
         const h = this.headHandles
         const handle = { offset: h[2 * b], size: h[2 * b + 1] }
-        const indexKey = c.keys.subarray(b === 0 ? 0 : c.keyEnds[b - 1], c.keyEnds[b])
+        const { keys, keyEnds } = c.store
+        const indexKey = keys.subarray(b === 0 ? 0 : keyEnds[b - 1], keyEnds[b])
         return { done: false, value: { handle, indexKey, partition: c.partitions ? c.partitions[b] : null } }
       },
     }
@@ -300,14 +324,14 @@ export class ParallelBlockChecks {
   /** A worker's summary of the block wrap() yielded last, or null when the block must be checked in verify.ts. */
   summary(): BlockSummary | null {
     const head = this.window[0]
-    while (head.result === null) {
+    while (!head.checked) {
       const id = this.leaveToWorkers ? -1 : this.queue.claim(MAIN_THREAD)
       if (id >= 0) {
         if (this.awaited) this.leaveToWorkers = true
         this.checkHere(id)
       } else if (!this.poll()) this.waitForWorker()
     }
-    const { meta, keys } = head.result
+    const { meta, keys } = head.store.summary
     const at = this.pos * SUMMARY_INTS
     const entries = meta[at]
     if (entries === REDO) return null
@@ -336,11 +360,12 @@ export class ParallelBlockChecks {
   /** The next chunk of about chunkBytes of data blocks (published), or null at the end (or at an error of the index). */
   private readChunk(): Chunk | null {
     const list: number[] = []
-    const ends: number[] = []
+    const store = this.stores[this.queue.published % this.stores.length]
     let partitions: (BlockHandle | null)[] | null = null
+    let blocks = 0
     let used = 0
     let bytes = 0
-    while (bytes < this.chunkBytes && ends.length < MAX_CHUNK_HANDLES) {
+    while (bytes < this.chunkBytes && blocks < MAX_CHUNK_HANDLES) {
       let r: IteratorResult<DataBlockRef>
       try {
         r = (this.source as Iterator<DataBlockRef>).next()
@@ -355,41 +380,48 @@ export class ParallelBlockChecks {
         break
       }
       const { handle, indexKey, partition } = r.value
-      if (used + indexKey.length > this.keyBuf.length) {
-        const bigger = new Uint8Array(Math.max(2 * this.keyBuf.length, used + indexKey.length))
-        bigger.set(this.keyBuf.subarray(0, used))
-        this.keyBuf = bigger
+      if (used + indexKey.length > store.keys.length) {
+        const bigger = new Uint8Array(Math.max(2 * store.keys.length, used + indexKey.length))
+        bigger.set(store.keys.subarray(0, used))
+        store.keys = bigger
       }
-      this.keyBuf.set(indexKey, used)
+      store.keys.set(indexKey, used)
       used += indexKey.length
-      if (partition && !partitions) partitions = new Array<BlockHandle | null>(ends.length).fill(null)
+      if (blocks === store.keyEnds.length) {
+        const bigger = new Int32Array(2 * blocks)
+        bigger.set(store.keyEnds)
+        store.keyEnds = bigger
+      }
+      store.keyEnds[blocks++] = used
+      if (partition && !partitions) partitions = new Array<BlockHandle | null>(blocks - 1).fill(null)
       partitions?.push(partition)
-      ends.push(used)
       list.push(handle.offset, handle.size)
       bytes += handle.size
     }
-    if (ends.length === 0) return null
-    const keys = this.keyBuf.slice(0, used)
-    return { id: this.queue.publish(list), blocks: ends.length, keys, keyEnds: Int32Array.from(ends), partitions, result: null }
+    if (blocks === 0) return null
+    return { id: this.queue.publish(list), blocks, store, partitions, checked: false }
   }
 
   /** The chunk of the window with this id, if it is still there and unchecked. */
   private unchecked(id: number): Chunk | null {
     const c = this.window.length > 0 ? this.window[id - this.window[0].id] : undefined
-    return c && c.result === null ? c : null
+    return c && !c.checked ? c : null
   }
 
   /** Check a chunk on this thread. */
   private checkHere(id: number): void {
     const c = this.unchecked(id)
-    if (c) c.result = this.local.summarize(this.queue.handlesOf(id))
+    if (!c) return
+    c.store.setSummary(this.local.summarize(this.queue.handlesOf(id)))
+    c.checked = true
   }
 
   private readonly received = (_s: PoolSlot, m: VerifyWorkerMessage): void => {
     this.leaveToWorkers = false
     const c = this.unchecked(m.id)
     if (!c) return
-    c.result = { meta: m.meta, keys: m.keys }
+    c.store.setSummary(m)
+    c.checked = true
     if (this.stats) this.stats.chunksByWorkers++
   }
 
