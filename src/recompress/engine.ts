@@ -150,12 +150,32 @@ const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) 
 
 /**
  * Relative cost of a configuration's compression, for balancing work across jobs (1: zstd 1 without a
- * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included).
+ * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included). The
+ * other codecs' from compressMs on layout-25k.sst (16 KiB blocks, --repeat 3, zstd 1 = 34 ms, which
+ * also reproduced zstd 3..12 within 10%): none 0 (its table writer only), snappy 0.45, lz4 0.53,
+ * lz4hc 1.9 at level 1 to 2.8 at 9 and 7.7 at 12, zlib 2.8 at 1 to 4.5 at 6 (its default) and 5.1
+ * at 9, bzip2 34.
  */
 function compressionCost(c: RecompressConfig): number {
+  const name = compressionShortName(c.type)
   const l = effectiveLevel(c.type, c.level) ?? 1
-  if (compressionShortName(c.type) !== 'zstd') return compressionShortName(c.type) === 'lz4hc' ? 2 + l : compressionShortName(c.type) === 'bzip2' ? 8 : 1
-  return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+  switch (name) {
+    case 'zstd':
+      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+    case 'none':
+      return 0.2
+    case 'snappy':
+    case 'lz4':
+      return 0.5
+    case 'lz4hc':
+      return l <= 9 ? 1.8 + 0.11 * Math.max(l, 1) : 2.8 + (l - 9) * 1.6
+    case 'zlib':
+      return 2.7 + 0.27 * (l < 0 ? 6 : l)
+    case 'bzip2':
+      return 34
+    default:
+      return 1
+  }
 }
 
 /**
