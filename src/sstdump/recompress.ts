@@ -175,9 +175,9 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
     const group = groups.find((g) => g.includes(type)) ?? [type]
     let report: RecompressReport | null = null
     let failure: SstDumpStatus | null = null
+    let counting: unknown = null
     try {
-      totals ??= entryTotals(d.table!)
-      report = await recompressFile(d.fsPath, {
+      const pending = recompressFile(d.fsPath, {
         matrix: { types: group, levels: engineLevels(type, levels), dicts: [dictMode(type, a)], checksums: [false] },
         // sst_dump's table reader applies an ingested file's global sequence number.
         source: { blockSize: Math.max(64, blockSize), samplePercent: 100, applyGlobalSeqno: true },
@@ -190,8 +190,20 @@ export async function showAllCompressionSizes(d: Dumper, a: SstDumpArgs, out: By
         // 7.8.3's ShowCompressionSizes only compresses: nothing is decompressed.
         roundTrip: 'none',
       })
+      // The engine returns once this thread's lane is done: the entries are counted while the workers compress
+      // (before, this pass ran first, ~0.15 s of the wall on a 7 MB file). Its error still comes first, as it did.
+      try {
+        totals ??= entryTotals(d.table!)
+      } catch (e) {
+        counting = e
+      }
+      report = await pending
     } catch (e) {
       failure = corruption((e as Error).message)
+    }
+    if (counting) {
+      report = null
+      failure = corruption((counting as Error).message)
     }
     for (const t of group)
       reports.set(t, { report: report && { ...report, results: report.results.filter((x) => x.type === compressionShortName(t)) }, failure })
