@@ -13,7 +13,7 @@ import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js
 import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
 import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
-import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask, type TaskResult } from './evaluate.js'
+import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
 import { makeFeed } from './feed.js'
 import { decodeStored, type StoredShape, storedShape } from './stored.js'
@@ -132,6 +132,8 @@ export interface RecompressReport {
   /** Which compressed blocks were decompressed and compared: every one, 1 in `roundTripStride` (round-trip.ts), or none (stride 0). */
   roundTrip: RoundTripMode
   roundTripStride: number
+  /** The point entries the pass fed the settings (those of the sampled blocks with --sample; none when nothing was evaluated). */
+  entries: EntryTotals
 }
 
 function median(xs: number[]): number {
@@ -535,5 +537,6 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     notes.push(
       `1 in ${stride} data blocks of each setting decompressed and compared with the original: decompression speeds are estimates, ± their 95% interval (--verify-compression: every block)`,
     )
-  return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent, roundTrip, roundTripStride: stride }
+  const entries = outputs[0]?.entries ?? { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
+  return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent, roundTrip, roundTripStride: stride, entries }
 }

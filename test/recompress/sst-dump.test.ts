@@ -146,3 +146,12 @@ describe('sstkit sst-dump --command=recompress decompresses nothing, as 7.8.3', 
     }
   })
 })
+
+describe('sstkit sst-dump --command=recompress on a damaged block', () => {
+  it("reports the entries pass's error when the engine had to skip a block (its totals come from the engine otherwise)", async () => {
+    const r = await runIn(ROOT, ['--file=test/fixtures/bad/trailer-type-flip.sst', '--command=recompress', '--compression_types=kZSTD'])
+    expect(r.code).toBe(1)
+    expect(r.stdout.toString('latin1')).toMatch(/Compression: kZSTD {19}\nCompression level: 32767$/)
+    expect(r.stderr.toString('latin1')).toBe('Failed to recompress: Corruption: data block: Snappy decompression failed: corrupt input (at offset 984)\n')
+  })
+})
