@@ -3,8 +3,9 @@
  * file, decided by advise's rule (src/advise/decide.ts), not a second one.
  *
  * It lives here, above both feature modules, so that neither depends on the
- * other: each exhaustive RecompressResult becomes advise's SettingEstimate
- * (exact sizes: the interval is the point; timings as Timing), then `decide`
+ * other: each RecompressResult becomes advise's SettingEstimate (exact
+ * sizes: the interval is the point; timings as Timing, a decompression speed
+ * from the round trip's sample with its interval), then `decide`
  * picks under the objective advise applies to SST files without levels
  * (balanced, not bottommost: the smallest within a small multiple of the
  * fastest setting's compression CPU; VERDICT_RULE says which).
@@ -85,7 +86,8 @@ export function estimateOfResult(r: RecompressResult, repeats: number): SettingE
     dictBytesBuilt: r.dictBytes,
     dictMsPerFile: r.dictMs,
     pareto: r.marks.includes('pareto'),
-    // Sampling sums: every block was measured, so only the totals mean anything (no variance to carry).
+    // Sampling sums: every block's size was measured, so only the totals mean anything (no variance to carry; a
+    // sampled decompression time is already scaled to every block, its interval in decompressMBps).
     sums: {
       ...emptySums(),
       n: r.blocks,
