@@ -20,10 +20,10 @@
  * Speed: rates measured per batch of blocks; the value is total work / total
  * time and the interval a t-interval over batch rates.
  */
+import { t95, Z95 } from '../util/quantiles.js'
 import type { Interval, SampleSums, Timing } from './model.js'
 
-/** Two-sided 95% normal quantile. */
-export const Z95 = 1.959964
+export { t95, Z95 }
 
 /** A timing whose 95% interval is wider than ±this share of its value is noisy: shown as such, never ranked on. */
 export const NOISY_SPREAD = 0.1
@@ -195,17 +195,6 @@ export function clearlyBelow(a: Timing, b: Timing): boolean {
  * read file's own estimated total. Null with fewer than two files read: the
  * spread cannot be estimated from one. Its interval takes t95(m − 1), not 1.96.
  */
-/** Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (beyond, the normal's). */
-const T95 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
-  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-]
-
-/** The 95% quantile for a variance estimated with `df` degrees of freedom (few files read: far wider than 1.96). */
-export function t95(df: number): number {
-  return df >= 1 && df <= T95.length ? T95[Math.floor(df) - 1] : Z95
-}
-
 export function betweenFilesVariance(ys: readonly number[], xs: readonly number[], filesAll: number): number | null {
   const m = ys.length
   if (m < 2) return null

@@ -5,15 +5,16 @@ import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
+import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
 import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
-The matrix is every combination of --types, --levels, --dict and --checksum. Blocks are compressed the way RocksDB's table builder does: varint size prefix, the max_compressed_bytes_per_kb acceptance rule (blocks that do not compress enough are stored raw and counted as rejected), dictionaries sampled from the data blocks as RocksDB samples them. Every compressed block is decompressed and compared with the original.
-Columns (the default table fits 100 columns): "Setting"; "Data + dict", the data blocks with their 5-byte trailers plus the dictionary block, in KiB/MiB (--bytes: exact bytes); "vs stored", its change against the file as stored (the first row); "Ratio", uncompressed data / (data + dictionary); compression and decompression speed; marks: smallest (data + dictionary), fastest-dec (decompression speed), pareto (no other setting is both smaller and faster to compress). --wide adds type, level, dictionary and checksum apart, data, dictionary and file bytes ("File bytes": data + dictionary + rebuilt index + the file's filter and meta blocks), blocks compressed and rejected, and dictionary time; CSV always has every column with exact numbers, --json every field.
-A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.`
+The matrix is every combination of --types, --levels, --dict and --checksum. Blocks are compressed the way RocksDB's table builder does: varint size prefix, the max_compressed_bytes_per_kb acceptance rule (blocks that do not compress enough are stored raw and counted as rejected), dictionaries sampled from the data blocks as RocksDB samples them. Compressed blocks are decompressed and compared with the original: on a file of under ${(2 * SAMPLE_BYTES) >> 20} MiB of (uncompressed) data every one; on a larger one, as RocksDB verifies compression only when asked, a deterministic, evenly spread sample (1 in k data blocks of each setting, k up to ${MAX_STRIDE}, at least ${SAMPLE_BYTES >> 20} MiB), from which the decompression speed is estimated and shown with its 95% interval (±); --verify-compression decompresses and compares every block, and its speeds are exact.
+Columns (the default table fits 100 columns): "Setting"; "Data + dict", the data blocks with their 5-byte trailers plus the dictionary block, in KiB/MiB (--bytes: exact bytes); "vs stored", its change against the file as stored (the first row); "Ratio", uncompressed data / (data + dictionary); compression and decompression speed; marks: smallest (data + dictionary), fastest-dec (decompression speed; with sampled speeds, only when no other setting's interval reaches the fastest's), pareto (no other setting is both smaller and faster to compress). --wide adds type, level, dictionary and checksum apart, data, dictionary and file bytes ("File bytes": data + dictionary + rebuilt index + the file's filter and meta blocks), blocks compressed and rejected, and dictionary time; CSV always has every column with exact numbers, --json every field.
+A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat, or a sampled interval wider than ±${MAX_TIMING_SPREAD * 50}%): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.`
 
   static override examples = [
     {
@@ -71,11 +72,14 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, or runs spr
         'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time (CSV always has them).',
     }),
     bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB (JSON and CSV always have them).' }),
+    'verify-compression': Flags.boolean({
+      description: `Decompress and compare every compressed block (RocksDB's verify_compression), with exact decompression speeds. Default: a sample on files of ${(2 * SAMPLE_BYTES) >> 20} MiB of data or more.`,
+    }),
   }
 
   async run(): Promise<unknown> {
     const { argv, flags } = await this.parse(Recompress)
-    const options: RecompressOptions = recompressOptions(flags)
+    const options: RecompressOptions = { ...recompressOptions(flags), roundTrip: flags['verify-compression'] ? 'every' : 'sample' }
     const autoSkip = autoSkipModes(flags['auto-skip'])
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])

@@ -13,7 +13,7 @@ import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js
 import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
 import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
-import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EvaluateTask, type TaskResult } from './evaluate.js'
+import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
 import { makeFeed } from './feed.js'
 import { decodeStored, type StoredShape, storedShape } from './stored.js'
@@ -21,6 +21,7 @@ import type { AutoSkipStrategy } from '../codec/auto-skip.js'
 import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 import { Property } from '../format/properties.js'
+import { decompressEstimate, type RoundTripMode, roundTripStride } from './round-trip.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
 export const MIN_TIMED_MS = 50
@@ -41,6 +42,8 @@ export interface RecompressOptions {
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
   acceptance?: AcceptanceRule
   repeat?: number
+  /** Which compressed blocks are decompressed and compared (round-trip.ts): default 'sample'; 'every' is --verify-compression. */
+  roundTrip?: RoundTripMode
   jobs?: number
   /** Called with (done, total) block evaluations. */
   onProgress?: (done: number, total: number) => void
@@ -99,7 +102,7 @@ export interface RecompressResult {
   blocksAttempted: number
   /** Auto-skip rows: change against the same configuration without auto-skip. */
   vsNoSkip: { compressMs: number; dataBytes: number } | null
-  /** Median over repeats. */
+  /** Median over repeats; decompression estimated for every compressed block from those round-tripped (exact when all were). */
   compressMs: number
   decompressMs: number
   /** (max - min) / median over repeats; 0 with one repeat. */
@@ -107,6 +110,10 @@ export interface RecompressResult {
   decompressSpread: number
   compressMBps: number | null
   decompressMBps: number | null
+  /** Compressed blocks decompressed and compared with their original (all of them under --verify-compression). */
+  roundTripBlocks: number
+  /** 95% interval of decompressMBps from the round trip's sample; null when every compressed block was timed (exact). high null: unbounded. */
+  decompressInterval: { low: number; high: number | null } | null
   /** The timing is too short or too spread to rank on (isNoisyTiming): marks never rest on it. */
   compressNoisy: boolean
   decompressNoisy: boolean
@@ -122,6 +129,11 @@ export interface RecompressReport {
   notes: string[]
   skipped: SkippedBlock[]
   samplePercent: number
+  /** Which compressed blocks were decompressed and compared: every one, 1 in `roundTripStride` (round-trip.ts), or none (stride 0). */
+  roundTrip: RoundTripMode
+  roundTripStride: number
+  /** The point entries the pass fed the settings (those of the sampled blocks with --sample; none when nothing was evaluated). */
+  entries: EntryTotals
 }
 
 function median(xs: number[]): number {
@@ -140,12 +152,32 @@ const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) 
 
 /**
  * Relative cost of a configuration's compression, for balancing work across jobs (1: zstd 1 without a
- * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included).
+ * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included). The
+ * other codecs' from compressMs on layout-25k.sst (16 KiB blocks, --repeat 3, zstd 1 = 34 ms, which
+ * also reproduced zstd 3..12 within 10%): none 0 (its table writer only), snappy 0.45, lz4 0.53,
+ * lz4hc 1.9 at level 1 to 2.8 at 9 and 7.7 at 12, zlib 2.8 at 1 to 4.5 at 6 (its default) and 5.1
+ * at 9, bzip2 34.
  */
 function compressionCost(c: RecompressConfig): number {
+  const name = compressionShortName(c.type)
   const l = effectiveLevel(c.type, c.level) ?? 1
-  if (compressionShortName(c.type) !== 'zstd') return compressionShortName(c.type) === 'lz4hc' ? 2 + l : compressionShortName(c.type) === 'bzip2' ? 8 : 1
-  return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+  switch (name) {
+    case 'zstd':
+      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+    case 'none':
+      return 0.2
+    case 'snappy':
+    case 'lz4':
+      return 0.5
+    case 'lz4hc':
+      return l <= 9 ? 1.8 + 0.11 * Math.max(l, 1) : 2.8 + (l - 9) * 1.6
+    case 'zlib':
+      return 2.7 + 0.27 * (l < 0 ? 6 : l)
+    case 'bzip2':
+      return 34
+    default:
+      return 1
+  }
 }
 
 /**
@@ -277,18 +309,22 @@ function readDictFile(path: string): Uint8Array {
   return file.bytes
 }
 
-function markResults(all: RecompressResult[]): void {
+/** The marks of a file's results (smallest, fastest-decompress, pareto), set in place. */
+export function markResults(all: RecompressResult[]): void {
   // Marks compare settings; auto-skip rows are variants of a setting, not candidates.
   const results = all.filter((r) => r.autoSkip === null)
   const size = (r: RecompressResult) => r.dataBytes + r.dictBytes
   if (results.length === 0) return
   const smallest = Math.min(...results.map(size))
   for (const r of results) if (size(r) === smallest) r.marks.push('smallest')
-  // The fastest, only when no timing it is compared with is noise (a noisy one might be faster).
+  // The fastest, only when no timing it is compared with is noise (a noisy one might be faster), and, where a speed
+  // is sampled, only when no other setting's interval reaches above the fastest's (an exact tie marks both).
   const withDec = results.filter((r) => r.decompressMBps !== null && r.blocksCompressed > 0)
   if (withDec.length && withDec.every((r) => !r.decompressNoisy)) {
+    const low = (r: RecompressResult) => r.decompressInterval?.low ?? r.decompressMBps!
+    const high = (r: RecompressResult) => (r.decompressInterval ? (r.decompressInterval.high ?? Number.POSITIVE_INFINITY) : r.decompressMBps!)
     const fastest = Math.max(...withDec.map((r) => r.decompressMBps!))
-    for (const r of withDec) if (r.decompressMBps === fastest) r.marks.push('fastest-decompress')
+    for (const r of withDec) if (r.decompressMBps === fastest && withDec.every((o) => o === r || high(o) <= low(r))) r.marks.push('fastest-decompress')
   }
   // Pareto front: no other configuration is at least as small and at least as fast, and better in one.
   // Claimed only where it is known: the setting's own timing and those of every setting at least as small are not noise.
@@ -319,9 +355,15 @@ function resultOf(
 ): RecompressResult {
   const dictBytes = m.dictBytes
   const compressMs = median(m.compressMs)
-  const decompressMs = median(m.decompressMs)
+  // The round-tripped blocks' time, scaled to every compressed block (exact when all were timed).
+  const timedMs = median(m.decompressMs)
+  const estimate = decompressEstimate(m.roundTrip)
+  const decompressMs = estimate ? timedMs * estimate.scale : 0
   const compressMBps = m.blocksCompressed + m.blocksRejected > 0 ? mbps(m.uncompressedBytes, compressMs) : null
-  const decompressMBps = m.blocksCompressed > 0 ? mbps(m.uncompressedBytes, decompressMs) : null
+  const decompressMBps = m.blocksCompressed > 0 && estimate ? mbps(m.uncompressedBytes, decompressMs) : null
+  const relHalf = estimate?.relHalf ?? 0
+  const decompressInterval =
+    decompressMBps === null || relHalf === 0 ? null : { low: decompressMBps / (1 + relHalf), high: relHalf < 1 ? decompressMBps / (1 - relHalf) : null }
   return {
     autoSkip: strategy,
     type: compressionShortName(c.type),
@@ -354,11 +396,21 @@ function resultOf(
     decompressSpread: spread(m.decompressMs),
     compressMBps,
     decompressMBps,
+    roundTripBlocks: m.roundTrip.n,
+    decompressInterval,
     compressNoisy: compressMBps !== null && isNoisyTiming(compressMs, spread(m.compressMs), m.compressMs.length),
-    decompressNoisy: decompressMBps !== null && isNoisyTiming(decompressMs, spread(m.decompressMs), m.decompressMs.length),
+    // What was timed must be long enough, and a sample's interval within the spread allowed to repeats (±half of it).
+    decompressNoisy: decompressMBps !== null && (isNoisyTiming(timedMs, spread(m.decompressMs), m.decompressMs.length) || relHalf > MAX_TIMING_SPREAD / 2),
     dictMs: dict?.ms ?? 0,
     marks: [],
   }
+}
+
+/** Uncompressed bytes a task's pass feeds, about: the entries' raw bytes (the data size without them), times the source's sample. */
+function estimatedRawBytes(table: Table, source: SourceOptions): number {
+  const known = table.properties.known
+  const raw = Number(known.get(Property.RawKeySize) ?? 0) + Number(known.get(Property.RawValueSize) ?? 0)
+  return ((raw > 0 ? raw : Number(known.get(Property.DataSize) ?? 0)) * source.samplePercent) / 100
 }
 
 /** Blocks a task's pass feeds, for the progress total: the file's count with its boundaries; re-cut, estimated from the entries' raw bytes. */
@@ -385,11 +437,14 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const workers = startWorkers(jobs, groups.length)
   let shape: StoredShape
   let outputs: TaskResult[]
+  const roundTrip = opts.roundTrip ?? 'sample'
+  let stride: number
   try {
     let total: number
     try {
       shape = storedShape(table, opts.source.samplePercent)
       total = estimatedBlocks(table, opts.source) * groups.length
+      stride = roundTripStride(roundTrip, estimatedRawBytes(table, opts.source))
     } finally {
       table.close()
     }
@@ -403,6 +458,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
       acceptance: opts.acceptance,
       repeat: opts.repeat ?? 1,
+      roundTripStride: stride,
       autoSkip: opts.autoSkip,
       minSampleEvery: opts.minSampleEvery,
       seed: opts.seed,
@@ -477,5 +533,10 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   markResults(results)
   if (sampling) notes.push(`sampled ${opts.source.samplePercent}% of the data blocks: byte counts cover those blocks only`)
   if (skipped.length) notes.push(`${skipped.length} data block(s) could not be read and were skipped`)
-  return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent }
+  if (stride > 1)
+    notes.push(
+      `1 in ${stride} data blocks of each setting decompressed and compared with the original: decompression speeds are estimates, ± their 95% interval (--verify-compression: every block)`,
+    )
+  const entries = outputs[0]?.entries ?? { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
+  return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent, roundTrip, roundTripStride: stride, entries }
 }

@@ -2,8 +2,9 @@
  * Evaluating configurations over one pass of a file: every configuration
  * drives its own table writer (the one `rewrite` uses) into a byte counter,
  * so sizes are exactly those of the file `rewrite` would write. The writer's
- * data-block hook times each compression and decompresses every compressed
- * block again, comparing it with the original (a round-trip check).
+ * data-block hook times each compression and decompresses the compressed
+ * blocks the round trip takes (round-trip.ts: a sample, every one, or none),
+ * comparing each with the original.
  *
  * Runs in a worker thread or inline; a pure function of its inputs except timings.
  */
@@ -26,6 +27,7 @@ import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, st
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
+import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -51,6 +53,10 @@ export interface EvaluateTask {
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s). */
   acceptance?: AcceptanceRule
   repeat: number
+  /** Which compressed blocks are decompressed and compared (round-trip.ts roundTripStride; default 1: every one). */
+  roundTripStride?: number
+  /** Keep each round-tripped block's index, size and time (tests: the sample against every block). */
+  recordRoundTrips?: boolean
   /** Dictionary options, recorded in the written properties. */
   maxDictBytes: number
   trainBytes: number
@@ -92,9 +98,13 @@ export interface ConfigMeasurement {
   dictBytes: number
   /** The whole file the writer produced. */
   fileBytes: number
-  /** Compression / decompression time per repeat, ms. */
+  /** Compression time per repeat, ms; decompression time of the round-tripped blocks per repeat, ms. */
   compressMs: number[]
   decompressMs: number[]
+  /** The compressed blocks and the round-tripped ones' sums, for the estimate (round-trip.ts). */
+  roundTrip: RoundTripSums
+  /** With recordRoundTrips: per round-tripped block, its data block index, uncompressed bytes and mean ms. */
+  roundTripRecords?: { index: number[]; bytes: number[]; ms: number[] }
 }
 
 export class RoundTripError extends SstkitError {
@@ -126,6 +136,17 @@ export interface TaskResult {
   dictionaries: Record<number, BuiltDictionary>
   /** The stored data blocks as its pass read them (measureStored, when measurable and nothing was skipped). */
   stored?: ReadStats
+  /** The point entries its pass fed (every task feeds the same). */
+  entries: EntryTotals
+}
+
+/** Point entries counted from the fed blocks' stats: what a table builder adds up for its properties. */
+export interface EntryTotals {
+  entries: number
+  deletions: number
+  merges: number
+  rawKeyBytes: number
+  rawValueBytes: number
 }
 
 /**
@@ -230,27 +251,44 @@ function evaluateWith(
       fileBytes: 0,
       compressMs: new Array(repeat).fill(0),
       decompressMs: new Array(repeat).fill(0),
+      roundTrip: emptyRoundTrip(),
+      ...(task.recordRoundTrips ? { roundTripRecords: { index: [], bytes: [], ms: [] } } : {}),
     }
+    const stride = task.roundTripStride ?? 1
     // The round trip only compares and discards: the compressor decompresses into one reused buffer.
-    const roundTrip = config.type === CompressionType.None ? null : compressorFor(config, options.formatVersion, dictionary)
+    const roundTrip = config.type === CompressionType.None || stride === 0 ? null : compressorFor(config, options.formatVersion, dictionary)
     const decompress = roundTrip && ((framed: Uint8Array, size: number) => roundTrip.decompress(framed, size))
+    const records = m.roundTripRecords
     let warm = false
+    let index = -1
     writer.onDataBlock = (raw, compressed, ms) => {
+      index++
       m.uncompressedBytes += raw.length
       m.compressMs[0] += ms
       if (!compressed || !decompress) return
+      addCompressed(m.roundTrip, raw.length)
+      if (!inRoundTrip(index, stride)) return
       if (!warm) {
         // The first call allocates the decompression context: keep it out of the timing.
         decompress(compressed, raw.length)
         warm = true
       }
       let out: Uint8Array | null = null
+      let total = 0
       for (let r = 0; r < repeat; r++) {
         const t0 = performance.now()
         out = decompress(compressed, raw.length)
-        m.decompressMs[r] += performance.now() - t0
+        const t = performance.now() - t0
+        m.decompressMs[r] += t
+        total += t
       }
-      if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in a data block under ${JSON.stringify(config)}`)
+      addTimed(m.roundTrip, raw.length, total / repeat)
+      if (records) {
+        records.index.push(index)
+        records.bytes.push(raw.length)
+        records.ms.push(total / repeat)
+      }
+      if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in data block ${index} under ${JSON.stringify(config)}`)
     }
     return { config, writer, formatVersion: options.formatVersion, m, decider }
   })
@@ -289,9 +327,15 @@ function evaluateWith(
     // which took 1.5 ms a call with two lanes under load, 3.6 s of a lane's wall at every batch.
     if (batchNo % 8 === 0) collectGarbage()
   }
+  const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
     if (first) for (const st of states) st.writer.warmUp(raw)
     first = false
+    entries.entries += stats.entries
+    entries.deletions += stats.deletions
+    entries.merges += stats.merges
+    entries.rawKeyBytes += stats.rawKeyBytes
+    entries.rawValueBytes += stats.rawValueBytes
     batch.push({ raw, firstKey, lastKey, stats })
     batchBytes += raw.length
     if (batchBytes >= BATCH_BYTES) drain()
@@ -323,6 +367,7 @@ function evaluateWith(
     skipped,
     dictionaries: Object.fromEntries([...built].filter(([id]) => task.configs.some((c) => c.id === id))),
     stored: storedReads && skipped.length === 0 ? storedReads : undefined,
+    entries,
   }
 }
 

@@ -3,8 +3,9 @@
  * file, decided by advise's rule (src/advise/decide.ts), not a second one.
  *
  * It lives here, above both feature modules, so that neither depends on the
- * other: each exhaustive RecompressResult becomes advise's SettingEstimate
- * (exact sizes: the interval is the point; timings as Timing), then `decide`
+ * other: each RecompressResult becomes advise's SettingEstimate (exact
+ * sizes: the interval is the point; timings as Timing, a decompression speed
+ * from the round trip's sample with its interval), then `decide`
  * picks under the objective advise applies to SST files without levels
  * (balanced, not bottommost: the smallest within a small multiple of the
  * fastest setting's compression CPU; VERDICT_RULE says which).
@@ -58,7 +59,15 @@ function timingOf(value: number | null, noisy: boolean, spread: number, repeats:
   return { value, low: value * (1 - spread / 2), high: value * (1 + spread / 2), noisy: false }
 }
 
-/** One exhaustive result as advise's estimate of a setting (the sizes are exact). */
+/** A decompression speed as a Timing: a sampled one with its 95% interval (widened to the repeats' spread, if wider). */
+function decompressTiming(r: RecompressResult, repeats: number): Timing {
+  const t = timingOf(r.decompressMBps, r.decompressNoisy, r.decompressSpread, repeats)
+  const i = r.decompressInterval
+  if (t.value === null || !i || i.high === null) return t
+  return { value: t.value, low: Math.min(i.low, t.low ?? i.low), high: Math.max(i.high, t.high ?? i.high), noisy: false }
+}
+
+/** One result as advise's estimate of a setting (the sizes are exact; a sampled decompression speed carries its interval). */
 export function estimateOfResult(r: RecompressResult, repeats: number): SettingEstimate {
   const bytes = r.dataBytes + r.dictBytes
   const setting: SettingSpec = { type: r.type, level: r.level, dict: dictMode(r.dict), checksum: r.checksum, label: resultLabel(r) }
@@ -70,14 +79,15 @@ export function estimateOfResult(r: RecompressResult, repeats: number): SettingE
     ratio: r.ratio,
     // s/GB is the inverse of MB/s; the spread of a rate and of its inverse are the same share.
     compressSecPerGB: timingOf(secPerGB, r.compressNoisy, r.compressSpread, repeats),
-    decompressMBps: timingOf(r.decompressMBps, r.decompressNoisy, r.decompressSpread, repeats),
+    decompressMBps: decompressTiming(r, repeats),
     rejectedShare: r.blocksAttempted > 0 ? r.blocksRejected / r.blocksAttempted : 0,
     dictBytes: r.dictBytes,
     dictFilesBuilt: r.dictBytes > 0 ? 1 : 0,
     dictBytesBuilt: r.dictBytes,
     dictMsPerFile: r.dictMs,
     pareto: r.marks.includes('pareto'),
-    // Sampling sums: every block was measured, so only the totals mean anything (no variance to carry).
+    // Sampling sums: every block's size was measured, so only the totals mean anything (no variance to carry; a
+    // sampled decompression time is already scaled to every block, its interval in decompressMBps).
     sums: {
       ...emptySums(),
       n: r.blocks,

@@ -70,6 +70,23 @@ function spreadText(v: number, repeats: number): string {
   return repeats > 1 && v > 0 ? ` ±${(v * 50).toFixed(0)}%` : ''
 }
 
+/** A sampled decompression speed's 95% interval as a share either side of it (the wider side), or 0 when exact. */
+function intervalShare(r: RecompressResult): number {
+  const i = r.decompressInterval
+  if (!i || r.decompressMBps === null || !(r.decompressMBps > 0)) return 0
+  if (i.high === null) return Number.POSITIVE_INFINITY
+  return Math.max(i.high / r.decompressMBps - 1, 1 - i.low / r.decompressMBps)
+}
+
+/** A decompression speed, " ±N%" after it when sampled (rounded up; with --repeat in the wide table, the wider of that and the spread). */
+function decompressText(r: RecompressResult, repeats: number): string {
+  const share = intervalShare(r)
+  const base = speed(r.decompressMBps, r.decompressNoisy)
+  if (r.decompressMBps === null || share === 0) return `${base}${r.decompressMBps === null ? '' : spreadText(r.decompressSpread, repeats)}`
+  const half = repeats > 1 ? Math.max(share, r.decompressSpread / 2) : share
+  return `${base} ±${Number.isFinite(half) ? Math.max(1, Math.ceil(half * 100)) : '∞'}%`
+}
+
 function storedLabel(report: RecompressReport): string {
   return `stored (${report.stored.compression})`
 }
@@ -88,7 +105,7 @@ function compactModel(report: RecompressReport, opts: RecompressViewOptions): Ta
       signedPercent(r.vsStored),
       r.ratio.toFixed(2),
       speed(r.compressMBps, r.compressNoisy),
-      speed(r.decompressMBps, r.decompressNoisy),
+      decompressText(r, 1),
       marksText(r),
     ])
   }
@@ -115,6 +132,11 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
   const rate = (v: number | null, noisy: boolean, spread: number) => (csv ? fixed(v, 0) : `${speed(v, noisy)}${v === null ? '' : spreadText(spread, repeats)}`)
   const noise = (r: { compressNoisy?: boolean; decompressNoisy: boolean }) =>
     csv ? [r.compressNoisy === undefined ? '' : String(r.compressNoisy), String(r.decompressNoisy)] : []
+  // CSV: the sampled interval's bounds (empty when exact) and the blocks round-tripped.
+  const interval = (r: RecompressResult) =>
+    csv
+      ? [r.decompressInterval ? fixed(r.decompressInterval.low, 0) : '', r.decompressInterval ? fixed(r.decompressInterval.high, 0) : '', r.roundTripBlocks]
+      : []
   const rows: Cell[][] = [
     [
       storedLabel(report),
@@ -133,6 +155,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       '',
       '',
       ...noise(st),
+      ...(csv ? ['', '', ''] : []),
     ],
   ]
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
@@ -146,10 +169,11 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       `${r.blocksCompressed}/${r.blocks}`,
       r.blocksRejected,
       rate(r.compressMBps, r.compressNoisy, r.compressSpread),
-      rate(r.decompressMBps, r.decompressNoisy, r.decompressSpread),
+      csv ? fixed(r.decompressMBps, 0) : decompressText(r, repeats),
       r.dictMs > 0 ? fixed(r.dictMs, 1) : '',
       marksText(r),
       ...noise(r),
+      ...interval(r),
     ])
   }
   const columns: Column[] = [
@@ -168,7 +192,9 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     { header: 'Decomp MB/s', align: 'right' },
     { header: 'Dict ms', align: 'right' },
     { header: 'Marks' },
-    ...(csv ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }] : []),
+    ...(csv
+      ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }, { header: 'Decomp MB/s low' }, { header: 'Decomp MB/s high' }, { header: 'Round-trip blocks' }]
+      : []),
   ]
   return { columns, rows }
 }
@@ -254,13 +280,13 @@ function wrapColumn(model: TableModel, width: number, header: string): TableMode
 
 const noisy = (report: RecompressReport) => report.stored.decompressNoisy || report.results.some((r) => r.compressNoisy || r.decompressNoisy)
 
-/** The legend of the `~` mark, when one is shown. */
-export function noiseLegend(repeats: number): string {
+/** The legend of the `~` mark, when one is shown; `sampled`: some decompression speed comes from the round trip's sample. */
+export function noiseLegend(repeats: number, sampled = false): string {
   const why =
     repeats > 1
       ? `under ${MIN_TIMED_MS} ms measured in all, or runs spread over ${MAX_TIMING_SPREAD * 100}%`
       : `under ${MIN_TIMED_MS} ms measured (a larger file or --repeat N measures longer)`
-  return `${NOISY_MARK} noise: ${why}; not ranked on`
+  return `${NOISY_MARK} noise: ${why}${sampled ? `, or a sampled interval over ±${MAX_TIMING_SPREAD * 50}%` : ''}; not ranked on`
 }
 
 /** Table (or CSV / Markdown), then for people the noise legend and the verdict, each line within the width. */
@@ -274,7 +300,15 @@ export function renderRecompress(report: RecompressReport, format: TableFormat, 
   if (people) model = wrapColumn(wrapColumn(model, width, 'Marks'), width, 'Setting')
   const out = [renderTable(model, format, { color: opts.color, width: people && naturalWidth(model) > width ? width : undefined })]
   const wrap = (text: string) => (format === 'markdown' ? [text] : wrapWords(text, width, '  '))
-  if (noisy(report)) out.push(...wrap(noiseLegend(opts.repeats ?? 1)))
+  if (noisy(report))
+    out.push(
+      ...wrap(
+        noiseLegend(
+          opts.repeats ?? 1,
+          report.results.some((r) => r.decompressInterval !== null),
+        ),
+      ),
+    )
   const verdict = recompressVerdict(report, { repeats: opts.repeats })
   if (verdict) out.push(...wrap(verdict.text))
   return out.join('\n')
@@ -290,6 +324,8 @@ export function recompressJson(report: RecompressReport, opts: { repeats?: numbe
     notes: report.notes,
     skipped: report.skipped,
     samplePercent: report.samplePercent,
+    roundTrip: report.roundTrip,
+    roundTripStride: report.roundTripStride,
     verdict: verdict && { recommended: verdict.recommended, runnerUp: verdict.runnerUp, rankedOnSpeed: verdict.rankedOnSpeed, text: verdict.text },
   }
 }

@@ -130,11 +130,18 @@ describe('recompress table: 100 columns by default', () => {
       'Marks',
       'Comp noisy',
       'Decomp noisy',
+      'Decomp MB/s low',
+      'Decomp MB/s high',
+      'Round-trip blocks',
     ])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])
-    expect(finalize.slice(15)).toEqual([String(r.compressNoisy), String(r.decompressNoisy)])
+    expect(finalize.slice(15, 17)).toEqual([String(r.compressNoisy), String(r.decompressNoisy)])
+    // A small file: every compressed block round-tripped, so the speed is exact and the interval's bounds are empty.
+    expect(finalize.slice(17)).toEqual(['', '', String(r.blocksCompressed)])
+    expect(r.roundTripBlocks).toBe(r.blocksCompressed)
+    expect(r.decompressInterval).toBeNull()
     expect(csv.some((c) => c.join(',').includes('~') || c[0].startsWith('verdict'))).toBe(false)
   })
 })

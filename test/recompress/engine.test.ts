@@ -25,6 +25,21 @@ describe('recompress engine', () => {
     expect(r.stored.uncompressedBytes).toBe(169856)
   })
 
+  it('counts the point entries it fed, as the file records them, the same re-cut', async () => {
+    const t = openTable(SAMPLE)
+    const known = t.properties.known
+    const expected = {
+      entries: Number(known.get('rocksdb.num.entries')),
+      rawKeyBytes: Number(known.get('rocksdb.raw.key.size')),
+      rawValueBytes: Number(known.get('rocksdb.raw.value.size')),
+    }
+    t.close()
+    const own = await recompressFile(SAMPLE, base())
+    const recut = await recompressFile(SAMPLE, base({ source: { blockSize: 16384, samplePercent: 100 } }))
+    expect(own.entries).toMatchObject(expected)
+    expect(recut.entries).toEqual(own.entries)
+  })
+
   it("keeps the file's block boundaries by default and counts every block", async () => {
     const r = await recompressFile(SAMPLE, base())
     expect(r.results[0]).toMatchObject({ blocks: 43, blocksCompressed: 43, blocksRejected: 0, uncompressedBytes: 169856 })

@@ -84,6 +84,19 @@ describe('partition of the matrix over lanes', () => {
     const groups = partition(matrix([1, 3, 19], ['none']), 2)
     expect(groups.map(label)).toEqual([['19/none'], ['1/none', '3/none']])
   })
+
+  it("weighs the other codecs as measured: the drop-in's seven codecs leave bzip2 alone on one lane", () => {
+    // bzip2 34 units against the other six and the re-cut's reading (none 0.2, snappy and lz4 0.5, lz4hc 2.8, zlib 4.3, zstd 1.2, 1.3).
+    const all = buildMatrix({ types: [0, 1, 2, 3, 4, 5, 7], levels: [null], dicts: ['none'], checksums: [false] }).configs
+    const groups = partition(all, 2, 1.3)
+    expect(groups.map((g) => g.map((c) => c.type))).toEqual([[CompressionType.BZip2], [0, 1, 2, 4, 5, 7]])
+    // lz4hc 1 and 9 cost 1.9 and 2.8 (not 2 + level: 3 and 11), zlib 1 and 9 3.0 and 5.1: zlib 9 with lz4hc 1 (7.0) against 5.8.
+    const mixed = buildMatrix({ types: [CompressionType.LZ4HC, CompressionType.Zlib], levels: [1, 9], dicts: ['none'], checksums: [false] }).configs
+    expect(partition(mixed, 2).map((g) => g.map((c) => `${c.type}/${c.level}`))).toEqual([
+      ['5/1', '2/9'],
+      ['5/9', '2/1'],
+    ])
+  })
 })
 
 describe('the stored baseline measured in a task', () => {

@@ -14,8 +14,9 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { recompressFile, type RecompressReport } from '../../src/index.js'
+import { BlockCompressor } from '../../src/codec/block-compressor.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { ROOT, SST_DUMP, toolPresent } from '../helpers.js'
 import { expectRecompressOutput, runIn } from '../sstdump/harness.js'
@@ -129,5 +130,28 @@ describe('sstkit sst-dump --command=recompress prints what sst_dump 7.8.3 prints
     const r = await runIn(ROOT, args)
     expect(r.code).toBe(0)
     expectRecompressOutput(r.stdout.toString('latin1'), readFileSync(join(GOLDEN, `sample.${name}.txt`), 'latin1'))
+  })
+})
+
+describe('sstkit sst-dump --command=recompress decompresses nothing, as 7.8.3', () => {
+  it('compresses every codec without one decompression call', async () => {
+    const spy = vi.spyOn(BlockCompressor.prototype, 'decompress')
+    try {
+      const r = await runIn(ROOT, ['--file=examples/sample.sst', '--command=recompress'])
+      expect(r.code).toBe(0)
+      expect(r.stdout.toString('latin1')).toMatch(/Compression: kBZip2Compression/)
+      expect(spy).not.toHaveBeenCalled()
+    } finally {
+      spy.mockRestore()
+    }
+  })
+})
+
+describe('sstkit sst-dump --command=recompress on a damaged block', () => {
+  it("reports the entries pass's error when the engine had to skip a block (its totals come from the engine otherwise)", async () => {
+    const r = await runIn(ROOT, ['--file=test/fixtures/bad/trailer-type-flip.sst', '--command=recompress', '--compression_types=kZSTD'])
+    expect(r.code).toBe(1)
+    expect(r.stdout.toString('latin1')).toMatch(/Compression: kZSTD {19}\nCompression level: 32767$/)
+    expect(r.stderr.toString('latin1')).toBe('Failed to recompress: Corruption: data block: Snappy decompression failed: corrupt input (at offset 984)\n')
   })
 })
