@@ -24,6 +24,8 @@ describe('bundled workers', () => {
     }
     expect([...urls]).toContain('./_verify-worker.js')
     expect([...urls]).toContain('./_sst-dump-worker.js')
+    for (const w of ['scan', 'recompress', 'advise']) expect([...urls]).toContain(`./_${w}-worker.js`)
+    for (const w of ['scan', 'recompress', 'advise']) expect([...urls]).toContain(`./_${w}-worker.js`)
     const names = new Set(readdirSync(bundle))
     for (const u of urls.values()) if (u.startsWith('./')) expect(names.has(u.slice(2)), u).toBe(true)
   })
