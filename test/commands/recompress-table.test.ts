@@ -111,6 +111,15 @@ describe('recompress table: 100 columns by default', () => {
     }
   })
 
+  it('--sample takes 10 or 10%, the same share (advise writes its --sample with the %)', () => {
+    const args = [SAMPLE, '--levels', '3', '--dict', 'none', '--checksum', 'off', '--json']
+    const bare = JSON.parse(run([...args, '--sample', '10']))
+    const pct = JSON.parse(run([...args, '--sample', '10%']))
+    expect(pct.samplePercent).toBe(10)
+    expect(pct.stored.dataBytes).toBe(bare.stored.dataBytes)
+    expect(pct.results.map((r: { dataBytes: number }) => r.dataBytes)).toEqual(bare.results.map((r: { dataBytes: number }) => r.dataBytes))
+  })
+
   it('CSV keeps every column with exact numbers, the noise flags as columns', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,finalize', '--checksum', 'off']
     const json = JSON.parse(run([...args, '--json']))
