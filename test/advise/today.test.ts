@@ -14,11 +14,10 @@ import type { LevelAdvice } from '../../src/advise/model.js'
 import { compressionOptsText, optionsFor, sharesOpts } from '../../src/advise/options.js'
 import { describeFile } from '../../src/advise/population.js'
 import { evaluateFile } from '../../src/advise/evaluate.js'
-import { fileKey } from '../../src/advise/sampling.js'
 import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunOptions } from '../../src/advise/settings.js'
 import { DEFAULT_COMPRESSION_OPTS } from '../../src/db/options.js'
 import { ROOT } from '../helpers.js'
-import { RUN_DICT, testAdviseOptions } from './options.js'
+import { RUN_DICT, testAdviseOptions, wholeFileTask } from './options.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
 const RUN = RUN_DICT
@@ -58,18 +57,7 @@ describe("today's own dictionary options", () => {
 
   it("a setting with its own acceptance rule is evaluated under it, not the run's (a real file, every block)", () => {
     const file = join(ROOT, 'examples/sample.sst')
-    const task = (s: ReturnType<typeof spec>, perKb: number) =>
-      evaluateFile({
-        path: file,
-        key: fileKey(file, null),
-        seed: 0,
-        rateLow: 0,
-        rateHigh: 1.01,
-        certain: [],
-        settings: [{ id: 0, spec: s }],
-        dict: RUN,
-        maxCompressedBytesPerKb: perKb,
-      }).sums[0]
+    const task = (s: ReturnType<typeof spec>, perKb: number) => evaluateFile(wholeFileTask(file, [s], { maxCompressedBytesPerKb: perKb })).sums[0]
     // 350 bytes per KiB: a much stricter rule than the 7/8 one, under which some of this file's zstd 1 blocks (about 3x) are stored raw.
     const own = task(spec('zstd', 1, 'none', false, { maxCompressedBytesPerKb: 350 }), 896)
     const asRun = task(spec('zstd', 1, 'none', false), 350)
