@@ -213,4 +213,11 @@ describe('--json: a path that does not exist keeps its place too (a file compact
       .map((l) => JSON.parse(l) as { file: string; error?: unknown })
     expect(lines).toEqual([{ file: gone, error }, expect.objectContaining({ file: CLEAN })])
   })
+
+  it('browse --json (one file): its error entry, as the other commands print it', () => {
+    const r = sstkit(['browse', gone, '--json'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`sstkit: cannot read ${gone}: no such file or directory\n`)
+    expect(JSON.parse(r.stdout)).toEqual({ file: gone, error })
+  })
 })
