@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync } from 'node:fs'
 import { CompressionType } from '../src/codec/compression.js'
-import { FileSink, TableWriter, type TableWriterOptions } from '../src/table/writer.js'
+import { FileSink, plainWriterOptions, TableWriter } from '../src/table/writer.js'
 
 export type Entry = [internalKey: Uint8Array, value: Uint8Array]
 
@@ -14,23 +14,13 @@ export function writeSyntheticTable(
   entries: Iterable<Entry>,
   o: { compression?: number; blockSize?: number; index?: 'binary' | 'partitioned'; metadataBlockSize?: number; props?: [string, Uint8Array][] } = {},
 ): string {
-  const options: TableWriterOptions = {
-    formatVersion: 5,
-    checksumType: 4,
+  const options = plainWriterOptions({
     compressionType: o.compression ?? CompressionType.None,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 0,
-    trainBytes: 0,
-    maxDictBufferBytes: 0,
     blockSize: o.blockSize ?? 4096,
-    restartInterval: 16,
     index: o.index ?? 'binary',
     metadataBlockSize: o.metadataBlockSize ?? 4096,
-    maxCompressedBytesPerKb: 896,
-    baseProperties: new Map([['rocksdb.comparator', new TextEncoder().encode('leveldb.BytewiseComparator')], ...(o.props ?? [])]),
-  }
+  })
+  for (const [name, value] of o.props ?? []) options.baseProperties.set(name, value)
   const fd = openSync(path, 'w')
   try {
     const w = new TableWriter(new FileSink(fd), options)

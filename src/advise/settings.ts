@@ -13,6 +13,7 @@ import {
   compressionTypeFromOptionName,
   compressionTypeFromShortName,
 } from '../format/compression-type.js'
+import { Property } from '../format/properties.js'
 import { type CompressionOpts, compressionOpts, DEFAULT_COMPRESSION_OPTS } from '../db/options.js'
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
@@ -175,7 +176,7 @@ export function settingFromProperties(compression: string | undefined, options: 
   const optionTypeName = compressionOptionName(type)
   let opts: CompressionOptsLike
   try {
-    opts = compressionOpts(options, 'rocksdb.compression_options')
+    opts = compressionOpts(options, Property.CompressionOptions)
   } catch {
     // A property sstkit cannot read: the type alone, at its defaults.
     opts = DEFAULT_COMPRESSION_OPTS

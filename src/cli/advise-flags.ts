@@ -33,7 +33,9 @@ export function parseShare(flag: string, spec: string, max = 1): number {
   const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(spec.trim())
   if (!m) throw new AdviseFlagError(`${flag} takes a percentage such as 0.5% or a fraction such as 0.005 (got "${spec}")`)
   const v = m[2] ? Number(m[1]) / 100 : Number(m[1])
-  if (!(v > 0) || v > max) throw new AdviseFlagError(`${flag} must be above 0 and at most ${max * 100}% (got "${spec}")`)
+  // recompress's --sample 10 means 10%: here a bare number is a fraction, so say how to write a percentage.
+  const hint = !m[2] && v > 1 && v <= 100 ? ` (a bare number is a fraction: write ${spec.trim()}% for ${spec.trim()} percent)` : ''
+  if (!(v > 0) || v > max) throw new AdviseFlagError(`${flag} must be above 0 and at most ${max * 100}% (got "${spec}")${hint}`)
   return v
 }
 

@@ -37,15 +37,21 @@ export class FileSession {
 
   /**
    * Expand paths: files as given, directories to their `*.sst` files (sorted).
-   * A missing path is a usage error.
+   * A path that cannot be looked at stays, so that `open` reports it and --json keeps
+   * its place (a file compaction deleted meanwhile is still in the array, as an error).
    */
   expandFiles(paths: string[]): string[] {
     const out: string[] = []
     for (const p of paths) {
       let st: Stats
-      let names: string[] = []
       try {
         st = statSync(p)
+      } catch {
+        out.push(p)
+        continue
+      }
+      let names: string[] = []
+      try {
         if (st.isDirectory()) names = readdirSync(p)
       } catch (e) {
         process.stderr.write(`sstkit: ${systemErrorLine(p, e) ?? `${p}: ${(e as Error).message}`}\n`)

@@ -45,7 +45,9 @@ export function parseErrorLine(err: Error, flags: FlagNames, command: string): s
   if (m) return `unexpected argument ${m[1]} (${help})`
   m = /^Missing \d+ required args?:?$/.exec(lines[0] ?? '')
   if (m) {
-    const names = lines.slice(1).map((l) => l.split(/\s{2,}/))
+    // The error's own list of arguments where it has one: its text is wrapped to the terminal, a long description over several lines.
+    const args = (err as { args?: { name?: string; description?: string }[] }).args?.filter((a) => a.name)
+    const names = args?.length ? args.map((a) => [a.name!, a.description ?? '']) : lines.slice(1).map((l) => l.split(/\s{2,}/))
     return `missing ${names.map(([name, what]) => `${name.toUpperCase()}${what ? ` (${what})` : ''}`).join(', ')} (${help})`
   }
   if (/^The following errors? occurred:$/.test(lines[0] ?? '')) {

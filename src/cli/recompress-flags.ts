@@ -62,7 +62,16 @@ export const sourceFlags = {
   }),
   repeat: Flags.integer({ description: 'Run each configuration N times; timings are the median, with the spread shown.', default: 1, min: 1, max: 100 }),
   jobs: Flags.integer({ description: 'Worker threads (default: all cores). Results do not depend on it.', min: 1 }),
-  sample: Flags.integer({ description: 'Evaluate a deterministic, evenly spread PCT% of the data blocks (own block boundaries only).', min: 1, max: 100 }),
+  // `10` or `10%`: advise's --sample is written with the % (a bare number there is a fraction).
+  sample: Flags.custom<number>({
+    description: 'Evaluate a deterministic, evenly spread PCT% of the data blocks (own block boundaries only): 10 or 10%.',
+    parse: async (input) => {
+      const m = /^(\d+)%?$/.exec(input.trim())
+      const pct = m ? Number(m[1]) : Number.NaN
+      if (!(pct >= 1 && pct <= 100)) throw new Error(`expected a whole percentage from 1 to 100, such as 10 or 10% (got "${input}")`)
+      return pct
+    },
+  })(),
 }
 
 /** The parsed values of matrixFlags + sourceFlags. */

@@ -82,8 +82,10 @@ export abstract class SstCommand extends Command {
     if (this.showStacks) return super.catch(err)
     // Usage errors (ours and oclif's flag parsing) carry their exit code; sstkit's own errors are one line as
     // they are; anything else is unexpected.
-    const parse = err instanceof Errors.CLIError || err.oclif?.exit !== undefined
-    const { line, code } = commandErrorReport(err, parseErrorLine(err, this.ctor.flags ?? {}, this.id ?? ''), parse)
+    // (A flag's own parser that throws arrives as "Parsing --NAME": a usage error too.)
+    const parseLine = parseErrorLine(err, this.ctor.flags ?? {}, this.id ?? '')
+    const parse = err instanceof Errors.CLIError || err.oclif?.exit !== undefined || parseLine !== null
+    const { line, code } = commandErrorReport(err, parseLine, parse)
     process.stderr.write(`sstkit: ${line}\n`)
     process.exitCode = code
     return this.exit(code)

@@ -33,9 +33,12 @@ Plain SST files or directories of them are grouped by the column family their pr
       command: '<%= config.bin %> <%= command.id %> examples/db --max-bytes 80%',
     },
     {
-      description: 'Four machines, each next to its share of the files, then one advice:',
-      command:
-        '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json   # ... 1/4, 2/4, 3/4\n<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
+      description: 'Four machines, each next to its share of the files (shard 0/4 here; 1/4, 2/4 and 3/4 on the others):',
+      command: '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json',
+    },
+    {
+      description: 'Then one advice from the four parts:',
+      command: '<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
     },
   ]
 

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
-import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import type { Table } from '../reader.js'
 import { propsJson, type PropsJson } from '../report/props.js'
 import { BrowseModel } from '../tui/model.js'
@@ -23,13 +23,14 @@ Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek
     file: Args.string({ description: 'SST file to browse', required: true }),
   }
 
-  async run(): Promise<BrowseJson | undefined> {
+  async run(): Promise<BrowseJson | FileErrorJson | undefined> {
     const { args } = await this.parse(Browse)
     const file = args.file
     if (isDirectory(file)) this.fail(`browse takes one file; ${file} is a directory (sstkit layout ${file} lists its files' blocks)`, ExitCode.Usage)
     if (this.jsonEnabled()) {
       const table = this.open(file)
-      if (!table) return undefined
+      // As every command's --json: the file's error entry, not nothing.
+      if (!table) return this.failure(file)
       try {
         return overviewJson(file, table)
       } finally {

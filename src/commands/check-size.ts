@@ -14,7 +14,7 @@ Each file × configuration row compares one byte count (--metric, default the wh
 Configuration names: \`stored\` (the file as it is), or TYPE-LEVEL-DICT-CHECKSUM as the baseline lists them (zstd-3-none-off, zstd-19-finalize-on, lz4-default-raw-off). Sizes: bytes, or with B, kB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
 Thresholds can also come from sstkit.config.json or the "sstkit" key of package.json ({"checkSize": {"maxIncrease": "1%", "budgets": {"stored": "64MiB"}}}); flags override them.
 Exit codes: 0 within limits, 1 a regression (or a missing file), 2 a usage or I/O error: unreadable or malformed baseline, schema mismatch, a zstd version change (unless --allow-version-change), an SST that cannot be read.
-Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUnit XML (one test case per file × configuration). The Markdown is appended to $GITHUB_STEP_SUMMARY when it is set, and under GITHUB_ACTIONS=true each failing row is also an ::error annotation (growth within limits: ::warning).`
+Output: a table (worst first), or Markdown (--format markdown, or --markdown), or --json; --junit FILE writes JUnit XML (one test case per file × configuration). The Markdown is appended to $GITHUB_STEP_SUMMARY when it is set, and under GITHUB_ACTIONS=true each failing row is also an ::error annotation (growth within limits: ::warning).`
 
   static override examples = [
     {
@@ -55,7 +55,8 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
     'allow-missing': Flags.boolean({ description: 'Baseline files that were not measured are a warning, not a failure.', allowNo: true }),
     'allow-version-change': Flags.boolean({ description: 'Compare even though the zstd library differs from the one the baseline was taken with.' }),
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
-    markdown: Flags.boolean({ description: 'Print the report as GitHub-flavoured Markdown.' }),
+    format: Flags.string({ description: 'Output format (as layout and recompress spell it).', options: ['table', 'markdown'], default: 'table' }),
+    markdown: Flags.boolean({ description: 'Print the report as GitHub-flavoured Markdown (the same as --format markdown).' }),
     wide: Flags.boolean({ description: 'Show why each row passed or failed in a column of the table (default: a line under the table).' }),
     bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (JSON, JUnit and Markdown always have them).' }),
     junit: Flags.string({ description: 'Also write a JUnit XML report to this file.' }),
@@ -86,7 +87,7 @@ Output: a table (worst first), or --markdown, or --json; --junit FILE writes JUn
       this.raise(ExitCode.Usage)
     }
     if (this.jsonEnabled()) return checkJson(result, ctx)
-    if (flags.markdown) {
+    if (flags.markdown || flags.format === 'markdown') {
       this.log(renderMarkdown(result, ctx))
       return undefined
     }

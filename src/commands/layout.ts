@@ -106,6 +106,8 @@ Exits 1 if any block is unreadable or fails its checksum.`
           if (rows && view.format !== 'csv') write('\n')
           write(`${renderTable(totalsModel(totals.totals, table.fileSize, view), view.format, this.tty)}\n`)
           if (view.format === 'table') write(`${blockCountText(blockCount(totals.totals))}\n`)
+          // In Markdown a line right under a table is one more row of it.
+          if (view.format === 'markdown' && totals.problems > 0) write('\n')
           for (const line of problems) write(`${line}\n`)
           if (totals.problems > problems.length) write(`... and ${totals.problems - problems.length} more problems\n`)
         }

@@ -112,10 +112,12 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
       }
       reports.push(recompressJson(report, { repeats: flags.repeat }))
       if (this.jsonEnabled()) continue
-      if (files.length > 1) this.log(`${file}:`)
+      // Markdown needs a blank line to end a paragraph or a table.
+      const markdown = flags.format === 'markdown'
+      if (files.length > 1) this.log(`${markdown && fileIndex > 0 ? '\n' : ''}${file}:`)
       const view = { sort: flags.sort as SortKey, wide: flags.wide, bytes: flags.bytes, repeats: flags.repeat, ...this.tty }
       this.log(renderRecompress(report, flags.format as TableFormat, view))
-      for (const n of report.notes) this.log(`note: ${n}`)
+      for (const n of report.notes) this.log(`${markdown ? '\n' : ''}note: ${n}`)
     }
     if (!this.jsonEnabled()) return undefined
     return files.length === 1 ? reports[0] : reports

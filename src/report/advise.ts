@@ -7,7 +7,7 @@
  *
  * Signed percentages use ASCII '-' and '+', as the recompress report does.
  */
-import type { Advice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
 import { formatBytes, formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
 
@@ -235,29 +235,42 @@ function heading(s: string, ctx: TextContext): string {
   return ctx.color ? `\u001b[1m${s}\u001b[22m` : s
 }
 
-function databaseModel(advice: Advice, ctx: TextContext): TableModel {
+/** The first two columns of the per-level tables. */
+const LEVEL_COLUMNS: Column[] = [{ header: 'Column family' }, { header: 'Level' }]
+
+/** How a column family is named in its levels' rows: for a terminal on its first level only, trimmed. */
+type NameCell = (cf: ColumnFamilyAdvice, firstLevel: boolean) => Cell
+const textName: NameCell = (cf, first) => (first ? trimMiddle(cf.name, CF_NAME_WIDTH) : '')
+const mdName: NameCell = (cf) => mdCode(cf.name)
+
+/** One row per level: its column family, its label, then `cells`; with `gap`, a blank row of that width between column families. */
+function levelRows(advice: Advice, name: NameCell, cells: (l: LevelAdvice) => Cell[], gap?: number): Cell[][] {
   const rows: Cell[][] = []
   for (const cf of advice.columnFamilies) {
-    if (rows.length > 0) rows.push(blankRow(7))
-    cf.levels.forEach((l, i) => {
-      const compression = optionsDiffer(l) ? `${l.todayCompression}\nOPTIONS: ${l.todayOptions?.label}` : l.todayCompression
-      rows.push([
-        i === 0 ? trimMiddle(cf.name, CF_NAME_WIDTH) : '',
-        levelLabel(l),
-        l.files,
-        formatSize(l.fileBytes, ctx.exact),
-        l.entries,
-        compression,
-        l.todayRatio.toFixed(2),
-      ])
-    })
+    if (gap !== undefined && rows.length > 0) rows.push(blankRow(gap))
+    for (const [i, l] of cf.levels.entries()) rows.push([name(cf, i === 0), levelLabel(l), ...cells(l)])
   }
+  return rows
+}
+
+function databaseModel(advice: Advice, ctx: TextContext): TableModel {
+  const rows = levelRows(
+    advice,
+    textName,
+    (l) => [
+      l.files,
+      formatSize(l.fileBytes, ctx.exact),
+      l.entries,
+      optionsDiffer(l) ? `${l.todayCompression}\nOPTIONS: ${l.todayOptions?.label}` : l.todayCompression,
+      l.todayRatio.toFixed(2),
+    ],
+    7,
+  )
   const levels = advice.columnFamilies.flatMap((c) => c.levels)
   const sum = (f: (l: LevelAdvice) => number) => levels.reduce((a, l) => a + f(l), 0)
   return {
     columns: [
-      { header: 'Column family' },
-      { header: 'Level' },
+      ...LEVEL_COLUMNS,
       { header: 'Files', align: 'right' },
       { header: 'Size', align: 'right' },
       { header: 'Entries', align: 'right' },
@@ -398,24 +411,16 @@ export function maxBytesVerdict(m: { met: boolean }): string {
   return m.met ? 'fits' : 'does not fit'
 }
 
-function samplingModel(advice: Advice, ctx: TextContext): TableModel {
-  const rows: Cell[][] = []
-  for (const cf of advice.columnFamilies) {
-    cf.levels.forEach((l, i) => {
-      rows.push([
-        i === 0 ? trimMiddle(cf.name, CF_NAME_WIDTH) : '',
-        levelLabel(l),
-        `${l.sample.blocks} of ${l.dataBlocks}`,
-        formatSize(l.sample.uncompressedBytes, ctx.exact),
-        sharePercent(l.sample.share),
-        stopText(l),
-      ])
-    })
-  }
+function samplingModel(advice: Advice, exact: boolean, name: NameCell): TableModel {
+  const rows = levelRows(advice, name, (l) => [
+    `${l.sample.blocks} of ${l.dataBlocks}`,
+    formatSize(l.sample.uncompressedBytes, exact),
+    sharePercent(l.sample.share),
+    stopText(l),
+  ])
   return {
     columns: [
-      { header: 'Column family' },
-      { header: 'Level' },
+      ...LEVEL_COLUMNS,
       { header: 'Blocks sampled', align: 'right' },
       { header: 'Sampled', align: 'right' },
       { header: 'Share', align: 'right' },
@@ -468,7 +473,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   out.push(table(totalModel(advice, ctx.exact), ctx))
 
   section('Sampling')
-  out.push(table(samplingModel(advice, ctx), ctx, 5))
+  out.push(table(samplingModel(advice, ctx.exact, textName), ctx, 5))
   for (const n of noteLines(advice)) out.push(...prose(n, ctx.width, '- '))
 
   section('RocksDB options to set')
@@ -510,26 +515,18 @@ function mdTable(model: TableModel): string {
 }
 
 function mdDatabaseModel(advice: Advice): TableModel {
-  const rows: Cell[][] = []
-  for (const cf of advice.columnFamilies) {
-    for (const l of cf.levels) {
-      rows.push([
-        mdCode(cf.name),
-        levelLabel(l),
-        l.files,
-        formatBytes(l.fileBytes),
-        formatBytes(l.dataBytes),
-        l.entries,
-        mdText(l.todayCompression),
-        l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
-        l.todayRatio.toFixed(2),
-      ])
-    }
-  }
+  const rows = levelRows(advice, mdName, (l) => [
+    l.files,
+    formatBytes(l.fileBytes),
+    formatBytes(l.dataBytes),
+    l.entries,
+    mdText(l.todayCompression),
+    l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
+    l.todayRatio.toFixed(2),
+  ])
   return {
     columns: [
-      { header: 'Column family' },
-      { header: 'Level' },
+      ...LEVEL_COLUMNS,
       { header: 'Files', align: 'right' },
       { header: 'Size', align: 'right' },
       { header: 'Data blocks', align: 'right' },
@@ -615,9 +612,7 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push('', '### Total', '', mdTable(totalModel(advice, false)))
 
   out.push('', '### Sampling', '')
-  const sampling = samplingModel(advice, { width: Infinity, color: false, exact: false })
-  const names = advice.columnFamilies.flatMap((cf) => cf.levels.map(() => mdCode(cf.name)))
-  out.push(mdTable({ ...sampling, rows: sampling.rows.map((r, i) => [names[i], ...r.slice(1)]) }))
+  out.push(mdTable(samplingModel(advice, false, mdName)))
   const notes = noteLines(advice)
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
 

@@ -299,7 +299,8 @@ export function renderRecompress(report: RecompressReport, format: TableFormat, 
   // Too wide (long labels, many marks): marks then settings go on two lines, before the last resort of cutting cells.
   if (people) model = wrapColumn(wrapColumn(model, width, 'Marks'), width, 'Setting')
   const out = [renderTable(model, format, { color: opts.color, width: people && naturalWidth(model) > width ? width : undefined })]
-  const wrap = (text: string) => (format === 'markdown' ? [text] : wrapWords(text, width, '  '))
+  // In Markdown a line right under a table is one more row of it: each line its own paragraph.
+  const wrap = (text: string) => (format === 'markdown' ? ['', text] : wrapWords(text, width, '  '))
   if (noisy(report))
     out.push(
       ...wrap(

@@ -7,41 +7,14 @@
 import { xxh3 } from '@node-rs/xxhash'
 import type { TableProperties } from '../format/properties.js'
 import { hexUpper } from './sink.js'
-import { Property } from '../format/properties.js'
+import { BINARY_PROPERTIES, NUMERIC_PROPERTIES, Property, STRING_PROPERTIES } from '../format/properties.js'
 import { formatSeqnoTimeMapProperty } from '../report/sst-dump-text.js'
 
 const M64 = (1n << 64n) - 1n
 const UNKNOWN_CF = 2147483647n
 
-/** Property names each release parses into fields (everything else is "user collected"). */
-const UINT64_783 = new Set<string>([
-  Property.OriginalFileNumber,
-  Property.DataSize,
-  Property.IndexSize,
-  Property.IndexPartitions,
-  Property.TopLevelIndexSize,
-  Property.IndexKeyIsUserKey,
-  Property.IndexValueIsDeltaEncoded,
-  Property.FilterSize,
-  Property.RawKeySize,
-  Property.RawValueSize,
-  Property.NumDataBlocks,
-  Property.NumEntries,
-  Property.NumFilterEntries,
-  Property.DeletedKeys,
-  Property.MergeOperands,
-  Property.NumRangeDeletions,
-  Property.FormatVersion,
-  Property.FixedKeyLength,
-  Property.ColumnFamilyId,
-  Property.CreationTime,
-  Property.OldestKeyTime,
-  Property.FileCreationTime,
-  Property.SampleForCompressionSlowDataSize,
-  Property.SampleForCompressionFastDataSize,
-])
-const UINT64_LATEST = new Set<string>([
-  ...UINT64_783,
+/** The varint properties RocksDB 7.8.3 does not parse yet (it lists them as user collected). */
+const NEWER_THAN_783 = new Set<string>([
   Property.UdiIsPrimaryIndex,
   Property.NumDataBlocksCompressionRejected,
   Property.NumDataBlocksCompressionBypassed,
@@ -55,20 +28,10 @@ const UINT64_LATEST = new Set<string>([
   Property.IndexBlockRestartInterval,
   Property.SeparateKeyValueInDataBlock,
 ])
-const STRINGS = new Set<string>([
-  Property.CreatingDbIdentity,
-  Property.CreatingSessionIdentity,
-  Property.CreatingHostIdentity,
-  Property.FilterPolicy,
-  Property.ColumnFamilyName,
-  Property.Comparator,
-  Property.MergeOperator,
-  Property.PrefixExtractorName,
-  Property.PropertyCollectors,
-  Property.Compression,
-  Property.CompressionOptions,
-  Property.SeqnoTimeMap,
-])
+/** Property names each release parses into fields (everything else is "user collected"); the newest knows format/properties.ts's. */
+const UINT64_LATEST = new Set<string>(NUMERIC_PROPERTIES)
+const UINT64_783 = new Set<string>(NUMERIC_PROPERTIES.filter((name) => !NEWER_THAN_783.has(name)))
+const STRINGS = new Set<string>([...STRING_PROPERTIES, ...BINARY_PROPERTIES])
 
 /** `TableProperties` as RocksDB fills it from the properties block. */
 export interface SstDumpProperties {

@@ -7,9 +7,8 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import { FileSink, TableWriter, type WriteSummary } from '../table/writer.js'
+import { FileSink, plainWriterOptions, TableWriter, type WriteSummary } from '../table/writer.js'
 import { prng } from '../util/prng.js'
-import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { Property } from '../format/properties.js'
 
 export interface SynthOptions {
@@ -68,23 +67,10 @@ export function writeSynth(output: string, o: SynthOptions): WriteSummary {
       [Property.ColumnFamilyName, new TextEncoder().encode('default')],
       [Property.CreatingHostIdentity, new TextEncoder().encode('sstkit synth')],
     ])
-    const w = new TableWriter(new FileSink(fd), {
-      formatVersion: 5,
-      checksumType: 4,
-      compressionType: o.compressionType,
-      level: null,
-      zstdChecksum: false,
-      dict: 'none',
-      maxDictBytes: 0,
-      trainBytes: 0,
-      maxDictBufferBytes: 0,
-      blockSize: o.blockSize ?? o.valueSize,
-      restartInterval: 16,
-      index: 'binary',
-      metadataBlockSize: 4096,
-      maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
-      baseProperties: props,
-    })
+    const w = new TableWriter(
+      new FileSink(fd),
+      plainWriterOptions({ compressionType: o.compressionType, blockSize: o.blockSize ?? o.valueSize, baseProperties: props }),
+    )
     let i = 0
     for (const v of synthValues(o)) {
       const key = new TextEncoder().encode(`synth:${String(i).padStart(12, '0')}`)

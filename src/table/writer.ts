@@ -20,9 +20,10 @@ import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { type AcceptanceRule, attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
-import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
+import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { ChecksumType } from '../format/checksum-type.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { encodeFooter, FOOTER_BYTES, LATEST_FORMAT_VERSION } from '../format/footer.js'
 import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
@@ -102,6 +103,32 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   skip?: {
     attempt(): boolean
     record(rejected: boolean, storedBytes: number, rawBytes: number): void
+  }
+}
+
+/**
+ * A plain table: format_version 5, XXH3 checksums, no dictionary, a binary
+ * index, 4 KiB blocks, the bytewise comparator recorded; `o` overrides any of it.
+ * For tables sstkit makes up (synth, tests), not for rewriting a file.
+ */
+export function plainWriterOptions(o: Partial<TableWriterOptions> = {}): TableWriterOptions {
+  return {
+    formatVersion: 5,
+    checksumType: ChecksumType.XXH3,
+    compressionType: CompressionType.None,
+    level: null,
+    zstdChecksum: false,
+    dict: 'none',
+    maxDictBytes: 0,
+    trainBytes: 0,
+    maxDictBufferBytes: 0,
+    blockSize: 4096,
+    restartInterval: 16,
+    index: 'binary',
+    metadataBlockSize: 4096,
+    maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
+    baseProperties: new Map([[Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')]]),
+    ...o,
   }
 }
 

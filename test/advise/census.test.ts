@@ -8,33 +8,20 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { advise, type AdviseOptions } from '../../src/advise/advise.js'
+import { advise } from '../../src/advise/advise.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import type { Advice } from '../../src/advise/model.js'
 import { CENSUS_SHARE, roundRate } from '../../src/advise/sampling.js'
 import { spec } from '../../src/advise/settings.js'
 import { ROOT } from '../helpers.js'
+import { testAdviseOptions } from './options.js'
 
 const DB = join(ROOT, 'test/fixtures/db-medium')
 const SETTINGS = [spec('lz4', null, 'none', false), spec('zstd', 3, 'none', false), spec('zstd', 3, 'finalize', false)]
 
 async function run(fixedRate: number | null): Promise<Advice> {
   const inputs = resolveInputs([DB])
-  const opts: AdviseOptions = {
-    settings: SETTINGS,
-    objective: 'balanced',
-    limits: null,
-    precision: 0.005,
-    timeBudgetMs: 600_000,
-    seed: 0,
-    jobs: 1,
-    shard: null,
-    fixedRate,
-    dict: { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20 },
-    maxCompressedBytesPerKb: 896,
-    source: inputs.source,
-  }
-  return advise(inputs.groups, opts)
+  return advise(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate }))
 }
 
 const levelsOf = (a: Advice) => new Map(a.columnFamilies.flatMap((c) => c.levels.map((l) => [`${c.name} L${l.level}`, l] as const)))

@@ -7,11 +7,12 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { advise, type AdviseOptions } from '../../src/advise/advise.js'
+import { advise } from '../../src/advise/advise.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import type { Advice } from '../../src/advise/model.js'
 import { spec } from '../../src/advise/settings.js'
 import { ROOT } from '../helpers.js'
+import { testAdviseOptions } from './options.js'
 
 const DB = join(ROOT, 'test/fixtures/db-medium')
 
@@ -31,21 +32,7 @@ const SETTINGS = [
 
 async function run(fixedRate: number, seed: number): Promise<Advice> {
   const inputs = resolveInputs([DB])
-  const opts: AdviseOptions = {
-    settings: SETTINGS,
-    objective: 'balanced',
-    limits: null,
-    precision: 0.005,
-    timeBudgetMs: 600_000,
-    seed,
-    jobs: 1,
-    shard: null,
-    fixedRate,
-    dict: { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20 },
-    maxCompressedBytesPerKb: 896,
-    source: inputs.source,
-  }
-  return advise(inputs.groups, opts)
+  return advise(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate, seed }))
 }
 
 function byKey(a: Advice) {

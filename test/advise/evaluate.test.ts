@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { evaluateFile } from '../../src/advise/evaluate.js'
-import { fileKey } from '../../src/advise/sampling.js'
 import { spec } from '../../src/advise/settings.js'
 import { recompressFile } from '../../src/recompress/engine.js'
 import { parseTypes } from '../../src/recompress/config.js'
 import { ROOT, fixturePath } from '../helpers.js'
+import { wholeFileTask } from './options.js'
 import { join } from 'node:path'
 
 const DICT = { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20 }
@@ -25,17 +25,7 @@ describe('advise evaluates a block exactly as the exhaustive recompress does', (
         spec('zstd', 3, 'raw', false),
         spec('zstd', 3, 'train', false),
       ]
-      const r = evaluateFile({
-        path: file,
-        key: fileKey(file, null),
-        seed: 0,
-        rateLow: 0,
-        rateHigh: 1.01,
-        certain: [],
-        settings: settings.map((s, id) => ({ id, spec: s })),
-        dict: DICT,
-        maxCompressedBytesPerKb: 896,
-      })
+      const r = evaluateFile(wholeFileTask(file, settings, { dict: DICT }))
       const exhaustive = await recompressFile(file, {
         matrix: { types: parseTypes('none,snappy,lz4,zstd'), levels: [null, 3, 6], dicts: ['none', 'finalize', 'raw', 'train'], checksums: [false, true] },
         source: { blockSize: null, samplePercent: 100 },

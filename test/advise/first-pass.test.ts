@@ -14,9 +14,10 @@ import { resolveInputs } from '../../src/advise/inputs.js'
 import { readPopulation } from '../../src/advise/population.js'
 import { spec } from '../../src/advise/settings.js'
 import { ROOT } from '../helpers.js'
+import { RUN_DICT, testAdviseOptions } from './options.js'
 
 const DB = join(ROOT, 'test/fixtures/db-medium')
-const DICT = { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20 }
+const DICT = RUN_DICT
 const SETTINGS = [spec('none', null, 'none', false), spec('lz4', null, 'none', false), spec('zstd', 3, 'none', false), spec('zstd', 3, 'finalize', false)]
 
 /** A clock that moves `step` ms each time it is read, and counts its reads. */
@@ -39,23 +40,7 @@ function plainFiles() {
   return resolveInputs(inputs.sort())
 }
 
-function options(inputs: ReturnType<typeof resolveInputs>, extra: Partial<AdviseOptions>): AdviseOptions {
-  return {
-    settings: SETTINGS,
-    objective: 'balanced',
-    limits: null,
-    precision: 0.005,
-    timeBudgetMs: 600_000,
-    seed: 0,
-    jobs: 1,
-    shard: null,
-    fixedRate: null,
-    dict: DICT,
-    maxCompressedBytesPerKb: 896,
-    source: inputs.source,
-    ...extra,
-  }
-}
+const options = (inputs: ReturnType<typeof resolveInputs>, extra: Partial<AdviseOptions>) => testAdviseOptions(inputs, SETTINGS, extra)
 
 describe('the first pass within the time budget', () => {
   it('stops reading at the deadline, one file per level in turn, every level keeping at least one', () => {

@@ -8,19 +8,19 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type AdviseOptions, advise } from '../../src/advise/advise.js'
+import { advise } from '../../src/advise/advise.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import type { LevelAdvice } from '../../src/advise/model.js'
 import { compressionOptsText, optionsFor, sharesOpts } from '../../src/advise/options.js'
 import { describeFile } from '../../src/advise/population.js'
 import { evaluateFile } from '../../src/advise/evaluate.js'
-import { fileKey } from '../../src/advise/sampling.js'
 import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunOptions } from '../../src/advise/settings.js'
 import { DEFAULT_COMPRESSION_OPTS } from '../../src/db/options.js'
 import { ROOT } from '../helpers.js'
+import { RUN_DICT, testAdviseOptions, wholeFileTask } from './options.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
-const RUN = { maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20 }
+const RUN = RUN_DICT
 /** What 000009.sst's OPTIONS (bottommost_compression_opts) and rocksdb.compression_options say. */
 const TODAY_OPTS = { ...DEFAULT_COMPRESSION_OPTS, level: 3, maxDictBytes: 4096, zstdMaxTrainBytes: 32768, useZstdDictTrainer: true, maxDictBufferBytes: 0 }
 /**
@@ -57,18 +57,7 @@ describe("today's own dictionary options", () => {
 
   it("a setting with its own acceptance rule is evaluated under it, not the run's (a real file, every block)", () => {
     const file = join(ROOT, 'examples/sample.sst')
-    const task = (s: ReturnType<typeof spec>, perKb: number) =>
-      evaluateFile({
-        path: file,
-        key: fileKey(file, null),
-        seed: 0,
-        rateLow: 0,
-        rateHigh: 1.01,
-        certain: [],
-        settings: [{ id: 0, spec: s }],
-        dict: RUN,
-        maxCompressedBytesPerKb: perKb,
-      }).sums[0]
+    const task = (s: ReturnType<typeof spec>, perKb: number) => evaluateFile(wholeFileTask(file, [s], { maxCompressedBytesPerKb: perKb })).sums[0]
     // 350 bytes per KiB: a much stricter rule than the 7/8 one, under which some of this file's zstd 1 blocks (about 3x) are stored raw.
     const own = task(spec('zstd', 1, 'none', false, { maxCompressedBytesPerKb: 350 }), 896)
     const asRun = task(spec('zstd', 1, 'none', false), 350)
@@ -114,23 +103,16 @@ describe("today's own dictionary options", () => {
 
 describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', async () => {
   const inputs = resolveInputs([EXAMPLE])
-  const opts: AdviseOptions = {
-    // The run's dictionary (16 KiB trained on 1600 KiB) next to today's: the old "today" of the bottommost level.
-    settings: [spec('none', null, 'none', false), spec('zstd', 3, 'none', false), spec('zstd', 3, 'train', false)],
-    // Sizes alone decide: the census makes them exact, so the recommendation does not move with the machine's timings.
-    objective: 'size',
-    limits: null,
-    precision: 0.005,
-    timeBudgetMs: 600_000,
-    seed: 0,
-    jobs: 1,
-    shard: null,
-    fixedRate: null,
-    dict: RUN,
-    maxCompressedBytesPerKb: 896,
-    source: inputs.source,
-  }
-  const advice = await advise(inputs.groups, opts)
+  const advice = await advise(
+    inputs.groups,
+    testAdviseOptions(
+      inputs,
+      // The run's dictionary (16 KiB trained on 1600 KiB) next to today's: the old "today" of the bottommost level.
+      [spec('none', null, 'none', false), spec('zstd', 3, 'none', false), spec('zstd', 3, 'train', false)],
+      // Sizes alone decide: the census makes them exact, so the recommendation does not move with the machine's timings.
+      { objective: 'size' },
+    ),
+  )
   const levels = advice.columnFamilies.flatMap((c) => c.levels)
   const realBytes = (l: LevelAdvice) => l.dataBytes + l.todayDictBytes
   /** The levels whose every file was written under today's OPTIONS (its properties record the same setting). */
@@ -184,20 +166,7 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
 describe("without OPTIONS: today from the file's own properties", async () => {
   // 000009.sst as a plain file: its rocksdb.compression_options say max_dict_bytes=4096; zstd_max_train_bytes=32768.
   const inputs = resolveInputs([join(EXAMPLE, '000009.sst')])
-  const advice = await advise(inputs.groups, {
-    settings: [spec('zstd', 3, 'train', false)],
-    objective: 'size',
-    limits: null,
-    precision: 0.005,
-    timeBudgetMs: 600_000,
-    seed: 0,
-    jobs: 1,
-    shard: null,
-    fixedRate: null,
-    dict: RUN,
-    maxCompressedBytesPerKb: 896,
-    source: inputs.source,
-  })
+  const advice = await advise(inputs.groups, testAdviseOptions(inputs, [spec('zstd', 3, 'train', false)], { objective: 'size' }))
 
   it('evaluates today with the dictionary options the file was written with, within 0.3% of its real bytes', () => {
     const l = advice.columnFamilies[0].levels[0]

@@ -115,6 +115,9 @@ describe('check-size', () => {
     const m = ok(sstkit(['check-size', ...files, '--baseline', ws.baseline, '--jobs', '1', '--markdown', '--max-increase', '1000%']))
     expect(m.stdout).toMatch(/^### ✅ sstkit size check passed/)
     expect(m.stdout).toMatch(/\| data\/a\.sst \| stored \| .* \| grew \| within \+1000% \|/)
+    // --format markdown, as layout and recompress spell it, is the same document.
+    const f = ok(sstkit(['check-size', ...files, '--baseline', ws.baseline, '--jobs', '1', '--format', 'markdown', '--max-increase', '1000%']))
+    expect(f.stdout).toBe(m.stdout)
   })
 
   it('relative threshold: exactly at the limit passes, just past it fails (exact arithmetic)', () => {

@@ -159,7 +159,18 @@ describe('usage errors: one line naming the flag and what it accepts', () => {
     [['scan', SAMPLE, '--bogus'], /^sstkit: unknown flag --bogus \(see `sstkit scan --help`\)$/],
     [['scan', SAMPLE, '--prefix', 'a', '--from', 'b'], /^sstkit: --from cannot be used together with --prefix \(see `sstkit scan --help`\)$/],
     [['props'], /^sstkit: missing FILES \(SST files or directories of \.sst files\) \(see `sstkit props --help`\)$/],
+    // A description long enough for oclif to wrap it over lines is still one, whole.
+    [
+      ['advise'],
+      /^sstkit: missing PATHS \(A RocksDB database directory, or SST files and directories of them \(with --merge: the JSON parts\)\) \(see `sstkit advise --help`\)$/,
+    ],
     [['browse', SAMPLE, SAMPLE], /^sstkit: unexpected argument .*sample\.sst \(see `sstkit browse --help`\)$/],
+    [['recompress', SAMPLE, '--sample', '200'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "200"\)$/],
+    [['baseline', SAMPLE, '--sample', '1.5'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "1\.5"\)$/],
+    [
+      ['advise', SAMPLE, '--sample', '5'],
+      /^sstkit: --sample must be above 0 and at most 100% \(got "5"\) \(a bare number is a fraction: write 5% for 5 percent\)$/,
+    ],
   ]
   for (const [args, pattern] of cases) {
     it(args.join(' ').replace(ROOT, '.'), () => {

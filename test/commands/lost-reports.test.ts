@@ -184,3 +184,40 @@ describe('--json: a file that cannot be opened is an entry of its own, in its pl
     expect(lines.slice(1).map((l) => l.file)).toEqual([CLEAN, CLEAN])
   })
 })
+
+describe('--json: a path that does not exist keeps its place too (a file compaction deleted meanwhile)', () => {
+  const gone = join(BAD, 'no-such-file.sst')
+  const error = { code: 'io', message: `cannot read ${gone}: no such file or directory`, exitCode: 2 }
+
+  it('props, layout, verify, recompress: an array of both, the missing one as its error; alone, its entry', () => {
+    for (const cmd of [['props'], ['layout'], ['verify'], ['recompress', '--levels', '1', '--dict', 'none']]) {
+      const r = sstkit([...cmd, gone, CLEAN, '--json'])
+      expect(r.status, cmd[0]).toBe(2)
+      expect(r.stderr, cmd[0]).toBe(`sstkit: cannot read ${gone}: no such file or directory\n`)
+      const j = JSON.parse(r.stdout) as { file: string; error?: unknown }[]
+      expect(
+        j.map((e) => e.file),
+        cmd[0],
+      ).toEqual([gone, CLEAN])
+      expect(j[0], cmd[0]).toEqual({ file: gone, error })
+      expect(j[1].error, cmd[0]).toBeUndefined()
+      const one = sstkit([...cmd, gone, '--json'])
+      expect(one.status, cmd[0]).toBe(2)
+      expect(JSON.parse(one.stdout), cmd[0]).toEqual({ file: gone, error })
+    }
+    const scan = sstkit(['scan', gone, CLEAN, '--json', '--limit', '1'])
+    expect(scan.status).toBe(2)
+    const lines = scan.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; error?: unknown })
+    expect(lines).toEqual([{ file: gone, error }, expect.objectContaining({ file: CLEAN })])
+  })
+
+  it('browse --json (one file): its error entry, as the other commands print it', () => {
+    const r = sstkit(['browse', gone, '--json'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`sstkit: cannot read ${gone}: no such file or directory\n`)
+    expect(JSON.parse(r.stdout)).toEqual({ file: gone, error })
+  })
+})

@@ -39,6 +39,25 @@ const bySetting = (out: string) =>
   )
 const verdictOf = (out: string) => lines(out).find((l) => l.startsWith('verdict: '))
 
+/** The --wide table's columns; CSV has them and the noise flags. */
+const WIDE_COLUMNS = [
+  'Type',
+  'Level',
+  'Dict',
+  'Checksum',
+  'Data bytes',
+  'Dict bytes',
+  'File bytes',
+  'Ratio',
+  'vs stored',
+  'Compressed',
+  'Rejected',
+  'Comp MB/s',
+  'Decomp MB/s',
+  'Dict ms',
+  'Marks',
+]
+
 describe('recompress table: 100 columns by default', () => {
   it('the default matrix on the sample: every line fits, one Setting column, human sizes, signed changes, a verdict', () => {
     const out = run([SAMPLE])
@@ -72,23 +91,7 @@ describe('recompress table: 100 columns by default', () => {
   it('--wide has every column, the default only the compact ones', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,raw', '--checksum', 'off']
     const wide = rows(run([...args, '--wide']))[0]
-    expect(wide).toEqual([
-      'Type',
-      'Level',
-      'Dict',
-      'Checksum',
-      'Data bytes',
-      'Dict bytes',
-      'File bytes',
-      'Ratio',
-      'vs stored',
-      'Compressed',
-      'Rejected',
-      'Comp MB/s',
-      'Decomp MB/s',
-      'Dict ms',
-      'Marks',
-    ])
+    expect(wide).toEqual(WIDE_COLUMNS)
     const narrow = run(args)
     for (const h of ['Dict bytes', 'File bytes', 'Compressed', 'Rejected', 'Dict ms']) expect(narrow).not.toContain(h)
     expect(bySetting(narrow).has('zstd 3 dict=raw')).toBe(true)
@@ -108,32 +111,20 @@ describe('recompress table: 100 columns by default', () => {
     }
   })
 
+  it('--sample takes 10 or 10%, the same share (advise writes its --sample with the %)', () => {
+    const args = [SAMPLE, '--levels', '3', '--dict', 'none', '--checksum', 'off', '--json']
+    const bare = JSON.parse(run([...args, '--sample', '10']))
+    const pct = JSON.parse(run([...args, '--sample', '10%']))
+    expect(pct.samplePercent).toBe(10)
+    expect(pct.stored.dataBytes).toBe(bare.stored.dataBytes)
+    expect(pct.results.map((r: { dataBytes: number }) => r.dataBytes)).toEqual(bare.results.map((r: { dataBytes: number }) => r.dataBytes))
+  })
+
   it('CSV keeps every column with exact numbers, the noise flags as columns', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,finalize', '--checksum', 'off']
     const json = JSON.parse(run([...args, '--json']))
     const csv = lines(run([...args, '--format', 'csv'])).map((l) => l.split(','))
-    expect(csv[0]).toEqual([
-      'Type',
-      'Level',
-      'Dict',
-      'Checksum',
-      'Data bytes',
-      'Dict bytes',
-      'File bytes',
-      'Ratio',
-      'vs stored',
-      'Compressed',
-      'Rejected',
-      'Comp MB/s',
-      'Decomp MB/s',
-      'Dict ms',
-      'Marks',
-      'Comp noisy',
-      'Decomp noisy',
-      'Decomp MB/s low',
-      'Decomp MB/s high',
-      'Round-trip blocks',
-    ])
+    expect(csv[0]).toEqual([...WIDE_COLUMNS, 'Comp noisy', 'Decomp noisy', 'Decomp MB/s low', 'Decomp MB/s high', 'Round-trip blocks'])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])

@@ -94,6 +94,21 @@ const VERSION_FILE = new RegExp(String.raw`^ (\d+):(\d+)\[(\d+) \.\. (\d+)\]\[${
 
 const key = (m: RegExpExecArray, i: number): DumpKey => ({ userKeyHex: m[i].toLowerCase(), seq: BigInt(m[i + 1]), type: Number(m[i + 2]) })
 
+/** The VersionEdit lines of one value, and how each sets its field. */
+const EDIT_FIELDS = new Map<string, (edit: DumpEdit, value: string) => void>([
+  ['DB ID', (e, v) => void (e.dbId = v)],
+  ['Comparator', (e, v) => void (e.comparator = v)],
+  ['LogNumber', (e, v) => void (e.logNumber = Number(v))],
+  ['PrevLogNumber', (e, v) => void (e.prevLogNumber = Number(v))],
+  ['NextFileNumber', (e, v) => void (e.nextFileNumber = Number(v))],
+  ['MaxColumnFamily', (e, v) => void (e.maxColumnFamily = Number(v))],
+  ['MinLogNumberToKeep', (e, v) => void (e.minLogNumberToKeep = Number(v))],
+  ['LastSeq', (e, v) => void (e.lastSequence = BigInt(v))],
+  ['ColumnFamily', (e, v) => void (e.columnFamily = Number(v))],
+  ['ColumnFamilyAdd', (e, v) => void (e.columnFamilyAdd = v)],
+  ['ColumnFamilyDrop', (e) => void (e.columnFamilyDrop = true)],
+])
+
 /** Parse `ldb manifest_dump --verbose --hex` output: every VersionEdit, then the final version. */
 export function parseManifestDump(text: string): ManifestDump {
   const edits: DumpEdit[] = []
@@ -116,40 +131,12 @@ export function parseManifestDump(text: string): ManifestDump {
       const m = /^ {2}([A-Za-z ]+?): ?(.*)$/.exec(line) ?? /^ {2}(ColumnFamilyDrop)()$/.exec(line)
       if (!m) throw new Error(`unparsed VersionEdit line: ${line}`)
       const [, name, value] = m
+      const scalar = EDIT_FIELDS.get(name)
+      if (scalar) {
+        scalar(edit, value)
+        continue
+      }
       switch (name) {
-        case 'DB ID':
-          edit.dbId = value
-          break
-        case 'Comparator':
-          edit.comparator = value
-          break
-        case 'LogNumber':
-          edit.logNumber = Number(value)
-          break
-        case 'PrevLogNumber':
-          edit.prevLogNumber = Number(value)
-          break
-        case 'NextFileNumber':
-          edit.nextFileNumber = Number(value)
-          break
-        case 'MaxColumnFamily':
-          edit.maxColumnFamily = Number(value)
-          break
-        case 'MinLogNumberToKeep':
-          edit.minLogNumberToKeep = Number(value)
-          break
-        case 'LastSeq':
-          edit.lastSequence = BigInt(value)
-          break
-        case 'ColumnFamily':
-          edit.columnFamily = Number(value)
-          break
-        case 'ColumnFamilyAdd':
-          edit.columnFamilyAdd = value
-          break
-        case 'ColumnFamilyDrop':
-          edit.columnFamilyDrop = true
-          break
         case 'DeleteFile': {
           const [l, n] = value.split(' ').map(Number)
           edit.deleted.push({ level: l, number: n })

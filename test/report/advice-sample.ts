@@ -20,6 +20,7 @@ import type {
   StopReason,
   Timing,
 } from '../../src/advise/model.js'
+import { prng } from '../../src/util/prng.js'
 
 export const LONG_CF_NAME = 'user_events_by_tenant_and_timestamp_secondary_index'
 
@@ -70,18 +71,6 @@ function labelOf(c: { type: string; level: number | null; dict: DictMode; checks
 
 function specOf(c: Codec): SettingSpec {
   return { type: c.type, level: c.level, dict: c.dict, checksum: c.checksum ?? false, label: labelOf(c) }
-}
-
-/** A small deterministic generator (mulberry32): the sample is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function interval(estimate: number, relHalf: number): Interval {
@@ -416,7 +405,7 @@ function optionsOf(text: string): Record<string, string> {
 }
 
 function columnFamily(name: string, shapes: LevelShape[], optionsText: string, seed: number): ColumnFamilyAdvice {
-  const rnd = random(seed)
+  const rnd = prng(seed)
   return { name, dynamicLevels: false, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
 }
 

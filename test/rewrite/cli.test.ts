@@ -6,43 +6,20 @@
  * fails half-way (file size limit; a full tmpfs when this machine lets us mount one).
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { basename, join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { defaultRewriteOptions, openTable, rewrittenSize, verifyTable, type RewriteOptions } from '../../src/index.js'
 import { NOT_INGESTIBLE } from '../../src/table/rewrite.js'
 import { BAD, capabilityPresent, fixturePath, ROOT, sstkit, type CliResult } from '../helpers.js'
+import { entriesOf, names, scratchSpace } from './scratch.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
 const CORRUPT = join(BAD, 'data-flip-zstd.sst')
 
 /** The CLI's defaults, as library options. */
 const DEFAULTS: RewriteOptions = defaultRewriteOptions()
-
-let work: string
-let n = 0
-/** A fresh empty directory for one test. */
-function scratch(): string {
-  const d = join(work, `t${n++}`)
-  mkdirSync(d)
-  return d
-}
-
-/** Names in a directory, temporary files included (they start with a dot). */
-const names = (dir: string) => readdirSync(dir).sort()
-
-function entriesOf(file: string): string[] {
-  const t = openTable(file)
-  try {
-    const out: string[] = []
-    const it = t.iterator()
-    for (it.seekToFirst(); it.valid; it.next()) out.push(`${Buffer.from(it.key).toString('hex')}=${Buffer.from(it.value).toString('hex')}`)
-    return out
-  } finally {
-    t.close()
-  }
-}
 
 /** Run the CLI under a file size limit (bash `ulimit -f`, in KiB), SIGXFSZ ignored so that writes fail with EFBIG. */
 function sstkitLimited(kib: number, args: string[]): CliResult {
@@ -72,14 +49,10 @@ const CAN_MOUNT = (() => {
   return ok
 })()
 
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-cli-'))
-})
-
-afterAll(() => {
+const space = scratchSpace('sstkit-rewrite-cli-', () => {
   for (const m of mounts) spawnSync('umount', [m])
-  if (work) rmSync(work, { recursive: true, force: true })
 })
+const { scratch } = space
 
 describe('sstkit rewrite: one file', () => {
   it('writes OUT with the same entries, leaves no temporary file, prints a summary table', () => {
@@ -133,7 +106,7 @@ describe('sstkit rewrite: one file', () => {
     symlinkSync(input, link)
     for (const [src, out] of [
       [input, input],
-      [input, join(d, '.', '..', 't' + (n - 1), 'in.sst')],
+      [input, join(d, '.', '..', basename(d), 'in.sst')],
       [link, input], // the input is a symlink to OUT
     ]) {
       const r = sstkit(['rewrite', src, '-o', out, '--force'])
@@ -195,13 +168,13 @@ describe('sstkit rewrite: one file', () => {
   })
 
   it('an unwritable destination: a clear line about OUT, exit 2, nothing written', () => {
-    const missing = join(work, 'no-such-dir', 'out.sst')
+    const missing = join(space.root, 'no-such-dir', 'out.sst')
     const r = sstkit(['rewrite', SAMPLE, '-o', missing])
     expect(r.status).toBe(2)
     expect(r.stderr.trim()).toBe(
-      `sstkit: ${SAMPLE}: cannot write ${missing}: no such file or directory (ENOENT) (directory ${join(work, 'no-such-dir')} does not exist)`,
+      `sstkit: ${SAMPLE}: cannot write ${missing}: no such file or directory (ENOENT) (directory ${join(space.root, 'no-such-dir')} does not exist)`,
     )
-    expect(existsSync(join(work, 'no-such-dir'))).toBe(false)
+    expect(existsSync(join(space.root, 'no-such-dir'))).toBe(false)
 
     const proc = sstkit(['rewrite', SAMPLE, '-o', '/proc/sstkit-test/out.sst'])
     expect(proc.status).toBe(2)
@@ -231,7 +204,7 @@ describe('sstkit rewrite: one file', () => {
   })
 
   it.runIf(capabilityPresent('mounting a tmpfs', CAN_MOUNT))('a full disk (a 32 KiB tmpfs): ENOSPC, no partial OUT', () => {
-    const m = join(work, 'tiny')
+    const m = join(space.root, 'tiny')
     expect(mountTmpfs(m, 'size=32k')).toBe(true)
     mounts.push(m)
     const out = join(m, 'out.sst')
@@ -245,7 +218,7 @@ describe('sstkit rewrite: one file', () => {
   })
 
   it.runIf(capabilityPresent('mounting a tmpfs', CAN_MOUNT))('a read-only file system (a read-only tmpfs): EROFS, nothing written', () => {
-    const m = join(work, 'ro')
+    const m = join(space.root, 'ro')
     expect(mountTmpfs(m, 'ro,size=64k')).toBe(true)
     mounts.push(m)
     const r = sstkit(['rewrite', SAMPLE, '-o', join(m, 'out.sst')])
@@ -260,7 +233,7 @@ describe('sstkit rewrite: directory in, directory out', () => {
   const files = ['a.sst', 'b.sst', 'c.sst']
 
   beforeAll(() => {
-    src = join(work, 'src')
+    src = join(space.root, 'src')
     mkdirSync(src)
     copyFileSync(SAMPLE, join(src, 'a.sst'))
     copyFileSync(fixturePath('entry-types'), join(src, 'b.sst'))
@@ -269,7 +242,7 @@ describe('sstkit rewrite: directory in, directory out', () => {
   })
 
   it('rewrites every .sst into the output directory (created), with a summary table', () => {
-    const out = join(work, 'dir-out', 'nested')
+    const out = join(space.root, 'dir-out', 'nested')
     const r = sstkit(['rewrite', src, '-o', out, '--compression', 'zstd', '--level', '3'])
     expect(r.stderr.trim().split('\n')).toEqual(files.map((f) => `sstkit: ${join(src, f)}: note: ${NOT_INGESTIBLE}`))
     expect(r.status).toBe(0)
@@ -283,7 +256,7 @@ describe('sstkit rewrite: directory in, directory out', () => {
   })
 
   it('--json gives one result per file', () => {
-    const out = join(work, 'dir-json')
+    const out = join(space.root, 'dir-json')
     const r = sstkit(['rewrite', src, '-o', out, '--compression', 'lz4', '--json'])
     expect(r.status).toBe(0)
     const j = JSON.parse(r.stdout) as { input: string; output: string; fileSize: number }[]
@@ -292,12 +265,12 @@ describe('sstkit rewrite: directory in, directory out', () => {
   })
 
   it('a corrupt file among them: the others are written, the bad one reported (exit 1) and not written', () => {
-    const mixed = join(work, 'mixed')
+    const mixed = join(space.root, 'mixed')
     mkdirSync(mixed)
     copyFileSync(SAMPLE, join(mixed, 'a.sst'))
     copyFileSync(CORRUPT, join(mixed, 'b.sst'))
     copyFileSync(fixturePath('fv5-lz4'), join(mixed, 'c.sst'))
-    const out = join(work, 'mixed-out')
+    const out = join(space.root, 'mixed-out')
     const r = sstkit(['rewrite', mixed, '-o', out])
     expect(r.status).toBe(1)
     const problems = r.stderr
@@ -309,7 +282,7 @@ describe('sstkit rewrite: directory in, directory out', () => {
   })
 
   it('refuses a file as the output of a directory (exit 2)', () => {
-    const f = join(work, 'a-file')
+    const f = join(space.root, 'a-file')
     writeFileSync(f, 'x')
     const r = sstkit(['rewrite', src, '-o', f])
     expect(r.status).toBe(2)

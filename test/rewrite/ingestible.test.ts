@@ -14,28 +14,15 @@
  * blob values, wide-column entities).
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { defaultRewriteOptions, openTable, parseInternalKey, rewriteFile } from '../../src/index.js'
 import { dbFixture, dbGolden, LDB } from '../db/ldb.js'
 import { fixturePath, fixtures, sstkit, toolPresent } from '../helpers.js'
+import { scratchSpace } from './scratch.js'
 
-let work: string
-let n = 0
-const scratch = () => {
-  const d = join(work, `t${n++}`)
-  mkdirSync(d)
-  return d
-}
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'sstkit-ingestible-'))
-})
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true })
-})
+const { scratch } = scratchSpace('sstkit-ingestible-')
 
 const ldb = (args: string[]) => {
   const r = spawnSync(LDB!, args, { encoding: 'latin1', maxBuffer: 64 << 20 })

@@ -5,43 +5,16 @@
  * damaged files are real fixtures damaged by test/fixtures/make-bad.mjs (test/fixtures/bad).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { BlockIter } from '../../src/format/block.js'
 import { defaultRewriteOptions, openTable, RewriteError, rewriteFile } from '../../src/index.js'
 import { LDB } from '../db/ldb.js'
 import { BAD, fixturePath, sstkit, toolPresent } from '../helpers.js'
+import { entriesOf, names, scratchSpace } from './scratch.js'
 
-let work: string
-let n = 0
-const scratch = () => {
-  const d = join(work, `t${n++}`)
-  mkdirSync(d)
-  return d
-}
-/** Names in a directory, temporary files included (they start with a dot). */
-const names = (dir: string) => readdirSync(dir).sort()
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'sstkit-salvage-'))
-})
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true })
-})
-
-function entriesOf(file: string): string[] {
-  const t = openTable(file)
-  try {
-    const out: string[] = []
-    const it = t.iterator()
-    for (it.seekToFirst(); it.valid; it.next()) out.push(`${Buffer.from(it.key).toString('hex')}=${Buffer.from(it.value).toString('hex')}`)
-    return out
-  } finally {
-    t.close()
-  }
-}
+const { scratch } = scratchSpace('sstkit-salvage-')
 
 /** Entries of the intact `file` outside its data block at `offset`, and how many that block holds. */
 function entriesWithoutBlock(file: string, offset: number): { rest: string[]; dropped: number } {

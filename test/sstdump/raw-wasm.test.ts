@@ -10,12 +10,11 @@ import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { COMPRESSION_DEFAULTS } from '../../src/codec/setting.js'
+import { ChecksumType } from '../../src/format/checksum-type.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
-import { Property } from '../../src/format/properties.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { WasmBlockPrinter } from '../../src/scan/wasm-printer.js'
-import { FileSink, TableWriter } from '../../src/table/writer.js'
+import { FileSink, plainWriterOptions, TableWriter } from '../../src/table/writer.js'
 import { SST_DUMP } from '../helpers.js'
 import { runIn } from './harness.js'
 
@@ -23,23 +22,7 @@ let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sstkit-raw-wasm-'))
   const fd = openSync(join(dir, 't.sst'), 'w')
-  const w = new TableWriter(new FileSink(fd), {
-    formatVersion: 5,
-    checksumType: 1,
-    compressionType: 0,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 0,
-    trainBytes: 0,
-    maxDictBufferBytes: 0,
-    blockSize: 1 << 20,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
-    baseProperties: new Map([[Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')]]),
-  })
+  const w = new TableWriter(new FileSink(fd), plainWriterOptions({ checksumType: ChecksumType.CRC32c, blockSize: 1 << 20 }))
   // one block: small entries (one with NULs), a 300 KB value (5 bytes of dump per byte: past the module's 1 MiB), small ones again
   const values = [Buffer.from('a\0b'), Buffer.from('plain'), Buffer.alloc(300_000, 0x41), Buffer.from('after\0'), Buffer.from('last')]
   values.forEach((v, i) => {
