@@ -394,7 +394,9 @@ export function mergeAdvice(parts: Advice[]): Advice {
     },
     [...new Set(parts.flatMap((p) => p.notes))],
   )
-  advice.problems = parts.flatMap((p) => p.problems ?? [])
+  // Every shard of a database reports its missing live files: each problem once.
+  const problems = new Map(parts.flatMap((p) => p.problems ?? []).map((q) => [JSON.stringify([q.file, q.offset, q.message]), q]))
+  advice.problems = [...problems.values()]
   advice.elapsedSec = Math.max(...parts.map((p) => p.elapsedSec))
   return advice
 }

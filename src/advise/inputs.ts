@@ -18,6 +18,8 @@ export interface ResolvedInputs {
   dynamicLevels: Map<string, boolean>
   /** A usage problem (one line), when the paths cannot be advised on. */
   problem: string | null
+  /** Findings before any file is read: live files the MANIFEST lists that are missing on disk (exit 1). */
+  problems: Advice['problems']
 }
 
 export function resolveInputs(paths: string[]): ResolvedInputs {
@@ -54,6 +56,7 @@ export function resolveInputs(paths: string[]): ResolvedInputs {
     notes,
     dynamicLevels: new Map(),
     problem: null,
+    problems: [],
   }
 }
 
@@ -72,6 +75,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
     notes: [],
     dynamicLevels: new Map(),
     problem: message,
+    problems: [],
   }
 }
 
@@ -108,5 +112,7 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
     notes,
     dynamicLevels,
     problem: null,
+    // RocksDB cannot open a database with a live file missing (ldb fails on it): a finding, not just a note.
+    problems: db.missingFiles.map((f) => ({ file: f.path, offset: null, message: 'live file the MANIFEST lists is missing on disk: left out' })),
   }
 }

@@ -89,6 +89,7 @@ Plain SST files or directories of them are grouped by the column family their pr
       })
       progress.clear()
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
+      advice.problems.unshift(...inputs.problems)
     }
     for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)
     if (advice.problems.length) this.raise(ExitCode.Finding)

@@ -172,6 +172,15 @@ describe('sstkit advise on plain files and damaged databases', () => {
     expect(used).toBe(3)
   })
 
+  it('a live file missing on disk (ldb fails on it) is a finding: one line naming it, exit 1, the rest advised on', () => {
+    const r = sstkit(['advise', join(DB, 'churn-missing'), '--json', '--time-budget', '5s'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^sstkit: \S*churn-missing\/000021\.sst: live file the MANIFEST lists is missing on disk: left out$/m)
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.problems.map((p) => p.file.split('/').pop())).toEqual(['000021.sst'])
+    expect(a.columnFamilies.flatMap((c) => c.levels).length).toBeGreaterThan(0)
+  })
+
   it('a damaged MANIFEST is one line naming it and the offset, exit 2', () => {
     const r = sstkit(['advise', join(DB, 'layered-damaged-crc')])
     expect(r.status).toBe(2)
