@@ -39,6 +39,10 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   checkEngine(pjson.engines?.node)
   const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
+} else if (unknownCommandLine(process.argv.slice(2))) {
+  // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
+  process.stderr.write(`sstkit: ${unknownCommandLine(process.argv.slice(2))}\n`)
+  process.exitCode = 2
 } else if (process.argv[2] === 'props' && (await runPropsWithoutOclif())) {
   // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
 } else if (process.argv[2] === 'verify' && (await runVerifyWithoutOclif())) {
@@ -71,6 +75,34 @@ async function runVerifyWithoutOclif() {
   if (code === null) return false
   process.exitCode = code
   return true
+}
+
+/**
+ * The one-line error for a command line whose first word (or the word after `help`) names no
+ * command, with the nearest command's name or, for a file's path, how to name a command first;
+ * null when it names one (or is an option, or nothing). Only a miss reads the manifest.
+ */
+function unknownCommandLine(argv) {
+  const at = argv[0] === 'help' ? 1 : 0
+  const id = argv[at]
+  if (id === undefined || id.startsWith('-') || (at === 0 && id === 'help')) return null
+  if (/^[a-z][a-z0-9-]*$/.test(id) && existsSync(new URL(`../dist/bundle/${id}.js`, import.meta.url))) return null
+  const ids = Object.keys(JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8')).commands)
+  if (ids.includes(id)) return null
+  const near = ids.map((c) => [editDistance(id, c), c]).sort((a, b) => a[0] - b[0])[0]
+  const hint = existsSync(id) ? ` (a file? name a command first, e.g. sstkit props ${id})` : near && near[0] <= 2 ? ` (did you mean "${near[1]}"?)` : ''
+  return `unknown command "${id}"${hint}: sstkit --help lists the commands`
+}
+
+/** Levenshtein distance (command names are short). */
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]
 }
 
 /**
