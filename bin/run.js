@@ -1,6 +1,9 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=1
-// A small young generation (1 MiB semi-spaces instead of 16) keeps peak RSS of long scans
-// well under 150 MB, scan worker threads included, with no measured slowdown; see bench/README.md.
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node
+// No V8 flag here: under any non-default V8 flag Node rejects its built-in code cache, and every
+// thread compiles Node's internal modules from source (`--max-semi-space-size=1` cost ~10-15 ms of
+// each start and ~0.06 s of CPU per worker thread). Young generations are bounded without one:
+// workers by their Worker limits (src/util/worker-pool.ts), the main thread of the long commands
+// at run time (keepYoungGenerationSmall, src/util/garbage.ts). bench/README.md, "Session 7: semi-space".
 //
 // Start-up (each step measured in bench/README.md, "Start-up"):
 // - `--version` needs nothing but package.json: it is answered before oclif loads, with

@@ -10,6 +10,7 @@ import type { Advice } from '../advise/model.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { parseSize } from '../ci/units.js'
+import { keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Advise extends SstCommand {
   static override description = `Recommend the compression settings of a RocksDB database, per column family and level, with evidence.
@@ -51,6 +52,8 @@ Plain SST files or directories of them are grouped by the column family their pr
 
   async run(): Promise<Advice | undefined> {
     const { argv, flags } = await this.parse(Advise)
+    // This thread reads and samples every file, then is a lane: a small young generation is ~35 MB less peak RSS.
+    keepYoungGenerationSmall()
     const paths = argv as string[]
     let advice: Advice
     if (flags.merge) advice = this.merged(paths)

@@ -9,6 +9,7 @@ import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
 import { isUnopenableInput } from '../table/rewrite.js'
+import { keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Rewrite extends SstCommand {
   static override description =
@@ -43,6 +44,8 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     const options = this.usage(() => rewriteOptions(flags))
     const pairs = this.usage(() => rewriteTargets(args.input, flags.output))
 
+    // Seconds of work per file on this thread: a small young generation is ~35 MB less peak RSS.
+    keepYoungGenerationSmall()
     const results: (RewriteResult | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1)
     pairs.forEach(([input, output], i) => {

@@ -7,7 +7,6 @@
  * the worker script is not built. Results never depend on the number of jobs:
  * each task is a pure function of its inputs (timings aside).
  */
-import { setFlagsFromString } from 'node:v8'
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import { evaluate, type EvaluateTask, type TaskResult } from './evaluate.js'
@@ -44,12 +43,7 @@ export type Workers = WorkerPool<WorkerRequest, WorkerMessage>
 export function startWorkers(jobs: number, tasks: number): Workers | null {
   const workers = canUseWorkers ? Math.min(jobs, tasks) - 1 : 0
   if (workers <= 0) return null
-  const semiSpace = processSemiSpaceMb()
-  const raise = semiSpace !== null && semiSpace < WORKER_SEMI_SPACE_MB
-  if (raise) setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`)
-  const pool = new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null)
-  if (raise) restoreSemiSpace.set(pool, semiSpace)
-  return pool
+  return new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null, { resourceLimits: WORKER_LIMITS })
 }
 
 /** Close the workers, stopping any still inside a task after the close wait (after a failure elsewhere). */
@@ -57,35 +51,19 @@ export async function closeWorkers(pool: Workers | null): Promise<void> {
   if (!pool) return
   pool.close()
   await Promise.all(pool.stragglers.map((s) => s.worker.terminate()))
-  // Their isolates are long made: later ones (another command's workers) get the process's own setting again.
-  const semiSpace = restoreSemiSpace.get(pool)
-  if (semiSpace !== undefined) setFlagsFromString(`--max-semi-space-size=${semiSpace}`)
-  restoreSemiSpace.delete(pool)
 }
 
 /**
- * A recompress worker's V8 semi-space, MiB. bin/run.js runs node with 1 MiB
- * semi-spaces (flat RSS for scan), but a lane's re-cut pass makes ~0.9 GB of
- * short-lived views per configuration (BlockIter keys and values, builder
- * copies: measured with the sampling heap profiler), i.e. ~900 scavenges of a
- * 1 MiB space: 4 MiB took a one-lane run from 4.98 to 4.05-4.25 s of CPU (-17%)
- * for +5 MB of RSS (16 MiB: no faster, +15 MB). V8 reads the flag when an
- * isolate is made and it overrides a Worker's resourceLimits, so it is raised
- * while the workers are made and put back when they close. This thread's heap
- * keeps the process's setting (V8 sizes it once).
+ * A recompress worker's young generation: 4 MiB semi-spaces (12 MiB with V8's
+ * large-object space of one semi-space), not the 1 MiB of other workers
+ * (util/worker-pool.ts). A lane's re-cut pass makes ~0.9 GB of short-lived
+ * views per configuration (BlockIter keys and values, builder copies: measured
+ * with the sampling heap profiler), i.e. ~900 scavenges of a 1 MiB space: 4 MiB
+ * took a one-lane run from 4.98 to 4.05-4.25 s of CPU (-17%) for +5 MB of RSS
+ * (16 MiB: no faster, +15 MB). A Worker limit, not a V8 flag set at run time:
+ * that would make the workers compile Node's built-ins without their code cache.
  */
-const WORKER_SEMI_SPACE_MB = 4
-const restoreSemiSpace = new WeakMap<Workers, number>()
-
-/** The --max-semi-space-size node was started with, MiB (null: not given, V8's default, which is larger). */
-function processSemiSpaceMb(): number | null {
-  const args = process.execArgv
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(args[i])
-    if (m) return Number(m[1] ?? args[i + 1])
-  }
-  return null
-}
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12 }
 
 /** Run the tasks on this thread and the workers (started by startWorkers unless given); the results in task order. */
 export async function runTasks(

@@ -29,13 +29,18 @@ let floor = Number.POSITIVE_INFINITY
 /**
  * V8's gc() without --expose-gc on the command line: the flag set now applies
  * to contexts made from now on, such as this throwaway one. Its gc() collects
- * the whole heap of the calling thread.
+ * the whole heap of the calling thread. The flag is put back at once: V8's
+ * flags are the process's, and while one differs from its default Node compiles
+ * its built-ins (any thread's, a worker starting) without their code cache.
  */
 function v8Collector(): (() => void) | null {
   if (collector === undefined) {
+    const given = (globalThis as { gc?: () => void }).gc
+    if (given) return (collector = given) // node was run with --expose-gc
     try {
       setFlagsFromString('--expose-gc')
       collector = runInNewContext('gc') as () => void
+      setFlagsFromString('--no-expose-gc')
     } catch {
       collector = null // not allowed here: V8's own heuristics only
     }
@@ -54,6 +59,7 @@ export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolea
   gc()
   floor = Number.POSITIVE_INFINITY
   youngFloor = Number.POSITIVE_INFINITY
+  reapplyGrowthFactor()
   return true
 }
 
@@ -75,5 +81,32 @@ export function collectYoungGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): b
   if (!gc) return false
   ;(gc as (options: { type: 'minor' }) => void)({ type: 'minor' })
   youngFloor = Number.POSITIVE_INFINITY
+  reapplyGrowthFactor()
   return true
+}
+
+const NO_GROWTH = '--semi-space-growth-factor=1'
+let youngKeptSmall = false
+/**
+ * Keep this thread's young generation at V8's initial 1 MiB semi-spaces, for a
+ * long command whose main thread does the work (advise, rewrite): V8 grows a
+ * main thread's semi-spaces to 16 MiB, ~35 MB more peak RSS (bench/memory.mjs).
+ * V8's growth factor is the process's, so built-ins compiled from now on go
+ * without Node's code cache (a worker starting: ~0.06 s of CPU), which start-up
+ * bound commands cannot afford: why bin/run.js sets no V8 flag. Workers have
+ * their own limits (util/worker-pool.ts). A worker's start puts V8's flags back
+ * as node was started (measured), so the collections here set it again.
+ */
+export function keepYoungGenerationSmall(): void {
+  youngKeptSmall = true
+  reapplyGrowthFactor()
+}
+
+function reapplyGrowthFactor(): void {
+  if (!youngKeptSmall) return
+  try {
+    setFlagsFromString(NO_GROWTH)
+  } catch {
+    youngKeptSmall = false // not allowed here: V8's own sizing
+  }
 }

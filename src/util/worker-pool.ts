@@ -46,11 +46,19 @@ export interface PoolSlot {
 export interface WorkerPoolOptions {
   /** Let the process exit while workers run (a synchronous caller that closes them itself). Default false. */
   unref?: boolean
-  /** V8 heap limits of each worker (a small young generation keeps RSS flat under many short-lived buffers). */
+  /** V8 heap limits of each worker; default DEFAULT_LIMITS. */
   resourceLimits?: ResourceLimits
   /** How long close waits for workers to acknowledge (default 5 s: they are idle, booting or finishing a task). */
   shutdownWaitMs?: number
 }
+
+/**
+ * A worker's default heap limits: a young generation of 3 MiB, i.e. 1 MiB semi-spaces (V8
+ * sizes it as two semi-spaces and a large-object space of one), where V8 would let a worker's
+ * grow to 16 MiB each: scan's and verify's workers make many short-lived objects per block.
+ * A limit, not a V8 flag: any flag makes Node reject its built-in code cache (bin/run.js).
+ */
+export const DEFAULT_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 3 }
 
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } })
   .waitAsync
@@ -66,7 +74,7 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
     for (let index = 0; index < workers; index++) {
       const { port1, port2 } = new MessageChannel()
       const workerData: PoolWorkerData<unknown> = { data, port: port2, signal: this.signal }
-      const worker = new Worker(url, { workerData, transferList: [port2], resourceLimits: options.resourceLimits })
+      const worker = new Worker(url, { workerData, transferList: [port2], resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS })
       const slot: PoolSlot = { index, worker, port: port1, ready: false, dead: false, closed: false }
       // Without a listener a worker's error would be thrown here; exited() reports the death.
       worker.on('error', (e) => {

@@ -1,7 +1,12 @@
 /** collectGarbage frees dead ArrayBuffers now, which V8 alone would keep until 64 MiB of them piled up. */
 import { setTimeout as sleep } from 'node:timers/promises'
+import { runInNewContext } from 'node:vm'
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { collectGarbage, collectYoungGarbage } from '../../src/util/garbage.js'
+import { assertFreshBuild, ROOT } from '../helpers.js'
 
 /**
  * 48 MiB of buffers (below V8's own 64 MiB trigger), kept alive over several
@@ -65,5 +70,28 @@ describe('collectYoungGarbage', () => {
 
   it('does nothing below the threshold', () => {
     expect(collectYoungGarbage(Number.MAX_SAFE_INTEGER)).toBe(false)
+  })
+})
+
+describe('V8 flags', () => {
+  it('collecting puts --expose-gc back: a flag left set would cost every later built-in its code cache', () => {
+    expect(collectGarbage(-1)).toBe(true)
+    expect(runInNewContext('typeof gc')).toBe(typeof (globalThis as { gc?: unknown }).gc)
+  })
+
+  it("keepYoungGenerationSmall keeps this thread's young generation at its initial 1 MiB semi-spaces (V8 would grow them to 16 MiB)", () => {
+    // In a process of its own (V8's flags are the process's), from the build.
+    assertFreshBuild()
+    const newSpace = (keep: boolean) => {
+      const code = `import { keepYoungGenerationSmall } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
+import { getHeapSpaceStatistics } from 'node:v8'
+if (${keep}) keepYoungGenerationSmall()
+let keep = []
+for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
+process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))`
+      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+    }
+    expect(newSpace(false)).toBeGreaterThan(2 << 20)
+    expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
 })

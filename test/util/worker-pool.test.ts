@@ -33,6 +33,36 @@ side.ready()
 side.listen((m) => side.post({ kind: 'square', n: m.n, square: m.n * m.n * side.data.factor, thread: threadId }))`,
 )
 
+/** A worker that makes short-lived objects, some surviving a few scavenges, and answers with its new space's size (both semi-spaces). */
+const CHURN = script(
+  'churn.mjs',
+  `import { getHeapSpaceStatistics } from 'node:v8'
+const side = poolWorker()
+side.ready()
+side.listen(() => {
+  let keep = []
+  for (let i = 0; i < 3e6; i++) {
+    const o = { a: i, b: [i, i + 1] }
+    if (i % 50 === 0) keep.push(o)
+    if (keep.length > 20000) keep = []
+  }
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')
+  side.post({ kind: "size", bytes: space.space_size, kept: keep.length })
+})`,
+)
+
+/** The new space a pool's worker ends with after CHURN. */
+function churnedNewSpace(options?: PoolModule.WorkerPoolOptions): number {
+  const pool = new WorkerPool<{ kind: 'churn' }, { kind: 'size'; bytes: number }>(CHURN, 1, null, options)
+  let bytes = -1
+  const deadline = Date.now() + 20_000
+  while (!pool.slots[0].ready && Date.now() < deadline) pool.wait(() => {}, 50)
+  pool.send(pool.slots[0], { kind: 'churn' })
+  while (bytes < 0 && Date.now() < deadline) pool.wait((_s, m) => (bytes = m.bytes), 50)
+  pool.close()
+  return bytes
+}
+
 describe('WorkerPool', () => {
   it('workers say ready, answer through polling (wait blocks until they do), and close with the handshake', () => {
     const pool = new WorkerPool<Req, Res>(SQUARE, 2, { factor: 3 })
@@ -77,5 +107,11 @@ describe('WorkerPool', () => {
     expect((gone[0].error as Error).message).toBe('cannot open the file')
     expect(pool.exited()).toEqual([])
     pool.close()
+  })
+
+  it("a worker's young generation is 1 MiB semi-spaces unless the caller sets its own limits (no V8 flag needed)", () => {
+    // V8 would grow a worker's semi-spaces to 16 MiB under this churn (32 MiB of new space).
+    expect(churnedNewSpace()).toBeLessThanOrEqual(2 << 20)
+    expect(churnedNewSpace({ resourceLimits: { maxYoungGenerationSizeMb: 12 } })).toBeGreaterThan(2 << 20)
   })
 })
