@@ -6,7 +6,7 @@ import { isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
-import { recompressJson, renderRecompress, type SortKey } from '../report/recompress.js'
+import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
@@ -120,7 +120,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
       if (files.length > 1) this.log(`${markdown && fileIndex > 0 ? '\n' : ''}${file}:`)
       const view = { sort: flags.sort as SortKey, wide: flags.wide, bytes: flags.bytes, repeats: flags.repeat, ...this.tty }
       this.log(renderRecompress(report, flags.format as TableFormat, view))
-      for (const n of report.notes) this.log(`${markdown ? '\n' : ''}note: ${n}`)
+      for (const line of renderRecompressNotes(report.notes, flags.format as TableFormat, this.tty)) this.log(line)
     }
     if (!this.jsonEnabled()) return undefined
     return files.length === 1 ? reports[0] : reports

@@ -289,6 +289,12 @@ export function noiseLegend(repeats: number, sampled = false): string {
   return `${NOISY_MARK} noise: ${why}${sampled ? `, or a sampled interval over ±${MAX_TIMING_SPREAD * 50}%` : ''}; not ranked on`
 }
 
+/** The run's notes under the table: in a table each within the width, in Markdown each its own paragraph. */
+export function renderRecompressNotes(notes: readonly string[], format: TableFormat, opts: { width?: number } = {}): string[] {
+  const width = opts.width ? Math.min(opts.width, DEFAULT_WIDTH) : DEFAULT_WIDTH
+  return notes.flatMap((n) => (format === 'markdown' ? ['', `note: ${n}`] : format === 'csv' ? [`note: ${n}`] : wrapWords(`note: ${n}`, width, '  ')))
+}
+
 /** Table (or CSV / Markdown), then for people the noise legend and the verdict, each line within the width. */
 export function renderRecompress(report: RecompressReport, format: TableFormat, opts: RecompressViewOptions = {}): string {
   // A terminal that reports no width (0) is taken as the default.

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { CompressionType } from '../../src/codec/compression.js'
 import { recompressFile, type RecompressReport, type RecompressResult } from '../../src/index.js'
 import { markResults } from '../../src/recompress/engine.js'
-import { renderRecompress } from '../../src/report/recompress.js'
+import { renderRecompress, renderRecompressNotes } from '../../src/report/recompress.js'
 import { estimateOfResult } from '../../src/report/recompress-verdict.js'
 import { ROOT } from '../helpers.js'
 
@@ -101,5 +101,24 @@ describe('a sampled decompression speed', () => {
     // The wider side: 900 / 0.8 is 25% above.
     expect(table).toMatch(/│ zstd 1 .*│ ~900 ±25% │/)
     expect(table.replace(/\s+/g, ' ')).toContain('or a sampled interval over ±5%; not ranked on')
+  })
+})
+
+describe('the notes under the table', () => {
+  const note =
+    '1 in 8 data blocks of each setting decompressed and compared with the original: decompression speeds are estimates, ± their 95% interval (--verify-compression: every block)'
+  it('a table wraps each note within 100 columns (or a narrower terminal), every word kept', () => {
+    for (const width of [undefined, 60]) {
+      const lines = renderRecompressNotes([note], 'table', { width })
+      expect(lines.length).toBeGreaterThan(1)
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(width ?? 100)
+      expect(lines[0].startsWith('note: 1 in 8')).toBe(true)
+      expect(lines.slice(1).every((l) => l.startsWith('  '))).toBe(true)
+      expect(lines.join(' ').split(/\s+/).filter(Boolean)).toEqual(`note: ${note}`.split(' '))
+    }
+  })
+  it('Markdown gives each note its own paragraph; CSV one line each', () => {
+    expect(renderRecompressNotes([note, 'b'], 'markdown')).toEqual(['', `note: ${note}`, '', 'note: b'])
+    expect(renderRecompressNotes([note], 'csv')).toEqual([`note: ${note}`])
   })
 })
