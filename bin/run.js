@@ -32,6 +32,9 @@ const module = require('node:module')
 
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
+/** The one-line error for a command line naming no command (unknownCommandLine), once known. */
+let unknownCommand = null
+
 if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   // WSL is left to oclif, which names the platform "wsl" there.
   const cpu = arch() === 'ia32' ? 'x86' : arch()
@@ -42,13 +45,13 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   checkEngine(pjson.engines?.node)
   const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
-} else if (unknownCommandLine(process.argv.slice(2))) {
+} else if ((unknownCommand = unknownCommandLine(process.argv.slice(2)))) {
   // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
-  process.stderr.write(`sstkit: ${unknownCommandLine(process.argv.slice(2))}\n`)
+  process.stderr.write(`sstkit: ${unknownCommand}\n`)
   process.exitCode = 2
-} else if (process.argv[2] === 'props' && (await runPropsWithoutOclif())) {
+} else if (process.argv[2] === 'props' && (await runWithoutOclif('_props.js', 'propsMain'))) {
   // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
-} else if (process.argv[2] === 'verify' && (await runVerifyWithoutOclif())) {
+} else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify.js', 'verifyMain'))) {
   // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
@@ -60,21 +63,13 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
 }
 
-/** `props` without oclif when its command line allows (plainPropsArgs); false: left to oclif. */
-async function runPropsWithoutOclif() {
+/**
+ * A command's plain path (`main` of dist/bundle/`file`: src/entry/props-main.ts, verify-main.ts)
+ * when its command line allows; false: left to oclif.
+ */
+async function runWithoutOclif(file, main) {
   checkEngine(pjson.engines?.node)
-  const { propsMain } = await import('../dist/bundle/_props.js')
-  const code = propsMain(process.argv.slice(3))
-  if (code === null) return false
-  process.exitCode = code
-  return true
-}
-
-/** `verify` without oclif when its command line allows (plainVerifyArgs); false: left to oclif. */
-async function runVerifyWithoutOclif() {
-  checkEngine(pjson.engines?.node)
-  const { verifyMain } = await import('../dist/bundle/_verify.js')
-  const code = verifyMain(process.argv.slice(3))
+  const code = (await import(`../dist/bundle/${file}`))[main](process.argv.slice(3))
   if (code === null) return false
   process.exitCode = code
   return true
