@@ -222,20 +222,22 @@ export class ReadWindow {
    * caller that knows where its next reads fall (one of several threads
    * taking chunks of blocks, whose readahead would read the others' blocks).
    * Best effort: a range outside the source or a failed read leaves the
-   * window empty, and read() then meets the problem as it would have.
+   * window empty (false), and read() then meets the problem as it would have. True: `bytes`
+   * holds the range from its start.
    */
-  fill(offset: number, length: number): void {
+  fill(offset: number, length: number): boolean {
     this.length = 0
-    if (offset < 0 || length <= 0 || offset + length > this.source.size) return
+    if (offset < 0 || length <= 0 || offset + length > this.source.size) return false
     if (length > this.buf.length) this.buf = new Uint8Array(length)
     const target = this.buf.subarray(0, length)
     try {
       if (this.source.readInto) this.source.readInto(offset, target)
       else target.set(this.source.read(offset, length))
     } catch {
-      return
+      return false
     }
     this.start = offset
     this.length = length
+    return true
   }
 }

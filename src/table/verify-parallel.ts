@@ -24,6 +24,7 @@ import { computeStoredChecksum } from './block-reader.js'
 import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { DataBlockRef, Table } from './reader.js'
+import { NATIVE_NOT_HANDLED, NATIVE_REDO, NativeBlockChecker, NativeCheck, type NativeTableFacts } from './verify-native.js'
 import { WasmOrderChecker } from './verify-wasm.js'
 
 /** What a worker found in one data block that it passed. */
@@ -88,16 +89,25 @@ export class BlockSummarizer {
   private keys = new Uint8Array(64 * 1024)
   /** Reused per block (offset and dictionary set before each use). */
   private readonly decompress: DecompressOptions
+  /** The native kernel (native/verify-kernel.c), when it loads; else every block goes through checkBlock. */
+  private readonly native: NativeBlockChecker | null
+  private readonly facts: NativeTableFacts
+  /** summarizeIn's one-block call to the kernel, its buffers reused. */
+  private readonly one = { handle: new Float64Array(2), meta: new Int32Array(SUMMARY_INTS), keys: new Uint8Array(1024) }
 
-  static create(table: Table): BlockSummarizer | null {
+  /** `native` false: every block through WebAssembly (what the native kernel is tested against). */
+  static create(table: Table, native = true): BlockSummarizer | null {
     const checker = WasmOrderChecker.create()
-    return checker ? new BlockSummarizer(table, checker) : null
+    return checker ? new BlockSummarizer(table, checker, native) : null
   }
 
   private constructor(
     private readonly table: Table,
     private readonly checker: WasmOrderChecker,
+    native: boolean,
   ) {
+    this.native = native ? NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys }) : null
+    this.facts = { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes }
     this.window = new ReadWindow(table.source)
     let dict: Uint8Array | undefined
     try {
@@ -113,32 +123,45 @@ export class BlockSummarizer {
   summarize(handles: Float64Array): PackedSummaries {
     // The chunk's blocks in one read: the usual readahead would read past them into blocks other threads check.
     const extent = chunkExtent(handles, BLOCK_TRAILER_BYTES, this.table.source.size, CHUNK_READ_MAX_BYTES)
-    if (extent) this.window.fill(extent.offset, extent.length)
+    const filled = extent !== null && this.window.fill(extent.offset, extent.length)
     const blocks = handles.length / 2
     const meta = new Int32Array(blocks * SUMMARY_INTS)
     let used = 0
-    for (let b = 0; b < blocks; b++) {
-      const at = b * SUMMARY_INTS
-      const n = this.checkBlock(handles[2 * b], handles[2 * b + 1])
-      meta[at] = n
-      if (n <= 0) continue
-      const first = this.checker.firstKey()
-      const last = this.checker.lastKey()
-      if (used + first.length + last.length > this.keys.length) {
-        const bigger = new Uint8Array(Math.max(this.keys.length * 2, used + first.length + last.length))
-        bigger.set(this.keys.subarray(0, used))
-        this.keys = bigger
+    if (filled && this.native) {
+      // One call for the chunk; the blocks it leaves (another codec, say) are checked here one by one.
+      const r = this.native.check(this.facts, this.window.bytes, extent.length, extent.offset, handles, meta, this.keys)
+      this.keys = r.keys
+      used = r.used
+      for (let b = 0; b < blocks; b++) {
+        if (meta[b * SUMMARY_INTS] === NATIVE_NOT_HANDLED) used = this.checkAndKeep(handles, b, meta, used)
       }
-      meta[at + 1] = used
-      meta[at + 2] = first.length
-      this.keys.set(first, used)
-      used += first.length
-      meta[at + 3] = used
-      meta[at + 4] = last.length
-      this.keys.set(last, used)
-      used += last.length
+    } else {
+      for (let b = 0; b < blocks; b++) used = this.checkAndKeep(handles, b, meta, used)
     }
     return { meta, keys: this.keys.slice(0, used) }
+  }
+
+  /** Check block b of `handles` here and put its summary in meta and its keys in this.keys from `used` on; returns the key bytes used. */
+  private checkAndKeep(handles: Float64Array, b: number, meta: Int32Array, used: number): number {
+    const at = b * SUMMARY_INTS
+    const n = this.checkBlock(handles[2 * b], handles[2 * b + 1])
+    meta[at] = n
+    if (n <= 0) return used
+    const first = this.checker.firstKey()
+    const last = this.checker.lastKey()
+    if (used + first.length + last.length > this.keys.length) {
+      const bigger = new Uint8Array(Math.max(this.keys.length * 2, used + first.length + last.length))
+      bigger.set(this.keys.subarray(0, used))
+      this.keys = bigger
+    }
+    meta[at + 1] = used
+    meta[at + 2] = first.length
+    this.keys.set(first, used)
+    used += first.length
+    meta[at + 3] = used
+    meta[at + 4] = last.length
+    this.keys.set(last, used)
+    return used + last.length
   }
 
   /**
@@ -150,6 +173,21 @@ export class BlockSummarizer {
   summarizeIn(window: ReadWindow, offset: number, size: number): BlockSummary | null {
     const at = window.at(offset, size + BLOCK_TRAILER_BYTES)
     const buf = window.bytes
+    if (this.native) {
+      const one = this.one
+      one.handle[0] = offset
+      one.handle[1] = size
+      const r = this.native.check(this.facts, buf, at + size + BLOCK_TRAILER_BYTES, offset - at, one.handle, one.meta, one.keys)
+      one.keys = r.keys
+      const n = one.meta[0]
+      if (n === NATIVE_REDO) return null
+      if (n === 0) return { entries: 0, firstKey: NO_KEY, lastKey: NO_KEY }
+      if (n > 0) {
+        const m = one.meta
+        return { entries: n, firstKey: one.keys.subarray(m[1], m[1] + m[2]), lastKey: one.keys.subarray(m[3], m[3] + m[4]) }
+      }
+      // not handled there: as below
+    }
     let n: number
     try {
       n = this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)

@@ -73,6 +73,8 @@ export const MAX_PROBLEMS = 1000
 export interface VerifyOptions {
   /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
   wasm?: boolean
+  /** false: no native kernel (native/verify-kernel.c), the WebAssembly path alone (tests hold the two to the same findings). */
+  native?: boolean
   /** Threads to use (default: all cores). 1 = serial. The findings are the same for any value. */
   jobs?: number
   /** Bytes of data blocks per parallel chunk (default 512 KiB). */
@@ -247,7 +249,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   // Read before the summarizer takes it (and reported where a serial run reports it): one read, one report.
   const dictionary = readDictionary(table)
   // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
-  const fast = options.wasm !== false && wasmApplies ? BlockSummarizer.create(table) : null
+  const fast = options.wasm !== false && wasmApplies ? BlockSummarizer.create(table, options.native !== false) : null
   // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here. They
   // start before the meta blocks are checked, so that a worker's start overlaps that.
   const parallel = fast ? startParallel(table, fast, options) : null

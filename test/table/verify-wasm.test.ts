@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-wasm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function both(path: string) {
-  const run = (wasm: boolean) => {
+  const run = (options: { wasm?: boolean; native?: boolean }) => {
     let t: Table
     try {
       t = openTable(path, { verifyChecksums: false })
@@ -29,14 +29,16 @@ function both(path: string) {
       return { openError: (e as Error).message }
     }
     try {
-      return verifyTable(t, { wasm })
+      return verifyTable(t, options)
     } finally {
       t.close()
     }
   }
-  const js = run(false)
-  const fast = run(true)
+  const js = run({ wasm: false })
+  const fast = run({ native: false })
   expect(fast).toEqual(js)
+  // and with the native kernel (test/table/verify-native.test.ts)
+  expect(run({})).toEqual(js)
   return fast
 }
 

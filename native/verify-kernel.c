@@ -1,0 +1,374 @@
+/*
+ * verify's per-block work in C, one call per chunk of data blocks: for each
+ * block, its checksum (RocksDB's stored value, context modifier included),
+ * its decompression (none, Snappy through the system libsnappy), its block
+ * footer and restart array, and the internal-key order of its entries under
+ * the bytewise comparator. It answers per block what the WebAssembly path
+ * answers (src/wasm/verify-kernels.wat with src/table/verify-parallel.ts's
+ * checks around it): the entry count and the first and last keys, or "check
+ * this block again in JavaScript" (anything unusual: the JavaScript path
+ * words the problem), or "not handled here" (a codec or checksum this file
+ * does not do: the caller checks the block as before).
+ *
+ * Why C: the JavaScript path makes four or five calls per block across the
+ * JavaScript/native boundary (read, checksum, decompress, WebAssembly), and
+ * on a 4 KiB-block file that overhead costs more than the checking. Codecs
+ * and hashes are the system's libraries (dlopen: no link-time dependency);
+ * a library that is missing makes its blocks "not handled".
+ *
+ * Built by scripts/build-native.mjs into dist/native; loaded through koffi
+ * by src/table/verify-native.ts. No allocation is sized by what a block
+ * claims beyond the caller's limit; nothing here reads outside the buffers
+ * it is given.
+ */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per block of meta: entries (or one of the two codes below), first key offset and length, last key offset and length. */
+#define SUMMARY_INTS 5
+#define REDO (-1)
+#define NOT_HANDLED (-2)
+
+/* ChecksumType (format/checksum-type.ts). */
+enum { CHECKSUM_NONE = 0, CHECKSUM_CRC32C = 1, CHECKSUM_XXHASH = 2, CHECKSUM_XXHASH64 = 3, CHECKSUM_XXH3 = 4 };
+/* CompressionType (format/compression-type.ts). */
+enum { COMPRESSION_NONE = 0, COMPRESSION_SNAPPY = 1 };
+
+/* sstkit_verify_blocks's flags. */
+#define VERIFY_CHECKSUMS 1
+#define CHECK_ORDER 2
+#define KEEP_KEYS 4
+
+#define BLOCK_TRAILER_BYTES 5
+#define NUM_RESTARTS_MASK 0x0fffffffu
+#define SEPARATED_KV_BIT (1u << 28)
+#define RESERVED_BIT (1u << 30)
+#define HASH_INDEX_BIT 0x80000000u
+#define MAX_BLOCK_SIZE_WITH_HASH_INDEX (1u << 16)
+#define XXH3_LAST_BYTE_MULTIPLIER 0x6b9083d9u
+#define CRC_MASK_DELTA 0xa282ead8u
+
+typedef uint64_t (*xxh3_fn)(const void *, size_t);
+typedef uint32_t (*xxh32_fn)(const void *, size_t, uint32_t);
+typedef uint64_t (*xxh64_fn)(const void *, size_t, uint64_t);
+typedef int (*snappy_length_fn)(const char *, size_t, size_t *);
+typedef int (*snappy_uncompress_fn)(const char *, size_t, char *, size_t *);
+
+static xxh3_fn xxh3;
+static xxh32_fn xxh32;
+static xxh64_fn xxh64;
+static snappy_length_fn snappy_length;
+static snappy_uncompress_fn snappy_uncompress;
+static int crc32c_hardware;
+
+static void *open_first(const char *a, const char *b) {
+  void *h = dlopen(a, RTLD_NOW | RTLD_LOCAL);
+  return h ? h : dlopen(b, RTLD_NOW | RTLD_LOCAL);
+}
+
+/*
+ * Resolve the libraries (once per process; the symbols are process-wide).
+ * Returns a bit set of what is available: 1 libxxhash (XXH3), 2 libsnappy, 4 CRC32C instructions.
+ */
+int sstkit_verify_init(void) {
+  static int done;
+  if (!done) {
+    void *xx = open_first("libxxhash.so.0", "libxxhash.so");
+    if (xx) {
+      xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
+      xxh32 = (xxh32_fn)dlsym(xx, "XXH32");
+      xxh64 = (xxh64_fn)dlsym(xx, "XXH64");
+    }
+    void *sn = open_first("libsnappy.so.1", "libsnappy.so");
+    if (sn) {
+      snappy_length = (snappy_length_fn)dlsym(sn, "snappy_uncompressed_length");
+      snappy_uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
+      if (!snappy_length || !snappy_uncompress) snappy_length = NULL, snappy_uncompress = NULL;
+    }
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    crc32c_hardware = __builtin_cpu_supports("sse4.2");
+#endif
+    done = 1;
+  }
+  return (xxh3 ? 1 : 0) | (snappy_uncompress ? 2 : 0) | (crc32c_hardware ? 4 : 0);
+}
+
+static inline uint32_t fixed32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t fixed64(const uint8_t *p) { return (uint64_t)fixed32(p) | (uint64_t)fixed32(p + 4) << 32; }
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t crc32c(const uint8_t *p, size_t n) {
+  uint64_t crc = 0xffffffffu;
+  for (; n >= 8; n -= 8, p += 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    crc = __builtin_ia32_crc32di(crc, v);
+  }
+  uint32_t c = (uint32_t)crc;
+  for (; n > 0; n--) c = __builtin_ia32_crc32qi(c, *p++);
+  return ~c;
+}
+#else
+static uint32_t crc32c(const uint8_t *p, size_t n) {
+  (void)p, (void)n;
+  return 0; /* unreachable: crc32c_hardware is 0 */
+}
+#endif
+
+/* Whether this checksum type can be computed here. */
+static int checksum_available(int type) {
+  switch (type) {
+    case CHECKSUM_NONE:
+      return 1;
+    case CHECKSUM_CRC32C:
+      return crc32c_hardware;
+    case CHECKSUM_XXHASH:
+      return xxh32 != NULL;
+    case CHECKSUM_XXHASH64:
+      return xxh64 != NULL;
+    case CHECKSUM_XXH3:
+      return xxh3 != NULL;
+    default:
+      return 0;
+  }
+}
+
+/* The uint32 RocksDB stores for these bytes (payload and type byte), before the context modifier (codec/checksum.ts). */
+static uint32_t block_checksum(int type, const uint8_t *p, size_t n) {
+  switch (type) {
+    case CHECKSUM_CRC32C: {
+      uint32_t c = crc32c(p, n);
+      return ((c >> 15) | (c << 17)) + CRC_MASK_DELTA;
+    }
+    case CHECKSUM_XXHASH:
+      return xxh32(p, n, 0);
+    case CHECKSUM_XXHASH64:
+      return (uint32_t)xxh64(p, n, 0);
+    case CHECKSUM_XXH3:
+      if (n == 0) return 0;
+      return (uint32_t)xxh3(p, n - 1) ^ ((uint32_t)p[n - 1] * XXH3_LAST_BYTE_MULTIPLIER);
+    default:
+      return 0;
+  }
+}
+
+/* format_version >= 6: the modifier binding a block's checksum to its offset (codec/checksum.ts contextModifier). */
+static uint32_t context_modifier(uint32_t base, uint64_t offset) {
+  if (base == 0) return 0;
+  return base ^ (uint32_t)((offset & 0xffffffffu) + (offset >> 32));
+}
+
+/* A varint32 at *p before end, as format/coding.ts reads one; -1 when malformed. */
+static inline int64_t varint32(const uint8_t **p, const uint8_t *end) {
+  uint32_t result = 0;
+  for (int shift = 0; shift <= 28; shift += 7) {
+    if (*p >= end) return -1;
+    uint32_t b = *(*p)++;
+    if (shift == 28 && b > 0x0f) return -1;
+    result |= (b & 0x7f) << shift;
+    if (b < 0x80) return result;
+  }
+  return -1;
+}
+
+/* The keys of the block being walked: the previous key, grown to the largest block's size. */
+static __thread uint8_t *prev_key;
+static __thread size_t prev_capacity;
+/* Where Snappy blocks are decompressed, grown to the largest block's size. */
+static __thread uint8_t *contents_buf;
+static __thread size_t contents_capacity;
+
+static int reserve(uint8_t **buf, size_t *capacity, size_t n) {
+  if (n <= *capacity) return 1;
+  size_t want = n > 2 * *capacity ? n : 2 * *capacity;
+  if (want < 64 * 1024) want = 64 * 1024;
+  uint8_t *b = realloc(*buf, want);
+  if (!b) return 0;
+  *buf = b;
+  *capacity = want;
+  return 1;
+}
+
+/*
+ * Walk the entries of a data block's contents: the same conditions as verify's
+ * JavaScript path meets without a problem (format/block.ts decodeBlockLayout and
+ * checkRestartPoints, verify-parallel.ts checkBytes, the WebAssembly check), else REDO;
+ * with `valid_types`, every entry's type byte must be one it marks (sst-dump's check).
+ * Returns the entry count; *first / *last point at the keys (last in prev_key).
+ */
+static int32_t walk_block(const uint8_t *block, size_t size, int check_order, const uint8_t *valid_types, const uint8_t **first, uint32_t *first_len,
+                          uint32_t *last_len) {
+  if (size < 4) return REDO;
+  uint32_t packed = fixed32(block + size - 4);
+  size_t tail = size - 4;
+  if (size > MAX_BLOCK_SIZE_WITH_HASH_INDEX && packed >= HASH_INDEX_BIT && (packed & SEPARATED_KV_BIT) == 0) packed &= 0x7fffffffu;
+  uint32_t num_restarts = packed & NUM_RESTARTS_MASK;
+  if (packed & (RESERVED_BIT | SEPARATED_KV_BIT)) return REDO;
+  if (packed >= HASH_INDEX_BIT) {
+    if (tail < 2) return REDO;
+    size_t buckets = (size_t)block[tail - 2] | (size_t)block[tail - 1] << 8;
+    tail -= 2;
+    if (buckets > tail) return REDO;
+    tail -= buckets;
+  }
+  if ((uint64_t)num_restarts * 4 > tail) return REDO;
+  size_t entries_end = tail - (size_t)num_restarts * 4;
+  if (num_restarts == 0) return REDO;
+  const uint8_t *restarts = block + entries_end;
+  if (fixed32(restarts) != 0) return REDO;
+  uint32_t previous = 0;
+  for (uint32_t i = 1; i < num_restarts; i++) {
+    uint32_t point = fixed32(restarts + 4 * (size_t)i);
+    if (point <= previous || point >= entries_end) return REDO;
+    previous = point;
+  }
+  if (!reserve(&prev_key, &prev_capacity, entries_end > 8 ? entries_end : 8)) return REDO;
+
+  const uint8_t *p = block;
+  const uint8_t *end = block + entries_end;
+  uint32_t key_len = 0;
+  int32_t count = 0;
+  const uint8_t *first_at = NULL;
+  uint32_t first_size = 0;
+  while (p < end) {
+    int64_t shared = *p < 0x80 ? *p++ : varint32(&p, end);
+    if (shared < 0 || p >= end) return REDO;
+    int64_t non_shared = *p < 0x80 ? *p++ : varint32(&p, end);
+    if (non_shared < 0 || p >= end) return REDO;
+    int64_t value_len = *p < 0x80 ? *p++ : varint32(&p, end);
+    if (value_len < 0) return REDO;
+    if ((uint64_t)shared > key_len || (uint64_t)non_shared > (uint64_t)(end - p)) return REDO;
+    uint32_t new_len = (uint32_t)(shared + non_shared);
+    if (new_len < 8) return REDO;
+    const uint8_t *value = p + non_shared;
+    if ((uint64_t)value_len > (uint64_t)(end - value)) return REDO;
+    if (check_order && count > 0) {
+      /* internal-key order: user keys bytewise ascending, then (seqno << 8 | type) descending */
+      uint32_t ua = key_len - 8, ub = new_len - 8;
+      uint32_t n = ua < ub ? ua : ub;
+      int cmp = 0;
+      if ((uint32_t)shared < n) {
+        cmp = memcmp(prev_key + shared, p, n - (uint32_t)shared);
+      }
+      if (cmp == 0 && ua != ub) cmp = ua < ub ? -1 : 1;
+      if (cmp > 0) return REDO;
+      if (cmp == 0) {
+        uint8_t trailer[8];
+        /* the new key's trailer: its last 8 bytes, which may start in the shared prefix */
+        for (int k = 0; k < 8; k++) {
+          uint32_t at = ub + (uint32_t)k;
+          trailer[k] = at < (uint32_t)shared ? prev_key[at] : p[at - (uint32_t)shared];
+        }
+        if (fixed64(prev_key + ua) <= fixed64(trailer)) return REDO;
+      }
+    }
+    memcpy(prev_key + shared, p, (size_t)non_shared);
+    key_len = new_len;
+    if (valid_types && !valid_types[prev_key[key_len - 8]]) return REDO;
+    if (count == 0) {
+      /* the first key is whole in the block: shared is 0 for it */
+      first_at = p;
+      first_size = new_len;
+    }
+    count++;
+    p = value + value_len;
+  }
+  *first = first_at;
+  *first_len = first_size;
+  *last_len = key_len;
+  return count;
+}
+
+/*
+ * Check the n data blocks at handles[2i] (file offset), handles[2i+1] (size), whose bytes
+ * src holds from file offset src_offset on. meta gets SUMMARY_INTS ints per block (entries,
+ * or REDO / NOT_HANDLED; key offsets and lengths in keys), keys the first and last keys from
+ * *keys_used on (KEEP_KEYS). A block must end (trailer included) by `limit` (the footer) and
+ * be at most max_block_bytes; a Snappy block may declare at most max_output bytes. flags:
+ * VERIFY_CHECKSUMS, CHECK_ORDER (internal keys, bytewise), KEEP_KEYS; valid_types: NULL, or
+ * 256 bytes, non-zero for the entry types that pass.
+ *
+ * Returns how many blocks were done: n, or fewer when keys is full (the caller grows it and
+ * calls again with the rest), or -1 when the call's own arguments are unusable.
+ */
+int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_offset, const double *handles, int32_t n, int32_t flags,
+                             const uint8_t *valid_types, int32_t checksum_type, uint32_t context_base, int32_t format_version, double limit,
+                             double max_block_bytes, double max_output, int32_t *meta, uint8_t *keys, double keys_capacity, double *keys_used) {
+  if (n < 0 || src_length < 0 || keys_capacity < 0) return -1;
+  const uint64_t src_len = (uint64_t)src_length, src_off = (uint64_t)src_offset;
+  const int verify = (flags & VERIFY_CHECKSUMS) != 0;
+  const int checksum_ok = !verify || checksum_available(checksum_type);
+  size_t used = (size_t)*keys_used;
+  const size_t capacity = (size_t)keys_capacity;
+  int32_t b = 0;
+  for (; b < n; b++) {
+    int32_t *m = meta + (size_t)b * SUMMARY_INTS;
+    const double offset_d = handles[2 * (size_t)b], size_d = handles[2 * (size_t)b + 1];
+    m[1] = m[2] = m[3] = m[4] = 0;
+    if (size_d > max_block_bytes || offset_d + size_d + BLOCK_TRAILER_BYTES > limit) {
+      m[0] = REDO;
+      continue;
+    }
+    const uint64_t offset = (uint64_t)offset_d, size = (uint64_t)size_d;
+    if (!checksum_ok || offset < src_off || offset - src_off + size + BLOCK_TRAILER_BYTES > src_len) {
+      m[0] = NOT_HANDLED;
+      continue;
+    }
+    const uint8_t *block = src + (offset - src_off);
+    const uint8_t type = block[size];
+    if (type != COMPRESSION_NONE && !(type == COMPRESSION_SNAPPY && snappy_uncompress)) {
+      m[0] = NOT_HANDLED;
+      continue;
+    }
+    if (verify) {
+      uint32_t computed = block_checksum(checksum_type, block, (size_t)size + 1);
+      if (format_version >= 6) computed += context_modifier(context_base, offset);
+      if (computed != fixed32(block + size + 1)) {
+        m[0] = REDO;
+        continue;
+      }
+    }
+    const uint8_t *contents = block;
+    size_t contents_len = (size_t)size;
+    if (type == COMPRESSION_SNAPPY) {
+      size_t declared;
+      /* Snappy's densest element, a 3-byte copy, yields 64 bytes: a larger claim is damage, not a reason to allocate. */
+      if (snappy_length((const char *)block, (size_t)size, &declared) != 0 || (double)declared > max_output || declared > 22 * size + 32 ||
+          !reserve(&contents_buf, &contents_capacity, declared > 0 ? declared : 1)) {
+        m[0] = REDO;
+        continue;
+      }
+      size_t out_len = declared;
+      if (snappy_uncompress((const char *)block, (size_t)size, (char *)contents_buf, &out_len) != 0 || out_len != declared) {
+        m[0] = REDO;
+        continue;
+      }
+      contents = contents_buf;
+      contents_len = declared;
+    }
+    const uint8_t *first;
+    uint32_t first_len = 0, last_len = 0;
+    const int32_t entries = walk_block(contents, contents_len, (flags & CHECK_ORDER) != 0, valid_types, &first, &first_len, &last_len);
+    if (entries > 0 && (flags & KEEP_KEYS)) {
+      if (used + first_len + last_len > capacity) break;
+      m[1] = (int32_t)used;
+      m[2] = (int32_t)first_len;
+      memcpy(keys + used, first, first_len);
+      used += first_len;
+      m[3] = (int32_t)used;
+      m[4] = (int32_t)last_len;
+      memcpy(keys + used, prev_key, last_len);
+      used += last_len;
+    }
+    m[0] = entries;
+  }
+  *keys_used = (double)used;
+  return b;
+}

@@ -1,0 +1,184 @@
+/**
+ * verify's per-block checks of a chunk of data blocks in one native call
+ * (native/verify-kernel.c, built into dist/native by scripts/build-native.mjs):
+ * checksum, decompression (none, Snappy), block footer and restart array, and
+ * the order of the entries, as the WebAssembly path checks a block. The answer
+ * per block is verify-parallel.ts's summary: the entry count and the first and
+ * last keys; REDO (check it again in verify.ts, which words the problem); or
+ * NOT_HANDLED (a codec or checksum the kernel does not do, or a block outside
+ * the bytes given: the caller checks it as before).
+ *
+ * Null where the library was not built or cannot load (another platform, no
+ * C compiler at install, SSTKIT_NO_NATIVE_VERIFY set): verify then uses the
+ * WebAssembly path alone, with the same findings.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
+import { koffi } from '../codec/native.js'
+import type { ChecksumContext } from './block-reader.js'
+
+/** The per-block codes of meta[5 * b] besides an entry count (native/verify-kernel.c). */
+export const NATIVE_REDO = -1
+export const NATIVE_NOT_HANDLED = -2
+
+type VerifyBlocksCall = (
+  src: Uint8Array,
+  srcLength: number,
+  srcOffset: number,
+  handles: Float64Array,
+  n: number,
+  flags: number,
+  validTypes: Uint8Array | null,
+  checksumType: number,
+  contextBase: number,
+  formatVersion: number,
+  limit: number,
+  maxBlockBytes: number,
+  maxOutput: number,
+  meta: Int32Array,
+  keys: Uint8Array,
+  keysCapacity: number,
+  keysUsed: Float64Array,
+) => number
+
+/** What the kernel found it can do in this process (sstkit_verify_init's bits). */
+export interface NativeVerifyAbilities {
+  xxh3: boolean
+  snappy: boolean
+  crc32c: boolean
+}
+
+let loaded: { call: VerifyBlocksCall; abilities: NativeVerifyAbilities } | null | undefined
+
+/** dist/native, from tsc's output (dist/table), the sources (src/table: tests) and the bundle (which re-points it). */
+const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
+
+function load(): typeof loaded {
+  if (process.env.SSTKIT_NO_NATIVE_VERIFY) return null
+  const path = fileURLToPath(LIBRARY)
+  if (!existsSync(path)) return null
+  try {
+    const lib = koffi().load(path)
+    const init = lib.func('int sstkit_verify_init(void)') as () => number
+    const call = lib.func(
+      'int32_t sstkit_verify_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, const uint8_t *validTypes, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, void *meta, void *keys, double keysCapacity, void *keysUsed)',
+    ) as VerifyBlocksCall
+    const bits = init()
+    return { call, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
+  } catch {
+    // not loadable here (another platform's build): the WebAssembly path does the work
+    return null
+  }
+}
+
+/** What the native kernel can do here, or null when it is not available. */
+export function nativeVerifyAbilities(): NativeVerifyAbilities | null {
+  if (loaded === undefined) loaded = load()
+  return loaded ? loaded.abilities : null
+}
+
+/** What the kernel checks (native/verify-kernel.c's flags). */
+export const NativeCheck = {
+  /** Each block's checksum (else only read). */
+  Checksums: 1,
+  /** Internal keys in strictly increasing order under the bytewise comparator. */
+  Order: 2,
+  /** Keep each block's first and last keys (verify's summaries). */
+  Keys: 4,
+} as const
+
+export interface NativeCheckOptions {
+  /** NativeCheck bits. */
+  readonly flags: number
+  /** Entry types that pass (sst-dump's check; any type otherwise). */
+  readonly validTypes?: readonly number[]
+}
+
+/** The table facts the kernel needs. */
+export interface NativeTableFacts {
+  readonly checksum: ChecksumContext
+  /** Where the footer starts: every block and its trailer end by it. */
+  readonly footerOffset: number
+  readonly maxBlockBytes: number
+}
+
+/**
+ * One chunk's blocks through the kernel. `meta` gets 5 ints per block, `keys`
+ * (grown as needed) the first and last keys; returns the key bytes used.
+ */
+export class NativeBlockChecker {
+  private readonly used = new Float64Array(1)
+  private readonly flags: number
+  private readonly types: Uint8Array | null
+
+  static create(options: NativeCheckOptions): NativeBlockChecker | null {
+    if (loaded === undefined) loaded = load()
+    return loaded ? new NativeBlockChecker(loaded.call, options) : null
+  }
+
+  private constructor(
+    private readonly call: VerifyBlocksCall,
+    options: NativeCheckOptions,
+  ) {
+    this.flags = options.flags
+    this.types = options.validTypes ? typeTable(options.validTypes) : null
+  }
+
+  /**
+   * Check the blocks of `handles` (offset, size pairs) held by `src` from file offset `srcOffset`
+   * (its first `srcLength` bytes). Returns the keys buffer (`keys`, or a larger copy) and the
+   * bytes of it used.
+   */
+  check(
+    table: NativeTableFacts,
+    src: Uint8Array,
+    srcLength: number,
+    srcOffset: number,
+    handles: Float64Array,
+    meta: Int32Array,
+    keys: Uint8Array<ArrayBuffer>,
+  ): { keys: Uint8Array<ArrayBuffer>; used: number } {
+    const blocks = handles.length / 2
+    const { checksumType, formatVersion, baseContextChecksum } = table.checksum
+    this.used[0] = 0
+    let done = 0
+    for (;;) {
+      const rest = done === 0 ? handles : handles.subarray(2 * done)
+      const metaRest = done === 0 ? meta : meta.subarray(5 * done)
+      const n = this.call(
+        src,
+        srcLength,
+        srcOffset,
+        rest,
+        blocks - done,
+        this.flags,
+        this.types,
+        checksumType,
+        baseContextChecksum >>> 0,
+        formatVersion,
+        table.footerOffset,
+        table.maxBlockBytes,
+        DEFAULT_MAX_OUTPUT_BYTES,
+        metaRest,
+        keys,
+        keys.length,
+        this.used,
+      )
+      if (n < 0) throw new Error('native verify kernel rejected its arguments')
+      done += n
+      if (done >= blocks) return { keys, used: this.used[0] }
+      // The keys did not fit: a larger buffer, and the rest of the chunk.
+      const bigger = new Uint8Array(Math.max(2 * keys.length, 64 * 1024))
+      bigger.set(keys.subarray(0, this.used[0]))
+      keys = bigger
+    }
+  }
+}
+
+/** A 256-byte table marking `types`. */
+function typeTable(types: readonly number[]): Uint8Array {
+  const t = new Uint8Array(256)
+  for (const type of types) if (type >= 0 && type < 256) t[type] = 1
+  return t
+}

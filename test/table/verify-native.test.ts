@@ -1,0 +1,266 @@
+/**
+ * verify's native kernel (native/verify-kernel.c) must give exactly the
+ * findings of the WebAssembly path and of the JavaScript path: on every real
+ * fixture, every corrupt file, synthetic tables of each checksum type and
+ * format version, and tables whose blocks were damaged with their checksums
+ * fixed up (so that the kernel's own block and entry checks decide). Its
+ * per-chunk summaries must equal the WebAssembly path's block by block.
+ */
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ChecksumType } from '../../src/codec/checksum.js'
+import { CompressionType } from '../../src/codec/compression.js'
+import { readFixed32, writeFixed32 } from '../../src/format/coding.js'
+import { encodeInternalKey } from '../../src/format/internal-key.js'
+import { ValueType } from '../../src/format/value-type.js'
+import { computeStoredChecksum } from '../../src/table/block-reader.js'
+import { openTable, type Table } from '../../src/table/reader.js'
+import { verifyTable } from '../../src/table/verify.js'
+import { NativeBlockChecker, NativeCheck, nativeVerifyAbilities } from '../../src/table/verify-native.js'
+import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
+import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
+import { BlockSummarizer, type PackedSummaries } from '../../src/table/verify-parallel.js'
+import { FileSink, plainWriterOptions, TableWriter } from '../../src/table/writer.js'
+import { prng } from '../../src/util/prng.js'
+import { BAD, fixturePath, fixtures } from '../helpers.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-native-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const enc = (s: string) => new TextEncoder().encode(s)
+
+/** verifyTable in JavaScript, in WebAssembly alone and with the native kernel: all three the same. */
+function threeWays(path: string) {
+  const run = (options: { wasm?: boolean; native?: boolean }) => {
+    let t: Table
+    try {
+      t = openTable(path, { verifyChecksums: false })
+    } catch (e) {
+      return { openError: (e as Error).message }
+    }
+    try {
+      return verifyTable(t, { ...options, jobs: 1 })
+    } finally {
+      t.close()
+    }
+  }
+  const js = run({ wasm: false })
+  const wasm = run({ native: false })
+  const native = run({})
+  expect(wasm).toEqual(js)
+  expect(native).toEqual(js)
+  return native
+}
+
+/** Each block's summary (entries, or -1: check it again) with its keys, from PackedSummaries. */
+function unpacked(s: PackedSummaries): { entries: number; first: string; last: string }[] {
+  const out = []
+  for (let at = 0; at < s.meta.length; at += 5) {
+    const key = (o: number, n: number) => Buffer.from(s.keys.subarray(o, o + n)).toString('hex')
+    const entries = s.meta[at]
+    out.push(
+      entries > 0 ? { entries, first: key(s.meta[at + 1], s.meta[at + 2]), last: key(s.meta[at + 3], s.meta[at + 4]) } : { entries, first: '', last: '' },
+    )
+  }
+  return out
+}
+
+/** The chunk path (what workers run): the kernel's summaries equal the WebAssembly path's, block by block. */
+function sameChunkSummaries(path: string): void {
+  const t = openTable(path, { verifyChecksums: false })
+  try {
+    const handles: number[] = []
+    for (const r of t.dataBlocks()) handles.push(r.handle.offset, r.handle.size)
+    const withNative = BlockSummarizer.create(t, true)!
+    const wasmOnly = BlockSummarizer.create(t, false)!
+    // Chunks of up to 37 blocks, as the parallel path hands them out (odd, so chunks end mid-file).
+    for (let from = 0; from < handles.length; from += 74) {
+      const chunk = Float64Array.from(handles.slice(from, from + 74))
+      expect(unpacked(withNative.summarize(chunk))).toEqual(unpacked(wasmOnly.summarize(chunk)))
+    }
+  } finally {
+    t.close()
+  }
+}
+
+const ordered = (n: number, seed = 0) =>
+  Array.from({ length: n }, (_, i) => {
+    const user = enc(`key${String(i).padStart(6, '0')}${'x'.repeat((i * 7 + seed) % 23)}`)
+    const type = i % 11 === 0 ? ValueType.Deletion : i % 7 === 0 ? ValueType.Merge : ValueType.Value
+    return [encodeInternalKey(user, 1_000_000 - i, type), enc(`value ${i} `.repeat(1 + (i % 9)))] as [Uint8Array, Uint8Array]
+  })
+
+function writeTable(name: string, entries: [Uint8Array, Uint8Array][], o: { compression: number; checksum: number; formatVersion: number }): string {
+  const path = join(dir, `${name}.sst`)
+  const fd = openSync(path, 'w')
+  try {
+    const w = new TableWriter(
+      new FileSink(fd),
+      plainWriterOptions({ compressionType: o.compression, checksumType: o.checksum, formatVersion: o.formatVersion, blockSize: 1024, restartInterval: 4 }),
+    )
+    for (const [k, v] of entries) w.add(k, v)
+    w.finish()
+  } finally {
+    closeSync(fd)
+  }
+  return path
+}
+
+/**
+ * A copy of `path` with `count` blocks damaged: a byte changed (or a block's last bytes) and
+ * the checksum written again, so that only the block's own decoding can find the damage.
+ */
+function damaged(path: string, name: string, seed: number, count: number): string {
+  const bytes = new Uint8Array(readFileSync(path))
+  const t = openTable(path, { verifyChecksums: false })
+  const blocks = [...t.dataBlocks()].map((r) => r.handle)
+  const random = prng(seed)
+  for (let i = 0; i < count; i++) {
+    const h = blocks[Math.floor(random() * blocks.length)]
+    const what = random()
+    // The restart array and block footer are hit as often as the entries: in an uncompressed
+    // block where its footer says they are, in a compressed one its last 24 bytes.
+    const uncompressed = bytes[h.offset + h.size] === CompressionType.None
+    const tail = uncompressed ? Math.min(h.size, 4 + 4 * (readFixed32(bytes, h.offset + h.size - 4) & 0xffff)) : Math.min(h.size, 24)
+    const at = what < 0.5 ? h.offset + Math.floor(random() * h.size) : h.offset + h.size - 1 - Math.floor(random() * tail)
+    bytes[at] = what < 0.25 || what > 0.75 ? bytes[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
+    writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
+  }
+  t.close()
+  const out = join(dir, `${name}.sst`)
+  writeFileSync(out, bytes)
+  return out
+}
+
+describe('native verify kernel, one block at a time, against the WebAssembly check', () => {
+  const ik = (user: string | Uint8Array, seq: number, type: number = ValueType.Value) =>
+    encodeInternalKey(typeof user === 'string' ? enc(user) : user, seq, type)
+  const long = 'L'.repeat(300)
+  const checksum = { checksumType: ChecksumType.XXH3, formatVersion: 5, baseContextChecksum: 0 }
+
+  /** One block holding `keys` (restart interval 4) through the kernel and through WasmOrderChecker: both results. */
+  const both = (keys: Uint8Array[]) => {
+    const b = new BlockBuilder(4)
+    for (const k of keys) b.add(k, enc('v'))
+    const block = b.finish()
+    const c = WasmOrderChecker.create()!
+    const n = c.check(block, decodeBlockLayout(block, 0).entriesEnd, null)
+    const wasm = { n, first: n > 0 ? Buffer.from(c.firstKey()) : null, last: n > 0 ? Buffer.from(c.lastKey()) : null }
+    const src = new Uint8Array(block.length + 5)
+    src.set(block)
+    src[block.length] = CompressionType.None
+    writeFixed32(src, block.length + 1, computeStoredChecksum(checksum, src.subarray(0, block.length + 1), 0))
+    const meta = new Int32Array(5)
+    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
+    const r = k.check(
+      { checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 },
+      src,
+      src.length,
+      0,
+      Float64Array.of(0, block.length),
+      meta,
+      new Uint8Array(16),
+    )
+    const key = (o: number, len: number) => Buffer.from(r.keys.subarray(o, o + len))
+    const native = { n: meta[0], first: meta[0] > 0 ? key(meta[1], meta[2]) : null, last: meta[0] > 0 ? key(meta[3], meta[4]) : null }
+    return { wasm, native }
+  }
+
+  it.each([
+    ['prefixes first', ['a', 'ab', 'abc', 'abcd', 'abd', 'b'].map((u, i) => ik(u, 50 - i)), 6],
+    ['versions newest first, sharing trailer bytes', [0x0102030405, 0x0102030404, 0x0102030304, 0x0102020304].map((s) => ik('key', s)), 4],
+    ['long keys (the keys buffer grows)', [`${long}a`, `${long}ab`, `${long}b`, `${long}b${long}`, `${long}c`].map((u) => ik(u, 7)), 5],
+    ['an empty user key first', [ik('', 9), ik('a', 9)], 2],
+    ['every type', [1, 2, 3, 4, 5, 7].map((t, i) => ik(`k${i}`, 9, t)), 6],
+    ['a longer key before its prefix', ['a', 'abc', 'ab'].map((u, i) => ik(u, 50 - i)), -1],
+    ['an older version first, sharing 7 trailer bytes', [ik('key', 0x0102030404), ik('key', 0x0102030405)], -1],
+    ['equal keys', [ik('key', 5), ik('key', 5)], -1],
+    ['long keys out of order', [`${long}b`, `${long}a${long}`].map((u) => ik(u, 7)), -1],
+    ['a key shorter than its 8-byte trailer', [ik('a', 1), enc('short'), ik('b', 1)], -1],
+    ['a 7-byte first key', [enc('1234567'), ik('b', 1)], -1],
+  ])('%s', (_name, keys, expected) => {
+    const { wasm, native } = both(keys)
+    expect(native).toEqual(wasm)
+    expect(native.n).toBe(expected)
+  })
+})
+
+describe('native verify kernel', () => {
+  it('is built and loads here, with libxxhash, libsnappy and CRC32C instructions, so the tests below exercise it', () => {
+    expect(nativeVerifyAbilities()).toEqual({ xxh3: true, snappy: true, crc32c: true })
+  })
+
+  it.each(fixtures().map((f) => f.name))('real fixture %s: the same findings, and the same summaries per chunk', (name) => {
+    const r = threeWays(fixturePath(name))
+    expect('ok' in r && r.ok).toBe(true)
+    if ('ok' in r && r.orderChecked && r.comparator === 'leveldb.BytewiseComparator' && r.keyFormat === 'internal') sameChunkSummaries(fixturePath(name))
+  })
+
+  it.each(readdirSync(BAD).filter((f) => f.endsWith('.sst')))('bad/%s: the same findings', (name) => {
+    threeWays(join(BAD, name))
+  })
+
+  const kinds = [
+    { compression: CompressionType.None, checksum: ChecksumType.CRC32c, formatVersion: 5 },
+    { compression: CompressionType.Snappy, checksum: ChecksumType.CRC32c, formatVersion: 2 },
+    { compression: CompressionType.Snappy, checksum: ChecksumType.XXH3, formatVersion: 6 },
+    { compression: CompressionType.None, checksum: ChecksumType.xxHash, formatVersion: 6 },
+    { compression: CompressionType.Snappy, checksum: ChecksumType.xxHash64, formatVersion: 5 },
+    // not a codec the kernel does: its blocks are checked as before, one by one
+    { compression: CompressionType.ZSTD, checksum: ChecksumType.XXH3, formatVersion: 6 },
+  ]
+
+  it.each(kinds)('clean synthetic table (compression $compression, checksum $checksum, format_version $formatVersion)', (kind) => {
+    const path = writeTable(`clean-${kind.compression}-${kind.checksum}-${kind.formatVersion}`, ordered(3000), kind)
+    const r = threeWays(path)
+    expect('ok' in r && r.ok && r.entries).toBe(3000)
+    sameChunkSummaries(path)
+  })
+
+  it.each(kinds.slice(0, 5))('damaged blocks with valid checksums (compression $compression, checksum $checksum, format_version $formatVersion)', (kind) => {
+    const clean = writeTable(`fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}`, ordered(1500, kind.checksum), kind)
+    let findings = 0
+    for (let seed = 1; seed <= 60; seed++) {
+      const path = damaged(clean, `fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}-${seed}`, seed, 1 + (seed % 3))
+      const r = threeWays(path)
+      if ('ok' in r && !r.ok) findings++
+      sameChunkSummaries(path)
+    }
+    // the damage is found (a changed value byte may leave a table valid, so not always)
+    expect(findings).toBeGreaterThan(30)
+  })
+
+  it.each([
+    ['equal internal keys', (e: [Uint8Array, Uint8Array][]) => e.splice(300, 0, e[300])],
+    [
+      'an older version first',
+      (e: [Uint8Array, Uint8Array][]) => e.splice(300, 0, [encodeInternalKey(e[300][0].subarray(0, -8), 5, ValueType.Value), enc('old')]),
+    ],
+    ['keys swapped', (e: [Uint8Array, Uint8Array][]) => e.splice(300, 2, e[301], e[300])],
+  ])('%s: the same findings', (_name, change) => {
+    for (const kind of kinds.slice(0, 3)) {
+      const entries = ordered(1000)
+      change(entries)
+      const r = threeWays(writeTable(`changed-${kind.compression}-${kind.checksum}`, entries, kind))
+      expect('ok' in r && r.ok).toBe(false)
+    }
+  })
+
+  it('a checksum that does not match: the block is checked again, and reported as the JavaScript path reports it', () => {
+    const clean = writeTable('mismatch', ordered(1000), kinds[2])
+    const bytes = new Uint8Array(readFileSync(clean))
+    const t = openTable(clean, { verifyChecksums: false })
+    const h = [...t.dataBlocks()][5].handle
+    t.close()
+    bytes[h.offset + 3] ^= 0x40
+    const path = join(dir, 'mismatch-damaged.sst')
+    const fd = openSync(path, 'w')
+    writeSync(fd, bytes)
+    closeSync(fd)
+    const r = threeWays(path)
+    // first the mismatch, then what decoding the damaged Snappy block finds
+    expect('ok' in r && r.problems.map((p) => [p.offset, p.message.split(':')[0]])[0]).toEqual([h.offset, 'data block checksum mismatch'])
+  })
+})
