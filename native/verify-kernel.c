@@ -41,6 +41,8 @@ enum { COMPRESSION_NONE = 0, COMPRESSION_SNAPPY = 1 };
 #define VERIFY_CHECKSUMS 1
 #define CHECK_ORDER 2
 #define KEEP_KEYS 4
+/* Every block's payload is its contents, whatever its type byte says (sst_dump 7.8.3 on a NoCompression file). */
+#define RAW_BLOCKS 8
 
 #define BLOCK_TRAILER_BYTES 5
 #define NUM_RESTARTS_MASK 0x0fffffffu
@@ -292,7 +294,7 @@ static int32_t walk_block(const uint8_t *block, size_t size, int check_order, co
  * or REDO / NOT_HANDLED; key offsets and lengths in keys), keys the first and last keys from
  * *keys_used on (KEEP_KEYS). A block must end (trailer included) by `limit` (the footer) and
  * be at most max_block_bytes; a Snappy block may declare at most max_output bytes. flags:
- * VERIFY_CHECKSUMS, CHECK_ORDER (internal keys, bytewise), KEEP_KEYS; valid_types: NULL, or
+ * VERIFY_CHECKSUMS, CHECK_ORDER (internal keys, bytewise), KEEP_KEYS, RAW_BLOCKS; valid_types: NULL, or
  * 256 bytes, non-zero for the entry types that pass.
  *
  * Returns how many blocks were done: n, or fewer when keys is full (the caller grows it and
@@ -322,7 +324,7 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
       continue;
     }
     const uint8_t *block = src + (offset - src_off);
-    const uint8_t type = block[size];
+    const uint8_t type = (flags & RAW_BLOCKS) ? COMPRESSION_NONE : block[size];
     if (type != COMPRESSION_NONE && !(type == COMPRESSION_SNAPPY && snappy_uncompress)) {
       m[0] = NOT_HANDLED;
       continue;

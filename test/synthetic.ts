@@ -3,9 +3,13 @@
  * format, bytewise comparator), with entries given in the order to write them,
  * in or out of key order. Not real RocksDB output: name files synthetic-*.
  */
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { CompressionType } from '../src/codec/compression.js'
-import { FileSink, plainWriterOptions, TableWriter } from '../src/table/writer.js'
+import { readFixed32, writeFixed32 } from '../src/format/coding.js'
+import { computeStoredChecksum } from '../src/table/block-reader.js'
+import { openTable } from '../src/table/reader.js'
+import { FileSink, plainWriterOptions, TableWriter, type TableWriterOptions } from '../src/table/writer.js'
+import { prng } from '../src/util/prng.js'
 
 export type Entry = [internalKey: Uint8Array, value: Uint8Array]
 
@@ -21,6 +25,11 @@ export function writeSyntheticTable(
     metadataBlockSize: o.metadataBlockSize ?? 4096,
   })
   for (const [name, value] of o.props ?? []) options.baseProperties.set(name, value)
+  return writeSyntheticTableWith(path, entries, options)
+}
+
+/** A synthetic table written with these writer options (plainWriterOptions and what a test changes). */
+export function writeSyntheticTableWith(path: string, entries: Iterable<Entry>, options: TableWriterOptions): string {
   const fd = openSync(path, 'w')
   try {
     const w = new TableWriter(new FileSink(fd), options)
@@ -30,4 +39,30 @@ export function writeSyntheticTable(
     closeSync(fd)
   }
   return path
+}
+
+/**
+ * A copy of the table at `path`, written to `out`, with `count` data blocks damaged (chosen
+ * by `seed`): a byte changed, as often in the restart array and block footer (in an
+ * uncompressed block where its footer says they are, else in its last 24 bytes) as in the
+ * entries, and the block's checksum written again unless `fixChecksums` is false, so that
+ * only the block's own decoding can find the damage.
+ */
+export function damagedCopy(path: string, out: string, seed: number, count: number, fixChecksums = true): string {
+  const bytes = new Uint8Array(readFileSync(path))
+  const t = openTable(path, { verifyChecksums: false })
+  const blocks = [...t.dataBlocks()].map((r) => r.handle)
+  const random = prng(seed)
+  for (let i = 0; i < count; i++) {
+    const h = blocks[Math.floor(random() * blocks.length)]
+    const what = random()
+    const uncompressed = bytes[h.offset + h.size] === CompressionType.None
+    const tail = uncompressed ? Math.min(h.size, 4 + 4 * (readFixed32(bytes, h.offset + h.size - 4) & 0xffff)) : Math.min(h.size, 24)
+    const at = what < 0.5 ? h.offset + Math.floor(random() * h.size) : h.offset + h.size - 1 - Math.floor(random() * tail)
+    bytes[at] = what < 0.25 || what > 0.75 ? bytes[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
+    if (fixChecksums) writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
+  }
+  t.close()
+  writeFileSync(out, bytes)
+  return out
 }

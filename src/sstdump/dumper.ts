@@ -289,9 +289,13 @@ export class Dumper {
     return this.decompress(raw.payload, raw.compressionType, h, footer, kind === 'data', kind !== 'meta' || true, into.scratch)
   }
 
+  /** Whether a block's type byte says how it is compressed (7.8.3 ignores it when the file says NoCompression; --strict does not). */
+  get decompressesByType(): boolean {
+    return this.latest || this.blocksMaybeCompressed || this.opts.strict === true
+  }
+
   private decompress(payload: Uint8Array, type: number, h: BlockHandle, footer: Footer, isData: boolean, maybe: boolean, scratch?: Scratch): Uint8Array {
-    // 7.8.3 ignores the type byte when the file says NoCompression; --strict does not
-    if (type === 0 || !maybe || (!this.latest && !this.blocksMaybeCompressed && !this.opts.strict)) return payload
+    if (type === 0 || !maybe || !this.decompressesByType) return payload
     const name = compressionName783(type)
     if (![1, 2, 3, 4, 5, 7, 0x40].includes(type)) throw SstDumpStatus.of('NotSupported', 'Unsupported compression method for this build', name)
     try {

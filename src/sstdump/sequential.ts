@@ -30,6 +30,13 @@ import type { BlockIter } from '../format/block.js'
 import { advance, type BlockBuffers, type Dumper, type DumperOptions, firstEntry, toStatus } from './dumper.js'
 import { ByteSink } from './sink.js'
 import type { SstDumpStatus } from './status.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { NativeBlockChecker, NativeCheck, type NativeTableFacts } from '../table/verify-native.js'
+
+/** check's runs of blocks through the native kernel: at most this many blocks, spanning at most this many bytes. */
+const NATIVE_RUN_BLOCKS = 256
+const NATIVE_RUN_BYTES = 2 << 20
+const NO_KEYS = new Uint8Array(0)
 
 /** Thrown by the stderr probe of a chunk printed out of order. */
 const STDERR_LINE = Symbol('stderr line')
@@ -211,12 +218,34 @@ export class SstDumpBlockPrinter {
     throw STDERR_LINE
   })
 
+  /** check's native kernel (src/table/verify-native.ts), where it loads. */
+  private readonly native: NativeBlockChecker | null
+  private readonly nativeFacts: NativeTableFacts | null
+  private runHandles = new Float64Array(0)
+  private runMeta = new Int32Array(0)
+
   constructor(
     private readonly dumper: Dumper,
     private readonly read: ReadKind,
     private readonly err: ByteSink,
   ) {
     const t = dumper.table!
+    const footer = dumper.footer
+    // The types the WebAssembly check passes (below 32, as setSstDumpTypes marks them); checksums as --verify_checksum says.
+    this.native =
+      read === 'check' && footer
+        ? NativeBlockChecker.create({
+            flags: (dumper.opts.verifyChecksum ? NativeCheck.Checksums : 0) | (dumper.decompressesByType ? 0 : NativeCheck.RawBlocks),
+            validTypes: dumper.validTypes().filter((type) => type < 32),
+          })
+        : null
+    this.nativeFacts = footer
+      ? {
+          checksum: { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 },
+          footerOffset: footer.offset,
+          maxBlockBytes: t.maxBlockBytes,
+        }
+      : null
     this.printKv = read === 'scan'
     this.mode = !this.printKv ? SstDumpMode.Check : dumper.opts.outputHex ? SstDumpMode.Hex : SstDumpMode.Text
     this.wasm = read === 'verify' ? null : WasmBlockPrinter.create()
@@ -235,37 +264,109 @@ export class SstDumpBlockPrinter {
 
   printBlocks(w: LineWriter, handles: Iterable<BlockHandle>, ti: number, _limit: number, skip = 0): ChunkResult {
     const inOrder = ti >= 0
-    const wasm = this.wasm
-    const sink = this.sink
     this.target = w
     let count = 0
     try {
-      for (const handle of handles) {
-        if (this.read === 'verify') {
-          this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, false, this.buffers)
-          continue
+      if (this.native && skip === 0) count = this.countInBatches(w, handles, inOrder)
+      else {
+        for (const handle of handles) {
+          count += this.blockEntries(w, handle, skip, inOrder, count)
+          skip = 0
         }
-        const data = this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, true, this.buffers)
-        let from = skip
-        skip = 0
-        if (wasm && from === 0) {
-          const k = this.printInWasm(wasm, data, handle.offset, w)
-          if (k < 0) {
-            count += wasm.printedEntries
-            continue
-          }
-          from = k
-          count += k
-        }
-        count += this.printInJs(data, handle.offset, from, inOrder, count, sink)
-        sink.flush()
       }
     } finally {
-      wasm?.flush(w)
-      sink.flush()
+      this.wasm?.flush(w)
+      this.sink.flush()
       this.target = null
     }
     return { count, stop: false, tombstonesFrom: ti, tombstonesTo: ti }
+  }
+
+  /** One block's entries from entry `skip` on, printed (scan) or counted (check); verify reads it. `before`: entries printBlocks has so far. */
+  private blockEntries(w: LineWriter, handle: BlockHandle, skip: number, inOrder: boolean, before: number): number {
+    if (this.read === 'verify') {
+      this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, false, this.buffers)
+      return 0
+    }
+    const wasm = this.wasm
+    const data = this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, true, this.buffers)
+    let from = skip
+    let count = 0
+    if (wasm && from === 0) {
+      const k = this.printInWasm(wasm, data, handle.offset, w)
+      if (k < 0) return wasm.printedEntries
+      from = k
+      count += k
+    }
+    count += this.printInJs(data, handle.offset, from, inOrder, before + count, this.sink)
+    this.sink.flush()
+    return count
+  }
+
+  /**
+   * check's blocks in runs of consecutive blocks, each run through the native kernel in one call;
+   * a block it does not pass is read here as blockEntries reads it (which meets the problem and
+   * words it as the entry-by-entry path does). A run is checked before an error of the index is
+   * passed on, so that a damaged block before it is reported first, as one at a time.
+   */
+  private countInBatches(w: LineWriter, handles: Iterable<BlockHandle>, inOrder: boolean): number {
+    let count = 0
+    const run: BlockHandle[] = []
+    const flush = () => {
+      if (run.length > 0) count += this.countRun(w, run, inOrder, count)
+      run.length = 0
+    }
+    const it = handles[Symbol.iterator]()
+    for (;;) {
+      let r: IteratorResult<BlockHandle>
+      try {
+        r = it.next()
+      } catch (e) {
+        flush()
+        throw e
+      }
+      if (r.done) break
+      const h = r.value
+      if (run.length > 0) {
+        const first = run[0]
+        const prev = run[run.length - 1]
+        const follows = h.offset >= prev.offset + prev.size + BLOCK_TRAILER_BYTES
+        if (!follows || run.length >= NATIVE_RUN_BLOCKS || h.offset + h.size + BLOCK_TRAILER_BYTES - first.offset > NATIVE_RUN_BYTES) flush()
+      }
+      run.push(h)
+    }
+    flush()
+    return count
+  }
+
+  /** Entries of a run of consecutive blocks (see countInBatches). */
+  private countRun(w: LineWriter, run: BlockHandle[], inOrder: boolean, before: number): number {
+    const n = run.length
+    if (this.runHandles.length < 2 * n) {
+      this.runHandles = new Float64Array(2 * n)
+      this.runMeta = new Int32Array(5 * n)
+    }
+    const handles = this.runHandles.subarray(0, 2 * n)
+    const meta = this.runMeta.subarray(0, 5 * n)
+    for (let i = 0; i < n; i++) {
+      handles[2 * i] = run[i].offset
+      handles[2 * i + 1] = run[i].size
+    }
+    const start = run[0].offset
+    const length = run[n - 1].offset + run[n - 1].size + BLOCK_TRAILER_BYTES - start
+    const window = this.buffers.window as ReadWindow
+    const facts = this.nativeFacts as NativeTableFacts
+    if (start + length <= facts.footerOffset) {
+      // In place in the window (a parallel chunk's blocks are there already: no read).
+      const at = window.at(start, length)
+      ;(this.native as NativeBlockChecker).check(facts, window.bytes, at + length, start - at, handles, meta, NO_KEYS)
+    } else meta.fill(-1)
+    let count = 0
+    for (let i = 0; i < n; i++) {
+      const entries = meta[5 * i]
+      count += entries >= 0 ? entries : this.blockEntries(w, run[i], 0, inOrder, before + count)
+    }
+    return count
   }
 
   printTombstones(): number {

@@ -55,7 +55,6 @@ let loaded: { call: VerifyBlocksCall; abilities: NativeVerifyAbilities } | null 
 const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
 
 function load(): typeof loaded {
-  if (process.env.SSTKIT_NO_NATIVE_VERIFY) return null
   const path = fileURLToPath(LIBRARY)
   if (!existsSync(path)) return null
   try {
@@ -75,7 +74,7 @@ function load(): typeof loaded {
 /** What the native kernel can do here, or null when it is not available. */
 export function nativeVerifyAbilities(): NativeVerifyAbilities | null {
   if (loaded === undefined) loaded = load()
-  return loaded ? loaded.abilities : null
+  return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? loaded.abilities : null
 }
 
 /** What the kernel checks (native/verify-kernel.c's flags). */
@@ -86,6 +85,8 @@ export const NativeCheck = {
   Order: 2,
   /** Keep each block's first and last keys (verify's summaries). */
   Keys: 4,
+  /** Take every block's payload as its contents, whatever its type byte says (sst_dump 7.8.3 on a NoCompression file). */
+  RawBlocks: 8,
 } as const
 
 export interface NativeCheckOptions {
@@ -112,9 +113,10 @@ export class NativeBlockChecker {
   private readonly flags: number
   private readonly types: Uint8Array | null
 
+  /** A checker, or null where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set: read at each creation). */
   static create(options: NativeCheckOptions): NativeBlockChecker | null {
     if (loaded === undefined) loaded = load()
-    return loaded ? new NativeBlockChecker(loaded.call, options) : null
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, options) : null
   }
 
   private constructor(

@@ -6,13 +6,13 @@
  * fixed up (so that the kernel's own block and entry checks decide). Its
  * per-chunk summaries must equal the WebAssembly path's block by block.
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ChecksumType } from '../../src/codec/checksum.js'
 import { CompressionType } from '../../src/codec/compression.js'
-import { readFixed32, writeFixed32 } from '../../src/format/coding.js'
+import { writeFixed32 } from '../../src/format/coding.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
@@ -22,9 +22,9 @@ import { NativeBlockChecker, NativeCheck, nativeVerifyAbilities } from '../../sr
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { BlockSummarizer, type PackedSummaries } from '../../src/table/verify-parallel.js'
-import { FileSink, plainWriterOptions, TableWriter } from '../../src/table/writer.js'
-import { prng } from '../../src/util/prng.js'
+import { plainWriterOptions } from '../../src/table/writer.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
+import { damagedCopy, writeSyntheticTableWith } from '../synthetic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-native-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -93,45 +93,14 @@ const ordered = (n: number, seed = 0) =>
   })
 
 function writeTable(name: string, entries: [Uint8Array, Uint8Array][], o: { compression: number; checksum: number; formatVersion: number }): string {
-  const path = join(dir, `${name}.sst`)
-  const fd = openSync(path, 'w')
-  try {
-    const w = new TableWriter(
-      new FileSink(fd),
-      plainWriterOptions({ compressionType: o.compression, checksumType: o.checksum, formatVersion: o.formatVersion, blockSize: 1024, restartInterval: 4 }),
-    )
-    for (const [k, v] of entries) w.add(k, v)
-    w.finish()
-  } finally {
-    closeSync(fd)
-  }
-  return path
-}
-
-/**
- * A copy of `path` with `count` blocks damaged: a byte changed (or a block's last bytes) and
- * the checksum written again, so that only the block's own decoding can find the damage.
- */
-function damaged(path: string, name: string, seed: number, count: number): string {
-  const bytes = new Uint8Array(readFileSync(path))
-  const t = openTable(path, { verifyChecksums: false })
-  const blocks = [...t.dataBlocks()].map((r) => r.handle)
-  const random = prng(seed)
-  for (let i = 0; i < count; i++) {
-    const h = blocks[Math.floor(random() * blocks.length)]
-    const what = random()
-    // The restart array and block footer are hit as often as the entries: in an uncompressed
-    // block where its footer says they are, in a compressed one its last 24 bytes.
-    const uncompressed = bytes[h.offset + h.size] === CompressionType.None
-    const tail = uncompressed ? Math.min(h.size, 4 + 4 * (readFixed32(bytes, h.offset + h.size - 4) & 0xffff)) : Math.min(h.size, 24)
-    const at = what < 0.5 ? h.offset + Math.floor(random() * h.size) : h.offset + h.size - 1 - Math.floor(random() * tail)
-    bytes[at] = what < 0.25 || what > 0.75 ? bytes[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
-    writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
-  }
-  t.close()
-  const out = join(dir, `${name}.sst`)
-  writeFileSync(out, bytes)
-  return out
+  const options = plainWriterOptions({
+    compressionType: o.compression,
+    checksumType: o.checksum,
+    formatVersion: o.formatVersion,
+    blockSize: 1024,
+    restartInterval: 4,
+  })
+  return writeSyntheticTableWith(join(dir, `synthetic-${name}.sst`), entries, options)
 }
 
 describe('native verify kernel, one block at a time, against the WebAssembly check', () => {
@@ -223,7 +192,7 @@ describe('native verify kernel', () => {
     const clean = writeTable(`fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}`, ordered(1500, kind.checksum), kind)
     let findings = 0
     for (let seed = 1; seed <= 60; seed++) {
-      const path = damaged(clean, `fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}-${seed}`, seed, 1 + (seed % 3))
+      const path = damagedCopy(clean, join(dir, `synthetic-fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}-${seed}.sst`), seed, 1 + (seed % 3))
       const r = threeWays(path)
       if ('ok' in r && !r.ok) findings++
       sameChunkSummaries(path)
@@ -255,7 +224,7 @@ describe('native verify kernel', () => {
     const h = [...t.dataBlocks()][5].handle
     t.close()
     bytes[h.offset + 3] ^= 0x40
-    const path = join(dir, 'mismatch-damaged.sst')
+    const path = join(dir, 'synthetic-mismatch-damaged.sst')
     const fd = openSync(path, 'w')
     writeSync(fd, bytes)
     closeSync(fd)
