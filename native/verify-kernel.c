@@ -374,3 +374,62 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
   *keys_used = (double)used;
   return b;
 }
+
+/* Bytewise order of a[0..an) and b[0..bn), as format/internal-key.ts bytewisePrefix. */
+static int bytewise(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+  const size_t n = an < bn ? an : bn;
+  const int r = n ? memcmp(a, b, n) : 0;
+  if (r != 0) return r;
+  return an < bn ? -1 : an > bn ? 1 : 0;
+}
+
+/* Internal-key order (both at least 8 bytes): user keys bytewise, then (seqno << 8 | type) descending. */
+static int internal_order(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+  const int r = bytewise(a, an - 8, b, bn - 8);
+  if (r != 0) return r;
+  const uint64_t ta = fixed64(a + an - 8), tb = fixed64(b + bn - 8);
+  return ta > tb ? -1 : ta < tb ? 1 : 0;
+}
+
+/* verify.ts indexCompare: an index separator (a user key, or an internal key) against a stored internal key b. */
+static int index_order(const uint8_t *sep, size_t sn, int sep_is_user_key, const uint8_t *b, size_t bn) {
+  return sep_is_user_key ? bytewise(sep, sn, b, bn - 8) : internal_order(sep, sn, b, bn);
+}
+
+/*
+ * verify.ts's checks across the n summarized blocks of a chunk (meta and keys as
+ * sstkit_verify_blocks leaves them; each block's index separator is
+ * index_keys[index_ends[b - 1] (0 for b = 0) .. index_ends[b])), after the previous
+ * block's state: prev_key (the last key of the last block with entries; prev_len -1: none)
+ * and prev_index (the previous separator; -1: none). Returns 1 when every block was
+ * passed and no check fires (the first key of each block after the last key before it
+ * and after the separator before it, the separator not before the block's last key):
+ * verify.ts then takes the chunk whole; else 0, and verify.ts walks it block by block.
+ */
+int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *index_keys, const int32_t *index_ends,
+                             int32_t sep_is_user_key, const uint8_t *prev_key, int32_t prev_len, const uint8_t *prev_index, int32_t prev_index_len) {
+  const uint8_t *last = prev_key;
+  int32_t last_len = prev_len;
+  const uint8_t *sep = prev_index;
+  int32_t sep_len = prev_index_len;
+  if ((last_len >= 0 && last_len < 8) || (!sep_is_user_key && sep_len >= 0 && sep_len < 8)) return 0;
+  for (int32_t b = 0; b < n; b++) {
+    const int32_t *m = meta + (size_t)b * SUMMARY_INTS;
+    if (m[0] < 0) return 0;
+    const int32_t from = b == 0 ? 0 : index_ends[b - 1];
+    const uint8_t *index_key = index_keys + from;
+    const int32_t index_len = index_ends[b] - from;
+    if (index_len < 0 || (!sep_is_user_key && index_len < 8)) return 0;
+    if (m[0] > 0) {
+      const uint8_t *first = keys + m[1];
+      if (last_len >= 0 && internal_order(last, (size_t)last_len, first, (size_t)m[2]) >= 0) return 0;
+      if (sep_len >= 0 && index_order(sep, (size_t)sep_len, sep_is_user_key, first, (size_t)m[2]) >= 0) return 0;
+      last = keys + m[3];
+      last_len = m[4];
+    }
+    if (last_len >= 0 && index_order(index_key, (size_t)index_len, sep_is_user_key, last, (size_t)last_len) < 0) return 0;
+    sep = index_key;
+    sep_len = index_len;
+  }
+  return 1;
+}

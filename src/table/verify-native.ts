@@ -42,6 +42,19 @@ type VerifyBlocksCall = (
   keysUsed: Float64Array,
 ) => number
 
+type VerifyAcrossCall = (
+  meta: Int32Array,
+  keys: Uint8Array,
+  n: number,
+  indexKeys: Uint8Array,
+  indexEnds: Int32Array,
+  sepIsUserKey: number,
+  prevKey: Uint8Array | null,
+  prevLen: number,
+  prevIndex: Uint8Array | null,
+  prevIndexLen: number,
+) => number
+
 /** What the kernel found it can do in this process (sstkit_verify_init's bits). */
 export interface NativeVerifyAbilities {
   xxh3: boolean
@@ -49,7 +62,7 @@ export interface NativeVerifyAbilities {
   crc32c: boolean
 }
 
-let loaded: { call: VerifyBlocksCall; abilities: NativeVerifyAbilities } | null | undefined
+let loaded: { call: VerifyBlocksCall; across: VerifyAcrossCall; abilities: NativeVerifyAbilities } | null | undefined
 
 /** dist/native, from tsc's output (dist/table), the sources (src/table: tests) and the bundle (which re-points it). */
 const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
@@ -63,8 +76,11 @@ function load(): typeof loaded {
     const call = lib.func(
       'int32_t sstkit_verify_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, const uint8_t *validTypes, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, void *meta, void *keys, double keysCapacity, void *keysUsed)',
     ) as VerifyBlocksCall
+    const across = lib.func(
+      'int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *indexKeys, const int32_t *indexEnds, int32_t sepIsUserKey, const uint8_t *prevKey, int32_t prevLen, const uint8_t *prevIndex, int32_t prevIndexLen)',
+    ) as VerifyAcrossCall
     const bits = init()
-    return { call, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
+    return { call, across, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
   } catch {
     // not loadable here (another platform's build): the WebAssembly path does the work
     return null
@@ -116,11 +132,12 @@ export class NativeBlockChecker {
   /** A checker, or null where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set: read at each creation). */
   static create(options: NativeCheckOptions): NativeBlockChecker | null {
     if (loaded === undefined) loaded = load()
-    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, options) : null
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, loaded.across, options) : null
   }
 
   private constructor(
     private readonly call: VerifyBlocksCall,
+    private readonly across: VerifyAcrossCall,
     options: NativeCheckOptions,
   ) {
     this.flags = options.flags
@@ -176,6 +193,41 @@ export class NativeBlockChecker {
       keys = bigger
     }
   }
+}
+
+/** A chunk's summaries (5 ints per block in meta, keys in keys) and its blocks' index separators, packed. */
+export interface PackedChunk {
+  readonly blocks: number
+  readonly meta: Int32Array
+  readonly keys: Uint8Array
+  /** Block b's separator is indexKeys[indexEnds[b - 1] (0 for b = 0) .. indexEnds[b]). */
+  readonly indexKeys: Uint8Array
+  readonly indexEnds: Int32Array
+}
+
+/**
+ * Whether verify.ts's checks across blocks all pass over a whole summarized chunk, after the
+ * previous block's state (see sstkit_verify_across): verify.ts then takes the chunk whole.
+ * False where the kernel is not available.
+ */
+export function chunkPassesAcross(chunk: PackedChunk, sepIsUserKey: boolean, prevKey: Uint8Array | null, prevIndexKey: Uint8Array | null): boolean {
+  if (loaded === undefined) loaded = load()
+  if (!loaded) return false
+  const { meta, keys, indexKeys, indexEnds, blocks } = chunk
+  return (
+    loaded.across(
+      meta,
+      keys,
+      blocks,
+      indexKeys,
+      indexEnds,
+      sepIsUserKey ? 1 : 0,
+      prevKey,
+      prevKey ? prevKey.length : -1,
+      prevIndexKey,
+      prevIndexKey ? prevIndexKey.length : -1,
+    ) === 1
+  )
 }
 
 /** A 256-byte table marking `types`. */

@@ -24,7 +24,15 @@ import { computeStoredChecksum } from './block-reader.js'
 import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { DataBlockRef, Table } from './reader.js'
-import { NATIVE_NOT_HANDLED, NATIVE_REDO, NativeBlockChecker, NativeCheck, type NativeTableFacts } from './verify-native.js'
+import {
+  chunkPassesAcross,
+  NATIVE_NOT_HANDLED,
+  NATIVE_REDO,
+  NativeBlockChecker,
+  NativeCheck,
+  type NativeTableFacts,
+  nativeVerifyAbilities,
+} from './verify-native.js'
 import { WasmOrderChecker } from './verify-wasm.js'
 
 /** What a worker found in one data block that it passed. */
@@ -238,8 +246,27 @@ export class BlockSummarizer {
 
 const NO_KEY = new Uint8Array(0)
 
-/** A data block as verify.ts walks it: its handle, index key and (partitioned indexes) index partition. */
-export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'>
+/**
+ * A data block as verify.ts walks it: its handle, index key and (partitioned indexes) index
+ * partition. With `run`, it stands for a whole chunk whose blocks workers passed and whose
+ * checks across blocks all pass after verify.ts's state (verify-native.ts chunkPassesAcross):
+ * its handle is the first block's, its index key the last block's.
+ */
+export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'> & { run?: CleanRun }
+
+/** A chunk verify.ts takes whole (VerifyBlockRef.run). */
+export interface CleanRun {
+  readonly blocks: number
+  readonly entries: number
+  /** The last key of its last block with entries (null: none has any). */
+  readonly lastKey: Uint8Array | null
+}
+
+/** verify.ts's state before a block: the last key so far and the previous index separator. */
+export interface AcrossState {
+  prevKey: Uint8Array | null
+  prevIndexKey: Uint8Array | null
+}
 
 /**
  * A chunk read ahead from the index. Its blocks are kept packed, not as a ref object each, in
@@ -306,6 +333,10 @@ export class ParallelBlockChecks {
   /** Tests (awaitWorkers): after each chunk the main thread takes, the next is left to the workers until one answers. */
   private leaveToWorkers = false
   private awaited = false
+  /** The index's separators are user keys (else internal keys). */
+  private readonly sepIsUserKey: boolean
+  /** Whether whole chunks can be taken as runs (the native kernel loads). */
+  private readonly acrossNative: boolean
 
   constructor(
     table: Table,
@@ -316,6 +347,8 @@ export class ParallelBlockChecks {
     private readonly stats?: VerifyStats,
   ) {
     this.local = local
+    this.sepIsUserKey = table.indexEncoding.keyIsUserKey
+    this.acrossNative = nativeVerifyAbilities() !== null
     this.queue = ChunkQueue.create(workers * WORKER_WINDOW + 2)
     this.stores = Array.from({ length: this.queue.slots + 1 }, () => new Store())
     const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes, queue: this.queue.buffer, queueSlots: this.queue.slots }
@@ -328,8 +361,12 @@ export class ParallelBlockChecks {
     while (this.pool.slots.some((s) => !s.ready && !s.dead)) this.waitForWorker()
   }
 
-  /** The data blocks of `refs`, in order; an error of the index is thrown where it was met. */
-  wrap(refs: Iterator<DataBlockRef>): Iterator<VerifyBlockRef> {
+  /**
+   * The data blocks of `refs`, in order; an error of the index is thrown where it was met. With
+   * `state` (verify.ts's, read when a chunk starts), a chunk that passes whole comes as one ref
+   * with `run` where the native kernel is available.
+   */
+  wrap(refs: Iterator<DataBlockRef>, state?: () => AcrossState): Iterator<VerifyBlockRef> {
     this.source = refs
     return {
       next: (): IteratorResult<VerifyBlockRef> => {
@@ -349,7 +386,18 @@ export class ParallelBlockChecks {
         }
         const c = this.window[0]
         const b = this.pos
-        if (b === 0) this.headHandles = this.queue.handlesOf(c.id)
+        if (b === 0) {
+          this.headHandles = this.queue.handlesOf(c.id)
+          const run = state && this.acrossNative ? this.cleanRun(c, state()) : null
+          if (run) {
+            this.pos = c.blocks - 1
+            const h = this.headHandles
+            const { keys, keyEnds } = c.store
+            const last = c.blocks - 1
+            const indexKey = keys.subarray(last === 0 ? 0 : keyEnds[last - 1], keyEnds[last])
+            return { done: false, value: { handle: { offset: h[0], size: h[1] }, indexKey, partition: c.partitions ? c.partitions[last] : null, run } }
+          }
+        }
         const h = this.headHandles
         const handle = { offset: h[2 * b], size: h[2 * b + 1] }
         const { keys, keyEnds } = c.store
@@ -362,13 +410,7 @@ export class ParallelBlockChecks {
   /** A worker's summary of the block wrap() yielded last, or null when the block must be checked in verify.ts. */
   summary(): BlockSummary | null {
     const head = this.window[0]
-    while (!head.checked) {
-      const id = this.leaveToWorkers ? -1 : this.queue.claim(MAIN_THREAD)
-      if (id >= 0) {
-        if (this.awaited) this.leaveToWorkers = true
-        this.checkHere(id)
-      } else if (!this.poll()) this.waitForWorker()
-    }
+    this.awaitChecked(head)
     const { meta, keys } = head.store.summary
     const at = this.pos * SUMMARY_INTS
     const entries = meta[at]
@@ -376,6 +418,33 @@ export class ParallelBlockChecks {
     const firstKey = keys.subarray(meta[at + 1], meta[at + 1] + meta[at + 2])
     const lastKey = keys.subarray(meta[at + 3], meta[at + 3] + meta[at + 4])
     return { entries, firstKey, lastKey }
+  }
+
+  /** Until the head chunk `head` is checked: by this thread when no worker has claimed it, else by waiting for one. */
+  private awaitChecked(head: Chunk): void {
+    while (!head.checked) {
+      const id = this.leaveToWorkers ? -1 : this.queue.claim(MAIN_THREAD)
+      if (id >= 0) {
+        if (this.awaited) this.leaveToWorkers = true
+        this.checkHere(id)
+      } else if (!this.poll()) this.waitForWorker()
+    }
+  }
+
+  /** The head chunk `c` as one run, when the kernel finds every check across its blocks passing after `state`; else null. */
+  private cleanRun(c: Chunk, state: AcrossState): CleanRun | null {
+    this.awaitChecked(c)
+    const { meta, keys } = c.store.summary
+    const chunk = { blocks: c.blocks, meta, keys, indexKeys: c.store.keys, indexEnds: c.store.keyEnds }
+    if (!chunkPassesAcross(chunk, this.sepIsUserKey, state.prevKey, state.prevIndexKey)) return null
+    let entries = 0
+    let lastKey: Uint8Array | null = null
+    for (let b = 0; b < c.blocks; b++) {
+      const at = b * SUMMARY_INTS
+      entries += meta[at]
+      if (meta[at] > 0) lastKey = keys.subarray(meta[at + 3], meta[at + 3] + meta[at + 4])
+    }
+    return { blocks: c.blocks, entries, lastKey }
   }
 
   /** Close the workers (the handshake; also on process exit). */

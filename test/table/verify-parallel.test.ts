@@ -14,6 +14,8 @@ import type * as ReaderModule from '../../src/table/reader.js'
 import type * as LayoutModule from '../../src/table/layout.js'
 import type * as ParallelModule from '../../src/table/verify-parallel.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
+import { writeFixed32 } from '../../src/format/coding.js'
+import { computeStoredChecksum } from '../../src/table/block-reader.js'
 import { assertFreshBuild, BAD, fixturePath, fixtures, ROOT, sstkit } from '../helpers.js'
 import { type Entry, writeSyntheticTable } from '../synthetic.js'
 
@@ -97,12 +99,39 @@ describe('findings across block boundaries (synthetic)', () => {
     for (const pad of [0, 300]) {
       const entries: Entry[] = order.map((i, n) => [key(i, 5000 - n), enc(`value ${i}`.padEnd(pad, '.'))])
       const file = writeSyntheticTable(join(dir, `synthetic-out-of-order-${pad}.sst`), entries, { blockSize: 256 })
-      const r = expectSameFindings(file)
-      if (r.serial.kind === 'unopenable') return expect.unreachable()
-      expect(r.serial.problems.some((p) => /keys out of order: entry \d+/.test(p.message))).toBe(true)
-      expect(r.serial.problems.length).toBeGreaterThan(1)
-      expect(r.stats.chunksByWorkers).toBeGreaterThan(0)
+      // chunks of one block, and of many (the disorder inside a chunk the native kernel checks across, or at its edge)
+      for (const chunkBytes of [300, 1500, 4096, 64 * 1024]) {
+        const r = expectSameFindings(file, chunkBytes)
+        if (r.serial.kind === 'unopenable') return expect.unreachable()
+        expect(r.serial.problems.some((p) => /keys out of order: entry \d+/.test(p.message))).toBe(true)
+        expect(r.serial.problems.length).toBeGreaterThan(1)
+        if (chunkBytes === 300) expect(r.stats.chunksByWorkers).toBeGreaterThan(0)
+      }
     }
+  })
+
+  it('index separators out of place (the index block damaged, its checksum fixed up): the same findings for any chunk size', () => {
+    const entries: Entry[] = Array.from({ length: 600 }, (_, i) => [key(i * 3), enc(`value ${i}`)])
+    const good = writeSyntheticTable(join(dir, 'synthetic-index.sst'), entries, { blockSize: 256 })
+    const t = openTable(good)
+    const index = t.indexHandle
+    const ctx = t.checksum
+    t.close()
+    let findings = 0
+    for (let seed = 1; seed <= 30; seed++) {
+      const bytes = new Uint8Array(readFileSync(good))
+      // a byte of a separator's key (past each entry's 3 varint bytes, usually), so that most still decode
+      const at = index.offset + ((seed * 7919) % Math.max(1, index.size - 8))
+      bytes[at] = (bytes[at] + 1 + (seed % 5)) & 0xff
+      writeFixed32(bytes, index.offset + index.size + 1, computeStoredChecksum(ctx, bytes.subarray(index.offset, index.offset + index.size + 1), index.offset))
+      const bad = join(dir, `synthetic-index-${seed}.sst`)
+      writeFileSync(bad, bytes)
+      for (const chunkBytes of [300, 4096]) {
+        const r = expectSameFindings(bad, chunkBytes)
+        if (chunkBytes === 300 && r.serial.kind === 'findings') findings++
+      }
+    }
+    expect(findings).toBeGreaterThan(5)
   })
 
   it('a damaged block among good ones: the same problem at the same offset, and the blocks after it checked alike', () => {
