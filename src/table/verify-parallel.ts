@@ -103,6 +103,11 @@ export class BlockSummarizer {
   /** summarizeIn's one-block call to the kernel, its buffers reused. */
   private readonly one = { handle: new Float64Array(2), meta: new Int32Array(SUMMARY_INTS), keys: new Uint8Array(1024) }
 
+  /** Whether create() gives a summarizer here (WebAssembly runs). */
+  static get available(): boolean {
+    return WasmOrderChecker.available
+  }
+
   /** `native` false: every block through WebAssembly (what the native kernel is tested against). */
   static create(table: Table, native = true): BlockSummarizer | null {
     const checker = WasmOrderChecker.create()
@@ -338,21 +343,30 @@ export class ParallelBlockChecks {
   /** Whether whole chunks can be taken as runs (the native kernel loads). */
   private readonly acrossNative: boolean
 
+  /**
+   * The workers start first: the main thread's own summarizer (`makeLocal`: loading the
+   * native kernel and compiling WebAssembly) then overlaps their start.
+   */
   constructor(
     table: Table,
-    local: BlockSummarizer,
+    makeLocal: () => BlockSummarizer,
     path: string,
     workers: number,
     private readonly chunkBytes: number,
     private readonly stats?: VerifyStats,
   ) {
-    this.local = local
-    this.sepIsUserKey = table.indexEncoding.keyIsUserKey
-    this.acrossNative = nativeVerifyAbilities() !== null
     this.queue = ChunkQueue.create(workers * WORKER_WINDOW + 2)
-    this.stores = Array.from({ length: this.queue.slots + 1 }, () => new Store())
     const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes, queue: this.queue.buffer, queueSlots: this.queue.slots }
     this.pool = new WorkerPool(WORKER_URL, workers, data, { unref: true })
+    this.stores = Array.from({ length: this.queue.slots + 1 }, () => new Store())
+    this.sepIsUserKey = table.indexEncoding.keyIsUserKey
+    this.local = makeLocal()
+    this.acrossNative = nativeVerifyAbilities() !== null
+  }
+
+  /** The main thread's summarizer (verify.ts's serial checks use it too). */
+  get summarizer(): BlockSummarizer {
+    return this.local
   }
 
   /** Wait until every worker has started (tests: so that workers take chunks even of a small file). */

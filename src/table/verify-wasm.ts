@@ -34,6 +34,11 @@ export class WasmOrderChecker {
   /** firstLen, prevLen after a check (read here once per block: a WebAssembly.Global is slower to read). */
   private lens: Int32Array
 
+  /** Whether create() gives a checker (the module compiles here). */
+  static get available(): boolean {
+    return compileKernel(VERIFY_KERNELS_WASM) !== null
+  }
+
   /** A checker, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmOrderChecker | null {
     const module = compileKernel(VERIFY_KERNELS_WASM)

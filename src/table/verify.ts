@@ -249,10 +249,12 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   // Read before the summarizer takes it (and reported where a serial run reports it): one read, one report.
   const dictionary = readDictionary(table)
   // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
-  const fast = options.wasm !== false && wasmApplies ? BlockSummarizer.create(table, options.native !== false) : null
+  const summarizes = options.wasm !== false && wasmApplies && BlockSummarizer.available
+  const native = options.native !== false
   // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here. They
-  // start before the meta blocks are checked, so that a worker's start overlaps that.
-  const parallel = fast ? startParallel(table, fast, options) : null
+  // start first, so that their start overlaps the meta blocks' checks and this thread's own set-up.
+  const parallel = summarizes ? startParallel(table, () => BlockSummarizer.create(table, native) as BlockSummarizer, options) : null
+  const fast = parallel ? parallel.summarizer : summarizes ? BlockSummarizer.create(table, native) : null
   try {
     // The footer counts as a block, as layout counts it: openTable parsed and checked it (magic, handles);
     // from format_version 6 it has a checksum too.
@@ -455,12 +457,12 @@ function withoutOffset(message: string, offset: number): string {
 const EMPTY = new Uint8Array(0)
 
 /** The parallel checks of a large table read from a file, or null: check serially. */
-function startParallel(table: Table, local: BlockSummarizer, options: VerifyOptions): ParallelBlockChecks | null {
+function startParallel(table: Table, makeLocal: () => BlockSummarizer, options: VerifyOptions): ParallelBlockChecks | null {
   const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
   const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
   if (jobs < 2 || !canUseVerifyWorkers || path === null || dataBytes < (options.parallelThreshold ?? 32 * 1024 * 1024)) return null
-  const p = new ParallelBlockChecks(table, local, path, jobs - 1, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
+  const p = new ParallelBlockChecks(table, makeLocal, path, jobs - 1, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
   if (options.awaitWorkers) p.awaitWorkers()
   return p
 }
