@@ -2,7 +2,8 @@
 # The package as users get it: `npm pack` the checkout, install the tarball into an empty
 # directory (from npm's cache where it can), then run the installed `sstkit --version` and
 # `sstkit verify` on the sample. Fails if the tarball lacks dist/ (or the wasm kernels in it),
-# if a dependency does not install (zstd-napi builds natively), or if either command fails.
+# if a dependency does not install (zstd-napi builds natively), if verify's native kernel does not
+# load from the installed package, or if either command fails.
 # Run by .ci/run; about two minutes, most of it npm install, so it is not part of npm test.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,6 +16,7 @@ tarball="$(cd "$root" && npm pack --ignore-scripts --pack-destination "$work" --
 tar -tzf "$work/$tarball" >"$work/contents"
 grep -qx 'package/dist/index.js' "$work/contents" || { echo "pack-install: $tarball has no dist/index.js" >&2; exit 1; }
 grep -q '^package/dist/wasm/' "$work/contents" || { echo "pack-install: $tarball has no dist/wasm/" >&2; exit 1; }
+grep -qx 'package/dist/native/verify-kernel.so' "$work/contents" || { echo "pack-install: $tarball has no dist/native/verify-kernel.so" >&2; exit 1; }
 
 mkdir "$work/app"
 cd "$work/app"
@@ -30,4 +32,6 @@ cp "$root/examples/sample.sst" .
 ./node_modules/.bin/sstkit help props >/dev/null
 ./node_modules/.bin/sstkit verify sample.sst --json | node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); if (!j.ok || j.entries !== 900) process.exit(1)'
 node --input-type=module -e "import { openTable } from 'sstkit'; const t = openTable('sample.sst'); if (t.properties.known.get('rocksdb.num.entries') !== 900) process.exit(1); t.close()"
+# verify's native kernel, built where the tarball was packed, loads from the installed package here.
+node --input-type=module -e "import { nativeVerifyAbilities } from 'sstkit'; if (!nativeVerifyAbilities()) process.exit(1)"
 echo "pack-install: ok"

@@ -209,6 +209,21 @@ function pad(s, n, right = false) {
   return right ? s.padStart(n) : s.padEnd(n)
 }
 
+/** What verify's native kernel can do in the build behind `runJs` (its dist/table/verify-native.js), in words. */
+async function kernelOf(runJs) {
+  try {
+    const mod = await import(join(dirname(runJs), '..', 'dist', 'table', 'verify-native.js'))
+    const a = mod.nativeVerifyAbilities()
+    if (!a) return 'none: verify uses its WebAssembly path'
+    return `native (dist/native/verify-kernel.so: ${Object.entries(a)
+      .filter(([, on]) => on)
+      .map(([k]) => k)
+      .join(', ')})`
+  } catch {
+    return 'none in this build'
+  }
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2))
   if (!existsSync(SST_DUMP)) throw new Error(`${SST_DUMP} not found (apt-get install -y rocksdb-tools)`)
@@ -356,6 +371,7 @@ async function main() {
   out.push(`size      ${size} bytes (${(size / 1e6).toFixed(1)} MB), ${facts.entries} entries, ${facts.dataBlocks} data blocks, ${facts.compression}`)
   if (generation) out.push(`generated in ${generation.seconds.toFixed(1)} s`)
   out.push(`cli       ${runJs}`)
+  out.push(`kernel    ${await kernelOf(runJs)}`)
   out.push(`runs      ${o.runs} per command (median; peak RSS = max over runs)`)
   out.push('')
   if (o.baseline) out.push(`baseline  ${o.baseline} (interleaved with the same runs)`)
