@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 /* Per block of meta: entries (or one of the two codes below), first key offset and length, last key offset and length. */
@@ -432,4 +433,106 @@ int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n
     sep_len = index_len;
   }
   return 1;
+}
+
+/* A varint64 at *p before end that fits in a double exactly (format/index-block.ts readVarint); -1 when not. */
+static inline double varint_number(const uint8_t **p, const uint8_t *end) {
+  double result = 0, scale = 1;
+  for (int i = 0; i < 10; i++) {
+    if (*p >= end) return -1;
+    const uint8_t b = *(*p)++;
+    result += (double)(b & 0x7f) * scale;
+    scale *= 128;
+    if (b < 0x80) return result > 9007199254740991.0 ? -1 : result;
+  }
+  return -1;
+}
+
+/*
+ * The entries of an index block (not partitioned, no first keys in its values), from the entry
+ * at state[0] on, as format/index-block.ts IndexBlockIter decodes them over format/block.ts
+ * BlockIter: each entry's handle into handles (offset, size), its key into keys from keys_from
+ * on (entry b's key ends at key_ends[b]). state: [0] the next entry's position, [1] [2] the previous handle
+ * (offset, size: delta-encoded values add to it), [3] the previous key's length (the key in
+ * prev_key, whose capacity is entries_end), [4] set to 1 at an entry the JavaScript iterator
+ * would throw for or decode otherwise (the caller's iterator goes on from there and meets it),
+ * 2 at the end of the entries. Stops after max_blocks entries, once their sizes reach
+ * max_bytes, or when keys is full (state[4] 0); returns the entries written.
+ */
+int32_t sstkit_index_walk(const uint8_t *block, double entries_end, int32_t delta_values, double *state, uint8_t *prev_key, int32_t max_blocks,
+                          double max_bytes, double *handles, uint8_t *keys, int32_t keys_from, int32_t keys_capacity, int32_t *key_ends) {
+  const uint8_t *end = block + (size_t)entries_end;
+  const uint8_t *p = block + (size_t)state[0];
+  double prev_offset = state[1], prev_size = state[2];
+  uint32_t key_len = (uint32_t)state[3];
+  int32_t n = 0, used = keys_from;
+  double bytes = 0;
+  state[4] = 0;
+  while (n < max_blocks && bytes < max_bytes) {
+    if (p >= end) {
+      state[4] = 2;
+      break;
+    }
+    const uint8_t *entry = p;
+    const int64_t shared = varint32(&p, end);
+    if (shared < 0 || p >= end) goto unusual;
+    const int64_t non_shared = varint32(&p, end);
+    if (non_shared < 0) goto unusual;
+    int64_t value_len = 0;
+    if (!delta_values) {
+      if (p >= end) goto unusual;
+      value_len = varint32(&p, end);
+      if (value_len < 0) goto unusual;
+    }
+    if ((uint64_t)shared > key_len || (uint64_t)non_shared > (uint64_t)(end - p)) goto unusual;
+    const uint32_t new_len = (uint32_t)(shared + non_shared);
+    if (used + (int64_t)new_len > keys_capacity) {
+      p = entry;
+      break;
+    }
+    const uint8_t *key_delta = p;
+    p += non_shared;
+    const uint8_t *value_end = end;
+    if (!delta_values) {
+      if ((uint64_t)value_len > (uint64_t)(end - p)) goto unusual;
+      value_end = p + value_len;
+    }
+    double offset, size;
+    if (delta_values && shared > 0) {
+      const double z = varint_number(&p, end);
+      if (z < 0) goto unusual;
+      const double delta = fmod(z, 2) == 0 ? z / 2 : -(z + 1) / 2;
+      size = prev_size + delta;
+      if (size < 0) goto unusual;
+      offset = prev_offset + prev_size + BLOCK_TRAILER_BYTES;
+    } else {
+      offset = varint_number(&p, end);
+      if (offset < 0) goto unusual;
+      size = varint_number(&p, end);
+      if (size < 0) goto unusual;
+    }
+    if (p > value_end) goto unusual;
+    memcpy(prev_key + shared, key_delta, (size_t)non_shared);
+    key_len = new_len;
+    memcpy(keys + used, prev_key, key_len);
+    used += (int32_t)key_len;
+    key_ends[n] = used;
+    handles[2 * (size_t)n] = offset;
+    handles[2 * (size_t)n + 1] = size;
+    n++;
+    bytes += size;
+    prev_offset = offset;
+    prev_size = size;
+    p = delta_values ? p : value_end;
+    continue;
+  unusual:
+    p = entry;
+    state[4] = 1;
+    break;
+  }
+  state[0] = (double)(p - block);
+  state[1] = prev_offset;
+  state[2] = prev_size;
+  state[3] = key_len;
+  return n;
 }

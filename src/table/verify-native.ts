@@ -55,6 +55,21 @@ type VerifyAcrossCall = (
   prevIndexLen: number,
 ) => number
 
+type IndexWalkCall = (
+  block: Uint8Array,
+  entriesEnd: number,
+  deltaValues: number,
+  state: Float64Array,
+  prevKey: Uint8Array,
+  maxBlocks: number,
+  maxBytes: number,
+  handles: Float64Array,
+  keys: Uint8Array,
+  keysFrom: number,
+  keysCapacity: number,
+  keyEnds: Int32Array,
+) => number
+
 /** What the kernel found it can do in this process (sstkit_verify_init's bits). */
 export interface NativeVerifyAbilities {
   xxh3: boolean
@@ -62,7 +77,7 @@ export interface NativeVerifyAbilities {
   crc32c: boolean
 }
 
-let loaded: { call: VerifyBlocksCall; across: VerifyAcrossCall; abilities: NativeVerifyAbilities } | null | undefined
+let loaded: { call: VerifyBlocksCall; across: VerifyAcrossCall; indexWalk: IndexWalkCall; abilities: NativeVerifyAbilities } | null | undefined
 
 /** dist/native, from tsc's output (dist/table), the sources (src/table: tests) and the bundle (which re-points it). */
 const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
@@ -79,8 +94,11 @@ function load(): typeof loaded {
     const across = lib.func(
       'int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *indexKeys, const int32_t *indexEnds, int32_t sepIsUserKey, const uint8_t *prevKey, int32_t prevLen, const uint8_t *prevIndex, int32_t prevIndexLen)',
     ) as VerifyAcrossCall
+    const indexWalk = lib.func(
+      'int32_t sstkit_index_walk(const uint8_t *block, double entriesEnd, int32_t deltaValues, void *state, void *prevKey, int32_t maxBlocks, double maxBytes, void *handles, void *keys, int32_t keysFrom, int32_t keysCapacity, void *keyEnds)',
+    ) as IndexWalkCall
     const bits = init()
-    return { call, across, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
+    return { call, across, indexWalk, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
   } catch {
     // not loadable here (another platform's build): the WebAssembly path does the work
     return null
@@ -228,6 +246,80 @@ export function chunkPassesAcross(chunk: PackedChunk, sepIsUserKey: boolean, pre
       prevIndexKey ? prevIndexKey.length : -1,
     ) === 1
   )
+}
+
+/** Why NativeIndexWalk.next stopped (sstkit_index_walk's state[4]). */
+export const IndexWalkStop = {
+  /** The limits given (or the keys buffer is full). */
+  Limit: 0,
+  /** At an entry the JavaScript iterator throws for or decodes otherwise: go on with it from `entries`. */
+  Unusual: 1,
+  End: 2,
+} as const
+
+/**
+ * The entries of a binary index block (no first keys in its values) after its first, decoded by
+ * the kernel as IndexBlockIter decodes them; verify-parallel.ts fills its chunks with them.
+ */
+export class NativeIndexWalk {
+  private readonly state = new Float64Array(5)
+  private readonly prevKey: Uint8Array
+  /** Entries walked, the first (decoded by the caller) included. */
+  entries = 1
+
+  /**
+   * A walk of `block` (entries end at `entriesEnd`) after its first entry, which the caller's
+   * iterator decoded: it ended at `next`, its handle and key as given. Null where the kernel is not available.
+   */
+  static create(
+    block: Uint8Array,
+    entriesEnd: number,
+    deltaValues: boolean,
+    first: { next: number; offset: number; size: number; key: Uint8Array },
+  ): NativeIndexWalk | null {
+    if (loaded === undefined) loaded = load()
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeIndexWalk(loaded.indexWalk, block, entriesEnd, deltaValues, first) : null
+  }
+
+  private constructor(
+    private readonly call: IndexWalkCall,
+    private readonly block: Uint8Array,
+    private readonly entriesEnd: number,
+    private readonly deltaValues: boolean,
+    first: { next: number; offset: number; size: number; key: Uint8Array },
+  ) {
+    this.prevKey = new Uint8Array(Math.max(entriesEnd, first.key.length, 1))
+    this.prevKey.set(first.key)
+    this.state.set([first.next, first.offset, first.size, first.key.length, IndexWalkStop.Limit])
+  }
+
+  /** Why the last next() stopped. */
+  get stop(): number {
+    return this.state[4]
+  }
+
+  /**
+   * Up to `maxBlocks` more entries, stopping once their sizes reach `maxBytes`: handles into
+   * `handles`, keys into `keys` from `keysFrom` on (entry b's key ends at keyEnds[b]). Returns how many.
+   */
+  next(maxBlocks: number, maxBytes: number, handles: Float64Array, keys: Uint8Array, keysFrom: number, keyEnds: Int32Array): number {
+    const n = this.call(
+      this.block,
+      this.entriesEnd,
+      this.deltaValues ? 1 : 0,
+      this.state,
+      this.prevKey,
+      maxBlocks,
+      maxBytes,
+      handles,
+      keys,
+      keysFrom,
+      keys.length,
+      keyEnds,
+    )
+    this.entries += n
+    return n
+  }
 }
 
 /** A 256-byte table marking `types`. */

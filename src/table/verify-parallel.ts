@@ -26,13 +26,16 @@ import type { BlockHandle } from '../format/block-handle.js'
 import type { DataBlockRef, Table } from './reader.js'
 import {
   chunkPassesAcross,
+  IndexWalkStop,
   NATIVE_NOT_HANDLED,
   NATIVE_REDO,
   NativeBlockChecker,
   NativeCheck,
+  NativeIndexWalk,
   type NativeTableFacts,
   nativeVerifyAbilities,
 } from './verify-native.js'
+import type { IndexBlockIter } from '../format/index-block.js'
 import { WasmOrderChecker } from './verify-wasm.js'
 
 /** What a worker found in one data block that it passed. */
@@ -333,6 +336,11 @@ export class ParallelBlockChecks {
    */
   private readonly stores: Store[]
   private source: Iterator<DataBlockRef> | null = null
+  /** The table's one index block (wrap's binaryIndex), while the kernel walks it. */
+  private binaryIndex: (() => IndexBlockIter) | null = null
+  private indexWalk: NativeIndexWalk | null = null
+  /** The index's first entry, decoded in JavaScript, for the first chunk. */
+  private firstEntry: { offset: number; size: number; key: Uint8Array } | null = null
   private exhausted = false
   private indexError: { error: unknown } | null = null
   /** Tests (awaitWorkers): after each chunk the main thread takes, the next is left to the workers until one answers. */
@@ -378,10 +386,13 @@ export class ParallelBlockChecks {
   /**
    * The data blocks of `refs`, in order; an error of the index is thrown where it was met. With
    * `state` (verify.ts's, read when a chunk starts), a chunk that passes whole comes as one ref
-   * with `run` where the native kernel is available.
+   * with `run` where the native kernel is available. With `binaryIndex` (the index of a table
+   * whose index is one block without first keys, as `refs` walks it), the kernel walks the index
+   * (readChunkNative) and `refs` takes over where the kernel meets anything unusual.
    */
-  wrap(refs: Iterator<DataBlockRef>, state?: () => AcrossState): Iterator<VerifyBlockRef> {
+  wrap(refs: Iterator<DataBlockRef>, state?: () => AcrossState, binaryIndex?: () => IndexBlockIter): Iterator<VerifyBlockRef> {
     this.source = refs
+    this.binaryIndex = binaryIndex ?? null
     return {
       next: (): IteratorResult<VerifyBlockRef> => {
         this.pos++
@@ -480,6 +491,10 @@ export class ParallelBlockChecks {
 
   /** The next chunk of about chunkBytes of data blocks (published), or null at the end (or at an error of the index). */
   private readChunk(): Chunk | null {
+    if (this.binaryIndex) {
+      const c = this.readChunkNative()
+      if (c !== undefined) return c
+    }
     const list: number[] = []
     const store = this.stores[this.queue.published % this.stores.length]
     let partitions: (BlockHandle | null)[] | null = null
@@ -521,6 +536,80 @@ export class ParallelBlockChecks {
     }
     if (blocks === 0) return null
     return { id: this.queue.publish(list), blocks, store, partitions, checked: false }
+  }
+
+  /**
+   * readChunk with the index walked by the kernel (verify-native.ts NativeIndexWalk): the same
+   * chunks as from `source`, without an object per block. Undefined: `source` goes on from here
+   * (the kernel is not available, or met an entry it leaves to the JavaScript iterator).
+   */
+  private readChunkNative(): Chunk | null | undefined {
+    if (!this.indexWalk) {
+      // The first entry as dataBlocks() decodes it: an error here is the index's, met where the iterator meets it.
+      let top: IndexBlockIter
+      try {
+        top = (this.binaryIndex as () => IndexBlockIter)()
+        top.seekToFirst()
+      } catch (error) {
+        this.indexError = { error }
+        this.exhausted = true
+        return null
+      }
+      if (!top.valid) {
+        this.exhausted = true
+        return null
+      }
+      const first = { next: top.iter.valueEnd, offset: top.handle.offset, size: top.handle.size, key: top.key }
+      this.indexWalk = NativeIndexWalk.create(top.iter.block, top.iter.layout.entriesEnd, top.encoding.valueIsDeltaEncoded, first)
+      if (!this.indexWalk) {
+        this.binaryIndex = null
+        return undefined
+      }
+      this.firstEntry = { offset: first.offset, size: first.size, key: first.key.slice() }
+    }
+    const walk = this.indexWalk
+    const store = this.stores[this.queue.published % this.stores.length]
+    if (store.keyEnds.length < MAX_CHUNK_HANDLES) store.keyEnds = new Int32Array(MAX_CHUNK_HANDLES)
+    const handles = this.queue.nextHandles()
+    let blocks = 0
+    let used = 0
+    let bytes = 0
+    if (this.firstEntry) {
+      const f = this.firstEntry
+      this.firstEntry = null
+      handles[0] = f.offset
+      handles[1] = f.size
+      if (f.key.length > store.keys.length) store.keys = new Uint8Array(2 * f.key.length)
+      store.keys.set(f.key)
+      store.keyEnds[0] = used = f.key.length
+      blocks = 1
+      bytes = f.size
+    }
+    while (bytes < this.chunkBytes && blocks < MAX_CHUNK_HANDLES && walk.stop === IndexWalkStop.Limit) {
+      const n = walk.next(MAX_CHUNK_HANDLES - blocks, this.chunkBytes - bytes, handles.subarray(2 * blocks), store.keys, used, store.keyEnds.subarray(blocks))
+      for (let b = blocks; b < blocks + n; b++) bytes += handles[2 * b + 1]
+      blocks += n
+      if (blocks > 0) used = store.keyEnds[blocks - 1]
+      if (n === 0 && walk.stop === IndexWalkStop.Limit) {
+        // the keys did not fit
+        const bigger = new Uint8Array(2 * store.keys.length)
+        bigger.set(store.keys.subarray(0, used))
+        store.keys = bigger
+      }
+    }
+    if (walk.stop === IndexWalkStop.End) this.exhausted = true
+    else if (walk.stop === IndexWalkStop.Unusual) {
+      // The JavaScript iterator goes on from the entry the kernel stopped at (and words what it finds there).
+      this.binaryIndex = null
+      try {
+        for (let i = 0; i < walk.entries; i++) (this.source as Iterator<DataBlockRef>).next()
+      } catch (error) {
+        this.indexError = { error }
+        this.exhausted = true
+      }
+    }
+    if (blocks === 0) return this.exhausted ? null : undefined
+    return { id: this.queue.publishWritten(blocks), blocks, store, partitions: null, checked: false }
   }
 
   /** The chunk of the window with this id, if it is still there and unchecked. */

@@ -316,12 +316,18 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       index = [][Symbol.iterator]()
     }
     const state = { prevKey: null as Uint8Array | null, prevIndexKey: null as Uint8Array | null }
+    // A one-block index without first keys is walked by the native kernel where it loads (verify-parallel.ts).
+    const binaryIndex = !table.isPartitionedIndex && !table.indexEncoding.hasFirstKey ? () => table.topIndex() : undefined
     const refs: Iterator<VerifyBlockRef> = parallel
-      ? parallel.wrap(index, () => {
-          state.prevKey = prevKey
-          state.prevIndexKey = prevIndexKey
-          return state
-        })
+      ? parallel.wrap(
+          index,
+          () => {
+            state.prevKey = prevKey
+            state.prevIndexKey = prevIndexKey
+            return state
+          },
+          binaryIndex,
+        )
       : index
     for (;;) {
       let r: IteratorResult<VerifyBlockRef>

@@ -78,16 +78,27 @@ export class ChunkQueue {
     return this.published < consumed + this.slots
   }
 
-  /** Publish the next chunk (main thread only; check hasRoom first). `pairs`: [offset, size, ...]. */
-  publish(pairs: readonly number[]): number {
+  /** Where the next chunk's handles go (MAX_CHUNK_HANDLES pairs), for publishWritten: written in place. */
+  nextHandles(): Float64Array {
+    const slot = this.published % this.slots
+    return this.handles.subarray(slot * 2 * MAX_CHUNK_HANDLES, (slot + 1) * 2 * MAX_CHUNK_HANDLES)
+  }
+
+  /** Publish the next chunk, whose `blocks` handles are in nextHandles() (main thread only; check hasRoom first). */
+  publishWritten(blocks: number): number {
     const id = this.published
     const slot = id % this.slots
-    this.handles.set(pairs, slot * 2 * MAX_CHUNK_HANDLES)
-    this.counts[slot] = pairs.length / 2
+    this.counts[slot] = blocks
     this.owners[slot] = 0
     Atomics.store(this.control, PUBLISHED, id + 1)
     this.wake()
     return id
+  }
+
+  /** Publish the next chunk (main thread only; check hasRoom first). `pairs`: [offset, size, ...]. */
+  publish(pairs: readonly number[]): number {
+    this.nextHandles().set(pairs)
+    return this.publishWritten(pairs.length / 2)
   }
 
   /** Take the next published chunk for thread `owner` (0: main); -1 when none is waiting. */

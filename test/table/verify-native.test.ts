@@ -18,7 +18,9 @@ import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
 import { openTable, type Table } from '../../src/table/reader.js'
 import { verifyTable } from '../../src/table/verify.js'
-import { NativeBlockChecker, NativeCheck, nativeVerifyAbilities } from '../../src/table/verify-native.js'
+import { IndexWalkStop, NativeBlockChecker, NativeCheck, NativeIndexWalk, nativeVerifyAbilities } from '../../src/table/verify-native.js'
+import { IndexBlockIter, type IndexEncoding, ShortenedIndexBuilder } from '../../src/format/index-block.js'
+import { prng } from '../../src/util/prng.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { BlockSummarizer, type PackedSummaries } from '../../src/table/verify-parallel.js'
@@ -232,4 +234,106 @@ describe('native verify kernel', () => {
     // first the mismatch, then what decoding the damaged Snappy block finds
     expect('ok' in r && r.problems.map((p) => [p.offset, p.message.split(':')[0]])[0]).toEqual([h.offset, 'data block checksum mismatch'])
   })
+})
+
+describe('native index walk = IndexBlockIter', () => {
+  type Entry = { offset: number; size: number; key: string }
+  /** What IndexBlockIter yields, and whether it threw (after the entries it yielded). */
+  const javascript = (block: Uint8Array, encoding: IndexEncoding) => {
+    const entries: Entry[] = []
+    try {
+      const it = new IndexBlockIter(block, 0, encoding)
+      for (it.seekToFirst(); it.valid; it.next()) entries.push({ offset: it.handle.offset, size: it.handle.size, key: Buffer.from(it.key).toString('hex') })
+      return { entries, threw: false }
+    } catch {
+      return { entries, threw: true }
+    }
+  }
+  /** The first entry by IndexBlockIter, the rest by the kernel (in chunks of `max` entries): the entries and why it stopped. */
+  const native = (block: Uint8Array, encoding: IndexEncoding, max: number) => {
+    const it = new IndexBlockIter(block, 0, encoding)
+    it.seekToFirst()
+    if (!it.valid) return { entries: [] as Entry[], stop: IndexWalkStop.End }
+    const first = { next: it.iter.valueEnd, offset: it.handle.offset, size: it.handle.size, key: it.key.slice() }
+    const walk = NativeIndexWalk.create(block, it.iter.layout.entriesEnd, encoding.valueIsDeltaEncoded, first)
+    if (!walk) throw new Error('no kernel')
+    const entries: Entry[] = [{ offset: first.offset, size: first.size, key: Buffer.from(first.key).toString('hex') }]
+    const handles = new Float64Array(2 * max)
+    const keyEnds = new Int32Array(max)
+    let keys = new Uint8Array(8)
+    for (;;) {
+      const n = walk.next(max, Number.MAX_SAFE_INTEGER, handles, keys, 0, keyEnds)
+      for (let b = 0; b < n; b++) {
+        const key = Buffer.from(keys.subarray(b === 0 ? 0 : keyEnds[b - 1], keyEnds[b])).toString('hex')
+        entries.push({ offset: handles[2 * b], size: handles[2 * b + 1], key })
+      }
+      if (walk.stop !== IndexWalkStop.Limit) return { entries, stop: walk.stop, walked: walk.entries }
+      if (n === 0) keys = new Uint8Array(2 * keys.length) // the keys did not fit
+    }
+  }
+
+  const ik = (i: number) => encodeInternalKey(enc(`key${String(i * 7).padStart(8, '0')}x`), 1000 + i, ValueType.Value)
+  const indexBlock = (deltaValues: boolean, restartInterval: number, userKeys: boolean, blocks: number) => {
+    const b = new ShortenedIndexBuilder({ userKeys, deltaValues, restartInterval })
+    let offset = 0
+    for (let i = 0; i < blocks; i++) {
+      const size = 3000 + ((i * 7919) % 2000)
+      b.add(ik(2 * i), i + 1 < blocks ? ik(2 * i + 1) : null, { offset, size })
+      offset += size + 5
+    }
+    return { block: b.finish(), encoding: { keyIsUserKey: b.keysAreUserKeys, valueIsDeltaEncoded: deltaValues, hasFirstKey: false } as IndexEncoding }
+  }
+  const shapes = [
+    [false, 1, false],
+    [true, 1, false],
+    [true, 16, true],
+    [false, 4, true],
+    [true, 3, false],
+  ] as const
+
+  it.each(shapes)('clean index blocks: delta values %s, restart interval %i, user keys %s', (delta, interval, userKeys) => {
+    const { block, encoding } = indexBlock(delta, interval, userKeys, 500)
+    const js = javascript(block, encoding)
+    expect(js.threw).toBe(false)
+    for (const max of [1, 7, 2048]) {
+      const r = native(block, encoding, max)
+      expect(r.stop).toBe(IndexWalkStop.End)
+      expect(r.entries).toEqual(js.entries)
+    }
+  })
+
+  it.each(shapes)(
+    'damaged index blocks: what the kernel yields, IndexBlockIter yields, and it stops no later (delta %s, interval %i, user keys %s)',
+    (delta, interval, userKeys) => {
+      const { block: clean, encoding } = indexBlock(delta, interval, userKeys, 300)
+      const random = prng(interval * 31 + (delta ? 1 : 0))
+      let unusual = 0
+      let compared = 0
+      for (let round = 0; round < 300; round++) {
+        const block = clean.slice()
+        const entriesEnd = block.length - 4 - 4 * (block[block.length - 4] | (block[block.length - 3] << 8))
+        for (let k = 0; k < 1 + (round % 3); k++) {
+          const at = Math.floor(random() * entriesEnd)
+          block[at] = random() < 0.5 ? block[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
+        }
+        const js = javascript(block, encoding)
+        let r: ReturnType<typeof native>
+        try {
+          r = native(block, encoding, 1 + (round % 50))
+        } catch {
+          continue // the first entry (decoded in JavaScript) throws: the kernel is not asked
+        }
+        compared++
+        // never an entry JavaScript would not yield; at its end only where JavaScript ends cleanly
+        expect(r.entries).toEqual(js.entries.slice(0, r.entries.length))
+        if (r.stop === IndexWalkStop.End) expect(js).toEqual({ entries: r.entries, threw: false })
+        else {
+          unusual++
+          expect(r.walked).toBe(r.entries.length)
+        }
+      }
+      expect(compared).toBeGreaterThan(200)
+      expect(unusual).toBeGreaterThan(20)
+    },
+  )
 })
