@@ -222,10 +222,10 @@ export class ReadWindow {
    * caller that knows where its next reads fall (one of several threads
    * taking chunks of blocks, whose readahead would read the others' blocks).
    * Best effort: a range outside the source or a failed read leaves the
-   * window empty (false), and read() then meets the problem as it would have. True: `bytes`
-   * holds the range from its start.
+   * window empty (false), and read() then meets the problem as it would have (`rethrow`: the
+   * failed read's error is thrown). True: `bytes` holds the range from its start.
    */
-  fill(offset: number, length: number): boolean {
+  fill(offset: number, length: number, rethrow = false): boolean {
     this.length = 0
     if (offset < 0 || length <= 0 || offset + length > this.source.size) return false
     if (length > this.buf.length) this.buf = new Uint8Array(length)
@@ -233,7 +233,8 @@ export class ReadWindow {
     try {
       if (this.source.readInto) this.source.readInto(offset, target)
       else target.set(this.source.read(offset, length))
-    } catch {
+    } catch (e) {
+      if (rethrow) throw e
       return false
     }
     this.start = offset

@@ -135,15 +135,25 @@ export class BlockSummarizer {
     this.decompress = { formatVersion: table.formatVersion, offset: 0, dictionary: undefined, scratch: checker.scratch }
   }
 
-  /** Summaries of the blocks at [offset, size, offset, size, ...]. */
-  summarize(handles: Float64Array): PackedSummaries {
+  /**
+   * Summaries of the blocks at [offset, size, offset, size, ...]. `strict` (the main thread): a
+   * failed read of the chunk is returned as `readError`, every block then to be checked again,
+   * so that verify.ts reports it; a worker's is left to the reads of its blocks one by one.
+   */
+  summarize(handles: Float64Array, strict = false): PackedSummaries & { readError?: { error: unknown } } {
     // The chunk's blocks in one read: the usual readahead would read past them into blocks other threads check.
     const extent = chunkExtent(handles, BLOCK_TRAILER_BYTES, this.table.source.size, CHUNK_READ_MAX_BYTES)
-    const filled = extent !== null && this.window.fill(extent.offset, extent.length)
     const blocks = handles.length / 2
     const meta = new Int32Array(blocks * SUMMARY_INTS)
+    let filled = false
+    try {
+      filled = extent !== null && this.window.fill(extent.offset, extent.length, strict)
+    } catch (error) {
+      for (let b = 0; b < blocks; b++) meta[b * SUMMARY_INTS] = REDO
+      return { meta, keys: NO_KEY, readError: { error } }
+    }
     let used = 0
-    if (filled && this.native) {
+    if (filled && extent && this.native) {
       // One call for the chunk; the blocks it leaves (another codec, say) are checked here one by one.
       const r = this.native.check(this.facts, this.window.bytes, extent.length, extent.offset, handles, meta, this.keys)
       this.keys = r.keys
@@ -260,7 +270,11 @@ const NO_KEY = new Uint8Array(0)
  * checks across blocks all pass after verify.ts's state (verify-native.ts chunkPassesAcross):
  * its handle is the first block's, its index key the last block's.
  */
-export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'> & { run?: CleanRun }
+export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'> & {
+  run?: CleanRun
+  /** On a chunk's first block: the main thread's read of the chunk failed (its blocks are checked one by one). */
+  readError?: { error: unknown }
+}
 
 /** A chunk verify.ts takes whole (VerifyBlockRef.run). */
 export interface CleanRun {
@@ -294,6 +308,8 @@ interface Chunk {
   partitions: (BlockHandle | null)[] | null
   /** Whether store.summary holds the chunk's summaries. */
   checked: boolean
+  /** The main thread's read of the chunk failed (its blocks are then checked one by one): verify.ts reports it. */
+  readError: { error: unknown } | null
 }
 
 /** The buffers of one chunk in the window, reused by the chunks after it (ParallelBlockChecks.stores). */
@@ -411,9 +427,11 @@ export class ParallelBlockChecks {
         }
         const c = this.window[0]
         const b = this.pos
+        let readError: { error: unknown } | undefined
         if (b === 0) {
           this.headHandles = this.queue.handlesOf(c.id)
           const run = state && this.acrossNative ? this.cleanRun(c, state()) : null
+          if (c.readError) readError = c.readError
           if (run) {
             this.pos = c.blocks - 1
             const h = this.headHandles
@@ -427,7 +445,7 @@ export class ParallelBlockChecks {
         const handle = { offset: h[2 * b], size: h[2 * b + 1] }
         const { keys, keyEnds } = c.store
         const indexKey = keys.subarray(b === 0 ? 0 : keyEnds[b - 1], keyEnds[b])
-        return { done: false, value: { handle, indexKey, partition: c.partitions ? c.partitions[b] : null } }
+        return { done: false, value: { handle, indexKey, partition: c.partitions ? c.partitions[b] : null, ...(readError ? { readError } : {}) } }
       },
     }
   }
@@ -535,7 +553,7 @@ export class ParallelBlockChecks {
       bytes += handle.size
     }
     if (blocks === 0) return null
-    return { id: this.queue.publish(list), blocks, store, partitions, checked: false }
+    return { id: this.queue.publish(list), blocks, store, partitions, checked: false, readError: null }
   }
 
   /**
@@ -609,7 +627,7 @@ export class ParallelBlockChecks {
       }
     }
     if (blocks === 0) return this.exhausted ? null : undefined
-    return { id: this.queue.publishWritten(blocks), blocks, store, partitions: null, checked: false }
+    return { id: this.queue.publishWritten(blocks), blocks, store, partitions: null, checked: false, readError: null }
   }
 
   /** The chunk of the window with this id, if it is still there and unchecked. */
@@ -622,7 +640,9 @@ export class ParallelBlockChecks {
   private checkHere(id: number): void {
     const c = this.unchecked(id)
     if (!c) return
-    c.store.setSummary(this.local.summarize(this.queue.handlesOf(id)))
+    const s = this.local.summarize(this.queue.handlesOf(id), true)
+    c.store.setSummary(s)
+    c.readError = s.readError ?? null
     c.checked = true
   }
 

@@ -26,6 +26,7 @@ import { availableParallelism } from 'node:os'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
+import { nativeVerifyAbilities } from './verify-native.js'
 import { messageOf, tableLayout } from './layout.js'
 import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
 import {
@@ -351,6 +352,8 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       dataBlocks++
       blocksChecked++
       const where = ref.handle.offset
+      // A failed read of the chunk from here on (its blocks are read again one by one below).
+      if (ref.readError) addError('data block', where, ref.readError.error)
       // A block a worker passed, when its first key follows the previous block.
       let summary = follows(parallel?.summary() ?? null)
       let contents: Uint8Array = EMPTY
@@ -462,13 +465,19 @@ function withoutOffset(message: string, offset: number): string {
 
 const EMPTY = new Uint8Array(0)
 
-/** The parallel checks of a large table read from a file, or null: check serially. */
+/**
+ * The checks of data blocks by chunks: on workers too for a large table read from a file
+ * (jobs > 1), on this thread alone otherwise where the native kernel loads; null: block by block.
+ */
 function startParallel(table: Table, makeLocal: () => BlockSummarizer, options: VerifyOptions): ParallelBlockChecks | null {
   const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
   const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
-  if (jobs < 2 || !canUseVerifyWorkers || path === null || dataBytes < (options.parallelThreshold ?? 32 * 1024 * 1024)) return null
-  const p = new ParallelBlockChecks(table, makeLocal, path, jobs - 1, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
+  const workers = jobs < 2 || !canUseVerifyWorkers || path === null || dataBytes < (options.parallelThreshold ?? 32 * 1024 * 1024) ? 0 : jobs - 1
+  // Without workers the chunks still pay where the native kernel checks them (one call per chunk, and
+  // per chunk across its blocks and for the index, not one per block); else block by block, in verify.ts.
+  if (workers === 0 && (options.native === false || !nativeVerifyAbilities())) return null
+  const p = new ParallelBlockChecks(table, makeLocal, path ?? '', workers, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
   if (options.awaitWorkers) p.awaitWorkers()
   return p
 }
