@@ -230,11 +230,11 @@ describe('a worker that cannot open the file', () => {
 
 describe('sstkit verify --jobs (CLI)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-cli-'))
-  const big = join(dir, 'synthetic-60mb.sst')
+  const big = join(dir, 'synthetic-80mb.sst')
   beforeAll(async () => {
     const { writeSynth } = (await import(dist('synth/synth.js'))) as typeof import('../../src/synth/synth.js')
     writeSynth(big, {
-      sizeBytes: 60e6,
+      sizeBytes: 80e6,
       valueSize: 200,
       compressibleFraction: 0.6,
       runLength: 1,
@@ -254,7 +254,7 @@ describe('sstkit verify --jobs (CLI)', () => {
     // The main thread can be through the file before a worker has started (the native kernel checks
     // ~600 MB/s, a loaded machine starts a thread late): this waits for it, so that it checks chunks.
     const stats = { chunks: 0, chunksByWorkers: 0 }
-    expect(verifyFile(big, { jobs: 2, stats, awaitWorkers: true }).kind).toBe('ok')
+    expect(verifyFile(big, { jobs: 2, stats, awaitWorkers: true, parallelThreshold: 32 * 1024 * 1024 }).kind).toBe('ok')
     expect(stats.chunks).toBeGreaterThan(20)
     expect(stats.chunksByWorkers).toBeGreaterThan(0)
   })
@@ -264,7 +264,7 @@ describe('sstkit verify --jobs (CLI)', () => {
     const t = openTable(big)
     const block = tableLayout(t).blocks.filter((b) => b.kind === 'data')[5000]
     t.close()
-    const damaged = join(dir, 'synthetic-60mb-flip.sst')
+    const damaged = join(dir, 'synthetic-80mb-flip.sst')
     copyFileSync(big, damaged)
     const bytes = readFileSync(damaged)
     bytes[block.offset + 7] ^= 0x01
