@@ -339,9 +339,9 @@ export class Dumper {
     return this.indexWalk(this.table!.dataBlocks())
   }
 
-  /** Data block handles in index order, without their keys. */
+  /** Data block handles in index order, without their keys (a one-block index walked by verify's native kernel where it loads). */
   dataHandles(): Generator<BlockHandle> {
-    return this.indexWalk(this.table!.dataHandles())
+    return this.indexWalk(fastDataHandles(this.table!))
   }
 
   /** A walk of the index, its errors as the index iterator's statuses. */
@@ -717,6 +717,7 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
+import { fastDataHandles } from '../table/verify-native.js'
 import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
 
 function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {

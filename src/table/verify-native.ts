@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
 import { koffi } from '../codec/native.js'
 import type { ChecksumContext } from './block-reader.js'
+import type { BlockHandle } from '../format/block-handle.js'
+import type { Table } from './reader.js'
 
 /** The per-block codes of meta[5 * b] besides an entry count (native/verify-kernel.c). */
 export const NATIVE_REDO = -1
@@ -321,6 +323,39 @@ export class NativeIndexWalk {
     return n
   }
 }
+
+/**
+ * table.dataHandles(), with a one-block index without first keys walked by the kernel in
+ * batches (where it loads): the same handles, and from an entry the kernel leaves to it on,
+ * dataHandles() itself (which meets and throws what is wrong there, as it always would).
+ */
+export function* fastDataHandles(table: Table): Generator<BlockHandle> {
+  if (table.isPartitionedIndex || table.indexEncoding.hasFirstKey || !nativeVerifyAbilities()) return yield* table.dataHandles()
+  const top = table.topIndex()
+  top.seekToFirst()
+  if (!top.valid) return
+  const first = { next: top.iter.valueEnd, offset: top.handle.offset, size: top.handle.size, key: top.key }
+  const walk = NativeIndexWalk.create(top.iter.block, top.iter.layout.entriesEnd, top.encoding.valueIsDeltaEncoded, first)
+  if (!walk) return yield* table.dataHandles()
+  yield { offset: first.offset, size: first.size }
+  const handles = new Float64Array(2 * HANDLE_BATCH)
+  const keyEnds = new Int32Array(HANDLE_BATCH)
+  let keys = new Uint8Array(64 * 1024)
+  for (;;) {
+    const n = walk.next(HANDLE_BATCH, Number.MAX_SAFE_INTEGER, handles, keys, 0, keyEnds)
+    for (let b = 0; b < n; b++) yield { offset: handles[2 * b], size: handles[2 * b + 1] }
+    if (walk.stop === IndexWalkStop.End) return
+    if (walk.stop === IndexWalkStop.Unusual) {
+      const rest = table.dataHandles()
+      for (let i = 0; i < walk.entries; i++) rest.next()
+      return yield* rest
+    }
+    if (n === 0) keys = new Uint8Array(2 * keys.length) // the keys did not fit
+  }
+}
+
+/** Entries fastDataHandles asks the kernel for at a time. */
+const HANDLE_BATCH = 1024
 
 /** A 256-byte table marking `types`. */
 function typeTable(types: readonly number[]): Uint8Array {

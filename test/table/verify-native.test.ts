@@ -18,7 +18,7 @@ import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
 import { openTable, type Table } from '../../src/table/reader.js'
 import { verifyTable } from '../../src/table/verify.js'
-import { IndexWalkStop, NativeBlockChecker, NativeCheck, NativeIndexWalk, nativeVerifyAbilities } from '../../src/table/verify-native.js'
+import { fastDataHandles, IndexWalkStop, NativeBlockChecker, NativeCheck, NativeIndexWalk, nativeVerifyAbilities } from '../../src/table/verify-native.js'
 import { IndexBlockIter, type IndexEncoding, ShortenedIndexBuilder } from '../../src/format/index-block.js'
 import { prng } from '../../src/util/prng.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
@@ -336,4 +336,53 @@ describe('native index walk = IndexBlockIter', () => {
       expect(unusual).toBeGreaterThan(20)
     },
   )
+})
+
+describe('fastDataHandles = Table.dataHandles', () => {
+  /** The handles a walk yields, and the message it threw with (null: none). */
+  const walkOf = (path: string, fast: boolean) => {
+    const t = openTable(path, { verifyChecksums: false })
+    const handles: [number, number][] = []
+    try {
+      for (const h of fast ? fastDataHandles(t) : t.dataHandles()) handles.push([h.offset, h.size])
+      return { handles, error: null as string | null }
+    } catch (e) {
+      return { handles, error: (e as Error).message }
+    } finally {
+      t.close()
+    }
+  }
+
+  it.each(fixtures().map((f) => f.name))('real fixture %s', (name) => {
+    expect(walkOf(fixturePath(name), true)).toEqual(walkOf(fixturePath(name), false))
+  })
+
+  it('index blocks damaged (checksum fixed up): the same handles, and the same error where the walk fails', () => {
+    const entries = ordered(1500)
+    const clean = writeTable('index-walk', entries, { compression: CompressionType.None, checksum: ChecksumType.XXH3, formatVersion: 5 })
+    const t = openTable(clean, { verifyChecksums: false })
+    const index = t.indexHandle
+    const ctx = t.checksum
+    t.close()
+    const random = prng(7)
+    let failed = 0
+    for (let round = 0; round < 60; round++) {
+      const bytes = new Uint8Array(readFileSync(clean))
+      const at = index.offset + Math.floor(random() * (index.size - 8))
+      bytes[at] = random() < 0.5 ? bytes[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
+      writeFixed32(bytes, index.offset + index.size + 1, computeStoredChecksum(ctx, bytes.subarray(index.offset, index.offset + index.size + 1), index.offset))
+      const path = join(dir, `synthetic-index-walk-${round}.sst`)
+      writeSync(openSync(path, 'w'), bytes)
+      let js: ReturnType<typeof walkOf>
+      try {
+        js = walkOf(path, false)
+      } catch {
+        continue // the table does not open
+      }
+      const fast = walkOf(path, true)
+      expect(fast).toEqual(js)
+      if (js.error) failed++
+    }
+    expect(failed).toBeGreaterThan(5)
+  })
 })
