@@ -41,7 +41,16 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
   if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
   dctx ??= new (zstdLib().DCtx)()
   const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
-  const n = dictionary && dictionary.length > 0 ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary)) : dctx.decompress(dst, src)
+  const ddict = dictionary && dictionary.length > 0 ? ddictFor(dictionary) : undefined
+  const decode = (d: DCtx) => (ddict ? d.decompressUsingDDict(dst, src, ddict) : d.decompress(dst, src))
+  let n: number
+  try {
+    n = decode(dctx)
+  } catch {
+    // Which of its checks zstd fails first can depend on what the context decoded before
+    // (seen with a dictionary): a fresh context words it the same whichever thread, in whatever order.
+    n = decode(new (zstdLib().DCtx)())
+  }
   return n === size ? dst : dst.subarray(0, n)
 }
 
