@@ -93,52 +93,53 @@ static void *open_first(const char *a, const char *b) {
   return h ? h : dlopen(b, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* Resolve the libraries, once per process (the symbols are process-wide; every worker thread calls init too). */
+static void resolve_libraries(void) {
+  void *xx = open_first("libxxhash.so.0", "libxxhash.so");
+  if (xx) {
+    xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
+    xxh32 = (xxh32_fn)dlsym(xx, "XXH32");
+    xxh64 = (xxh64_fn)dlsym(xx, "XXH64");
+  }
+  void *sn = open_first("libsnappy.so.1", "libsnappy.so");
+  if (sn) {
+    snappy_length = (snappy_length_fn)dlsym(sn, "snappy_uncompressed_length");
+    snappy_uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
+    if (!snappy_length || !snappy_uncompress) snappy_length = NULL, snappy_uncompress = NULL;
+  }
+  void *zs = open_first("libzstd.so.1", "libzstd.so");
+  if (zs) {
+    zstd.create_dctx = (zstd_create_fn)dlsym(zs, "ZSTD_createDCtx");
+    zstd.free_dctx = (zstd_free_fn)dlsym(zs, "ZSTD_freeDCtx");
+    zstd.decompress = (zstd_decompress_fn)dlsym(zs, "ZSTD_decompressDCtx");
+    zstd.create_ddict = (zstd_create_ddict_fn)dlsym(zs, "ZSTD_createDDict");
+    zstd.free_ddict = (zstd_free_fn)dlsym(zs, "ZSTD_freeDDict");
+    zstd.decompress_ddict = (zstd_decompress_ddict_fn)dlsym(zs, "ZSTD_decompress_usingDDict");
+    zstd.is_error = (zstd_is_error_fn)dlsym(zs, "ZSTD_isError");
+    zstd.content_size = (zstd_content_size_fn)dlsym(zs, "ZSTD_getFrameContentSize");
+    if (!zstd.create_dctx || !zstd.free_dctx || !zstd.decompress || !zstd.create_ddict || !zstd.free_ddict || !zstd.decompress_ddict ||
+        !zstd.is_error || !zstd.content_size)
+      zstd.decompress = NULL;
+  }
+  void *lz = open_first("liblz4.so.1", "liblz4.so");
+  if (lz) {
+    lz4_decompress = (lz4_decompress_fn)dlsym(lz, "LZ4_decompress_safe");
+    lz4_decompress_dict = (lz4_decompress_dict_fn)dlsym(lz, "LZ4_decompress_safe_usingDict");
+    if (!lz4_decompress || !lz4_decompress_dict) lz4_decompress = NULL;
+  }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  crc32c_hardware = __builtin_cpu_supports("sse4.2");
+#endif
+}
+
 /*
- * Resolve the libraries (once per process; the symbols are process-wide).
  * Returns a bit set of what is available: 1 libxxhash (XXH3), 2 libsnappy, 4 CRC32C instructions,
  * 8 libzstd, 16 liblz4.
  */
 int sstkit_verify_init(void) {
-  static int done;
-  if (!done) {
-    void *xx = open_first("libxxhash.so.0", "libxxhash.so");
-    if (xx) {
-      xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
-      xxh32 = (xxh32_fn)dlsym(xx, "XXH32");
-      xxh64 = (xxh64_fn)dlsym(xx, "XXH64");
-    }
-    void *sn = open_first("libsnappy.so.1", "libsnappy.so");
-    if (sn) {
-      snappy_length = (snappy_length_fn)dlsym(sn, "snappy_uncompressed_length");
-      snappy_uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
-      if (!snappy_length || !snappy_uncompress) snappy_length = NULL, snappy_uncompress = NULL;
-    }
-    void *zs = open_first("libzstd.so.1", "libzstd.so");
-    if (zs) {
-      zstd.create_dctx = (zstd_create_fn)dlsym(zs, "ZSTD_createDCtx");
-      zstd.free_dctx = (zstd_free_fn)dlsym(zs, "ZSTD_freeDCtx");
-      zstd.decompress = (zstd_decompress_fn)dlsym(zs, "ZSTD_decompressDCtx");
-      zstd.create_ddict = (zstd_create_ddict_fn)dlsym(zs, "ZSTD_createDDict");
-      zstd.free_ddict = (zstd_free_fn)dlsym(zs, "ZSTD_freeDDict");
-      zstd.decompress_ddict = (zstd_decompress_ddict_fn)dlsym(zs, "ZSTD_decompress_usingDDict");
-      zstd.is_error = (zstd_is_error_fn)dlsym(zs, "ZSTD_isError");
-      zstd.content_size = (zstd_content_size_fn)dlsym(zs, "ZSTD_getFrameContentSize");
-      if (!zstd.create_dctx || !zstd.free_dctx || !zstd.decompress || !zstd.create_ddict || !zstd.free_ddict || !zstd.decompress_ddict ||
-          !zstd.is_error || !zstd.content_size)
-        zstd.decompress = NULL;
-    }
-    void *lz = open_first("liblz4.so.1", "liblz4.so");
-    if (lz) {
-      lz4_decompress = (lz4_decompress_fn)dlsym(lz, "LZ4_decompress_safe");
-      lz4_decompress_dict = (lz4_decompress_dict_fn)dlsym(lz, "LZ4_decompress_safe_usingDict");
-      if (!lz4_decompress || !lz4_decompress_dict) lz4_decompress = NULL;
-    }
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    crc32c_hardware = __builtin_cpu_supports("sse4.2");
-#endif
-    done = 1;
-  }
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, resolve_libraries);
   return (xxh3 ? 1 : 0) | (snappy_uncompress ? 2 : 0) | (crc32c_hardware ? 4 : 0) | (zstd.decompress ? 8 : 0) | (lz4_decompress ? 16 : 0);
 }
 
