@@ -42,14 +42,14 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
   dctx ??= new (zstdLib().DCtx)()
   const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
   const ddict = dictionary && dictionary.length > 0 ? ddictFor(dictionary) : undefined
-  const decode = (d: DCtx) => (ddict ? d.decompressUsingDDict(dst, src, ddict) : d.decompress(dst, src))
   let n: number
   try {
-    n = decode(dctx)
+    n = ddict ? dctx.decompressUsingDDict(dst, src, ddict) : dctx.decompress(dst, src)
   } catch {
     // Which of its checks zstd fails first can depend on what the context decoded before
     // (seen with a dictionary): a fresh context words it the same whichever thread, in whatever order.
-    n = decode(new (zstdLib().DCtx)())
+    const fresh = new (zstdLib().DCtx)()
+    n = ddict ? fresh.decompressUsingDDict(dst, src, ddict) : fresh.decompress(dst, src)
   }
   return n === size ? dst : dst.subarray(0, n)
 }
