@@ -156,9 +156,9 @@ export class NativeBlockChecker {
     const blocks = handles.length / 2
     const { checksumType, formatVersion, baseContextChecksum } = table.checksum
     const dict = table.dictionary && table.dictionary.length > 0 ? table.dictionary : null
-    let dictId = 0
-    if (dict) {
-      dictId = dictionaryIds.get(dict) ?? this.newDictionaryId()
+    let dictId = dict ? (dictionaryIds.get(dict) ?? 0) : 0
+    if (dict && dictId === 0) {
+      dictId = this.newDictionaryId()
       dictionaryIds.set(dict, dictId)
     }
     this.used[0] = 0
