@@ -1,7 +1,8 @@
 /*
  * verify's per-block work in C, one call per chunk of data blocks: for each
  * block, its checksum (RocksDB's stored value, context modifier included),
- * its decompression (none, Snappy through the system libsnappy), its block
+ * its decompression (none; Snappy, ZSTD and LZ4 through the system's libsnappy,
+ * libzstd and liblz4, with the table's dictionary where RocksDB uses it), its block
  * footer and restart array, and the internal-key order of its entries under
  * the bytewise comparator. It answers per block what the WebAssembly path
  * answers (src/wasm/verify-kernels.wat with src/table/verify-parallel.ts's
@@ -22,6 +23,7 @@
  * it is given.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@
 /* ChecksumType (format/checksum-type.ts). */
 enum { CHECKSUM_NONE = 0, CHECKSUM_CRC32C = 1, CHECKSUM_XXHASH = 2, CHECKSUM_XXHASH64 = 3, CHECKSUM_XXH3 = 4 };
 /* CompressionType (format/compression-type.ts). */
-enum { COMPRESSION_NONE = 0, COMPRESSION_SNAPPY = 1 };
+enum { COMPRESSION_NONE = 0, COMPRESSION_SNAPPY = 1, COMPRESSION_LZ4 = 4, COMPRESSION_LZ4HC = 5, COMPRESSION_ZSTD = 7, COMPRESSION_ZSTD_NOT_FINAL = 0x40 };
 
 /* sstkit_verify_blocks's flags. */
 #define VERIFY_CHECKSUMS 1
@@ -59,6 +61,16 @@ typedef uint32_t (*xxh32_fn)(const void *, size_t, uint32_t);
 typedef uint64_t (*xxh64_fn)(const void *, size_t, uint64_t);
 typedef int (*snappy_length_fn)(const char *, size_t, size_t *);
 typedef int (*snappy_uncompress_fn)(const char *, size_t, char *, size_t *);
+/* zstd.h and lz4.h are not needed to build: the few calls used, as the libraries export them. */
+typedef void *(*zstd_create_fn)(void);
+typedef size_t (*zstd_free_fn)(void *);
+typedef size_t (*zstd_decompress_fn)(void *dctx, void *dst, size_t capacity, const void *src, size_t n);
+typedef void *(*zstd_create_ddict_fn)(const void *dict, size_t n);
+typedef size_t (*zstd_decompress_ddict_fn)(void *dctx, void *dst, size_t capacity, const void *src, size_t n, const void *ddict);
+typedef unsigned (*zstd_is_error_fn)(size_t);
+typedef unsigned long long (*zstd_content_size_fn)(const void *src, size_t n);
+typedef int (*lz4_decompress_fn)(const char *src, char *dst, int n, int capacity);
+typedef int (*lz4_decompress_dict_fn)(const char *src, char *dst, int n, int capacity, const char *dict, int dict_size);
 
 static xxh3_fn xxh3;
 static xxh32_fn xxh32;
@@ -66,38 +78,81 @@ static xxh64_fn xxh64;
 static snappy_length_fn snappy_length;
 static snappy_uncompress_fn snappy_uncompress;
 static int crc32c_hardware;
+static struct {
+  zstd_create_fn create_dctx;
+  zstd_free_fn free_dctx;
+  zstd_decompress_fn decompress;
+  zstd_create_ddict_fn create_ddict;
+  zstd_free_fn free_ddict;
+  zstd_decompress_ddict_fn decompress_ddict;
+  zstd_is_error_fn is_error;
+  zstd_content_size_fn content_size;
+} zstd;
+static lz4_decompress_fn lz4_decompress;
+static lz4_decompress_dict_fn lz4_decompress_dict;
 
 static void *open_first(const char *a, const char *b) {
   void *h = dlopen(a, RTLD_NOW | RTLD_LOCAL);
   return h ? h : dlopen(b, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* Resolve the libraries, once per process (the symbols are process-wide; every worker thread calls init too). */
+static void resolve_libraries(void) {
+  void *xx = open_first("libxxhash.so.0", "libxxhash.so");
+  if (xx) {
+    xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
+    xxh32 = (xxh32_fn)dlsym(xx, "XXH32");
+    xxh64 = (xxh64_fn)dlsym(xx, "XXH64");
+  }
+  void *sn = open_first("libsnappy.so.1", "libsnappy.so");
+  if (sn) {
+    snappy_length = (snappy_length_fn)dlsym(sn, "snappy_uncompressed_length");
+    snappy_uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
+    if (!snappy_length || !snappy_uncompress) snappy_length = NULL, snappy_uncompress = NULL;
+  }
+  void *zs = open_first("libzstd.so.1", "libzstd.so");
+  if (zs) {
+    zstd.create_dctx = (zstd_create_fn)dlsym(zs, "ZSTD_createDCtx");
+    zstd.free_dctx = (zstd_free_fn)dlsym(zs, "ZSTD_freeDCtx");
+    zstd.decompress = (zstd_decompress_fn)dlsym(zs, "ZSTD_decompressDCtx");
+    zstd.create_ddict = (zstd_create_ddict_fn)dlsym(zs, "ZSTD_createDDict");
+    zstd.free_ddict = (zstd_free_fn)dlsym(zs, "ZSTD_freeDDict");
+    zstd.decompress_ddict = (zstd_decompress_ddict_fn)dlsym(zs, "ZSTD_decompress_usingDDict");
+    zstd.is_error = (zstd_is_error_fn)dlsym(zs, "ZSTD_isError");
+    zstd.content_size = (zstd_content_size_fn)dlsym(zs, "ZSTD_getFrameContentSize");
+    if (!zstd.create_dctx || !zstd.free_dctx || !zstd.decompress || !zstd.create_ddict || !zstd.free_ddict || !zstd.decompress_ddict ||
+        !zstd.is_error || !zstd.content_size)
+      zstd.decompress = NULL;
+  }
+  void *lz = open_first("liblz4.so.1", "liblz4.so");
+  if (lz) {
+    lz4_decompress = (lz4_decompress_fn)dlsym(lz, "LZ4_decompress_safe");
+    lz4_decompress_dict = (lz4_decompress_dict_fn)dlsym(lz, "LZ4_decompress_safe_usingDict");
+    if (!lz4_decompress || !lz4_decompress_dict) lz4_decompress = NULL;
+  }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  crc32c_hardware = __builtin_cpu_supports("sse4.2");
+#endif
+}
+
 /*
- * Resolve the libraries (once per process; the symbols are process-wide).
- * Returns a bit set of what is available: 1 libxxhash (XXH3), 2 libsnappy, 4 CRC32C instructions.
+ * Returns a bit set of what is available: 1 libxxhash (XXH3), 2 libsnappy, 4 CRC32C instructions,
+ * 8 libzstd, 16 liblz4.
  */
 int sstkit_verify_init(void) {
-  static int done;
-  if (!done) {
-    void *xx = open_first("libxxhash.so.0", "libxxhash.so");
-    if (xx) {
-      xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
-      xxh32 = (xxh32_fn)dlsym(xx, "XXH32");
-      xxh64 = (xxh64_fn)dlsym(xx, "XXH64");
-    }
-    void *sn = open_first("libsnappy.so.1", "libsnappy.so");
-    if (sn) {
-      snappy_length = (snappy_length_fn)dlsym(sn, "snappy_uncompressed_length");
-      snappy_uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
-      if (!snappy_length || !snappy_uncompress) snappy_length = NULL, snappy_uncompress = NULL;
-    }
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    crc32c_hardware = __builtin_cpu_supports("sse4.2");
-#endif
-    done = 1;
-  }
-  return (xxh3 ? 1 : 0) | (snappy_uncompress ? 2 : 0) | (crc32c_hardware ? 4 : 0);
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, resolve_libraries);
+  return (xxh3 ? 1 : 0) | (snappy_uncompress ? 2 : 0) | (crc32c_hardware ? 4 : 0) | (zstd.decompress ? 8 : 0) | (lz4_decompress ? 16 : 0);
+}
+
+/*
+ * A new id for a dictionary (the caller keeps one per dictionary object and passes it with
+ * the bytes): each thread digests a ZSTD dictionary once per id, not once per call.
+ */
+uint32_t sstkit_verify_dictionary_id(void) {
+  static uint32_t last;
+  return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
 }
 
 static inline uint32_t fixed32(const uint8_t *p) {
@@ -184,9 +239,40 @@ static inline int64_t varint32(const uint8_t **p, const uint8_t *end) {
 /* The keys of the block being walked: the previous key, grown to the largest block's size. */
 static __thread uint8_t *prev_key;
 static __thread size_t prev_capacity;
-/* Where Snappy blocks are decompressed, grown to the largest block's size. */
+/* Where compressed blocks are decompressed, grown to the largest block's size. */
 static __thread uint8_t *contents_buf;
 static __thread size_t contents_capacity;
+/* This thread's zstd context, and the dictionary digested for dictionary id ddict_id (NULL: it failed to load). */
+static __thread void *zstd_dctx;
+static __thread void *zstd_ddict;
+static __thread uint32_t ddict_id;
+
+/* Worker threads come and go (one set per verify run): what a thread allocated is freed when it exits. */
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static int thread_key_ok;
+
+static void free_thread_state(void *unused) {
+  (void)unused;
+  free(prev_key);
+  free(contents_buf);
+  prev_key = contents_buf = NULL;
+  prev_capacity = contents_capacity = 0;
+  if (zstd_dctx) zstd.free_dctx(zstd_dctx);
+  if (zstd_ddict) zstd.free_ddict(zstd_ddict);
+  zstd_dctx = zstd_ddict = NULL;
+  ddict_id = 0;
+}
+
+static void make_thread_key(void) { thread_key_ok = pthread_key_create(&thread_key, free_thread_state) == 0; }
+
+static void register_thread(void) {
+  static __thread int registered;
+  if (registered) return;
+  registered = 1;
+  pthread_once(&thread_key_once, make_thread_key);
+  if (thread_key_ok) pthread_setspecific(thread_key, (void *)1);
+}
 
 static int reserve(uint8_t **buf, size_t *capacity, size_t n) {
   if (n <= *capacity) return 1;
@@ -197,6 +283,76 @@ static int reserve(uint8_t **buf, size_t *capacity, size_t n) {
   *buf = b;
   *capacity = want;
   return 1;
+}
+
+/* A ZSTD or LZ4 block's contents are at most this large here; larger ones are left to the caller (NOT_HANDLED). */
+#define MAX_FRAMED_CONTENTS (16u << 20)
+/* LZ4_MAX_INPUT_SIZE: LZ4's sizes are C ints (codec/lz4.ts refuses more, on either side). */
+#define LZ4_MAX_SIZE 0x7e000000u
+/* ZSTD_getFrameContentSize's "error" (and above it, "unknown"): not a size. */
+#define ZSTD_CONTENTSIZE_ERROR (0ULL - 2)
+
+/* A varint32 of up to 4 bytes (< 2^28) at *p before end, else -1 (a longer one is left to the JavaScript path). */
+static int64_t short_varint(const uint8_t **p, const uint8_t *end) {
+  uint32_t result = 0;
+  for (int shift = 0; shift < 28 && *p < end; shift += 7) {
+    uint32_t b = *(*p)++;
+    result |= (b & 0x7f) << shift;
+    if (b < 0x80) return result;
+  }
+  return -1;
+}
+
+/*
+ * A ZSTD or LZ4 block's payload decompressed into contents_buf, with codec/compression.ts
+ * decompressBlock's framing and checks: the declared size (a varint, or for LZ4 below
+ * format_version 2 the first 4 bytes of an 8-byte header), at most max_output, and exactly
+ * what decoding yields. The dictionary (dict_len 0: none) is used as the JavaScript path uses
+ * it. Returns the contents' size, REDO (the JavaScript path words the problem) or NOT_HANDLED.
+ */
+static int64_t decompress_framed(uint8_t type, const uint8_t *payload, size_t size, int32_t format_version, double max_output, const uint8_t *dict,
+                                 size_t dict_len, uint32_t dict_id) {
+  const uint8_t *body = payload, *end = payload + size;
+  const int lz4 = type == COMPRESSION_LZ4 || type == COMPRESSION_LZ4HC;
+  int64_t declared;
+  if (lz4 && format_version < 2) {
+    if (size < 8) return REDO;
+    declared = fixed32(payload);
+    body += 8;
+  } else {
+    declared = short_varint(&body, end);
+    if (declared < 0) return REDO;
+  }
+  const size_t body_len = (size_t)(end - body);
+  if ((double)declared > max_output) return REDO;
+  /* Decoding cannot yield more than this (an LZ4 byte at most 255, a 3-byte zstd block header at most 128 KiB): a larger claim is damage. */
+  if (lz4 ? (uint64_t)declared > 255 * (uint64_t)body_len + 64 : (uint64_t)declared > ((uint64_t)body_len / 3 + 1) << 17) return REDO;
+  if ((uint64_t)declared > MAX_FRAMED_CONTENTS) return NOT_HANDLED;
+  if (!reserve(&contents_buf, &contents_capacity, declared > 0 ? (size_t)declared : 1)) return REDO;
+  if (lz4) {
+    if (body_len > LZ4_MAX_SIZE || dict_len > LZ4_MAX_SIZE) return REDO;
+    int n = dict_len > 0 ? lz4_decompress_dict((const char *)body, (char *)contents_buf, (int)body_len, (int)declared, (const char *)dict, (int)dict_len)
+                         : lz4_decompress((const char *)body, (char *)contents_buf, (int)body_len, (int)declared);
+    return n == declared ? declared : REDO;
+  }
+  /* A frame announcing another size fails in decoding (or in the size check) anyway: not decoded. */
+  unsigned long long announced = zstd.content_size(body, body_len);
+  if (announced < ZSTD_CONTENTSIZE_ERROR && announced != (unsigned long long)declared) return REDO;
+  if (!zstd_dctx && !(zstd_dctx = zstd.create_dctx())) return NOT_HANDLED;
+  size_t n;
+  if (dict_len > 0) {
+    if (ddict_id != dict_id) {
+      /* zstd reads it as a zstd dictionary when it has the magic, else as raw content (ZSTD_dct_auto, as zstd-napi's DDict) */
+      if (zstd_ddict) zstd.free_ddict(zstd_ddict);
+      zstd_ddict = zstd.create_ddict(dict, dict_len);
+      ddict_id = dict_id;
+    }
+    if (!zstd_ddict) return REDO;
+    n = zstd.decompress_ddict(zstd_dctx, contents_buf, (size_t)declared, body, body_len, zstd_ddict);
+  } else {
+    n = zstd.decompress(zstd_dctx, contents_buf, (size_t)declared, body, body_len);
+  }
+  return !zstd.is_error(n) && n == (size_t)declared ? declared : REDO;
 }
 
 /*
@@ -294,7 +450,9 @@ static int32_t walk_block(const uint8_t *block, size_t size, int check_order, co
  * src holds from file offset src_offset on. meta gets SUMMARY_INTS ints per block (entries,
  * or REDO / NOT_HANDLED; key offsets and lengths in keys), keys the first and last keys from
  * *keys_used on (KEEP_KEYS). A block must end (trailer included) by `limit` (the footer) and
- * be at most max_block_bytes; a Snappy block may declare at most max_output bytes. flags:
+ * be at most max_block_bytes; a compressed block may declare at most max_output bytes. dict
+ * (dict_len bytes, 0: none) is the table's compression dictionary, dict_id its id
+ * (sstkit_verify_dictionary_id), used for ZSTD and LZ4 blocks as RocksDB does. flags:
  * VERIFY_CHECKSUMS, CHECK_ORDER (internal keys, bytewise), KEEP_KEYS, RAW_BLOCKS; valid_types: NULL, or
  * 256 bytes, non-zero for the entry types that pass.
  *
@@ -303,8 +461,11 @@ static int32_t walk_block(const uint8_t *block, size_t size, int check_order, co
  */
 int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_offset, const double *handles, int32_t n, int32_t flags,
                              const uint8_t *valid_types, int32_t checksum_type, uint32_t context_base, int32_t format_version, double limit,
-                             double max_block_bytes, double max_output, int32_t *meta, uint8_t *keys, double keys_capacity, double *keys_used) {
-  if (n < 0 || src_length < 0 || keys_capacity < 0) return -1;
+                             double max_block_bytes, double max_output, const uint8_t *dict, double dict_length, uint32_t dict_id, int32_t *meta,
+                             uint8_t *keys, double keys_capacity, double *keys_used) {
+  if (n < 0 || src_length < 0 || keys_capacity < 0 || dict_length < 0 || (dict_length > 0 && !dict)) return -1;
+  register_thread();
+  const size_t dict_len = (size_t)dict_length;
   const uint64_t src_len = (uint64_t)src_length, src_off = (uint64_t)src_offset;
   const int verify = (flags & VERIFY_CHECKSUMS) != 0;
   const int checksum_ok = !verify || checksum_available(checksum_type);
@@ -326,7 +487,9 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
     }
     const uint8_t *block = src + (offset - src_off);
     const uint8_t type = (flags & RAW_BLOCKS) ? COMPRESSION_NONE : block[size];
-    if (type != COMPRESSION_NONE && !(type == COMPRESSION_SNAPPY && snappy_uncompress)) {
+    const int framed = ((type == COMPRESSION_ZSTD || type == COMPRESSION_ZSTD_NOT_FINAL) && zstd.decompress) ||
+                       ((type == COMPRESSION_LZ4 || type == COMPRESSION_LZ4HC) && lz4_decompress);
+    if (type != COMPRESSION_NONE && !(type == COMPRESSION_SNAPPY && snappy_uncompress) && !framed) {
       m[0] = NOT_HANDLED;
       continue;
     }
@@ -355,6 +518,14 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
       }
       contents = contents_buf;
       contents_len = declared;
+    } else if (framed) {
+      const int64_t r = decompress_framed(type, block, (size_t)size, format_version, max_output, dict, dict_len, dict_id);
+      if (r < 0) {
+        m[0] = (int32_t)r;
+        continue;
+      }
+      contents = contents_buf;
+      contents_len = (size_t)r;
     }
     const uint8_t *first;
     uint32_t first_len = 0, last_len = 0;

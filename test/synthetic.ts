@@ -56,9 +56,17 @@ export function damagedCopy(path: string, out: string, seed: number, count: numb
   for (let i = 0; i < count; i++) {
     const h = blocks[Math.floor(random() * blocks.length)]
     const what = random()
-    const uncompressed = bytes[h.offset + h.size] === CompressionType.None
+    // In a ZSTD or LZ4 block, the size RocksDB's framing puts before the codec's stream as often again.
+    const type = bytes[h.offset + h.size]
+    const uncompressed = type === CompressionType.None
+    const framed = type !== CompressionType.None && type !== CompressionType.Snappy
     const tail = uncompressed ? Math.min(h.size, 4 + 4 * (readFixed32(bytes, h.offset + h.size - 4) & 0xffff)) : Math.min(h.size, 24)
-    const at = what < 0.5 ? h.offset + Math.floor(random() * h.size) : h.offset + h.size - 1 - Math.floor(random() * tail)
+    const head = framed && random() < 0.3
+    const at = head
+      ? h.offset + Math.floor(random() * Math.min(h.size, 10))
+      : what < 0.5
+        ? h.offset + Math.floor(random() * h.size)
+        : h.offset + h.size - 1 - Math.floor(random() * tail)
     bytes[at] = what < 0.25 || what > 0.75 ? bytes[at] ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256)
     if (fixChecksums) writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
   }

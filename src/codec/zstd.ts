@@ -41,7 +41,16 @@ export function zstdDecompress(src: Uint8Array, size: number, dictionary?: Uint8
   if (contentSize !== null && contentSize > size) throw new OutputOverflow(size)
   dctx ??= new (zstdLib().DCtx)()
   const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
-  const n = dictionary && dictionary.length > 0 ? dctx.decompressUsingDDict(dst, src, ddictFor(dictionary)) : dctx.decompress(dst, src)
+  const ddict = dictionary && dictionary.length > 0 ? ddictFor(dictionary) : undefined
+  let n: number
+  try {
+    n = ddict ? dctx.decompressUsingDDict(dst, src, ddict) : dctx.decompress(dst, src)
+  } catch {
+    // Which of its checks zstd fails first can depend on what the context decoded before
+    // (seen with a dictionary): a fresh context words it the same whichever thread, in whatever order.
+    const fresh = new (zstdLib().DCtx)()
+    n = ddict ? fresh.decompressUsingDDict(dst, src, ddict) : fresh.decompress(dst, src)
+  }
   return n === size ? dst : dst.subarray(0, n)
 }
 

@@ -234,18 +234,28 @@ export class SstDumpBlockPrinter {
     const t = dumper.table!
     const footer = dumper.footer
     // The types the WebAssembly check passes (below 32, as setSstDumpTypes marks them); checksums as --verify_checksum says.
-    this.native =
-      read === 'check' && footer
-        ? NativeBlockChecker.create({
-            flags: (dumper.opts.verifyChecksum ? NativeCheck.Checksums : 0) | (dumper.decompressesByType ? 0 : NativeCheck.RawBlocks),
-            validTypes: dumper.validTypes().filter((type) => type < 32),
-          })
-        : null
+    // The dictionary data blocks decode with, read here without touching the dumper's (whose first read
+    // reports a damaged one); where it does not read, or 7.8.3 would take its block raw, the dumper does it all.
+    let dictionary: Uint8Array | undefined
+    let usable = read === 'check' && footer !== null
+    try {
+      dictionary = usable ? (t.dictionary() ?? undefined) : undefined
+      if (dictionary && !dumper.decompressesByType) usable = false
+    } catch {
+      usable = false
+    }
+    this.native = usable
+      ? NativeBlockChecker.create({
+          flags: (dumper.opts.verifyChecksum ? NativeCheck.Checksums : 0) | (dumper.decompressesByType ? 0 : NativeCheck.RawBlocks),
+          validTypes: dumper.validTypes().filter((type) => type < 32),
+        })
+      : null
     this.nativeFacts = footer
       ? {
           checksum: { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 },
           footerOffset: footer.offset,
           maxBlockBytes: t.maxBlockBytes,
+          dictionary,
         }
       : null
     this.printKv = read === 'scan'

@@ -1,7 +1,8 @@
 /**
  * verify's per-block checks of a chunk of data blocks in one native call
  * (native/verify-kernel.c, built into dist/native by scripts/build-native.mjs):
- * checksum, decompression (none, Snappy), block footer and restart array, and
+ * checksum, decompression (none, Snappy, ZSTD, LZ4/LZ4HC, with the table's
+ * dictionary as codec/compression.ts uses it), block footer and restart array, and
  * the order of the entries, as the WebAssembly path checks a block. The answer
  * per block is verify-parallel.ts's summary: the entry count and the first and
  * last keys; REDO (check it again in verify.ts, which words the problem); or
@@ -38,6 +39,9 @@ type VerifyBlocksCall = (
   limit: number,
   maxBlockBytes: number,
   maxOutput: number,
+  dict: Uint8Array | null,
+  dictLength: number,
+  dictId: number,
   meta: Int32Array,
   keys: Uint8Array,
   keysCapacity: number,
@@ -77,9 +81,14 @@ export interface NativeVerifyAbilities {
   xxh3: boolean
   snappy: boolean
   crc32c: boolean
+  zstd: boolean
+  lz4: boolean
 }
 
-let loaded: { call: VerifyBlocksCall; across: VerifyAcrossCall; indexWalk: IndexWalkCall; abilities: NativeVerifyAbilities } | null | undefined
+let loaded:
+  | { call: VerifyBlocksCall; across: VerifyAcrossCall; indexWalk: IndexWalkCall; dictionaryId: () => number; abilities: NativeVerifyAbilities }
+  | null
+  | undefined
 
 /** dist/native, from tsc's output (dist/table), the sources (src/table: tests) and the bundle (which re-points it). */
 const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
@@ -91,7 +100,7 @@ function load(): typeof loaded {
     const lib = koffi().load(path)
     const init = lib.func('int sstkit_verify_init(void)') as () => number
     const call = lib.func(
-      'int32_t sstkit_verify_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, const uint8_t *validTypes, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, void *meta, void *keys, double keysCapacity, void *keysUsed)',
+      'int32_t sstkit_verify_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, const uint8_t *validTypes, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, const uint8_t *dict, double dictLength, uint32_t dictId, void *meta, void *keys, double keysCapacity, void *keysUsed)',
     ) as VerifyBlocksCall
     const across = lib.func(
       'int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *indexKeys, const int32_t *indexEnds, int32_t sepIsUserKey, const uint8_t *prevKey, int32_t prevLen, const uint8_t *prevIndex, int32_t prevIndexLen)',
@@ -99,8 +108,10 @@ function load(): typeof loaded {
     const indexWalk = lib.func(
       'int32_t sstkit_index_walk(const uint8_t *block, double entriesEnd, int32_t deltaValues, void *state, void *prevKey, int32_t maxBlocks, double maxBytes, void *handles, void *keys, int32_t keysFrom, int32_t keysCapacity, void *keyEnds)',
     ) as IndexWalkCall
+    const dictionaryId = lib.func('uint32_t sstkit_verify_dictionary_id(void)') as () => number
     const bits = init()
-    return { call, across, indexWalk, abilities: { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0 } }
+    const abilities = { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0, zstd: (bits & 8) !== 0, lz4: (bits & 16) !== 0 }
+    return { call, across, indexWalk, dictionaryId, abilities }
   } catch {
     // not loadable here (another platform's build): the WebAssembly path does the work
     return null
@@ -138,7 +149,12 @@ export interface NativeTableFacts {
   /** Where the footer starts: every block and its trailer end by it. */
   readonly footerOffset: number
   readonly maxBlockBytes: number
+  /** The compression dictionary the JavaScript path decodes data blocks with (BlockSummarizer's), if any. */
+  readonly dictionary?: Uint8Array
 }
+
+/** The kernel's id of each dictionary (a thread digests a ZSTD dictionary once per id). */
+const dictionaryIds = new WeakMap<Uint8Array, number>()
 
 /**
  * One chunk's blocks through the kernel. `meta` gets 5 ints per block, `keys`
@@ -152,12 +168,12 @@ export class NativeBlockChecker {
   /** A checker, or null where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set: read at each creation). */
   static create(options: NativeCheckOptions): NativeBlockChecker | null {
     if (loaded === undefined) loaded = load()
-    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, loaded.across, options) : null
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, loaded.dictionaryId, options) : null
   }
 
   private constructor(
     private readonly call: VerifyBlocksCall,
-    private readonly across: VerifyAcrossCall,
+    private readonly newDictionaryId: () => number,
     options: NativeCheckOptions,
   ) {
     this.flags = options.flags
@@ -180,6 +196,12 @@ export class NativeBlockChecker {
   ): { keys: Uint8Array<ArrayBuffer>; used: number } {
     const blocks = handles.length / 2
     const { checksumType, formatVersion, baseContextChecksum } = table.checksum
+    const dict = table.dictionary && table.dictionary.length > 0 ? table.dictionary : null
+    let dictId = dict ? (dictionaryIds.get(dict) ?? 0) : 0
+    if (dict && dictId === 0) {
+      dictId = this.newDictionaryId()
+      dictionaryIds.set(dict, dictId)
+    }
     this.used[0] = 0
     let done = 0
     for (;;) {
@@ -199,6 +221,9 @@ export class NativeBlockChecker {
         table.footerOffset,
         table.maxBlockBytes,
         DEFAULT_MAX_OUTPUT_BYTES,
+        dict,
+        dict ? dict.length : 0,
+        dictId,
         metaRest,
         keys,
         keys.length,

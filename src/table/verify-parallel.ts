@@ -123,7 +123,6 @@ export class BlockSummarizer {
     native: boolean,
   ) {
     this.native = native ? NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys }) : null
-    this.facts = { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes }
     this.window = new ReadWindow(table.source)
     let dict: Uint8Array | undefined
     try {
@@ -132,6 +131,8 @@ export class BlockSummarizer {
       // verify.ts reports it; blocks needing the dictionary then fail here and are checked again there
     }
     this.dict = dict
+    // The kernel decodes with the dictionary checkBytes uses.
+    this.facts = { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes, dictionary: dict }
     this.decompress = { formatVersion: table.formatVersion, offset: 0, dictionary: undefined, scratch: checker.scratch }
   }
 

@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { describe, it, expect } from 'vitest'
+import zstd from 'zstd-napi/binding.js'
+import { openTable } from '../../src/table/reader.js'
+import { fixturePath } from '../helpers.js'
 import { Cursor, encodeVarint } from '../../src/format/coding.js'
 import { CompressionType, DEFAULT_MAX_OUTPUT_BYTES, compressBlock, compressionTypeName, decompressBlock } from '../../src/codec/compression.js'
 import { CorruptionError, NotSupportedError } from '../../src/format/errors.js'
@@ -169,5 +173,27 @@ describe('unsupported types', () => {
       expect(err).toBeInstanceOf(NotSupportedError)
       expect(err.message).toMatch(/format_version 1 framing is not supported/)
     }
+  })
+})
+
+describe('a damaged ZSTD frame with a dictionary', () => {
+  it('is reported with the same reason whatever the context decoded before (verify words it on any thread, in any order)', () => {
+    // RocksDB's table with a trained dictionary; its first data block with one byte changed.
+    const path = fixturePath('v9-fv6-zstd-dict')
+    const t = openTable(path, { verifyChecksums: false })
+    const dictionary = t.dictionary()!
+    const file = new Uint8Array(readFileSync(path))
+    const blocks = [...t.dataBlocks()].map(({ handle: h }) => file.subarray(h.offset, h.offset + h.size))
+    t.close()
+    const damaged = blocks[0].slice()
+    damaged[371] = 105
+    const c = new Cursor(damaged)
+    const declared = c.varint32()
+    // what a context that decoded nothing before says
+    const fresh = thrown(() => new zstd.DCtx().decompressUsingDDict(new Uint8Array(declared), damaged.subarray(c.pos), new zstd.DDict(dictionary))).message
+    // a context that decoded the table's other blocks first reports the same
+    for (const b of blocks.slice(1)) decompressBlock(T.ZSTD, b, { formatVersion: 6, dictionary })
+    const err = corruption(() => decompressBlock(T.ZSTD, damaged, { formatVersion: 6, dictionary }))
+    expect(err.message).toBe(`ZSTD decompression failed: ${fresh}`)
   })
 })

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ChecksumType } from '../../src/codec/checksum.js'
-import { CompressionType } from '../../src/codec/compression.js'
-import { writeFixed32 } from '../../src/format/coding.js'
+import { CompressionType, compressBlock, decompressBlock } from '../../src/codec/compression.js'
+import { encodeVarint, writeFixed32 } from '../../src/format/coding.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
@@ -24,7 +24,7 @@ import { prng } from '../../src/util/prng.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { BlockSummarizer, type PackedSummaries } from '../../src/table/verify-parallel.js'
-import { plainWriterOptions } from '../../src/table/writer.js'
+import { plainWriterOptions, type WriterDictMode } from '../../src/table/writer.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
 import { damagedCopy, writeSyntheticTableWith } from '../synthetic.js'
 
@@ -94,15 +94,31 @@ const ordered = (n: number, seed = 0) =>
     return [encodeInternalKey(user, 1_000_000 - i, type), enc(`value ${i} `.repeat(1 + (i % 9)))] as [Uint8Array, Uint8Array]
   })
 
-function writeTable(name: string, entries: [Uint8Array, Uint8Array][], o: { compression: number; checksum: number; formatVersion: number }): string {
+interface Kind {
+  compression: number
+  checksum: number
+  formatVersion: number
+  /** A dictionary for the data blocks (ZSTD, LZ4): built this way, of up to maxDictBytes. */
+  dict?: WriterDictMode
+  maxDictBytes?: number
+}
+
+function writeTable(name: string, entries: [Uint8Array, Uint8Array][], o: Kind): string {
+  const dict = o.dict ? { dict: o.dict, maxDictBytes: o.maxDictBytes ?? 4096, trainBytes: 64 * 1024 } : {}
   const options = plainWriterOptions({
     compressionType: o.compression,
     checksumType: o.checksum,
     formatVersion: o.formatVersion,
     blockSize: 1024,
     restartInterval: 4,
+    ...dict,
   })
   return writeSyntheticTableWith(join(dir, `synthetic-${name}.sst`), entries, options)
+}
+
+/** A copy of `path` with `count` blocks damaged, their checksums fixed up (test/synthetic.ts damagedCopy). */
+function damaged(path: string, name: string, seed: number, count: number): string {
+  return damagedCopy(path, join(dir, `synthetic-${name}.sst`), seed, count)
 }
 
 describe('native verify kernel, one block at a time, against the WebAssembly check', () => {
@@ -158,9 +174,71 @@ describe('native verify kernel, one block at a time, against the WebAssembly che
   })
 })
 
+/** The kernel's own answer for each data block of a clean table (an entry count, REDO or NOT_HANDLED), straight from NativeBlockChecker. */
+function kernelCodes(path: string): number[] {
+  const t = openTable(path, { verifyChecksums: false })
+  try {
+    const bytes = new Uint8Array(readFileSync(path))
+    const handles = Float64Array.from([...t.dataBlocks()].flatMap((r) => [r.handle.offset, r.handle.size]))
+    const meta = new Int32Array((handles.length / 2) * 5)
+    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
+    const facts = { checksum: t.checksum, footerOffset: t.footer.offset, maxBlockBytes: t.maxBlockBytes, dictionary: t.dictionary() ?? undefined }
+    k.check(facts, bytes, bytes.length, 0, handles, meta, new Uint8Array(1024))
+    return Array.from({ length: handles.length / 2 }, (_, b) => meta[5 * b])
+  } finally {
+    t.close()
+  }
+}
+
+describe('native verify kernel, a ZSTD or LZ4 block yielding fewer bytes than it declares', () => {
+  const checksum = { checksumType: ChecksumType.CRC32c, formatVersion: 5, baseContextChecksum: 0 }
+  const b = new BlockBuilder(4)
+  for (let i = 0; i < 100; i++) b.add(encodeInternalKey(enc(`key${1000 + i}`), 9, ValueType.Value), enc(`value ${i}`))
+  const contents = b.finish()
+  const prefix = contents.subarray(0, contents.length - 100)
+  /**
+   * A zstd frame of one raw block, without a content size in its header (RocksDB's have one;
+   * zstd does not need it). Raw, so that decoding writes nothing past what it yields.
+   */
+  const zstdFrame = (raw: Uint8Array) => {
+    const header = (raw.length << 3) | 1 // last block, raw
+    // magic, frame header descriptor (no content size, not single-segment), window descriptor (128 KiB)
+    return Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38, header & 0xff, (header >> 8) & 0xff, header >> 16, ...raw])
+  }
+  const framings: [string, number, (raw: Uint8Array) => Uint8Array][] = [
+    ['ZSTD', CompressionType.ZSTD, zstdFrame],
+    ['LZ4', CompressionType.LZ4, (raw) => compressBlock(CompressionType.LZ4, raw, { formatVersion: 5 }).subarray(encodeVarint(raw.length).length)],
+  ]
+
+  it.each(framings)('%s: checked again, though the space it declares still holds a valid block decoded before', (_name, type, compress) => {
+    // Block 1: the whole contents, declared right. Block 2: a prefix of them, declaring the whole size.
+    const payloads = [
+      [...encodeVarint(contents.length), ...compress(contents)],
+      [...encodeVarint(contents.length), ...compress(prefix)],
+    ].map((p) => Uint8Array.from(p))
+    const src = new Uint8Array(payloads.reduce((n, p) => n + p.length + 5, 0))
+    const handles: number[] = []
+    let at = 0
+    for (const p of payloads) {
+      src.set(p, at)
+      src[at + p.length] = type
+      writeFixed32(src, at + p.length + 1, computeStoredChecksum(checksum, src.subarray(at, at + p.length + 1), at))
+      handles.push(at, p.length)
+      at += p.length + 5
+    }
+    // the JavaScript path: the first is fine, the second a size mismatch
+    expect(decompressBlock(type, payloads[0], { formatVersion: 5 })).toEqual(contents)
+    expect(() => decompressBlock(type, payloads[1], { formatVersion: 5 })).toThrow(/declared|larger than/)
+    const meta = new Int32Array(10)
+    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
+    k.check({ checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 }, src, src.length, 0, Float64Array.from(handles), meta, new Uint8Array(1024))
+    expect([meta[0], meta[5]]).toEqual([100, -1])
+  })
+})
+
 describe('native verify kernel', () => {
-  it('is built and loads here, with libxxhash, libsnappy and CRC32C instructions, so the tests below exercise it', () => {
-    expect(nativeVerifyAbilities()).toEqual({ xxh3: true, snappy: true, crc32c: true })
+  it('is built and loads here, with libxxhash, libsnappy, libzstd, liblz4 and CRC32C instructions, so the tests below exercise it', () => {
+    expect(nativeVerifyAbilities()).toEqual({ xxh3: true, snappy: true, crc32c: true, zstd: true, lz4: true })
   })
 
   it.each(fixtures().map((f) => f.name))('real fixture %s: the same findings, and the same summaries per chunk', (name) => {
@@ -173,35 +251,71 @@ describe('native verify kernel', () => {
     threeWays(join(BAD, name))
   })
 
-  const kinds = [
+  // RocksDB's own ZSTD and LZ4 tables: legacy LZ4 framing (format_version 0 and 1), raw, finalized and trained dictionaries.
+  const realFramed = fixtures()
+    .filter((f) => /^(zstd|lz4|lz4hc)$/.test(f.compression))
+    .map((f) => f.name)
+
+  it.each(realFramed)('real fixture %s: the kernel checks every data block itself', (name) => {
+    expect(kernelCodes(fixturePath(name)).filter((n) => n <= 0)).toEqual([])
+  })
+
+  it.each(realFramed)('real fixture %s, damaged blocks with valid checksums: the same findings', (name) => {
+    let findings = 0
+    for (let seed = 1; seed <= 20; seed++) {
+      const path = damaged(fixturePath(name), `real-${name}-${seed}`, seed, 1 + (seed % 2))
+      const r = threeWays(path)
+      if ('ok' in r && !r.ok) findings++
+    }
+    expect(findings).toBeGreaterThan(5)
+  })
+
+  const kinds: Kind[] = [
     { compression: CompressionType.None, checksum: ChecksumType.CRC32c, formatVersion: 5 },
     { compression: CompressionType.Snappy, checksum: ChecksumType.CRC32c, formatVersion: 2 },
     { compression: CompressionType.Snappy, checksum: ChecksumType.XXH3, formatVersion: 6 },
     { compression: CompressionType.None, checksum: ChecksumType.xxHash, formatVersion: 6 },
     { compression: CompressionType.Snappy, checksum: ChecksumType.xxHash64, formatVersion: 5 },
-    // not a codec the kernel does: its blocks are checked as before, one by one
     { compression: CompressionType.ZSTD, checksum: ChecksumType.XXH3, formatVersion: 6 },
+    { compression: CompressionType.ZSTD, checksum: ChecksumType.CRC32c, formatVersion: 2, dict: 'raw', maxDictBytes: 8192 },
+    { compression: CompressionType.ZSTD, checksum: ChecksumType.XXH3, formatVersion: 5, dict: 'finalize', maxDictBytes: 4096 },
+    { compression: CompressionType.ZSTDNotFinal, checksum: ChecksumType.xxHash64, formatVersion: 3 },
+    { compression: CompressionType.LZ4, checksum: ChecksumType.xxHash64, formatVersion: 3 },
+    { compression: CompressionType.LZ4, checksum: ChecksumType.XXH3, formatVersion: 6, dict: 'raw', maxDictBytes: 8192 },
+    { compression: CompressionType.LZ4HC, checksum: ChecksumType.xxHash, formatVersion: 4 },
+    { compression: CompressionType.LZ4HC, checksum: ChecksumType.CRC32c, formatVersion: 2, dict: 'raw', maxDictBytes: 2048 },
   ]
+  const name = (k: Kind) => `${k.compression}-${k.checksum}-${k.formatVersion}${k.dict ? `-${k.dict}` : ''}`
 
-  it.each(kinds)('clean synthetic table (compression $compression, checksum $checksum, format_version $formatVersion)', (kind) => {
-    const path = writeTable(`clean-${kind.compression}-${kind.checksum}-${kind.formatVersion}`, ordered(3000), kind)
+  it.each(kinds)('clean synthetic table (compression $compression, checksum $checksum, format_version $formatVersion, dictionary $dict)', (kind) => {
+    const path = writeTable(`clean-${name(kind)}`, ordered(3000), kind)
+    if (kind.dict) {
+      const t = openTable(path)
+      expect(t.dictionary()?.length).toBeGreaterThan(0)
+      t.close()
+    }
     const r = threeWays(path)
     expect('ok' in r && r.ok && r.entries).toBe(3000)
     sameChunkSummaries(path)
+    // every block checked by the kernel itself, none left to the WebAssembly path
+    expect(kernelCodes(path).filter((n) => n <= 0)).toEqual([])
   })
 
-  it.each(kinds.slice(0, 5))('damaged blocks with valid checksums (compression $compression, checksum $checksum, format_version $formatVersion)', (kind) => {
-    const clean = writeTable(`fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}`, ordered(1500, kind.checksum), kind)
-    let findings = 0
-    for (let seed = 1; seed <= 60; seed++) {
-      const path = damagedCopy(clean, join(dir, `synthetic-fuzz-${kind.compression}-${kind.checksum}-${kind.formatVersion}-${seed}.sst`), seed, 1 + (seed % 3))
-      const r = threeWays(path)
-      if ('ok' in r && !r.ok) findings++
-      sameChunkSummaries(path)
-    }
-    // the damage is found (a changed value byte may leave a table valid, so not always)
-    expect(findings).toBeGreaterThan(30)
-  })
+  it.each(kinds)(
+    'damaged blocks with valid checksums (compression $compression, checksum $checksum, format_version $formatVersion, dictionary $dict)',
+    (kind) => {
+      const clean = writeTable(`fuzz-${name(kind)}`, ordered(1500, kind.checksum), kind)
+      let findings = 0
+      for (let seed = 1; seed <= 60; seed++) {
+        const path = damaged(clean, `fuzz-${name(kind)}-${seed}`, seed, 1 + (seed % 3))
+        const r = threeWays(path)
+        if ('ok' in r && !r.ok) findings++
+        sameChunkSummaries(path)
+      }
+      // the damage is found (a changed value byte may leave a table valid, so not always)
+      expect(findings).toBeGreaterThan(30)
+    },
+  )
 
   it.each([
     ['equal internal keys', (e: [Uint8Array, Uint8Array][]) => e.splice(300, 0, e[300])],
