@@ -35,6 +35,10 @@ const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url
 /** The one-line error for a command line naming no command (unknownCommandLine), once known. */
 let unknownCommand = null
 
+// The worker thread a command will start on a large file, started before the command loads (src/util/early-workers.ts).
+if (process.argv[2] === 'verify' && verifyWantsWorker(process.argv.slice(3))) await startWorkerEarly('_verify-worker.js')
+else if (process.argv[2] === 'sst-dump' && sstDumpWantsWorker(process.argv.slice(3))) await startWorkerEarly('_sst-dump-worker.js')
+
 if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   // WSL is left to oclif, which names the platform "wsl" there.
   const cpu = arch() === 'ia32' ? 'x86' : arch()
@@ -61,6 +65,50 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   const { execute } = await import('../dist/bundle/_oclif.js')
   const root = fileURLToPath(new URL('..', import.meta.url))
   await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
+}
+
+/** Start the worker dist/bundle/`file` now, before the command loads: a pool of the command adopts it. */
+async function startWorkerEarly(file) {
+  const { startEarlyWorker } = await import('../dist/bundle/_early-workers.js')
+  startEarlyWorker(new URL(`../dist/bundle/${file}`, import.meta.url))
+}
+
+/** The bytes of the first of `paths` that is a file of at least `min` bytes, or 0; looks at a few only. */
+function largeFile(paths, min) {
+  const { statSync } = require('node:fs')
+  for (const p of paths.slice(0, 8)) {
+    try {
+      const st = statSync(p)
+      if (st.isFile() && st.size >= min) return st.size
+    } catch {}
+  }
+  return 0
+}
+
+/** Whether `verify ARGS` will likely start a worker: more than one core, no `--jobs 1`, a file of 64 MiB or more (its data blocks decide). */
+function verifyWantsWorker(args) {
+  if (require('node:os').availableParallelism() < 2) return false
+  const jobs = args.findIndex((a) => a === '--jobs' || a === '-j')
+  if ((jobs >= 0 && args[jobs + 1] === '1') || args.includes('--jobs=1')) return false
+  return (
+    largeFile(
+      args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--jobs' && args[i - 1] !== '-j'),
+      64 << 20,
+    ) > 0
+  )
+}
+
+/** Whether `sst-dump ARGS` will likely start a worker: a whole-file check or scan of a file of 32 MiB or more. */
+function sstDumpWantsWorker(args) {
+  if (require('node:os').availableParallelism() < 2) return false
+  const command = args.find((a) => a.startsWith('--command='))?.slice(10) ?? 'scan'
+  if ((command !== 'check' && command !== 'scan') || args.some((a) => /^--(from|to|prefix|read_num)=/.test(a))) return false
+  return (
+    largeFile(
+      args.map((a) => (a.startsWith('--file=') ? a.slice(7) : a)).filter((a) => !a.startsWith('-')),
+      32 << 20,
+    ) > 0
+  )
 }
 
 /**

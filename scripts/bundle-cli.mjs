@@ -229,6 +229,8 @@ const result = await build({ ...options, entryPoints, splitting: true })
 // each) on top of its compile.
 const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
 const verify = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
+// bin/run.js's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
+await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.js'), out: '_early-workers' }] })
 // The workers: one file each, no splitting (a worker shares no module with the thread that starts it).
 const workers = await build({ ...options, entryPoints: WORKERS })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))

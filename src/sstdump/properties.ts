@@ -4,7 +4,7 @@
  * read (format_version >= 6), for the newest RocksDB; plus the unique ID
  * (table/unique_id.cc) and the "Raw user collected properties" list.
  */
-import { xxh3 } from '@node-rs/xxhash'
+import { createRequire } from 'node:module'
 import type { TableProperties } from '../format/properties.js'
 import { hexUpper } from './sink.js'
 import { BINARY_PROPERTIES, NUMERIC_PROPERTIES, Property, STRING_PROPERTIES } from '../format/properties.js'
@@ -82,8 +82,13 @@ export function toStringDouble(v: number): string {
   return v.toFixed(6)
 }
 
+// Required on first use (unique ids of --show_properties only): loading the addon costs every process and worker ~10–50 ms.
+const require = createRequire(import.meta.url)
+let xxhash: typeof import('@node-rs/xxhash') | undefined
+
 function xxh3_128(data: Uint8Array, seed: bigint): { hi: bigint; lo: bigint } {
-  const h = xxh3.xxh128(data, seed)
+  xxhash ??= require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')
+  const h = xxhash.xxh3.xxh128(data, seed)
   return { hi: (h >> 64n) & M64, lo: h & M64 }
 }
 

@@ -18,6 +18,7 @@
  * `closed` belong to the pool; everything else is the user's protocol.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort, type ResourceLimits, type Transferable } from 'node:worker_threads'
+import { type AdoptMessage, adoptEarlyWorker, EARLY_WORKER_LIMITS, type EarlyWorkerData } from './early-workers.js'
 
 /** What every pool worker is started with. */
 export interface PoolWorkerData<D> {
@@ -58,7 +59,7 @@ export interface WorkerPoolOptions {
  * grow to 16 MiB each: scan's and verify's workers make many short-lived objects per block.
  * A limit, not a V8 flag: any flag makes Node reject its built-in code cache (bin/run.js).
  */
-export const DEFAULT_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 3 }
+export const DEFAULT_LIMITS: ResourceLimits = EARLY_WORKER_LIMITS
 
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, t: number): { async: boolean; value: Promise<string> | string } })
   .waitAsync
@@ -72,10 +73,18 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
   constructor(url: URL, workers: number, data: unknown, options: WorkerPoolOptions = {}) {
     this.shutdownWaitMs = options.shutdownWaitMs ?? 5000
     for (let index = 0; index < workers; index++) {
-      const { port1, port2 } = new MessageChannel()
-      const workerData: PoolWorkerData<unknown> = { data, port: port2, signal: this.signal }
-      const worker = new Worker(url, { workerData, transferList: [port2], resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS })
-      const slot: PoolSlot = { index, worker, port: port1, ready: false, dead: false, closed: false }
+      // One bin/run.js started before the command loaded (early-workers.ts), where its settings are this pool's.
+      const early = options.unref && !options.resourceLimits ? adoptEarlyWorker(url, data, this.signal) : null
+      let worker: Worker
+      let port: MessagePort
+      if (early) ({ worker, port } = early)
+      else {
+        const { port1, port2 } = new MessageChannel()
+        const workerData: PoolWorkerData<unknown> = { data, port: port2, signal: this.signal }
+        worker = new Worker(url, { workerData, transferList: [port2], resourceLimits: options.resourceLimits ?? DEFAULT_LIMITS })
+        port = port1
+      }
+      const slot: PoolSlot = { index, worker, port, ready: false, dead: false, closed: false }
       // Without a listener a worker's error would be thrown here; exited() reports the death.
       worker.on('error', (e) => {
         slot.error = e
@@ -174,6 +183,22 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
   }
 }
 
+/** This worker's PoolWorkerData: its workerData, or for one started early the pool's first message, waited for. */
+function startUpData<D>(): PoolWorkerData<D> {
+  const given = workerData as PoolWorkerData<D> | EarlyWorkerData
+  if (!('early' in given)) return given
+  const { port, wake } = given.early
+  const view = new Int32Array(wake)
+  for (;;) {
+    const r = receiveMessageOnPort(port)
+    if (r) {
+      const m = r.message as AdoptMessage
+      return { data: m.data as D, port, signal: m.signal }
+    }
+    Atomics.wait(view, 0, 0, 1000)
+  }
+}
+
 /** The worker side of a pool: its start-up data, posting, and the close handshake. */
 export interface PoolWorkerSide<D, Req, Res> {
   readonly data: D
@@ -185,7 +210,7 @@ export interface PoolWorkerSide<D, Req, Res> {
 }
 
 export function poolWorker<D, Req extends { kind: string }, Res extends { kind: string }>(): PoolWorkerSide<D, Req, Res> {
-  const w = workerData as PoolWorkerData<D>
+  const w = startUpData<D>()
   const signal = new Int32Array(w.signal)
   const send = (m: unknown, transfer: readonly Transferable[] = []) => {
     w.port.postMessage(m, transfer)
