@@ -9,7 +9,11 @@
  * checks around it): the entry count and the first and last keys, or "check
  * this block again in JavaScript" (anything unusual: the JavaScript path
  * words the problem), or "not handled here" (a codec or checksum this file
- * does not do: the caller checks the block as before).
+ * does not do: the caller checks the block as before). Two more calls serve
+ * verify's main thread: sstkit_verify_across (verify.ts's checks across the
+ * blocks of a chunk, so that a clean chunk is taken whole) and
+ * sstkit_index_walk (a one-block index's entries, as IndexBlockIter decodes
+ * them). sst-dump's --command=check uses sstkit_verify_blocks too.
  *
  * Why C: the JavaScript path makes four or five calls per block across the
  * JavaScript/native boundary (read, checksum, decompress, WebAssembly), and

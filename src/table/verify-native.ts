@@ -7,7 +7,9 @@
  * per block is verify-parallel.ts's summary: the entry count and the first and
  * last keys; REDO (check it again in verify.ts, which words the problem); or
  * NOT_HANDLED (a codec or checksum the kernel does not do, or a block outside
- * the bytes given: the caller checks it as before).
+ * the bytes given: the caller checks it as before). Also: chunkPassesAcross
+ * (verify.ts's checks across a chunk's blocks), NativeIndexWalk and
+ * fastDataHandles (a one-block index walked without an object per entry).
  *
  * Null where the library was not built or cannot load (another platform, no
  * C compiler at install, SSTKIT_NO_NATIVE_VERIFY set): verify then uses the
