@@ -365,8 +365,8 @@ export class ParallelBlockChecks {
   private awaited = false
   /** The index's separators are user keys (else internal keys). */
   private readonly sepIsUserKey: boolean
-  /** Whether whole chunks can be taken as runs (the native kernel loads). */
-  private readonly acrossNative: boolean
+  /** Whether the native kernel checks chunks across their blocks and walks the index (it loads, and the caller wants it). */
+  private readonly useNative: boolean
 
   /**
    * The workers start first: the main thread's own summarizer (`makeLocal`: loading the
@@ -379,6 +379,7 @@ export class ParallelBlockChecks {
     workers: number,
     private readonly chunkBytes: number,
     private readonly stats?: VerifyStats,
+    native = true,
   ) {
     this.queue = ChunkQueue.create(workers * WORKER_WINDOW + 2)
     const data: VerifyWorkerData = { path, maxBlockBytes: table.maxBlockBytes, queue: this.queue.buffer, queueSlots: this.queue.slots }
@@ -386,7 +387,7 @@ export class ParallelBlockChecks {
     this.stores = Array.from({ length: this.queue.slots + 1 }, () => new Store())
     this.sepIsUserKey = table.indexEncoding.keyIsUserKey
     this.local = makeLocal()
-    this.acrossNative = nativeVerifyAbilities() !== null
+    this.useNative = native && nativeVerifyAbilities() !== null
   }
 
   /** The main thread's summarizer (verify.ts's serial checks use it too). */
@@ -409,7 +410,7 @@ export class ParallelBlockChecks {
    */
   wrap(refs: Iterator<DataBlockRef>, state?: () => AcrossState, binaryIndex?: () => IndexBlockIter): Iterator<VerifyBlockRef> {
     this.source = refs
-    this.binaryIndex = binaryIndex ?? null
+    this.binaryIndex = this.useNative ? (binaryIndex ?? null) : null
     return {
       next: (): IteratorResult<VerifyBlockRef> => {
         this.pos++
@@ -431,7 +432,7 @@ export class ParallelBlockChecks {
         let readError: { error: unknown } | undefined
         if (b === 0) {
           this.headHandles = this.queue.handlesOf(c.id)
-          const run = state && this.acrossNative ? this.cleanRun(c, state()) : null
+          const run = state && this.useNative ? this.cleanRun(c, state()) : null
           if (c.readError) readError = c.readError
           if (run) {
             this.pos = c.blocks - 1

@@ -74,7 +74,10 @@ export const MAX_PROBLEMS = 1000
 export interface VerifyOptions {
   /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
   wasm?: boolean
-  /** false: no native kernel (native/verify-kernel.c), the WebAssembly path alone (tests hold the two to the same findings). */
+  /**
+   * false: no native kernel (native/verify-kernel.c) on this thread, the WebAssembly path alone
+   * (tests hold the two to the same findings); workers use the kernel where it loads.
+   */
   native?: boolean
   /** Threads to use (default: all cores). 1 = serial. The findings are the same for any value. */
   jobs?: number
@@ -484,7 +487,8 @@ function startParallel(table: Table, makeLocal: () => BlockSummarizer, options: 
   // Without workers the chunks still pay where the native kernel checks them (one call per chunk, and
   // per chunk across its blocks and for the index, not one per block); else block by block, in verify.ts.
   if (workers === 0 && (options.native === false || !nativeVerifyAbilities())) return null
-  const p = new ParallelBlockChecks(table, makeLocal, path ?? '', workers, Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES), options.stats)
+  const chunkBytes = Math.max(1, options.chunkBytes ?? VERIFY_CHUNK_BYTES)
+  const p = new ParallelBlockChecks(table, makeLocal, path ?? '', workers, chunkBytes, options.stats, options.native !== false)
   if (options.awaitWorkers) p.awaitWorkers()
   return p
 }
