@@ -28,7 +28,6 @@ import {
   chunkPassesAcross,
   IndexWalkStop,
   NATIVE_NOT_HANDLED,
-  NATIVE_REDO,
   NativeBlockChecker,
   NativeCheck,
   NativeIndexWalk,
@@ -103,8 +102,6 @@ export class BlockSummarizer {
   /** The native kernel (native/verify-kernel.c), when it loads; else every block goes through checkBlock. */
   private readonly native: NativeBlockChecker | null
   private readonly facts: NativeTableFacts
-  /** summarizeIn's one-block call to the kernel, its buffers reused. */
-  private readonly one = { handle: new Float64Array(2), meta: new Int32Array(SUMMARY_INTS), keys: new Uint8Array(1024) }
 
   /** Whether create() gives a summarizer here (WebAssembly runs). */
   static get available(): boolean {
@@ -200,21 +197,6 @@ export class BlockSummarizer {
   summarizeIn(window: ReadWindow, offset: number, size: number): BlockSummary | null {
     const at = window.at(offset, size + BLOCK_TRAILER_BYTES)
     const buf = window.bytes
-    if (this.native) {
-      const one = this.one
-      one.handle[0] = offset
-      one.handle[1] = size
-      const r = this.native.check(this.facts, buf, at + size + BLOCK_TRAILER_BYTES, offset - at, one.handle, one.meta, one.keys)
-      one.keys = r.keys
-      const n = one.meta[0]
-      if (n === NATIVE_REDO) return null
-      if (n === 0) return { entries: 0, firstKey: NO_KEY, lastKey: NO_KEY }
-      if (n > 0) {
-        const m = one.meta
-        return { entries: n, firstKey: one.keys.subarray(m[1], m[1] + m[2]), lastKey: one.keys.subarray(m[3], m[3] + m[4]) }
-      }
-      // not handled there: as below
-    }
     let n: number
     try {
       n = this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)

@@ -16,8 +16,7 @@ import { encodeVarint, writeFixed32 } from '../../src/format/coding.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
-import { openTable, type Table } from '../../src/table/reader.js'
-import { verifyTable } from '../../src/table/verify.js'
+import { openTable } from '../../src/table/reader.js'
 import { fastDataHandles, IndexWalkStop, NativeBlockChecker, NativeCheck, NativeIndexWalk, nativeVerifyAbilities } from '../../src/table/verify-native.js'
 import { IndexBlockIter, type IndexEncoding, ShortenedIndexBuilder } from '../../src/format/index-block.js'
 import { prng } from '../../src/util/prng.js'
@@ -27,34 +26,14 @@ import { BlockSummarizer, type PackedSummaries } from '../../src/table/verify-pa
 import { plainWriterOptions, type WriterDictMode } from '../../src/table/writer.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
 import { damagedCopy, writeSyntheticTableWith } from '../synthetic.js'
+import { verifyThreeWays } from './verify-paths.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-native-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const enc = (s: string) => new TextEncoder().encode(s)
 
-/** verifyTable in JavaScript, in WebAssembly alone and with the native kernel: all three the same. */
-function threeWays(path: string) {
-  const run = (options: { wasm?: boolean; native?: boolean }) => {
-    let t: Table
-    try {
-      t = openTable(path, { verifyChecksums: false })
-    } catch (e) {
-      return { openError: (e as Error).message }
-    }
-    try {
-      return verifyTable(t, { ...options, jobs: 1 })
-    } finally {
-      t.close()
-    }
-  }
-  const js = run({ wasm: false })
-  const wasm = run({ native: false })
-  const native = run({})
-  expect(wasm).toEqual(js)
-  expect(native).toEqual(js)
-  return native
-}
+const threeWays = verifyThreeWays
 
 /** Each block's summary (entries, or -1: check it again) with its keys, from PackedSummaries. */
 function unpacked(s: PackedSummaries): { entries: number; first: string; last: string }[] {

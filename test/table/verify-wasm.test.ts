@@ -11,36 +11,16 @@ import { CompressionType } from '../../src/codec/compression.js'
 import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
-import { openTable, type Table } from '../../src/table/reader.js'
-import { verifyTable } from '../../src/table/verify.js'
 import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
+import { verifyThreeWays } from './verify-paths.js'
 import { writeSyntheticTable } from '../synthetic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-wasm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function both(path: string) {
-  const run = (options: { wasm?: boolean; native?: boolean }) => {
-    let t: Table
-    try {
-      t = openTable(path, { verifyChecksums: false })
-    } catch (e) {
-      return { openError: (e as Error).message }
-    }
-    try {
-      return verifyTable(t, options)
-    } finally {
-      t.close()
-    }
-  }
-  const js = run({ wasm: false })
-  const fast = run({ native: false })
-  expect(fast).toEqual(js)
-  // and with the native kernel (test/table/verify-native.test.ts)
-  expect(run({})).toEqual(js)
-  return fast
-}
+/** The JavaScript, WebAssembly and native paths find the same (test/table/verify-paths.ts). */
+const both = verifyThreeWays
 
 const enc = (s: string) => new TextEncoder().encode(s)
 
