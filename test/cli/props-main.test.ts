@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { plainPropsArgs } from '../../src/entry/props-main.js'
-import { assertFreshBuild, BAD, fixturePath, REAL, ROOT } from '../helpers.js'
+import { BAD, fixturePath, REAL, ROOT } from '../helpers.js'
+import { plainPathRunner, userEnv } from './plain-path.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-props-main-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -59,23 +60,7 @@ describe('plainPropsArgs: the command lines props runs without oclif', () => {
   })
 })
 
-// A user's environment: without the test runner's NODE_ENV (oclif's development mode) and DEBUG.
-const { NODE_ENV: _n, NODE_OPTIONS: _o, DEBUG: _d, ...userEnv } = process.env
-
-function run(args: string[], env: Record<string, string> = {}) {
-  assertFreshBuild()
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'props', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 60_000,
-  })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-/** The same command line through oclif: DEBUG (for a namespace that prints nothing) sends it there. */
-const throughOclif = (args: string[], env: Record<string, string> = {}) => run(args, { ...env, DEBUG: 'sstkit-no-such-namespace' })
+const { run, itPrintsAsOclif } = plainPathRunner('props', home, 60_000)
 
 describe('props without oclif prints what oclif prints', () => {
   const empty = join(dir, 'empty-dir')
@@ -97,20 +82,7 @@ describe('props without oclif prints what oclif prints', () => {
     ['a read that fails (SSTKIT_TEST_FAIL_READ)', ['examples/sample.sst', fixturePath('fv5-zstd')], { SSTKIT_TEST_FAIL_READ: '3' }],
     ['a read that fails, --json', ['--json', 'examples/sample.sst'], { SSTKIT_TEST_FAIL_READ: '2' }],
   ]
-  for (const [name, args, env] of cases) {
-    it(name, () => {
-      const plain = run(args, env)
-      const oclif = throughOclif(args, env)
-      expect(plain).toEqual(oclif)
-      expect(plain.stdout.length + plain.stderr.length).toBeGreaterThan(0)
-    })
-  }
-
-  it('exit codes: 0 clean, 1 a finding, 2 a file that cannot be opened', () => {
-    expect(run(['examples/sample.sst']).status).toBe(0)
-    expect(run([join(BAD, 'filter-flip.sst')]).status).toBe(1)
-    expect(run([join(BAD, 'bad-magic.sst'), join(BAD, 'filter-flip.sst')]).status).toBe(2)
-  })
+  itPrintsAsOclif(cases)
 
   it('a reader that goes away (EPIPE): the rest of stdout dropped, the errors after it still said', () => {
     // ~190 KB per copy of the directory: more than a pipe holds, so writes fail once head has gone.

@@ -1,15 +1,10 @@
-/**
- * `verify [--jobs N] [--json] PATH...` runs without oclif (bin/run.js, src/entry/verify-main.ts):
- * which command lines take that path, and that what it prints, on stdout and stderr, and its exit
- * code are oclif's for the same command line (oclif forced by DEBUG, which the plain path leaves to oclif).
- */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { plainVerifyArgs } from '../../src/entry/verify-main.js'
-import { assertFreshBuild, BAD, fixturePath, REAL, ROOT } from '../helpers.js'
+import { BAD, fixturePath, REAL } from '../helpers.js'
+import { plainPathRunner } from './plain-path.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-main-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -57,23 +52,7 @@ describe('plainVerifyArgs: the command lines verify runs without oclif', () => {
   })
 })
 
-// A user's environment: without the test runner's NODE_ENV (oclif's development mode) and DEBUG.
-const { NODE_ENV: _n, NODE_OPTIONS: _o, DEBUG: _d, ...userEnv } = process.env
-
-function run(args: string[], env: Record<string, string> = {}) {
-  assertFreshBuild()
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'verify', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 120_000,
-  })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
-
-/** The same command line through oclif: DEBUG (for a namespace that prints nothing) sends it there. */
-const throughOclif = (args: string[], env: Record<string, string> = {}) => run(args, { ...env, DEBUG: 'sstkit-no-such-namespace' })
+const { run, itPrintsAsOclif } = plainPathRunner('verify', home, 120_000)
 
 describe('verify without oclif prints what oclif prints', () => {
   const empty = join(dir, 'empty-dir')
@@ -94,20 +73,7 @@ describe('verify without oclif prints what oclif prints', () => {
     ['a read that fails (SSTKIT_TEST_FAIL_READ)', ['examples/sample.sst', fixturePath('fv5-zstd')], { SSTKIT_TEST_FAIL_READ: '4' }],
     ['a read that fails, --json', ['--json', 'examples/sample.sst'], { SSTKIT_TEST_FAIL_READ: '2' }],
   ]
-  for (const [name, args, env] of cases) {
-    it(name, () => {
-      const plain = run(args, env)
-      const oclif = throughOclif(args, env)
-      expect(plain).toEqual(oclif)
-      expect(plain.stdout.length + plain.stderr.length).toBeGreaterThan(0)
-    })
-  }
-
-  it('exit codes: 0 clean, 1 a finding, 2 a file that cannot be opened', () => {
-    expect(run(['examples/sample.sst']).status).toBe(0)
-    expect(run([join(BAD, 'filter-flip.sst')]).status).toBe(1)
-    expect(run([join(BAD, 'bad-magic.sst'), join(BAD, 'filter-flip.sst')]).status).toBe(2)
-  })
+  itPrintsAsOclif(cases)
 
   it('loads no oclif on the plain path, and oclif otherwise', () => {
     const loaded = (args: string[], env: Record<string, string>) => run(args, { ...env, NODE_DEBUG: 'esm' }).stderr
