@@ -19,7 +19,7 @@ import { errorCode, SstkitError } from '../errors.js'
 import { describeFilter, filterInfo } from '../table/filter-info.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
-import { defaultRewriteOptions, rewriteFile } from '../table/rewrite.js'
+import { defaultRewriteOptions, rewriteFile } from '../rewrite/rewrite.js'
 import { type VerifyOutcome, verifyFile } from '../verify/verify.js'
 
 /** Longest acceptable problem or error message. */
