@@ -20,6 +20,7 @@ const LAYERS: Record<string, number> = {
   wasm: 3,
   table: 4,
   db: 5,
+  verify: 5,
   recompress: 6,
   synth: 6,
   rewrite: 6,
@@ -39,7 +40,11 @@ const LAYERS: Record<string, number> = {
 }
 
 /** Imports that point the wrong way today (file → imported file); see docs/architecture.md. */
-const KNOWN_EXCEPTIONS = ['reader.ts → report/sst-dump-text.js']
+const KNOWN_EXCEPTIONS = [
+  'reader.ts → report/sst-dump-text.js',
+  // rewrite checks what it wrote; it leaves table/ for rewrite/ next
+  'table/rewrite.ts → verify/verify.js',
+]
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -20,7 +20,7 @@ import { describeFilter, filterInfo } from '../table/filter-info.js'
 import { tableLayout } from '../table/layout.js'
 import { openTable, type Table } from '../table/reader.js'
 import { defaultRewriteOptions, rewriteFile } from '../table/rewrite.js'
-import { type VerifyOutcome, verifyFile } from '../table/verify.js'
+import { type VerifyOutcome, verifyFile } from '../verify/verify.js'
 
 /** Longest acceptable problem or error message. */
 export const MAX_MESSAGE_CHARS = 300

@@ -22,7 +22,7 @@ import {
 import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, type Table, type TableIterator } from './reader.js'
-import { MAX_PROBLEMS, verifyFile, verifyTable } from './verify.js'
+import { MAX_PROBLEMS, verifyFile, verifyTable } from '../verify/verify.js'
 import { copyIngestible, type Entry, type EntrySink, ingestibleNotes, ingestibleProperties, isExternalFile } from './ingestible.js'
 import { EntryDigest, tee } from './entry-digest.js'
 import { newSalvageLog, type SalvageLog, salvagedEntries, salvagedTombstones, salvageNotes, storedEntries } from './salvage.js'
