@@ -1,15 +1,8 @@
 import { Flags } from '@oclif/core'
 import { existsSync } from 'node:fs'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
+import { parseSize } from '../ci/units.js'
 import { parseTypes, writeSynth } from '../index.js'
-
-/** "100MB", "512KiB", "4096" -> bytes. */
-export function parseSize(s: string): number | null {
-  const m = /^(\d+(?:\.\d+)?)\s*(B|KB|KiB|MB|MiB|GB|GiB)?$/i.exec(s.trim())
-  if (!m) return null
-  const units: Record<string, number> = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 }
-  return Math.round(Number(m[1]) * units[(m[2] ?? 'b').toLowerCase()])
-}
 
 export default class Synth extends SstCommand {
   static override description =
@@ -48,8 +41,13 @@ export default class Synth extends SstCommand {
 
   async run(): Promise<unknown> {
     const { flags } = await this.parse(Synth)
-    const size = parseSize(flags.size)
-    if (size === null || size <= 0) this.fail(`--size: not a size: ${flags.size} (e.g. 100MB)`, ExitCode.Usage)
+    let size = 0
+    try {
+      size = parseSize(flags.size, '--size')
+    } catch (e) {
+      this.fail((e as Error).message, ExitCode.Usage)
+    }
+    if (size <= 0) this.fail(`--size: "${flags.size}" is no bytes at all (e.g. 100MB)`, ExitCode.Usage)
     const fraction = Number(flags['compressible-fraction'])
     const ratio = Number(flags['compressible-ratio'])
     if (!(fraction >= 0 && fraction <= 1)) this.fail('--compressible-fraction must be between 0 and 1', ExitCode.Usage)
