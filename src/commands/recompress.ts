@@ -4,6 +4,7 @@ import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../c
 import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
+import { DICT_MODES, EXHAUSTIVE_ZSTD_LEVELS } from '../recompress/config.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
 import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
@@ -19,7 +20,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
 
   static override examples = [
     {
-      description: 'The default zstd matrix (levels 1,3,6,9,12,15,19 × dictionary none/raw/finalize/train × frame checksum off/on):',
+      description: `The default zstd matrix (levels ${EXHAUSTIVE_ZSTD_LEVELS.join(',')} × dictionary ${DICT_MODES.join('/')} × frame checksum off/on):`,
       command: '<%= config.bin %> <%= command.id %> examples/sample.sst',
     },
     {
@@ -53,8 +54,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
     ...matrixFlags({
       types: 'zstd',
       checksum: 'both',
-      levelsHelp:
-        'Levels as a range or list: 1..19, 1,3,6,9, -5..3; `default` is the library default. Default for zstd: 1,3,6,9,12,15,19; other types: their default level. Types without levels (none, snappy, bzip2) ignore it.',
+      levelsHelp: `Levels as a range or list: 1..19, 1,3,6,9, -5..3; \`default\` is the library default. Default for zstd: ${EXHAUSTIVE_ZSTD_LEVELS.join(',')}; other types: their default level. Types without levels (none, snappy, bzip2) ignore it.`,
       dictHelp:
         'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
     }),

@@ -21,8 +21,8 @@ export interface RecompressConfig {
   readonly checksum: boolean
 }
 
-/** zstd's default levels when --levels is not given. */
-export const DEFAULT_ZSTD_LEVELS = [1, 3, 6, 9, 12, 15, 19]
+/** recompress's exhaustive zstd levels when --levels is not given (advise's sampled matrix is advise/settings.ts's). */
+export const EXHAUSTIVE_ZSTD_LEVELS: readonly number[] = [1, 3, 6, 9, 12, 15, 19]
 
 export class MatrixError extends UsageError {
   override name = 'MatrixError'
@@ -124,7 +124,7 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
       levels = spec.levels.filter((l) => l === null || (l >= range[0] && l <= range[1]))
       const dropped = spec.levels.filter((l) => l !== null && (l < range[0] || l > range[1]))
       if (dropped.length) notes.add(`${compressionShortName(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}`)
-    } else levels = type === CompressionType.ZSTD ? DEFAULT_ZSTD_LEVELS : [null]
+    } else levels = type === CompressionType.ZSTD ? [...EXHAUSTIVE_ZSTD_LEVELS] : [null]
 
     const supported = supportedDictModes(type)
     let dicts: DictMode[] = spec.dicts ?? (type === CompressionType.ZSTD ? [...DICT_MODES] : ['none'])
