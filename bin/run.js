@@ -85,7 +85,12 @@ function largeFile(paths, min) {
   return 0
 }
 
-/** Whether `verify ARGS` will likely start a worker: more than one core, no `--jobs 1`, a file of 64 MiB or more (its data blocks decide). */
+/** The file sizes from which verify and sst-dump start a worker (their owners' constants, written by the build). */
+function earlyWorkerSizes() {
+  return JSON.parse(readFileSync(new URL('../dist/bundle/_early-worker-sizes.json', import.meta.url), 'utf8'))
+}
+
+/** Whether `verify ARGS` will likely start a worker: more than one core, no `--jobs 1`, a file of at least verify's worker size (its data blocks decide). */
 function verifyWantsWorker(args) {
   if (require('node:os').availableParallelism() < 2) return false
   const jobs = args.findIndex((a) => a === '--jobs' || a === '-j')
@@ -93,12 +98,12 @@ function verifyWantsWorker(args) {
   return (
     largeFile(
       args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--jobs' && args[i - 1] !== '-j'),
-      64 << 20,
+      earlyWorkerSizes().verify,
     ) > 0
   )
 }
 
-/** Whether `sst-dump ARGS` will likely start a worker: a whole-file check or scan of a file of 32 MiB or more. */
+/** Whether `sst-dump ARGS` will likely start a worker: a whole-file check or scan of a file of at least the drop-in's parallel size. */
 function sstDumpWantsWorker(args) {
   if (require('node:os').availableParallelism() < 2) return false
   const command = args.find((a) => a.startsWith('--command='))?.slice(10) ?? 'scan'
@@ -106,7 +111,7 @@ function sstDumpWantsWorker(args) {
   return (
     largeFile(
       args.map((a) => (a.startsWith('--file=') ? a.slice(7) : a)).filter((a) => !a.startsWith('-')),
-      32 << 20,
+      earlyWorkerSizes().sstDump,
     ) > 0
   )
 }

@@ -74,8 +74,11 @@ export type ReadKind = 'scan' | 'check' | 'verify'
 
 /** Workers run the built JavaScript (as scan's). */
 const WORKER_URL = new URL('./worker.js', import.meta.url)
-/** As scan: a worker takes ~0.1 s to start, about what 32 MiB of data blocks take to print. */
-const PARALLEL_THRESHOLD = 32 * 1024 * 1024
+/**
+ * As scan: a worker takes ~0.1 s to start, about what 32 MiB of data blocks take to print
+ * (bin/run.js starts a worker early from it, through the build).
+ */
+export const PARALLEL_THRESHOLD = 32 * 1024 * 1024
 /** Data bytes per parallel chunk: scan's chunk size; check's, whose chunks print nothing, four times that (verify's twice). */
 const CHUNK_BYTES = 256 * 1024
 const CHECK_CHUNK_BYTES = 1024 * 1024

@@ -472,8 +472,8 @@ function withoutOffset(message: string, offset: number): string {
 
 const EMPTY = new Uint8Array(0)
 
-/** VerifyOptions.parallelThreshold's default. */
-const WORKERS_FROM_BYTES = 64 * 1024 * 1024
+/** VerifyOptions.parallelThreshold's default (bin/run.js starts a worker early from it, through the build). */
+export const WORKERS_FROM_BYTES = 64 * 1024 * 1024
 
 /**
  * The checks of data blocks by chunks: on workers too for a large table read from a file
