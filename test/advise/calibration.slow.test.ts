@@ -5,7 +5,7 @@
  * the exact totals of every block. One seed's settings share their sample and
  * miss together, so the trials are seeds; the test asks for the stated rate
  * over all of them, not for every pair. (The end-to-end run, with its rounds
- * and stopping rule, is coverage.test.ts.)
+ * and stopping rule, is coverage.slow.test.ts.)
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
