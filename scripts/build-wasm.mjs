@@ -1,4 +1,5 @@
-// Assemble src/wasm/*.wat into src/wasm/*.generated.ts (the module's bytes as
+// Assemble the WebAssembly kernels (src/wasm/*.wat, and src/scan/text-kernels.wat next to the
+// scan printer that uses it) into *.generated.ts beside each (the module's bytes as
 // base64), so that the runtime needs no build step, no file reads and no
 // assembler. Run by `npm run build`; test/wasm checks the committed output is
 // current. Needs the `wabt` devDependency.
@@ -8,11 +9,15 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import wabtInit from 'wabt'
 
-const dir = new URL('../src/wasm/', import.meta.url).pathname
+const DIRS = ['wasm', 'scan'].map((d) => new URL(`../src/${d}/`, import.meta.url).pathname)
 const check = process.argv.includes('--check')
 const wabt = await wabtInit()
 let stale = 0
-for (const name of readdirSync(dir).filter((f) => f.endsWith('.wat'))) {
+for (const [dir, name] of DIRS.flatMap((d) =>
+  readdirSync(d)
+    .filter((f) => f.endsWith('.wat'))
+    .map((f) => [d, f]),
+)) {
   const mod = wabt.parseWat(name, readFileSync(join(dir, name), 'utf8'))
   mod.validate()
   const { buffer } = mod.toBinary({})

@@ -15,7 +15,7 @@ import { HEX_DIGITS, readFixed32 } from '../format/coding.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
 import { BlockRegion, compileKernel } from '../wasm/kernel.js'
-import { TEXT_KERNELS_WASM } from '../wasm/text-kernels.generated.js'
+import { TEXT_KERNELS_WASM } from './text-kernels.generated.js'
 
 interface Exports {
   memory: WebAssembly.Memory

@@ -5,7 +5,7 @@
  * JavaScript byte loop, which was most of `sst-dump --command=scan --output_hex`.
  */
 import { BlockRegion, compileKernel } from '../wasm/kernel.js'
-import { TEXT_KERNELS_WASM } from '../wasm/text-kernels.generated.js'
+import { TEXT_KERNELS_WASM } from '../scan/text-kernels.generated.js'
 
 interface Exports {
   memory: WebAssembly.Memory
