@@ -123,7 +123,7 @@ const entryPoints = [
  * the commands is here: a URL the bundle rewrites to dist/ would load those files one by one.
  */
 const WORKERS = [
-  { in: join(dist, 'table', 'verify-worker.js'), out: '_verify-worker' },
+  { in: join(dist, 'verify', 'worker.js'), out: '_verify-worker' },
   { in: join(dist, 'sstdump', 'worker.js'), out: '_sst-dump-worker' },
   { in: join(dist, 'scan', 'worker.js'), out: '_scan-worker' },
   { in: join(dist, 'recompress', 'worker.js'), out: '_recompress-worker' },

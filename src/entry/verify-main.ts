@@ -9,7 +9,7 @@ import { openSource } from '../cli/fault-injection.js'
 import type { FileErrorJson, FileSession } from '../cli/file-session.js'
 import type { OpenTableOptions } from '../reader.js'
 import { verifyText, type VerifyJson } from '../report/verify.js'
-import { verifyFile } from '../table/verify.js'
+import { verifyFile } from '../verify/verify.js'
 import { plainPathArgs, runPlain } from './plain.js'
 
 export type VerifyResultJson = VerifyJson | FileErrorJson | (VerifyJson | FileErrorJson)[] | undefined

@@ -2,9 +2,9 @@
 ;; check that internal keys strictly increase under the bytewise comparator
 ;; (user key ascending, then (seqno, type) descending), and that the walk lands
 ;; on every restart point, at an entry sharing no key bytes. The JavaScript side
-;; (src/table/verify-wasm.ts) places blocks here and, when this module reports
+;; (src/verify/wasm.ts) places blocks here and, when this module reports
 ;; anything unusual, checks that block again in JavaScript, which words the
-;; problem; so results are exactly those of src/table/verify.ts alone.
+;; problem; so results are exactly those of src/verify/verify.ts alone.
 ;;
 ;; Memory layout (each start is an exported global the JavaScript side reads;
 ;; each key region holds KEY_CAPACITY bytes):
