@@ -26,6 +26,7 @@
  * claims beyond the caller's limit; nothing here reads outside the buffers
  * it is given.
  */
+#define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -102,6 +103,13 @@ static void *open_first(const char *a, const char *b) {
 
 /* Resolve the libraries, once per process (the symbols are process-wide; every worker thread calls init too). */
 static void resolve_libraries(void) {
+  /*
+   * Keep this library mapped for the life of the process: a worker thread that used it runs
+   * free_thread_state (its thread-specific data destructor) when it ends, which may be after
+   * koffi has closed the library with the thread's isolate (a segfault in the destructor).
+   */
+  Dl_info self;
+  if (dladdr((void *)resolve_libraries, &self) && self.dli_fname) dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   void *xx = open_first("libxxhash.so.0", "libxxhash.so");
   if (xx) {
     xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");

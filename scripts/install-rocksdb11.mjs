@@ -25,7 +25,18 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
 if (installed()) process.exit(0)
 const r = spawnSync(
   'npm',
-  ['install', '--prefix', PREFIX, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--engine-strict=false', '--loglevel=error', `${ROCKSDB11_PACKAGE}@${VERSION}`],
+  [
+    'install',
+    '--prefix',
+    PREFIX,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--engine-strict=false',
+    '--loglevel=error',
+    `${ROCKSDB11_PACKAGE}@${VERSION}`,
+  ],
   { stdio: 'inherit' },
 )
 if (r.status !== 0 || !installed()) {

@@ -95,6 +95,7 @@ describe('names and text read from a file are escaped everywhere', () => {
   // The first metaindex entry's name with 0x00 0x0a 0x1b in it, pointing one byte off: verify and layout name the block.
   const metaName = metaindexNameDamagedCopy(fixturePath('filter-ribbon'), join(dir, 'synthetic-metaindex-name.sst'))
   const ESCAPED = 'fullfil\\x00\\x0a\\x1b.rocksdb.BuiltinBloomFilter'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the raw bytes that must not appear
   const raw = /[\x00-\x08\x0b-\x1f\x7f]|\\u00[01]/
 
   it('verify, text and JSON', () => {
