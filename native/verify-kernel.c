@@ -26,6 +26,7 @@
  * claims beyond the caller's limit; nothing here reads outside the buffers
  * it is given.
  */
+#define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -102,6 +103,13 @@ static void *open_first(const char *a, const char *b) {
 
 /* Resolve the libraries, once per process (the symbols are process-wide; every worker thread calls init too). */
 static void resolve_libraries(void) {
+  /*
+   * Keep this library mapped for the life of the process: a worker thread that used it runs
+   * free_thread_state (its thread-specific data destructor) when it ends, which may be after
+   * koffi has closed the library with the thread's isolate (a segfault in the destructor).
+   */
+  Dl_info self;
+  if (dladdr((void *)resolve_libraries, &self) && self.dli_fname) dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   void *xx = open_first("libxxhash.so.0", "libxxhash.so");
   if (xx) {
     xxh3 = (xxh3_fn)dlsym(xx, "XXH3_64bits");
@@ -400,9 +408,20 @@ static int32_t walk_block(const uint8_t *block, size_t size, int check_order, co
   int32_t count = 0;
   const uint8_t *first_at = NULL;
   uint32_t first_size = 0;
+  /* The next restart point to meet: the walk must land on each (an entry sharing nothing there), never step over one. */
+  uint32_t next_restart = 1;
+  size_t next_point = num_restarts > 1 ? fixed32(restarts + 4) : entries_end;
   while (p < end) {
+    const size_t at = (size_t)(p - block);
+    int restart = at == 0;
+    if (at >= next_point) {
+      if (at > next_point) return REDO;
+      restart = 1;
+      next_restart++;
+      next_point = next_restart < num_restarts ? fixed32(restarts + 4 * (size_t)next_restart) : entries_end;
+    }
     int64_t shared = *p < 0x80 ? *p++ : varint32(&p, end);
-    if (shared < 0 || p >= end) return REDO;
+    if (shared < 0 || p >= end || (restart && shared != 0)) return REDO;
     int64_t non_shared = *p < 0x80 ? *p++ : varint32(&p, end);
     if (non_shared < 0 || p >= end) return REDO;
     int64_t value_len = *p < 0x80 ? *p++ : varint32(&p, end);
@@ -443,6 +462,7 @@ static int32_t walk_block(const uint8_t *block, size_t size, int check_order, co
     count++;
     p = value + value_len;
   }
+  if (next_restart < num_restarts) return REDO;
   *first = first_at;
   *first_len = first_size;
   *last_len = key_len;
@@ -631,26 +651,33 @@ static inline double varint_number(const uint8_t **p, const uint8_t *end) {
  * (offset, size: delta-encoded values add to it), [3] the previous key's length (the key in
  * prev_key, whose capacity is entries_end), [4] set to 1 at an entry the JavaScript iterator
  * would throw for or decode otherwise (the caller's iterator goes on from there and meets it),
- * 2 at the end of the entries. Stops after max_blocks entries, once their sizes reach
+ * 2 at the end of the entries, [5] the next restart point to meet (of the num_restarts stored
+ * from entries_end on: the walk lands on each, at an entry sharing no key bytes, or stops there
+ * as unusual). Stops after max_blocks entries, once their sizes reach
  * max_bytes, or when keys is full (state[4] 0); returns the entries written.
  */
-int32_t sstkit_index_walk(const uint8_t *block, double entries_end, int32_t delta_values, double *state, uint8_t *prev_key, int32_t max_blocks,
-                          double max_bytes, double *handles, uint8_t *keys, int32_t keys_from, int32_t keys_capacity, int32_t *key_ends) {
+int32_t sstkit_index_walk(const uint8_t *block, double entries_end, double num_restarts, int32_t delta_values, double *state, uint8_t *prev_key,
+                          int32_t max_blocks, double max_bytes, double *handles, uint8_t *keys, int32_t keys_from, int32_t keys_capacity,
+                          int32_t *key_ends) {
   const uint8_t *end = block + (size_t)entries_end;
   const uint8_t *p = block + (size_t)state[0];
   double prev_offset = state[1], prev_size = state[2];
   uint32_t key_len = (uint32_t)state[3];
+  double next_restart = state[5];
   int32_t n = 0, used = keys_from;
   double bytes = 0;
   state[4] = 0;
   while (n < max_blocks && bytes < max_bytes) {
+    const size_t next_point = next_restart < num_restarts ? fixed32(end + 4 * (size_t)next_restart) : (size_t)entries_end;
     if (p >= end) {
-      state[4] = 2;
+      state[4] = next_restart < num_restarts ? 1 : 2;
       break;
     }
     const uint8_t *entry = p;
+    const size_t at = (size_t)(p - block);
+    if (at > next_point) goto unusual;
     const int64_t shared = varint32(&p, end);
-    if (shared < 0 || p >= end) goto unusual;
+    if (shared < 0 || p >= end || (at == next_point && shared != 0)) goto unusual;
     const int64_t non_shared = varint32(&p, end);
     if (non_shared < 0) goto unusual;
     int64_t value_len = 0;
@@ -689,6 +716,7 @@ int32_t sstkit_index_walk(const uint8_t *block, double entries_end, int32_t delt
     if (p > value_end) goto unusual;
     memcpy(prev_key + shared, key_delta, (size_t)non_shared);
     key_len = new_len;
+    if (at == next_point) next_restart++;
     memcpy(keys + used, prev_key, key_len);
     used += (int32_t)key_len;
     key_ends[n] = used;
@@ -709,5 +737,6 @@ int32_t sstkit_index_walk(const uint8_t *block, double entries_end, int32_t delt
   state[1] = prev_offset;
   state[2] = prev_size;
   state[3] = key_len;
+  state[5] = next_restart;
   return n;
 }

@@ -74,3 +74,111 @@ export function damagedCopy(path: string, out: string, seed: number, count: numb
   writeFileSync(out, bytes)
   return out
 }
+
+/** Blocks with restart arrays that restartDamagedCopy can damage. */
+export type RestartBlockKind = 'data' | 'index' | 'index partition' | 'metaindex' | 'properties' | 'range deletions'
+
+/**
+ * How restartDamagedCopy breaks RocksDB's restart rule (table/block_based/block.cc, BinarySeek: each restart point is the
+ * offset of an entry that shares no key bytes): `into`, restart point 1 moved into the first entry; `middle`, restart
+ * point 1 moved one byte on, into the middle of the entry it pointed at; `duplicate`, the last restart point repeats
+ * the one before; `shared`, the entry at the last restart point shares one key byte.
+ */
+export type RestartDamage = 'into' | 'middle' | 'duplicate' | 'shared'
+
+/**
+ * A copy of the table at `path`, written to `out`, with the restart array (or the entry at a restart point) of one
+ * uncompressed block of `kind` damaged and the block's checksum written again, so that only the restart check can
+ * find it. The block: the second data block (else the first), the top index, the first index partition, the
+ * metaindex, the properties, the range deletions. Null when the table has no such uncompressed block, or the block
+ * too few restart points (or entries) for the damage.
+ */
+export function restartDamagedCopy(path: string, out: string, kind: RestartBlockKind, damage: RestartDamage): string | null {
+  const bytes = new Uint8Array(readFileSync(path))
+  const t = openTable(path, { verifyChecksums: false })
+  try {
+    let h: { offset: number; size: number } | null | undefined
+    if (kind === 'data') {
+      const blocks = [...t.dataBlocks()]
+      h = (blocks[1] ?? blocks[0])?.handle
+    } else if (kind === 'index') h = t.indexHandle
+    else if (kind === 'index partition') {
+      if (!t.isPartitionedIndex) return null
+      const top = t.topIndex()
+      top.seekToFirst()
+      h = top.valid ? top.handle : null
+    } else if (kind === 'metaindex') h = t.footer.metaindexHandle
+    else h = t.metaBlock(kind === 'properties' ? 'rocksdb.properties' : 'rocksdb.range_del')
+    if (!h || bytes[h.offset + h.size] !== CompressionType.None) return null
+    const block = bytes.subarray(h.offset, h.offset + h.size)
+    const packed = readFixed32(block, block.length - 4)
+    if (packed >>> 28 !== 0) return null // hash index or separated values: the restart array is elsewhere
+    const n = packed
+    const restarts = block.length - 4 - 4 * n
+    const point = (i: number) => readFixed32(block, restarts + 4 * i)
+    if (damage === 'shared') {
+      const at = point(n - 1)
+      if (block[at] !== 0 || (n === 1 && at !== 0)) return null
+      block[at] = 1
+    } else {
+      if (n < 2) return null
+      if (damage === 'into') writeFixed32(block, restarts + 4, 1)
+      else if (damage === 'middle') writeFixed32(block, restarts + 4, point(1) + 1)
+      else writeFixed32(block, restarts + 4 * (n - 1), point(n - 2))
+    }
+    writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
+  } finally {
+    t.close()
+  }
+  writeFileSync(out, bytes)
+  return out
+}
+
+/**
+ * A copy of the table at `path` whose first metaindex entry has control bytes (0x00 0x0a 0x1b) in place of
+ * three bytes of its name and a handle one byte off (so that the block it names reads as damaged), the
+ * metaindex's checksum written again: a name read from a file that must never reach output raw.
+ */
+export function metaindexNameDamagedCopy(path: string, out: string): string {
+  const bytes = new Uint8Array(readFileSync(path))
+  const t = openTable(path, { verifyChecksums: false })
+  try {
+    const h = t.footer.metaindexHandle
+    const block = bytes.subarray(h.offset, h.offset + h.size)
+    // The first entry: shared 0, name length, value length (one byte each here), the name, then its handle.
+    const nameLength = block[1]
+    if (block[0] !== 0 || nameLength < 10 || block[2] >= 0x80) throw new Error(`${path}: unexpected first metaindex entry`)
+    block.set([0x00, 0x0a, 0x1b], 3 + 7)
+    const offsetByte = 3 + nameLength
+    // The offset's lowest 7 bits plus one (a varint's first byte keeps its continuation bit).
+    if ((block[offsetByte] & 0x7f) === 0x7f) throw new Error(`${path}: unexpected handle encoding`)
+    block[offsetByte]++
+    writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
+  } finally {
+    t.close()
+  }
+  writeFileSync(out, bytes)
+  return out
+}
+
+/**
+ * A copy of the table at `path` with `from` replaced by `to` (the same length) in its uncompressed properties
+ * block, the block's checksum written again: e.g. control bytes in a property's name or text value.
+ */
+export function propertiesEditedCopy(path: string, out: string, from: string, to: Uint8Array): string {
+  const bytes = new Uint8Array(readFileSync(path))
+  const t = openTable(path, { verifyChecksums: false })
+  try {
+    const h = t.metaBlock('rocksdb.properties')
+    if (!h || bytes[h.offset + h.size] !== CompressionType.None) throw new Error(`${path}: no uncompressed properties block`)
+    const block = bytes.subarray(h.offset, h.offset + h.size)
+    const at = Buffer.from(block).indexOf(from, 0, 'latin1')
+    if (at < 0 || to.length !== from.length) throw new Error(`${path}: '${from}' not in the properties block`)
+    block.set(to, at)
+    writeFixed32(bytes, h.offset + h.size + 1, computeStoredChecksum(t.checksum, bytes.subarray(h.offset, h.offset + h.size + 1), h.offset))
+  } finally {
+    t.close()
+  }
+  writeFileSync(out, bytes)
+  return out
+}

@@ -14,6 +14,7 @@ import { planSamples } from '../table/compression-dict.js'
 import { openTable, type Table } from '../table/reader.js'
 import { readRawBlock } from '../table/block-reader.js'
 import { ReadWindow } from '../io/byte-source.js'
+import { SstkitError } from '../errors.js'
 import type { SettingSpec } from './model.js'
 import { blockDraw, fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
@@ -225,7 +226,14 @@ function sizeOnDisk(path: string): number {
 export function groupsOfFiles(paths: string[]): GroupInput[] {
   const byFamily = new Map<string, { path: string; fileNumber: number | null }[]>()
   for (const path of paths) {
-    const table = openTable(path)
+    let table: Table
+    try {
+      table = openTable(path)
+    } catch (e) {
+      // Every error names its file (describeError puts it first).
+      if (e instanceof SstkitError && e.file === undefined) (e as { file?: string }).file = path
+      throw e
+    }
     let name: string
     try {
       name = propertyString(table.properties, Property.ColumnFamilyName) || 'default'

@@ -15,6 +15,9 @@ export type { FileErrorJson } from './file-session.js'
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
+/** Flags that choose a text output: --json replaces it, so giving both is a usage error. */
+const JSON_CONFLICTS = ['format']
+
 export abstract class SstCommand extends Command {
   static override enableJsonFlag = true
   static override baseFlags = {
@@ -36,6 +39,28 @@ export abstract class SstCommand extends Command {
   protected get tty(): { color: boolean; width?: number } {
     const isTTY = process.stdout.isTTY === true
     return { color: isTTY, width: isTTY ? process.stdout.columns : undefined }
+  }
+
+  /**
+   * oclif's parse, then the flags that conflict with --json (a text format asked for explicitly: it would be
+   * ignored) as a usage error naming both, as oclif's `exclusive` words one.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: oclif's FlagOutput and ArgOutput, which it does not export
+  protected override async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const parsed = await super.parse(options, argv)
+    const given = (name: string) => {
+      const meta = (parsed.metadata.flags as Record<string, { setFromDefault?: boolean } | undefined>)[name]
+      return (parsed.flags as Record<string, unknown>)[name] !== undefined && meta?.setFromDefault !== true
+    }
+    if (given('json')) {
+      for (const name of JSON_CONFLICTS) {
+        if (given(name)) this.fail(`--json cannot be used together with --${name} (see \`${this.config.bin} ${this.id} --help\`)`, ExitCode.Usage)
+      }
+    }
+    return parsed
   }
 
   protected raise(code: number): void {

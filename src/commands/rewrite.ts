@@ -4,12 +4,12 @@ import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
-import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
+import { RewriteError, type RewriteResult } from '../index.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
-import { isUnopenableInput } from '../rewrite/rewrite.js'
-import { keepYoungGenerationSmall } from '../util/garbage.js'
+import type { RewriteOptions } from '../rewrite/rewrite.js'
+import { isUnopenableRewriteInput, RewriteThread } from '../rewrite/thread.js'
 
 export default class Rewrite extends SstCommand {
   static override description =
@@ -44,33 +44,48 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     const options = this.usage(() => rewriteOptions(flags))
     const pairs = this.usage(() => rewriteTargets(args.input, flags.output))
 
-    // Seconds of work per file on this thread: a small young generation is ~35 MB less peak RSS.
-    keepYoungGenerationSmall()
     const results: (RewriteResult | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1)
-    pairs.forEach(([input, output], i) => {
-      progress.show(`[${i + 1}/${pairs.length}] ${input}`)
-      try {
-        const r = rewriteFile(input, output, options)
-        results.push(r)
-        // Damage in the input is a finding even when what still reads was written.
-        if (r.salvaged) this.raise(ExitCode.Finding)
-        for (const n of r.notes) {
-          progress.clear()
-          process.stderr.write(`sstkit: ${input}: note: ${n}\n`)
-        }
-      } catch (e) {
-        progress.clear()
-        // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
-        if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, isUnopenableInput(e) ? 'opening' : 'opened'))
-        else throw e
-      }
-    })
+    // Files are written on a worker thread: a signal meanwhile is handled at once (rewrite/thread.ts).
+    const thread = new RewriteThread()
+    try {
+      for (const [i, [input, output]] of pairs.entries())
+        await this.rewriteOne(thread, input, output, options, results, progress, `[${i + 1}/${pairs.length}] ${input}`)
+    } finally {
+      await thread.close()
+    }
     progress.clear()
     if (this.jsonEnabled()) return pairs.length === 1 && !statSync(args.input).isDirectory() ? results[0] : results
     const written = results.filter((r): r is RewriteResult => !('error' in r))
     if (written.length > 0) this.log(renderTable(rewriteModel(written), 'table', this.tty))
     return undefined
+  }
+
+  private async rewriteOne(
+    thread: RewriteThread,
+    input: string,
+    output: string,
+    options: RewriteOptions,
+    results: (RewriteResult | FileErrorJson)[],
+    progress: ReturnType<typeof progressLine>,
+    label: string,
+  ): Promise<void> {
+    progress.show(label)
+    try {
+      const r = await thread.rewrite(input, output, options)
+      results.push(r)
+      // Damage in the input is a finding even when what still reads was written.
+      if (r.salvaged) this.raise(ExitCode.Finding)
+      for (const n of r.notes) {
+        progress.clear()
+        process.stderr.write(`sstkit: ${input}: note: ${n}\n`)
+      }
+    } catch (e) {
+      progress.clear()
+      // RewriteError's kind says usage (would overwrite), io (cannot write) or corruption (verification failed).
+      if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, isUnopenableRewriteInput(e) ? 'opening' : 'opened'))
+      else throw e
+    }
   }
 
   /** Settings and targets are checked before anything is written: a problem is one line, exit 2. */

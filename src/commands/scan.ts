@@ -1,6 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { ExitCode, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { KeyArgumentError, parseKeyArgument } from '../cli/key-arg.js'
 import { tableFlags, tableOptions } from '../cli/table-flags.js'
+import { escapeBytes } from '../report/text.js'
 import { LineWriter } from '../report/line-writer.js'
 import { scanTable } from '../scan/scan.js'
 
@@ -26,7 +28,10 @@ export default class Scan extends SstCommand {
     prefix: Flags.string({ description: 'Only user keys starting with this prefix.', exclusive: ['from'] }),
     limit: Flags.integer({ description: 'Stop after this many entries (over all files).', min: 0 }),
     hex: Flags.boolean({ description: 'Print keys and values as hex.' }),
-    'input-hex': Flags.boolean({ description: 'Read --from, --to and --prefix as hex (with or without 0x).' }),
+    'input-hex': Flags.boolean({
+      description:
+        "Read --from, --to and --prefix as hex (with or without 0x). Without it a key is text in scan's own escaped form (\\xNN, \\\\, \\'; quotes optional), or 0x and hex digits.",
+    }),
     format: Flags.string({ description: 'Output format.', options: ['text', 'jsonl'], default: 'text' }),
     'no-range-deletions': Flags.boolean({ description: 'Leave range tombstones out.' }),
     jobs: Flags.integer({
@@ -42,10 +47,12 @@ export default class Scan extends SstCommand {
     const files = this.expandFiles(argv as string[])
     const parseKey = (s: string | undefined): Uint8Array | undefined => {
       if (s === undefined) return undefined
-      if (!flags['input-hex']) return new TextEncoder().encode(s)
-      const h = s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s
-      if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) this.fail(`not a hex key: ${s}`, ExitCode.Usage)
-      return Uint8Array.from(Buffer.from(h, 'hex'))
+      try {
+        return parseKeyArgument(s, flags['input-hex'])
+      } catch (e) {
+        if (e instanceof KeyArgumentError) this.fail(e.message, ExitCode.Usage)
+        throw e
+      }
     }
     const range = { from: parseKey(flags.from), to: parseKey(flags.to), prefix: parseKey(flags.prefix) }
     const out = new LineWriter((bytes) => writeAllSync(1, bytes))
@@ -58,6 +65,15 @@ export default class Scan extends SstCommand {
         // In JSON Lines a file that cannot be read is a line of its own, like its entries.
         if (jsonl) out.text(`${JSON.stringify(this.failure(file))}\n`)
         continue
+      }
+      // A reversed range is empty in every file: said once, as a usage error, rather than printing nothing.
+      if (range.from && range.to && table.userComparator && table.userComparator(range.from, range.to) >= 0) {
+        table.close()
+        out.flush()
+        this.fail(
+          `--from '${escapeBytes(range.from)}' does not sort before --to '${escapeBytes(range.to)}' (${table.comparatorName}): the range is empty`,
+          ExitCode.Usage,
+        )
       }
       // A header only for a file that prints lines: taken back if none followed.
       const header = !jsonl && files.length > 1 ? `==> ${file} <==\n` : ''

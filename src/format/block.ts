@@ -143,6 +143,13 @@ export class BlockIter {
   atRestart = false
   /** Key bytes shared with the previous entry (index blocks: 0 means a full, not delta, handle). */
   shared = 0
+  /**
+   * Check each restart point as the walk meets it (RocksDB's BinarySeek rule): it is the offset of
+   * an entry, that entry shares no key bytes, and (separated key/value layout) it begins an interval of
+   * `restartInterval` entries. false reads entries as RocksDB's linear iteration does, which never
+   * looks (the sst_dump drop-in, which prints what sst_dump prints).
+   */
+  checkRestarts = true
 
   protected pos = 0
   private keyBuf = new Uint8Array(64)
@@ -204,23 +211,42 @@ export class BlockIter {
   next(): boolean {
     const b = this.block
     const end = this.layout.entriesEnd
+    const numRestarts = this.layout.numRestarts
     if (this.pos >= end) {
+      // Every restart point lies before the end of the entries (decodeBlockLayout): one not met lies inside the last entry.
+      if (this.checkRestarts && this.restartIndex + 1 < numRestarts && this.valid) this.restartInsideEntry(this.restartIndex + 1)
       this.valid = false
       return false
     }
+    const previousEntry = this.entryOffset
     this.entryOffset = this.pos
     // Track restart intervals: the entry at the next restart offset starts a new interval.
     if (this.pendingRestart) {
       this.pendingRestart = false
       this.atRestart = true
       this.entriesSinceRestart = 0
-    } else if (this.restartIndex + 1 < this.layout.numRestarts && this.pos === this.restartPointUnchecked(this.restartIndex + 1)) {
-      this.restartIndex++
-      this.atRestart = true
-      this.entriesSinceRestart = 0
+    } else if (this.restartIndex + 1 < numRestarts && this.pos >= this.restartPointUnchecked(this.restartIndex + 1)) {
+      if (this.pos === this.restartPointUnchecked(this.restartIndex + 1)) {
+        if (this.checkRestarts && this.layout.separatedKV && this.entriesSinceRestart + 1 !== this.restartInterval) {
+          this.restartNotAtInterval(this.restartIndex + 1)
+        }
+        this.restartIndex++
+        this.atRestart = true
+        this.entriesSinceRestart = 0
+      } else {
+        if (this.checkRestarts) {
+          this.entryOffset = previousEntry
+          this.restartInsideEntry(this.restartIndex + 1)
+        }
+        this.atRestart = false
+        this.entriesSinceRestart++
+      }
     } else {
       this.atRestart = false
       this.entriesSinceRestart++
+      if (this.checkRestarts && this.layout.separatedKV && this.entriesSinceRestart === this.restartInterval) {
+        this.corrupt(`restart interval ${this.restartIndex} runs past ${this.restartInterval} entries with no restart point`)
+      }
     }
     let p = this.pos
     // Inline varint32 decoding: this is the hot loop of every scan.
@@ -255,6 +281,7 @@ export class BlockIter {
       valueOffsetAtRestart = this.slowVarint32(p, end)
       p = this.varintEnd
     }
+    if (this.atRestart && shared !== 0 && this.checkRestarts) this.corrupt(`entry at restart point ${this.restartIndex} has shared length ${shared}, not 0`)
     if (shared > this.keyLen) this.corrupt(`entry shares ${shared} key bytes but the previous key has only ${this.keyLen}`)
     if (nonShared > end - p) this.corrupt(`entry key length ${nonShared} runs past the end of the entries`)
     const keyLen = shared + nonShared
@@ -334,6 +361,24 @@ export class BlockIter {
       onEntry?.()
       if (compare(this.key, target) >= 0) return
     }
+  }
+
+  /** Restart point i lies inside the entry at entryOffset (or the last one), not at an entry's start. */
+  private restartInsideEntry(i: number): never {
+    const at = this.layout.restartsOffset + 4 * i
+    throw new CorruptionError(
+      `${this.what} restart point ${i} (${this.restartPointUnchecked(i)}) is not the start of an entry: it falls inside the entry at ${this.entryOffset}`,
+      this.base + at,
+    )
+  }
+
+  /** Separated key/value layout: restart point i does not come after a whole interval of entries. */
+  private restartNotAtInterval(i: number): never {
+    const at = this.layout.restartsOffset + 4 * i
+    throw new CorruptionError(
+      `${this.what} restart point ${i} (${this.restartPointUnchecked(i)}) ends restart interval ${i - 1} after ${this.entriesSinceRestart + 1} entries, not ${this.restartInterval}`,
+      this.base + at,
+    )
   }
 
   private restartPointUnchecked(i: number): number {

@@ -206,6 +206,19 @@ export function escapeBytes(b: Uint8Array): string {
   return out.toString('latin1', 0, o)
 }
 
+/**
+ * A name or text read from a file (a meta block's name, a property's name or value), for people and JSON:
+ * as it is when all printable ASCII, else escaped as escapeBytes escapes keys (its bytes: latin1 where every
+ * character is one, else UTF-8; a byte that was not UTF-8 shows as U+FFFD's), so that damage never puts raw
+ * control bytes into a line.
+ */
+export function escapeText(s: string): string {
+  if (/^[\x20-\x7e]*$/.test(s)) return s
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
+  const bytes = /^[\x00-\xff]*$/.test(s) ? Buffer.from(s, 'latin1') : Buffer.from(s, 'utf8')
+  return escapeBytes(bytes)
+}
+
 /** Lower-case hex of the bytes: the one hex encoder (reports, sst_dump emulation, the browser). */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')

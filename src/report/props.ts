@@ -14,7 +14,7 @@ import {
   type FilterInfo,
   type Table,
 } from '../reader.js'
-import { toHex } from '../format/coding.js'
+import { escapeText, toHex } from '../format/coding.js'
 import { printableLine } from '../errors.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
 import { problemOf } from '../verify/verify.js'
@@ -49,13 +49,15 @@ export interface PropsJson {
  */
 export function propsJson(file: string, t: Table, options: { identifyFilter?: boolean } = {}): PropsJson {
   const properties: Record<string, number | string> = {}
+  // Names and text read from the file are escaped where not printable ASCII (damage never reaches a line raw).
   for (const [name, v] of t.properties.known) {
-    properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : jsonNumber(v)
+    properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : typeof v === 'string' ? escapeText(v) : jsonNumber(v)
   }
   const userProperties: PropsJson['userProperties'] = {}
   for (const [name, v] of t.properties.user) {
     const decoded = decodeWellKnownUserProperty(name, v)
-    userProperties[name] = { hex: toHex(v), ...(decoded === undefined ? {} : { value: jsonNumber(decoded) }) }
+    const value = typeof decoded === 'string' ? escapeText(decoded) : decoded === undefined ? undefined : jsonNumber(decoded)
+    userProperties[escapeText(name)] = { hex: toHex(v), ...(value === undefined ? {} : { value }) }
   }
   const problems: NonNullable<PropsJson['problems']> = []
   const filter = (options.identifyFilter ?? true) ? filterJson(t, problems) : null

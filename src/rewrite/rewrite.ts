@@ -8,10 +8,11 @@
  * any failure the temporary file is removed.
  */
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { prng } from '../util/prng.js'
+import { clearStaleTemporaries, runStart, temporaryPath } from '../util/temp-file.js'
 import {
   BLOCK_BASED_FILTER_PREFIX,
   FULL_FILTER_PREFIX,
@@ -229,7 +230,9 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
   const table = log ? openForSalvage(input) : openTable(input)
-  const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
+  // What earlier runs left beside OUT (killed before they could remove it) goes first.
+  clearStaleTemporaries(dirname(output), runStart)
+  const tmp = temporaryPath(output)
   let fd = -1
   let writer: TableWriter | null = null
   try {

@@ -120,7 +120,7 @@ export class EntryPrinter {
           const layout = decodeBlockLayout(data, handle.offset, 'data block')
           // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
           if (!layout.separatedKV && layout.numRestarts > 0 && readFixed32(data, layout.restartsOffset) === 0) {
-            const k = wasm.printBlock(data, layout.entriesEnd, spec.hex, table.globalSeqno, limit - count, w)
+            const k = wasm.printBlock(data, layout.entriesEnd, layout.numRestarts, spec.hex, table.globalSeqno, limit - count, w)
             if (k < 0) {
               count += wasm.printedEntries
               if (count >= limit) break

@@ -41,6 +41,23 @@
   (global $next (mut i32) (i32.const 0))
   ;; Set by $cstring: 1 when it stopped at a NUL byte.
   (global $cut (mut i32) (i32.const 0))
+  ;; The block's restart points (set by JavaScript before a block; the array follows the entries)
+  ;; and the next one the walk must land on.
+  (global $numRestarts (export "numRestarts") (mut i32) (i32.const 0))
+  (global $restart (mut i32) (i32.const 1))
+
+  ;; Whether the entry at p begins the next restart interval: 1 when the next restart point is p
+  ;; (the entry must then share no key bytes), 0 when it lies further on, -1 when the walk
+  ;; stepped over it (it lies inside the previous entry). The restart array starts at absEnd.
+  (func $restartAt (param $block i32) (param $p i32) (param $absEnd i32) (result i32)
+    (local $point i32)
+    (if (i32.ge_u (global.get $restart) (global.get $numRestarts)) (then (return (i32.const 0))))
+    (local.set $point
+      (i32.add (local.get $block) (i32.load align=1 (i32.add (local.get $absEnd) (i32.shl (global.get $restart) (i32.const 2))))))
+    (if (i32.lt_u (local.get $p) (local.get $point)) (then (return (i32.const 0))))
+    (if (i32.gt_u (local.get $p) (local.get $point)) (then (return (i32.const -1))))
+    (global.set $restart (i32.add (global.get $restart) (i32.const 1)))
+    (i32.const 1))
 
   ;; Write src[0, n) escaped at dst; returns the end of the output.
   ;; dst must have 4 * n + 16 bytes of room (stores may overrun the result).
@@ -251,7 +268,8 @@
   ;;
   ;; Returns 0 when the block is done, 1 when the output is full (flush, then
   ;; call again from `pos` with resume = 1), 2 when an entry is not for this
-  ;; module (a malformed entry, a key over 64 KiB, a type it does not print,
+  ;; module (a malformed entry, a restart point the walk does not land on at an
+  ;; entry sharing nothing, a key over 64 KiB, a type it does not print,
   ;; an entry that alone overflows the output): the caller prints the block
   ;; from entry `count` on. `out` is where the output ends, `count` the entries
   ;; printed since the block's start.
@@ -259,9 +277,9 @@
       (param $out i32) (param $limit i32) (param $hex i32) (param $seqOverride i64) (param $maxEntries i32) (result i32)
     (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32) (local $keyLen i32)
     (local $n i32) (local $trailer i64) (local $type i32) (local $label i32) (local $value i32)
-    (local $outStart i32) (local $absEnd i32)
+    (local $outStart i32) (local $absEnd i32) (local $atRestart i32)
     (if (i32.eqz (local.get $resume))
-      (then (global.set $keyLen (i32.const 0)) (global.set $count (i32.const 0))))
+      (then (global.set $keyLen (i32.const 0)) (global.set $count (i32.const 0)) (global.set $restart (i32.const 1))))
     (local.set $outStart (local.get $out))
     (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
     (local.set $p (i32.add (local.get $block) (local.get $start)))
@@ -269,8 +287,14 @@
       (loop $entry
         (global.set $pos (i32.sub (local.get $p) (local.get $block)))
         (global.set $out (local.get $out))
-        (br_if $stop (i32.ge_u (local.get $p) (local.get $absEnd)))
+        (if (i32.ge_u (local.get $p) (local.get $absEnd))
+          (then
+            ;; a restart point not met lies inside the last entry
+            (if (i32.lt_u (global.get $restart) (global.get $numRestarts)) (then (return (i32.const 2))))
+            (br $stop)))
         (br_if $stop (i32.ge_u (global.get $count) (local.get $maxEntries)))
+        (local.set $atRestart (call $restartAt (local.get $block) (local.get $p) (local.get $absEnd)))
+        (if (i32.lt_s (local.get $atRestart) (i32.const 0)) (then (return (i32.const 2))))
         ;; header: shared, non_shared, value_len (one-byte varints inline)
         (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
         (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
@@ -280,6 +304,7 @@
         (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
         (local.set $p (global.get $next))
         (if (i32.gt_u (local.get $shared) (global.get $keyLen)) (then (return (i32.const 2))))
+        (if (i32.and (i32.gt_s (local.get $atRestart) (i32.const 0)) (i32.ne (local.get $shared) (i32.const 0))) (then (return (i32.const 2))))
         (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const 2))))
         (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
         (if (i32.gt_u (local.get $keyLen) (global.get $KEY_CAPACITY)) (then (return (i32.const 2))))
@@ -334,9 +359,9 @@
       (param $out i32) (param $limit i32) (param $mode i32) (param $seqOverride i64) (param $maxEntries i32) (result i32)
     (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32) (local $keyLen i32)
     (local $n i32) (local $trailer i64) (local $type i32) (local $value i32)
-    (local $outStart i32) (local $absEnd i32)
+    (local $outStart i32) (local $absEnd i32) (local $atRestart i32)
     (if (i32.eqz (local.get $resume))
-      (then (global.set $keyLen (i32.const 0)) (global.set $count (i32.const 0))))
+      (then (global.set $keyLen (i32.const 0)) (global.set $count (i32.const 0)) (global.set $restart (i32.const 1))))
     (local.set $outStart (local.get $out))
     (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
     (local.set $p (i32.add (local.get $block) (local.get $start)))
@@ -344,8 +369,14 @@
       (loop $entry
         (global.set $pos (i32.sub (local.get $p) (local.get $block)))
         (global.set $out (local.get $out))
-        (br_if $stop (i32.ge_u (local.get $p) (local.get $absEnd)))
+        (if (i32.ge_u (local.get $p) (local.get $absEnd))
+          (then
+            ;; a restart point not met lies inside the last entry
+            (if (i32.lt_u (global.get $restart) (global.get $numRestarts)) (then (return (i32.const 2))))
+            (br $stop)))
         (br_if $stop (i32.ge_u (global.get $count) (local.get $maxEntries)))
+        (local.set $atRestart (call $restartAt (local.get $block) (local.get $p) (local.get $absEnd)))
+        (if (i32.lt_s (local.get $atRestart) (i32.const 0)) (then (return (i32.const 2))))
         (local.set $shared (call $varint (local.get $p) (local.get $absEnd)))
         (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
         (local.set $nonShared (call $varint (global.get $next) (local.get $absEnd)))
@@ -354,6 +385,7 @@
         (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const 2))))
         (local.set $p (global.get $next))
         (if (i32.gt_u (local.get $shared) (global.get $keyLen)) (then (return (i32.const 2))))
+        (if (i32.and (i32.gt_s (local.get $atRestart) (i32.const 0)) (i32.ne (local.get $shared) (i32.const 0))) (then (return (i32.const 2))))
         (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const 2))))
         (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
         (if (i32.gt_u (local.get $keyLen) (global.get $KEY_CAPACITY)) (then (return (i32.const 2))))

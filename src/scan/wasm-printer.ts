@@ -35,6 +35,8 @@ interface Exports {
   pos: WebAssembly.Global
   out: WebAssembly.Global
   count: WebAssembly.Global
+  /** The block's restart point count, set before each block. */
+  numRestarts: WebAssembly.Global
   /** The memory layout (see the .wat): where each table starts, and FREE, where the module's own regions end. */
   ESCAPED: WebAssembly.Global
   ESCAPED_LENGTH: WebAssembly.Global
@@ -128,8 +130,8 @@ export class WasmBlockPrinter {
    * printedEntries), else k: entries [0, k) are printed and the caller must
    * print the rest. Output stays buffered until flush().
    */
-  printBlock(block: Uint8Array, entriesEnd: number, hex: boolean, seqOverride: number, maxEntries: number, w: LineWriter): number {
-    return this.run(this.x.entries, block, entriesEnd, hex ? 1 : 0, seqOverride, maxEntries, w)
+  printBlock(block: Uint8Array, entriesEnd: number, numRestarts: number, hex: boolean, seqOverride: number, maxEntries: number, w: LineWriter): number {
+    return this.run(this.x.entries, block, entriesEnd, numRestarts, hex ? 1 : 0, seqOverride, maxEntries, w)
   }
 
   /**
@@ -144,8 +146,16 @@ export class WasmBlockPrinter {
   }
 
   /** As printBlock, in sst_dump's scan format (`'KEY' seq:N, type:T => VALUE`, see the .wat); Check prints nothing and counts. */
-  printSstDumpBlock(block: Uint8Array, entriesEnd: number, mode: SstDumpMode, seqOverride: number, maxEntries: number, w: ByteOutput): number {
-    return this.run(this.x.sstdumpEntries, block, entriesEnd, mode, seqOverride, maxEntries, w)
+  printSstDumpBlock(
+    block: Uint8Array,
+    entriesEnd: number,
+    numRestarts: number,
+    mode: SstDumpMode,
+    seqOverride: number,
+    maxEntries: number,
+    w: ByteOutput,
+  ): number {
+    return this.run(this.x.sstdumpEntries, block, entriesEnd, numRestarts, mode, seqOverride, maxEntries, w)
   }
 
   /**
@@ -162,12 +172,23 @@ export class WasmBlockPrinter {
     }
     // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
     if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(data, layout.restartsOffset) !== 0) return 0
-    return this.printSstDumpBlock(data, layout.entriesEnd, mode, seqOverride, maxEntries, w)
+    return this.printSstDumpBlock(data, layout.entriesEnd, layout.numRestarts, mode, seqOverride, maxEntries, w)
   }
 
-  private run(kernel: EntriesKernel, block: Uint8Array, entriesEnd: number, mode: number, seqOverride: number, maxEntries: number, w: ByteOutput): number {
+  private run(
+    kernel: EntriesKernel,
+    block: Uint8Array,
+    entriesEnd: number,
+    numRestarts: number,
+    mode: number,
+    seqOverride: number,
+    maxEntries: number,
+    w: ByteOutput,
+  ): number {
     this.region.place(block)
     const x = this.x
+    // The restart array follows the entries: the kernel checks that its walk lands on each point.
+    x.numRestarts.value = numRestarts
     const seq = BigInt(seqOverride)
     const limit = this.outBase + OUT_CAPACITY
     const max = Math.min(maxEntries, 0x7fffffff)

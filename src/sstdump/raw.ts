@@ -254,6 +254,8 @@ export function dumpTable(d: Dumper, out: ByteSink): SstDumpStatus | null {
         }
       }
       it = new BlockIter(data, handle.offset, 'data block', table.dataRestartInterval)
+      // sst_dump's raw dump reads data blocks by linear iteration, which never looks at the restart points.
+      it.checkRestarts = false
     } catch {
       t.s('Error reading the block - Skipped \n\n')
       continue

@@ -124,10 +124,14 @@ function rebuiltTailBytes(type: number, level: number, a: SstDumpArgs, r: Recomp
   return properties.length + BLOCK_TRAILER_BYTES + encodeMetaindex(meta).length + BLOCK_TRAILER_BYTES + FOOTER_BYTES
 }
 
+/** Types whose compression 7.8.3 does the same way at every level. */
+const LEVEL_LESS = new Set<number>([CompressionType.None, CompressionType.Snappy, CompressionType.BZip2, CompressionType.LZ4])
+
 /** The level sstkit compresses with for 7.8.3's `compress_opt.level` (null: the library's default). */
 function levelFor(type: number, level: number): number | null {
-  // 7.8.3's LZ4_Compress always uses acceleration 1; the level means nothing to it.
-  if (level === DEFAULT_COMPRESSION_LEVEL || type === CompressionType.None || type === CompressionType.LZ4) return null
+  // 7.8.3's LZ4_Compress always uses acceleration 1, Snappy has no levels and BZip2_Compress always uses
+  // block size 900k: the level means nothing to them.
+  if (LEVEL_LESS.has(type) || level === DEFAULT_COMPRESSION_LEVEL) return null
   return level
 }
 

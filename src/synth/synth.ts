@@ -4,11 +4,12 @@
  * other file). For evaluating auto-skip regimes and for large benchmark files.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import { encodeInternalKey } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import { FileSink, plainWriterOptions, TableWriter, type WriteSummary } from '../table/writer.js'
 import { prng } from '../util/prng.js'
+import { clearStaleTemporaries, runStart, temporaryPath } from '../util/temp-file.js'
 import { Property } from '../format/properties.js'
 
 export interface SynthOptions {
@@ -59,7 +60,8 @@ export function* synthValues(o: SynthOptions): Generator<Uint8Array> {
 
 /** Write the synthetic table to `output` atomically (temp file + rename). */
 export function writeSynth(output: string, o: SynthOptions): WriteSummary {
-  const tmp = join(dirname(output), `.${basename(output)}.sstkit-${process.pid}-${Date.now()}.tmp`)
+  clearStaleTemporaries(dirname(output), runStart)
+  const tmp = temporaryPath(output)
   const fd = openSync(tmp, 'wx')
   try {
     const props = new Map<string, Uint8Array>([

@@ -9,6 +9,7 @@ import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { errorCode } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { IndexBlockIter } from '../format/index-block.js'
+import { escapeText } from '../format/coding.js'
 import {
   BLOCK_BASED_FILTER_PREFIX,
   COMPRESSION_DICT_BLOCK,
@@ -316,7 +317,7 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
   }
   return {
     kind: p.kind,
-    name: p.name,
+    name: escapeText(p.name),
     offset: p.handle.offset,
     size: p.handle.size,
     sizeOnDisk: p.handle.size + BLOCK_TRAILER_BYTES,
@@ -332,7 +333,7 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
 function problemBlock(kind: BlockKind, name: string, handle: BlockHandle, e: unknown): LayoutBlock {
   return {
     kind,
-    name,
+    name: escapeText(name),
     offset: handle.offset,
     size: handle.size,
     sizeOnDisk: handle.size + BLOCK_TRAILER_BYTES,

@@ -21,6 +21,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
 import { koffi } from '../codec/native.js'
 import type { ChecksumContext } from '../table/block-reader.js'
 import type { BlockHandle } from '../format/block-handle.js'
+import type { BlockLayout } from '../format/block.js'
 import type { Table } from '../table/reader.js'
 
 /** The per-block codes of meta[5 * b] besides an entry count (native/verify-kernel.c). */
@@ -66,6 +67,7 @@ type VerifyAcrossCall = (
 type IndexWalkCall = (
   block: Uint8Array,
   entriesEnd: number,
+  numRestarts: number,
   deltaValues: number,
   state: Float64Array,
   prevKey: Uint8Array,
@@ -108,7 +110,7 @@ function load(): typeof loaded {
       'int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *indexKeys, const int32_t *indexEnds, int32_t sepIsUserKey, const uint8_t *prevKey, int32_t prevLen, const uint8_t *prevIndex, int32_t prevIndexLen)',
     ) as VerifyAcrossCall
     const indexWalk = lib.func(
-      'int32_t sstkit_index_walk(const uint8_t *block, double entriesEnd, int32_t deltaValues, void *state, void *prevKey, int32_t maxBlocks, double maxBytes, void *handles, void *keys, int32_t keysFrom, int32_t keysCapacity, void *keyEnds)',
+      'int32_t sstkit_index_walk(const uint8_t *block, double entriesEnd, double numRestarts, int32_t deltaValues, void *state, void *prevKey, int32_t maxBlocks, double maxBytes, void *handles, void *keys, int32_t keysFrom, int32_t keysCapacity, void *keyEnds)',
     ) as IndexWalkCall
     const dictionaryId = lib.func('uint32_t sstkit_verify_dictionary_id(void)') as () => number
     const bits = init()
@@ -291,35 +293,37 @@ export const IndexWalkStop = {
  * the kernel as IndexBlockIter decodes them; parallel.ts fills its chunks with them.
  */
 export class NativeIndexWalk {
-  private readonly state = new Float64Array(5)
+  private readonly state = new Float64Array(6)
   private readonly prevKey: Uint8Array
   /** Entries walked, the first (decoded by the caller) included. */
   entries = 1
 
   /**
-   * A walk of `block` (entries end at `entriesEnd`) after its first entry, which the caller's
-   * iterator decoded: it ended at `next`, its handle and key as given. Null where the kernel is not available.
+   * A walk of `block` (its layout: where the entries end, how many restart points follow) after
+   * its first entry, which the caller's iterator decoded: it ended at `next`, its handle and key as
+   * given. Null where the kernel is not available.
    */
   static create(
     block: Uint8Array,
-    entriesEnd: number,
+    layout: Pick<BlockLayout, 'entriesEnd' | 'numRestarts'>,
     deltaValues: boolean,
     first: { next: number; offset: number; size: number; key: Uint8Array },
   ): NativeIndexWalk | null {
     if (loaded === undefined) loaded = load()
-    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeIndexWalk(loaded.indexWalk, block, entriesEnd, deltaValues, first) : null
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeIndexWalk(loaded.indexWalk, block, layout, deltaValues, first) : null
   }
 
   private constructor(
     private readonly call: IndexWalkCall,
     private readonly block: Uint8Array,
-    private readonly entriesEnd: number,
+    private readonly layout: Pick<BlockLayout, 'entriesEnd' | 'numRestarts'>,
     private readonly deltaValues: boolean,
     first: { next: number; offset: number; size: number; key: Uint8Array },
   ) {
-    this.prevKey = new Uint8Array(Math.max(entriesEnd, first.key.length, 1))
+    this.prevKey = new Uint8Array(Math.max(layout.entriesEnd, first.key.length, 1))
     this.prevKey.set(first.key)
-    this.state.set([first.next, first.offset, first.size, first.key.length, IndexWalkStop.Limit])
+    // The first entry is at restart point 0: the next one to meet is 1.
+    this.state.set([first.next, first.offset, first.size, first.key.length, IndexWalkStop.Limit, 1])
   }
 
   /** Why the last next() stopped. */
@@ -334,7 +338,8 @@ export class NativeIndexWalk {
   next(maxBlocks: number, maxBytes: number, handles: Float64Array, keys: Uint8Array, keysFrom: number, keyEnds: Int32Array): number {
     const n = this.call(
       this.block,
-      this.entriesEnd,
+      this.layout.entriesEnd,
+      this.layout.numRestarts,
       this.deltaValues ? 1 : 0,
       this.state,
       this.prevKey,
@@ -362,7 +367,7 @@ export function* fastDataHandles(table: Table): Generator<BlockHandle> {
   top.seekToFirst()
   if (!top.valid) return
   const first = { next: top.iter.valueEnd, offset: top.handle.offset, size: top.handle.size, key: top.key }
-  const walk = NativeIndexWalk.create(top.iter.block, top.iter.layout.entriesEnd, top.encoding.valueIsDeltaEncoded, first)
+  const walk = NativeIndexWalk.create(top.iter.block, top.iter.layout, top.encoding.valueIsDeltaEncoded, first)
   if (!walk) return yield* table.dataHandles()
   yield { offset: first.offset, size: first.size }
   const handles = new Float64Array(2 * HANDLE_BATCH)

@@ -240,7 +240,7 @@ export class BlockSummarizer {
     const layout = decodeBlockLayout(contents, offset, 'data block')
     // The same conditions as verify.ts's JavaScript path meets without a problem: anything else is checked there.
     if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(contents, layout.restartsOffset) !== 0) return REDO
-    const n = this.checker.check(contents, layout.entriesEnd, null)
+    const n = this.checker.check(contents, layout.entriesEnd, layout.numRestarts, null)
     return n < 0 ? REDO : n
   }
 }
@@ -562,7 +562,7 @@ export class ParallelBlockChecks {
         return null
       }
       const first = { next: top.iter.valueEnd, offset: top.handle.offset, size: top.handle.size, key: top.key }
-      this.indexWalk = NativeIndexWalk.create(top.iter.block, top.iter.layout.entriesEnd, top.encoding.valueIsDeltaEncoded, first)
+      this.indexWalk = NativeIndexWalk.create(top.iter.block, top.iter.layout, top.encoding.valueIsDeltaEncoded, first)
       if (!this.indexWalk) {
         this.binaryIndex = null
         return undefined

@@ -11,7 +11,7 @@ import { VERIFY_KERNELS_WASM } from '../wasm/verify-kernels.generated.js'
 
 interface Exports {
   memory: WebAssembly.Memory
-  check(block: number, end: number, hasPrev: number): number
+  check(block: number, end: number, numRestarts: number, hasPrev: number): number
   prevLen: WebAssembly.Global
   firstLen: WebAssembly.Global
   /** The memory layout (see the .wat): where the key regions and the block start, and a key region's size. */
@@ -62,18 +62,19 @@ export class WasmOrderChecker {
   }
 
   /**
-   * Check the entries of `block` (entries end at `entriesEnd`) after `prevKey`
+   * Check the entries of `block` (entries end at `entriesEnd`, where its `numRestarts` restart points
+   * follow; the first is 0) after `prevKey`
    * (the previous block's last key, or null). Returns the entry count when
    * every key is in order (see firstKey/lastKey), or -1: check it in JavaScript.
    */
-  check(block: Uint8Array, entriesEnd: number, prevKey: Uint8Array | null): number {
+  check(block: Uint8Array, entriesEnd: number, numRestarts: number, prevKey: Uint8Array | null): number {
     if (prevKey && prevKey.length > this.keyCapacity) return -1
     this.region.place(block)
     if (prevKey) {
       this.region.bytes.set(prevKey, this.prev)
       this.x.prevLen.value = prevKey.length
     }
-    const n = this.x.check(this.blockBase, entriesEnd, prevKey ? 1 : 0)
+    const n = this.x.check(this.blockBase, entriesEnd, numRestarts, prevKey ? 1 : 0)
     // memory.grow (in place) detaches the view
     if (this.lens.length === 0) this.lens = new Int32Array(this.x.memory.buffer, this.lensAt, 2)
     return n

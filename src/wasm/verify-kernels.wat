@@ -1,6 +1,7 @@
 ;; `verify`'s inner loop in WebAssembly: decode the entries of a data block and
 ;; check that internal keys strictly increase under the bytewise comparator
-;; (user key ascending, then (seqno, type) descending). The JavaScript side
+;; (user key ascending, then (seqno, type) descending), and that the walk lands
+;; on every restart point, at an entry sharing no key bytes. The JavaScript side
 ;; (src/verify/wasm.ts) places blocks here and, when this module reports
 ;; anything unusual, checks that block again in JavaScript, which words the
 ;; problem; so results are exactly those of src/verify/verify.ts alone.
@@ -69,7 +70,8 @@
         (local.set $src (i32.add (local.get $src) (i32.const 1)))
         (br $bytes))))
 
-  ;; Check the entries of the block at `block` whose entries end at `end`
+  ;; Check the entries of the block at `block` whose entries end at `end`, where
+  ;; its `numRestarts` restart points follow (the first, 0, checked by the caller)
   ;; (`hasPrev`: PREV holds the previous block's last key). Returns the number
   ;; of entries when all is well (PREV then holds the last key, FIRST the
   ;; first), or -1 when JavaScript must check this block itself.
@@ -78,17 +80,40 @@
   ;; its `nonShared` bytes in the block. The two keys are compared in place (the
   ;; shared bytes are equal by construction, so the comparison starts after them),
   ;; then the new bytes are copied over PREV's: one copy of the new bytes per entry.
-  (func (export "check") (param $block i32) (param $end i32) (param $hasPrev i32) (result i32)
+  (func (export "check") (param $block i32) (param $end i32) (param $numRestarts i32) (param $hasPrev i32) (result i32)
     (local $p i32) (local $shared i32) (local $nonShared i32) (local $valueLen i32)
     (local $keyLen i32) (local $blockKeyLen i32) (local $value i32) (local $count i32) (local $absEnd i32)
     (local $b i32) (local $ua i32) (local $ub i32) (local $n i32) (local $i i32) (local $x i32) (local $y i32)
     (local $cmp i32) (local $ta i64) (local $tb i64) (local $src i32)
+    (local $restart i32) (local $point i32) (local $atRestart i32)
     (if (i32.and (local.get $hasPrev) (i32.lt_u (global.get $prevLen) (i32.const 8))) (then (return (i32.const -1))))
     (local.set $absEnd (i32.add (local.get $block) (local.get $end)))
     (local.set $p (local.get $block))
+    ;; the next restart point to meet (absolute), past the entries once all are met
+    (local.set $restart (i32.const 1))
+    (local.set $point (local.get $absEnd))
+    (if (i32.gt_u (local.get $numRestarts) (i32.const 1))
+      (then (local.set $point (i32.add (local.get $block) (i32.load offset=4 align=1 (local.get $absEnd))))))
     (block $done
       (loop $entry
-        (br_if $done (i32.ge_u (local.get $p) (local.get $absEnd)))
+        (if (i32.ge_u (local.get $p) (local.get $absEnd))
+          (then
+            ;; a restart point not met lies inside the last entry
+            (if (i32.lt_u (local.get $restart) (local.get $numRestarts)) (then (return (i32.const -1))))
+            (br $done)))
+        (local.set $atRestart (i32.eq (local.get $p) (local.get $block)))
+        (if (i32.ge_u (local.get $p) (local.get $point))
+          (then
+            ;; stepped over a restart point: it lies inside the previous entry
+            (if (i32.gt_u (local.get $p) (local.get $point)) (then (return (i32.const -1))))
+            (local.set $atRestart (i32.const 1))
+            (local.set $restart (i32.add (local.get $restart) (i32.const 1)))
+            (local.set $point (local.get $absEnd))
+            (if (i32.lt_u (local.get $restart) (local.get $numRestarts))
+              (then
+                (local.set $point
+                  (i32.add (local.get $block)
+                    (i32.load align=1 (i32.add (local.get $absEnd) (i32.shl (local.get $restart) (i32.const 2))))))))))
         ;; the three varints, each usually one byte
         (local.set $b (i32.load8_u (local.get $p)))
         (if (i32.lt_u (local.get $b) (i32.const 0x80))
@@ -114,6 +139,7 @@
             (if (i32.lt_s (global.get $next) (i32.const 0)) (then (return (i32.const -1))))
             (local.set $p (global.get $next))))
         (if (i32.gt_u (local.get $shared) (local.get $blockKeyLen)) (then (return (i32.const -1))))
+        (if (i32.and (local.get $atRestart) (i32.ne (local.get $shared) (i32.const 0))) (then (return (i32.const -1))))
         (if (i32.gt_u (local.get $nonShared) (i32.sub (local.get $absEnd) (local.get $p))) (then (return (i32.const -1))))
         (local.set $keyLen (i32.add (local.get $shared) (local.get $nonShared)))
         (if (i32.gt_u (local.get $keyLen) (global.get $KEY_CAPACITY)) (then (return (i32.const -1))))

@@ -32,12 +32,12 @@ describe('BlockIter', () => {
     expect(it.valid).toBe(false)
   })
 
-  it('reports a shared length longer than the previous key, with the file offset', () => {
+  it('reports a first entry that shares key bytes (it starts restart interval 0), with the file offset', () => {
     const bad = block.slice()
     bad[0] = 5 // first entry claims 5 shared bytes of an empty previous key
     const it = new BlockIter(bad, 4096, 'data block')
     expect(() => it.seekToFirst()).toThrow(CorruptionError)
-    expect(() => new BlockIter(bad, 4096, 'data block').seekToFirst()).toThrow(/shares 5 key bytes.*at offset 4096/)
+    expect(() => new BlockIter(bad, 4096, 'data block').seekToFirst()).toThrow(/entry at restart point 0 has shared length 5, not 0.*at offset 4096/)
   })
 
   it('reports a value length that runs past the block', () => {
@@ -134,5 +134,52 @@ describe('separated key/value data blocks (RocksDB 11 layout, synthetic bytes)',
 
   it('requires the restart interval property', () => {
     expect(() => new BlockIter(b, 0, 'data block', 0)).toThrow(/separated key\/value layout/)
+  })
+
+  /** Walk every entry of `block` (interval 4); the error met, if any. */
+  const walk = (block: Uint8Array) => {
+    try {
+      const it = new BlockIter(block, 100, 'data block', 4)
+      for (it.seekToFirst(); it.valid; it.next()) {}
+      return null
+    } catch (e) {
+      return e as CorruptionError
+    }
+  }
+  // restarts at 0 and the 5th and 9th entries: the array sits before the values section offset and the footer
+  const restartsAt = b.length - 8 - 4 * 3
+  const view = new DataView(b.buffer)
+
+  it('finds a restart point moved into an entry: the interval before it runs past restartInterval entries', () => {
+    const bad = b.slice()
+    const point = view.getUint32(restartsAt + 4, true)
+    new DataView(bad.buffer).setUint32(restartsAt + 4, point + 1, true)
+    const e = walk(bad)
+    expect(e?.message).toMatch(/^data block: restart interval 0 runs past 4 entries with no restart point/)
+    expect(e?.offset).toBe(100 + point)
+  })
+
+  it('finds a restart point moved back into the entry before it, at its place in the restart array', () => {
+    const bad = b.slice()
+    new DataView(bad.buffer).setUint32(restartsAt + 8, view.getUint32(restartsAt + 8, true) - 1, true)
+    const e = walk(bad)
+    expect(e?.message).toMatch(/^data block restart point 2 \(\d+\) is not the start of an entry: it falls inside the entry at \d+/)
+    expect(e?.offset).toBe(100 + restartsAt + 8)
+  })
+
+  it('finds a restart point on an entry that does not begin an interval of restartInterval entries', () => {
+    // the entry before the 5th starts here: an interval of 3
+    const bad = b.slice()
+    const it = new BlockIter(b, 0, 'data block', 4)
+    const offsets: number[] = []
+    for (it.seekToFirst(); it.valid; it.next()) offsets.push(it.entryOffset)
+    new DataView(bad.buffer).setUint32(restartsAt + 4, offsets[3], true)
+    expect(walk(bad)?.message).toMatch(/restart point 1 \(\d+\) ends restart interval 0 after 3 entries, not 4/)
+  })
+
+  it('finds an entry at a restart point that shares key bytes', () => {
+    const bad = b.slice()
+    bad[view.getUint32(restartsAt + 8, true)] = 1
+    expect(walk(bad)?.message).toMatch(/^data block: entry at restart point 2 has shared length 1, not 0/)
   })
 })

@@ -3,11 +3,12 @@
  * `@harperfast/rocksdb-js-linux-x64-glibc` (see /work/shared/reference/real-rocksdb.md and
  * test/fixtures/write-v11.mjs), driven directly as the fixture writer does. Test-only.
  *
- * The binding is found in the project's node_modules (devDependency) or, for local runs,
- * under the npm prefix in ROCKSDB_JS_PREFIX. `null` when neither has it.
+ * The binding is found under .cache/rocksdb11 (scripts/install-rocksdb11.mjs, `npm run rocksdb11`; .ci/run
+ * runs it), or under the npm prefix in ROCKSDB_JS_PREFIX. `null` when neither has it.
  */
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { ROOT } from '../helpers.js'
 
 const PACKAGE = '@harperfast/rocksdb-js-linux-x64-glibc'
 
@@ -15,7 +16,7 @@ const PACKAGE = '@harperfast/rocksdb-js-linux-x64-glibc'
 type Binding = any
 
 function load(): Binding | null {
-  const places = [import.meta.url]
+  const places = [join(ROOT, '.cache', 'rocksdb11', 'node_modules', 'x.js')]
   if (process.env.ROCKSDB_JS_PREFIX) places.push(join(process.env.ROCKSDB_JS_PREFIX, 'node_modules', 'x.js'))
   for (const p of places) {
     try {

@@ -65,7 +65,7 @@ CASES.push(
   ['fv7 lz4, keeping the block boundaries (--keep-blocks)', { formatVersion: 7, compressionType: C.LZ4, keepBlocks: true }],
 )
 
-describe.runIf(toolPresent('@harperfast/rocksdb-js-linux-x64-glibc', rocksdbJs !== null, 'a devDependency: npm ci on linux x64'))(
+describe.runIf(toolPresent('@harperfast/rocksdb-js-linux-x64-glibc', rocksdbJs !== null, 'npm run rocksdb11, on linux x64'))(
   'RocksDB 11.8.1 opens a DB holding rewritten fv6/fv7 files',
   () => {
     let work: string

@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { ROOT, SST_DUMP, toolPresent } from '../helpers.js'
+import { ROOT, SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 import { expectRecompressOutput, runIn } from './harness.js'
 
 const FIXTURES = [
@@ -54,6 +54,24 @@ describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocks
         const ours = await runIn(ROOT, args)
         expect(ours.code, what).toBe(0)
         expectRecompressOutput(ours.stdout.toString('latin1'), real.stdout, { live: true })
+      }
+    })
+  },
+)
+
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))(
+  'sst-dump --command=recompress with codecs that have no levels (Snappy, BZip2), through the CLI',
+  () => {
+    // 7.8.3 compresses them the same way at every level: one line per level, each the same.
+    it.each(['examples/sample.sst', 'test/fixtures/real/fv5-none.sst'])('%s, levels 1 to 3: every line as sst_dump prints it', (file) => {
+      for (const type of ['kSnappyCompression', 'kBZip2Compression']) {
+        const args = [`--file=${file}`, '--command=recompress', `--compression_types=${type}`, '--compression_level_from=1', '--compression_level_to=3']
+        const real = spawnSync(SST_DUMP!, args, { cwd: ROOT, encoding: 'latin1' })
+        expect(real.status, real.stderr).toBe(0)
+        const ours = sstkit(['sst-dump', ...args])
+        expect(ours.status, ours.stderr).toBe(0)
+        expect(ours.stdout).toMatch(/Compression level: 3 Size: +\d+/)
+        expectRecompressOutput(ours.stdout, real.stdout, { live: true })
       }
     })
   },

@@ -112,7 +112,8 @@ describe('native verify kernel, one block at a time, against the WebAssembly che
     for (const k of keys) b.add(k, enc('v'))
     const block = b.finish()
     const c = WasmOrderChecker.create()!
-    const n = c.check(block, decodeBlockLayout(block, 0).entriesEnd, null)
+    const layout = decodeBlockLayout(block, 0)
+    const n = c.check(block, layout.entriesEnd, layout.numRestarts, null)
     const wasm = { n, first: n > 0 ? Buffer.from(c.firstKey()) : null, last: n > 0 ? Buffer.from(c.lastKey()) : null }
     const src = new Uint8Array(block.length + 5)
     src.set(block)
@@ -348,7 +349,7 @@ describe('native index walk = IndexBlockIter', () => {
     it.seekToFirst()
     if (!it.valid) return { entries: [] as Entry[], stop: IndexWalkStop.End }
     const first = { next: it.iter.valueEnd, offset: it.handle.offset, size: it.handle.size, key: it.key.slice() }
-    const walk = NativeIndexWalk.create(block, it.iter.layout.entriesEnd, encoding.valueIsDeltaEncoded, first)
+    const walk = NativeIndexWalk.create(block, it.iter.layout, encoding.valueIsDeltaEncoded, first)
     if (!walk) throw new Error('no kernel')
     const entries: Entry[] = [{ offset: first.offset, size: first.size, key: Buffer.from(first.key).toString('hex') }]
     const handles = new Float64Array(2 * max)

@@ -47,7 +47,8 @@ describe('WasmOrderChecker', () => {
     for (const k of keys) b.add(k, enc('v'))
     const block = b.finish()
     const c = WasmOrderChecker.create()!
-    const n = c.check(block, decodeBlockLayout(block, 0).entriesEnd, prev)
+    const layout = decodeBlockLayout(block, 0)
+    const n = c.check(block, layout.entriesEnd, layout.numRestarts, prev)
     return { n, first: n > 0 ? Buffer.from(c.firstKey()) : null, last: n > 0 ? Buffer.from(c.lastKey()) : null }
   }
   const long = 'L'.repeat(300)

@@ -1,0 +1,72 @@
+/**
+ * rewrite's files written on a worker thread (worker.ts), so that this thread's event loop stays
+ * free while a file is compressed: a SIGINT or SIGTERM is then handled at once, its temporary
+ * file removed (util/cleanup.ts, util/temp-file.ts) and the process ended by the signal, where a
+ * rewrite on this thread would hold the signal until the file was done (or, with no handler,
+ * die leaving the temporary file behind).
+ */
+import { Worker } from 'node:worker_threads'
+import { errorFromTransfer } from '../errors.js'
+import type { RewriteOptions, RewriteResult } from './rewrite.js'
+import { cleanupOnExit } from '../util/cleanup.js'
+import { removeOwnTemporaries } from '../util/temp-file.js'
+import { DEFAULT_LIMITS } from '../util/worker-pool.js'
+import type { RewriteReply, RewriteRequest } from './worker.js'
+
+const WORKER_URL = new URL('./worker.js', import.meta.url)
+
+/** Errors the worker met opening an input that is not a table at all (table/rewrite.ts isUnopenableInput). */
+const unopenable = new WeakSet<object>()
+
+/** Whether RewriteThread.rewrite failed because its input could not be opened as a table (exit 2). */
+export function isUnopenableRewriteInput(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && unopenable.has(e)
+}
+
+export class RewriteThread {
+  // A worker's small young generation (util/worker-pool.ts): seconds of work per file, less peak RSS.
+  private readonly worker = new Worker(WORKER_URL, { resourceLimits: DEFAULT_LIMITS })
+  private dead: Error | null = null
+
+  constructor() {
+    this.worker.on('error', (e) => {
+      this.dead = e
+    })
+  }
+
+  /** rewriteFile(input, output, options) on the worker; on a signal meanwhile, output's temporary file is removed. */
+  async rewrite(input: string, output: string, options: RewriteOptions): Promise<RewriteResult> {
+    if (this.dead) throw this.dead
+    const done = cleanupOnExit(() => removeOwnTemporaries(output))
+    try {
+      const reply = await new Promise<RewriteReply>((resolve, reject) => {
+        const onError = (e: Error) => {
+          this.worker.off('message', onMessage)
+          reject(e)
+        }
+        const onMessage = (m: RewriteReply) => {
+          this.worker.off('error', onError)
+          resolve(m)
+        }
+        this.worker.once('message', onMessage)
+        this.worker.once('error', onError)
+        this.worker.postMessage({ input, output, options } satisfies RewriteRequest)
+      })
+      if ('result' in reply) return reply.result
+      const error = errorFromTransfer(reply.error)
+      if (reply.unopenable) unopenable.add(error)
+      throw error
+    } finally {
+      // The worker removed its temporary file on any failure, and renamed it on success: nothing to remove.
+      done()
+    }
+  }
+
+  /** Let the worker end: it closes its port and its thread ends by itself. */
+  async close(): Promise<void> {
+    if (this.dead) return
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve))
+    this.worker.postMessage(null)
+    await exited
+  }
+}
