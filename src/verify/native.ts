@@ -4,7 +4,7 @@
  * checksum, decompression (none, Snappy, ZSTD, LZ4/LZ4HC, with the table's
  * dictionary as codec/compression.ts uses it), block footer and restart array, and
  * the order of the entries, as the WebAssembly path checks a block. The answer
- * per block is verify-parallel.ts's summary: the entry count and the first and
+ * per block is parallel.ts's summary: the entry count and the first and
  * last keys; REDO (check it again in verify.ts, which words the problem); or
  * NOT_HANDLED (a codec or checksum the kernel does not do, or a block outside
  * the bytes given: the caller checks it as before). Also: chunkPassesAcross
@@ -19,9 +19,9 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
 import { koffi } from '../codec/native.js'
-import type { ChecksumContext } from './block-reader.js'
+import type { ChecksumContext } from '../table/block-reader.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import type { Table } from './reader.js'
+import type { Table } from '../table/reader.js'
 
 /** The per-block codes of meta[5 * b] besides an entry count (native/verify-kernel.c). */
 export const NATIVE_REDO = -1
@@ -288,7 +288,7 @@ export const IndexWalkStop = {
 
 /**
  * The entries of a binary index block (no first keys in its values) after its first, decoded by
- * the kernel as IndexBlockIter decodes them; verify-parallel.ts fills its chunks with them.
+ * the kernel as IndexBlockIter decodes them; parallel.ts fills its chunks with them.
  */
 export class NativeIndexWalk {
   private readonly state = new Float64Array(5)

@@ -1,14 +1,14 @@
 /**
  * A verify worker: opens the file itself, then claims chunks of data blocks
  * from the shared queue until it closes, answering each with their summaries
- * (transferred, not copied). See verify-parallel.ts for the protocol,
+ * (transferred, not copied). See parallel.ts for the protocol,
  * src/util/worker-pool.ts for the pool's part.
  */
 import { threadId } from 'node:worker_threads'
 import { ChunkQueue, serveChunks } from '../util/chunk-queue.js'
 import { poolWorker } from '../util/worker-pool.js'
-import { openTable, type Table } from './reader.js'
-import { BlockSummarizer, type VerifyWorkerData, type VerifyWorkerMessage, type VerifyWorkerRequest } from './verify-parallel.js'
+import { openTable, type Table } from '../table/reader.js'
+import { BlockSummarizer, type VerifyWorkerData, type VerifyWorkerMessage, type VerifyWorkerRequest } from './parallel.js'
 
 const side = poolWorker<VerifyWorkerData, VerifyWorkerRequest, VerifyWorkerMessage>()
 const queue = ChunkQueue.attach(side.data.queue, side.data.queueSlots)

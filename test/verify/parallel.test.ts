@@ -9,10 +9,10 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type * as VerifyModule from '../../src/table/verify.js'
+import type * as VerifyModule from '../../src/verify/verify.js'
 import type * as ReaderModule from '../../src/table/reader.js'
 import type * as LayoutModule from '../../src/table/layout.js'
-import type * as ParallelModule from '../../src/table/verify-parallel.js'
+import type * as ParallelModule from '../../src/verify/parallel.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { writeFixed32 } from '../../src/format/coding.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
@@ -21,10 +21,10 @@ import { type Entry, writeSyntheticTable } from '../synthetic.js'
 
 assertFreshBuild()
 const dist = (p: string) => join(ROOT, 'dist', p)
-const { verifyFile, verifyTable } = (await import(dist('table/verify.js'))) as typeof VerifyModule
+const { verifyFile, verifyTable } = (await import(dist('verify/verify.js'))) as typeof VerifyModule
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
 const { tableLayout } = (await import(dist('table/layout.js'))) as typeof LayoutModule
-const { BlockSummarizer, ParallelBlockChecks } = (await import(dist('table/verify-parallel.js'))) as typeof ParallelModule
+const { BlockSummarizer, ParallelBlockChecks } = (await import(dist('verify/parallel.js'))) as typeof ParallelModule
 
 /** verifyFile with one job and with workers taking chunks of one block or so; both outcomes and the split. */
 function both(file: string, chunkBytes = 300) {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest'
 import { openTable, type Table } from '../../src/table/reader.js'
-import { verifyTable } from '../../src/table/verify.js'
+import { verifyTable } from '../../src/verify/verify.js'
 
 export function verifyThreeWays(path: string) {
   const run = (options: { wasm?: boolean; native?: boolean }) => {

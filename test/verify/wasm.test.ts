@@ -11,15 +11,15 @@ import { CompressionType } from '../../src/codec/compression.js'
 import { BlockBuilder, decodeBlockLayout } from '../../src/format/block.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
-import { WasmOrderChecker } from '../../src/table/verify-wasm.js'
+import { WasmOrderChecker } from '../../src/verify/wasm.js'
 import { BAD, fixturePath, fixtures } from '../helpers.js'
-import { verifyThreeWays } from './verify-paths.js'
+import { verifyThreeWays } from './paths.js'
 import { writeSyntheticTable } from '../synthetic.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-wasm-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** The JavaScript, WebAssembly and native paths find the same (test/table/verify-paths.ts). */
+/** The JavaScript, WebAssembly and native paths find the same (test/verify/paths.ts). */
 const both = verifyThreeWays
 
 const enc = (s: string) => new TextEncoder().encode(s)

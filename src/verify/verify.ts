@@ -25,10 +25,10 @@ import { newScratch } from '../codec/output.js'
 import { availableParallelism } from 'node:os'
 import { FileByteSource, ReadWindow, type ByteSource } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from './block-reader.js'
-import { nativeVerifyAbilities } from './verify-native.js'
-import { messageOf, tableLayout } from './layout.js'
-import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from './reader.js'
+import { blockChecksumOf, decompressRawBlock, hex32, readRawBlock } from '../table/block-reader.js'
+import { nativeVerifyAbilities } from './native.js'
+import { messageOf, tableLayout } from '../table/layout.js'
+import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from '../table/reader.js'
 import {
   type BlockSummary,
   BlockSummarizer,
@@ -37,9 +37,9 @@ import {
   VERIFY_CHUNK_BYTES,
   type VerifyBlockRef,
   type VerifyStats,
-} from './verify-parallel.js'
+} from './parallel.js'
 
-export type { VerifyStats } from './verify-parallel.js'
+export type { VerifyStats } from './parallel.js'
 
 export interface VerifyProblem {
   /** Block kind and name ("data block", "properties", "footer", "table"). */
@@ -259,7 +259,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
   // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
   const summarizes = options.wasm !== false && wasmApplies && BlockSummarizer.available
   const native = options.native !== false
-  // Workers do each block's own checks (verify-parallel.ts); the checks across blocks stay here. They
+  // Workers do each block's own checks (parallel.ts); the checks across blocks stay here. They
   // start first, so that their start overlaps the meta blocks' checks and this thread's own set-up.
   const parallel = summarizes ? startParallel(table, () => BlockSummarizer.create(table, native) as BlockSummarizer, options) : null
   const fast = parallel ? parallel.summarizer : summarizes ? BlockSummarizer.create(table, native) : null
@@ -324,7 +324,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       index = [][Symbol.iterator]()
     }
     const state = { prevKey: null as Uint8Array | null, prevIndexKey: null as Uint8Array | null }
-    // A one-block index without first keys is walked by the native kernel where it loads (verify-parallel.ts).
+    // A one-block index without first keys is walked by the native kernel where it loads (parallel.ts).
     const binaryIndex = !table.isPartitionedIndex && !table.indexEncoding.hasFirstKey ? () => table.topIndex() : undefined
     const refs: Iterator<VerifyBlockRef> = parallel
       ? parallel.wrap(
@@ -348,7 +348,7 @@ export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyRe
       if (r.done) break
       const ref = r.value
       if (ref.run) {
-        // A chunk whose every check, within its blocks and across them, passed (verify-parallel.ts).
+        // A chunk whose every check, within its blocks and across them, passed (parallel.ts).
         dataBlocks += ref.run.blocks
         blocksChecked += ref.run.blocks
         entries += ref.run.entries

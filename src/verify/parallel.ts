@@ -20,10 +20,10 @@ import { ReadWindow } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { computeStoredChecksum } from './block-reader.js'
+import { computeStoredChecksum } from '../table/block-reader.js'
 import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import type { DataBlockRef, Table } from './reader.js'
+import type { DataBlockRef, Table } from '../table/reader.js'
 import {
   chunkPassesAcross,
   IndexWalkStop,
@@ -33,9 +33,9 @@ import {
   NativeIndexWalk,
   type NativeTableFacts,
   nativeVerifyAbilities,
-} from './verify-native.js'
+} from './native.js'
 import type { IndexBlockIter } from '../format/index-block.js'
-import { WasmOrderChecker } from './verify-wasm.js'
+import { WasmOrderChecker } from './wasm.js'
 
 /** What a worker found in one data block that it passed. */
 export interface BlockSummary {
@@ -77,7 +77,7 @@ export interface VerifyStats {
 }
 
 /** Workers run the built JavaScript; from TypeScript sources (tests) verify stays serial. */
-const WORKER_URL = new URL('./verify-worker.js', import.meta.url)
+const WORKER_URL = new URL('./worker.js', import.meta.url)
 export const canUseVerifyWorkers = !import.meta.url.endsWith('.ts')
 /**
  * Chunks in flight per worker. Answers are a few KB, so a deep queue costs nothing and
@@ -250,7 +250,7 @@ const NO_KEY = new Uint8Array(0)
 /**
  * A data block as verify.ts walks it: its handle, index key and (partitioned indexes) index
  * partition. With `run`, it stands for a whole chunk whose blocks workers passed and whose
- * checks across blocks all pass after verify.ts's state (verify-native.ts chunkPassesAcross):
+ * checks across blocks all pass after verify.ts's state (native.ts chunkPassesAcross):
  * its handle is the first block's, its index key the last block's.
  */
 export type VerifyBlockRef = Pick<DataBlockRef, 'handle' | 'indexKey' | 'partition'> & {
@@ -541,7 +541,7 @@ export class ParallelBlockChecks {
   }
 
   /**
-   * readChunk with the index walked by the kernel (verify-native.ts NativeIndexWalk): the same
+   * readChunk with the index walked by the kernel (native.ts NativeIndexWalk): the same
    * chunks as from `source`, without an object per block. Undefined: `source` goes on from here
    * (the kernel is not available, or met an entry it leaves to the JavaScript iterator).
    */
