@@ -2,9 +2,10 @@ import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressLine } from '../cli/progress.js'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
-import { isFileError } from '../errors.js'
+import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
+import { isFileError, NotSupportedError } from '../errors.js'
 import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
+import { BLOB_NOT_REWRITTEN } from '../report/blob.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
@@ -50,6 +51,10 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled() && pairs.length > 1)
     pairs.forEach(([input, output], i) => {
       progress.show(`[${i + 1}/${pairs.length}] ${input}`)
+      if (isBlobFile(input)) {
+        results.push(this.reportFileError(input, new NotSupportedError(BLOB_NOT_REWRITTEN), 'opening'))
+        return
+      }
       try {
         const r = rewriteFile(input, output, options)
         results.push(r)

@@ -79,7 +79,10 @@ export default class Scan extends SstCommand {
       out.text(header)
       const headerBytes = out.written - before
       const blobDir = flags['blob-dir'] ?? dirname(file)
-      const blobs = !flags['no-blob-values'] && (flags['blob-dir'] !== undefined || BlobValues.holdsBlobFiles(blobDir)) ? new BlobValues(blobDir, flags['blob-dir'] !== undefined) : undefined
+      const blobs =
+        !flags['no-blob-values'] && (flags['blob-dir'] !== undefined || BlobValues.holdsBlobFiles(blobDir))
+          ? new BlobValues(blobDir, flags['blob-dir'] !== undefined)
+          : undefined
       try {
         const spec = {
           ...range,

@@ -2,7 +2,7 @@
  * props, layout, scan and verify on blob files through the built CLI, against the real ldb's
  * dumps (test/fixtures/blob, generate-blob.sh); damaged copies are synthetic.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -190,5 +190,17 @@ describe('damaged blob files through the CLI (synthetic damage)', () => {
     expect(t.status).toBe(2)
     expect(t.stderr).toMatch(/has_ttl is set: a TTL file of the legacy stacked BlobDB \(utilities\/blob_db\), which sstkit does not read/)
     expect(t.stderr.split('\n')).toHaveLength(2)
+  })
+
+  it('recompress and rewrite refuse a blob file in one line, exit 2, and write nothing', () => {
+    const file = 'test/fixtures/blob/v11/000009.blob'
+    const r = sstkit(['recompress', file])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe(`sstkit: ${file}: a BlobDB blob file: recompress compares settings over SST data blocks and does not read blob records\n`)
+    const out = join(work, 'rewritten.blob')
+    const w = sstkit(['rewrite', file, '-o', out])
+    expect(w.status).toBe(2)
+    expect(w.stderr).toBe(`sstkit: ${file}: a BlobDB blob file: rewrite rebuilds SST files only and does not rewrite blob files\n`)
+    expect(existsSync(out)).toBe(false)
   })
 })
