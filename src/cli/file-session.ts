@@ -3,9 +3,11 @@
  * tables opened, each file's error reported as one line (and kept for --json), and the run's
  * exit code. SstCommand holds one; `props` started without oclif (entry/props-main.ts) uses one too.
  */
-import { readdirSync, type Stats, statSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readSync, type Stats, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { type BlobFile, openBlobFile } from '../blob/reader.js'
 import { type ErrorCode, errorCode, printableLine, SstkitError } from '../errors.js'
+import { startsWithBlobMagic } from '../format/blob-file.js'
 import type { ByteSource } from '../io/byte-source.js'
 import { openTable, type Table, type OpenTableOptions } from '../reader.js'
 import { openSource } from './fault-injection.js'
@@ -36,11 +38,12 @@ export class FileSession {
   }
 
   /**
-   * Expand paths: files as given, directories to their `*.sst` files (sorted).
+   * Expand paths: files as given, directories to their `*.sst` files (sorted), and their `*.blob`
+   * files after them with `blobFiles` (the commands that read blob files: props, layout, scan, verify).
    * A path that cannot be looked at stays, so that `open` reports it and --json keeps
    * its place (a file compaction deleted meanwhile is still in the array, as an error).
    */
-  expandFiles(paths: string[]): string[] {
+  expandFiles(paths: string[], options: { blobFiles?: boolean } = {}): string[] {
     const out: string[] = []
     for (const p of paths) {
       let st: Stats
@@ -59,13 +62,15 @@ export class FileSession {
         continue
       }
       if (st.isDirectory()) {
-        const ssts = names
-          .filter((n) => n.endsWith('.sst'))
-          .sort()
-          .map((n) => join(p, n))
+        const ofKind = (ext: string) =>
+          names
+            .filter((n) => n.endsWith(ext))
+            .sort()
+            .map((n) => join(p, n))
+        const ssts = [...ofKind('.sst'), ...(options.blobFiles ? ofKind('.blob') : [])]
         if (ssts.length === 0) {
           // Nothing to read is not success: a usage error, one line like every other.
-          process.stderr.write(`sstkit: ${p}: the directory holds no .sst files\n`)
+          process.stderr.write(`sstkit: ${p}: the directory holds no .sst${options.blobFiles ? ' or .blob' : ''} files\n`)
           this.raise(ExitCode.Usage)
         }
         out.push(...ssts)
@@ -85,6 +90,19 @@ export class FileSession {
     try {
       source = openSource(file, { readahead: options.readahead })
       return openTable(source, options)
+    } catch (e) {
+      source?.close()
+      this.reportFileError(file, e, 'opening')
+      return null
+    }
+  }
+
+  /** Open a blob file of the integrated BlobDB, or report why not (exit 2) and return null. */
+  openBlob(file: string): BlobFile | null {
+    let source: ByteSource | undefined
+    try {
+      source = openSource(file, {})
+      return openBlobFile(source)
     } catch (e) {
       source?.close()
       this.reportFileError(file, e, 'opening')
@@ -148,4 +166,26 @@ export function oneLine(message: string): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join('; ')
+}
+
+/**
+ * Whether `file` is to be read as a blob file: named `*.blob`, or (any name but `*.sst` and
+ * `*.ldb`) starting with the blob file magic. A file that cannot be read is left to the SST path,
+ * which reports why.
+ */
+export function isBlobFile(file: string): boolean {
+  if (file.endsWith('.blob')) return true
+  if (file.endsWith('.sst') || file.endsWith('.ldb')) return false
+  let fd: number | undefined
+  try {
+    // Only a regular file is looked into: opening a FIFO would wait for a writer.
+    if (!statSync(file).isFile()) return false
+    fd = openSync(file, 'r')
+    const head = new Uint8Array(4)
+    return readSync(fd, head, 0, 4, 0) === 4 && startsWithBlobMagic(head)
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
 }

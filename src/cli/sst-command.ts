@@ -5,13 +5,14 @@
  * What needs no oclif (files, their errors, the exit code) is FileSession's.
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
+import type { BlobFile } from '../blob/reader.js'
 import type { Table, OpenTableOptions } from '../reader.js'
 import { ExitCode, type FileStage } from './exit-code.js'
 import { commandErrorReport, describeError, FileSession, type FileErrorJson, oneLine } from './file-session.js'
 import { parseErrorLine } from './messages.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
-export type { FileErrorJson } from './file-session.js'
+export { type FileErrorJson, isBlobFile } from './file-session.js'
 
 export type SstFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof SstCommand)['baseFlags'] & T['flags']>
 
@@ -68,8 +69,13 @@ export abstract class SstCommand extends Command {
   }
 
   /** FileSession.expandFiles: directories to their `*.sst` files; a missing path is a usage error. */
-  protected expandFiles(paths: string[]): string[] {
-    return this.files.expandFiles(paths)
+  protected expandFiles(paths: string[], options: { blobFiles?: boolean } = {}): string[] {
+    return this.files.expandFiles(paths, options)
+  }
+
+  /** Open a blob file, or report why not (exit 2) and return null; `failure(file)` is then its --json entry. */
+  protected openBlob(file: string): BlobFile | null {
+    return this.files.openBlob(file)
   }
 
   /** The --json entry of a file whose error was reported (by `open` or `reportFileError`). */

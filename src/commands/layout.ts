@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core'
-import { ExitCode, type FileErrorJson, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, isBlobFile, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { blobLayoutJson, blobLayoutText } from '../report/blob.js'
 import { printableLine } from '../errors.js'
 import { type LayoutBlock, layoutBlocks, type Table } from '../reader.js'
 import { blockCount, blockCountText, LayoutJsonStream, type LayoutView, layoutColumns, layoutNote, layoutRow, totalsModel } from '../report/layout.js'
@@ -53,7 +54,7 @@ Exits 1 if any block is unreadable or fails its checksum.`
 
   async run(): Promise<undefined> {
     const { argv, flags } = await this.parse(Layout)
-    const files = this.expandFiles(argv as string[])
+    const files = this.expandFiles(argv as string[], { blobFiles: true })
     const view: LayoutView = { format: flags.format as TableFormat, wide: flags.wide, bytes: flags.bytes }
     const out = new LineWriter((bytes) => writeAllSync(1, bytes))
     const write = (s: string) => out.text(s)
@@ -63,6 +64,28 @@ Exits 1 if any block is unreadable or fails its checksum.`
     let printed = 0
     if (json && several) write('[')
     for (const file of files) {
+      if (isBlobFile(file)) {
+        // A blob file: header, records summary and footer (not blocks), in one piece.
+        const blob = this.openBlob(file)
+        if (json) write(printed++ > 0 ? ',\n' : several ? '\n' : '')
+        if (!blob) {
+          if (json) jsonStream.entry(this.failure(file))
+          continue
+        }
+        try {
+          const j = blobLayoutJson(file, blob)
+          if (j.problems.length > 0) this.raise(ExitCode.Finding)
+          if (json) jsonStream.entry(j)
+          else write(`${printed++ > 0 ? '\n' : ''}${blobLayoutText(j)}\n`)
+        } catch (e) {
+          out.flush()
+          const failure = this.reportFileError(file, e, 'opened')
+          if (json) jsonStream.entry(failure)
+        } finally {
+          blob.close()
+        }
+        continue
+      }
       const table = this.open(file, { verifyChecksums: true, readahead: READAHEAD })
       if (!table) {
         if (json) {

@@ -1,12 +1,13 @@
 import { Args, Flags } from '@oclif/core'
 import { progressBar, progressLine } from '../cli/progress.js'
 import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
-import { isFileError } from '../errors.js'
+import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
+import { isFileError, NotSupportedError } from '../errors.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { DICT_MODES, EXHAUSTIVE_ZSTD_LEVELS } from '../recompress/config.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
+import { BLOB_NOT_RECOMPRESSED } from '../report/blob.js'
 import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
@@ -89,6 +90,10 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
     const reports: (ReturnType<typeof recompressJson> | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     for (const [fileIndex, file] of files.entries()) {
+      if (isBlobFile(file)) {
+        reports.push(this.reportFileError(file, new NotSupportedError(BLOB_NOT_RECOMPRESSED), 'opening'))
+        continue
+      }
       let report: RecompressReport
       try {
         report = await recompressFile(file, {

@@ -2,9 +2,10 @@ import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressLine } from '../cli/progress.js'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
-import { isFileError } from '../errors.js'
+import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
+import { isFileError, NotSupportedError } from '../errors.js'
 import { RewriteError, type RewriteResult } from '../index.js'
+import { BLOB_NOT_REWRITTEN } from '../report/blob.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
@@ -71,6 +72,10 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
     label: string,
   ): Promise<void> {
     progress.show(label)
+    if (isBlobFile(input)) {
+      results.push(this.reportFileError(input, new NotSupportedError(BLOB_NOT_REWRITTEN), 'opening'))
+      return
+    }
     try {
       const r = await thread.rewrite(input, output, options)
       results.push(r)

@@ -1,6 +1,11 @@
+import { dirname } from 'node:path'
 import { Args, Flags } from '@oclif/core'
-import { ExitCode, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { ExitCode, isBlobFile, SstCommand, writeAllSync } from '../cli/sst-command.js'
 import { KeyArgumentError, parseKeyArgument } from '../cli/key-arg.js'
+import { CorruptionError } from '../errors.js'
+import { compareBytes } from '../format/coding.js'
+import { scanBlobFile } from '../report/blob.js'
+import { BlobValues } from '../scan/blob-values.js'
 import { tableFlags, tableOptions } from '../cli/table-flags.js'
 import { escapeBytes } from '../report/text.js'
 import { LineWriter } from '../report/line-writer.js'
@@ -34,6 +39,11 @@ export default class Scan extends SstCommand {
     }),
     format: Flags.string({ description: 'Output format.', options: ['text', 'jsonl'], default: 'text' }),
     'no-range-deletions': Flags.boolean({ description: 'Leave range tombstones out.' }),
+    'blob-dir': Flags.string({
+      description:
+        "Read the values of BlobDB blob indexes from this directory's blob files; a blob file missing there is an error. Default: the SST's own directory, where an index whose blob file is absent prints as stored.",
+    }),
+    'no-blob-values': Flags.boolean({ description: 'Print blob indexes as they are stored, even with blob files beside the SST.', exclusive: ['blob-dir'] }),
     jobs: Flags.integer({
       description: 'Threads for a large scan without --limit (default: all cores). The output is the same for any value.',
       min: 1,
@@ -44,7 +54,7 @@ export default class Scan extends SstCommand {
 
   async run(): Promise<undefined> {
     const { argv, flags } = await this.parse(Scan)
-    const files = this.expandFiles(argv as string[])
+    const files = this.expandFiles(argv as string[], { blobFiles: true })
     const parseKey = (s: string | undefined): Uint8Array | undefined => {
       if (s === undefined) return undefined
       try {
@@ -60,6 +70,10 @@ export default class Scan extends SstCommand {
     let remaining = flags.limit ?? Infinity
     for (const file of files) {
       if (remaining <= 0) break
+      if (isBlobFile(file)) {
+        remaining -= this.scanBlob(file, files.length, range, flags, out, jsonl, remaining)
+        continue
+      }
       const table = this.open(file, tableOptions(flags))
       if (!table) {
         // In JSON Lines a file that cannot be read is a line of its own, like its entries.
@@ -80,8 +94,20 @@ export default class Scan extends SstCommand {
       const before = out.written
       out.text(header)
       const headerBytes = out.written - before
+      const blobDir = flags['blob-dir'] ?? dirname(file)
+      const blobs =
+        !flags['no-blob-values'] && (flags['blob-dir'] !== undefined || BlobValues.holdsBlobFiles(blobDir))
+          ? new BlobValues(blobDir, flags['blob-dir'] !== undefined)
+          : undefined
       try {
-        remaining -= scanTable(table, { ...range, format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && files.length > 1 ? file : undefined }, out, {
+        const spec = {
+          ...range,
+          format: jsonl ? ('jsonl' as const) : ('text' as const),
+          hex: flags.hex,
+          file: jsonl && files.length > 1 ? file : undefined,
+          blobs,
+        }
+        remaining -= scanTable(table, spec, out, {
           limit: remaining,
           rangeDeletions: !flags['no-range-deletions'],
           jobs: flags.jobs,
@@ -94,9 +120,57 @@ export default class Scan extends SstCommand {
       } finally {
         if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
         table.close()
+        blobs?.close()
+      }
+      if (blobs && blobs.unresolved > 0) {
+        // Each such entry printed its index and why; one line says the scan is not whole.
+        out.flush()
+        this.reportFileError(
+          file,
+          new CorruptionError(`${blobs.unresolved} blob value(s) could not be read from ${blobDir} (first: ${blobs.firstError})`),
+          'opened',
+        )
       }
     }
     out.flush()
     return undefined
+  }
+
+  /** A blob file's records in file order (key and decompressed value), under the same header, line and JSON rules as a table's. */
+  private scanBlob(
+    file: string,
+    fileCount: number,
+    range: { from?: Uint8Array; to?: Uint8Array; prefix?: Uint8Array },
+    flags: { hex?: boolean },
+    out: LineWriter,
+    jsonl: boolean,
+    limit: number,
+  ): number {
+    const blob = this.openBlob(file)
+    if (!blob) {
+      if (jsonl) out.text(`${JSON.stringify(this.failure(file))}\n`)
+      return 0
+    }
+    const { from, to, prefix } = range
+    const keep = (k: Uint8Array) =>
+      (from === undefined || compareBytes(k, from) >= 0) &&
+      (to === undefined || compareBytes(k, to) < 0) &&
+      (prefix === undefined || (k.length >= prefix.length && compareBytes(k.subarray(0, prefix.length), prefix) === 0))
+    const header = !jsonl && fileCount > 1 ? `==> ${file} <==\n` : ''
+    const before = out.written
+    out.text(header)
+    const headerBytes = out.written - before
+    let printed = 0
+    try {
+      printed = scanBlobFile(blob, { format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && fileCount > 1 ? file : undefined, keep }, out, limit)
+    } catch (e) {
+      out.flush()
+      const failure = this.reportFileError(file, e, 'opened')
+      if (jsonl) out.text(`${JSON.stringify(failure)}\n`)
+    } finally {
+      if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
+      blob.close()
+    }
+    return printed
   }
 }

@@ -8,17 +8,39 @@
  */
 import { type PropsJson, propsJson, propsText } from '../report/props.js'
 import { ExitCode } from '../cli/exit-code.js'
-import type { FileErrorJson, FileSession } from '../cli/file-session.js'
+import { type FileErrorJson, type FileSession, isBlobFile } from '../cli/file-session.js'
+import { type BlobPropsJson, blobPropsJson, blobPropsText } from '../report/blob.js'
 import { plainPathArgs, runPlain } from './plain.js'
 
-export type PropsResult = PropsJson | FileErrorJson | (PropsJson | FileErrorJson)[] | undefined
+export type PropsResult = PropsJson | BlobPropsJson | FileErrorJson | (PropsJson | BlobPropsJson | FileErrorJson)[] | undefined
 
 /** Every file's report: printed with `log` for people, or returned for --json (one file: its object). */
 export function propsReport(session: FileSession, paths: string[], json: boolean, log: (line: string) => void): PropsResult {
-  const files = session.expandFiles(paths)
-  const results: (PropsJson | FileErrorJson)[] = []
+  const files = session.expandFiles(paths, { blobFiles: true })
+  const results: (PropsJson | BlobPropsJson | FileErrorJson)[] = []
   let printed = 0
   for (const file of files) {
+    if (isBlobFile(file)) {
+      const blob = session.openBlob(file)
+      if (!blob) {
+        results.push(session.failure(file))
+        continue
+      }
+      try {
+        const j = blobPropsJson(file, blob)
+        results.push(j)
+        if (j.problems) session.raise(ExitCode.Finding)
+        if (!json) {
+          if (printed++ > 0) log('')
+          log(blobPropsText(j))
+        }
+      } catch (e) {
+        results.push(session.reportFileError(file, e, 'opened'))
+      } finally {
+        blob.close()
+      }
+      continue
+    }
     const table = session.open(file)
     if (!table) {
       results.push(session.failure(file))

@@ -6,13 +6,14 @@
  */
 import { ExitCode } from '../cli/exit-code.js'
 import { openSource } from '../cli/fault-injection.js'
-import type { FileErrorJson, FileSession } from '../cli/file-session.js'
+import { type FileErrorJson, type FileSession, isBlobFile } from '../cli/file-session.js'
+import { type BlobVerifyJson, blobVerifyJson, blobVerifyText } from '../report/blob.js'
 import type { OpenTableOptions } from '../reader.js'
 import { verifyText, type VerifyJson } from '../report/verify.js'
 import { verifyFile } from '../verify/verify.js'
 import { plainPathArgs, runPlain } from './plain.js'
 
-export type VerifyResultJson = VerifyJson | FileErrorJson | (VerifyJson | FileErrorJson)[] | undefined
+export type VerifyResultJson = VerifyJson | BlobVerifyJson | FileErrorJson | (VerifyJson | BlobVerifyJson | FileErrorJson)[] | undefined
 
 export interface VerifyRunOptions extends Pick<OpenTableOptions, 'comparator' | 'keyFormat'> {
   jobs?: number
@@ -21,9 +22,13 @@ export interface VerifyRunOptions extends Pick<OpenTableOptions, 'comparator' | 
 
 /** Every file's report: printed with `log` for people, or returned for --json (one file: its object). */
 export function verifyReport(session: FileSession, paths: string[], json: boolean, options: VerifyRunOptions, log: (line: string) => void): VerifyResultJson {
-  const files = session.expandFiles(paths)
-  const results: (VerifyJson | FileErrorJson)[] = []
+  const files = session.expandFiles(paths, { blobFiles: true })
+  const results: (VerifyJson | BlobVerifyJson | FileErrorJson)[] = []
   for (const file of files) {
+    if (isBlobFile(file)) {
+      results.push(verifyBlob(session, file, json, log))
+      continue
+    }
     const outcome = verifyFile(file, { ...options, openSource })
     if (outcome.kind === 'unopenable') {
       results.push(session.reportFileError(file, outcome.error, 'opening'))
@@ -36,6 +41,22 @@ export function verifyReport(session: FileSession, paths: string[], json: boolea
   }
   if (!json) return undefined
   return files.length === 1 ? results[0] : results
+}
+
+/** One blob file's check: OK, CORRUPT with each problem (exit 1), or why it could not be opened (exit 2). */
+function verifyBlob(session: FileSession, file: string, json: boolean, log: (line: string) => void): BlobVerifyJson | FileErrorJson {
+  const blob = session.openBlob(file)
+  if (!blob) return session.failure(file)
+  try {
+    const r = blobVerifyJson(file, blob)
+    if (!r.ok) session.raise(ExitCode.Finding)
+    if (!json) log(blobVerifyText(r))
+    return r
+  } catch (e) {
+    return session.reportFileError(file, e, 'opened')
+  } finally {
+    blob.close()
+  }
 }
 
 /**

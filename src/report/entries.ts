@@ -21,6 +21,8 @@ export interface EntryView {
   value: Uint8Array
   /** Size of the user-defined timestamp at the end of the user key (0 = none). */
   timestampSize: number
+  /** A blob index's value read from its blob file (scan with blob files), or why it could not be. */
+  blob?: { value: Uint8Array } | { error: string }
 }
 
 const TEXT_DECODER = new TextDecoder('utf-8')
@@ -50,7 +52,8 @@ export function entryLine(e: EntryView, asHex: boolean): string {
     case ValueType.RangeDeletion:
       return `[${keyText(key, asHex)}, ${keyText(e.value, asHex)}) @${e.seq} ${valueTypeName(e.type)}`
     case ValueType.BlobIndex:
-      return `${head} => ${safe(() => formatBlobIndex(decodeBlobIndex(e.value), { hex: asHex }), e.value, asHex)}`
+      if (e.blob && 'value' in e.blob) return `${head} => ${keyText(e.blob.value, asHex)}`
+      return `${head} => ${safe(() => formatBlobIndex(decodeBlobIndex(e.value), { hex: asHex }), e.value, asHex)}${e.blob ? ` (blob not read: ${e.blob.error})` : ''}`
     case ValueType.WideColumnEntity:
       return `${head} => {${safe(() => formatWideColumns(decodeWideColumns(e.value), { hex: asHex }), e.value, asHex)}}`
     case ValueType.ValuePreferredSeqno:
@@ -156,6 +159,8 @@ export interface EntryJson {
   value?: string
   valueHex?: string
   blobIndex?: Record<string, unknown>
+  /** Why the blob index's value could not be read from its blob file (scan with blob files). */
+  blobError?: string
   columns?: Record<string, string>[]
   preferredSeqno?: number | string
 }
@@ -184,6 +189,12 @@ export function entryJson(e: EntryView, asHex: boolean, file?: string): EntryJso
   }
   try {
     if (e.type === ValueType.BlobIndex) {
+      if (e.blob && 'value' in e.blob) {
+        // The value read from the blob file takes the place of the index's bytes; the index stays in blobIndex.
+        delete out.value
+        delete out.valueHex
+        Object.assign(out, bytesField('value', e.blob.value, asHex))
+      } else if (e.blob) out.blobError = e.blob.error
       const b = decodeBlobIndex(e.value)
       out.blobIndex = Object.fromEntries(
         Object.entries(b).flatMap(([k, v]) =>

@@ -17,6 +17,7 @@ import type { RangeTombstone } from '../format/range-del.js'
 import type { Table } from '../table/reader.js'
 import { entryJson, entryLine, writeEntryLine, type EntryView } from '../report/entries.js'
 import type { LineWriter } from '../report/line-writer.js'
+import type { BlobValues } from './blob-values.js'
 import { WasmBlockPrinter } from './wasm-printer.js'
 
 export interface ScanSpec {
@@ -31,6 +32,8 @@ export interface ScanSpec {
   hex: boolean
   /** jsonl: a `file` field on every line (several files in one run). */
   file?: string
+  /** Resolve blob indexes to their values from these blob files (serial, JavaScript printing). */
+  blobs?: BlobValues
 }
 
 export interface ChunkResult {
@@ -79,7 +82,7 @@ export class EntryPrinter {
     this.raw = table.keyFormat === 'raw'
     this.window = new ReadWindow(table.source)
     this.globalSeqno = table.globalSeqno >= 0 ? new GlobalSeqnoPatch(table.globalSeqno) : null
-    const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0 && !this.raw
+    const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0 && !this.raw && !spec.blobs
     this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
   }
 
@@ -173,7 +176,7 @@ export class EntryPrinter {
           first = false
           if (count >= limit) break outer
           if (this.raw) this.printRaw(w, key, it.block.subarray(it.valueStart, it.valueEnd))
-          else if (jsonl) this.printJson(w, key, n, it.block, it.valueStart, it.valueEnd)
+          else if (jsonl || (spec.blobs && key[n] === ValueType.BlobIndex)) this.printJson(w, key, n, it.block, it.valueStart, it.valueEnd)
           else writeEntryLine(w, key, it.block, it.valueStart, it.valueEnd, spec.hex, this.tsSize)
           count++
         }
@@ -199,7 +202,10 @@ export class EntryPrinter {
 
   private printJson(w: LineWriter, key: Uint8Array, n: number, block: Uint8Array, valueStart: number, valueEnd: number): void {
     const lo = key[n] // the type byte
-    this.print(w, { userKey: key.subarray(0, n), seq: seqOf(key, n), type: lo, value: block.subarray(valueStart, valueEnd), timestampSize: this.tsSize })
+    const value = block.subarray(valueStart, valueEnd)
+    const userKey = key.subarray(0, n)
+    const blob = lo === ValueType.BlobIndex ? this.spec.blobs?.resolve(userKey, value) : undefined
+    this.print(w, { userKey, seq: seqOf(key, n), type: lo, value, timestampSize: this.tsSize, blob })
   }
 
   /** A raw-key entry: key and value only (`'key' => 'value'`, or a JSON line without seq and type). */

@@ -71,7 +71,8 @@ export function scanTable(table: Table, spec: ScanSpec, w: LineWriter, options: 
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES)
   const dataBytes = Number(table.properties.known.get(Property.DataSize) ?? 0)
   const path = table.source instanceof FileByteSource ? table.source.name : null
-  if (jobs > 1 && canUseWorkers && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * 1024 * 1024)) {
+  // Blob values are read on this thread: their files are open here.
+  if (jobs > 1 && canUseWorkers && !spec.blobs && limit === Infinity && path !== null && dataBytes >= (options.parallelThreshold ?? 32 * 1024 * 1024)) {
     const scan = new ParallelScan(table, printer, spec, tombstones, path, jobs - 1, chunkBytes, w, options.stats)
     return scan.run(handles, options.awaitWorkers ?? false)
   }

@@ -75,7 +75,7 @@ describe('system errors, every command that takes files', () => {
           ? /browse takes one file; .*empty is a directory/
           : name === 'advise'
             ? /^sstkit: .*empty: directory holds no \.sst files and no CURRENT file \(not a RocksDB database\)$/
-            : /empty: (the )?directory holds no \.sst files/,
+            : /empty: (the )?directory holds no \.sst (or \.blob )?files/,
       )
     })
   }
