@@ -6,6 +6,7 @@ import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
+import { measureWorkload } from '../advise/cost.js'
 import type { Advice } from '../advise/model.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
@@ -88,6 +89,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
         dynamicLevels: inputs.dynamicLevels,
         source: inputs.source,
+        // the write rate per level, from the database's info LOGs (plain files have none)
+        workload: inputs.source.kind === 'database' ? measureWorkload(inputs.source.paths[0]) : null,
         onProgress: (m) => progress.show(m),
       })
       progress.clear()
