@@ -7,13 +7,13 @@
 import { BlockIter } from '../format/block.js'
 import { newScratch } from '../codec/output.js'
 import { ReadWindow } from '../io/byte-source.js'
-import { messageOf } from './layout.js'
+import { messageOf } from '../table/layout.js'
 
 /** A reason without the "(at offset N)" its error appends: the note gives the offset itself. */
 const reasonOf = (e: unknown) => messageOf(e).replace(/ \(at offset \d+\)$/, '')
 import type { Entry } from './ingestible.js'
 import type { RangeTombstone } from '../format/range-del.js'
-import type { Table } from './reader.js'
+import type { Table } from '../table/reader.js'
 
 /** What salvage left out. */
 export interface SalvageLog {

@@ -19,8 +19,8 @@ import { encodePropertyNumber, encodePropertyString, Property } from '../format/
 import type { RangeTombstone } from '../format/range-del.js'
 import { ValueType } from '../format/value-type.js'
 import { SstkitError } from '../errors.js'
-import type { Table } from './reader.js'
-import type { TableWriter } from './writer.js'
+import type { Table } from '../table/reader.js'
+import type { TableWriter } from '../table/writer.js'
 
 /** Where entries go: a TableWriter, or a comparison against a written file. */
 export type EntrySink = Pick<TableWriter, 'add' | 'addRangeTombstone'>

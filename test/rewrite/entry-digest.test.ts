@@ -1,10 +1,10 @@
 /**
- * The digest rewrite checks its output with (src/table/entry-digest.ts): equal streams give equal
+ * The digest rewrite checks its output with (src/rewrite/entry-digest.ts): equal streams give equal
  * digests, whatever the buffer boundaries; any change of a byte, a boundary between key and value,
  * an entry's kind or order gives another.
  */
 import { describe, expect, it } from 'vitest'
-import { EntryDigest } from '../../src/table/entry-digest.js'
+import { EntryDigest } from '../../src/rewrite/entry-digest.js'
 
 type Op = ['p' | 't', Uint8Array, Uint8Array]
 const b = (s: string) => new TextEncoder().encode(s)

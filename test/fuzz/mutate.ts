@@ -15,18 +15,18 @@
  *   compressed payloads, unknown checksum and compression type bytes, lying
  *   properties, footer fields.
  */
-import { ChecksumType } from '../codec/checksum.js'
-import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { decodeBlockLayout } from '../format/block.js'
-import { encodeVarint, equalBytes, readFixed32, writeFixed32 } from '../format/coding.js'
-import { encodeFooter, FOOTER_BYTES } from '../format/footer.js'
-import { encodeMetaindex, INDEX_BLOCK, type MetaindexEntry } from '../format/metaindex.js'
-import { decodeProperties, GLOBAL_SEQNO_PROPERTY, NUMERIC_PROPERTIES, Property } from '../format/properties.js'
-import { BufferByteSource } from '../io/byte-source.js'
-import { type ChecksumContext, computeStoredChecksum } from '../table/block-reader.js'
-import { tableLayout } from '../table/layout.js'
-import { Table } from '../table/reader.js'
-import { prng } from '../util/prng.js'
+import { ChecksumType } from '../../src/codec/checksum.js'
+import { BLOCK_TRAILER_BYTES } from '../../src/format/block-trailer.js'
+import { decodeBlockLayout } from '../../src/format/block.js'
+import { encodeVarint, equalBytes, readFixed32, writeFixed32 } from '../../src/format/coding.js'
+import { encodeFooter, FOOTER_BYTES } from '../../src/format/footer.js'
+import { encodeMetaindex, INDEX_BLOCK, type MetaindexEntry } from '../../src/format/metaindex.js'
+import { decodeProperties, GLOBAL_SEQNO_PROPERTY, NUMERIC_PROPERTIES, Property } from '../../src/format/properties.js'
+import { BufferByteSource } from '../../src/io/byte-source.js'
+import { type ChecksumContext, computeStoredChecksum } from '../../src/table/block-reader.js'
+import { tableLayout } from '../../src/table/layout.js'
+import { Table } from '../../src/table/reader.js'
+import { prng } from '../../src/util/prng.js'
 
 export type MutationKind =
   | 'bit-flip'

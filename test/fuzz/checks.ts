@@ -15,12 +15,12 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { errorCode, SstkitError } from '../errors.js'
-import { describeFilter, filterInfo } from '../table/filter-info.js'
-import { tableLayout } from '../table/layout.js'
-import { openTable, type Table } from '../table/reader.js'
-import { defaultRewriteOptions, rewriteFile } from '../table/rewrite.js'
-import { type VerifyOutcome, verifyFile } from '../verify/verify.js'
+import { errorCode, SstkitError } from '../../src/errors.js'
+import { describeFilter, filterInfo } from '../../src/table/filter-info.js'
+import { tableLayout } from '../../src/table/layout.js'
+import { openTable, type Table } from '../../src/table/reader.js'
+import { defaultRewriteOptions, rewriteFile } from '../../src/rewrite/rewrite.js'
+import { type VerifyOutcome, verifyFile } from '../../src/verify/verify.js'
 
 /** Longest acceptable problem or error message. */
 export const MAX_MESSAGE_CHARS = 300
