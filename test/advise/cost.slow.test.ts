@@ -1,0 +1,52 @@
+/**
+ * advise --objective cost at the extremes of its prices, and without a measured workload, through
+ * the built CLI on databases db_bench 7.8.3 wrote (test/fixtures/workload-log.mjs).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Advice, LevelAdvice } from '../../src/advise/model.js'
+import { sstkit, toolPresent } from '../helpers.js'
+// @ts-expect-error: a plain .mjs generator without declarations
+import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
+
+const WHOLE = ['--sample', '100%', '--time-budget', '30s']
+
+function advise(args: string[]): Advice {
+  const r = sstkit(['advise', ...args, '--json'])
+  expect(r.status, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as Advice
+}
+
+const levelsOf = (a: Advice): LevelAdvice[] => a.columnFamilies.flatMap((c) => c.levels)
+
+describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocksdb-tools'))('advise --objective cost', () => {
+  let dir: string
+  const dbs: Record<string, string> = {}
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-slow-'))
+    for (const name of ['overwrite', 'quiet']) dbs[name] = writeWorkload(name, join(dir, name))
+  }, 120_000)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('free CPU buys the smallest setting; dear CPU stores raw where the LOG saw writes', () => {
+    const storage = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '0', '--storage-price', '1000'])
+    for (const l of levelsOf(storage)) {
+      const smallest = Math.min(...l.matrix.map((x) => x.bytes.estimate))
+      expect(l.recommended.estimate.bytes.estimate).toBe(smallest)
+    }
+    const cpu = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '1000000', '--storage-price', '0'])
+    const priced = levelsOf(cpu).filter((l) => l.cost)
+    expect(priced.length).toBeGreaterThan(0)
+    for (const l of priced) expect(l.recommended.estimate.setting.type).toBe('none')
+  }, 120_000)
+
+  it('without a measured workload: says so, and the balanced rules decide', () => {
+    const cost = advise([dbs.quiet, ...WHOLE, '--objective', 'cost'])
+    const balanced = advise([dbs.quiet, ...WHOLE])
+    expect(cost.notes.some((n) => /objective cost without a measured workload: .* the balanced rules decide/.test(n))).toBe(true)
+    expect(levelsOf(cost).map((l) => l.recommended.estimate.setting.label)).toEqual(levelsOf(balanced).map((l) => l.recommended.estimate.setting.label))
+    for (const l of levelsOf(cost)) expect(l.recommended.reason).not.toMatch(/least total/)
+  }, 120_000)
+})
