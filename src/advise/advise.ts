@@ -22,7 +22,7 @@ import { compressionNames, levelTotals, readPopulation, type GroupInput, type Le
 import { inShard, roundRate, type Shard } from './sampling.js'
 import { sameSetting, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { attachCosts, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
+import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
@@ -790,11 +790,13 @@ function levelLimits(st: GroupState, opts: AdviseOptions, ranked: SettingEstimat
   return rateWeightedLimits(limits, opts.objective, opts.limits !== null, st.group, ranked, opts.workload)
 }
 
-/** The objective's decider for a level: cost.ts's pricing under --objective cost with a workload, else decide(). */
+/** The objective's decider for a level: with a measured workload, cost.ts's (dictionary building counted under balanced, pricing under cost); else decide(). */
 function levelDecider(st: GroupState, opts: AdviseOptions): Decider {
-  if (opts.objective !== 'cost' || opts.limits !== null || !opts.workload?.measured) return decide
+  if (opts.limits !== null || !opts.workload?.measured) return decide
   const s0 = st.sums[0]
   const todayRatio = s0.sumS + s0.certainS > 0 ? s0.sumU / (s0.sumS + s0.certainS) : 0
+  if (opts.objective === 'balanced') return balancedDecider(st.group, todayRatio, opts.workload)
+  if (opts.objective !== 'cost') return decide
   return costDecider(st.group, todayRatio, st.blocks > 0 ? s0.sumU / st.blocks : 0, opts.workload, opts.prices ?? DEFAULT_PRICES)
 }
 

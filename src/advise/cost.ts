@@ -24,8 +24,7 @@
  * month at --cpu-price and --storage-price.
  */
 import { type EventLogSummary, readEventLog } from '../db/event-log.js'
-import { type LevelLimits, references } from './decide.js'
-import type { Choice } from './decide.js'
+import { type Choice, decide, type LevelLimits, references } from './decide.js'
 import type { LevelAdvice, SettingEstimate, Timing } from './model.js'
 import { nominalTimings } from './nominal.js'
 
@@ -452,5 +451,38 @@ export function costDecider(
         ? { estimate: next.x, reason: `+${money(next.d.total - best.d.total)}/month (compression ${money(next.d.cpu)}, storage ${money(next.d.storage)})` }
         : null,
     }
+  }
+}
+
+/**
+ * `balanced` with a LOG: decide() among the settings whose compression CPU plus dictionary
+ * building, at this level's measured rate (ms per file × files per second, per input GB per
+ * second), stays within the level's CPU limit: a dictionary trained for every one of many small
+ * files can cost more than its compression. Without a rate for the level: decide() as is.
+ */
+export function balancedDecider(
+  group: { columnFamily: string; level: number | null; bottommost: boolean },
+  todayRatio: number,
+  workload: WorkloadAdvice | null | undefined,
+): (candidates: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null) => { recommended: Choice; runnerUp: Choice | null } {
+  const m = measuredLevel(workload, group.columnFamily, group.level)
+  const w = workload?.measured ?? null
+  if (!m || !w) return decide
+  const shape: LevelShape = { ...group, todayRatio, meanBlockBytes: 0 }
+  const inputGBps = inputPerSecond(m, shape, w.spanSeconds) / 1e9
+  const filesPerSec = m.files / w.spanSeconds
+  const dictSecPerGB = (x: SettingEstimate) => (x.setting.dict === 'none' || inputGBps <= 0 ? 0 : ((x.dictMsPerFile / 1000) * filesPerSec) / inputGBps)
+  return (candidates, limits, today) => {
+    const max = limits.maxCompressSecPerGB
+    if (max === null) return decide(candidates, limits, today)
+    const within = candidates.filter((x) => x.setting.type === 'none' || (x.compressSecPerGB.value ?? 0) + dictSecPerGB(x) <= max)
+    const dropped = candidates.filter((x) => !within.includes(x) && (x.compressSecPerGB.value ?? 0) <= max)
+    const choice = decide(within.length > 0 ? within : candidates, limits, today)
+    if (dropped.length > 0 && within.length > 0)
+      choice.recommended = {
+        ...choice.recommended,
+        reason: `${choice.recommended.reason}; dictionary building at the measured rate (${(filesPerSec * 86400).toFixed(0)} files/day) puts ${dropped.map((x) => x.setting.label).join(', ')} over it`,
+      }
+    return choice
   }
 }
