@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/advise/model.js'
+import { speedsOf } from '../../src/advise/cost.js'
 import { sstkit, toolPresent } from '../helpers.js'
 // @ts-expect-error: a plain .mjs generator without declarations
 import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
@@ -26,7 +27,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   const dbs: Record<string, string> = {}
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-slow-'))
-    for (const name of ['overwrite', 'quiet']) dbs[name] = writeWorkload(name, join(dir, name))
+    for (const name of ['overwrite', 'quiet', 'statistics']) dbs[name] = writeWorkload(name, join(dir, name))
   }, 120_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -40,6 +41,30 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     const priced = levelsOf(cpu).filter((l) => l.cost)
     expect(priced.length).toBeGreaterThan(0)
     for (const l of priced) expect(l.recommended.estimate.setting.type).toBe('none')
+  }, 120_000)
+
+  it('statistics on: reads priced on the bottommost level from rocksdb.block.cache.data.miss, and said so', () => {
+    const a = advise([dbs.statistics, ...WHOLE])
+    const w = a.workload!
+    const reads = w.measured!.reads!
+    expect(reads.dataBlockMissesPerSec).toBeGreaterThan(0)
+    expect(w.readsNote).toMatch(/rocksdb\.block\.cache\.data\.miss .* put on each column family's bottommost level/)
+    let bottom = 0
+    for (const l of levelsOf(a)) {
+      if (!l.cost) continue
+      for (const [i, s] of l.cost.settings.entries()) {
+        const x = l.matrix[i]
+        if (!l.bottommost) expect(s.readCores).toBeNull()
+        else if (x.setting.type === 'none') expect(s.readCores).toBe(0)
+        else {
+          const mbps = speedsOf(x).decompressMBps!
+          const meanBlock = l.sample.uncompressedBytes / l.sample.blocks
+          expect(s.readCores).toBeCloseTo((reads.dataBlockMissesPerSec * meanBlock) / (mbps * 1e6), 12)
+          bottom++
+        }
+      }
+    }
+    expect(bottom).toBeGreaterThan(0)
   }, 120_000)
 
   it('without a measured workload: says so, and the balanced rules decide', () => {
