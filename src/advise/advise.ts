@@ -22,6 +22,7 @@ import { compressionNames, levelTotals, readPopulation, type GroupInput, type Le
 import { inShard, roundRate, type Shard } from './sampling.js'
 import { sameSetting, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
@@ -50,6 +51,10 @@ export interface AdviseOptions {
   fixedRate: number | null
   dict: DictionaryOptions
   maxCompressedBytesPerKb: number
+  /** The write workload of the database's info LOGs (cost.ts measureWorkload); null or absent: none. */
+  workload?: WorkloadAdvice | null
+  /** Prices for the cost objective (default DEFAULT_PRICES). */
+  prices?: Prices | null
   /** Also dynamic level bytes, per column family, when the OPTIONS file says so. */
   dynamicLevels?: Map<string, boolean>
   source: Advice['source']
@@ -669,6 +674,18 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   }
   if (states.some((s) => s.group.level === null))
     add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
+  const workload = opts.workload ? { ...opts.workload, prices: opts.objective === 'cost' && !opts.limits ? (opts.prices ?? DEFAULT_PRICES) : null } : null
+  attachCosts(families, workload)
+  if (opts.workload) {
+    add(opts.workload.note)
+    if (opts.workload.measured) add(opts.workload.readsNote)
+    if (opts.objective === 'balanced' && !opts.limits && opts.workload.measured)
+      add(
+        "balanced: each level's CPU multiple is weighted by the write rate the info LOG measured there (a level written at w times the average rate gets the multiple divided by w, between 1.25x and 32x)",
+      )
+    if (opts.objective === 'cost' && !opts.limits && !opts.workload.measured)
+      add('objective cost without a measured workload: compression CPU cannot be priced, so the balanced rules decide')
+  }
   if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean))
     add(
       'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way',
@@ -679,7 +696,10 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     objective: {
       name: opts.limits ? 'limits' : opts.objective,
       description: opts.limits ? 'explicit limits' : OBJECTIVES[opts.objective],
-      limits: { ...(opts.limits ?? {}) } as Record<string, number>,
+      limits: {
+        ...(opts.limits ?? {}),
+        ...(opts.objective === 'cost' && !opts.limits ? { ...(opts.prices ?? DEFAULT_PRICES) } : {}),
+      } as Record<string, number>,
     },
     seed: opts.seed,
     evaluation: { ...opts.dict, maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb, sampleRate: opts.fixedRate },
@@ -690,6 +710,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     columnFamilies: families,
     total,
     notes,
+    ...(workload ? { workload } : {}),
     problems: [],
   }
 }
@@ -711,7 +732,7 @@ function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: Sett
 /** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
 function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate[] {
   const { ranked, matrix, today } = rankedMatrix(st)
-  const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
+  const limits = levelLimits(st, opts, ranked, today ? ranked[matrix.indexOf(today)] : null)
   const ok = ranked.filter((x) => meets(x, limits) && Number.isFinite(x.bytes.estimate))
   return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
 }
@@ -761,9 +782,32 @@ function bytesBudget(
   }
 }
 
-function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null, decider: Decider = decide): LevelAdvice {
+/** The objective's limits for a level, weighted by the LOG's measured write rate where balanced has one (cost.ts). */
+function levelLimits(st: GroupState, opts: AdviseOptions, ranked: SettingEstimate[], today: SettingEstimate | null): LevelLimits {
+  // cost without a measured workload cannot price CPU: the balanced rules decide
+  const objective = opts.objective === 'cost' && !opts.workload?.measured ? 'balanced' : opts.objective
+  const limits = limitsFor(objective, st.group.bottommost, ranked, today, opts.limits)
+  return rateWeightedLimits(limits, opts.objective, opts.limits !== null, st.group, ranked, opts.workload)
+}
+
+/** The objective's decider for a level: with a measured workload, cost.ts's (dictionary building counted under balanced, pricing under cost); else decide(). */
+function levelDecider(st: GroupState, opts: AdviseOptions): Decider {
+  if (opts.limits !== null || !opts.workload?.measured) return decide
+  const s0 = st.sums[0]
+  const todayRatio = s0.sumS + s0.certainS > 0 ? s0.sumU / (s0.sumS + s0.certainS) : 0
+  if (opts.objective === 'balanced') return balancedDecider(st.group, todayRatio, opts.workload)
+  if (opts.objective !== 'cost') return decide
+  return costDecider(st.group, todayRatio, st.blocks > 0 ? s0.sumU / st.blocks : 0, opts.workload, opts.prices ?? DEFAULT_PRICES)
+}
+
+function levelAdvice(
+  st: GroupState,
+  opts: AdviseOptions,
+  filter: ((s: SettingSpec) => boolean) | null,
+  decider: Decider = levelDecider(st, opts),
+): LevelAdvice {
   const { matrix, ranked, noisy, today } = rankedMatrix(st)
-  const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
+  const limits = levelLimits(st, opts, ranked, today ? ranked[matrix.indexOf(today)] : null)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
   const choice = decider(candidates.length ? candidates : ranked, limits, today ? ranked[matrix.indexOf(today)] : null)
   const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>

@@ -46,6 +46,7 @@ export const OBJECTIVES: Record<Objective, string> = {
     'upper levels, which compaction rewrites again and again, get the smallest setting within 3x the compression CPU of the fastest codec; the bottommost level, which holds most bytes and serves most reads, the smallest within 8x that CPU that decompresses at least 1/5 as fast as the fastest',
   size: 'the smallest setting on the bottommost level whatever its CPU; upper levels the smallest within 4x the compression CPU of the fastest codec',
   speed: 'every level the smallest setting within 1.25x the compression CPU of the fastest codec that decompresses at least half as fast as the fastest',
+  cost: 'every level the setting of least total cost a month: its compression CPU at the write rate the info LOG measured (--cpu-price per core-hour) plus its bytes (--storage-price per GB-month)',
 }
 
 function compressing(xs: SettingEstimate[]): SettingEstimate[] {
@@ -94,6 +95,9 @@ export function limitsFor(
         : { maxCompressSecPerGB: cpu(4), minDecompressMBps: null, describe: "within 4x the fastest codec's CPU" }
     case 'speed':
       return { maxCompressSecPerGB: cpu(1.25), minDecompressMBps: dec(1 / 2), describe: "within 1.25x the fastest codec's CPU" }
+    case 'cost':
+      // priced per level by cost.ts's decider: no multiple of the fastest codec
+      return { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'least total cost' }
   }
 }
 

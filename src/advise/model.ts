@@ -5,6 +5,8 @@
  * (`SampleSums`) that combine exactly.
  */
 
+import type { LevelCost, WorkloadAdvice } from './cost.js'
+
 /** A 95% confidence interval around an estimate. */
 export interface Interval {
   estimate: number
@@ -149,6 +151,8 @@ export interface LevelAdvice {
   matrix: SettingEstimate[]
   /** Where much of the data does not compress: what ratio-aware auto-skip would save. */
   autoSkip: { incompressibleShare: number; cpuSavedShare: number; note: string } | null
+  /** Every setting priced at the write rate the info LOG measured here (cost.ts); absent or null without one. */
+  cost?: LevelCost | null
 }
 
 export interface ColumnFamilyAdvice {
@@ -176,7 +180,7 @@ export interface DatabaseVersion {
   changedDuringRun: { deletedFiles: number; addedFiles: number; manifest: string | null; manifestBytes: number | null } | null
 }
 
-export type Objective = 'size' | 'balanced' | 'speed'
+export type Objective = 'size' | 'balanced' | 'speed' | 'cost'
 
 export interface Advice {
   version: 1
@@ -208,6 +212,8 @@ export interface Advice {
     maxBytes: { bytes: number; met: boolean } | null
   }
   notes: string[]
+  /** The write workload of the database's info LOGs (a database only; absent for plain files). */
+  workload?: WorkloadAdvice | null
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]
 }

@@ -5,8 +5,9 @@
  * blocks of key-value text, each compressed on its own; zstd-napi 1.5.7, the
  * system liblz4, snappy 7.4.3, Node's zlib, libbz2): MB/s of input. zstd levels
  * 6, 12 and 15 were not measured there and are interpolated log-linearly
- * between the measured levels 3, 9 and 19. Only ratios between settings are
- * used, never these absolute figures.
+ * between the measured levels 3, 9 and 19. Decisions use only ratios between
+ * settings; the pricing (cost.ts) takes the figures as they are where this
+ * run's own timing is noisy, and marks those costs as on reference speeds.
  */
 import type { SettingSpec, Timing } from './model.js'
 

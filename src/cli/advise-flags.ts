@@ -12,6 +12,7 @@ import { parseShard, type Shard } from '../advise/sampling.js'
 import type { DictMode, Objective, SettingSpec } from '../advise/model.js'
 import type { ExplicitLimits } from '../advise/decide.js'
 import { OBJECTIVES } from '../advise/decide.js'
+import { DEFAULT_PRICES, type Prices } from '../advise/cost.js'
 
 export class AdviseFlagError extends UsageError {
   override name = 'AdviseFlagError'
@@ -41,9 +42,15 @@ export function parseShare(flag: string, spec: string, max = 1): number {
 
 export const adviseFlags = {
   objective: Flags.string({
-    description: `What to optimise for. balanced (default): ${OBJECTIVES.balanced}. size: ${OBJECTIVES.size}. speed: ${OBJECTIVES.speed}.`,
-    options: ['balanced', 'size', 'speed'],
+    description: `What to optimise for. balanced (default): ${OBJECTIVES.balanced}; with the database's info LOG, each level's multiple is weighted by its measured write rate. size: ${OBJECTIVES.size}. speed: ${OBJECTIVES.speed}. cost: ${OBJECTIVES.cost}.`,
+    options: ['balanced', 'size', 'speed', 'cost'],
     default: 'balanced',
+  }),
+  'cpu-price': Flags.string({
+    description: `With --objective cost: $ per core-hour (default ${DEFAULT_PRICES.cpuPerCoreHour}).`,
+  }),
+  'storage-price': Flags.string({
+    description: `With --objective cost: $ per GB-month of storage (default ${DEFAULT_PRICES.storagePerGBMonth}).`,
   }),
   'max-compress-cpu-ratio': Flags.string({
     description: "Explicit limit instead of an objective: compression CPU at most this multiple of today's setting's (e.g. 2).",
@@ -87,6 +94,8 @@ export const adviseFlags = {
 
 export interface AdviseFlagValues {
   objective: string
+  'cpu-price'?: string
+  'storage-price'?: string
   'max-compress-cpu-ratio'?: string
   'min-decompress-mbps'?: string
   'max-bytes'?: string
@@ -109,6 +118,8 @@ export interface ParsedAdviseFlags {
   notes: string[]
   objective: Objective
   limits: ExplicitLimits | null
+  /** --objective cost's prices (null otherwise). */
+  prices: Prices | null
   timeBudgetMs: number
   precision: number
   fixedRate: number | null
@@ -118,6 +129,13 @@ export interface ParsedAdviseFlags {
 function positive(flag: string, v: string): number {
   const n = Number(v)
   if (!(n > 0) || !Number.isFinite(n)) throw new AdviseFlagError(`${flag} takes a number above zero (got "${v}")`)
+  return n
+}
+
+/** A price: a number at or above zero, with or without a leading $. */
+function price(flag: string, v: string): number {
+  const n = Number(v.trim().replace(/^\$/, ''))
+  if (!(n >= 0) || !Number.isFinite(n) || v.trim() === '') throw new AdviseFlagError(`${flag} takes a price in dollars such as 0.04 (got "${v}")`)
   return n
 }
 
@@ -163,6 +181,19 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
   if (f['max-compress-cpu-ratio'] !== undefined) limits.maxCompressCpuRatio = positive('--max-compress-cpu-ratio', f['max-compress-cpu-ratio'])
   if (f['min-decompress-mbps'] !== undefined) limits.minDecompressMBps = positive('--min-decompress-mbps', f['min-decompress-mbps'])
   if (f['max-bytes'] !== undefined) Object.assign(limits, parseMaxBytes(f['max-bytes'], parseSize))
+  let prices: Prices | null = null
+  if (f.objective === 'cost') {
+    if (Object.keys(limits).length > 0)
+      throw new AdviseFlagError(
+        '--objective cost prices every level itself: it does not combine with --max-compress-cpu-ratio, --min-decompress-mbps or --max-bytes',
+      )
+    prices = {
+      cpuPerCoreHour: f['cpu-price'] !== undefined ? price('--cpu-price', f['cpu-price']) : DEFAULT_PRICES.cpuPerCoreHour,
+      storagePerGBMonth: f['storage-price'] !== undefined ? price('--storage-price', f['storage-price']) : DEFAULT_PRICES.storagePerGBMonth,
+    }
+  } else if (f['cpu-price'] !== undefined || f['storage-price'] !== undefined) {
+    throw new AdviseFlagError('--cpu-price and --storage-price price --objective cost: give --objective cost too')
+  }
   let shard: Shard | null = null
   if (f.shard !== undefined) {
     try {
@@ -178,6 +209,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
     notes,
     objective: f.objective as Objective,
     limits: Object.keys(limits).length ? limits : null,
+    prices,
     timeBudgetMs: parseDuration('--time-budget', f['time-budget']),
     precision: parseShare('--precision', f.precision, 0.5),
     fixedRate,

@@ -7,6 +7,7 @@ import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
+import { measureWorkload } from '../advise/cost.js'
 import type { Advice } from '../advise/model.js'
 import type { PinnedDatabase } from '../db/pin.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
@@ -95,6 +96,8 @@ Plain SST files or directories of them are grouped by the column family their pr
           maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
           dynamicLevels: inputs.dynamicLevels,
           source: inputs.source,
+          // the write rate per level, from the database's info LOGs (plain files have none)
+          workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
           onProgress: (m) => progress.show(m),
         })
       } catch (e) {

@@ -9,6 +9,7 @@
  * marked and labelled, the Pareto front as a line; then the tables.
  */
 import { createRequire } from 'node:module'
+import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds } from './advise-cost.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
 import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
 import {
@@ -465,9 +466,46 @@ function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): stri
     `<h3>${text(levelLabel(l))}: ${text(l.files)} files, ${text(formatSize(l.fileBytes))}, ${text(l.todayCompression)} today</h3>`,
     `<figure class="chart">\n${renderLevelChart(l, id)}\n<figcaption>${caption}</figcaption>\n</figure>`,
     recommendationTable(l),
+    ...costHtml(l),
     l.autoSkip ? `<p class="warn">${text(l.autoSkip.note)}</p>` : '',
     `<details><summary>Every evaluated setting (${l.matrix.length})</summary>\n${matrixTable(l)}\n</details>`,
     '</article>',
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+/** A level's cost at the measured write rate: its sentence, the compaction CPU check and every setting's cost. */
+function costHtml(l: LevelAdvice): string[] {
+  const sentence = costSentence(l)
+  if (!sentence) return []
+  const table = costTable(l)
+  return [
+    `<p class="cost">${text(sentence)}</p>`,
+    l.cost?.modelCheck ? `<p class="cost-check">${text(l.cost.modelCheck)}</p>` : '',
+    table
+      ? `<details><summary>Every evaluated setting at the measured rate</summary>\n${htmlTable(
+          table.columns,
+          table.rows.map((r) => r.map((c) => text(c))),
+        )}\n</details>`
+      : '',
+  ]
+}
+
+/** The workload section: what the info LOG measured, and where compression CPU goes (a chart). */
+function workloadSection(advice: Advice): string {
+  const w = advice.workload
+  if (!w) return ''
+  const chart = renderCostChart(advice)
+  return [
+    '<section id="workload">',
+    '<h2>Workload</h2>',
+    `<p>${text(w.note)}</p>`,
+    w.measured ? `<p>${text(w.readsNote)}</p>` : '',
+    chart
+      ? `<figure class="chart">\n${chart}\n<figcaption>Compression cores per level at the write rate the info LOG measured: today's setting and the recommendation (bars); bytes written per day today (line).${anyReferenceSpeeds(advice) ? ` ${text(COST_LEGEND)}.` : ''}</figcaption>\n</figure>`
+      : '',
+    '</section>',
   ]
     .filter(Boolean)
     .join('\n')
@@ -543,6 +581,7 @@ ${facts(advice)}
 <h2>The database today</h2>
 ${databaseTable(advice)}
 </section>
+${workloadSection(advice)}
 ${cfs.join('\n')}
 <section id="total">
 <h2>Total</h2>

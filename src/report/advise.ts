@@ -7,6 +7,7 @@
  *
  * Signed percentages use ASCII '-' and '+', as the recompress report does.
  */
+import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
 import { formatBytes, formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
@@ -481,6 +482,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   for (const cf of advice.columnFamilies) {
     out.push(...prose(`Column family "${cf.name}"`, ctx.width))
     out.push(table(recommendationModel(cf.levels, ctx), ctx, 1))
+    for (const line of costLines(cf.levels)) out.push(...prose(line, ctx.width, '  '))
   }
   if (anyNoisy(advice.columnFamilies.flatMap((c) => c.levels.flatMap(recommendationEstimates)))) out.push(NOISY_LEGEND)
 
@@ -490,9 +492,13 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
       for (const l of cf.levels) {
         out.push(...prose(`${cf.name} ${levelLabel(l)}`, ctx.width))
         out.push(table(matrixModel(l, ctx), ctx, 0))
+        const costs = costTable(l)
+        if (costs)
+          out.push(table({ columns: costs.columns.map((c) => ({ header: c.header, align: c.numeric ? 'right' : undefined })), rows: costs.rows }, ctx, 0))
       }
     }
     if (anyNoisy(advice.columnFamilies.flatMap((c) => c.levels.flatMap((l) => l.matrix)))) out.push(NOISY_LEGEND)
+    if (anyReferenceSpeeds(advice)) out.push(COST_LEGEND)
   }
 
   section('Total')
@@ -628,14 +634,30 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push('', '### The database today', '', mdTable(mdDatabaseModel(advice)))
 
   out.push('', '### Recommendation per level')
-  for (const cf of advice.columnFamilies) out.push('', `#### ${mdCode(cf.name)}`, '', mdTable(mdRecommendationModel(cf.levels)))
+  for (const cf of advice.columnFamilies) {
+    out.push('', `#### ${mdCode(cf.name)}`, '', mdTable(mdRecommendationModel(cf.levels)))
+    const lines = costLines(cf.levels)
+    if (lines.length > 0) out.push('', ...lines.map((n) => `- ${mdText(n)}`))
+  }
   const all = advice.columnFamilies.flatMap((c) => c.levels)
   if (anyNoisy([...all.flatMap(recommendationEstimates), ...all.flatMap((l) => l.matrix)])) out.push('', mdText(NOISY_LEGEND))
 
   out.push('', '<details><summary>Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)</summary>')
   for (const cf of advice.columnFamilies) {
-    for (const l of cf.levels) out.push('', `**${mdCode(cf.name)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
+    for (const l of cf.levels) {
+      out.push('', `**${mdCode(cf.name)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
+      const costs = costTable(l)
+      if (costs)
+        out.push(
+          '',
+          mdTable({
+            columns: costs.columns.map((c) => ({ header: c.header, align: c.numeric ? 'right' : undefined })),
+            rows: costs.rows.map((r) => r.map((c) => mdText(c))),
+          }),
+        )
+    }
   }
+  if (anyReferenceSpeeds(advice)) out.push('', mdText(COST_LEGEND))
   out.push('', '</details>')
 
   out.push('', '### Total', '', mdTable(totalModel(advice, false)))

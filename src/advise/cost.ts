@@ -1,0 +1,488 @@
+/**
+ * Advice priced on the database's own workload: what each setting costs at the rate this database
+ * is written, as its info LOGs record it (src/db/event-log.ts).
+ *
+ * Per column family and level, from the LOGs' span:
+ * - written: bytes flushes and compactions wrote there per second (what RocksDB compressed, as
+ *   stored); input: the same before compression, data blocks' bytes on disk (data_size) times the
+ *   level's sampled uncompressed/stored ratio (the unit sstkit's CPU figures are per), or the raw
+ *   key and value bytes when the level was not sampled;
+ * - a setting's compression cores = its seconds per GB of input × input GB per second, plus its
+ *   dictionary building (ms per file × files written per second); CPU-hours per day = cores × 24;
+ *   bytes saved against today: the level's projected size (stored) and per day written;
+ * - the compaction CPU RocksDB measured (compaction_time_cpu_micros) against sstkit's model of
+ *   today's setting on the same bytes (compression plus decompression of as many bytes): how far
+ *   apart they are (the rest is RocksDB's reading, merging and writing).
+ * Reads: the statistics dumps' rocksdb.block.cache.data.miss (data blocks read from the files, so
+ * decompressed) per second; decompression cores for a setting = misses/s × the level's mean
+ * uncompressed block / its decompression speed. RocksDB counts them for the whole database, so
+ * they are put on each column family's bottommost level (which serves most reads) and said so.
+ *
+ * Decisions with it: `balanced` weighs each level's CPU multiple by its measured write rate
+ * (a level written at w times the average rate gets the multiple divided by w, between 1.25x and
+ * 32x); `cost` picks per level the setting of least compression CPU plus storage, in dollars a
+ * month at --cpu-price and --storage-price.
+ */
+import { type EventLogSummary, readEventLog } from '../db/event-log.js'
+import { type Choice, decide, type LevelLimits, references } from './decide.js'
+import type { LevelAdvice, SettingEstimate, Timing } from './model.js'
+import { nominalTimings } from './nominal.js'
+
+/** Below this span the LOGs are labelled a short span: rates from minutes may not be the day's. */
+export const SHORT_SPAN_SECONDS = 3600
+export const HOURS_PER_DAY = 24
+/** Hours in a month (365.25 × 24 / 12), for $/core-hour → $/month. */
+export const HOURS_PER_MONTH = 730.5
+/** Multiples a rate-weighted balanced level is held between (the speed objective's and well past size's). */
+export const WEIGHTED_MULTIPLE_MIN = 1.25
+export const WEIGHTED_MULTIPLE_MAX = 32
+/** balanced's fixed multiples (decide.ts OBJECTIVES), weighted per level when the LOG has rates. */
+const BALANCED_UPPER = 3
+const BALANCED_BOTTOM = 8
+
+export interface Prices {
+  /** $ per core-hour. */
+  cpuPerCoreHour: number
+  /** $ per GB-month of storage (GB = 1e9 bytes). */
+  storagePerGBMonth: number
+}
+
+/** On-demand cloud prices of 2026 as a starting point: a vCPU-hour, a GB-month of block storage. */
+export const DEFAULT_PRICES: Readonly<Prices> = Object.freeze({ cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 })
+
+/** One level's writes over the LOGs' span. */
+export interface MeasuredLevel {
+  columnFamily: string
+  level: number
+  /** Bytes written (flush file sizes, compactions' total_output_size). */
+  writtenBytes: number
+  /** Of which compactions' total_output_size. */
+  compactionOutputBytes: number
+  /** file_size of the table files the LOG lists (cancelled compaction outputs are not listed). */
+  fileBytes: number
+  /** Data blocks as stored (table_properties.data_size) of the files the LOG lists. */
+  dataBytes: number
+  /** Raw key + value bytes of those files. */
+  rawBytes: number
+  files: number
+  flushFiles: number
+  compactions: number
+  compactionCpuSeconds: number
+  /** Compression of the bytes written, by file bytes (e.g. {"LZ4": 1.0}). */
+  compressionShares: Record<string, number>
+}
+
+export interface MeasuredReads {
+  /** Seconds between statistics dumps the rates are over. */
+  seconds: number
+  /** rocksdb.block.cache.data.miss per second: data blocks read from the files. */
+  dataBlockMissesPerSec: number
+  /** rocksdb.number.block.decompressed per second (reads and compactions). */
+  blocksDecompressedPerSec: number | null
+  /** rocksdb.bytes.read per second (what Get/MultiGet/iterators returned). */
+  userBytesReadPerSec: number | null
+}
+
+export interface MeasuredWorkload {
+  logFiles: string[]
+  events: number
+  firstMicros: number
+  lastMicros: number
+  spanSeconds: number
+  shortSpan: boolean
+  levels: MeasuredLevel[]
+  reads: MeasuredReads | null
+  /** Table files whose level or column family the LOGs do not tell, and their bytes (left out). */
+  unattributedBytes: number
+}
+
+/** What advise says about the workload: measured or why not, and the prices when objective cost. */
+export interface WorkloadAdvice {
+  measured: MeasuredWorkload | null
+  /** One line: what was measured over what span, or why nothing was. */
+  note: string
+  /** Which statistics counters the read figures use, or that reads were not measured. */
+  readsNote: string
+  prices: Prices | null
+}
+
+/** One setting at one level's measured rate. */
+export interface SettingCost {
+  label: string
+  /** Compression CPU, cores (CPU-seconds per second), dictionary building included. */
+  cores: number
+  cpuHoursPerDay: number
+  /** Of which dictionary building. */
+  dictCores: number
+  /** Decompression cores for the measured reads (bottommost levels, with statistics); null otherwise. */
+  readCores: number | null
+  /** Bytes written per day under this setting (today's written bytes scaled by its projected size). */
+  writtenPerDay: number
+  /** Against today: the level's stored bytes, and bytes written per day (negative: more). */
+  savedBytes: number
+  savedPerDay: number
+  /** Compression CPU plus storage, $ a month, when priced. */
+  dollarsPerMonth: number | null
+  /** This run's timing of the setting was noisy: its CPU is on the reference speeds (nominal.ts). */
+  referenceSpeeds: boolean
+}
+
+/** A setting's compression s/GB and decompression MB/s: this run's, or the reference speeds where those are noisy or missing. */
+export function speedsOf(x: SettingEstimate): { compressSecPerGB: number; decompressMBps: number | null; reference: boolean } {
+  const usable = (t: Timing) => t.value !== null && t.value > 0 && !t.noisy
+  if (x.setting.type === 'none') return { compressSecPerGB: 0, decompressMBps: null, reference: false }
+  if (usable(x.compressSecPerGB) && usable(x.decompressMBps))
+    return { compressSecPerGB: x.compressSecPerGB.value!, decompressMBps: x.decompressMBps.value, reference: false }
+  const nominal = nominalTimings(x.setting)
+  return { compressSecPerGB: nominal.compress.value ?? 0, decompressMBps: nominal.decompress.value, reference: true }
+}
+
+export interface LevelCost {
+  /** Bytes written per day today, and the uncompressed input per day sstkit's CPU figures are per. */
+  writtenPerDay: number
+  inputPerDay: number
+  filesPerDay: number
+  /** Per setting, in the level's matrix order. */
+  settings: SettingCost[]
+  today: SettingCost | null
+  recommended: SettingCost
+  /** The compaction CPU RocksDB measured for this level, in cores; null without compactions. */
+  measuredCompactionCores: number | null
+  /** sstkit's model of today's setting on the bytes those compactions wrote (compress + decompress), in cores. */
+  modelCompactionCores: number | null
+  /** One line comparing the two. */
+  modelCheck: string | null
+}
+
+/** Reads the LOGs of a database directory and says whether they give a workload. */
+export function measureWorkload(dbDir: string, logDir: string | null = null): WorkloadAdvice {
+  try {
+    return workloadFromSummary(readEventLog(dbDir, { logDir }), dbDir)
+  } catch (e) {
+    // an unreadable LOG costs the pricing, not the advice
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
+    return {
+      measured: null,
+      note: `cannot read the info LOG of ${dbDir} (${why}): compression CPU is ranked by the fixed rules`,
+      readsNote: 'reads not measured',
+      prices: null,
+    }
+  }
+}
+
+/** The workload of an event log summary, or the one line saying why there is none. */
+export function workloadFromSummary(summary: EventLogSummary, dbDir: string): WorkloadAdvice {
+  const rules = 'compression CPU is ranked by the fixed rules'
+  const none = (why: string): WorkloadAdvice => ({ measured: null, note: `${why}: ${rules}`, readsNote: 'reads not measured', prices: null })
+  if (summary.files.length === 0) return none(`no info LOG in ${dbDir} (deleted, or written to db_log_dir)`)
+  if (summary.events === 0)
+    return none(
+      `the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}) holds no event: info_log_level above INFO, or a LevelDB LOG`,
+    )
+  const levels: MeasuredLevel[] = []
+  for (const cf of summary.columnFamilies)
+    for (const l of cf.levels) {
+      if (l.writtenBytes <= 0) continue
+      const total = Object.values(l.fileBytesByCompression).reduce((a, b) => a + b, 0)
+      levels.push({
+        columnFamily: cf.name,
+        level: l.level,
+        writtenBytes: l.writtenBytes,
+        compactionOutputBytes: l.compactionOutputBytes,
+        fileBytes: l.fileBytes,
+        dataBytes: l.dataBytes,
+        rawBytes: l.rawBytes,
+        files: l.files,
+        flushFiles: l.flushFiles,
+        compactions: l.compactions,
+        compactionCpuSeconds: l.compactionCpuMicros / 1e6,
+        compressionShares: Object.fromEntries(Object.entries(l.fileBytesByCompression).map(([k, v]) => [k, total > 0 ? v / total : 0])),
+      })
+    }
+  if (levels.length === 0 || summary.spanSeconds <= 0 || summary.firstMicros === null || summary.lastMicros === null)
+    return none(`the info LOG records no flush or compaction (${summary.events} events)`)
+  const span = summary.spanSeconds
+  const shortSpan = span < SHORT_SPAN_SECONDS
+  const reads = readsOf(summary)
+  const measured: MeasuredWorkload = {
+    logFiles: summary.files.map((f) => f.path),
+    events: summary.events,
+    firstMicros: summary.firstMicros,
+    lastMicros: summary.lastMicros,
+    spanSeconds: span,
+    shortSpan,
+    levels,
+    reads,
+    unattributedBytes: summary.unattributedBytes,
+  }
+  const written = levels.reduce((a, l) => a + l.writtenBytes, 0)
+  const note = `workload from the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.flushes} flushes, ${summary.compactions} compactions over ${spanText(span)}${shortSpan ? ': a short span, rates may not be the day’s' : ''}): ${gb((written / span) * 86400)}/day written`
+  return {
+    measured,
+    note,
+    readsNote: reads
+      ? `reads from the statistics dumps over ${spanText(reads.seconds)}: rocksdb.block.cache.data.miss (data blocks read from the files, decompressed), ${reads.dataBlockMissesPerSec.toFixed(1)}/s; RocksDB counts them for the whole database, so they are put on each column family's bottommost level`
+      : 'reads not measured (no statistics dumps in the LOG: statistics off): decompression keeps the fixed rule',
+    prices: null,
+  }
+}
+
+function readsOf(summary: EventLogSummary): MeasuredReads | null {
+  const r = summary.reads
+  if (r === null || !(r.seconds > 0) || r.increase['rocksdb.block.cache.data.miss'] === undefined) return null
+  const per = (name: string) => (r.increase[name] === undefined ? null : r.increase[name] / r.seconds)
+  return {
+    seconds: r.seconds,
+    dataBlockMissesPerSec: per('rocksdb.block.cache.data.miss') ?? 0,
+    blocksDecompressedPerSec: per('rocksdb.number.block.decompressed'),
+    userBytesReadPerSec: per('rocksdb.bytes.read'),
+  }
+}
+
+export function spanText(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`
+  if (seconds < 2 * 86400) return `${(seconds / 3600).toFixed(1)} h`
+  return `${(seconds / 86400).toFixed(1)} days`
+}
+
+function gb(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1)} GB`
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`
+  return `${(bytes / 1e3).toFixed(1)} KB`
+}
+
+export function measuredLevel(workload: WorkloadAdvice | null | undefined, columnFamily: string, level: number | null): MeasuredLevel | null {
+  if (!workload?.measured || level === null) return null
+  return workload.measured.levels.find((l) => l.columnFamily === columnFamily && l.level === level) ?? null
+}
+
+/** What sstkit's figures need of a level besides its matrix. */
+export interface LevelShape {
+  columnFamily: string
+  level: number | null
+  bottommost: boolean
+  /** Uncompressed / stored data blocks, sampled (0 when not). */
+  todayRatio: number
+  /** Mean uncompressed bytes of a data block (for reads); 0 when unknown. */
+  meanBlockBytes: number
+}
+
+/** Input bytes per second (uncompressed data blocks) of a measured level. */
+function inputPerSecond(m: MeasuredLevel, shape: LevelShape, span: number): number {
+  const input = shape.todayRatio > 0 && m.dataBytes > 0 ? m.dataBytes * shape.todayRatio : m.rawBytes
+  // the files the LOG lists; compactions may have written more (outputs of cancelled ones)
+  const unlisted = m.fileBytes > 0 ? Math.max(1, m.writtenBytes / m.fileBytes) : 1
+  return (input * unlisted) / span
+}
+
+/** One setting's cost at a measured level. */
+export function settingCost(
+  x: SettingEstimate,
+  today: SettingEstimate | null,
+  m: MeasuredLevel,
+  shape: LevelShape,
+  workload: MeasuredWorkload,
+  prices: Prices | null,
+): SettingCost {
+  const span = workload.spanSeconds
+  const inputGBps = inputPerSecond(m, shape, span) / 1e9
+  const speeds = speedsOf(x)
+  const compress = speeds.compressSecPerGB * inputGBps
+  const dictCores = x.setting.dict === 'none' ? 0 : (x.dictMsPerFile / 1000) * (m.files / span)
+  const cores = compress + dictCores
+  const readCores = readCoresOf(x, shape, workload)
+  const writtenPerDay = (m.writtenBytes / span) * 86400
+  const relative = today && today.bytes.estimate > 0 ? x.bytes.estimate / today.bytes.estimate : 1
+  const todayBytes = today ? today.bytes.estimate : x.bytes.estimate / (1 + x.change.estimate)
+  const dollars = prices ? (cores + (readCores ?? 0)) * prices.cpuPerCoreHour * HOURS_PER_MONTH + (x.bytes.estimate / 1e9) * prices.storagePerGBMonth : null
+  return {
+    label: x.setting.label,
+    cores,
+    cpuHoursPerDay: cores * HOURS_PER_DAY,
+    dictCores,
+    readCores,
+    writtenPerDay: writtenPerDay * relative,
+    savedBytes: todayBytes - x.bytes.estimate,
+    savedPerDay: writtenPerDay * (1 - relative),
+    dollarsPerMonth: dollars,
+    referenceSpeeds: speeds.reference,
+  }
+}
+
+function readCoresOf(x: SettingEstimate, shape: LevelShape, workload: MeasuredWorkload): number | null {
+  if (!shape.bottommost || workload.reads === null || shape.meanBlockBytes <= 0) return null
+  if (x.setting.type === 'none') return 0
+  const mbps = speedsOf(x).decompressMBps
+  if (mbps === null || mbps <= 0) return null
+  return (workload.reads.dataBlockMissesPerSec * shape.meanBlockBytes) / (mbps * 1e6)
+}
+
+/** A level's costs, once decided: every setting, today's and the recommendation's, and the model check. */
+export function levelCost(l: LevelAdvice, workload: WorkloadAdvice | null | undefined): LevelCost | null {
+  const m = measuredLevel(workload, l.columnFamily, l.level)
+  if (!m || !workload?.measured) return null
+  const w = workload.measured
+  const shape = shapeOf(l)
+  const span = w.spanSeconds
+  const today = l.today
+  const settings = l.matrix.map((x) => settingCost(x, today, m, shape, w, workload.prices))
+  const at = (x: SettingEstimate | null) => (x ? (settings[l.matrix.indexOf(x)] ?? settingCost(x, today, m, shape, w, workload.prices)) : null)
+  const recommended = at(l.recommended.estimate)!
+  const todayCost = at(today)
+  const measuredCores = m.compactions > 0 ? m.compactionCpuSeconds / span : null
+  let modelCores: number | null = null
+  let modelCheck: string | null = null
+  if (measuredCores !== null && today && m.compactions > 0) {
+    const compactedInput = (inputPerSecond(m, shape, span) * (m.compactionOutputBytes / m.writtenBytes)) / 1e9
+    const speeds = speedsOf(today)
+    const mbps = speeds.decompressMBps
+    const decompress = mbps === null || mbps <= 0 ? 0 : 1000 / mbps
+    const compress = speeds.compressSecPerGB
+    modelCores = compactedInput * (compress + decompress)
+    if (measuredCores > 0) {
+      const share = modelCores / measuredCores
+      modelCheck = `RocksDB spent ${measuredCores.toFixed(3)} cores compacting into L${l.level}; sstkit's model of ${today.setting.label}${speeds.reference ? ' (reference speeds)' : ''} (compress and decompress those bytes) ${modelCores.toFixed(3)}, ${(share * 100).toFixed(0)}% of it${share > 1.5 ? ': the model is above the measured total, its speeds or the LOG’s rate are off here' : ' (the rest: reading, merging, writing)'}`
+    }
+  }
+  return {
+    writtenPerDay: (m.writtenBytes / span) * 86400,
+    inputPerDay: inputPerSecond(m, shape, span) * 86400,
+    filesPerDay: (m.files / span) * 86400,
+    settings,
+    today: todayCost,
+    recommended,
+    measuredCompactionCores: measuredCores,
+    modelCompactionCores: modelCores,
+    modelCheck,
+  }
+}
+
+function shapeOf(l: LevelAdvice): LevelShape {
+  return {
+    columnFamily: l.columnFamily,
+    level: l.level,
+    bottommost: l.bottommost,
+    todayRatio: l.todayRatio,
+    meanBlockBytes: l.sample.blocks > 0 ? l.sample.uncompressedBytes / l.sample.blocks : 0,
+  }
+}
+
+/** Adds each measured level's costs to the advice (nothing when the LOG gave no workload). */
+export function attachCosts(columnFamilies: { levels: LevelAdvice[] }[], workload: WorkloadAdvice | null | undefined): void {
+  if (!workload?.measured) return
+  for (const cf of columnFamilies) for (const l of cf.levels) l.cost = levelCost(l, workload)
+}
+
+/**
+ * `balanced` with a LOG: the level's CPU multiple of the fastest codec (3x upper, 8x bottommost)
+ * divided by its write rate relative to the average measured level (raw bytes per second), held
+ * within [1.25x, 32x]. A level the LOG saw no write to gets 32x. Other objectives, explicit
+ * limits, and levels without a LOG keep `limits`.
+ */
+export function rateWeightedLimits(
+  limits: LevelLimits,
+  objective: string,
+  explicit: boolean,
+  group: { columnFamily: string; level: number | null; bottommost: boolean },
+  ranked: SettingEstimate[],
+  workload: WorkloadAdvice | null | undefined,
+): LevelLimits {
+  if (objective !== 'balanced' || explicit || !workload?.measured || group.level === null) return limits
+  const { fastestCpu } = references(ranked)
+  if (fastestCpu === null) return limits
+  const measured = workload.measured.levels.filter((l) => l.rawBytes > 0)
+  if (measured.length === 0) return limits
+  const mean = measured.reduce((a, l) => a + l.rawBytes, 0) / measured.length
+  const own = measuredLevel(workload, group.columnFamily, group.level)
+  const weight = own ? own.rawBytes / mean : 0
+  const base = group.bottommost ? BALANCED_BOTTOM : BALANCED_UPPER
+  const multiple = weight > 0 ? Math.min(WEIGHTED_MULTIPLE_MAX, Math.max(WEIGHTED_MULTIPLE_MIN, base / weight)) : WEIGHTED_MULTIPLE_MAX
+  const shown = Number(multiple.toFixed(multiple < 10 ? 2 : 1))
+  const why =
+    weight > 0
+      ? `${base}x weighted by this level's measured write rate, ${weight.toFixed(2)}x the average level's`
+      : `${base}x weighted: the LOG shows no write to this level`
+  return { ...limits, maxCompressSecPerGB: multiple * fastestCpu, describe: `within ${shown}x the fastest codec's CPU (${why})` }
+}
+
+/** The money of one setting at a level: compression (and measured reads') CPU plus storage, $ a month. */
+function dollarsOf(x: SettingEstimate, today: SettingEstimate | null, m: MeasuredLevel | null, shape: LevelShape, w: MeasuredWorkload | null, prices: Prices) {
+  const storage = (x.bytes.estimate / 1e9) * prices.storagePerGBMonth
+  if (!m || !w) return { total: storage, cpu: 0, storage }
+  const c = settingCost(x, today, m, shape, w, prices)
+  const cpu = (c.cores + (c.readCores ?? 0)) * prices.cpuPerCoreHour * HOURS_PER_MONTH
+  return { total: cpu + storage, cpu, storage }
+}
+
+/** Dollars for people: whole above $100, cents above $1, two significant digits below, "<$0.0001" below that. */
+export function money(d: number): string {
+  if (d === 0) return '$0'
+  if (d < 0.0001) return '<$0.0001'
+  return `$${d >= 100 ? d.toFixed(0) : d >= 1 ? d.toFixed(2) : Number(d.toPrecision(2)).toString()}`
+}
+
+/**
+ * `--objective cost`: per level, the setting of least compression CPU plus storage a month at the
+ * measured rate and the given prices; a level the LOG saw no write to pays storage only.
+ */
+export function costDecider(
+  group: { columnFamily: string; level: number | null; bottommost: boolean },
+  todayRatio: number,
+  meanBlockBytes: number,
+  workload: WorkloadAdvice | null | undefined,
+  prices: Prices,
+): (candidates: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null) => { recommended: Choice; runnerUp: Choice | null } {
+  const m = measuredLevel(workload, group.columnFamily, group.level)
+  const shape: LevelShape = { ...group, todayRatio, meanBlockBytes }
+  const w = workload?.measured ?? null
+  return (candidates, _limits, today) => {
+    const priced = candidates
+      .filter((x) => Number.isFinite(x.bytes.estimate))
+      .map((x) => ({ x, d: dollarsOf(x, today, m, shape, w, prices) }))
+      .sort((a, b) => a.d.total - b.d.total)
+    if (priced.length === 0) return { recommended: { estimate: today ?? candidates[0], reason: "keep today's setting: nothing evaluated" }, runnerUp: null }
+    const [best, next] = priced
+    const rate = m ? '' : ' (no write to this level in the LOG: storage only)'
+    const reason = `least total ${money(best.d.total)}/month: compression ${money(best.d.cpu)} + storage ${money(best.d.storage)}${rate}`
+    return {
+      recommended: { estimate: best.x, reason },
+      runnerUp: next
+        ? { estimate: next.x, reason: `+${money(next.d.total - best.d.total)}/month (compression ${money(next.d.cpu)}, storage ${money(next.d.storage)})` }
+        : null,
+    }
+  }
+}
+
+/**
+ * `balanced` with a LOG: decide() among the settings whose compression CPU plus dictionary
+ * building, at this level's measured rate (ms per file × files per second, per input GB per
+ * second), stays within the level's CPU limit: a dictionary trained for every one of many small
+ * files can cost more than its compression. Without a rate for the level: decide() as is.
+ */
+export function balancedDecider(
+  group: { columnFamily: string; level: number | null; bottommost: boolean },
+  todayRatio: number,
+  workload: WorkloadAdvice | null | undefined,
+): (candidates: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null) => { recommended: Choice; runnerUp: Choice | null } {
+  const m = measuredLevel(workload, group.columnFamily, group.level)
+  const w = workload?.measured ?? null
+  if (!m || !w) return decide
+  const shape: LevelShape = { ...group, todayRatio, meanBlockBytes: 0 }
+  const inputGBps = inputPerSecond(m, shape, w.spanSeconds) / 1e9
+  const filesPerSec = m.files / w.spanSeconds
+  const dictSecPerGB = (x: SettingEstimate) => (x.setting.dict === 'none' || inputGBps <= 0 ? 0 : ((x.dictMsPerFile / 1000) * filesPerSec) / inputGBps)
+  return (candidates, limits, today) => {
+    const max = limits.maxCompressSecPerGB
+    if (max === null) return decide(candidates, limits, today)
+    const within = candidates.filter((x) => x.setting.type === 'none' || (x.compressSecPerGB.value ?? 0) + dictSecPerGB(x) <= max)
+    const dropped = candidates.filter((x) => !within.includes(x) && (x.compressSecPerGB.value ?? 0) <= max)
+    const choice = decide(within.length > 0 ? within : candidates, limits, today)
+    if (dropped.length > 0 && within.length > 0)
+      choice.recommended = {
+        ...choice.recommended,
+        reason: `${choice.recommended.reason}; dictionary building at the measured rate (${(filesPerSec * 86400).toFixed(0)} files/day) puts ${dropped.map((x) => x.setting.label).join(', ')} over it`,
+      }
+    return choice
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * advise priced on the database's own workload (src/advise/cost.ts), through the built CLI, on
+ * databases db_bench 7.8.3 wrote under known workloads (test/fixtures/workload-log.mjs): the JSON
+ * carries per level the bytes written over the LOGs' span (within 1% of the tests' own sum of the
+ * events), every setting's cores at that rate, and the decisions use them (balanced weighted by
+ * rate, --objective cost at the least total). Without a usable LOG: one line, and the fixed rules.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Advice, LevelAdvice } from '../../src/advise/model.js'
+import { measureWorkload, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
+import { limitsFor, references } from '../../src/advise/decide.js'
+import { renderAdviceMarkdown, renderAdviceText } from '../../src/report/advise.js'
+import { renderAdviceHtml } from '../../src/report/advise-html.js'
+import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { sumEvents } from '../db/event-log-sum.js'
+// @ts-expect-error: a plain .mjs generator without declarations
+import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
+
+/** Every block evaluated: the small databases are read whole, so runs are quick and exact. */
+const WHOLE = ['--sample', '100%', '--time-budget', '30s']
+
+function advise(args: string[]): Advice {
+  const r = sstkit(['advise', ...args, '--json'])
+  expect(r.status, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as Advice
+}
+
+const levelsOf = (a: Advice): LevelAdvice[] => a.columnFamilies.flatMap((c) => c.levels)
+
+describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocksdb-tools'))('advise priced on the measured workload', () => {
+  let dir: string
+  const dbs: Record<string, string> = {}
+  let balanced: Advice
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-'))
+    for (const name of ['fill', 'cfs', 'quiet']) dbs[name] = writeWorkload(name, join(dir, name))
+    balanced = advise([dbs.fill, ...WHOLE])
+  }, 180_000)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('the JSON carries per level the bytes written over the span, within 1% of the events', () => {
+    const w = balanced.workload
+    expect(w?.measured).toBeTruthy()
+    const sum = sumEvents(dbs.fill)
+    const measured = w!.measured!
+    expect(measured.spanSeconds).toBeCloseTo((sum.last - sum.first) / 1e6, 6)
+    const keys = measured.levels.map((l) => `${l.columnFamily}/L${l.level}`).sort()
+    expect(keys).toEqual([...sum.written.keys()].filter((k) => (sum.written.get(k) ?? 0) > 0).sort())
+    for (const l of measured.levels) {
+      const expected = sum.written.get(`${l.columnFamily}/L${l.level}`)!
+      expect(Math.abs(l.writtenBytes - expected) / expected).toBeLessThanOrEqual(0.01)
+    }
+    // a db_bench run of seconds: labelled a short span
+    expect(measured.shortSpan).toBe(true)
+    expect(w!.note).toMatch(/short span/)
+    expect(w!.readsNote).toMatch(/reads not measured/)
+  })
+
+  it('every setting of a measured level is priced: cores = CPU per GB × input GB/s, CPU-hours = cores × 24', () => {
+    const w = balanced.workload!.measured!
+    for (const l of levelsOf(balanced)) {
+      const m = w.levels.find((x) => x.columnFamily === l.columnFamily && x.level === l.level)
+      if (!m) {
+        expect(l.cost ?? null).toBeNull()
+        continue
+      }
+      const c = l.cost!
+      expect(c.settings).toHaveLength(l.matrix.length)
+      expect(c.writtenPerDay).toBeCloseTo((m.writtenBytes / w.spanSeconds) * 86400, 0)
+      const inputGBps = c.inputPerDay / 86400 / 1e9
+      l.matrix.forEach((x, i) => {
+        const s = c.settings[i]
+        expect(s.label).toBe(x.setting.label)
+        expect(s.cores).toBeCloseTo(speedsOf(x).compressSecPerGB * inputGBps + s.dictCores, 9)
+        expect(s.cpuHoursPerDay).toBeCloseTo(s.cores * 24, 9)
+        if (x.setting.type === 'none') expect(s.cores).toBe(0)
+      })
+      expect(c.today?.label).toBe(l.today?.setting.label)
+      expect(c.today?.savedBytes).toBeCloseTo(0, 6)
+      expect(c.recommended.label).toBe(l.recommended.estimate.setting.label)
+      // today's data blocks at the measured rate, uncompressed: more than written
+      expect(c.inputPerDay).toBeGreaterThan(c.writtenPerDay * 0.9)
+      if (m.compactions > 0) {
+        expect(c.measuredCompactionCores).toBeCloseTo(m.compactionCpuSeconds / w.spanSeconds, 9)
+        expect(c.modelCompactionCores).toBeGreaterThan(0)
+        expect(c.modelCheck).toMatch(/^RocksDB spent [\d.]+ cores compacting into L\d+; sstkit's model of /)
+      }
+    }
+  })
+
+  it('balanced weighs each level by its measured rate and says so', () => {
+    expect(balanced.notes.some((n) => /weighted by the write rate the info LOG measured/.test(n))).toBe(true)
+    const w = balanced.workload!
+    const rated = levelsOf(balanced).filter((l) => w.measured!.levels.some((m) => m.columnFamily === l.columnFamily && m.level === l.level))
+    expect(rated.length).toBeGreaterThan(1)
+    const mean = w.measured!.levels.reduce((sum, m) => sum + m.rawBytes, 0) / w.measured!.levels.length
+    for (const l of rated) {
+      const m = w.measured!.levels.find((x) => x.columnFamily === l.columnFamily && x.level === l.level)!
+      const fixed = limitsFor('balanced', l.bottommost, l.matrix, l.today, null)
+      const weighted = rateWeightedLimits(fixed, 'balanced', false, l, l.matrix, w)
+      const { fastestCpu } = references(l.matrix)
+      const expected = Math.min(32, Math.max(1.25, (l.bottommost ? 8 : 3) / (m.rawBytes / mean)))
+      expect(weighted.maxCompressSecPerGB! / fastestCpu!).toBeCloseTo(expected, 9)
+      expect(weighted.describe).toMatch(/weighted by this level's measured write rate, [\d.]+x the average level's/)
+      // the recommendation keeps within it (on the figures decisions rank on)
+      // dictionary building counted at the measured rate (cores per input GB/s)
+      const dictSecPerGB = l.cost!.recommended.dictCores / (l.cost!.inputPerDay / 86400 / 1e9)
+      const anyNoisy = l.matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
+      if (!anyNoisy && l.recommended.estimate.setting.type !== 'none' && !/no setting meets/.test(l.recommended.reason))
+        expect(l.recommended.estimate.compressSecPerGB.value! + dictSecPerGB).toBeLessThanOrEqual(weighted.maxCompressSecPerGB! * (1 + 1e-9))
+    }
+    // other objectives, explicit limits and plain files keep their limits
+    const l = rated[0]
+    const fixed = limitsFor('size', l.bottommost, l.matrix, l.today, null)
+    expect(rateWeightedLimits(fixed, 'size', false, l, l.matrix, w)).toBe(fixed)
+    expect(rateWeightedLimits(fixed, 'balanced', true, l, l.matrix, w)).toBe(fixed)
+    expect(rateWeightedLimits(fixed, 'balanced', false, { ...l, level: null }, l.matrix, w)).toBe(fixed)
+  })
+
+  it('text, Markdown and HTML show the cost next to each recommendation', () => {
+    const text = renderAdviceText(balanced)
+    expect(text).toMatch(/L0: [\d.]+ [KMGT]?B\/day written; .+ costs [\d.e-]+ cores \([\d.]+ CPU-h\/day\)/)
+    expect(text).toMatch(/RocksDB spent [\d.]+ cores compacting into L1/)
+    expect(renderAdviceText(balanced, { wide: true })).toMatch(/Cores\s*│\s*CPU-h\/day/)
+    expect(renderAdviceMarkdown(balanced)).toMatch(/^- L0: [\d.]+ [KMGT]?B\/day written;/m)
+    const html = renderAdviceHtml(balanced)
+    expect(html).toMatch(/<section id="workload">[\s\S]*?<svg[\s\S]*?<\/section>/)
+    expect(html).toMatch(/<p class="cost">L0: /)
+  })
+
+  it('--objective cost: per level the setting of least total, as priced', () => {
+    const a = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
+    expect(a.objective.name).toBe('cost')
+    expect(a.objective.limits).toEqual({ cpuPerCoreHour: 0.05, storagePerGBMonth: 0.1 })
+    expect(a.workload?.prices).toEqual({ cpuPerCoreHour: 0.05, storagePerGBMonth: 0.1 })
+    expect(a.columnFamilies).toHaveLength(3)
+    for (const l of levelsOf(a)) {
+      if (!l.cost) continue
+      const least = Math.min(...l.cost.settings.map((s) => s.dollarsPerMonth!))
+      expect(l.cost.recommended.dollarsPerMonth).toBeCloseTo(least, 12)
+      expect(l.recommended.reason).toMatch(/^least total \S+\/month: compression \S+ \+ storage \S+/)
+    }
+  })
+
+  it('a LOG without events (info_log_level=WARN): one line, the fixed rules, no prices', () => {
+    const a = advise([dbs.quiet, ...WHOLE])
+    expect(a.workload?.measured).toBeNull()
+    expect(a.workload?.note).toMatch(/holds no event: info_log_level above INFO, or a LevelDB LOG: compression CPU is ranked by the fixed rules/)
+    expect(a.notes.filter((n) => /info LOG/.test(n))).toHaveLength(1)
+    for (const l of levelsOf(a)) expect(l.cost ?? null).toBeNull()
+  })
+})
+
+describe('no usable LOG', () => {
+  it('no LOG at all: one line saying so', () => {
+    const w = measureWorkload(join(ROOT, 'test/fixtures/db-medium'))
+    expect(w.measured).toBeNull()
+    expect(w.note).toMatch(/^no info LOG in .*db-medium \(deleted, or written to db_log_dir\): compression CPU is ranked by the fixed rules$/)
+  })
+
+  it('a LOG that is not a file: one line, never a stack trace', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-nolog-'))
+    try {
+      mkdirSync(join(dir, 'LOG'))
+      expect(measureWorkload(dir).note).toMatch(/^no info LOG in /)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('cost flags', () => {
+  it('prices without --objective cost, or cost with explicit limits, are usage errors', () => {
+    const db = join(ROOT, 'test/fixtures/db-medium')
+    for (const [args, message] of [
+      [['--cpu-price', '0.1'], /--cpu-price and --storage-price price --objective cost: give --objective cost too/],
+      [['--objective', 'cost', '--max-bytes', '50%'], /--objective cost prices every level itself/],
+      [['--objective', 'cost', '--storage-price', 'cheap'], /--storage-price takes a price in dollars such as 0.04 \(got "cheap"\)/],
+    ] as const) {
+      const r = sstkit(['advise', db, ...args])
+      expect(r.status).toBe(2)
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stderr).toMatch(message)
+    }
+  })
+})
