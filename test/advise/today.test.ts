@@ -78,9 +78,7 @@ describe("today's own dictionary options", () => {
 
   it("a recommendation of today's setting repeats today's dictionary options; the others get the run's", () => {
     const today = withRunOptions(settingFromOptions('kZSTD', TODAY_OPTS)!, RUN, 896)
-    expect(compressionOptsText(today, RUN, true)).toBe(
-      '{level=3;max_dict_bytes=4096;zstd_max_train_bytes=32768;max_dict_buffer_bytes=0;enabled=true;}',
-    )
+    expect(compressionOptsText(today, RUN, true)).toBe('{level=3;max_dict_bytes=4096;zstd_max_train_bytes=32768;max_dict_buffer_bytes=0;enabled=true;}')
     expect(compressionOptsText(spec('zstd', 3, 'train', false), RUN, true)).toMatch(/max_dict_bytes=16384;zstd_max_train_bytes=1638400;/)
     const options = optionsFor(
       {
