@@ -19,6 +19,8 @@ const LAYERS: Record<string, number> = {
   codec: 2,
   wasm: 3,
   table: 4,
+  // blob files of the integrated BlobDB, beside the tables: format/, io/ and codec/ only
+  blob: 4,
   db: 5,
   verify: 5,
   rewrite: 6,
