@@ -727,7 +727,11 @@ function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: Sett
 
 /** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
 function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate[] {
-  const { ranked, matrix, today } = rankedMatrix(st)
+  const { ranked: all, matrix, today } = rankedMatrix(st)
+  // Only what the database's RocksDB release parses (see option-syntax.ts).
+  const version = opts.rocksdbVersion
+  const parsed = version ? all.filter((x) => supportedBy(version, x.setting)) : all
+  const ranked = parsed.length ? parsed : all
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const ok = ranked.filter((x) => meets(x, limits) && Number.isFinite(x.bytes.estimate))
   return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
