@@ -72,6 +72,12 @@ function usage(code) {
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
                             matrix (dist/advise/settings.js's defaultSettings), up to the level cap
+  --come-true               also apply the advice: advise writes the OPTIONS file (--write-options),
+                            real ldb loads it on a copy of the database and compacts every column
+                            family with it (everything ends on the bottommost level, under its
+                            setting), and the bytes RocksDB wrote per column family are set against
+                            the projection of that setting over every level and its interval
+                            (needs free disk for one copy of the database)
   --no-build                do not rebuild dist/ even if it is older than src/
   --json                    print the results as JSON on stdout (progress goes to stderr)
   --strict                  exit 1 when a target is not met (default: exit 0 either way)
@@ -99,6 +105,7 @@ function parseArgs(argv) {
     simSeeds: 1000,
     simRate: null,
     build: true,
+    comeTrue: false,
     json: false,
     strict: false,
   }
@@ -137,6 +144,7 @@ function parseArgs(argv) {
     else if (a === '--sim-seeds') o.simSeeds = int(a, val())
     else if (a === '--sim-rate') o.simRate = Number(val())
     else if (a === '--no-build') o.build = false
+    else if (a === '--come-true') o.comeTrue = true
     else if (a === '--json') o.json = true
     else if (a === '--strict') o.strict = true
     else if (a === '-h' || a === '--help') usage(0)
@@ -412,6 +420,7 @@ function runAdvise(runJs, dir, o) {
   if (o.timeBudget) args.push('--time-budget', o.timeBudget)
   if (o.seed !== null) args.push('--seed', String(o.seed))
   if (o.adviseJobs) args.push('--jobs', String(o.adviseJobs))
+  if (o.comeTrue) args.push('--write-options', `${dir}.advised-OPTIONS`)
   const rssFile = join(tmpdir(), `sstkit-bench-advise-time.${process.pid}`)
   const useTime = existsSync(GNU_TIME)
   if (!useTime) log(`warning: ${GNU_TIME} not found (apt-get install -y time): peak RSS will not be measured`)
@@ -440,6 +449,92 @@ function runAdvise(runJs, dir, o) {
     throw new Error(`sstkit ${args.join(' ')} failed (exit ${r.status}): ${advice.error?.message ?? 'no columnFamilies in its JSON'}`)
   }
   return { advice, wallSeconds, peakRssMB, exitCode: r.status, stderr: r.stderr.trim(), argv: args }
+}
+
+/**
+ * --come-true: the advice applied by real RocksDB. A copy of the database (a real copy: RocksDB
+ * opening it may write), the advised OPTIONS file as its newest, `ldb --try_load_options compact`
+ * per column family (a full compaction: every byte rewritten to the bottommost level under
+ * bottommost_compression), then per column family the data and dictionary bytes of its table files
+ * against the projection of the bottommost level's recommended setting summed over every level
+ * (intervals combined as independent), as advise's matrix gives them.
+ */
+async function comeTrue(runJs, dir, advice) {
+  const optionsFile = `${dir}.advised-OPTIONS`
+  if (!existsSync(optionsFile)) throw new Error(`--come-true: advise wrote no ${optionsFile}`)
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const { openTable } = await import(pathToFileURL(join(dist, 'table/reader.js')).href)
+  const copyRoot = mkdtempSync(join(dirname(dir), '.sstkit-bench-come-true-'))
+  const copy = join(copyRoot, 'db')
+  try {
+    log(`come-true: copying ${dir} ...`)
+    const cp = spawnSync('cp', ['-r', dir, copy], { stdio: 'inherit' })
+    if (cp.status !== 0) throw new Error('cp failed')
+    // A database created with error_if_exists=true keeps it in its OPTIONS files: an open of the copy needs false.
+    writeFileSync(join(copy, 'OPTIONS-999999'), readFileSync(optionsFile, 'utf8').replace('error_if_exists=true', 'error_if_exists=false'))
+    const t0 = performance.now()
+    for (const cf of advice.columnFamilies) {
+      log(`come-true: ldb compact ${cf.name} ...`)
+      const r = spawnSync(LDB, [`--db=${copy}`, '--try_load_options', ...(cf.name === 'default' ? [] : [`--column_family=${cf.name}`]), 'compact'], {
+        encoding: 'utf8',
+      })
+      if (r.status !== 0) throw new Error(`ldb compact ${cf.name} failed: ${(r.stdout + r.stderr).trim().slice(0, 500)}`)
+    }
+    const compactSeconds = (performance.now() - t0) / 1000
+    const written = new Map()
+    for (const name of readdirSync(copy).filter((n) => n.endsWith('.sst'))) {
+      const t = openTable(join(copy, name))
+      try {
+        const cf = String(t.properties.known.get('rocksdb.column.family.name'))
+        const dict = t.dictionary()?.length ?? 0
+        written.set(cf, (written.get(cf) ?? 0) + Number(t.properties.known.get('rocksdb.data.size')) + (dict > 0 ? dict + 5 : 0))
+      } finally {
+        t.close()
+      }
+    }
+    const rows = advice.columnFamilies.map((cf) => {
+      const levels = cf.levels.filter((l) => l.dataBlocks > 0)
+      const bottom = levels.find((l) => l.bottommost) ?? levels[levels.length - 1]
+      const label = bottom.recommended.estimate.setting.label
+      let estimate = 0
+      let variance = 0
+      let missing = 0
+      for (const l of levels) {
+        const m = l.matrix.find((e) => e.setting.label === label)
+        if (!m) {
+          missing++
+          continue
+        }
+        estimate += m.bytes.estimate
+        const half = (m.bytes.high - m.bytes.low) / 2 / 1.959964
+        variance += half * half
+      }
+      const half = 1.959964 * Math.sqrt(variance)
+      const real = written.get(cf.name) ?? 0
+      return {
+        columnFamily: cf.name,
+        setting: label,
+        written: real,
+        projected: { estimate, low: estimate - half, high: estimate + half },
+        error: real / estimate - 1,
+        inside: real >= estimate - half && real <= estimate + half,
+        levelsWithoutIt: missing,
+      }
+    })
+    return { compactSeconds, rows }
+  } finally {
+    rmSync(copyRoot, { recursive: true, force: true })
+  }
+}
+
+function comeTrueLines(c) {
+  const out = [`come-true (ldb --try_load_options compact with the advised OPTIONS file, ${c.compactSeconds.toFixed(0)} s):`]
+  for (const r of c.rows)
+    out.push(
+      `  ${r.columnFamily.padEnd(10)} ${r.setting.padEnd(24)} written ${r.written} B, projected ${r.projected.estimate.toFixed(0)} B [${r.projected.low.toFixed(0)}, ${r.projected.high.toFixed(0)}] (${pct(r.error)}, ${r.inside ? 'inside' : 'OUTSIDE'} the interval${r.levelsWithoutIt ? `; ${r.levelsWithoutIt} level(s) did not evaluate it` : ''})`,
+    )
+  out.push('  (a full compaction also drops overwritten keys and re-cuts files and their dictionaries: the projection assumes the same blocks)')
+  return out
 }
 
 /** --advice FILE: an advice printed earlier; nothing timed. */
@@ -840,6 +935,7 @@ async function main() {
 
   const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
   const simulation = o.simulate ? await simulateLevel(runJs, files, run.advice, o) : null
+  const cameTrue = o.comeTrue && !o.advice ? await comeTrue(runJs, dir, run.advice) : null
 
   const result = {
     date: new Date().toISOString(),
@@ -851,6 +947,7 @@ async function main() {
     targets: checks,
     coverage,
     simulation,
+    comeTrue: cameTrue,
   }
   if (o.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
@@ -868,6 +965,7 @@ async function main() {
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
     if (coverage) out.push('', ...coverageLines(coverage))
     if (simulation) out.push('', ...simulationLines(simulation))
+    if (cameTrue) out.push('', ...comeTrueLines(cameTrue))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0

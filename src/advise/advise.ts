@@ -15,7 +15,8 @@ import { budgetChoice, type Choice, decide, type ExplicitLimits, type LevelLimit
 import { addTimings, betweenFilesVariance, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, t95, timing } from './estimate.js'
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
-import { needsOpts, optionsFor, optionsText, sharesOpts, type LevelChoice } from './options.js'
+import { needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts, type LevelChoice } from './options.js'
+import { minimumRelease, type RocksdbVersion, supportedBy } from './option-syntax.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, readPopulation, type GroupInput, type LevelGroup } from './population.js'
@@ -61,6 +62,8 @@ export interface AdviseOptions {
   onProgress?: (message: string) => void
   /** Milliseconds, for the time budget (default performance.now; tests inject their own). */
   clock?: () => number
+  /** The database's RocksDB release: recommend only what it parses, in its syntax (null/absent: unknown). */
+  rocksdbVersion?: RocksdbVersion | null
 }
 
 interface GroupState {
@@ -618,9 +621,11 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   let variance = 0
   const budget = bytesBudget(states, opts)
   for (const [name, sts] of byFamily) {
+    const version = opts.rocksdbVersion ?? null
+    const parses = version ? (s: SettingSpec) => supportedBy(version, s) : () => true
     const levels: LevelAdvice[] = sts.map((st) => {
       const pick = budget?.picks.get(st)
-      if (!pick) return levelAdvice(st, opts, null)
+      if (!pick) return withNewerRelease(levelAdvice(st, opts, version ? parses : null), st, opts)
       return levelAdvice(st, opts, null, () => budgetChoice(pick.candidates, pick.pick, budget!.met, budget!.describe))
     })
     // Upper levels share one compression_opts: the largest upper level whose choice needs them (a level, a dictionary,
@@ -634,7 +639,11 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
       for (const l of upper) {
         if (l === lead || sharesOpts(l.recommended.estimate.setting, carrier)) continue
         const at = levels.indexOf(l)
-        const fixed = levelAdvice(sts[at], opts, (s) => sharesOpts(s, carrier))
+        const fixed = withNewerRelease(
+          levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
+          sts[at],
+          opts,
+        )
         fixed.recommended.reason += ` (shares compression_opts with L${lead.level})`
         levels[at] = fixed
       }
@@ -651,8 +660,16 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
         dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
       },
       opts.dict,
+      version,
     )
-    families.push({ name, dynamicLevels: opts.dynamicLevels?.get(name) ?? false, levels, options, optionsText: optionsText(name, options) })
+    families.push({
+      name,
+      dynamicLevels: opts.dynamicLevels?.get(name) ?? false,
+      levels,
+      options,
+      optionsText: optionsText(name, options),
+      optionsNeed: optionsNeed(options),
+    })
     for (const l of levels) {
       if (l.dataBlocks === 0) continue
       todayTotal += todayOf(sts[levels.indexOf(l)])
@@ -731,8 +748,13 @@ function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: Sett
 
 /** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
 function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate[] {
-  const { ranked, matrix, today } = rankedMatrix(st)
-  const limits = levelLimits(st, opts, ranked, today ? ranked[matrix.indexOf(today)] : null)
+  const { ranked: all, matrix, today } = rankedMatrix(st)
+  // Only what the database's RocksDB release parses (see option-syntax.ts).
+  const version = opts.rocksdbVersion
+  const parsed = version ? all.filter((x) => supportedBy(version, x.setting)) : all
+  const ranked = parsed.length ? parsed : all
+  // today's own row, even where its release filter left it out of ranked
+  const limits = levelLimits(st, opts, ranked, today ? all[matrix.indexOf(today)] : null)
   const ok = ranked.filter((x) => meets(x, limits) && Number.isFinite(x.bytes.estimate))
   return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
 }
@@ -844,6 +866,29 @@ function levelAdvice(
     runnerUp,
     matrix,
     autoSkip: autoSkipAdvice(recommended.estimate, incompressible),
+  }
+}
+
+/**
+ * With the release known: the level's choice without that limit, when a later release is needed
+ * for it and it saves bytes (the separate "with RocksDB >= X" line).
+ */
+function withNewerRelease(advice: LevelAdvice, st: GroupState, opts: AdviseOptions): LevelAdvice {
+  const version = opts.rocksdbVersion
+  if (!version) return advice
+  const free = levelAdvice(st, opts, null).recommended.estimate
+  const chosen = advice.recommended.estimate
+  if (supportedBy(version, free.setting) || free.bytes.estimate >= chosen.bytes.estimate) return { ...advice, newerRelease: null }
+  const saved = chosen.bytes.estimate - free.bytes.estimate
+  return {
+    ...advice,
+    newerRelease: {
+      since: minimumRelease(free.setting),
+      setting: free.setting,
+      bytes: free.bytes,
+      savedBytes: saved,
+      savedShare: chosen.bytes.estimate > 0 ? saved / chosen.bytes.estimate : 0,
+    },
   }
 }
 

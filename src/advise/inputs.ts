@@ -3,11 +3,12 @@
  * files per column family and level, and what its OPTIONS file says each
  * level gets today), or plain SST files and directories of them.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
-import { compressionForLevel } from '../db/options.js'
+import { compressionForLevel, type DbOptions } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
+import { writerRelease } from '../db/rocksdb-version.js'
 import type { Advice } from './model.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
 import { settingFromOptions } from './settings.js'
@@ -23,6 +24,8 @@ export interface ResolvedInputs {
   problems: Advice['problems']
   /** The database version held for the run (with `pin`): its caller releases it. */
   pin?: PinnedDatabase
+  /** The database's newest OPTIONS file, parsed, and its text as read at the start (for the diff and --write-options). */
+  options?: { parsed: DbOptions; text: string } | null
 }
 
 /** `pin`: hold the database's current version for the run (db/pin.ts), so that RocksDB writing and compacting meanwhile changes nothing read. */
@@ -128,14 +131,22 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     )
   if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
   notes.push(...db.warnings)
+  let optionsText: string | null = null
+  try {
+    optionsText = db.options ? readFileSync(db.options.path, 'utf8') : null
+  } catch {
+    // RocksDB replaced it since it was parsed: no diff or --write-options from it.
+  }
   return {
     groups,
+    options: db.options && optionsText !== null ? { parsed: db.options, text: optionsText } : null,
     source: {
       kind: 'database',
       paths: [dir],
       manifest: db.manifestPath,
       optionsFile: db.options?.path ?? null,
       unlistedFiles: db.unlistedFiles,
+      rocksdbVersion: writerRelease(dir, db.options),
       version: {
         manifest: basename(db.manifestPath),
         manifestBytes: db.manifestBytes,

@@ -153,6 +153,11 @@ export interface LevelAdvice {
   autoSkip: { incompressibleShare: number; cpuSavedShare: number; note: string } | null
   /** Every setting priced at the write rate the info LOG measured here (cost.ts); absent or null without one. */
   cost?: LevelCost | null
+  /**
+   * With the database's RocksDB release known, the recommendation is among what it parses; where a
+   * later release could do a setting that saves more, that setting, the release, and the bytes it saves.
+   */
+  newerRelease?: { since: string | null; setting: SettingSpec; bytes: Interval; savedBytes: number; savedShare: number } | null
 }
 
 export interface ColumnFamilyAdvice {
@@ -164,6 +169,10 @@ export interface ColumnFamilyAdvice {
   options: Record<string, string>
   /** The same, as an OPTIONS-file section ready to paste. */
   optionsText: string
+  /** Per option written, the first RocksDB release that parses it as written, and why (null: in no release yet). */
+  optionsNeed?: { key: string; since: string | null; why: string[] }[]
+  /** The change against today's OPTIONS section: each key advised, today's value (null: not set) and the new one. */
+  optionsChange?: { key: string; today: string | null; advised: string }[]
 }
 
 export interface DatabaseVersion {
@@ -193,6 +202,8 @@ export interface Advice {
     unlistedFiles: string[]
     /** For a database: the version advised (its MANIFEST up to a position) and what changed under the run. */
     version?: DatabaseVersion
+    /** The RocksDB release the options are written for, and where it was read (null: unknown, newest syntax). */
+    rocksdbVersion?: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null
   }
   objective: { name: Objective | 'limits'; description: string; limits: Record<string, number> }
   seed: number

@@ -12,8 +12,9 @@
  */
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
-import { encodeOptionMap, encodeOptionsSection } from '../format/options-file.js'
+import { encodeOptionsSection } from '../format/options-file.js'
 import type { SettingSpec } from './model.js'
+import { compressionOptsNeeds, compressionOptsValue, laterRelease, optionSince, type RocksdbVersion, typeNameSince } from './option-syntax.js'
 import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from './settings.js'
 
 /** Types whose behaviour compression_opts' level changes. */
@@ -49,14 +50,23 @@ export function needsOpts(s: SettingSpec): boolean {
   return LEVELLED.has(s.type) || s.dict !== 'none' || s.checksum || (s.type === 'lz4' && s.level !== null)
 }
 
-/** `dict`: the run's dictionary options, for a setting without its own (today's keeps today's exact sizes). */
-export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enabled: boolean): string {
+/**
+ * `dict`: the run's dictionary options, for a setting without its own (today's keeps today's exact sizes).
+ * `version`: the database's RocksDB release, for its syntax and the fields it parses (null: the newest).
+ */
+export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enabled: boolean, version: RocksdbVersion | null = null): string {
+  return compressionOptsValue(compressionOptsFields(s, run, enabled), version)
+}
+
+/** compression_opts' fields for `s`, in the order written. */
+export function compressionOptsFields(s: SettingSpec, run: DictionaryOptions, enabled: boolean): [string, string][] {
   const dict = dictionaryOptionsOf(s, run)
   const fields: [string, string | number | boolean][] = [['level', s.level ?? DEFAULT_COMPRESSION_LEVEL]]
   if (s.dict === 'none') fields.push(['max_dict_bytes', 0], ['zstd_max_train_bytes', 0])
   else {
     fields.push(['max_dict_bytes', dict.maxDictBytes], ['zstd_max_train_bytes', s.dict === 'raw' ? 0 : dict.trainBytes])
-    if (s.dict !== 'raw') fields.push(['use_zstd_dict_trainer', s.dict === 'train'])
+    // The trainer is RocksDB's default (use_zstd_dict_trainer=true): written only for finalize, which needs 7.3.
+    if (s.dict === 'finalize') fields.push(['use_zstd_dict_trainer', false])
     fields.push(['max_dict_buffer_bytes', dict.maxDictBufferBytes])
   }
   // CompressionOptions::checksum exists from RocksDB 8.6: written only when wanted.
@@ -64,7 +74,7 @@ export function compressionOptsText(s: SettingSpec, run: DictionaryOptions, enab
   // max_compressed_bytes_per_kb exists from RocksDB 8.2: written only for a setting with its own (today's).
   if (s.maxCompressedBytesPerKb !== undefined) fields.push(['max_compressed_bytes_per_kb', s.maxCompressedBytesPerKb])
   if (enabled) fields.push(['enabled', true])
-  return encodeOptionMap(Object.fromEntries(fields.map(([k, v]) => [k, String(v)])))
+  return fields.map(([k, v]) => [k, String(v)])
 }
 
 export interface LevelChoice {
@@ -83,8 +93,8 @@ export interface OptionsPlan {
 }
 
 /** Options as key → value, in the order an OPTIONS file section lists them. */
-export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions): Record<string, string> {
-  if (plan.single) return { compression: optionName(plan.single), compression_opts: compressionOptsText(plan.single, dict, false) }
+export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions, version: RocksdbVersion | null = null): Record<string, string> {
+  if (plan.single) return { compression: optionName(plan.single), compression_opts: compressionOptsText(plan.single, dict, false, version) }
   const levels = plan.levels ?? []
   const upper = levels.filter((l) => !l.bottommost)
   const bottom = levels.find((l) => l.bottommost) ?? null
@@ -108,12 +118,12 @@ export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions): Record<s
     const carrier = largest(upper)
     out.compression = optionName(carrier)
     out.compression_per_level = entries.join(':')
-    out.compression_opts = compressionOptsText(carrier, dict, false)
+    out.compression_opts = compressionOptsText(carrier, dict, false, version)
   }
   if (bottom) {
     if (!upper.length) out.compression = optionName(bottom.setting)
     out.bottommost_compression = optionName(bottom.setting)
-    out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true)
+    out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true, version)
   }
   return out
 }
@@ -126,4 +136,15 @@ function largest(upper: LevelChoice[]): SettingSpec {
 
 export function optionsText(columnFamily: string, options: Record<string, string>): string {
   return encodeOptionsSection({ title: 'CFOptions', argument: columnFamily, entries: new Map(Object.entries(options)) }).trimEnd()
+}
+
+/** Per option written, the first RocksDB release that parses its name and value as written (see option-versions.ts). */
+export function optionsNeed(options: Record<string, string>): { key: string; since: string | null; why: string[] }[] {
+  return Object.entries(options).map(([key, value]) => {
+    const needs: { what: string; since: string | null }[] = [{ what: key, since: optionSince(key) }]
+    if (key.endsWith('_opts')) needs.push(...compressionOptsNeeds(value))
+    else for (const name of value.split(':').filter((n) => n !== '')) needs.push({ what: name, since: typeNameSince(name) })
+    const since = needs.reduce<string | null>((acc, n) => laterRelease(acc, n.since), '0.0')
+    return { key, since, why: [...new Set(needs.filter((n) => n.since === since).map((n) => n.what))] }
+  })
 }

@@ -88,6 +88,14 @@ export const adviseFlags = {
   }),
   format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table' }),
   report: Flags.string({ description: 'Also write a self-contained HTML page with charts to this file.' }),
+  'rocksdb-version': Flags.string({
+    description:
+      "The RocksDB release the options are for, when the database does not say (its newest OPTIONS file's rocksdb_version, else its LOG header, win): recommend only what it parses, in its syntax.",
+  }),
+  'write-options': Flags.string({
+    description:
+      "Write the database's newest OPTIONS file with the advice applied to this file (atomically; RocksDB loads it, e.g. as the newest OPTIONS file of a copy).",
+  }),
   wide: Flags.boolean({ description: 'Also print every evaluated setting per level.' }),
   bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB.' }),
 }

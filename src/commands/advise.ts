@@ -10,6 +10,9 @@ import { resolveInputs } from '../advise/inputs.js'
 import { measureWorkload } from '../advise/cost.js'
 import type { Advice } from '../advise/model.js'
 import type { PinnedDatabase } from '../db/pin.js'
+import { applyAdvice, optionsChange } from '../advise/apply-options.js'
+import { parseRocksdbVersion, type RocksdbVersion, versionText } from '../advise/option-syntax.js'
+import { encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { parseSize } from '../ci/units.js'
@@ -59,6 +62,7 @@ Plain SST files or directories of them are grouped by the column family their pr
     keepYoungGenerationSmall()
     const paths = argv as string[]
     let advice: Advice
+    if (flags.merge && flags['write-options']) this.fail('--write-options needs a database directory, not --merge parts', ExitCode.Usage)
     if (flags.merge) advice = this.merged(paths)
     else {
       let parsed: ReturnType<typeof parseAdviseFlags>
@@ -82,6 +86,14 @@ Plain SST files or directories of them are grouped by the column family their pr
         this.fail(inputs.problem, ExitCode.Usage)
       }
       const pin = inputs.pin
+      const release = this.release(inputs.source.rocksdbVersion ?? null, flags['rocksdb-version'], inputs)
+      if (flags['write-options'] && !inputs.options) {
+        pin?.release()
+        this.fail(
+          `--write-options: ${inputs.source.kind === 'database' ? `${paths[0]} has no OPTIONS file to apply the advice to` : 'needs a database directory (its newest OPTIONS file)'}`,
+          ExitCode.Usage,
+        )
+      }
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       try {
         advice = await advise(inputs.groups, {
@@ -95,7 +107,8 @@ Plain SST files or directories of them are grouped by the column family their pr
           },
           maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
           dynamicLevels: inputs.dynamicLevels,
-          source: inputs.source,
+          source: { ...inputs.source, rocksdbVersion: release.source },
+          rocksdbVersion: release.version,
           // the write rate per level, from the database's info LOGs (plain files have none)
           workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
           onProgress: (m) => progress.show(m),
@@ -108,8 +121,13 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
       progress.clear()
       if (pin) advice = heldToOriginal(advice, pin)
-      advice.notes.unshift(...parsed.notes, ...inputs.notes)
+      advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)
+      if (inputs.options) {
+        for (const cf of advice.columnFamilies)
+          cf.optionsChange = optionsChange(inputs.options.parsed.columnFamilies.find((c) => c.name === cf.name)?.raw ?? null, cf.options)
+      }
+      if (flags['write-options'] && inputs.options) this.writeOptions(flags['write-options'], inputs.options, advice)
     }
     for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)
     if (advice.problems.length) this.raise(ExitCode.Finding)
@@ -122,6 +140,45 @@ Plain SST files or directories of them are grouped by the column family their pr
     this.log(flags.format === 'markdown' ? renderAdviceMarkdown(advice) : renderAdviceText(advice, { ...this.tty, bytes: flags.bytes, wide: flags.wide }))
     if (flags.report) this.log(`report written to ${flags.report}`)
     return undefined
+  }
+
+  /** The release to write options for: the database's own, else --rocksdb-version (a usage error when not X.Y[.Z]). */
+  private release(
+    own: Advice['source']['rocksdbVersion'] | null,
+    flag: string | undefined,
+    inputs: ReturnType<typeof resolveInputs>,
+  ): { version: RocksdbVersion | null; source: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null; notes: string[] } {
+    const given = flag === undefined ? null : parseRocksdbVersion(flag)
+    if (flag !== undefined && given === null) {
+      inputs.pin?.release()
+      this.fail(`--rocksdb-version: '${flag}' is not a release (X.Y or X.Y.Z)`, ExitCode.Usage)
+    }
+    const ownVersion = own ? parseRocksdbVersion(own.version) : null
+    if (own && ownVersion) {
+      const notes =
+        given && versionText(given) !== versionText(ownVersion)
+          ? [`--rocksdb-version ${flag} left aside: the database's ${own.from} says RocksDB ${own.version}, and the options are written for it`]
+          : []
+      return { version: ownVersion, source: own, notes }
+    }
+    if (given) return { version: given, source: { version: flag as string, from: 'flag' }, notes: [] }
+    return {
+      version: null,
+      source: null,
+      notes: [
+        "the database's RocksDB release is unknown (no rocksdb_version in OPTIONS, no LOG header; --rocksdb-version sets it): the options are in the newest syntax, and each says the release it needs",
+      ],
+    }
+  }
+
+  /** The newest OPTIONS file with the advice applied, written atomically. */
+  private writeOptions(path: string, options: NonNullable<ReturnType<typeof resolveInputs>['options']>, advice: Advice): void {
+    const { file, missing } = applyAdvice(parseOptionsFile(options.text, options.parsed.path), advice.columnFamilies)
+    if (missing.length)
+      advice.notes.push(
+        `--write-options: ${options.parsed.path} has no section for column famil${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}: left as is`,
+      )
+    writeFileAtomic(path, encodeOptionsFile(file))
   }
 
   private merged(paths: string[]): Advice {

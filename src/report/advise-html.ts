@@ -21,7 +21,10 @@ import {
   levelLabel,
   maxBytesVerdict,
   NOISY_MARK,
+  optionsCode,
   optionsDiffer,
+  optionsFootnotes,
+  releaseLine,
   versionLine,
   sharePercent,
   stopText,
@@ -555,12 +558,16 @@ export function renderAdviceHtml(advice: Advice): string {
       '</section>',
     ].join('\n'),
   )
-  const options = advice.columnFamilies
-    .map(
-      (cf) =>
-        `<h3><code>${text(cf.name)}</code></h3>\n${cf.optionsText.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(cf.optionsText.replace(/\n+$/, ''))}</code></pre>`}`,
-    )
-    .join('\n')
+  const release = releaseLine(advice)
+  const options =
+    (release ? `<p>${text(release)}</p>\n` : '') +
+    advice.columnFamilies
+      .map((cf) => {
+        const { code } = optionsCode(cf)
+        const notes = optionsFootnotes(advice, cf, (b) => formatSize(b))
+        return `<h3><code>${text(cf.name)}</code></h3>\n${code.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(code)}</code></pre>`}${notes.length ? `\n<ul>${notes.map((n) => `<li>${text(n)}</li>`).join('')}</ul>` : ''}`
+      })
+      .join('\n')
   const noisyNote = `${NOISY_MARK} before a timing: noisy, its 95% interval is too wide to rank on.`
   return `<!doctype html>
 <html lang="en">

@@ -175,6 +175,49 @@ export function versionLine(advice: Advice): string | null {
   return parts.join('; ')
 }
 
+/** The options to set for a column family: a diff against today's OPTIONS section when there is one, else the section to paste. */
+export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
+  if (cf.optionsChange) {
+    if (cf.optionsChange.length === 0) return { code: '', diff: true }
+    const lines = [`[CFOptions "${cf.name}"]`]
+    for (const c of cf.optionsChange) {
+      if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
+      lines.push(`+  ${c.key}=${c.advised}`)
+    }
+    return { code: lines.join('\n'), diff: true }
+  }
+  return { code: cf.optionsText.replace(/\n+$/, ''), diff: false }
+}
+
+/** Which release the options are written for, or that it is unknown. */
+export function releaseLine(advice: Advice): string | null {
+  if (advice.source.rocksdbVersion === undefined) return null
+  const r = advice.source.rocksdbVersion
+  if (r === null) return 'RocksDB release unknown: newest syntax; the release each option needs is listed under it'
+  const from = r.from === 'OPTIONS' ? "the OPTIONS file's rocksdb_version" : r.from === 'LOG' ? "the LOG's header" : '--rocksdb-version'
+  return `written for RocksDB ${r.version} (${from}): only what it parses, in its syntax`
+}
+
+/** Lines under a column family's options: a later release's saving per level, and (release unknown) what each option needs. */
+export function optionsFootnotes(advice: Advice, cf: Advice['columnFamilies'][number], size: (bytes: number) => string): string[] {
+  const out: string[] = []
+  for (const l of cf.levels) {
+    const n = l.newerRelease
+    if (!n) continue
+    const where = l.level === null ? cf.name : `L${l.level}`
+    const release = n.since === null ? 'a RocksDB release to come' : `RocksDB ≥ ${n.since}`
+    out.push(`with ${release}: ${where} ${n.setting.label}, −${(n.savedShare * 100).toFixed(1)}% more (${size(n.savedBytes)} less)`)
+  }
+  if (advice.source.rocksdbVersion === null && cf.optionsNeed) {
+    for (const n of cf.optionsNeed) {
+      if (n.since !== null && Number(n.since.split('.')[0]) < 6) continue
+      out.push(`${n.key} as written needs RocksDB ${n.since === null ? 'of a release to come' : `≥ ${n.since}`} (${n.why.join(', ')})`)
+    }
+  }
+  if (cf.optionsChange?.length) out.push("replace these lines of today's section (RocksDB keeps the last of duplicate keys): or use --write-options FILE")
+  return out
+}
+
 function objectiveLine(advice: Advice): string {
   const o = advice.objective
   const limits = Object.entries(o.limits).map(([k, v]) => `${k}=${v}`)
@@ -510,9 +553,13 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   for (const n of noteLines(advice)) out.push(...prose(n, ctx.width, '- '))
 
   section('RocksDB options to set')
+  const release = releaseLine(advice)
+  if (release) out.push(...prose(release, ctx.width))
   for (const cf of advice.columnFamilies) {
     out.push('', ...prose(`Column family "${cf.name}":`, ctx.width))
-    out.push(cf.optionsText.trim() === '' ? '(nothing to change)' : cf.optionsText.replace(/\n+$/, ''))
+    const { code } = optionsCode(cf)
+    out.push(code.trim() === '' ? '(nothing to change)' : code)
+    for (const n of optionsFootnotes(advice, cf, (b) => formatSize(b, ctx.exact))) out.push(...prose(n, ctx.width, '  '))
   }
   return `${out.join('\n')}\n`
 }
@@ -668,11 +715,15 @@ export function renderAdviceMarkdown(advice: Advice): string {
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
 
   out.push('', '### RocksDB options to set')
+  const release = releaseLine(advice)
+  if (release) out.push('', mdText(release))
   for (const cf of advice.columnFamilies) {
-    const text = cf.optionsText.replace(/\n+$/, '')
+    const { code: text, diff } = optionsCode(cf)
     out.push('', `#### ${mdCode(cf.name)}`, '')
     if (text.trim() === '') out.push('Nothing to change.')
-    else out.push(`${fence(text)}ini`, text, fence(text))
+    else out.push(`${fence(text)}${diff ? 'diff' : 'ini'}`, text, fence(text))
+    const notes = optionsFootnotes(advice, cf, (b) => formatSize(b, false))
+    if (notes.length) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
   }
   return `${out.join('\n')}\n`
 }

@@ -78,9 +78,7 @@ describe("today's own dictionary options", () => {
 
   it("a recommendation of today's setting repeats today's dictionary options; the others get the run's", () => {
     const today = withRunOptions(settingFromOptions('kZSTD', TODAY_OPTS)!, RUN, 896)
-    expect(compressionOptsText(today, RUN, true)).toBe(
-      '{level=3;max_dict_bytes=4096;zstd_max_train_bytes=32768;use_zstd_dict_trainer=true;max_dict_buffer_bytes=0;enabled=true;}',
-    )
+    expect(compressionOptsText(today, RUN, true)).toBe('{level=3;max_dict_bytes=4096;zstd_max_train_bytes=32768;max_dict_buffer_bytes=0;enabled=true;}')
     expect(compressionOptsText(spec('zstd', 3, 'train', false), RUN, true)).toMatch(/max_dict_bytes=16384;zstd_max_train_bytes=1638400;/)
     const options = optionsFor(
       {
@@ -154,7 +152,7 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
     const bottom = cf.levels.find((x) => x.bottommost)!
     expect(bottom.recommended.estimate.setting.label).toBe(bottom.today!.setting.label)
     expect(cf.options.bottommost_compression).toBe('kZSTD')
-    expect(cf.options.bottommost_compression_opts).toMatch(/max_dict_bytes=4096;zstd_max_train_bytes=32768;use_zstd_dict_trainer=true;max_dict_buffer_bytes=0;/)
+    expect(cf.options.bottommost_compression_opts).toMatch(/max_dict_bytes=4096;zstd_max_train_bytes=32768;max_dict_buffer_bytes=0;/)
     // The other column family's bottommost level recommends a run's setting, with the run's dictionary options.
     const events = advice.columnFamilies.find((c) => c.name === 'events')!
     const eventsBottom = events.levels.find((x) => x.bottommost)!

@@ -1,0 +1,66 @@
+/**
+ * The advice applied to today's OPTIONS file. RocksDB keeps the last of duplicate keys in a section
+ * without a word, so pasting the advised lines under today's is not an edit: each advised key
+ * replaces today's line (a diff), and an OPTIONS file with the advice applied is written whole.
+ *
+ * compression_opts and bottommost_compression_opts in the brace form are merged field by field
+ * into today's value: fields advise does not set (parallel_threads, window_bits, ...) keep today's
+ * value, and a zstd checksum today's value turns on is turned off when the advice does not want it.
+ */
+import { type OptionsFile, columnFamilySections, encodeOptionMap, parseOptionMap } from '../format/options-file.js'
+import type { ColumnFamilyAdvice } from './model.js'
+
+export interface OptionChange {
+  key: string
+  /** Today's value in the section (null: not set, RocksDB's default applies). */
+  today: string | null
+  advised: string
+}
+
+/** The lines of a column family's section the advice changes (keys whose value is the same today are left out). */
+export function optionsChange(today: Record<string, string> | null, advised: Record<string, string>): OptionChange[] {
+  const out: OptionChange[] = []
+  for (const [key, value] of Object.entries(advised)) {
+    const now = today?.[key] ?? null
+    const next = key.endsWith('compression_opts') && now !== null ? mergeCompressionOpts(now, value) : value
+    if (next !== now) out.push({ key, today: now, advised: next })
+  }
+  return out
+}
+
+/** Today's brace-form value with the advised fields set; the advised value as is when either is in the colon form. */
+export function mergeCompressionOpts(today: string, advised: string): string {
+  if (!today.trim().startsWith('{') || !advised.startsWith('{')) return advised
+  let base: Map<string, string>
+  try {
+    base = parseOptionMap(today)
+  } catch {
+    return advised
+  }
+  const set = parseOptionMap(advised)
+  for (const [k, v] of set) base.set(k, v)
+  if (base.get('checksum') === 'true' && !set.has('checksum')) base.set('checksum', 'false')
+  // The advice trains a zstd dictionary by leaving use_zstd_dict_trainer at its default: undo today's finalize.
+  if (base.get('use_zstd_dict_trainer') === 'false' && !set.has('use_zstd_dict_trainer') && Number(set.get('zstd_max_train_bytes') ?? 0) > 0)
+    base.set('use_zstd_dict_trainer', 'true')
+  return encodeOptionMap(base)
+}
+
+/**
+ * `file` with each advised column family's changes applied in place (an advised key not in the
+ * section is added at its end). Column families the file has no section for are returned by name.
+ */
+export function applyAdvice(file: OptionsFile, families: Pick<ColumnFamilyAdvice, 'name' | 'options'>[]): { file: OptionsFile; missing: string[] } {
+  const missing: string[] = []
+  const sections = file.sections.map((s) => ({ ...s, entries: new Map(s.entries) }))
+  const copy: OptionsFile = { ...file, sections }
+  for (const cf of families) {
+    const found = columnFamilySections(copy, cf.name)
+    if (!found) {
+      missing.push(cf.name)
+      continue
+    }
+    for (const c of optionsChange(Object.fromEntries(found.cf.entries), cf.options)) found.cf.entries.set(c.key, c.advised)
+  }
+  return { file: copy, missing }
+}

@@ -1,0 +1,91 @@
+/** advise writes options for the database's own RocksDB release: the release's source, what it may recommend, its syntax. */
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Advice } from '../../src/advise/model.js'
+import { LDB } from '../db/ldb.js'
+import { ROOT, sstkit } from '../helpers.js'
+
+const EXAMPLE = join(ROOT, 'examples/db')
+const FILES = readdirSync(EXAMPLE)
+  .filter((n) => n.endsWith('.sst'))
+  .map((n) => join(EXAMPLE, n))
+const ZSTD3 = ['--types', 'zstd', '--levels', '3', '--dict', 'none,finalize', '--time-budget', '10s']
+const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-release-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+function json(args: string[]): Advice {
+  const r = sstkit(['advise', ...args, '--json'])
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  return JSON.parse(r.stdout) as Advice
+}
+
+describe('sstkit advise for a RocksDB release', () => {
+  it('recommends only what 7.2 parses, and says what 7.3 would save (finalize dictionaries)', () => {
+    const free = json([...FILES, ...ZSTD3])
+    const old = json([...FILES, ...ZSTD3, '--rocksdb-version', '7.2'])
+    expect(old.source.rocksdbVersion).toEqual({ version: '7.2', from: 'flag' })
+    const wanted = free.columnFamilies.filter((cf) => cf.levels[0].recommended.estimate.setting.dict === 'finalize')
+    expect(wanted.length).toBeGreaterThan(0)
+    for (const cf of old.columnFamilies) {
+      const l = cf.levels[0]
+      expect(l.recommended.estimate.setting.dict).toBe('none')
+      expect(cf.optionsText).not.toContain('use_zstd_dict_trainer')
+      const before = free.columnFamilies.find((c) => c.name === cf.name)!.levels[0].recommended.estimate
+      if (before.setting.dict === 'finalize') {
+        expect(l.newerRelease?.since).toBe('7.3')
+        expect(l.newerRelease?.setting.label).toBe(before.setting.label)
+        expect(l.newerRelease?.savedBytes).toBeCloseTo(l.recommended.estimate.bytes.estimate - before.bytes.estimate, 0)
+        expect(l.newerRelease?.savedBytes).toBeGreaterThan(0)
+      }
+    }
+    const text = sstkit(['advise', ...FILES, ...ZSTD3, '--rocksdb-version', '7.2']).stdout
+    expect(text).toMatch(/with RocksDB ≥ 7\.3: \S+ zstd 3 dict=finalize, −\d+\.\d% more/)
+    expect(text).toContain('written for RocksDB 7.2 (--rocksdb-version)')
+  })
+
+  it("writes 6.2's colon form of compression_opts", () => {
+    const a = json([...FILES, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--time-budget', '10s', '--rocksdb-version', '6.2.4'])
+    // window_bits:level:strategy (today's own setting, zstd 6 on one column family, is evaluated too).
+    for (const cf of a.columnFamilies) expect(cf.options.compression_opts).toMatch(/^-14:(3|6):0$/)
+  })
+
+  it('without a release: the newest syntax, and each option says the release it needs', () => {
+    const a = json([...FILES, ...ZSTD3])
+    expect(a.source.rocksdbVersion).toBeNull()
+    const finalize = a.columnFamilies.find((cf) => cf.levels[0].recommended.estimate.setting.dict === 'finalize')!
+    expect(finalize.optionsNeed?.find((n) => n.key === 'compression_opts')).toEqual({ key: 'compression_opts', since: '7.3', why: ['use_zstd_dict_trainer'] })
+    const text = sstkit(['advise', ...FILES, ...ZSTD3]).stdout
+    expect(text).toContain('compression_opts as written needs RocksDB ≥ 7.3 (use_zstd_dict_trainer)')
+  })
+
+  it("a database's own release wins over the flag; without OPTIONS files it is read from the LOG's header", () => {
+    const own = json([EXAMPLE, ...ZSTD3, '--rocksdb-version', '6.2'])
+    expect(own.source.rocksdbVersion).toEqual({ version: '7.8.3', from: 'OPTIONS' })
+    expect(own.notes.join('\n')).toContain("--rocksdb-version 6.2 left aside: the database's OPTIONS says RocksDB 7.8.3")
+    // A copy opened once by the real ldb 7.8.3 (which writes a LOG), then without its OPTIONS files.
+    expect(LDB).not.toBeNull()
+    const db = join(tmp, 'db')
+    cpSync(EXAMPLE, db, { recursive: true })
+    const withoutOptions = () => {
+      for (const n of readdirSync(db)) if (n.startsWith('OPTIONS-')) rmSync(join(db, n))
+    }
+    // (its OPTIONS files say error_if_exists=true, so ldb opens it with its own defaults)
+    withoutOptions()
+    const r = spawnSync(LDB!, [`--db=${db}`, 'put', 'sstkit-test-key', 'v'], { encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    withoutOptions()
+    expect(readdirSync(db)).toContain('LOG')
+    const fromLog = json([db, ...ZSTD3])
+    expect(fromLog.source.rocksdbVersion).toEqual({ version: '7.8.3', from: 'LOG' })
+  })
+
+  it('a release that is not X.Y[.Z] is a usage error', () => {
+    const r = sstkit(['advise', ...FILES, '--rocksdb-version', 'seven'])
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim()).toBe("sstkit: --rocksdb-version: 'seven' is not a release (X.Y or X.Y.Z)")
+  })
+})
