@@ -105,6 +105,7 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
       `${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`,
     )
   if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  else notes.push(...db.options.notes)
   notes.push(...db.warnings)
   return {
     groups,

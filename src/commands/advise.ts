@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
-import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
+import { adviseFlags, AdviseFlagError, formatConflict, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
@@ -56,6 +56,8 @@ Plain SST files or directories of them are grouped by the column family their pr
     keepYoungGenerationSmall()
     const paths = argv as string[]
     let advice: Advice
+    const conflict = formatConflict(flags)
+    if (conflict) this.fail(conflict, ExitCode.Usage)
     if (flags.merge) advice = this.merged(paths)
     else {
       let parsed: ReturnType<typeof parseAdviseFlags>
