@@ -669,7 +669,8 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   }
   if (states.some((s) => s.group.level === null))
     add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
-  if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean))
+  // Only where a compression_per_level is printed: without one, the base level changes nothing.
+  if (families.some((f) => f.dynamicLevels && f.options.compression_per_level !== undefined))
     add(
       'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way',
     )
@@ -782,7 +783,7 @@ function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSp
     fileBytes: st.totals.fileBytes + st.group.unread.fileBytes,
     dataBytes: Math.round(st.totals.dataBytes * scaleOf(st)),
     dataBlocks: Math.round(st.totals.dataBlocks * scaleOf(st)),
-    entries: Math.round(st.totals.entries * scaleOf(st)),
+    entries: st.totals.entries === null ? null : Math.round(st.totals.entries * scaleOf(st)),
     todayDictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
     todayCompression: st.todayCompression,
     todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),

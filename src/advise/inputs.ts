@@ -4,6 +4,8 @@
  * level gets today), or plain SST files and directories of them.
  */
 import { readdirSync, statSync } from 'node:fs'
+import { PROPERTIES_BLOCK } from '../format/metaindex.js'
+import { openTable } from '../table/reader.js'
 import { join } from 'node:path'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel } from '../db/options.js'
@@ -20,6 +22,8 @@ export interface ResolvedInputs {
   problem: string | null
   /** Findings before any file is read: live files the MANIFEST lists that are missing on disk (exit 1). */
   problems: Advice['problems']
+  /** A finding that leaves nothing to advise on (one line, exit 1): no live file can be read. */
+  finding: string | null
 }
 
 export function resolveInputs(paths: string[]): ResolvedInputs {
@@ -57,6 +61,7 @@ export function resolveInputs(paths: string[]): ResolvedInputs {
     dynamicLevels: new Map(),
     problem: null,
     problems: [],
+    finding: null,
   }
 }
 
@@ -76,6 +81,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
     dynamicLevels: new Map(),
     problem: message,
     problems: [],
+    finding: null,
   }
 }
 
@@ -104,16 +110,75 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
     notes.push(
       `${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`,
     )
-  if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  const leveldb = !db.options && isLevelDb(db)
+  if (leveldb)
+    notes.push(
+      'a LevelDB database (no OPTIONS file; tables without a properties block): LevelDB has one option, compression (snappy or none); the RocksDB options below are for a migration to RocksDB',
+    )
+  else if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
   else notes.push(...db.options.notes)
   notes.push(...db.warnings)
+  const blobFiles = db.columnFamilies
+    .filter((cf) => cf.blobFiles.length > 0)
+    .map((cf) => ({
+      columnFamily: cf.name,
+      files: cf.blobFiles.length,
+      // Their size on disk where they are there, else what the MANIFEST says they hold.
+      bytes: cf.blobFiles.reduce((n, b) => n + (sizeOnDisk(b.path) ?? b.totalBlobBytes), 0),
+      garbageBytes: cf.blobFiles.reduce((n, b) => n + b.garbageBlobBytes, 0),
+    }))
+  const listed = db.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, files) => m + files.length, 0), 0)
+  let finding: string | null = null
+  if (listed === 0 && db.unlistedFiles.length > 0) {
+    const shown = db.unlistedFiles.slice(0, 3).join(', ') + (db.unlistedFiles.length > 3 ? ', ...' : '')
+    finding = `${db.manifestPath}: lists no live table file while ${db.unlistedFiles.length} lie in the directory (${shown}): the MANIFEST may have been cut short; nothing to advise on`
+  } else if (listed > 0 && groups.length === 0) {
+    finding = `${dir}: every live table file the MANIFEST lists (${listed}) is missing on disk (the first: ${db.missingFiles[0].path}); nothing to advise on`
+  }
   return {
     groups,
-    source: { kind: 'database', paths: [dir], manifest: db.manifestPath, optionsFile: db.options?.path ?? null, unlistedFiles: db.unlistedFiles },
+    source: {
+      kind: 'database',
+      paths: [dir],
+      manifest: db.manifestPath,
+      optionsFile: db.options?.path ?? null,
+      unlistedFiles: db.unlistedFiles,
+      emptyColumnFamilies: db.columnFamilies.filter((cf) => cf.levels.every((files) => files.length === 0)).map((cf) => cf.name),
+      blobFiles,
+      engine: leveldb ? 'leveldb' : 'rocksdb',
+    },
     notes,
     dynamicLevels,
+    finding,
     problem: null,
     // RocksDB cannot open a database with a live file missing (ldb fails on it): a finding, not just a note.
     problems: db.missingFiles.map((f) => ({ file: f.path, offset: null, message: 'live file the MANIFEST lists is missing on disk: left out' })),
   }
+}
+
+function sizeOnDisk(path: string): number | null {
+  try {
+    return statSync(path).size
+  } catch {
+    return null
+  }
+}
+
+/**
+ * LevelDB wrote the database: it has no OPTIONS file (the caller checks), and its first live table
+ * that opens has no properties block (RocksDB has written one into every table since 2013).
+ */
+function isLevelDb(db: DatabaseView): boolean {
+  for (const file of db.columnFamilies.flatMap((cf) => cf.levels.flat())) {
+    if (!file.exists) continue
+    try {
+      const table = openTable(file.path)
+      try {
+        return table.metaBlock(PROPERTIES_BLOCK) === null
+      } finally {
+        table.close()
+      }
+    } catch {}
+  }
+  return false
 }

@@ -5,6 +5,7 @@
  * files and the OPTIONS file say the compression is today.
  */
 import { statSync } from 'node:fs'
+import { SstkitError } from '../errors.js'
 import { basename } from 'node:path'
 import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber, propertyString } from '../format/properties.js'
@@ -17,6 +18,7 @@ import { ReadWindow } from '../io/byte-source.js'
 import type { SettingSpec } from './model.js'
 import { blockDraw, fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
+import { compressionFromTrailers } from './trailers.js'
 
 const TRAILER_BYTES = 5
 
@@ -29,7 +31,8 @@ export interface PopulationFile {
   dataBlocks: number
   /** Data blocks on disk, trailers included. */
   dataBytes: number
-  entries: number
+  /** The entries its properties record; null for a table without properties (LevelDB's): unknown, not 0. */
+  entries: number | null
   /** Dictionary block on disk today (trailer included), 0 without one. */
   dictBytes: number
   compression: string
@@ -77,7 +80,8 @@ export function describeFile(
 ): PopulationFile {
   const table = openTable(path)
   try {
-    const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
+    // A table without the property (no properties block: LevelDB's) says it in its blocks' trailers.
+    const compression = propertyString(table.properties, Property.Compression) ?? compressionFromTrailers(table) ?? 'unknown'
     const propertiesSetting = settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions))
     const todayDict = (optionsSetting ?? propertiesSetting)?.dictOptions
     const dictionaryContent = dictionaryContentBlocks(table, [...(dict ? [dict] : []), ...(todayDict ? [todayDict] : [])])
@@ -98,7 +102,7 @@ export function describeFile(
       fileSize: table.fileSize,
       dataBlocks,
       dataBytes,
-      entries: propertyNumber(table.properties, Property.NumEntries) ?? 0,
+      entries: propertyNumber(table.properties, Property.NumEntries) ?? null,
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
       propertiesSetting,
@@ -225,7 +229,14 @@ function sizeOnDisk(path: string): number {
 export function groupsOfFiles(paths: string[]): GroupInput[] {
   const byFamily = new Map<string, { path: string; fileNumber: number | null }[]>()
   for (const path of paths) {
-    const table = openTable(path)
+    let table: Table
+    try {
+      table = openTable(path)
+    } catch (e) {
+      // The file named in the one line the command prints (a plain file that is not an SST among several).
+      if (e instanceof SstkitError && e.file === undefined) Object.assign(e, { file: path })
+      throw e
+    }
     let name: string
     try {
       name = propertyString(table.properties, Property.ColumnFamilyName) || 'default'
@@ -237,17 +248,25 @@ export function groupsOfFiles(paths: string[]): GroupInput[] {
   return [...byFamily].map(([columnFamily, files]) => ({ columnFamily, level: null, bottommost: false, files, optionsSetting: null }))
 }
 
-export function levelTotals(g: LevelGroup): { files: number; fileBytes: number; dataBytes: number; dataBlocks: number; entries: number; dictBytes: number } {
+export function levelTotals(g: LevelGroup): {
+  files: number
+  fileBytes: number
+  dataBytes: number
+  dataBlocks: number
+  entries: number | null
+  dictBytes: number
+} {
   let fileBytes = 0
   let dataBytes = 0
   let dataBlocks = 0
-  let entries = 0
+  // Unknown when any file's count is (a table without properties).
+  let entries: number | null = 0
   let dictBytes = 0
   for (const f of g.files) {
     fileBytes += f.fileSize
     dataBytes += f.dataBytes
     dataBlocks += f.dataBlocks
-    entries += f.entries
+    entries = entries === null || f.entries === null ? null : entries + f.entries
     dictBytes += f.dictBytes
   }
   return { files: g.files.length, fileBytes, dataBytes, dataBlocks, entries, dictBytes }

@@ -6,6 +6,7 @@ import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
+import { levelDbAdvice } from '../advise/leveldb.js'
 import type { Advice } from '../advise/model.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
@@ -77,6 +78,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         throw e
       }
       if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
+      // Nothing can be read: one line, a finding, and no report of empty tables.
+      if (inputs.finding) this.fail(inputs.finding, ExitCode.Finding)
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       advice = await advise(inputs.groups, {
         ...parsed,
@@ -95,9 +98,21 @@ Plain SST files or directories of them are grouped by the column family their pr
       progress.clear()
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
       advice.problems.unshift(...inputs.problems)
+      const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
+      const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
+      if (liveFiles > 0 && advised === 0) {
+        const first = advice.problems[0]
+        const { problemLine } = await import('../report/advise.js')
+        const why = first ? `; the first, ${problemLine(first)}` : ''
+        this.fail(`every live file (${liveFiles}) was left out, nothing to advise on${why}`, ExitCode.Finding)
+      }
+      if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
     }
-    for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)
-    if (advice.problems.length) this.raise(ExitCode.Finding)
+    if (advice.problems.length) {
+      const { problemLine } = await import('../report/advise.js')
+      for (const p of advice.problems) process.stderr.write(`sstkit: ${problemLine(p)}\n`)
+      this.raise(ExitCode.Finding)
+    }
     if (flags.report) {
       const { renderAdviceHtml } = await import('../report/advise-html.js')
       writeFileAtomic(flags.report, renderAdviceHtml(advice))
