@@ -163,6 +163,20 @@ export interface ColumnFamilyAdvice {
   optionsText: string
 }
 
+export interface DatabaseVersion {
+  /** The MANIFEST's file name, the bytes of it replayed and the VersionEdits in them. */
+  manifest: string
+  manifestBytes: number
+  manifestRecords: number
+  /** The version's last sequence number (decimal). */
+  lastSequence: string
+  /** How its live files were held for the run (db/pin.ts): hard links, open descriptors, or read in place. */
+  heldBy: 'hard-links' | 'descriptors' | 'none'
+  heldFiles: number
+  /** At the end of the run: table files RocksDB deleted and added meanwhile, and the MANIFEST then (null: not checked). */
+  changedDuringRun: { deletedFiles: number; addedFiles: number; manifest: string | null; manifestBytes: number | null } | null
+}
+
 export type Objective = 'size' | 'balanced' | 'speed'
 
 export interface Advice {
@@ -180,6 +194,8 @@ export interface Advice {
     blobFiles?: { columnFamily: string; files: number; bytes: number; garbageBytes: number }[]
     /** The engine that wrote the database: LevelDB has one `compression` option and no OPTIONS file. */
     engine?: 'rocksdb' | 'leveldb'
+    /** For a database: the version advised (its MANIFEST up to a position) and what changed under the run. */
+    version?: DatabaseVersion
   }
   /** For a LevelDB database: its one compression option (the per-level advice is then for a migration to RocksDB). */
   leveldb?: LevelDbAdvice | null

@@ -26,6 +26,7 @@ import {
   NOISY_MARK,
   optionsDiffer,
   printable,
+  versionLine,
   sharePercent,
   stopText,
   todayBytes,
@@ -490,6 +491,7 @@ function facts(advice: Advice): string {
       'Source',
       `${s.paths.map((p) => `<code>${text(p)}</code>`).join(', ')} (${text(s.kind === 'database' ? [s.manifest, s.optionsFile ?? 'no OPTIONS file'].filter(Boolean).join(', ') : 'SST files, levels unknown')})`,
     ],
+    ...(versionLine(advice) ? ([['Version', text(versionLine(advice) as string)]] as [string, string][]) : []),
     ['Objective', `${text(o.name)}: ${text(o.description)}${limits.length > 0 ? ` (${text(limits.join(', '))})` : ''}`],
     [
       'Sampling',
