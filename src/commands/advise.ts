@@ -123,8 +123,9 @@ Plain SST files or directories of them are grouped by the column family their pr
         const why = first ? `; the first, ${problemLine(first)}` : ''
         this.fail(`every live file (${liveFiles}) was left out, nothing to advise on${why}`, ExitCode.Finding)
       }
-      if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
     }
+    // LevelDB's one option, from the evaluation (also of merged shards).
+    if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
     if (advice.problems.length) {
       const { problemLine } = await import('../report/advise.js')
       for (const p of advice.problems) process.stderr.write(`sstkit: ${problemLine(p)}\n`)
