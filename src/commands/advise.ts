@@ -166,8 +166,9 @@ Plain SST files or directories of them are grouped by the column family their pr
 /** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run. */
 function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
   const changes = pin.changes()
-  pin.release()
+  // Mapped before the release, which forgets the held paths.
   const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice
+  pin.release()
   if (out.source.version)
     out.source.version.changedDuringRun = {
       deletedFiles: changes.deletedFiles,

@@ -223,8 +223,8 @@ describe('live files left out', () => {
     const page = join(tmp, 'one-damaged.html')
     const text = advise([copy, '--report', page])
     expect(text.status).toBe(1)
-    // The file as named (its own path, or the held copy's where a run holds the version: db/pin.ts).
-    const named = '\\S*/000010\\.sst'
+    // The database's own path, not that of the copy the run held (db/pin.ts).
+    const named = damaged.replace(/[.]/g, '\\.')
     expect(text.stdout).toMatch(new RegExp(`^Left out \\(1 file: not in the advice\\)\\n- ${named}: not an SST file: `, 'm'))
     const md = advise([copy, '--format', 'markdown'])
     expect(md.stdout).toMatch(new RegExp(`^### Left out \\(1 file: not in the advice\\)\\n\\n- ${named}: not an SST file: `, 'm'))
