@@ -291,7 +291,8 @@ export async function advisePopulation({ groups, problems }: ReturnType<typeof r
       opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
     }
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
-    const timingEnd = Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs)
+    // A fixed sample (--sample) has no time budget: timing again takes at most TIMING_SHARE of the time sampling took.
+    const timingEnd = opts.fixedRate === null ? Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs) : elapsed() * (1 + TIMING_SHARE)
     const retimed = new Set(states)
     retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
       for (const st of [...retimed]) {
