@@ -578,7 +578,7 @@ ${notesList(advice)}
 <p>${text(noisyNote)}</p>
 </section>
 ${levelDbSection(advice)}<section id="options">
-<h2>${advice.source.engine === 'leveldb' ? 'RocksDB options, for a migration to RocksDB (a separate suggestion: LevelDB has only the option above)' : 'RocksDB options to set'}</h2>
+<h2>${advice.source.engine === 'leveldb' ? 'RocksDB options, for a migration to RocksDB (a separate suggestion)' : 'RocksDB options to set'}</h2>
 ${options}
 </section>
 </main>

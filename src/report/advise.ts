@@ -233,7 +233,7 @@ export function noteLines(advice: Advice): string[] {
 }
 
 /** How the RocksDB sections of a LevelDB database's advice are labelled. */
-const MIGRATION = 'for a migration to RocksDB (a separate suggestion: LevelDB has only the option above)'
+const MIGRATION = 'for a migration to RocksDB (a separate suggestion)'
 
 /** A LevelDB database's one option, and why. */
 export function levelDbLines(advice: Advice): string[] {

@@ -182,6 +182,8 @@ describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties 
     expect(text).not.toMatch(/^RocksDB options to set$/m)
     expect(text).toMatch(/^RocksDB options, for a migration to RocksDB \(a separate suggestion/m)
     expect(text.indexOf('LevelDB option to set')).toBeLessThan(text.indexOf('[CFOptions'))
+    // Every line within 100 columns but the options block (printed verbatim for pasting).
+    for (const l of text.slice(0, text.indexOf('[CFOptions')).split('\n')) expect(l.length, l).toBeLessThanOrEqual(100)
     const md = run(['--format', 'markdown']).stdout
     expect(md).toMatch(/^### LevelDB option to set\n\n- options\.compression = kSnappyCompression/m)
     expect(md).toMatch(/^### RocksDB options, for a migration to RocksDB/m)
