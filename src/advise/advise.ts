@@ -299,7 +299,8 @@ export async function advisePopulation({ groups, problems }: ReturnType<typeof r
       opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
     }
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
-    const timingEnd = Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs)
+    // A fixed sample (--sample) has no time budget: timing again takes at most TIMING_SHARE of the time sampling took.
+    const timingEnd = opts.fixedRate === null ? Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs) : elapsed() * (1 + TIMING_SHARE)
     const retimed = new Set(states)
     retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
       for (const st of [...retimed]) {
@@ -703,7 +704,8 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     if (opts.objective === 'cost' && !opts.limits && !opts.workload.measured)
       add('objective cost without a measured workload: compression CPU cannot be priced, so the balanced rules decide')
   }
-  if ([...(opts.dynamicLevels?.values() ?? [])].some(Boolean))
+  // Only where a compression_per_level is printed: without one, the base level changes nothing.
+  if (families.some((f) => f.dynamicLevels && f.options.compression_per_level !== undefined))
     add(
       'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way',
     )
@@ -848,7 +850,7 @@ function levelAdvice(
     fileBytes: st.totals.fileBytes + st.group.unread.fileBytes,
     dataBytes: Math.round(st.totals.dataBytes * scaleOf(st)),
     dataBlocks: Math.round(st.totals.dataBlocks * scaleOf(st)),
-    entries: Math.round(st.totals.entries * scaleOf(st)),
+    entries: st.totals.entries === null ? null : Math.round(st.totals.entries * scaleOf(st)),
     todayDictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
     todayCompression: st.todayCompression,
     todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),

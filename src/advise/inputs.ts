@@ -5,6 +5,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { PROPERTIES_BLOCK } from '../format/metaindex.js'
+import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel, type DbOptions } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
@@ -22,6 +24,8 @@ export interface ResolvedInputs {
   problem: string | null
   /** Findings before any file is read: live files the MANIFEST lists that are missing on disk (exit 1). */
   problems: Advice['problems']
+  /** A finding that leaves nothing to advise on (one line, exit 1): no live file can be read. */
+  finding: string | null
   /** The database version held for the run (with `pin`): its caller releases it. */
   pin?: PinnedDatabase
   /** The database's newest OPTIONS file, parsed, and its text as read at the start (for the diff and --write-options). */
@@ -73,6 +77,7 @@ export function resolveInputs(paths: string[], options: { pin?: boolean } = {}):
     dynamicLevels: new Map(),
     problem: null,
     problems: [],
+    finding: null,
   }
 }
 
@@ -92,6 +97,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
     dynamicLevels: new Map(),
     problem: message,
     problems: [],
+    finding: null,
   }
 }
 
@@ -129,13 +135,36 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     notes.push(
       `${pin.info.unpinnedFiles} live file(s) could not be held (${pin.info.method === 'none' ? 'no hard links or descriptors here' : 'past the open-file limit'}) and are read in place: one RocksDB deletes meanwhile is reported as unreadable`,
     )
-  if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  const leveldb = !db.options && isLevelDb(db)
+  if (leveldb)
+    notes.push(
+      'a LevelDB database (no OPTIONS file; tables without a properties block): LevelDB has one option, compression (snappy or none); the RocksDB options below are for a migration to RocksDB',
+    )
+  else if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  else notes.push(...db.options.notes)
   notes.push(...db.warnings)
   let optionsText: string | null = null
   try {
     optionsText = db.options ? readFileSync(db.options.path, 'utf8') : null
   } catch {
     // RocksDB replaced it since it was parsed: no diff or --write-options from it.
+  }
+  const blobFiles = db.columnFamilies
+    .filter((cf) => cf.blobFiles.length > 0)
+    .map((cf) => ({
+      columnFamily: cf.name,
+      files: cf.blobFiles.length,
+      // Their size on disk where they are there, else what the MANIFEST says they hold.
+      bytes: cf.blobFiles.reduce((n, b) => n + (sizeOnDisk(b.path) ?? b.totalBlobBytes), 0),
+      garbageBytes: cf.blobFiles.reduce((n, b) => n + b.garbageBlobBytes, 0),
+    }))
+  const listed = db.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, files) => m + files.length, 0), 0)
+  let finding: string | null = null
+  if (listed === 0 && db.unlistedFiles.length > 0) {
+    const shown = db.unlistedFiles.slice(0, 3).join(', ') + (db.unlistedFiles.length > 3 ? ', ...' : '')
+    finding = `${db.manifestPath}: lists no live table file while ${db.unlistedFiles.length} lie in the directory (${shown}): the MANIFEST may have been cut short; nothing to advise on`
+  } else if (listed > 0 && groups.length === 0) {
+    finding = `${dir}: every live table file the MANIFEST lists (${listed}) is missing on disk (the first: ${db.missingFiles[0].path}); nothing to advise on`
   }
   return {
     groups,
@@ -147,6 +176,9 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
       optionsFile: db.options?.path ?? null,
       unlistedFiles: db.unlistedFiles,
       rocksdbVersion: writerRelease(dir, db.options),
+      emptyColumnFamilies: db.columnFamilies.filter((cf) => cf.levels.every((files) => files.length === 0)).map((cf) => cf.name),
+      blobFiles,
+      engine: leveldb ? 'leveldb' : 'rocksdb',
       version: {
         manifest: basename(db.manifestPath),
         manifestBytes: db.manifestBytes,
@@ -159,8 +191,36 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     },
     notes,
     dynamicLevels,
+    finding,
     problem: null,
     // RocksDB cannot open a database with a live file missing (ldb fails on it): a finding, not just a note.
     problems: db.missingFiles.map((f) => ({ file: f.path, offset: null, message: 'live file the MANIFEST lists is missing on disk: left out' })),
   }
+}
+
+function sizeOnDisk(path: string): number | null {
+  try {
+    return statSync(path).size
+  } catch {
+    return null
+  }
+}
+
+/**
+ * LevelDB wrote the database: it has no OPTIONS file (the caller checks), and its first live table
+ * that opens has no properties block (RocksDB has written one into every table since 2013).
+ */
+function isLevelDb(db: DatabaseView): boolean {
+  for (const file of db.columnFamilies.flatMap((cf) => cf.levels.flat())) {
+    if (!file.exists) continue
+    try {
+      const table = openTable(file.path)
+      try {
+        return table.metaBlock(PROPERTIES_BLOCK) === null
+      } finally {
+        table.close()
+      }
+    } catch {}
+  }
+  return false
 }

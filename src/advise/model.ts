@@ -131,7 +131,8 @@ export interface LevelAdvice {
   /** Data blocks on disk today (trailers included): the `s` total of the estimator. */
   dataBytes: number
   dataBlocks: number
-  entries: number
+  /** Entries as the files' properties record them; null when a file records none (LevelDB's tables): unknown. */
+  entries: number | null
   /** Dictionary blocks on disk today (trailers included). */
   todayDictBytes: number
   /** What the files say (property rocksdb.compression; several when mixed). */
@@ -200,11 +201,19 @@ export interface Advice {
     optionsFile: string | null
     /** SST files on disk that the MANIFEST does not list (left out). */
     unlistedFiles: string[]
+    /** Column families that hold no live table file: listed as empty. */
+    emptyColumnFamilies?: string[]
+    /** Blob files (integrated BlobDB) per column family, as the MANIFEST lists them: live data the advice does not cover yet. */
+    blobFiles?: { columnFamily: string; files: number; bytes: number; garbageBytes: number }[]
+    /** The engine that wrote the database: LevelDB has one `compression` option and no OPTIONS file. */
+    engine?: 'rocksdb' | 'leveldb'
     /** For a database: the version advised (its MANIFEST up to a position) and what changed under the run. */
     version?: DatabaseVersion
     /** The RocksDB release the options are written for, and where it was read (null: unknown, newest syntax). */
     rocksdbVersion?: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null
   }
+  /** For a LevelDB database: its one compression option (the per-level advice is then for a migration to RocksDB). */
+  leveldb?: LevelDbAdvice | null
   objective: { name: Objective | 'limits'; description: string; limits: Record<string, number> }
   seed: number
   /** Dictionary building and the acceptance rule, as evaluated (RocksDB's compression_opts names in camelCase). */
@@ -227,4 +236,14 @@ export interface Advice {
   workload?: WorkloadAdvice | null
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]
+}
+
+/** LevelDB's one compression option, chosen from the evaluated totals of snappy and no compression. */
+export interface LevelDbAdvice {
+  compression: 'kSnappyCompression' | 'kNoCompression'
+  /** Projected bytes of every level's data blocks under snappy, and without compression. */
+  snappyBytes: number
+  noneBytes: number
+  todayBytes: number
+  reason: string
 }

@@ -18,6 +18,7 @@ import { SstkitError } from '../errors.js'
 import type { SettingSpec } from './model.js'
 import { blockDraw, fileKey } from './sampling.js'
 import { settingFromProperties } from './settings.js'
+import { compressionFromTrailers } from './trailers.js'
 
 const TRAILER_BYTES = 5
 
@@ -30,7 +31,8 @@ export interface PopulationFile {
   dataBlocks: number
   /** Data blocks on disk, trailers included. */
   dataBytes: number
-  entries: number
+  /** The entries its properties record; null for a table without properties (LevelDB's): unknown, not 0. */
+  entries: number | null
   /** Dictionary block on disk today (trailer included), 0 without one. */
   dictBytes: number
   compression: string
@@ -78,7 +80,8 @@ export function describeFile(
 ): PopulationFile {
   const table = openTable(path)
   try {
-    const compression = propertyString(table.properties, Property.Compression) ?? 'unknown'
+    // A table without the property (no properties block: LevelDB's) says it in its blocks' trailers.
+    const compression = propertyString(table.properties, Property.Compression) ?? compressionFromTrailers(table) ?? 'unknown'
     const propertiesSetting = settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions))
     const todayDict = (optionsSetting ?? propertiesSetting)?.dictOptions
     const dictionaryContent = dictionaryContentBlocks(table, [...(dict ? [dict] : []), ...(todayDict ? [todayDict] : [])])
@@ -99,7 +102,7 @@ export function describeFile(
       fileSize: table.fileSize,
       dataBlocks,
       dataBytes,
-      entries: propertyNumber(table.properties, Property.NumEntries) ?? 0,
+      entries: propertyNumber(table.properties, Property.NumEntries) ?? null,
       dictBytes: dictBlock ? dictBlock.size + TRAILER_BYTES : 0,
       compression,
       propertiesSetting,
@@ -230,8 +233,8 @@ export function groupsOfFiles(paths: string[]): GroupInput[] {
     try {
       table = openTable(path)
     } catch (e) {
-      // Every error names its file (describeError puts it first).
-      if (e instanceof SstkitError && e.file === undefined) (e as { file?: string }).file = path
+      // The file named in the one line the command prints (a plain file that is not an SST among several).
+      if (e instanceof SstkitError && e.file === undefined) Object.assign(e, { file: path })
       throw e
     }
     let name: string
@@ -245,17 +248,25 @@ export function groupsOfFiles(paths: string[]): GroupInput[] {
   return [...byFamily].map(([columnFamily, files]) => ({ columnFamily, level: null, bottommost: false, files, optionsSetting: null }))
 }
 
-export function levelTotals(g: LevelGroup): { files: number; fileBytes: number; dataBytes: number; dataBlocks: number; entries: number; dictBytes: number } {
+export function levelTotals(g: LevelGroup): {
+  files: number
+  fileBytes: number
+  dataBytes: number
+  dataBlocks: number
+  entries: number | null
+  dictBytes: number
+} {
   let fileBytes = 0
   let dataBytes = 0
   let dataBlocks = 0
-  let entries = 0
+  // Unknown when any file's count is (a table without properties).
+  let entries: number | null = 0
   let dictBytes = 0
   for (const f of g.files) {
     fileBytes += f.fileSize
     dataBytes += f.dataBytes
     dataBlocks += f.dataBlocks
-    entries += f.entries
+    entries = entries === null || f.entries === null ? null : entries + f.entries
     dictBytes += f.dictBytes
   }
   return { files: g.files.length, fileBytes, dataBytes, dataBlocks, entries, dictBytes }

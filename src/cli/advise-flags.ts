@@ -40,11 +40,44 @@ export function parseShare(flag: string, spec: string, max = 1): number {
   return v
 }
 
+/** What a --merge run takes from its parts, not from flags: each of these beside --merge would be silently ignored. */
+const MERGE_EXCLUSIVE = [
+  'objective',
+  'max-compress-cpu-ratio',
+  'min-decompress-mbps',
+  'max-bytes',
+  'time-budget',
+  'precision',
+  'sample',
+  'seed',
+  'jobs',
+  'shard',
+  'types',
+  'levels',
+  'dict',
+  'checksum',
+  'max-dict-bytes',
+  'max-dict-buffer-bytes',
+]
+
+/**
+ * Flags of the table format that do nothing beside `--format markdown`: a usage error (oclif's
+ * `exclusive` cannot name a flag's value). null when there is no conflict.
+ */
+export function formatConflict(f: { format?: string; wide?: boolean; bytes?: boolean }): string | null {
+  if (f.format !== 'markdown') return null
+  if (f.wide) return '--wide cannot be used together with --format markdown (Markdown always lists every evaluated setting)'
+  if (f.bytes) return '--bytes cannot be used together with --format markdown (it is an option of the table format)'
+  return null
+}
+
 export const adviseFlags = {
   objective: Flags.string({
     description: `What to optimise for. balanced (default): ${OBJECTIVES.balanced}; with the database's info LOG, each level's multiple is weighted by its measured write rate. size: ${OBJECTIVES.size}. speed: ${OBJECTIVES.speed}. cost: ${OBJECTIVES.cost}.`,
     options: ['balanced', 'size', 'speed', 'cost'],
     default: 'balanced',
+    // An objective and explicit limits are two ways of saying what to optimise for: giving both is a usage error.
+    exclusive: ['max-compress-cpu-ratio', 'min-decompress-mbps', 'max-bytes'],
   }),
   'cpu-price': Flags.string({
     description: `With --objective cost: $ per core-hour (default ${DEFAULT_PRICES.cpuPerCoreHour}).`,
@@ -66,12 +99,17 @@ export const adviseFlags = {
   }),
   precision: Flags.string({ description: "Stop sampling a level when every setting's 95% interval is within ±this (e.g. 0.5%).", default: '0.5%' }),
   sample: Flags.string({
-    description: 'Evaluate a fixed share of the data blocks of every level (e.g. 5%) instead of sampling until --precision; needed with --shard.',
+    description:
+      'Evaluate a fixed share of the data blocks of every level (e.g. 5%) instead of sampling until --precision or --time-budget; needed with --shard.',
+    exclusive: ['precision', 'time-budget'],
   }),
   seed: Flags.integer({ description: 'Seed of the block sample: the same seed gives the same sample, for any --jobs.', default: 0 }),
   jobs: Flags.integer({ description: 'Worker threads (default: all cores). Results do not depend on it.', min: 1 }),
   shard: Flags.string({ description: 'Evaluate shard K of N (K/N, 0-based): the files dealt to it. Combine the --json outputs with --merge.' }),
-  merge: Flags.boolean({ description: 'The arguments are --json outputs of --shard runs: combine them into one advice.' }),
+  merge: Flags.boolean({
+    description: "The arguments are --json outputs of --shard runs: combine them into one advice (with the parts' own objective, sample and settings).",
+    exclusive: MERGE_EXCLUSIVE,
+  }),
   types: Flags.string({ description: 'Evaluate these compression types instead of the default matrix (none, snappy, lz4, lz4hc, zlib, bzip2, zstd).' }),
   levels: Flags.string({ description: 'With --types: levels as a range or list (1..19, 1,3,6).' }),
   dict: Flags.string({ description: 'With --types: dictionary modes (none, raw, finalize, train).' }),
@@ -86,7 +124,7 @@ export const adviseFlags = {
     default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
-  format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table' }),
+  format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table', exclusive: ['json'] }),
   report: Flags.string({ description: 'Also write a self-contained HTML page with charts to this file.' }),
   'rocksdb-version': Flags.string({
     description:
@@ -96,8 +134,11 @@ export const adviseFlags = {
     description:
       "Write the database's newest OPTIONS file with the advice applied to this file (atomically; RocksDB loads it, e.g. as the newest OPTIONS file of a copy).",
   }),
-  wide: Flags.boolean({ description: 'Also print every evaluated setting per level.' }),
-  bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB.' }),
+  wide: Flags.boolean({
+    description: 'Also print every evaluated setting per level (the table format; Markdown and --json always have them).',
+    exclusive: ['json'],
+  }),
+  bytes: Flags.boolean({ description: 'Exact byte counts instead of KiB/MiB/GiB in the table format (--json always has them).', exclusive: ['json'] }),
 }
 
 export interface AdviseFlagValues {

@@ -1,13 +1,14 @@
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
+import { adviseFlags, AdviseFlagError, formatConflict, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
 import { measureWorkload } from '../advise/cost.js'
+import { levelDbAdvice } from '../advise/leveldb.js'
 import type { Advice } from '../advise/model.js'
 import type { PinnedDatabase } from '../db/pin.js'
 import { applyAdvice, optionsChange } from '../advise/apply-options.js'
@@ -63,6 +64,8 @@ Plain SST files or directories of them are grouped by the column family their pr
     const paths = argv as string[]
     let advice: Advice
     if (flags.merge && flags['write-options']) this.fail('--write-options needs a database directory, not --merge parts', ExitCode.Usage)
+    const conflict = formatConflict(flags)
+    if (conflict) this.fail(conflict, ExitCode.Usage)
     if (flags.merge) advice = this.merged(paths)
     else {
       let parsed: ReturnType<typeof parseAdviseFlags>
@@ -93,6 +96,11 @@ Plain SST files or directories of them are grouped by the column family their pr
           `--write-options: ${inputs.source.kind === 'database' ? `${paths[0]} has no OPTIONS file to apply the advice to` : 'needs a database directory (its newest OPTIONS file)'}`,
           ExitCode.Usage,
         )
+      }
+      // Nothing can be read: one line, a finding, and no report of empty tables.
+      if (inputs.finding) {
+        inputs.pin?.release()
+        this.fail(inputs.finding, ExitCode.Finding)
       }
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       try {
@@ -128,9 +136,22 @@ Plain SST files or directories of them are grouped by the column family their pr
           cf.optionsChange = optionsChange(inputs.options.parsed.columnFamilies.find((c) => c.name === cf.name)?.raw ?? null, cf.options)
       }
       if (flags['write-options'] && inputs.options) this.writeOptions(flags['write-options'], inputs.options, advice)
+      const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
+      const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
+      if (liveFiles > 0 && advised === 0) {
+        const first = advice.problems[0]
+        const { problemLine } = await import('../report/advise.js')
+        const why = first ? `; the first, ${problemLine(first)}` : ''
+        this.fail(`every live file (${liveFiles}) was left out, nothing to advise on${why}`, ExitCode.Finding)
+      }
     }
-    for (const p of advice.problems) process.stderr.write(`sstkit: ${p.file}: ${p.offset !== null ? `offset ${p.offset}: ` : ''}${p.message}\n`)
-    if (advice.problems.length) this.raise(ExitCode.Finding)
+    // LevelDB's one option, from the evaluation (also of merged shards).
+    if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
+    if (advice.problems.length) {
+      const { problemLine } = await import('../report/advise.js')
+      for (const p of advice.problems) process.stderr.write(`sstkit: ${problemLine(p)}\n`)
+      this.raise(ExitCode.Finding)
+    }
     if (flags.report) {
       const { renderAdviceHtml } = await import('../report/advise-html.js')
       writeFileAtomic(flags.report, renderAdviceHtml(advice))
@@ -205,8 +226,9 @@ Plain SST files or directories of them are grouped by the column family their pr
 /** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run. */
 function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
   const changes = pin.changes()
-  pin.release()
+  // Mapped before the release, which forgets the held paths.
   const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice
+  pin.release()
   if (out.source.version)
     out.source.version.changedDuringRun = {
       deletedFiles: changes.deletedFiles,

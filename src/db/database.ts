@@ -64,6 +64,19 @@ export interface ColumnFamilyView {
   /** index = level number; empty arrays for empty levels up to the highest used. */
   levels: LiveFile[][]
   logNumber: number
+  /** Live blob files (integrated BlobDB), by number: what the MANIFEST says they hold. */
+  blobFiles: BlobFileView[]
+}
+
+/** A blob file as the MANIFEST's BlobFileAddition and BlobFileGarbage edits leave it. */
+export interface BlobFileView {
+  blobFileNumber: number
+  /** dir joined with NNNNNN.blob. */
+  path: string
+  totalBlobCount: number
+  totalBlobBytes: number
+  garbageBlobCount: number
+  garbageBlobBytes: number
 }
 
 export interface DatabaseView {
@@ -131,6 +144,8 @@ export interface CfState {
   logNumber: number
   /** fileNumber → file, per the current version. */
   files: Map<number, NewFileEntry>
+  /** Blob file number → its addition and the garbage recorded against it since. */
+  blobFiles: Map<number, Omit<BlobFileView, 'path'>>
 }
 
 /** The state a MANIFEST replays to (before the directory listing and OPTIONS are added). */
@@ -153,7 +168,7 @@ export function replayManifest(manifestPath: string, readFrom = manifestPath): M
   try {
     const reader = new LogReader(source, { name: manifestPath, crc })
     const state: ManifestState = {
-      cfs: new Map([[0, { id: 0, name: 'default', comparator: null, logNumber: 0, files: new Map() }]]),
+      cfs: new Map([[0, { id: 0, name: 'default', comparator: null, logNumber: 0, files: new Map(), blobFiles: new Map() }]]),
       dropped: [],
       prevLogNumber: 0,
       minLogNumberToKeep: 0,
@@ -214,7 +229,7 @@ function applyEdit(state: ManifestState, edit: VersionEdit, at: string, offset: 
   const isWalEdit = edit.walAdditions.length > 0 || edit.walDeletion !== undefined
   if (edit.columnFamilyAdd !== undefined) {
     if (state.cfs.has(edit.columnFamily)) fail(`adds column family ${edit.columnFamily} ("${edit.columnFamilyAdd}") a second time`)
-    cf = { id: edit.columnFamily, name: edit.columnFamilyAdd, comparator: null, logNumber: 0, files: new Map() }
+    cf = { id: edit.columnFamily, name: edit.columnFamilyAdd, comparator: null, logNumber: 0, files: new Map(), blobFiles: new Map() }
     state.cfs.set(cf.id, cf)
     // Creating a column family raises the max column family id (ColumnFamilySet::CreateColumnFamily).
     state.maxColumnFamily = Math.max(state.maxColumnFamily, cf.id)
@@ -254,6 +269,23 @@ function applyFiles(cf: CfState, edit: VersionEdit, fail: (m: string) => never):
     const old = cf.files.get(f.fileNumber)
     if (old) fail(`cannot add table file #${f.fileNumber} to level ${f.level} of column family "${cf.name}": it is already on level ${old.level}`)
     cf.files.set(f.fileNumber, f)
+  }
+  // Blob files (VersionBuilder): an addition, then garbage recorded against it; a file all garbage is no longer live.
+  for (const a of edit.blobFileAdditions) {
+    cf.blobFiles.set(a.blobFileNumber, {
+      blobFileNumber: a.blobFileNumber,
+      totalBlobCount: a.totalBlobCount,
+      totalBlobBytes: a.totalBlobBytes,
+      garbageBlobCount: 0,
+      garbageBlobBytes: 0,
+    })
+  }
+  for (const g of edit.blobFileGarbages) {
+    const b = cf.blobFiles.get(g.blobFileNumber)
+    if (!b) continue
+    b.garbageBlobCount += g.garbageBlobCount
+    b.garbageBlobBytes += g.garbageBlobBytes
+    if (b.garbageBlobCount >= b.totalBlobCount) cf.blobFiles.delete(g.blobFileNumber)
   }
 }
 
@@ -298,7 +330,10 @@ export function openDatabase(dir: string, manifest?: { path: string; readFrom: s
       if (!live.exists) missingFiles.push(live)
     }
     sortLevels(levels, cf.comparator)
-    columnFamilies.push({ id: cf.id, name: cf.name, comparator: cf.comparator, levels, logNumber: cf.logNumber })
+    const blobFiles = [...cf.blobFiles.values()]
+      .sort((a, b) => a.blobFileNumber - b.blobFileNumber)
+      .map((b) => ({ ...b, path: join(dir, `${String(b.blobFileNumber).padStart(6, '0')}.blob`) }))
+    columnFamilies.push({ id: cf.id, name: cf.name, comparator: cf.comparator, levels, logNumber: cf.logNumber, blobFiles })
   }
   const unlistedFiles = [...onDisk]
     .filter(([n]) => !listed.has(n))

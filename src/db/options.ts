@@ -5,13 +5,28 @@
  * Values missing from a file fall back to RocksDB's defaults (`include/rocksdb/options.h`,
  * `advanced_options.h`, `table.h`, `util/compression.h` CompressionOptions); every OPTIONS file
  * RocksDB writes lists them all, so the fallbacks matter only for hand-edited files.
+ *
+ * Values are read as RocksDB reads them (`options/options_helper.cc`): a double as `std::stod`
+ * does, and with a decimal comma as the process that wrote it reads it back (RocksDB writes
+ * doubles with `std::to_string`, which follows the writer's LC_NUMERIC: rocksdbjni under a German
+ * locale writes `max_bytes_for_level_multiplier=10,000000`). A value that cannot be read is an
+ * error citing its own line when the compression decision needs it (COMPRESSION_KEYS), else a
+ * note, and the default stands in: an option the decision does not use never stops it.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { compressionOptionName } from '../codec/compression.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CorruptionError } from '../format/errors.js'
-import { OPTIONS_SECTION, columnFamilySections, parseOptionMap, parseOptionsFile, unescapeOptionString, type OptionsFile } from '../format/options-file.js'
+import {
+  OPTIONS_SECTION,
+  columnFamilySections,
+  parseOptionMap,
+  parseOptionsFile,
+  unescapeOptionString,
+  type OptionsFile,
+  type OptionsSection,
+} from '../format/options-file.js'
 
 export interface CompressionOpts {
   level: number
@@ -60,7 +75,26 @@ export interface DbOptions {
   path: string
   rocksdbVersion: string | null
   columnFamilies: ColumnFamilyOptions[]
+  /** One line each: values read otherwise than written (a decimal comma), values ignored, sections skipped. */
+  notes: string[]
 }
+
+/**
+ * The options RocksDB's choice of a file's compression depends on (compressionForLevel and
+ * dynamicBaseLevel): a value of these that cannot be read is an error; of any other, a note.
+ */
+export const COMPRESSION_KEYS: ReadonlySet<string> = new Set([
+  'compression',
+  'compression_per_level',
+  'bottommost_compression',
+  'compression_opts',
+  'bottommost_compression_opts',
+  'num_levels',
+  'level_compaction_dynamic_level_bytes',
+  'compaction_style',
+  'max_bytes_for_level_base',
+  'max_bytes_for_level_multiplier',
+])
 
 /** RocksDB's CompressionOptions defaults. */
 export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze({
@@ -116,67 +150,86 @@ export function readOptionsFile(path: string): DbOptions {
 /** The typed view of a parsed OPTIONS file. */
 export function dbOptionsFrom(file: OptionsFile, path: string): DbOptions {
   const version = file.sections.find((s) => s.title === OPTIONS_SECTION.Version)
+  const notes = file.skipped.map((s) => `${path}:${s.line}: section ${s.title} is not one sstkit knows: skipped`)
   const columnFamilies = file.sections
     .filter((s) => s.title === OPTIONS_SECTION.CFOptions && s.argument !== null)
-    .map((s) => columnFamilyOptions(file, s.argument as string, path))
-  return { path, rocksdbVersion: version?.entries.get('rocksdb_version') ?? null, columnFamilies }
+    .map((s) => columnFamilyOptions(file, s.argument as string, path, notes))
+  return { path, rocksdbVersion: version?.entries.get('rocksdb_version') ?? null, columnFamilies, notes }
 }
 
-function columnFamilyOptions(file: OptionsFile, name: string, path: string): ColumnFamilyOptions {
+function columnFamilyOptions(file: OptionsFile, name: string, path: string, notes: string[]): ColumnFamilyOptions {
   const sections = columnFamilySections(file, name)
   if (!sections) throw new CorruptionError(`${path}: no [CFOptions "${name}"] section`)
   const { cf, table } = sections
-  const where = (key: string, line: number) => `${path}:${line}: ${key}`
-  const get = (key: string) => cf.entries.get(key)
-  const tget = (key: string) => table?.entries.get(key)
   const raw: Record<string, string> = Object.fromEntries(cf.entries)
   if (table) for (const [k, v] of table.entries) raw[`table.${k}`] = v
-  const int = (v: string | undefined, fallback: number, key: string, line: number) => parseIntOption(v, fallback, where(key, line))
-  const perLevel = get('compression_per_level')
+  // One value of a section, parsed where it is set; `where` cites the file, the value's own line and the key.
+  const read = <T>(section: OptionsSection | null, key: string, fallback: T, parse: (v: string, where: string) => T): T => {
+    const v = section?.entries.get(key)
+    if (section === null || v === undefined || v === '') return fallback
+    const where = `${path}:${section.lines.get(key) ?? section.line}: ${key}`
+    try {
+      return parse(v, where)
+    } catch (e) {
+      if (!(e instanceof CorruptionError) || COMPRESSION_KEYS.has(key)) throw e
+      notes.push(`${e.message}; advise does not use it: RocksDB's default ${String(fallback)} stands in`)
+      return fallback
+    }
+  }
+  const int = (v: string, where: string) => parseIntOption(v, where)
+  const double = (v: string, where: string) => parseDoubleOption(v, where, notes)
+  const text = (v: string) => v
+  const perLevel = read(cf, 'compression_per_level', '', text)
   return {
     name,
-    compression: get('compression') || DEFAULTS.compression,
+    compression: read(cf, 'compression', DEFAULTS.compression, text),
     compressionPerLevel: perLevel ? perLevel.split(':').filter((s) => s !== '') : [],
-    bottommostCompression: get('bottommost_compression') || DISABLE_COMPRESSION_OPTION,
-    compressionOpts: compressionOpts(get('compression_opts'), where('compression_opts', cf.line)),
-    bottommostCompressionOpts: compressionOpts(get('bottommost_compression_opts'), where('bottommost_compression_opts', cf.line)),
-    numLevels: int(get('num_levels'), DEFAULTS.numLevels, 'num_levels', cf.line),
-    levelCompactionDynamicLevelBytes: parseBoolOption(
-      get('level_compaction_dynamic_level_bytes'),
-      false,
-      where('level_compaction_dynamic_level_bytes', cf.line),
-    ),
-    compactionStyle: get('compaction_style') || DEFAULTS.compactionStyle,
-    maxBytesForLevelBase: int(get('max_bytes_for_level_base'), DEFAULTS.maxBytesForLevelBase, 'max_bytes_for_level_base', cf.line),
-    maxBytesForLevelMultiplier: parseNumberOption(
-      get('max_bytes_for_level_multiplier'),
-      DEFAULTS.maxBytesForLevelMultiplier,
-      where('max_bytes_for_level_multiplier', cf.line),
-    ),
-    blockSize: int(tget('block_size'), DEFAULTS.blockSize, 'block_size', table?.line ?? cf.line),
-    formatVersion: int(tget('format_version'), DEFAULTS.formatVersion, 'format_version', table?.line ?? cf.line),
-    checksum: tget('checksum') || DEFAULTS.checksum,
-    blockRestartInterval: int(tget('block_restart_interval'), DEFAULTS.blockRestartInterval, 'block_restart_interval', table?.line ?? cf.line),
+    bottommostCompression: read(cf, 'bottommost_compression', DISABLE_COMPRESSION_OPTION, text),
+    compressionOpts: read(cf, 'compression_opts', { ...DEFAULT_COMPRESSION_OPTS }, compressionOpts),
+    bottommostCompressionOpts: read(cf, 'bottommost_compression_opts', { ...DEFAULT_COMPRESSION_OPTS }, compressionOpts),
+    numLevels: read(cf, 'num_levels', DEFAULTS.numLevels, int),
+    levelCompactionDynamicLevelBytes: read(cf, 'level_compaction_dynamic_level_bytes', false, parseBoolOption),
+    compactionStyle: read(cf, 'compaction_style', DEFAULTS.compactionStyle, text),
+    maxBytesForLevelBase: read(cf, 'max_bytes_for_level_base', DEFAULTS.maxBytesForLevelBase, int),
+    maxBytesForLevelMultiplier: read(cf, 'max_bytes_for_level_multiplier', DEFAULTS.maxBytesForLevelMultiplier, double),
+    blockSize: read(table, 'block_size', DEFAULTS.blockSize, int),
+    formatVersion: read(table, 'format_version', DEFAULTS.formatVersion, int),
+    checksum: read(table, 'checksum', DEFAULTS.checksum, text),
+    blockRestartInterval: read(table, 'block_restart_interval', DEFAULTS.blockRestartInterval, int),
     tableFactory: table?.title ?? null,
     raw,
   }
 }
 
-function parseNumberOption(v: string | undefined, fallback: number, where: string): number {
-  if (v === undefined || v === '') return fallback
-  const n = Number(v)
+/** A decimal number as RocksDB writes one: digits, an optional fraction after '.' (or ',', see below), an exponent. */
+const DOUBLE = /^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?)\s*$/
+
+/**
+ * A double option. A decimal comma (`10,000000`) is read as the locale that wrote it reads it
+ * back (10.0) and noted: RocksDB under the C locale (std::stod) would stop at the comma, which
+ * gives the same value whenever the fraction is zero, as it is for every double RocksDB's own
+ * defaults write.
+ */
+export function parseDoubleOption(v: string, where: string, notes: string[] = []): number {
+  const m = DOUBLE.exec(v)
+  if (!m) throw new CorruptionError(`${where}: '${v}' is not a number`)
+  const n = Number(m[1].replace(',', '.'))
   if (!Number.isFinite(n)) throw new CorruptionError(`${where}: '${v}' is not a number`)
+  if (m[1].includes(',')) notes.push(`${where}=${v} is written with a decimal comma (by a writer under a locale that writes one): read as ${n}`)
   return n
 }
 
-function parseIntOption(v: string | undefined, fallback: number, where: string): number {
-  const n = parseNumberOption(v, fallback, where)
-  if (!Number.isInteger(n)) throw new CorruptionError(`${where}: '${v}' is not an integer`)
+const SUFFIX_SHIFT: Record<string, number> = { k: 10, m: 20, g: 30, t: 40 }
+
+/** An integer option, with the k/m/g/t suffixes (powers of 1024) RocksDB's ParseUint64 takes. */
+function parseIntOption(v: string, where: string): number {
+  const m = /^\s*([+-]?\d+)([kmgtKMGT]?)\s*$/.exec(v)
+  const n = m ? Number(m[1]) * 2 ** (SUFFIX_SHIFT[m[2].toLowerCase()] ?? 0) : Number.NaN
+  if (!Number.isSafeInteger(n)) throw new CorruptionError(`${where}: '${v}' is not ${Number.isFinite(Number(v)) ? 'an integer' : 'a number'}`)
   return n
 }
 
-function parseBoolOption(v: string | undefined, fallback: boolean, where: string): boolean {
-  if (v === undefined || v === '') return fallback
+function parseBoolOption(v: string, where: string): boolean {
   if (v === 'true' || v === '1') return true
   if (v === 'false' || v === '0') return false
   throw new CorruptionError(`${where}: '${v}' is not a boolean`)
@@ -208,8 +261,9 @@ export function compressionOpts(value: string | undefined, where: string): Compr
   const v = value.trim()
   const set = (field: keyof CompressionOpts, text: string, key: string) => {
     const fallback = DEFAULT_COMPRESSION_OPTS[field]
+    if (text === '') return
     ;(out as unknown as Record<string, number | boolean>)[field] =
-      typeof fallback === 'boolean' ? parseBoolOption(text, fallback, `${where}.${key}`) : parseIntOption(text, fallback, `${where}.${key}`)
+      typeof fallback === 'boolean' ? parseBoolOption(text, `${where}.${key}`) : parseIntOption(text, `${where}.${key}`)
   }
   if (!v.startsWith('{') && !v.includes('=')) {
     const parts = v.split(':')

@@ -14,8 +14,10 @@
  * One statement per line, leading and trailing spaces trimmed. Values are kept as written (still
  * escaped, as RocksDB stores them); `parseOptionMap` splits a nested `{a=b;c={d=e}}` value and
  * `unescapeOptionString` undoes RocksDB's escaping of `\ # : \r \n`. A key repeated within a
- * section keeps its first value, as RocksDB's parser does. Pure: text in, structure out.
- * Errors are CorruptionErrors naming the file and the line.
+ * section keeps its first value, as RocksDB's parser does. A section whose title this parser does
+ * not know (a newer RocksDB's, or another table factory's spelling) is kept aside in `skipped`
+ * with its statements, so that a reader of the options it knows goes on. Pure: text in,
+ * structure out. Errors are CorruptionErrors naming the file and the line.
  */
 import { CorruptionError } from './errors.js'
 
@@ -36,41 +38,59 @@ export interface OptionsSection {
   line: number
   /** key → raw value, in file order. */
   entries: Map<string, string>
+  /** key → 1-based line of its statement (the first, where a key repeats). */
+  lines: Map<string, number>
 }
 
 export interface OptionsFile {
   sections: OptionsSection[]
+  /** Sections with a title this parser does not know, in file order (their statements are not read). */
+  skipped: { title: string; line: number }[]
 }
 
 /** Parse an OPTIONS file. `name` (the path) goes into error messages. */
 export function parseOptionsFile(text: string, name = 'OPTIONS'): OptionsFile {
   const sections: OptionsSection[] = []
+  const skipped: OptionsFile['skipped'] = []
   const fail = (line: number, message: string): never => {
     throw new CorruptionError(`${name}:${line}: ${message}`)
   }
   const cfNames = new Set<string>()
+  // null before the first section and inside a skipped one.
   let current: OptionsSection | null = null
+  let skipping = false
   const lines = text.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1
     const line = removeComment(lines[i]).trim()
     if (line === '') continue
     if (line.length >= 2 && line[0] === '[' && line[line.length - 1] === ']') {
-      current = parseSectionHeader(line, lineNo, fail)
+      const header = parseSectionHeader(line, lineNo)
+      skipping = header === null
+      if (header === null) {
+        skipped.push({ title: clip(line), line: lineNo })
+        current = null
+        continue
+      }
+      current = header
       checkSection(current, sections, cfNames, fail)
       sections.push(current)
       continue
     }
+    if (skipping) continue
     const eq = line.indexOf('=')
     if (eq < 0) fail(lineNo, `a statement must have a '=': ${clip(line)}`)
     const key = line.slice(0, eq).trim()
     if (key === '') fail(lineNo, `a statement must have a variable name: ${clip(line)}`)
     if (current === null) return fail(lineNo, `statement '${clip(key)}' before any [section]`)
-    if (!current.entries.has(key)) current.entries.set(key, line.slice(eq + 1).trim())
+    if (!current.entries.has(key)) {
+      current.entries.set(key, line.slice(eq + 1).trim())
+      current.lines.set(key, lineNo)
+    }
   }
   if (!sections.some((s) => s.title === OPTIONS_SECTION.DBOptions)) fail(lines.length, 'no [DBOptions] section')
   if (!cfNames.has('default')) fail(lines.length, 'no [CFOptions "default"] section')
-  return { sections }
+  return { sections, skipped }
 }
 
 function clip(s: string): string {
@@ -85,7 +105,8 @@ function removeComment(line: string): string {
   return line
 }
 
-function parseSectionHeader(line: string, lineNo: number, fail: (line: number, m: string) => never): OptionsSection {
+/** A section header, or null when its title is not one this parser knows. */
+function parseSectionHeader(line: string, lineNo: number): OptionsSection | null {
   const open = line.indexOf('"')
   const close = line.lastIndexOf('"')
   const hasArgument = open >= 0 && open !== close
@@ -96,8 +117,8 @@ function parseSectionHeader(line: string, lineNo: number, fail: (line: number, m
     title === OPTIONS_SECTION.DBOptions ||
     title === OPTIONS_SECTION.CFOptions ||
     (title.startsWith(OPTIONS_SECTION.TableOptions) && title.length > OPTIONS_SECTION.TableOptions.length)
-  if (!known) fail(lineNo, `unknown section ${clip(line)}`)
-  return { title, argument, line: lineNo, entries: new Map() }
+  if (!known) return null
+  return { title, argument, line: lineNo, entries: new Map(), lines: new Map() }
 }
 
 function checkSection(s: OptionsSection, sections: OptionsSection[], cfNames: Set<string>, fail: (line: number, m: string) => never): void {

@@ -13,11 +13,15 @@ import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpee
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
 import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
 import {
+  blobLines,
+  escapeName,
   formatChange,
   formatCpu,
   formatProjected,
   formatSize,
   formatSpeed,
+  leftOutLines,
+  levelDbLines,
   levelLabel,
   maxBytesVerdict,
   NOISY_MARK,
@@ -25,6 +29,7 @@ import {
   optionsDiffer,
   optionsFootnotes,
   releaseLine,
+  printable,
   versionLine,
   sharePercent,
   stopText,
@@ -299,21 +304,24 @@ function htmlTable(columns: HtmlColumn[], rows: string[][], rowClasses: string[]
 }
 
 const text = (s: string | number) => escapeHtml(String(s))
+/** A column family's name, its control bytes escaped (report/text.ts escapeName). */
+const cfName = (name: string) => text(escapeName(name))
 
 function databaseTable(advice: Advice): string {
   const rows = advice.columnFamilies.flatMap((cf) =>
     cf.levels.map((l) => [
-      `<code>${text(cf.name)}</code>`,
+      `<code>${cfName(cf.name)}</code>`,
       text(levelLabel(l)),
       text(l.files),
       text(formatSize(l.fileBytes)),
       text(formatSize(l.dataBytes)),
-      text(l.entries),
+      text(l.entries ?? 'unknown'),
       text(l.todayCompression),
       l.todayOptions ? text(l.todayOptions.label) + (optionsDiffer(l) ? ' <span class="warn">(differs)</span>' : '') : '',
       text(l.todayRatio.toFixed(2)),
     ]),
   )
+  for (const name of advice.source.emptyColumnFamilies ?? []) rows.push([`<code>${cfName(name)}</code>`, 'empty', '0', '', '', '', '', '', ''])
   return htmlTable(
     [
       { header: 'Column family' },
@@ -404,7 +412,7 @@ function matrixTable(l: LevelAdvice): string {
 function samplingTable(advice: Advice): string {
   const rows = advice.columnFamilies.flatMap((cf) =>
     cf.levels.map((l) => [
-      `<code>${text(cf.name)}</code>`,
+      `<code>${cfName(cf.name)}</code>`,
       text(levelLabel(l)),
       text(`${l.sample.blocks} of ${l.dataBlocks}`),
       text(formatSize(l.sample.uncompressedBytes)),
@@ -539,12 +547,27 @@ function facts(advice: Advice): string {
 
 function notesList(advice: Advice): string {
   const notes: string[] = []
-  for (const cf of advice.columnFamilies) for (const l of cf.levels) if (l.autoSkip) notes.push(`${cf.name} ${levelLabel(l)}: ${l.autoSkip.note}`)
+  for (const cf of advice.columnFamilies) for (const l of cf.levels) if (l.autoSkip) notes.push(`${escapeName(cf.name)} ${levelLabel(l)}: ${l.autoSkip.note}`)
   const unlisted = advice.source.unlistedFiles
   if (unlisted.length > 0) notes.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${unlisted.join(', ')}`)
-  notes.push(...advice.notes)
+  notes.push(...blobLines(advice), ...advice.notes)
   if (notes.length === 0) return ''
-  return `<ul class="notes">${notes.map((n) => `<li>${text(n)}</li>`).join('')}</ul>`
+  return `<ul class="notes">${notes.map((n) => `<li>${text(printable(n))}</li>`).join('')}</ul>`
+}
+
+/** A LevelDB database's one option. */
+function levelDbSection(advice: Advice): string {
+  if (advice.source.engine !== 'leveldb') return ''
+  return `<section id="leveldb">\n<h2>LevelDB option to set</h2>\n${levelDbLines(advice)
+    .map((l) => `<p>${text(l)}</p>`)
+    .join('\n')}\n</section>\n`
+}
+
+/** The files left out of the run, named in the page itself. */
+function leftOutSection(advice: Advice): string {
+  const lines = leftOutLines(advice)
+  if (lines.length === 0) return ''
+  return `<section id="left-out">\n<h2>Left out (${lines.length} file${lines.length === 1 ? '' : 's'}: not in the advice)</h2>\n<ul class="notes">${lines.map((n) => `<li>${text(n)}</li>`).join('')}</ul>\n</section>\n`
 }
 
 /** The whole report as one HTML page that needs nothing from the network. */
@@ -552,8 +575,8 @@ export function renderAdviceHtml(advice: Advice): string {
   const title = `sstkit advise: ${advice.source.paths.join(', ')}`
   const cfs = advice.columnFamilies.map((cf, i) =>
     [
-      `<section class="cf" id="cf${i}" data-name="${text(cf.name)}">`,
-      `<h2>Column family <code>${text(cf.name)}</code></h2>`,
+      `<section class="cf" id="cf${i}" data-name="${cfName(cf.name)}">`,
+      `<h2>Column family <code>${cfName(cf.name)}</code></h2>`,
       ...cf.levels.map((l, j) => levelSection(l, i, j)),
       '</section>',
     ].join('\n'),
@@ -565,7 +588,7 @@ export function renderAdviceHtml(advice: Advice): string {
       .map((cf) => {
         const { code } = optionsCode(cf)
         const notes = optionsFootnotes(advice, cf, (b) => formatSize(b))
-        return `<h3><code>${text(cf.name)}</code></h3>\n${code.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(code)}</code></pre>`}${notes.length ? `\n<ul>${notes.map((n) => `<li>${text(n)}</li>`).join('')}</ul>` : ''}`
+        return `<h3><code>${cfName(cf.name)}</code></h3>\n${code.trim() === '' ? '<p>Nothing to change.</p>' : `<pre><code>${text(code)}</code></pre>`}${notes.length ? `\n<ul>${notes.map((n) => `<li>${text(n)}</li>`).join('')}</ul>` : ''}`
       })
       .join('\n')
   const noisyNote = `${NOISY_MARK} before a timing: noisy, its 95% interval is too wide to rank on.`
@@ -589,7 +612,7 @@ ${facts(advice)}
 ${databaseTable(advice)}
 </section>
 ${workloadSection(advice)}
-${cfs.join('\n')}
+${leftOutSection(advice)}${cfs.join('\n')}
 <section id="total">
 <h2>Total</h2>
 <p>Data blocks of every column family and level: ${text(formatSize(advice.total.todayBytes))} today, ${text(formatProjected(advice.total.projected))} projected, change ${text(formatChange(advice.total.change))}.</p>${advice.total.maxBytes ? `\n<p>--max-bytes ${text(formatSize(advice.total.maxBytes.bytes))}: the projected total ${text(maxBytesVerdict(advice.total.maxBytes))}.</p>` : ''}
@@ -600,8 +623,8 @@ ${samplingTable(advice)}
 ${notesList(advice)}
 <p>${text(noisyNote)}</p>
 </section>
-<section id="options">
-<h2>RocksDB options to set</h2>
+${levelDbSection(advice)}<section id="options">
+<h2>${advice.source.engine === 'leveldb' ? 'RocksDB options, for a migration to RocksDB (a separate suggestion)' : 'RocksDB options to set'}</h2>
 ${options}
 </section>
 </main>

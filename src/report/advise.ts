@@ -10,7 +10,7 @@
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
-import { formatBytes, formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
+import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
 export interface AdviceTextOptions {
   /** Columns to fit (default 100). */
@@ -35,7 +35,7 @@ function signedPoints(v: number, digits: number): string {
   return signedPercent(v, digits).slice(0, -1)
 }
 
-export { formatSize, NOISY_MARK, signedPercent, wrapWords }
+export { escapeName, formatSize, NOISY_MARK, printable, signedPercent, wrapWords }
 
 /** "-18.4% (-18.9..-17.9)": the change and its 95% interval. */
 export function formatChange(c: Interval): string {
@@ -136,11 +136,38 @@ export function sharePercent(share: number): string {
 }
 
 /** Shorten in the middle so that names sharing a prefix stay apart. */
-export function trimMiddle(s: string, max: number): string {
+export function trimMiddle(s: string, max: number, head = Math.ceil((max - 1) / 2)): string {
   if (s.length <= max) return s
   const keep = max - 1
-  const head = Math.ceil(keep / 2)
   return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`
+}
+
+/**
+ * Each name shortened to `max` columns, no two alike: names whose middle-trimmed forms collide
+ * ("transacti…_hash" twice) are cut elsewhere, at the first split that tells them apart, and
+ * numbered (#2, #3) when no split does.
+ */
+export function shortNames(names: string[], max: number): Map<string, string> {
+  const out = new Map(names.map((n) => [n, trimMiddle(n, max)]))
+  const byShort = new Map<string, string[]>()
+  for (const [n, short] of out) byShort.set(short, [...(byShort.get(short) ?? []), n])
+  const taken = new Set(out.values())
+  for (const [short, group] of byShort) {
+    if (group.length < 2) continue
+    taken.delete(short)
+    // Splits from the middle outwards: more of the head, or more of the tail.
+    const splits = Array.from({ length: max }, (_, i) => i).sort((a, b) => Math.abs(a - max / 2) - Math.abs(b - max / 2))
+    const split = splits.find((h) => {
+      const forms = group.map((n) => trimMiddle(n, max, h))
+      return new Set(forms).size === group.length && forms.every((f) => !taken.has(f))
+    })
+    group.forEach((n, i) => {
+      const form = split !== undefined ? trimMiddle(n, max, split) : `${trimMiddle(n, max - 3)}#${i + 1}`
+      out.set(n, form)
+      taken.add(form)
+    })
+  }
+  return out
 }
 
 function sourceLine(advice: Advice): string {
@@ -234,18 +261,50 @@ function samplingLine(advice: Advice): string {
   return parts.join('; ')
 }
 
-/** Notes that belong to no table: auto-skip per level, files left out, the engine's notes. */
-function noteLines(advice: Advice): string[] {
+/** Notes that belong to no table: auto-skip per level, files left out, blob files, the engine's notes; each one printable line. */
+export function noteLines(advice: Advice): string[] {
   const out: string[] = []
   for (const cf of advice.columnFamilies) {
-    for (const l of cf.levels) if (l.autoSkip) out.push(`${cf.name} ${levelLabel(l)}: ${l.autoSkip.note}`)
+    for (const l of cf.levels) if (l.autoSkip) out.push(`${escapeName(cf.name)} ${levelLabel(l)}: ${l.autoSkip.note}`)
   }
   const unlisted = advice.source.unlistedFiles
   if (unlisted.length > 0) {
     const shown = unlisted.slice(0, 5).join(', ')
     out.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${shown}${unlisted.length > 5 ? ', …' : ''}`)
   }
-  return [...out, ...advice.notes]
+  out.push(...blobLines(advice))
+  return [...out, ...advice.notes].map(printable)
+}
+
+/** How the RocksDB sections of a LevelDB database's advice are labelled. */
+const MIGRATION = 'for a migration to RocksDB (a separate suggestion)'
+
+/** A LevelDB database's one option, and why. */
+export function levelDbLines(advice: Advice): string[] {
+  const l = advice.leveldb
+  if (!l) return ['not chosen: the evaluated settings (--types) lack snappy or none, the two LevelDB has']
+  return [
+    `options.compression = ${l.compression}: ${l.reason} (data blocks ${formatBytes(l.todayBytes)} today; ${formatBytes(l.snappyBytes)} with snappy, ${formatBytes(l.noneBytes)} without)`,
+  ]
+}
+
+/** Blob files per column family: live bytes that the advice does not cover. */
+export function blobLines(advice: Advice): string[] {
+  return (advice.source.blobFiles ?? []).map(
+    (b) =>
+      `column family "${escapeName(b.columnFamily)}" also holds ${b.files} blob file(s), ${formatBytes(b.bytes)}${b.garbageBytes > 0 ? ` (${formatBytes(b.garbageBytes)} of it garbage)` : ''}: values stored in blob files are not in this advice (only the SSTs' data blocks are)`,
+  )
+}
+
+/** The files left out of the run (a live file missing on disk, a damaged table, a block that could not be read): one line each. */
+export function leftOutLines(advice: Advice): string[] {
+  return advice.problems.map(problemLine)
+}
+
+/** One problem as one printable line: the file, the offset (unless the message has it), the message. */
+export function problemLine(p: Advice['problems'][number]): string {
+  const offset = p.offset !== null && !p.message.includes(`offset ${p.offset}`) ? `offset ${p.offset}: ` : ''
+  return printable(`${p.file}: ${offset}${p.message}`)
 }
 
 function anyNoisy(estimates: (SettingEstimate | null | undefined)[]): boolean {
@@ -308,9 +367,23 @@ function heading(s: string, ctx: TextContext): string {
 const LEVEL_COLUMNS: Column[] = [{ header: 'Column family' }, { header: 'Level' }]
 
 /** How a column family is named in its levels' rows: for a terminal on its first level only, trimmed. */
-type NameCell = (cf: ColumnFamilyAdvice, firstLevel: boolean) => Cell
-const textName: NameCell = (cf, first) => (first ? trimMiddle(cf.name, CF_NAME_WIDTH) : '')
-const mdName: NameCell = (cf) => mdCode(cf.name)
+type NameCell = (cf: Pick<ColumnFamilyAdvice, 'name'>, firstLevel: boolean) => Cell
+/** Names escaped and shortened for a terminal, no two alike. */
+function textNames(advice: Advice): NameCell {
+  const names = [...advice.columnFamilies.map((c) => c.name), ...(advice.source.emptyColumnFamilies ?? [])]
+  const short = shortNames(names.map(escapeName), CF_NAME_WIDTH)
+  return (cf, first) => (first ? (short.get(escapeName(cf.name)) ?? escapeName(cf.name)) : '')
+}
+const mdName: NameCell = (cf) => mdCode(escapeName(cf.name))
+
+/** Rows for the column families that hold no live file: named, and said empty. */
+function emptyRows(advice: Advice, name: NameCell, columns: number): Cell[][] {
+  return (advice.source.emptyColumnFamilies ?? []).map((n) => {
+    const row: Cell[] = [name({ name: n }, true), 'empty']
+    while (row.length < columns) row.push(row.length === 2 ? 0 : '')
+    return row
+  })
+}
 
 /** One row per level: its column family, its label, then `cells`; with `gap`, a blank row of that width between column families. */
 function levelRows(advice: Advice, name: NameCell, cells: (l: LevelAdvice) => Cell[], gap?: number): Cell[][] {
@@ -323,18 +396,21 @@ function levelRows(advice: Advice, name: NameCell, cells: (l: LevelAdvice) => Ce
 }
 
 function databaseModel(advice: Advice, ctx: TextContext): TableModel {
+  const textName = textNames(advice)
   const rows = levelRows(
     advice,
     textName,
     (l) => [
       l.files,
       formatSize(l.fileBytes, ctx.exact),
-      l.entries,
+      l.entries ?? 'unknown',
       optionsDiffer(l) ? `${l.todayCompression}\nOPTIONS: ${l.todayOptions?.label}` : l.todayCompression,
       l.todayRatio.toFixed(2),
     ],
     7,
   )
+  const empty = emptyRows(advice, textName, 7)
+  if (empty.length > 0) rows.push(blankRow(7), ...empty)
   const levels = advice.columnFamilies.flatMap((c) => c.levels)
   const sum = (f: (l: LevelAdvice) => number) => levels.reduce((a, l) => a + f(l), 0)
   return {
@@ -356,7 +432,7 @@ function databaseModel(advice: Advice, ctx: TextContext): TableModel {
           sum((l) => l.fileBytes),
           ctx.exact,
         ),
-        sum((l) => l.entries),
+        levels.some((l) => l.entries === null) ? 'unknown' : sum((l) => l.entries ?? 0),
         '',
         '',
       ],
@@ -446,12 +522,17 @@ function levelBars(advice: Advice, ctx: TextContext): string[] {
     cf.levels
       .filter((l) => Number.isFinite(l.recommended.estimate.bytes.estimate) && l.dataBlocks > 0)
       .map((l) => ({
-        name: trimMiddle(`${cf.name} ${levelName(l)}`, BAR_LABEL_WIDTH),
+        name: `${escapeName(cf.name)} ${levelName(l)}`,
         today: todayBytes(l),
         next: l.recommended.estimate.bytes.estimate,
       })),
   )
   if (rows.length === 0) return []
+  const labels = shortNames(
+    rows.map((r) => r.name),
+    BAR_LABEL_WIDTH,
+  )
+  for (const r of rows) r.name = labels.get(r.name) ?? r.name
   const figures = rows.map((r) => `${formatSize(r.today, ctx.exact)} → ${formatSize(r.next, ctx.exact)} ${signedPercent(r.next / r.today - 1)}`)
   const room = ctx.width - 2 - BAR_LABEL_WIDTH - 2 - Math.max(...figures.map((f) => f.length)) - 2
   if (room < 10) return []
@@ -520,10 +601,15 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
 
   section('The database today')
   out.push(table(databaseModel(advice, ctx), ctx, 5))
+  const leftOut = leftOutLines(advice)
+  if (leftOut.length > 0) {
+    section(`Left out (${leftOut.length} file${leftOut.length === 1 ? '' : 's'}: not in the advice)`)
+    for (const n of leftOut) out.push(...prose(n, ctx.width, '- '))
+  }
 
-  section('Recommendation per level')
+  section(advice.source.engine === 'leveldb' ? `Recommendation per level, ${MIGRATION}` : 'Recommendation per level')
   for (const cf of advice.columnFamilies) {
-    out.push(...prose(`Column family "${cf.name}"`, ctx.width))
+    out.push(...prose(`Column family "${escapeName(cf.name)}"`, ctx.width))
     out.push(table(recommendationModel(cf.levels, ctx), ctx, 1))
     for (const line of costLines(cf.levels)) out.push(...prose(line, ctx.width, '  '))
   }
@@ -533,7 +619,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
     section('Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)')
     for (const cf of advice.columnFamilies) {
       for (const l of cf.levels) {
-        out.push(...prose(`${cf.name} ${levelLabel(l)}`, ctx.width))
+        out.push(...prose(`${escapeName(cf.name)} ${levelLabel(l)}`, ctx.width))
         out.push(table(matrixModel(l, ctx), ctx, 0))
         const costs = costTable(l)
         if (costs)
@@ -549,14 +635,18 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   out.push(table(totalModel(advice, ctx.exact), ctx))
 
   section('Sampling')
-  out.push(table(samplingModel(advice, ctx.exact, textName), ctx, 5))
+  out.push(table(samplingModel(advice, ctx.exact, textNames(advice)), ctx, 5))
   for (const n of noteLines(advice)) out.push(...prose(n, ctx.width, '- '))
 
-  section('RocksDB options to set')
+  if (advice.source.engine === 'leveldb') {
+    section('LevelDB option to set')
+    for (const line of levelDbLines(advice)) out.push(...prose(line, ctx.width, '  '))
+  }
+  section(advice.source.engine === 'leveldb' ? `RocksDB options, ${MIGRATION}` : 'RocksDB options to set')
   const release = releaseLine(advice)
   if (release) out.push(...prose(release, ctx.width))
   for (const cf of advice.columnFamilies) {
-    out.push('', ...prose(`Column family "${cf.name}":`, ctx.width))
+    out.push('', ...prose(`Column family "${escapeName(cf.name)}":`, ctx.width))
     const { code } = optionsCode(cf)
     out.push(code.trim() === '' ? '(nothing to change)' : code)
     for (const n of optionsFootnotes(advice, cf, (b) => formatSize(b, ctx.exact))) out.push(...prose(n, ctx.width, '  '))
@@ -599,11 +689,12 @@ function mdDatabaseModel(advice: Advice): TableModel {
     l.files,
     formatBytes(l.fileBytes),
     formatBytes(l.dataBytes),
-    l.entries,
+    l.entries ?? 'unknown',
     mdText(l.todayCompression),
     l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
     l.todayRatio.toFixed(2),
   ])
+  rows.push(...emptyRows(advice, mdName, 9))
   return {
     columns: [
       ...LEVEL_COLUMNS,
@@ -679,10 +770,13 @@ export function renderAdviceMarkdown(advice: Advice): string {
   if (t.maxBytes) out.push(`- **--max-bytes:** ${formatBytes(t.maxBytes.bytes)}: the projected total ${maxBytesVerdict(t.maxBytes)}`)
 
   out.push('', '### The database today', '', mdTable(mdDatabaseModel(advice)))
+  const leftOut = leftOutLines(advice)
+  if (leftOut.length > 0)
+    out.push('', `### Left out (${leftOut.length} file${leftOut.length === 1 ? '' : 's'}: not in the advice)`, '', ...leftOut.map((n) => `- ${mdText(n)}`))
 
-  out.push('', '### Recommendation per level')
+  out.push('', advice.source.engine === 'leveldb' ? `### Recommendation per level, ${MIGRATION}` : '### Recommendation per level')
   for (const cf of advice.columnFamilies) {
-    out.push('', `#### ${mdCode(cf.name)}`, '', mdTable(mdRecommendationModel(cf.levels)))
+    out.push('', `#### ${mdName(cf, true)}`, '', mdTable(mdRecommendationModel(cf.levels)))
     const lines = costLines(cf.levels)
     if (lines.length > 0) out.push('', ...lines.map((n) => `- ${mdText(n)}`))
   }
@@ -692,7 +786,7 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push('', '<details><summary>Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)</summary>')
   for (const cf of advice.columnFamilies) {
     for (const l of cf.levels) {
-      out.push('', `**${mdCode(cf.name)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
+      out.push('', `**${mdName(cf, true)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
       const costs = costTable(l)
       if (costs)
         out.push(
@@ -714,12 +808,13 @@ export function renderAdviceMarkdown(advice: Advice): string {
   const notes = noteLines(advice)
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
 
-  out.push('', '### RocksDB options to set')
+  if (advice.source.engine === 'leveldb') out.push('', '### LevelDB option to set', '', ...levelDbLines(advice).map((l) => `- ${mdText(l)}`))
+  out.push('', advice.source.engine === 'leveldb' ? `### RocksDB options, ${MIGRATION}` : '### RocksDB options to set')
   const release = releaseLine(advice)
   if (release) out.push('', mdText(release))
   for (const cf of advice.columnFamilies) {
     const { code: text, diff } = optionsCode(cf)
-    out.push('', `#### ${mdCode(cf.name)}`, '')
+    out.push('', `#### ${mdName(cf, true)}`, '')
     if (text.trim() === '') out.push('Nothing to change.')
     else out.push(`${fence(text)}${diff ? 'diff' : 'ini'}`, text, fence(text))
     const notes = optionsFootnotes(advice, cf, (b) => formatSize(b, false))

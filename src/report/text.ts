@@ -95,3 +95,20 @@ export function wrapWords(text: string, width: number, indent = /^ */.exec(text)
 export function jsonNumber(v: number | bigint | string): number | string {
   return typeof v === 'bigint' ? v.toString() : v
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\\]/g
+
+/**
+ * A name for people (a column family's, a file's): control characters as \xNN, and the backslash
+ * doubled so that the escape cannot be mistaken for the name "\x01" itself. A name of control bytes
+ * then neither blanks a table row nor moves the cursor, in text, Markdown and HTML alike.
+ */
+export function escapeName(s: string): string {
+  return s.replace(CONTROL, (c) => (c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+}
+
+/** Free text for one line (a note, a message): control characters as \xNN; a backslash stays. */
+export function printable(s: string): string {
+  return s.replace(CONTROL, (c) => (c === '\\' ? c : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+}

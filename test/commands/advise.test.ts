@@ -82,19 +82,19 @@ describe('sstkit advise on a database written by real RocksDB', () => {
   })
 
   it('the same seed gives the same sizes for any --jobs', () => {
-    const one = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1', '--time-budget', '5s'])
-    const two = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2', '--time-budget', '5s'])
+    const one = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1'])
+    const two = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2'])
     expect(sizes(two)).toEqual(sizes(one))
     expect(sizes(one).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
-    const other = json([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7', '--time-budget', '5s'])
+    const other = json([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7'])
     expect(sizes(other)).not.toEqual(sizes(one))
   })
 
   it('N shards merged give the one-run sizes exactly', () => {
-    const whole = json([MEDIUM, ...FEW, '--sample', '30%', '--time-budget', '5s'])
+    const whole = json([MEDIUM, ...FEW, '--sample', '30%'])
     expect(sizes(whole).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
     const parts = [0, 1, 2].map((k) => {
-      const r = sstkit(['advise', MEDIUM, ...FEW, '--sample', '30%', '--shard', `${k}/3`, '--json', '--time-budget', '5s'])
+      const r = sstkit(['advise', MEDIUM, ...FEW, '--sample', '30%', '--shard', `${k}/3`, '--json'])
       expect(r.status).toBe(0)
       const file = join(tmp, `part${k}.json`)
       writeFileSync(file, r.stdout)
@@ -206,7 +206,7 @@ describe('sstkit advise on plain files and damaged databases', () => {
   })
 
   it('--max-bytes: the least CPU that keeps the total within the limit, or each level its smallest and says so', () => {
-    const base = [MEDIUM, ...FEW, '--sample', '30%', '--time-budget', '10s']
+    const base = [MEDIUM, ...FEW, '--sample', '30%']
     const free = json(base)
     const today = free.total.todayBytes
     const fit = json([...base, '--max-bytes', '85%'])

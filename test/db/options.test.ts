@@ -280,6 +280,25 @@ describe('compression options values', () => {
     })
   })
 
+  it('values read as RocksDB reads them: a decimal comma, k/m/g suffixes; an option advise does not use only noted', () => {
+    const dir = mkdtempSync(join(tmp, 'locale-'))
+    const file = join(dir, 'OPTIONS-000005')
+    writeFileSync(
+      file,
+      '[DBOptions]\n[CFOptions "default"]\n  max_bytes_for_level_multiplier=10,000000\n  max_bytes_for_level_base=64m\n' +
+        '[TableOptions/BlockBasedTable "default"]\n  block_size=4k\n  block_restart_interval=sixteen\n[Future "x"]\n  whatever\n',
+    )
+    const o = readNewestOptions(dir)!
+    expect(o.columnFamilies[0]).toMatchObject({ maxBytesForLevelMultiplier: 10, maxBytesForLevelBase: 64 << 20, blockSize: 4096, blockRestartInterval: 16 })
+    expect(o.notes).toEqual([
+      `${file}:8: section [Future "x"] is not one sstkit knows: skipped`,
+      `${file}:3: max_bytes_for_level_multiplier=10,000000 is written with a decimal comma (by a writer under a locale that writes one): read as 10`,
+      `${file}:7: block_restart_interval: 'sixteen' is not a number; advise does not use it: RocksDB's default 16 stands in`,
+    ])
+    writeFileSync(file, '[DBOptions]\n[CFOptions "default"]\n  num_levels=7\n  max_bytes_for_level_multiplier=ten\n')
+    expect(catchErr(() => readNewestOptions(dir)).message).toBe(`${file}:4: max_bytes_for_level_multiplier: 'ten' is not a number`)
+  })
+
   it('bad values are errors naming the file and key', () => {
     expect(catchErr(() => compressionOpts('{level=high;}', 'OPTIONS-7:12: compression_opts')).message).toBe(
       "OPTIONS-7:12: compression_opts.level: 'high' is not a number",
@@ -288,6 +307,7 @@ describe('compression options values', () => {
     expect(catchErr(() => compressionOpts('1:2', 'f')).message).toContain("has fewer than 4 ':'-separated fields")
     const dir = mkdtempSync(join(tmp, 'bad-'))
     writeFileSync(join(dir, 'OPTIONS-000003'), '[DBOptions]\n[CFOptions "default"]\n  num_levels=seven\n')
-    expect(catchErr(() => readNewestOptions(dir)).message).toBe(`${join(dir, 'OPTIONS-000003')}:2: num_levels: 'seven' is not a number`)
+    // The value's own line, not its section's.
+    expect(catchErr(() => readNewestOptions(dir)).message).toBe(`${join(dir, 'OPTIONS-000003')}:3: num_levels: 'seven' is not a number`)
   })
 })
