@@ -89,6 +89,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         dynamicLevels: inputs.dynamicLevels,
         source: inputs.source,
         onProgress: (m) => progress.show(m),
+        // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
+        startedAt: 0,
       })
       progress.clear()
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
