@@ -665,7 +665,7 @@ async function simulateLevel(runJs, files, advice, o) {
       [
         'table/reader.js',
         'codec/block-compressor.js',
-        'table/rewrite.js',
+        'rewrite/rewrite.js',
         'advise/settings.js',
         'advise/sampling.js',
         'advise/estimate.js',

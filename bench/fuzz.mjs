@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The fuzzer, on demand: thousands of mutants (src/synth/mutate.ts) of the real
+// The fuzzer, on demand: thousands of mutants (test/fuzz/mutate.ts) of the real
 // fixtures in test/fixtures/real, each checked against the properties of
-// src/synth/fuzz.ts (the same mutants and checks test/fuzz runs a few hundred of).
+// test/fuzz/checks.ts (the same mutants and checks test/fuzz runs a few hundred of).
 // Library checks run in a worker thread, so a mutant that hangs is killed after
 // --timeout-ms and reported; every --cli-every'th mutant also goes through the
 // built CLI (a multi-file run with an intact file, its peak RSS measured).
@@ -14,14 +14,45 @@
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { isMainThread, parentPort, Worker } from 'node:worker_threads'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const RUN_JS = join(ROOT, 'bin', 'run.js')
 const REAL = join(ROOT, 'test', 'fixtures', 'real')
-const dist = (p) => import(join(ROOT, 'dist', p))
+const SRC = join(ROOT, 'src') + sep
+
+/**
+ * The mutator and the checks are test code (test/fuzz/, not shipped in dist/): esbuild builds the
+ * two modules into a temporary directory, their imports of src/ pointed at the built dist/, so the
+ * fuzzer runs the code users run. Returns the directory holding mutate.js and checks.js.
+ */
+async function buildFuzzModules() {
+  const { build } = await import('esbuild')
+  const outdir = mkdtempSync(join(tmpdir(), 'sstkit-fuzz-modules-'))
+  process.on('exit', () => rmSync(outdir, { recursive: true, force: true }))
+  const toDist = {
+    name: 'src-to-dist',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const path = resolve(args.resolveDir, args.path)
+        if (!path.startsWith(SRC)) return undefined
+        return { path: pathToFileURL(join(ROOT, 'dist', relative(SRC, path))).href, external: true }
+      })
+    },
+  }
+  await build({
+    entryPoints: { mutate: join(ROOT, 'test', 'fuzz', 'mutate.ts'), checks: join(ROOT, 'test', 'fuzz', 'checks.ts') },
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+    plugins: [toDist],
+  })
+  return outdir
+}
 
 function parseArgs(argv) {
   const o = { seed: 1, count: 2000, fixtures: null, kinds: null, cliEvery: 25, timeoutMs: 20_000, replay: null, keep: null, json: false }
@@ -58,7 +89,7 @@ function usage(error) {
   --seed S          first seed (default 1); mutant i uses seed S+i
   --count N         mutants (default 2000), spread round-robin over the fixtures
   --fixtures LIST   comma-separated fixture names (default: every one in test/fixtures/real)
-  --kinds LIST      only these mutation kinds (default: all; see src/synth/mutate.ts)
+  --kinds LIST      only these mutation kinds (default: all; see test/fuzz/mutate.ts)
   --cli-every K     every K'th mutant also through the CLI (default 25; 0 = never)
   --timeout-ms T    a mutant whose library checks take longer is a hang (default 20000)
   --replay F:S      run the one mutant of fixture F and seed S, print what it is, keep it
@@ -75,11 +106,12 @@ function usage(error) {
 
 /** In-process checks in a worker that can be killed when a mutant hangs. */
 class Checker {
-  constructor() {
+  constructor(modules) {
+    this.modules = modules
     this.start()
   }
   start() {
-    this.worker = new Worker(fileURLToPath(import.meta.url))
+    this.worker = new Worker(fileURLToPath(import.meta.url), { workerData: { modules: this.modules } })
     this.worker.unref()
   }
   check(file, outDir, timeoutMs) {
@@ -113,8 +145,9 @@ class Checker {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2))
-  const { mapTable, mutant, MUTATION_KINDS } = await dist('synth/mutate.js')
-  const { spawnCli, cliViolations, CLI_CHECKS } = await dist('synth/fuzz.js')
+  const modules = await buildFuzzModules()
+  const { mapTable, mutant, MUTATION_KINDS } = await import(pathToFileURL(join(modules, 'mutate.js')).href)
+  const { spawnCli, cliViolations, CLI_CHECKS } = await import(pathToFileURL(join(modules, 'checks.js')).href)
   const kinds = o.kinds ?? MUTATION_KINDS
   for (const k of kinds) if (!MUTATION_KINDS.includes(k)) usage(`unknown mutation kind ${k} (one of ${MUTATION_KINDS.join(', ')})`)
 
@@ -135,7 +168,7 @@ async function main() {
   }
 
   const work = mkdtempSync(join(tmpdir(), 'sstkit-fuzz-'))
-  const checker = new Checker()
+  const checker = new Checker(modules)
   const byKind = new Map()
   const failures = []
   let cliRuns = 0
@@ -235,7 +268,7 @@ function printSummary(s) {
 // Last, so that everything above is defined when main runs.
 if (!isMainThread) {
   // Worker: the in-process checks of one mutant file at a time.
-  const { runLibrary, runRewrite } = await dist('synth/fuzz.js')
+  const { runLibrary, runRewrite } = await import(pathToFileURL(join(workerData.modules, 'checks.js')).href)
   parentPort.on('message', ({ file, outDir, timeLimitMs }) => {
     const lib = runLibrary(file, timeLimitMs)
     const rewrite = runRewrite(file, outDir, lib.flagged)

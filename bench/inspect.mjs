@@ -209,10 +209,10 @@ function pad(s, n, right = false) {
   return right ? s.padStart(n) : s.padEnd(n)
 }
 
-/** What verify's native kernel can do in the build behind `runJs` (its dist/table/verify-native.js), in words. */
+/** What verify's native kernel can do in the build behind `runJs` (its public dist/reader.js), in words. */
 async function kernelOf(runJs) {
   try {
-    const mod = await import(join(dirname(runJs), '..', 'dist', 'table', 'verify-native.js'))
+    const mod = await import(join(dirname(runJs), '..', 'dist', 'reader.js'))
     const a = mod.nativeVerifyAbilities()
     if (!a) return 'none: verify uses its WebAssembly path'
     return `native (dist/native/verify-kernel.so: ${Object.entries(a)

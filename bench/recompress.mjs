@@ -17,8 +17,8 @@
 // --sst-dump-per-level) with 16 KiB blocks and no zstd frame checksum (it has no flag for it), so
 // sstkit runs the same configurations: --block-size 16384 --checksum off.
 // Targets (issue 16): wall <= 0.55 x sst_dump with 2 jobs, peak RSS <= 150 MB, both from the same
-// run; CPU overhead <= 10% over bare zstd. The wall rounds run sstkit's default round trip (since
-// session 7 a 1-in-8 sample on the bench file, as sst_dump 7.8.3 decompresses nothing); the CPU
+// run; CPU overhead <= 10% over bare zstd. The wall rounds run sstkit's default round trip (a
+// 1-in-8 sample on the bench file, as sst_dump 7.8.3 decompresses nothing); the CPU
 // rounds run it with --verify-compression, every block, as bare zstd decompresses every block.
 
 import { spawnSync } from 'node:child_process'

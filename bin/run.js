@@ -3,7 +3,7 @@
 // thread compiles Node's internal modules from source (`--max-semi-space-size=1` cost ~10-15 ms of
 // each start and ~0.06 s of CPU per worker thread). Young generations are bounded without one:
 // workers by their Worker limits (src/util/worker-pool.ts), the main thread of the long commands
-// at run time (keepYoungGenerationSmall, src/util/garbage.ts). bench/README.md, "Session 7: semi-space".
+// at run time (keepYoungGenerationSmall, src/util/garbage.ts). Measured on commit 9058897, 2026-12-01.
 //
 // Start-up (each step measured in bench/README.md, "Start-up"):
 // - `--version` needs nothing but package.json: it is answered before oclif loads, with

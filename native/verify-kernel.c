@@ -5,7 +5,7 @@
  * libzstd and liblz4, with the table's dictionary where RocksDB uses it), its block
  * footer and restart array, and the internal-key order of its entries under
  * the bytewise comparator. It answers per block what the WebAssembly path
- * answers (src/wasm/verify-kernels.wat with src/table/verify-parallel.ts's
+ * answers (src/wasm/verify-kernels.wat with src/verify/parallel.ts's
  * checks around it): the entry count and the first and last keys, or "check
  * this block again in JavaScript" (anything unusual: the JavaScript path
  * words the problem), or "not handled here" (a codec or checksum this file
@@ -22,7 +22,7 @@
  * a library that is missing makes its blocks "not handled".
  *
  * Built by scripts/build-native.mjs into dist/native; loaded through koffi
- * by src/table/verify-native.ts. No allocation is sized by what a block
+ * by src/verify/native.ts. No allocation is sized by what a block
  * claims beyond the caller's limit; nothing here reads outside the buffers
  * it is given.
  */
@@ -362,7 +362,7 @@ static int64_t decompress_framed(uint8_t type, const uint8_t *payload, size_t si
 /*
  * Walk the entries of a data block's contents: the same conditions as verify's
  * JavaScript path meets without a problem (format/block.ts decodeBlockLayout and
- * checkRestartPoints, verify-parallel.ts checkBytes, the WebAssembly check), else REDO;
+ * checkRestartPoints, src/verify/parallel.ts checkBytes, the WebAssembly check), else REDO;
  * with `valid_types`, every entry's type byte must be one it marks (sst-dump's check).
  * Returns the entry count; *first / *last point at the keys (last in prev_key).
  */

@@ -1,6 +1,6 @@
 // Compile native/*.c into dist/native/*.so with the system C compiler ($CC, else cc).
 // Run by `npm run build`. Where no compiler works, sstkit still works: the code that
-// loads a library (src/table/verify-native.ts) falls back to its WebAssembly path, so
+// loads a library (src/verify/native.ts) falls back to its WebAssembly path, so
 // this says so in one line and exits 0. `--require` makes a failure an error (CI).
 //
 //   node scripts/build-native.mjs [--require]

@@ -19,23 +19,27 @@ const LAYERS: Record<string, number> = {
   codec: 2,
   wasm: 3,
   table: 4,
+  // blob files of the integrated BlobDB, beside the tables: format/, io/ and codec/ only
+  blob: 4,
   db: 5,
-  recompress: 6,
-  synth: 6,
+  verify: 5,
   rewrite: 6,
-  advise: 7,
-  'reader.ts': 8,
-  'index.ts': 9,
-  report: 10,
-  cli: 10,
-  scan: 11,
-  tui: 11,
-  ci: 11,
+  synth: 6,
+  // recompress writes tables with rewrite's writer options
+  recompress: 7,
+  advise: 8,
+  'reader.ts': 9,
+  'index.ts': 10,
+  report: 11,
+  cli: 11,
+  scan: 12,
+  tui: 12,
+  ci: 12,
   // the drop-in prints through scan's WebAssembly block printer and parallel driver
-  sstdump: 12,
+  sstdump: 13,
   // command lines bin/run.js runs without oclif, their work shared with the oclif command
-  entry: 12,
-  commands: 13,
+  entry: 13,
+  commands: 14,
 }
 
 /** Imports that point the wrong way today (file → imported file); see docs/architecture.md. */

@@ -14,7 +14,7 @@ import { DictFileError } from '../src/recompress/engine.js'
 import { RoundTripError } from '../src/recompress/evaluate.js'
 import { SstDumpStatus } from '../src/sstdump/status.js'
 import { ChecksumMismatchError } from '../src/table/block-reader.js'
-import { RewriteError } from '../src/table/rewrite.js'
+import { RewriteError } from '../src/rewrite/rewrite.js'
 
 /** What postMessage does to a message: a structured clone. */
 const acrossThreads = (e: unknown) => errorFromTransfer(structuredClone(errorToTransfer(e)))

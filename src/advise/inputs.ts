@@ -4,9 +4,10 @@
  * level gets today), or plain SST files and directories of them.
  */
 import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel } from '../db/options.js'
+import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import type { Advice } from './model.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
 import { settingFromOptions } from './settings.js'
@@ -20,10 +21,22 @@ export interface ResolvedInputs {
   problem: string | null
   /** Findings before any file is read: live files the MANIFEST lists that are missing on disk (exit 1). */
   problems: Advice['problems']
+  /** The database version held for the run (with `pin`): its caller releases it. */
+  pin?: PinnedDatabase
 }
 
-export function resolveInputs(paths: string[]): ResolvedInputs {
-  if (paths.length === 1 && isDirectory(paths[0]) && isDatabaseDir(paths[0])) return fromDatabase(paths[0], openDatabase(paths[0]))
+/** `pin`: hold the database's current version for the run (db/pin.ts), so that RocksDB writing and compacting meanwhile changes nothing read. */
+export function resolveInputs(paths: string[], options: { pin?: boolean } = {}): ResolvedInputs {
+  if (paths.length === 1 && isDirectory(paths[0]) && isDatabaseDir(paths[0])) {
+    if (!options.pin) return fromDatabase(paths[0], openDatabase(paths[0]))
+    const pin = pinDatabase(paths[0])
+    try {
+      return { ...fromDatabase(paths[0], pin.view, pin), pin }
+    } catch (e) {
+      pin.release()
+      throw e
+    }
+  }
   const files: string[] = []
   const notes: string[] = []
   for (const p of paths) {
@@ -79,11 +92,12 @@ function problem(paths: string[], message: string): ResolvedInputs {
   }
 }
 
-function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
+function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): ResolvedInputs {
   const notes: string[] = []
   const groups: GroupInput[] = []
   const dynamicLevels = new Map<string, boolean>()
-  const missing = new Set(db.missingFiles.map((f) => f.fileNumber))
+  // Missing on disk, or (pinned) deleted by RocksDB before the file could be held.
+  const missing = new Set([...db.missingFiles, ...(pin?.info.vanished ?? [])].map((f) => f.fileNumber))
   for (const cf of db.columnFamilies) {
     const cfOptions = db.options?.columnFamilies.find((c) => c.name === cf.name) ?? null
     dynamicLevels.set(cf.name, cfOptions?.levelCompactionDynamicLevelBytes ?? false)
@@ -110,11 +124,34 @@ function fromDatabase(dir: string, db: DatabaseView): ResolvedInputs {
     notes.push(
       `${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`,
     )
+  if (pin?.info.vanished.length)
+    notes.push(
+      `${pin.info.vanished.length} live file(s) were deleted by RocksDB before they could be held (the database kept changing through ${pin.info.attempts} versions) and were left out: ${pin.info.vanished.map((f) => pin.originalPath(f.path)).join(', ')}`,
+    )
+  if (pin?.info.unpinnedFiles)
+    notes.push(
+      `${pin.info.unpinnedFiles} live file(s) could not be held (${pin.info.method === 'none' ? 'no hard links or descriptors here' : 'past the open-file limit'}) and are read in place: one RocksDB deletes meanwhile is reported as unreadable`,
+    )
   if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
   notes.push(...db.warnings)
   return {
     groups,
-    source: { kind: 'database', paths: [dir], manifest: db.manifestPath, optionsFile: db.options?.path ?? null, unlistedFiles: db.unlistedFiles },
+    source: {
+      kind: 'database',
+      paths: [dir],
+      manifest: db.manifestPath,
+      optionsFile: db.options?.path ?? null,
+      unlistedFiles: db.unlistedFiles,
+      version: {
+        manifest: basename(db.manifestPath),
+        manifestBytes: db.manifestBytes,
+        manifestRecords: db.manifestRecords,
+        lastSequence: String(db.lastSequence),
+        heldBy: pin?.info.method ?? 'none',
+        heldFiles: pin?.info.pinnedFiles ?? 0,
+        changedDuringRun: null,
+      },
+    },
     notes,
     dynamicLevels,
     problem: null,

@@ -171,6 +171,20 @@ export interface ColumnFamilyAdvice {
   optionsText: string
 }
 
+export interface DatabaseVersion {
+  /** The MANIFEST's file name, the bytes of it replayed and the VersionEdits in them. */
+  manifest: string
+  manifestBytes: number
+  manifestRecords: number
+  /** The version's last sequence number (decimal). */
+  lastSequence: string
+  /** How its live files were held for the run (db/pin.ts): hard links, open descriptors, or read in place. */
+  heldBy: 'hard-links' | 'descriptors' | 'none'
+  heldFiles: number
+  /** At the end of the run: table files RocksDB deleted and added meanwhile, and the MANIFEST then (null: not checked). */
+  changedDuringRun: { deletedFiles: number; addedFiles: number; manifest: string | null; manifestBytes: number | null } | null
+}
+
 export type Objective = 'size' | 'balanced' | 'speed'
 
 export interface Advice {
@@ -182,6 +196,8 @@ export interface Advice {
     optionsFile: string | null
     /** SST files on disk that the MANIFEST does not list (left out). */
     unlistedFiles: string[]
+    /** For a database: the version advised (its MANIFEST up to a position) and what changed under the run. */
+    version?: DatabaseVersion
   }
   objective: { name: Objective | 'limits'; description: string; limits: Record<string, number> }
   seed: number

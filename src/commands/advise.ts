@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { adviseFlags, AdviseFlagError, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
@@ -7,6 +8,7 @@ import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
 import type { Advice } from '../advise/model.js'
+import type { PinnedDatabase } from '../db/pin.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { parseSize } from '../ci/units.js'
@@ -67,32 +69,44 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
       let inputs: ReturnType<typeof resolveInputs>
       try {
-        inputs = resolveInputs(paths)
+        inputs = resolveInputs(paths, { pin: true })
       } catch (e) {
         // A database or file that cannot be read as one: one line naming it and where.
         if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall)
           this.fail(this.describeError(e), ExitCode.Usage)
         throw e
       }
-      if (inputs.problem) this.fail(inputs.problem, ExitCode.Usage)
+      if (inputs.problem) {
+        inputs.pin?.release()
+        this.fail(inputs.problem, ExitCode.Usage)
+      }
+      const pin = inputs.pin
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
-      advice = await advise(inputs.groups, {
-        ...parsed,
-        jobs: flags.jobs,
-        seed: flags.seed,
-        dict: {
-          maxDictBytes: flags['max-dict-bytes'],
-          trainBytes: defaultTrainBytes(flags['max-dict-bytes']),
-          maxDictBufferBytes: flags['max-dict-buffer-bytes'],
-        },
-        maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
-        dynamicLevels: inputs.dynamicLevels,
-        source: inputs.source,
-        onProgress: (m) => progress.show(m),
-        // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
-        startedAt: 0,
-      })
+      try {
+        advice = await advise(inputs.groups, {
+          ...parsed,
+          jobs: flags.jobs,
+          seed: flags.seed,
+          dict: {
+            maxDictBytes: flags['max-dict-bytes'],
+            trainBytes: defaultTrainBytes(flags['max-dict-bytes']),
+            maxDictBufferBytes: flags['max-dict-buffer-bytes'],
+          },
+          maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
+          dynamicLevels: inputs.dynamicLevels,
+          source: inputs.source,
+          onProgress: (m) => progress.show(m),
+          // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
+          startedAt: 0,
+        })
+      } catch (e) {
+        // A message naming a held (linked) file names the database's own.
+        if (pin && e instanceof Error) e.message = pin.originalPaths(e.message)
+        pin?.release()
+        throw e
+      }
       progress.clear()
+      if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes)
       advice.problems.unshift(...inputs.problems)
     }
@@ -128,4 +142,19 @@ Plain SST files or directories of them are grouped by the column family their pr
       throw e
     }
   }
+}
+
+/** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run. */
+function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
+  const changes = pin.changes()
+  pin.release()
+  const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice
+  if (out.source.version)
+    out.source.version.changedDuringRun = {
+      deletedFiles: changes.deletedFiles,
+      addedFiles: changes.addedFiles,
+      manifest: changes.manifestNow && basename(changes.manifestNow),
+      manifestBytes: changes.manifestBytesNow,
+    }
+  return out
 }

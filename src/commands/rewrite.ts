@@ -8,7 +8,7 @@ import { RewriteError, rewriteFile, type RewriteResult } from '../index.js'
 import { rewriteModel } from '../report/rewrite.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
-import { isUnopenableInput } from '../table/rewrite.js'
+import { isUnopenableInput } from '../rewrite/rewrite.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Rewrite extends SstCommand {

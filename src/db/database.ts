@@ -89,6 +89,8 @@ export interface DatabaseView {
   manifestRecords: number
   /** An incomplete record at the MANIFEST's end that was dropped (as RocksDB does), if any. */
   droppedTail: DroppedTail | null
+  /** The MANIFEST's bytes read: the version of the database this view is (a live MANIFEST grows past it). */
+  manifestBytes: number
   /** One-line notes on what looks off but does not stop reading (see `databaseWarnings`). */
   warnings: string[]
 }
@@ -145,9 +147,9 @@ export interface ManifestState {
   records: number
 }
 
-/** Replay a MANIFEST file into the live state of each column family. */
-export function replayManifest(manifestPath: string): ManifestState & { droppedTail: DroppedTail | null } {
-  const source = new FileByteSource(manifestPath, { readahead: 0 })
+/** Replay a MANIFEST file into the live state of each column family (`readFrom`: another path to the same file, e.g. a pinned link). */
+export function replayManifest(manifestPath: string, readFrom = manifestPath): ManifestState & { droppedTail: DroppedTail | null; bytes: number } {
+  const source = new FileByteSource(readFrom, { readahead: 0 })
   try {
     const reader = new LogReader(source, { name: manifestPath, crc })
     const state: ManifestState = {
@@ -197,7 +199,8 @@ export function replayManifest(manifestPath: string): ManifestState & { droppedT
       state.lastSequence === undefined ? 'last_sequence' : null,
     ].filter((x) => x !== null)
     if (missing.length > 0) throw new CorruptionError(`${manifestPath}: no ${missing.join(', ')} entry in MANIFEST`)
-    return { ...state, droppedTail: reader.droppedTail }
+    // The source's size is fixed at open: a MANIFEST still being appended is read up to there.
+    return { ...state, droppedTail: reader.droppedTail, bytes: source.size }
   } finally {
     source.close()
   }
@@ -254,12 +257,15 @@ function applyFiles(cf: CfState, edit: VersionEdit, fail: (m: string) => never):
   }
 }
 
-/** Open a database directory read-only: replay its MANIFEST and compare with the directory. */
-export function openDatabase(dir: string): DatabaseView {
+/**
+ * Open a database directory read-only: replay its MANIFEST and compare with the directory.
+ * `manifest`: the MANIFEST CURRENT named, read from another path (a pinned link to it, see pin.ts).
+ */
+export function openDatabase(dir: string, manifest?: { path: string; readFrom: string }): DatabaseView {
   if (!isDatabaseDir(dir)) throw new CorruptionError(`${dir}: not a RocksDB database (no CURRENT file)`)
-  const manifestPath = currentManifest(dir)
-  if (!existsSync(manifestPath)) throw new CorruptionError(`${join(dir, CURRENT)}: names ${manifestPath}, which does not exist`)
-  const r = replayManifest(manifestPath)
+  const manifestPath = manifest?.path ?? currentManifest(dir)
+  if (!manifest && !existsSync(manifestPath)) throw new CorruptionError(`${join(dir, CURRENT)}: names ${manifestPath}, which does not exist`)
+  const r = replayManifest(manifestPath, manifest?.readFrom)
   const onDisk = tableFilesOnDisk(dir)
   const listed = new Set<number>()
   const columnFamilies: ColumnFamilyView[] = []
@@ -317,6 +323,7 @@ export function openDatabase(dir: string): DatabaseView {
     droppedColumnFamilies: r.dropped,
     manifestRecords: r.records,
     droppedTail: r.droppedTail,
+    manifestBytes: r.bytes,
     warnings: [],
   }
   view.warnings = databaseWarnings(view)
@@ -357,7 +364,7 @@ export function tableFileName(fileNumber: number): string {
 }
 
 /** fileNumber → path of the table files in `dir` (".sst" preferred over the legacy ".ldb"). */
-function tableFilesOnDisk(dir: string): Map<number, string> {
+export function tableFilesOnDisk(dir: string): Map<number, string> {
   const out = new Map<number, string>()
   for (const name of readdirSync(dir).sort()) {
     const m = TABLE_FILE.exec(name)

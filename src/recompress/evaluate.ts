@@ -12,7 +12,7 @@ import { type AcceptanceRule, BlockCompressor } from '../codec/block-compressor.
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
-import { wholeBlock, writerOptionsFor } from '../table/rewrite.js'
+import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
 import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'

@@ -150,6 +150,31 @@ function sourceLine(advice: Advice): string {
   return `database (${parts.join(', ')})`
 }
 
+/** Which version of the database was advised and what RocksDB changed while it was read (null for plain files or an older JSON). */
+export function versionLine(advice: Advice): string | null {
+  const v = advice.source.version
+  if (!v) return null
+  const held = v.heldBy === 'none' ? 'files read in place' : `${v.heldFiles} file(s) held by ${v.heldBy === 'hard-links' ? 'hard links' : 'open descriptors'}`
+  const parts = [`${v.manifest} up to byte ${v.manifestBytes} (${v.manifestRecords} edits, last sequence ${v.lastSequence}); ${held}`]
+  const c = v.changedDuringRun
+  if (c) {
+    const manifest =
+      c.manifest === null
+        ? ''
+        : c.manifest !== v.manifest
+          ? `; CURRENT now names ${c.manifest}`
+          : c.manifestBytes !== v.manifestBytes
+            ? `; ${c.manifest} now ${c.manifestBytes} bytes`
+            : ''
+    parts.push(
+      c.deletedFiles === 0 && c.addedFiles === 0 && manifest === ''
+        ? 'unchanged during the run'
+        : `during the run RocksDB deleted ${c.deletedFiles} and added ${c.addedFiles} table file(s)${manifest}`,
+    )
+  }
+  return parts.join('; ')
+}
+
 function objectiveLine(advice: Advice): string {
   const o = advice.objective
   const limits = Object.entries(o.limits).map(([k, v]) => `${k}=${v}`)
@@ -462,6 +487,8 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
 
   out.push(...prose(`sstkit advise: ${advice.source.paths.join(', ')}`, ctx.width))
   out.push(...prose(`source: ${sourceLine(advice)}`, ctx.width, '  '))
+  const version = versionLine(advice)
+  if (version) out.push(...prose(`version: ${version}`, ctx.width, '  '))
   out.push(...prose(`objective: ${objectiveLine(advice)}`, ctx.width, '  '))
   out.push(...prose(`sampling: ${samplingLine(advice)}`, ctx.width, '  '))
 
@@ -609,6 +636,8 @@ export function renderAdviceMarkdown(advice: Advice): string {
   const out: string[] = []
   out.push(`## sstkit advise: ${advice.source.paths.map(mdCode).join(', ')}`, '')
   out.push(`- **Source:** ${mdText(sourceLine(advice))}`)
+  const version = versionLine(advice)
+  if (version) out.push(`- **Version:** ${mdText(version)}`)
   out.push(`- **Objective:** ${mdText(objectiveLine(advice))}`)
   out.push(`- **Sampling:** ${mdText(samplingLine(advice))}`)
   const t = advice.total

@@ -17,7 +17,7 @@ import {
 import { toHex } from '../format/coding.js'
 import { printableLine } from '../errors.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'
-import { problemOf } from '../table/verify.js'
+import { problemOf } from '../verify/verify.js'
 
 const FILTER_PREFIXES = [FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX, BLOCK_BASED_FILTER_PREFIX]
 import { formatBytes, jsonNumber, wrapWords } from './text.js'

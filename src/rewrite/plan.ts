@@ -10,7 +10,7 @@ import { basename, join } from 'node:path'
 import { BUILT_DICT_MODES, validateSetting, type DictMode, type SettingNames } from '../codec/setting.js'
 import { COMPRESSION_SHORT_NAMES, compressionTypeFromShortName } from '../format/compression-type.js'
 import { loadDictionaryFile } from '../table/compression-dict.js'
-import { RewriteError, type RewriteOptions } from '../table/rewrite.js'
+import { RewriteError, type RewriteOptions } from './rewrite.js'
 
 /** The compression flags as given: a type name, `default` or an integer, a dictionary mode or a file path. */
 export interface CompressionSpec {

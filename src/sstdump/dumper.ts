@@ -717,7 +717,7 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
 }
 
 import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
-import { fastDataHandles } from '../table/verify-native.js'
+import { fastDataHandles } from '../verify/native.js'
 import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
 
 function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {

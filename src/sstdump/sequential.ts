@@ -31,7 +31,7 @@ import { advance, type BlockBuffers, type Dumper, type DumperOptions, firstEntry
 import { ByteSink } from './sink.js'
 import type { SstDumpStatus } from './status.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { NativeBlockChecker, NativeCheck, type NativeTableFacts } from '../table/verify-native.js'
+import { NativeBlockChecker, NativeCheck, type NativeTableFacts } from '../verify/native.js'
 
 /** check's runs of blocks through the native kernel: at most this many blocks, spanning at most this many bytes. */
 const NATIVE_RUN_BLOCKS = 256
@@ -220,7 +220,7 @@ export class SstDumpBlockPrinter {
     throw STDERR_LINE
   })
 
-  /** check's native kernel (src/table/verify-native.ts), where it loads. */
+  /** check's native kernel (src/verify/native.ts), where it loads. */
   private readonly native: NativeBlockChecker | null
   private readonly nativeFacts: NativeTableFacts | null
   private runHandles = new Float64Array(0)

@@ -130,9 +130,12 @@ export class ChunkQueue {
     return Atomics.load(this.control, EPOCH)
   }
 
-  /** Sleep until something is published or the queue closes after `epoch` was read, or `timeoutMs` pass. */
-  waitForWork(epoch: number, timeoutMs: number): void {
-    Atomics.wait(this.control, EPOCH, epoch, timeoutMs)
+  /**
+   * Sleep until something is published or the queue closes after `epoch` was read, or `timeoutMs`
+   * pass. False when it slept the whole `timeoutMs`.
+   */
+  waitForWork(epoch: number, timeoutMs: number): boolean {
+    return Atomics.wait(this.control, EPOCH, epoch, timeoutMs) !== 'timed-out'
   }
 
   /** As waitForWork(), letting the event loop run meanwhile. */

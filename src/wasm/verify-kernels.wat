@@ -1,9 +1,9 @@
 ;; `verify`'s inner loop in WebAssembly: decode the entries of a data block and
 ;; check that internal keys strictly increase under the bytewise comparator
 ;; (user key ascending, then (seqno, type) descending). The JavaScript side
-;; (src/table/verify-wasm.ts) places blocks here and, when this module reports
+;; (src/verify/wasm.ts) places blocks here and, when this module reports
 ;; anything unusual, checks that block again in JavaScript, which words the
-;; problem; so results are exactly those of src/table/verify.ts alone.
+;; problem; so results are exactly those of src/verify/verify.ts alone.
 ;;
 ;; Memory layout (each start is an exported global the JavaScript side reads;
 ;; each key region holds KEY_CAPACITY bytes):

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type * as ChunkQueueModule from '../../src/util/chunk-queue.js'
 import type * as PoolModule from '../../src/util/worker-pool.js'
 import type * as ReaderModule from '../../src/table/reader.js'
-import type * as ParallelModule from '../../src/table/verify-parallel.js'
+import type * as ParallelModule from '../../src/verify/parallel.js'
 import { assertFreshBuild, ROOT } from '../helpers.js'
 
 assertFreshBuild()
@@ -34,7 +34,7 @@ describe('bundled workers', () => {
     const { ChunkQueue } = (await import(dist('util/chunk-queue.js'))) as typeof ChunkQueueModule
     const { WorkerPool } = (await import(dist('util/worker-pool.js'))) as typeof PoolModule
     const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
-    const { BlockSummarizer } = (await import(dist('table/verify-parallel.js'))) as typeof ParallelModule
+    const { BlockSummarizer } = (await import(dist('verify/parallel.js'))) as typeof ParallelModule
     const file = join(ROOT, 'test/fixtures/db-medium/000009.sst')
     const table = openTable(file, { verifyChecksums: false })
     const pairs: number[] = []
@@ -64,7 +64,7 @@ describe('bundled workers', () => {
         pool.close()
       }
     }
-    for (const url of [new URL('file://' + join(bundle, '_verify-worker.js')), new URL('file://' + dist('table/verify-worker.js'))]) {
+    for (const url of [new URL('file://' + join(bundle, '_verify-worker.js')), new URL('file://' + dist('verify/worker.js'))]) {
       const got = await answer(url)
       expect(got, url.href).not.toBeNull()
       expect(Array.from(got!.meta), url.href).toEqual(Array.from(expected.meta))

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type * as EarlyModule from '../../src/util/early-workers.js'
-import type * as VerifyModule from '../../src/table/verify.js'
+import type * as VerifyModule from '../../src/verify/verify.js'
 import { assertFreshBuild, fixturePath, ROOT, sstkit } from '../helpers.js'
 
 assertFreshBuild()
 const dist = (p: string) => join(ROOT, 'dist', p)
 const { startEarlyWorker, earlyWorkersWaiting, EARLY_WORKER_LIMITS } = (await import(dist('util/early-workers.js'))) as typeof EarlyModule
-const { verifyFile } = (await import(dist('table/verify.js'))) as typeof VerifyModule
+const { verifyFile } = (await import(dist('verify/verify.js'))) as typeof VerifyModule
 const { DEFAULT_LIMITS } = (await import(dist('util/worker-pool.js'))) as typeof import('../../src/util/worker-pool.js')
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-early-'))
@@ -27,7 +27,7 @@ describe('early workers', () => {
   it('a verify pool adopts the one started early, which then checks chunks as a worker it started would', () => {
     const file = fixturePath('fv5-snappy')
     const serial = verifyFile(file, { jobs: 1 })
-    startEarlyWorker(new URL('file://' + dist('table/verify-worker.js')))
+    startEarlyWorker(new URL('file://' + dist('verify/worker.js')))
     expect(earlyWorkersWaiting()).toBe(1)
     const stats = { chunks: 0, chunksByWorkers: 0 }
     const parallel = verifyFile(file, { jobs: 2, chunkBytes: 300, parallelThreshold: 0, awaitWorkers: true, stats })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { exitCodeFor, type FileStage } from '../../src/cli/exit-code.js'
 import { CorruptionError, NotSupportedError, SstkitError, UsageError } from '../../src/errors.js'
 import { MatrixError } from '../../src/recompress/config.js'
-import { RewriteError } from '../../src/table/rewrite.js'
+import { RewriteError } from '../../src/rewrite/rewrite.js'
 
 const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'x.sst'"), { code: 'ENOENT', syscall: 'open', errno: -2 })
 

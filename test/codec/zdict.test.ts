@@ -8,18 +8,25 @@ const SAMPLE_BYTES = 16 * 1024
 const samples = concat(...Array.from({ length: 40 }, (_, i) => kvText(SAMPLE_BYTES, i + 1)))
 const lengths = Array.from({ length: 40 }, () => SAMPLE_BYTES)
 
-/** A thread that takes the lock, says so, holds it for `ms`, then frees it as trainDictionary does. */
-function holdLockElsewhere(lock: SharedArrayBuffer, ms: number): Promise<Worker> {
+/**
+ * A thread that takes the lock and says so, holds it until a thread waits on it (Atomics.notify
+ * counts the waiter it wakes; the waiter finds the lock still held and waits again), then sets
+ * `released[0]` and frees the lock as trainDictionary does.
+ */
+function holdLockElsewhere(lock: SharedArrayBuffer, released: SharedArrayBuffer): Promise<Worker> {
   const code = `
     const { workerData, parentPort } = require('node:worker_threads')
     const lock = new Int32Array(workerData.lock)
+    const released = new Int32Array(workerData.released)
+    const nap = new Int32Array(new SharedArrayBuffer(4))
     Atomics.store(lock, 0, 1)
     parentPort.postMessage('held')
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms)
+    while (Atomics.notify(lock, 0, 1) === 0) Atomics.wait(nap, 0, 0, 1)
+    Atomics.store(released, 0, 1)
     Atomics.store(lock, 0, 0)
     Atomics.notify(lock, 0, 1)
   `
-  const worker = new Worker(code, { eval: true, workerData: { lock, ms } })
+  const worker = new Worker(code, { eval: true, workerData: { lock, released } })
   return new Promise((resolve, reject) => {
     worker.once('message', () => resolve(worker))
     worker.once('error', reject)
@@ -50,13 +57,12 @@ describe('the dictionary training lock', () => {
   it('waits while another thread holds the lock', async () => {
     const lock = newTrainingLock()
     shareTrainingLock(lock)
-    const worker = await holdLockElsewhere(lock, 400)
-    const t0 = performance.now()
+    const released = new SharedArrayBuffer(4)
+    const worker = await holdLockElsewhere(lock, released)
     trainDictionary(samples, lengths, 16384)
-    const waited = performance.now() - t0
+    // The holder frees the lock only once this thread waits on it, and marks that first.
+    expect(Atomics.load(new Int32Array(released), 0)).toBe(1)
     await worker.terminate()
-    // The holder took the lock before saying so, and keeps it 400 ms from then.
-    expect(waited).toBeGreaterThanOrEqual(300)
     expect(Atomics.load(new Int32Array(lock), 0)).toBe(0)
   })
 })

@@ -128,7 +128,8 @@ describe('recompress table: 100 columns by default', () => {
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])
-    expect(finalize.slice(15, 17)).toEqual([String(r.compressNoisy), String(r.decompressNoisy)])
+    // Noise flags come from each run's own timings, so two runs may differ: each is a boolean column.
+    for (const flag of finalize.slice(15, 17)) expect(['true', 'false']).toContain(flag)
     // A small file: every compressed block round-tripped, so the speed is exact and the interval's bounds are empty.
     expect(finalize.slice(17)).toEqual(['', '', String(r.blocksCompressed)])
     expect(r.roundTripBlocks).toBe(r.blocksCompressed)

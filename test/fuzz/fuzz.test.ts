@@ -1,7 +1,7 @@
 /**
  * The fuzzer in `npm test`: a few hundred deterministic mutants (fixed seeds) of
- * real RocksDB fixtures, made by src/synth/mutate.ts and checked against the
- * properties of src/synth/fuzz.ts, most in process and a smaller set through
+ * real RocksDB fixtures, made by test/fuzz/mutate.ts and checked against the
+ * properties of test/fuzz/checks.ts, most in process and a smaller set through
  * the built CLI. bench/fuzz.mjs runs thousands of the same on demand.
  *
  * A failure names the mutant as FIXTURE:SEED; `node bench/fuzz.mjs --replay
@@ -14,8 +14,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { readFixed32 } from '../../src/format/coding.js'
 import { BLOCK_TRAILER_BYTES } from '../../src/format/block-trailer.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
-import { CLI_CHECKS, cliViolations, runLibrary, runRewrite, spawnCli } from '../../src/synth/fuzz.js'
-import { MUTATION_KINDS, type MutationKind, mapTable, type Mutant, mutant, type TableMap } from '../../src/synth/mutate.js'
+import { CLI_CHECKS, cliViolations, runLibrary, runRewrite, spawnCli } from './checks.js'
+import { MUTATION_KINDS, type MutationKind, mapTable, type Mutant, mutant, type TableMap } from './mutate.js'
 import { assertFreshBuild, fixturePath, ROOT } from '../helpers.js'
 
 /** Every footer, checksum type, codec, index and filter kind, and the entry kinds: where the parsers differ. */

@@ -1,9 +1,10 @@
 /**
- * The golden-file format of test/golden/*.txt (pebble's datadriven style, reduced to one command):
+ * The golden-file format of test/golden/*.txt and test/format/golden/*.txt (pebble's datadriven
+ * style, reduced to one program: `sstkit` for the CLI, `decode` for format/'s decoders):
  *
  *   # header comment lines (only before the first block)
  *
- *   $ sstkit ARGS…
+ *   $ PROGRAM ARGS…
  *   <stdout, exactly>
  *   --- stderr
  *   <stderr, exactly>        (section present only when stderr is not empty)
@@ -53,7 +54,7 @@ function splitSection(text: string): string[] {
   return [...lines, NO_NEWLINE]
 }
 
-export function parseGolden(text: string, name = 'golden file'): GoldenFile {
+export function parseGolden(text: string, name = 'golden file', program = 'sstkit'): GoldenFile {
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
   const header: string[] = []
@@ -64,7 +65,7 @@ export function parseGolden(text: string, name = 'golden file'): GoldenFile {
   while (i < lines.length) {
     const start = i
     const command = parseArgs(lines[i++].slice(2))
-    if (command[0] !== 'sstkit') throw new Error(`${name}:${start + 1}: a block must start with "$ sstkit"`)
+    if (command[0] !== program) throw new Error(`${name}:${start + 1}: a block must start with "$ ${program}"`)
     const body: string[] = []
     // The block ends at an `exit N` line followed by a blank line and the next block, or the end.
     while (i < lines.length && !(EXIT_LINE.test(lines[i]) && isBlockEnd(lines, i + 1))) body.push(lines[i++])
@@ -84,11 +85,11 @@ function isBlockEnd(lines: string[], next: number): boolean {
   return lines[next] === '' && (next + 1 >= lines.length || lines[next + 1].startsWith('$ '))
 }
 
-export function formatGolden(file: GoldenFile): string {
+export function formatGolden(file: GoldenFile, program = 'sstkit'): string {
   const parts: string[] = []
   if (file.header.length > 0) parts.push(file.header.join('\n') + '\n')
   for (const c of file.cases) {
-    const lines = [`$ ${formatArgs(['sstkit', ...c.args])}`, ...splitSection(c.stdout)]
+    const lines = [`$ ${formatArgs([program, ...c.args])}`, ...splitSection(c.stdout)]
     if (c.stderr !== '') lines.push(STDERR_MARK, ...splitSection(c.stderr))
     lines.push(`exit ${c.status}`)
     parts.push(lines.join('\n') + '\n')

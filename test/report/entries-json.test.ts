@@ -1,5 +1,5 @@
 /**
- * The lossless JSON contract of `scan --format jsonl` (README, scan section):
+ * The lossless JSON contract of `scan --format jsonl` (docs/scan.md):
  * a byte field is text when its bytes are valid UTF-8, and is otherwise left
  * out for `<field>Hex`; under --hex every byte field is hex. Checked against
  * real sst_dump 7.8.3's `--command=scan --output_hex` of real files with

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { defaultRewriteOptions, openTable, rewrittenSize, verifyTable, type RewriteOptions } from '../../src/index.js'
-import { NOT_INGESTIBLE } from '../../src/table/rewrite.js'
+import { NOT_INGESTIBLE } from '../../src/rewrite/rewrite.js'
 import { BAD, capabilityPresent, fixturePath, ROOT, sstkit, type CliResult } from '../helpers.js'
 import { entriesOf, names, scratchSpace } from './scratch.js'
 

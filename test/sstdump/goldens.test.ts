@@ -57,7 +57,7 @@ describe.each(readable.map((f) => [f.name] as const))('%s: byte-identical to sst
 })
 
 /**
- * Cases where sstkit deliberately differs from 7.8.3 (listed in the README's "Moving from sst_dump"):
+ * Cases where sstkit deliberately differs from 7.8.3 (listed in docs/sst-dump.md):
  * what sstkit does instead is asserted below.
  */
 const DIFFERENT: Record<string, string> = {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { FailingByteSource } from '../../src/cli/fault-injection.js'
 import { type ByteSource, FileByteSource } from '../../src/io/byte-source.js'
-import { verifyFile } from '../../src/table/verify.js'
+import { verifyFile } from '../../src/verify/verify.js'
 import { join } from 'node:path'
 import { fixturePath, ROOT } from '../helpers.js'
 

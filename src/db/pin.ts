@@ -1,0 +1,400 @@
+/**
+ * A live database held still for the length of a run. RocksDB keeps writing while a tool reads:
+ * compactions delete table files the MANIFEST named a moment ago, flushes add new ones, and CURRENT
+ * may switch to a new MANIFEST. RocksDB's own Checkpoint (utilities/checkpoint) keeps a consistent
+ * version by hard-linking its live files into another directory on the same filesystem; a pin does
+ * the same, privately and for the run only:
+ *
+ * 1. read CURRENT, hard-link the MANIFEST it names into a private directory, replay that link up to
+ *    the size it had (a version of the database: the MANIFEST's name and position);
+ * 2. hard-link every table file that version lists; a link that fails because RocksDB deleted the
+ *    file meanwhile, or a live file already gone, while CURRENT or the MANIFEST moved on, means the
+ *    version is stale: start again (a few times) from the newer one;
+ * 3. the run reads the links; `changes()` says how many table files RocksDB deleted and added under
+ *    it; `release()` removes the private directory (also on exit and on SIGINT/SIGTERM/SIGHUP).
+ *
+ * Where the links go: a fresh directory under the system's temporary directory (TMPDIR); when
+ * that is another filesystem (EXDEV), a hidden directory next to the database (its parent
+ * directory, never inside it); when neither can link, descriptors held open and read through
+ * /proc/self/fd (Linux), as many as the open-file limit allows with room to spare; files past that
+ * are read in place and unpinned. A directory left by a process killed with SIGKILL is removed by
+ * the next pin in the same place once that process is gone.
+ *
+ * Nothing in the database directory is written, no LOCK is taken, no file is modified (a hard link
+ * changes only the file's link count, as a checkpoint does). While pinned, files RocksDB deletes
+ * keep their space until the pin is released.
+ */
+import { closeSync, linkSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, constants as fsConstants } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
+import { cleanupOnExit } from '../util/cleanup.js'
+import { currentManifest, type DatabaseView, type LiveFile, openDatabase, tableFilesOnDisk } from './database.js'
+
+export type PinMethod = 'hard-links' | 'descriptors' | 'none'
+
+export interface PinInfo {
+  /** The MANIFEST CURRENT named (original path) and how many of its bytes this version is. */
+  manifest: string
+  manifestBytes: number
+  /** VersionEdits replayed up to that position. */
+  manifestRecords: number
+  lastSequence: bigint
+  method: PinMethod
+  /** The private directory holding the links (null for descriptors or none). */
+  location: string | null
+  /** Live table files held; files read in place (past the open-file limit, or no way to pin). */
+  pinnedFiles: number
+  unpinnedFiles: number
+  /** Versions tried before one could be held whole (1: the first). */
+  attempts: number
+  /** Live files of the version RocksDB deleted before they could be pinned (left out). */
+  vanished: LiveFile[]
+}
+
+export interface RunChanges {
+  /** Table files of the advised version that RocksDB has deleted since. */
+  deletedFiles: number
+  /** Table files RocksDB has written since (not in the version, not on disk at the start). */
+  addedFiles: number
+  /** The MANIFEST CURRENT names now, and its size (null when it cannot be read). */
+  manifestNow: string | null
+  manifestBytesNow: number | null
+}
+
+export interface PinnedDatabase {
+  /** The version held: live files' `path` point at the pinned copies (see `originalPath`). */
+  view: DatabaseView
+  info: PinInfo
+  /** The database's own path of a pinned path (other paths unchanged). */
+  originalPath(path: string): string
+  /** Rewrite every pinned path inside `text` to the database's own. */
+  originalPaths(text: string): string
+  changes(): RunChanges
+  release(): void
+}
+
+export interface PinOptions {
+  /** Methods to try, in order (default: hard links, then descriptors). */
+  methods?: PinMethod[]
+  /** Where the private link directory may go, in order (default: TMPDIR, then the database's parent). */
+  linkBases?: string[]
+  /** Descriptors to keep free for the run itself (default 256). */
+  spareDescriptors?: number
+  /** Versions to try before accepting files deleted under the pin (default 8). */
+  maxAttempts?: number
+}
+
+const PIN_PREFIX = 'sstkit-pin-'
+const DEFAULT_SPARE_DESCRIPTORS = 256
+const DEFAULT_MAX_ATTEMPTS = 8
+
+class StaleVersion extends Error {}
+
+/** Hold the version of `dir` CURRENT names now (see the file comment). */
+export function pinDatabase(dir: string, options: PinOptions = {}): PinnedDatabase {
+  const methods = options.methods ?? ['hard-links', 'descriptors']
+  const absDir = resolve(dir)
+  const bases = options.linkBases ?? [tmpdir(), dirname(absDir)]
+  for (const method of methods) {
+    if (method === 'hard-links') {
+      for (const base of bases) {
+        if (isInside(resolve(base), absDir)) continue
+        const pinned = tryPin(dir, new LinkHolder(base, base === dirname(absDir)), options)
+        if (pinned) return pinned
+      }
+    } else if (method === 'descriptors') {
+      if (!procFdWorks()) continue
+      const pinned = tryPin(dir, new DescriptorHolder(descriptorBudget(options.spareDescriptors ?? DEFAULT_SPARE_DESCRIPTORS)), options)
+      if (pinned) return pinned
+    }
+  }
+  const pinned = tryPin(dir, new NoHolder(), options)
+  if (!pinned) throw new Error('unreachable: reading in place cannot fail to pin')
+  return pinned
+}
+
+/** A way to hold files: `hold` returns the path to read, null when this file is read in place, or throws ENOENT. */
+interface Holder {
+  method: PinMethod
+  location: string | null
+  /** false: this holder cannot work here (e.g. another filesystem); the next one is tried. */
+  start(): boolean
+  hold(path: string): string | null
+  clear(): void
+  release(): void
+  readonly pinnedPaths: Map<string, string>
+}
+
+class LinkHolder implements Holder {
+  method: PinMethod = 'hard-links'
+  location: string | null = null
+  readonly pinnedPaths = new Map<string, string>()
+  constructor(
+    private readonly base: string,
+    private readonly hidden: boolean,
+  ) {}
+
+  start(): boolean {
+    const prefix = (this.hidden ? '.' : '') + PIN_PREFIX
+    removeAbandoned(this.base, prefix)
+    try {
+      this.location = mkdtempSync(join(this.base, `${prefix}${process.pid}-`))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  hold(path: string): string | null {
+    const to = join(this.location as string, basename(path))
+    linkSync(path, to)
+    this.pinnedPaths.set(to, path)
+    return to
+  }
+
+  clear(): void {
+    for (const p of this.pinnedPaths.keys()) rmSync(p, { force: true })
+    this.pinnedPaths.clear()
+  }
+
+  release(): void {
+    if (this.location) rmSync(this.location, { recursive: true, force: true })
+    this.pinnedPaths.clear()
+  }
+}
+
+class DescriptorHolder implements Holder {
+  method: PinMethod = 'descriptors'
+  location: string | null = null
+  readonly pinnedPaths = new Map<string, string>()
+  private readonly fds: number[] = []
+  constructor(private readonly budget: number) {}
+
+  start(): boolean {
+    return this.budget > 0
+  }
+
+  hold(path: string): string | null {
+    if (this.fds.length >= this.budget) return null
+    const fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
+    this.fds.push(fd)
+    const at = `/proc/self/fd/${fd}`
+    this.pinnedPaths.set(at, path)
+    return at
+  }
+
+  clear(): void {
+    for (const fd of this.fds.splice(0)) closeSync(fd)
+    this.pinnedPaths.clear()
+  }
+
+  release(): void {
+    this.clear()
+  }
+}
+
+class NoHolder implements Holder {
+  method: PinMethod = 'none'
+  location: string | null = null
+  readonly pinnedPaths = new Map<string, string>()
+  start(): boolean {
+    return true
+  }
+  hold(): string | null {
+    return null
+  }
+  clear(): void {}
+  release(): void {}
+}
+
+function tryPin(dir: string, holder: Holder, options: PinOptions): PinnedDatabase | null {
+  if (!holder.start()) return null
+  const unregister = cleanupOnExit(() => holder.release())
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= maxAttempts
+      try {
+        const held = holdVersion(dir, holder, last)
+        if (held) return finish(dir, holder, held, attempt, unregister)
+      } catch (e) {
+        if (!(e instanceof StaleVersion) || last) throw e
+      }
+      holder.clear()
+    }
+  } catch (e) {
+    unregister()
+    if (isCannotLink(e) && holder.method === 'hard-links') return null
+    throw e
+  }
+}
+
+interface Held {
+  view: DatabaseView
+  vanished: LiveFile[]
+  unpinned: number
+  startFiles: Set<number>
+}
+
+/** One attempt: the version CURRENT names now, every live file held; null when it went stale under us and `last` is false. */
+function holdVersion(dir: string, holder: Holder, last: boolean): Held | null {
+  let manifest: string
+  let readFrom: string | null
+  try {
+    manifest = currentManifest(dir)
+    readFrom = holder.hold(manifest)
+  } catch (e) {
+    // CURRENT switched and the old MANIFEST was deleted between reading one and linking the other.
+    if (isGone(e) && !last) throw new StaleVersion()
+    throw e
+  }
+  const view = openDatabase(dir, { path: manifest, readFrom: readFrom ?? manifest })
+  const startFiles = new Set(tableFilesOnDisk(dir).keys())
+  const vanished: LiveFile[] = []
+  let unpinned = 0
+  for (const f of view.columnFamilies.flatMap((cf) => cf.levels.flat())) {
+    if (!f.exists) continue
+    try {
+      const at = holder.hold(f.path)
+      if (at === null) unpinned++
+      else f.path = at
+    } catch (e) {
+      if (!isGone(e)) throw e
+      vanished.push(f)
+    }
+  }
+  const missing = view.missingFiles.length > 0 || vanished.length > 0
+  if (missing && !last && moved(dir, manifest, view.manifestBytes)) return null
+  for (const f of vanished) f.exists = false
+  return { view, vanished, unpinned, startFiles }
+}
+
+/** Whether the database has moved on from the version read (another MANIFEST, or this one grew). */
+function moved(dir: string, manifest: string, bytes: number): boolean {
+  try {
+    return currentManifest(dir) !== manifest || statSync(manifest).size !== bytes
+  } catch {
+    return true
+  }
+}
+
+function finish(dir: string, holder: Holder, held: Held, attempts: number, unregister: () => void): PinnedDatabase {
+  const { view } = held
+  const liveNumbers = new Set(view.columnFamilies.flatMap((cf) => cf.levels.flat().map((f) => f.fileNumber)))
+  const pinnedFiles = [...holder.pinnedPaths.values()].filter((p) => p !== view.manifestPath).length
+  const info: PinInfo = {
+    manifest: view.manifestPath,
+    manifestBytes: view.manifestBytes,
+    manifestRecords: view.manifestRecords,
+    lastSequence: view.lastSequence,
+    method: holder.method,
+    location: holder.location,
+    pinnedFiles,
+    unpinnedFiles: held.unpinned,
+    attempts,
+    vanished: held.vanished,
+  }
+  const paths = holder.pinnedPaths
+  const pattern = paths.size
+    ? new RegExp(
+        [...paths.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('|'),
+        'g',
+      )
+    : null
+  return {
+    view,
+    info,
+    originalPath: (p) => paths.get(p) ?? p,
+    originalPaths: (text) => (pattern ? text.replace(pattern, (m) => paths.get(m) ?? m) : text),
+    changes: () => runChanges(dir, liveNumbers, held.startFiles),
+    release: unregister,
+  }
+}
+
+function runChanges(dir: string, live: Set<number>, atStart: Set<number>): RunChanges {
+  let now: Set<number>
+  try {
+    now = new Set(tableFilesOnDisk(dir).keys())
+  } catch {
+    now = new Set()
+  }
+  let deletedFiles = 0
+  for (const n of live) if (!now.has(n)) deletedFiles++
+  let addedFiles = 0
+  for (const n of now) if (!live.has(n) && !atStart.has(n)) addedFiles++
+  let manifestNow: string | null = null
+  let manifestBytesNow: number | null = null
+  try {
+    manifestNow = currentManifest(dir)
+    manifestBytesNow = statSync(manifestNow).size
+  } catch {
+    // A MANIFEST switching right now: say nothing about it.
+  }
+  return { deletedFiles, addedFiles, manifestNow, manifestBytesNow }
+}
+
+function isGone(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === 'ENOENT'
+}
+
+/** Errors that say hard links cannot be made from here (another filesystem, no permission, read-only, unsupported). */
+function isCannotLink(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code
+  return code === 'EXDEV' || code === 'EPERM' || code === 'EACCES' || code === 'EROFS' || code === 'EMLINK' || code === 'ENOSPC' || code === 'ENOTSUP'
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir}/`)
+}
+
+/** Remove pin directories under `base` whose process is gone (one killed by SIGKILL leaves its links). */
+function removeAbandoned(base: string, prefix: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(base)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue
+    rmSync(join(base, name), { recursive: true, force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function procFdWorks(): boolean {
+  try {
+    return statSync('/proc/self/fd').isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** Descriptors a pin may hold: the soft open-file limit (Linux /proc/self/limits) less the spare and those open now. */
+function descriptorBudget(spare: number): number {
+  let limit = 1024
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'latin1'))
+    if (m) limit = m[1] === 'unlimited' ? 1 << 20 : Number(m[1])
+  } catch {
+    // Not Linux: the common default.
+  }
+  let open = 0
+  try {
+    open = readdirSync('/proc/self/fd').length
+  } catch {}
+  return Math.max(0, limit - spare - open)
+}
