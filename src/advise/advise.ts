@@ -193,7 +193,12 @@ function todayInterval(st: GroupState): Interval {
   const exact = st.totals.dataBytes + st.totals.dictBytes
   if (st.group.unread.files === 0 || st.group.files.length === 0) return { estimate: exact, low: exact, high: exact }
   const ratios = st.group.files.map((f) => (f.dataBytes + f.dictBytes) / Math.max(1, f.fileSize))
-  return extrapolate(st, exact, 0, ratios)
+  // The estimate is the one every report shows for today (the files read's figures scaled by size on disk), the spread
+  // between files that of the unread files' part.
+  const spread = extrapolate(st, exact, 0, ratios)
+  const estimate = exact * scaleOf(st)
+  const half = (spread.high - spread.low) / 2
+  return { estimate, low: Math.max(exact, estimate - half), high: estimate + half }
 }
 
 function todayOf(st: GroupState): number {
@@ -1107,7 +1112,12 @@ function bytesBudget(
 }
 
 function levelAdvice(st: GroupState, opts: AdviseOptions, filter: ((s: SettingSpec) => boolean) | null, decider: Decider = decide): LevelAdvice {
-  if (!sampled(st)) return notSampledAdvice(st, opts)
+  if (!sampled(st)) {
+    const advice = notSampledAdvice(st, opts)
+    // A shard's part keeps every setting's (empty) sums, so that the parts merge; the merge decides.
+    if (opts.shard !== null) advice.matrix = st.settings.map((_, i) => estimateOf(st, i, todayOf(st)))
+    return advice
+  }
   const { matrix, ranked, noisy, today } = rankedMatrix(st)
   const limits = limitsFor(opts.objective, st.group.bottommost, ranked, today ? ranked[matrix.indexOf(today)] : null, opts.limits)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
