@@ -645,7 +645,9 @@ export function mergeAdvice(parts: Advice[]): Advice {
       const same = parts.map((p) => p.columnFamilies.find((c) => c.name === cf.name)?.levels.find((l) => l.level === level.level))
       if (same.some((l) => !l || l.matrix.length !== level.matrix.length)) throw new MergeError(`--merge: ${cf.name} L${level.level} differs between the parts`)
       const settings = level.matrix.map((m) => m.setting)
-      const todayIndex = level.today ? settings.findIndex((s) => sameSetting(s, level.today!.setting)) : -1
+      // A part that sampled the level says what today is and at what rate (one without its files did not look).
+      const seen = same.find((l) => l!.sample.stopped !== 'not-sampled') ?? level
+      const todayIndex = seen.today ? settings.findIndex((s) => sameSetting(s, seen.today!.setting)) : -1
       states.push({
         group: {
           columnFamily: cf.name,
@@ -666,7 +668,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
         },
         settings,
         todayIndex: todayIndex >= 0 ? todayIndex : null,
-        rate: level.sample.share,
+        rate: seen.sample.share,
         sums: settings.map((_, i) => same.reduce((acc, l) => mergeSums(acc, l!.matrix[i].sums), emptySums())),
         dict: settings.map((_, i) => ({
           files: same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0),
@@ -676,7 +678,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
           dataBytes: (level.dataBytes * same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0)) / Math.max(1, level.files),
         })),
         todayCompression: level.todayCompression,
-        done: level.sample.stopped,
+        done: seen.sample.stopped,
         blocks: same.reduce((a, l) => a + l!.sample.blocks, 0),
         msPerBlock: null,
         fileDicts: new Map(),
@@ -1209,7 +1211,7 @@ function notSampledAdvice(st: GroupState, opts: AdviseOptions): LevelAdvice {
     todayRatio: 0,
     today: null,
     cpuBasis: 'measured',
-    sample: { blocks: st.blocks, uncompressedBytes: 0, share: 0, stopped: 'not-sampled', filesRead: st.totals.files },
+    sample: { blocks: st.blocks, uncompressedBytes: 0, share: st.rate, stopped: 'not-sampled', filesRead: st.totals.files },
     recommended: { estimate, reason: `${NOT_SAMPLED}: keep today's setting` },
     runnerUp: null,
     matrix: [],
