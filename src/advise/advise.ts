@@ -11,33 +11,57 @@
  */
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
-import { budgetChoice, type Choice, decide, type ExplicitLimits, type LevelLimits, limitsFor, markPareto, meets, OBJECTIVES, withinBytes } from './decide.js'
-import { addTimings, betweenFilesVariance, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, t95, timing } from './estimate.js'
+import {
+  budgetChoice,
+  type Choice,
+  decide,
+  type ExplicitLimits,
+  type LevelLimits,
+  limitsFor,
+  markPareto,
+  meets,
+  NOT_SAMPLED,
+  OBJECTIVES,
+  withinBytes,
+} from './decide.js'
+import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relativeHalfWidth, timing, withUnreadFiles } from './estimate.js'
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
-import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason } from './model.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from './model.js'
 import { needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts, type LevelChoice } from './options.js'
 import { minimumRelease, type RocksdbVersion, supportedBy } from './option-syntax.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
-import { compressionNames, levelTotals, readPopulation, type GroupInput, type LevelGroup } from './population.js'
+import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { sameSetting, typeByte, withRunOptions } from './settings.js'
+import { sameSetting, spec, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
 const SMALL_LEVEL_BLOCKS = 256
-/** Share of the time budget kept back for finishing (assembling, printing, start-up). */
-const BUDGET_MARGIN = 0.05
+/** Sampling rounds start only before this share of the time budget (the rest: timing passes, the report, the process's start and end). */
+const SAMPLING_END = 0.85
+/** Timing passes start only before this share of the time budget. */
+const TIMING_END = 0.93
+/** Under --sample (no time budget), timing again takes at most this share of the time sampling took. */
+const FIXED_SAMPLE_TIMING_SHARE = 0.1
 /** The fewest blocks a level's estimate rests on (the normal interval needs them). */
 const MIN_SAMPLE_BLOCKS = 128
 /** First round: about this many blocks per level. */
 const FIRST_ROUND_BLOCKS = 256
 /** The next rate aims a little inside the target so one more round usually suffices. */
 const AIM = 0.85
-/** The first pass (every file's index and dictionary framing) gets at most this share of the time budget. */
-const FIRST_PASS_SHARE = 0.5
+/** The first pass (the files' indexes and dictionary framing) ends at this share of the time budget at the latest. */
+const FIRST_PASS_SHARE = 0.15
+/** Dictionaries kept between the rounds of a run, at most (bytes); beyond, a file's are built again when its blocks are. */
+const RETAINED_DICT_BYTES = 24 << 20
+/** A level's first round may run past the end of sampling by this share of the budget (into the timing passes' time). */
+const BUDGET_SLACK = 0.05
+/** A round plans to spend at most this share of the sampling time left. */
+const ROUND_SHARE = 0.7
+/** A level whose sample has fewer random blocks than this (and is not whole) has no interval: it is not sampled. */
+const MIN_RANDOM_BLOCKS = 3
 
 export interface AdviseOptions {
   settings: SettingSpec[]
@@ -64,6 +88,8 @@ export interface AdviseOptions {
   clock?: () => number
   /** The database's RocksDB release: recommend only what it parses, in its syntax (null/absent: unknown). */
   rocksdbVersion?: RocksdbVersion | null
+  /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
+  startedAt?: number
 }
 
 interface GroupState {
@@ -74,7 +100,7 @@ interface GroupState {
   rate: number
   sums: SampleSums[]
   /** Dictionaries built per setting: how many files, their bytes (trailers included) and build time. */
-  dict: { files: number; bytes: number; ms: number }[]
+  dict: { files: number; bytes: number; ms: number; dataBytes: number }[]
   todayCompression: string
   done: StopReason | null
   blocks: number
@@ -82,8 +108,14 @@ interface GroupState {
   /** Each file's dictionaries (by file index), built once in the first round. */
   fileDicts: Map<number, FileDictionaries>
   /** Per file read (by index) and setting: its sampled sums, for the spread between files when some were left unread. */
-  fileSums: Map<number, Pick<SampleSums, 'sumC' | 'sumS' | 'certainC' | 'certainS'>[]>
+  fileSums: Map<number, FileSums[]>
+  /** Per file read: whether this run (its shard) evaluates it. */
+  mine: boolean[]
+  /** Per file read (by index) whose dictionaries were built: each setting's dictionary block bytes (0 without). */
+  fileDictBytes: Map<number, number[]>
 }
+
+type FileSums = Pick<SampleSums, 'n' | 'sumC' | 'sumS' | 'certainN' | 'certainC' | 'certainS'>
 
 function todaySetting(g: LevelGroup): SettingSpec | null {
   if (g.optionsSetting) return g.optionsSetting
@@ -114,13 +146,15 @@ function initState(group: LevelGroup, settings: SettingSpec[], opts: Pick<Advise
     todayIndex,
     rate: 0,
     sums: all.map(() => emptySums()),
-    dict: all.map(() => ({ files: 0, bytes: 0, ms: 0 })),
+    dict: all.map(() => ({ files: 0, bytes: 0, ms: 0, dataBytes: 0 })),
     todayCompression: compressionNames(group),
-    done: totals.dataBlocks === 0 ? 'all-blocks' : null,
+    done: totals.dataBlocks === 0 && group.pending.length === 0 ? 'all-blocks' : null,
     blocks: 0,
     msPerBlock: null,
     fileDicts: new Map(),
     fileSums: new Map(),
+    mine: group.files.map(() => true),
+    fileDictBytes: new Map(),
   }
 }
 
@@ -143,58 +177,113 @@ function lanesOf(settings: SettingSpec[], n: number): number[][] {
   return lanes.filter((l) => l.items.length).map((l) => l.items.sort((a, b) => a - b))
 }
 
+/** Dictionary bytes of the files read under setting i: those built, and the mean for files whose dictionary is not. */
 function dictTotal(st: GroupState, i: number): number {
   const d = st.dict[i]
   if (st.settings[i].dict === 'none' || d.files === 0) return 0
-  // Files whose dictionary was not built (none of their blocks drawn yet) are taken at the mean.
   return d.files >= st.totals.files ? d.bytes : (d.bytes / d.files) * st.totals.files
 }
 
-/** Level bytes over bytes of the files read: 1 unless the time budget left files unread. */
+/** Level bytes on disk over those of the files read: 1 unless files were left unread. */
 function scaleOf(st: GroupState): number {
   const unread = st.group.unread.fileBytes
   return unread > 0 && st.totals.fileBytes > 0 ? (st.totals.fileBytes + unread) / st.totals.fileBytes : 1
 }
 
-/** The level's bytes today (data and dictionary blocks), scaled from the files read when some were not. */
-function todayOf(st: GroupState): number {
-  return (st.totals.dataBytes + st.totals.dictBytes) * scaleOf(st)
+/** Whether the level has the evidence of an estimate: blocks evaluated, and enough of them for an interval. */
+function sampled(st: GroupState): boolean {
+  if (st.blocks === 0) return false
+  const s = st.sums[0]
+  const rest = st.totals.dataBlocks - s.certainN
+  return rest <= 0 || st.rate >= 1 || s.n >= MIN_RANDOM_BLOCKS
 }
 
-/** Each read file's own estimated total under setting i (its sampled ratio, else the level's), and its size on disk. */
-function fileTotals(st: GroupState, i: number, dict: number): { ys: number[]; xs: number[] } {
-  const level = st.sums[i]
-  const pooled = level.sumS > 0 ? level.sumC / level.sumS : 1
-  const perFileDict = st.group.files.length > 0 ? dict / st.group.files.length : 0
-  const ys: number[] = []
-  const xs: number[] = []
-  st.group.files.forEach((f, fi) => {
-    const s = st.fileSums.get(fi)?.[i]
-    const ratio = s && s.sumS > 0 ? s.sumC / s.sumS : pooled
-    ys.push((s?.certainC ?? 0) + ratio * (f.dataBytes - (s?.certainS ?? 0)) + perFileDict)
-    xs.push(f.fileSize)
+/** The level's bytes today (data and dictionary blocks): exact when every file was read, else with the spread between files. */
+function todayInterval(st: GroupState): Interval {
+  const exact = st.totals.dataBytes + st.totals.dictBytes
+  if (st.group.unread.files === 0 || st.group.files.length === 0) return { estimate: exact, low: exact, high: exact }
+  const ratios = st.group.files.map((f) => (f.dataBytes + f.dictBytes) / Math.max(1, f.fileSize))
+  // The estimate is the one every report shows for today (the files read's figures scaled by size on disk), the spread
+  // between files that of the unread files' part.
+  const spread = extrapolate(st, exact, 0, ratios)
+  const estimate = exact * scaleOf(st)
+  const half = (spread.high - spread.low) / 2
+  return { estimate, low: Math.max(exact, estimate - half), high: estimate + half }
+}
+
+function todayOf(st: GroupState): number {
+  return todayInterval(st).estimate
+}
+
+/** The level's total from the files read (estimate and half-width) and their ratios: with the unread files (estimate.ts). */
+function extrapolate(st: GroupState, readEstimate: number, readHalf: number, ratios: number[]): Interval {
+  const squares = st.group.pending.reduce((a, f) => a + (f.size ?? 0) ** 2, 0)
+  return withUnreadFiles({ estimate: readEstimate, half: readHalf }, ratios, st.group.unread.fileBytes, squares)
+}
+
+/** The pooled regression's intercept and slope over the sampled blocks (estimate.ts), for each file's own total. */
+function fitted(sums: SampleSums): { a: number; b: number } {
+  if (sums.n === 0) return { a: 0, b: sums.certainS > 0 ? sums.certainC / sums.certainS : 1 }
+  const cMean = sums.sumC / sums.n
+  const sMean = sums.sumS / sums.n
+  const sxx = sums.sumSS - sums.n * sMean * sMean
+  const b = sxx > 1e-9 * sums.sumSS ? (sums.sumCS - sums.n * cMean * sMean) / sxx : sMean > 0 ? cMean / sMean : 0
+  return { a: cMean - b * sMean, b }
+}
+
+/**
+ * Each read file's own estimated total under setting i (its certain blocks, the pooled regression over its
+ * other blocks corrected by its own sampled residuals: a generalized regression estimate per file, exact when
+ * every block was read) and its dictionary, over its size on disk.
+ */
+function fileRatios(st: GroupState, i: number, dict: number): number[] {
+  const { a, b } = fitted(st.sums[i])
+  const meanDict = st.dict[i].files > 0 ? st.dict[i].bytes / st.dict[i].files : st.group.files.length > 0 ? dict / st.group.files.length : 0
+  const p = Math.max(st.rate, 1e-9)
+  return st.group.files.map((f, fi) => {
+    const s = st.fileSums.get(fi)?.[i] ?? { n: 0, sumC: 0, sumS: 0, certainN: 0, certainC: 0, certainS: 0 }
+    const restBlocks = Math.max(0, f.dataBlocks - s.certainN)
+    const restBytes = Math.max(0, f.dataBytes - s.certainS)
+    const residuals = st.rate >= 1 ? s.sumC - a * s.n - b * s.sumS : (s.sumC - a * s.n - b * s.sumS) / p
+    const y = s.certainC + a * restBlocks + b * restBytes + residuals + (st.fileDictBytes.get(fi)?.[i] ?? meanDict)
+    return y / Math.max(1, f.fileSize)
   })
-  return { ys, xs }
 }
 
 /**
  * Setting i's projected bytes for the level. `withinOnly`: the block sampling's
- * part of the interval alone (what more blocks can narrow), for the stopping rule.
+ * part of the interval alone (what more blocks can narrow).
  */
 function levelBytes(st: GroupState, i: number, withinOnly: boolean): Interval {
   const data = regressionEstimate(st.sums[i], st.totals.dataBytes, st.totals.dataBlocks, st.rate)
   const dict = dictTotal(st, i)
   const read: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
-  const k = scaleOf(st)
-  if (k === 1 || withinOnly) return read
-  // Scaled by file size from the files read; the interval adds the spread between files (estimate.ts).
-  const { ys, xs } = fileTotals(st, i, dict)
-  const between = betweenFilesVariance(ys, xs, st.totals.files + st.group.unread.files) ?? 0
-  const withinHalf = (read.high - read.low) / 2
-  const half = Math.sqrt((k * withinHalf) ** 2 + t95(ys.length - 1) ** 2 * between)
-  const estimate = read.estimate * k
-  return { estimate, low: estimate - half, high: estimate + half }
+  if (st.group.unread.files === 0 || withinOnly) return read
+  return extrapolate(st, read.estimate, (read.high - read.low) / 2, fileRatios(st, i, dict))
 }
+
+/** Dictionary building, seconds per GB of the input it is built for: CPU a setting with a dictionary spends once per file. */
+function dictSecPerGB(st: GroupState, i: number): number {
+  const d = st.dict[i]
+  if (st.settings[i].dict === 'none' || d.files === 0 || d.ms <= 0) return 0
+  const s0 = st.sums[0]
+  const ratio = s0.sumS + s0.certainS > 0 ? s0.sumU / (s0.sumS + s0.certainS) : 1
+  const input = d.dataBytes * ratio
+  // Built for too little input, the time is a fixed start-up cost, not a rate: not counted.
+  return input >= MIN_DICT_TIMED_INPUT ? d.ms / 1000 / (input / 1e9) : 0
+}
+
+/** A compression timing with the dictionary's CPU per GB added (the interval moves with it). */
+function withDictionary(t: Timing, dictSec: number): Timing {
+  if (dictSec <= 0 || t.value === null) return t
+  return { ...t, value: t.value + dictSec, low: t.low === null ? null : t.low + dictSec, high: t.high === null ? null : t.high + dictSec }
+}
+
+/** Dictionaries built for less input than this (bytes, uncompressed) give no dictionary CPU rate. */
+const MIN_DICT_TIMED_INPUT = 512 << 10
+
+/** Below this many bytes of distinct input, a level's timings are not rates worth showing (a few blocks, cached). */
+const MIN_TIMED_INPUT = 64 << 10
 
 function estimateOf(st: GroupState, i: number, todayBytes: number, withinOnly = false): SettingEstimate {
   const sums = st.sums[i]
@@ -209,14 +298,18 @@ function estimateOf(st: GroupState, i: number, todayBytes: number, withinOnly = 
   const compressValue = sums.timedBytes > 0 && sums.compressMs > 0 ? sums.compressMs / 1000 / (sums.timedBytes / 1e9) : null
   const decompressValue = sums.decompressedBytes > 0 && sums.decompressMs > 0 ? sums.decompressedBytes / 1e6 / (sums.decompressMs / 1000) : null
   const files = Math.max(1, st.dict[i].files)
+  const unmeasured: Timing = { value: null, low: null, high: null, noisy: st.settings[i].type !== 'none' }
+  const timed = st.settings[i].type !== 'none' && sums.sumU >= MIN_TIMED_INPUT
+  const dictSec = dictSecPerGB(st, i)
   return {
     setting: st.settings[i],
     bytes,
     change,
     ratio: bytes.estimate > 0 ? uncompressed / bytes.estimate : 0,
-    compressSecPerGB: st.settings[i].type === 'none' ? { value: null, low: null, high: null, noisy: false } : timing(compressValue, sums.compressRates),
-    decompressMBps: st.settings[i].type === 'none' ? { value: null, low: null, high: null, noisy: false } : timing(decompressValue, sums.decompressRates),
-    rejectedShare: sums.n > 0 ? sums.rejected / sums.n : 0,
+    compressSecPerGB: timed ? withDictionary(timing(compressValue, sums.compressRates), dictSec) : unmeasured,
+    decompressMBps: timed ? timing(decompressValue, sums.decompressRates) : unmeasured,
+    dictSecPerGB: dictSec,
+    rejectedShare: sums.n + sums.certainN > 0 ? sums.rejected / (sums.n + sums.certainN) : 0,
     dictBytes: dict,
     dictFilesBuilt: st.dict[i].files,
     dictBytesBuilt: st.dict[i].bytes,
@@ -226,100 +319,316 @@ function estimateOf(st: GroupState, i: number, todayBytes: number, withinOnly = 
   }
 }
 
-/** The widest relative interval of the level's settings from block sampling (the part more blocks narrow). */
-function widest(st: GroupState): number {
+/** The widest interval of the level's settings in bytes (half-width): a level not yet sampled counts as its size. */
+function widestBytes(st: GroupState): number {
   let w = 0
-  for (let i = 0; i < st.settings.length; i++) w = Math.max(w, relativeHalfWidth(levelBytes(st, i, true)))
+  for (let i = 0; i < st.settings.length; i++) {
+    const b = levelBytes(st, i, false)
+    const half = (b.high - b.low) / 2
+    w = Math.max(w, Number.isFinite(half) ? half : levelDiskBytes(st))
+  }
+  return w
+}
+
+/** The widest relative interval of the level's settings (`withinOnly`: the part more blocks narrow). */
+function widest(st: GroupState, withinOnly = false): number {
+  let w = 0
+  for (let i = 0; i < st.settings.length; i++) w = Math.max(w, relativeHalfWidth(levelBytes(st, i, withinOnly)))
   return w
 }
 
 export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
   const clock = opts.clock ?? (() => performance.now())
-  const started = clock()
+  const started = opts.startedAt ?? clock()
 
-  // Population: each live file's index and properties (files outside this shard included, so every shard sees the same
-  // levels). Within FIRST_PASS_SHARE of the budget; a fixed sample (shards) reads every file, so that shards add up.
+  // Population: the first files of each level in size-proportional order (files outside this shard included, so every
+  // shard sees the same levels), within FIRST_PASS_SHARE of the budget; more are read later where the spread between
+  // files asks for them. A fixed sample (shards) reads every file, so that shards add up.
   const usesDictionaries = opts.settings.some((s) => s.dict !== 'none')
-  const population = readPopulation(inputs, {
-    dict: usesDictionaries ? opts.dict : null,
-    seed: opts.seed,
-    deadline: opts.fixedRate === null ? started + FIRST_PASS_SHARE * opts.timeBudgetMs : Number.POSITIVE_INFINITY,
-    clock,
-  })
-  return advisePopulation(population, opts, started)
+  const fixed = opts.fixedRate !== null
+  // The worker threads start now, so that they load while this thread reads the first files.
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism())
+  const pool = new AdvisePool(Math.min(jobs, lanesOf(opts.settings, jobs).length))
+  let population: ReturnType<typeof readPopulation>
+  try {
+    population = readPopulation(inputs, {
+      dict: usesDictionaries ? opts.dict : null,
+      seed: opts.seed,
+      deadline: fixed ? Number.POSITIVE_INFINITY : started + FIRST_PASS_SHARE * opts.timeBudgetMs,
+      clock,
+      filesPerLevel: fixed ? Number.POSITIVE_INFINITY : MIN_FILES_READ,
+    })
+  } catch (e) {
+    await pool.close()
+    throw e
+  }
+  return advisePopulation(population, opts, started, pool)
+}
+
+/** What the engine has measured of its own costs, for planning rounds within the budget (ms). */
+interface Costs {
+  /** Per block evaluated under every setting, over every round so far. */
+  blockMs: number
+  blocks: number
+  /** Per file taken into a level's sample (reading it, building its dictionaries), over every file so far. */
+  fileMs: number
+  files: number
+  /** Dictionary bytes kept between rounds. */
+  retainedDictBytes: number
+  /** The run's first round is done: it starts the threads and compiles the code, so its costs are not counted. */
+  warm: boolean
+}
+
+interface Run {
+  opts: AdviseOptions
+  pool: AdvisePool
+  jobs: number
+  problems: Advice['problems']
+  clock: () => number
+  costs: Costs
+}
+
+function msPerBlock(st: GroupState, costs: Costs): number | null {
+  return st.msPerBlock ?? (costs.blocks > 0 ? costs.blockMs / costs.blocks : null)
+}
+
+function msPerFile(costs: Costs): number | null {
+  return costs.files > 0 ? costs.fileMs / costs.files : null
 }
 
 /**
- * The engine after the first pass: sampling rounds over the files read, the
- * timing passes, and the decision. `started` is when the run began on
- * `opts.clock`, so the first pass counts against the time budget.
+ * The engine after the first pass: sampling rounds (first every level that
+ * holds data, largest first, each within its share of the time left; then the
+ * level furthest from the precision asked for, with more blocks or, where the
+ * spread between files dominates, more files), the timing passes, and the
+ * decision. `started` is when the run began on `opts.clock`, so the first pass
+ * counts against the time budget.
  */
-export async function advisePopulation({ groups, problems }: ReturnType<typeof readPopulation>, opts: AdviseOptions, started: number): Promise<Advice> {
+export async function advisePopulation(
+  { groups, problems }: ReturnType<typeof readPopulation>,
+  opts: AdviseOptions,
+  started: number,
+  given?: AdvisePool,
+): Promise<Advice> {
   const clock = opts.clock ?? (() => performance.now())
   const elapsed = () => clock() - started
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const notes: string[] = []
-  const unread = groups.filter((g) => g.unread.files > 0)
-  if (unread.length > 0) notes.push(unreadNote(unread))
-  const states = groups.filter((g) => g.files.length > 0).map((g) => initState(g, opts.settings, opts))
+  const states = groups.filter((g) => g.files.length + g.pending.length > 0).map((g) => initState(g, opts.settings, opts))
   let position = 0
-  const shardFiles = new Map<GroupState, boolean[]>()
-  for (const st of states)
-    shardFiles.set(
-      st,
-      st.group.files.map(() => inShard(opts.shard, position++)),
-    )
+  for (const st of states) st.mine = st.group.files.map(() => inShard(opts.shard, position++))
 
   const lanes = lanesOf(states[0]?.settings ?? opts.settings, jobs)
-  const pool = new AdvisePool(Math.min(jobs, lanes.length))
+  const pool = given ?? new AdvisePool(Math.min(jobs, lanes.length))
+  const run: Run = { opts, pool, jobs, problems, clock, costs: { blockMs: 0, blocks: 0, fileMs: 0, files: 0, retainedDictBytes: 0, warm: false } }
   let budgetHit = false
-  // Leave room inside the budget for the last round's overrun, the report and the process's own start.
-  const samplingBudget = opts.timeBudgetMs * (1 - BUDGET_MARGIN)
+  const fixed = opts.fixedRate !== null
+  const samplingEnd = opts.timeBudgetMs * SAMPLING_END
   try {
     for (;;) {
       const open = states.filter((s) => s.done === null)
       if (open.length === 0) break
-      if (elapsed() >= samplingBudget && opts.fixedRate === null) {
+      if (elapsed() >= samplingEnd && !fixed) {
         for (const s of open) s.done = 'time-budget'
         budgetHit = true
         break
       }
-      // The level whose interval is widest in bytes goes next; unsampled levels first.
-      const pick = open.reduce((a, b) => (priority(b) > priority(a) ? b : a))
-      const next = nextRate(pick, opts, elapsed(), samplingBudget)
-      if (next === null) {
-        pick.done = 'time-budget'
-        budgetHit = true
-        continue
+      // Every level that holds data gets its first round before any level gets a second: the largest first.
+      const first = open.filter((s) => s.rate === 0)
+      if (first.length > 0) {
+        const pick = first.reduce((a, b) => (levelDiskBytes(b) > levelDiskBytes(a) ? b : a))
+        const share = fixed ? Number.POSITIVE_INFINITY : (samplingEnd - elapsed()) / first.length
+        if (!(await firstRound(pick, run, share, fixed ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs))) {
+          pick.done = 'time-budget'
+          budgetHit = true
+        }
+      } else {
+        // The level whose interval is widest in bytes goes next: what narrows the total most.
+        const pick = open.reduce((a, b) => (widestBytes(b) > widestBytes(a) ? b : a))
+        const grew = wantsFiles(pick) ? await admitMore(pick, run, samplingEnd - elapsed()) : await moreBlocks(pick, run, samplingEnd - elapsed())
+        if (!grew) {
+          pick.done = 'time-budget'
+          budgetHit = true
+        }
       }
-      await runRound(pick, next, opts, pool, lanesOf(pick.settings, jobs), shardFiles.get(pick)!, problems)
-      if (pick.rate >= 1) pick.done = 'all-blocks'
-      else if (opts.fixedRate !== null) pick.done = 'fixed-sample'
-      else if (widest(pick) <= opts.precision) pick.done = 'precision'
-      opts.onProgress?.(`${label(pick.group)}: ${pick.blocks} blocks sampled (${(pick.rate * 100).toFixed(1)}%)`)
     }
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
-    // A fixed sample (--sample) has no time budget: timing again takes at most TIMING_SHARE of the time sampling took.
-    const timingEnd = opts.fixedRate === null ? Math.min(opts.timeBudgetMs, elapsed() + TIMING_SHARE * opts.timeBudgetMs) : elapsed() * (1 + TIMING_SHARE)
-    const retimed = new Set(states)
+    // A fixed sample (--sample) has no time budget: timing again takes at most a tenth of the time sampling took.
+    const timingEnd = opts.fixedRate === null ? opts.timeBudgetMs * TIMING_END : elapsed() * (1 + FIXED_SAMPLE_TIMING_SHARE)
+    const retimed = new Set(states.filter((st) => sampled(st)))
+    let msPerRetimed = 0
     retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
       for (const st of [...retimed]) {
-        if (elapsed() >= timingEnd) break retiming
+        if (elapsed() >= timingEnd && !fixed) break retiming
         // A level whose noisy settings did not get fewer is not timed again: the machine, not the sample, is the noise.
         const before = noisyCount(st)
-        if (before === 0 || !(await retime(st, opts, pool, jobs, shardFiles.get(st)!)) || noisyCount(st) >= before) retimed.delete(st)
+        // A pass measures each noisy setting TIMING_RATES times for about TIMING_MEASUREMENT_MS, across the lanes;
+        // once a pass was timed, at what that one took per setting (a loaded machine takes longer than planned).
+        const planned = (before * TIMING_RATES * TIMING_MEASUREMENT_MS * 1.5) / Math.min(jobs, lanes.length)
+        const passMs = Math.max(planned, msPerRetimed * before)
+        if (!fixed && elapsed() + passMs >= timingEnd) {
+          retimed.delete(st)
+          continue
+        }
+        const t0 = clock()
+        const timed = before > 0 && (await retime(st, run))
+        if (timed) msPerRetimed = Math.max(msPerRetimed, (clock() - t0) / before)
+        if (!timed || noisyCount(st) >= before) retimed.delete(st)
       }
     }
   } finally {
     await pool.close()
   }
+  const unread = states.filter((st) => st.group.unread.files > 0).map((st) => st.group)
+  if (unread.length > 0) notes.push(unreadNote(unread))
   if (budgetHit)
-    notes.push(`the time budget (${(opts.timeBudgetMs / 1000).toFixed(0)} s) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
+    notes.push(`the time budget (${formatSeconds(opts.timeBudgetMs)}) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
+  const missing = states.filter((st) => !sampled(st))
+  if (missing.length > 0)
+    notes.push(
+      `not sampled (the time budget ended first): ${missing.map((st) => label(st.group)).join(', ')}; ${missing.length === 1 ? 'it keeps' : 'they keep'} today's setting`,
+    )
 
   const advice = assemble(states, opts, notes)
   advice.problems = problems
   advice.elapsedSec = elapsed() / 1000
   return advice
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`
+}
+
+/** Bytes on disk of the level's live files, read or not. */
+function levelDiskBytes(st: GroupState): number {
+  return st.totals.fileBytes + st.group.unread.fileBytes
+}
+
+/** More files rather than more blocks: the spread between files is at least half the level's variance, or no block is left. */
+function wantsFiles(st: GroupState): boolean {
+  if (st.group.pending.length === 0) return false
+  if (st.rate >= 1) return true
+  const total = widest(st)
+  const within = widest(st, true)
+  return within * within <= 0.5 * total * total
+}
+
+/**
+ * A level's first round: its files read so far (as many as its share of the
+ * time affords, at least MIN_FILES_READ), their dictionaries, and about
+ * FIRST_ROUND_BLOCKS blocks. False when nothing could be sampled.
+ */
+async function firstRound(st: GroupState, run: Run, shareMs: number, leftMs: number): Promise<boolean> {
+  const { opts } = run
+  const perFile = msPerFile(run.costs)
+  const perBlock = msPerBlock(st, run.costs)
+  // Fewer files when the level's share of the time cannot pay for all of them (each costs its reading and dictionaries);
+  // before any cost is known, the fewest.
+  if (Number.isFinite(shareMs) && st.group.files.length > MIN_FILES_READ) {
+    const afford = perFile === null ? MIN_FILES_READ : Math.max(MIN_FILES_READ, Math.floor((shareMs * 0.5) / perFile))
+    if (afford < st.group.files.length) giveBack(st, st.group.files.length - afford)
+  }
+  // Not even the fewest files fit in the time left: the level is not sampled rather than the budget broken.
+  if (perFile !== null && Number.isFinite(leftMs) && perFile * Math.min(MIN_FILES_READ, st.group.files.length) > leftMs) return false
+  if (st.totals.dataBlocks === 0 && st.group.pending.length > 0) {
+    if (!(await admitMore(st, run, shareMs))) return false
+    return st.blocks > 0
+  }
+  let rate = nextRate(st, opts, 0, Number.POSITIVE_INFINITY)
+  if (rate === null) return false
+  if (perBlock !== null && Number.isFinite(shareMs) && rate < 1) {
+    const affordable = (shareMs * 0.5) / perBlock
+    rate = Math.max(Math.min(rate, affordable / st.totals.dataBlocks), Math.min(1, MIN_SAMPLE_BLOCKS / st.totals.dataBlocks))
+  }
+  const t0 = run.clock()
+  await buildDictionaries(
+    st,
+    run,
+    st.group.files.map((_, fi) => fi),
+  )
+  noteFileCost(run, st.group.files.length, run.clock() - t0)
+  await runRound(
+    st,
+    0,
+    rate,
+    run,
+    st.group.files.map((_, fi) => fi),
+  )
+  afterRound(st, opts)
+  return true
+}
+
+/** Put the last `n` files read back to pending (before any of their blocks is sampled). */
+function giveBack(st: GroupState, n: number): void {
+  const back = st.group.files.splice(st.group.files.length - n, n)
+  st.mine.splice(st.mine.length - n, n)
+  st.group.pending.unshift(...back.map((f) => ({ path: f.path, fileNumber: f.fileNumber, size: f.fileSize })))
+  refreshTotals(st)
+}
+
+function refreshTotals(st: GroupState): void {
+  st.group.unread = { files: st.group.pending.length, fileBytes: st.group.pending.reduce((a, f) => a + (f.size ?? 0), 0) }
+  st.totals = levelTotals(st.group)
+}
+
+function noteFileCost(run: Run, files: number, ms: number): void {
+  if (!run.costs.warm) return
+  run.costs.files += files
+  run.costs.fileMs += ms
+}
+
+function afterRound(st: GroupState, opts: AdviseOptions): void {
+  if (st.rate >= 1 && st.group.pending.length === 0) st.done = 'all-blocks'
+  else if (opts.fixedRate !== null) st.done = st.rate >= 1 ? 'all-blocks' : 'fixed-sample'
+  else if (sampled(st) && widest(st) <= opts.precision) st.done = 'precision'
+  opts.onProgress?.(
+    `${label(st.group)}: ${st.blocks} blocks sampled (${(st.rate * 100).toFixed(1)}%) in ${st.group.files.length} of ${st.group.files.length + st.group.pending.length} files`,
+  )
+}
+
+/** Read more of a level's files (doubling those read, as the time left affords) and sample them at the level's rate. */
+async function admitMore(st: GroupState, run: Run, leftMs: number): Promise<boolean> {
+  const perFile = msPerFile(run.costs)
+  const perBlock = msPerBlock(st, run.costs) ?? 0
+  const blocksPerFile = st.group.files.length > 0 ? st.totals.dataBlocks / st.group.files.length : 64
+  const rate = st.rate > 0 ? st.rate : Math.min(1, FIRST_ROUND_BLOCKS / Math.max(1, blocksPerFile * MIN_FILES_READ))
+  const each = (perFile ?? 0) + blocksPerFile * rate * perBlock
+  let n = Math.min(st.group.pending.length, Math.max(MIN_FILES_READ, st.group.files.length))
+  if (each > 0 && Number.isFinite(leftMs)) n = Math.min(n, Math.floor((leftMs * 0.8) / each))
+  if (n < 1) return false
+  const t0 = run.clock()
+  const taken = st.group.pending.splice(0, n)
+  const added: number[] = []
+  const usesDictionaries = st.settings.some((s) => s.dict !== 'none')
+  for (const f of taken) {
+    const file = readFile(f, usesDictionaries ? run.opts.dict : null, st.group.optionsSetting, run.problems)
+    if (!file) continue
+    st.group.files.push(file)
+    st.mine.push(true)
+    added.push(st.group.files.length - 1)
+  }
+  refreshTotals(st)
+  await buildDictionaries(st, run, added)
+  noteFileCost(run, taken.length, run.clock() - t0)
+  await runRound(st, 0, rate, run, added)
+  st.rate = rate
+  afterRound(st, run.opts)
+  return true
+}
+
+/** Raise a level's sampling rate over the files read. */
+async function moreBlocks(st: GroupState, run: Run, leftMs: number): Promise<boolean> {
+  const next = nextRate(st, run.opts, 0, leftMs, msPerBlock(st, run.costs))
+  if (next === null) return false
+  await runRound(
+    st,
+    st.rate,
+    next,
+    run,
+    st.group.files.map((_, fi) => fi),
+  )
+  afterRound(st, run.opts)
+  return true
 }
 
 /**
@@ -347,7 +656,9 @@ export function mergeAdvice(parts: Advice[]): Advice {
       const same = parts.map((p) => p.columnFamilies.find((c) => c.name === cf.name)?.levels.find((l) => l.level === level.level))
       if (same.some((l) => !l || l.matrix.length !== level.matrix.length)) throw new MergeError(`--merge: ${cf.name} L${level.level} differs between the parts`)
       const settings = level.matrix.map((m) => m.setting)
-      const todayIndex = level.today ? settings.findIndex((s) => sameSetting(s, level.today!.setting)) : -1
+      // A part that sampled the level says what today is and at what rate (one without its files did not look).
+      const seen = same.find((l) => l!.sample.stopped !== 'not-sampled') ?? level
+      const todayIndex = seen.today ? settings.findIndex((s) => sameSetting(s, seen.today!.setting)) : -1
       states.push({
         group: {
           columnFamily: cf.name,
@@ -355,6 +666,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
           bottommost: level.bottommost,
           optionsSetting: level.todayOptions,
           files: [],
+          pending: [],
           unread: { files: 0, fileBytes: 0 },
         },
         totals: {
@@ -367,19 +679,23 @@ export function mergeAdvice(parts: Advice[]): Advice {
         },
         settings,
         todayIndex: todayIndex >= 0 ? todayIndex : null,
-        rate: level.sample.share,
+        rate: seen.sample.share,
         sums: settings.map((_, i) => same.reduce((acc, l) => mergeSums(acc, l!.matrix[i].sums), emptySums())),
         dict: settings.map((_, i) => ({
           files: same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0),
           bytes: same.reduce((a, l) => a + l!.matrix[i].dictBytesBuilt, 0),
           ms: same.reduce((a, l) => a + l!.matrix[i].dictMsPerFile * l!.matrix[i].dictFilesBuilt, 0),
+          // The data the dictionaries were built for: the level's, in the share of its files built.
+          dataBytes: (level.dataBytes * same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0)) / Math.max(1, level.files),
         })),
         todayCompression: level.todayCompression,
-        done: level.sample.stopped,
+        done: seen.sample.stopped,
         blocks: same.reduce((a, l) => a + l!.sample.blocks, 0),
         msPerBlock: null,
         fileDicts: new Map(),
         fileSums: new Map(),
+        mine: [],
+        fileDictBytes: new Map(),
       })
     }
   }
@@ -416,9 +732,11 @@ export class MergeError extends UsageError {
 
 /** Timing passes at most, and the work one timing measurement aims at. */
 const TIMING_PASSES = 3
-/** Timing passes take at most this share of the time budget, after sampling. */
-const TIMING_SHARE = 0.1
 const TIMING_MEASUREMENT_MS = 25
+/** Measurements per noisy setting and timing pass. */
+const TIMING_RATES = 3
+/** Timing passes read at most this many files of a level. */
+const RETIME_FILES = 8
 
 function noisyCount(st: GroupState): number {
   const today = todayOf(st)
@@ -427,8 +745,10 @@ function noisyCount(st: GroupState): number {
 }
 
 /** Time the noisy settings of a level again; false when none is noisy. */
-async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, jobs: number, mine: boolean[]): Promise<boolean> {
-  if (st.rate === 0 || st.blocks === 0) return false
+async function retime(st: GroupState, run: Run): Promise<boolean> {
+  const { opts, pool, jobs } = run
+  // Too little data to time (MIN_TIMED_INPUT): its figures are not shown as rates, and not timed again.
+  if (st.rate === 0 || st.blocks === 0 || st.sums[0].sumU < MIN_TIMED_INPUT) return false
   const today = todayOf(st)
   const noisy = st.settings.flatMap((s, i) => {
     if (s.type === 'none') return []
@@ -438,7 +758,8 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
   if (noisy.length === 0) return false
   const lanes = lanesOf(st.settings, jobs)
   const laneOf = new Map(lanes.flatMap((items, lane) => items.map((i) => [i, lane] as [number, number])))
-  const files = st.group.files.filter((_, fi) => mine[fi])
+  // A few files suffice for timings (every task opens its file): the first ones read.
+  const files = st.group.files.filter((_, fi) => st.mine[fi]).slice(0, RETIME_FILES)
   const tasks = noisy.flatMap(({ i, secPerGB }) => {
     const bytesPerRate = Math.min(
       8 << 20,
@@ -458,7 +779,7 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
         settings: [{ id: i, spec: st.settings[i] }],
         dict: opts.dict,
         maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
-        timing: { rates: 3, bytesPerRate },
+        timing: { rates: TIMING_RATES, bytesPerRate },
       } satisfies FileTask,
     }))
   })
@@ -470,35 +791,30 @@ async function retime(st: GroupState, opts: AdviseOptions, pool: AdvisePool, job
   return true
 }
 
-/** What the time budget left unread in the first pass, and what that means for the estimates. */
+/** The levels whose files were not all read, and what that means for their estimates. */
 function unreadNote(groups: LevelGroup[]): string {
   const files = groups.reduce((a, g) => a + g.unread.files, 0)
   const all = groups.reduce((a, g) => a + g.unread.files + g.files.length, 0)
   const where = groups.map((g) => `${label(g)} ${g.files.length} of ${g.files.length + g.unread.files}`).join(', ')
-  const single = groups.some((g) => g.files.length < 2)
-  return `the time budget ended the first pass with ${files} of ${all} files in ${groups.length} level(s) unread (files read: ${where}): their levels are estimated from the files read, scaled by size on disk, and their intervals include the spread between files${single ? '; where only one file was read that spread is unknown and left out' : ''}`
+  return `files drawn in proportion to their size, ${all - files} of ${all} read (${where}): the other files' bytes are estimated from those read, and their levels' intervals include the spread between files`
 }
 
 function label(g: LevelGroup): string {
   return g.level === null ? g.columnFamily : `${g.columnFamily} L${g.level}`
 }
 
-/** Levels not sampled yet first, then the one furthest from the precision asked for. */
-function priority(st: GroupState): number {
-  if (st.rate === 0) return Number.POSITIVE_INFINITY
-  return widest(st)
-}
-
 /**
- * Build each file's dictionaries once, in parallel across files, before its
- * blocks are sampled: every setting with a dictionary compresses that file's
- * blocks with the one RocksDB would have built for it, and the level's
- * dictionary bytes are exact.
+ * Build the dictionaries of files `indices` once, in parallel across files,
+ * before their blocks are sampled: every setting with a dictionary compresses
+ * a file's blocks with the one RocksDB would have built for it, and the
+ * level's dictionary bytes are exact for the files read. They are kept for
+ * the later rounds up to RETAINED_DICT_BYTES; beyond, a round builds them again.
  */
-async function buildDictionaries(st: GroupState, opts: AdviseOptions, pool: AdvisePool, mine: boolean[]): Promise<void> {
+async function buildDictionaries(st: GroupState, run: Run, indices: number[]): Promise<void> {
+  const { opts, pool } = run
   const needing = st.settings.flatMap((spec, id) => (spec.dict !== 'none' ? [{ id, spec }] : []))
   if (needing.length === 0) return
-  const files = st.group.files.flatMap((f, fi) => (mine[fi] ? [{ f, fi }] : []))
+  const files = indices.flatMap((fi) => (st.mine[fi] ? [{ f: st.group.files[fi], fi }] : []))
   const results = await pool.run(
     files.map(({ f }, k) => ({
       lane: k,
@@ -518,98 +834,111 @@ async function buildDictionaries(st: GroupState, opts: AdviseOptions, pool: Advi
   )
   results.forEach((r, k) => {
     const dicts = r.dictionaries ?? {}
-    st.fileDicts.set(files[k].fi, dicts)
+    const size = Object.values(dicts).reduce((a, d) => a + d.bytes.length, 0)
+    if (run.costs.retainedDictBytes + size <= RETAINED_DICT_BYTES) {
+      st.fileDicts.set(files[k].fi, dicts)
+      run.costs.retainedDictBytes += size
+    }
+    const own = st.settings.map(() => 0)
     for (const { id, spec } of needing) {
       const d = dicts[dictKey(spec, typeByte(spec))]
       if (!d) continue
       const acc = st.dict[id]
       acc.files++
       // A dictionary ZDICT could not build means none, as in RocksDB: no dictionary block.
-      acc.bytes += d.bytes.length > 0 ? d.bytes.length + BLOCK_TRAILER_BYTES : 0
+      own[id] = d.bytes.length > 0 ? d.bytes.length + BLOCK_TRAILER_BYTES : 0
+      acc.bytes += own[id]
       acc.ms += d.ms
+      acc.dataBytes += files[k].f.dataBytes
     }
+    st.fileDictBytes.set(files[k].fi, own)
   })
 }
 
-/** The next sampling rate for a level, or null when the budget leaves no room for another round. */
-function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number, budgetMs: number): number | null {
+/** The next sampling rate for a level, or null when the time left (`budgetMs − spentMs`) leaves no room for another round. */
+function nextRate(st: GroupState, opts: AdviseOptions, spentMs: number, budgetMs: number, perBlock: number | null = st.msPerBlock): number | null {
   const n = st.totals.dataBlocks
+  if (n === 0) return null
   // A level this small is evaluated whole, and no level is estimated from fewer than MIN_SAMPLE_BLOCKS.
   if (opts.fixedRate !== null) return n <= SMALL_LEVEL_BLOCKS ? 1 : Math.min(1, Math.max(opts.fixedRate, MIN_SAMPLE_BLOCKS / n))
   if (st.rate === 0) return n <= SMALL_LEVEL_BLOCKS ? 1 : roundRate(Math.min(1, FIRST_ROUND_BLOCKS / n))
-  const w = widest(st)
+  if (st.rate >= 1) return null
+  const w = widest(st, true)
   let rate = rateFor(w, st.rate, opts.precision * AIM)
   rate = Math.min(1, Math.max(rate, st.rate * 1.5), st.rate * 8)
   if (rate * n - st.rate * n < 16) rate = Math.min(1, st.rate + 16 / n)
   // Most of the level: all of it, when the budget affords it (below), so that its totals are exact.
   rate = roundRate(rate)
-  if (st.msPerBlock !== null) {
-    const left = budgetMs - spentMs
-    const affordable = left / st.msPerBlock
+  if (perBlock !== null) {
+    // One round spends at most ROUND_SHARE of the time left: a round's cost per block is a measurement, not a promise.
+    const affordable = (ROUND_SHARE * (budgetMs - spentMs)) / perBlock
     if (affordable < 8) return null
     rate = Math.min(rate, st.rate + affordable / n)
   }
   return rate
 }
 
-async function runRound(
-  st: GroupState,
-  rate: number,
-  opts: AdviseOptions,
-  pool: AdvisePool,
-  lanes: number[][],
-  mine: boolean[],
-  problems: Advice['problems'],
-): Promise<void> {
-  if (st.rate === 0) await buildDictionaries(st, opts, pool, mine)
+/** Evaluate the blocks of files `indices` whose draw lies in [rateLow, rateHigh); the level's rate becomes rateHigh. */
+async function runRound(st: GroupState, rateLow: number, rateHigh: number, run: Run, indices: number[]): Promise<void> {
+  const { opts, pool, problems } = run
+  const lanes = lanesOf(st.settings, run.jobs)
   const tasks: { lane: number; task: FileTask; indices: number[]; fi: number }[] = []
-  st.group.files.forEach((f, fi) => {
-    if (!mine[fi]) return
-    lanes.forEach((indices, lane) => {
+  for (const fi of indices) {
+    if (!st.mine[fi]) continue
+    const f = st.group.files[fi]
+    lanes.forEach((settingIndices, lane) => {
       tasks.push({
         lane,
-        indices,
+        indices: settingIndices,
         fi,
         task: {
           path: f.path,
           key: f.key,
           seed: opts.seed,
-          rateLow: st.rate,
-          rateHigh: rate,
+          rateLow,
+          rateHigh,
           certain: f.certain,
           dictionaries: st.fileDicts.get(fi),
-          settings: indices.map((i) => ({ id: i, spec: st.settings[i] })),
+          settings: settingIndices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,
           maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
         },
       })
     })
-  })
-  const clock = opts.clock ?? (() => performance.now())
-  const t0 = clock()
+  }
+  const t0 = run.clock()
   const results: FileTaskResult[] = await pool.run(tasks.map(({ lane, task }) => ({ lane, task })))
-  const ms = clock() - t0
+  const ms = run.clock() - t0
   let blocks = 0
   results.forEach((r, k) => {
-    const { indices, lane, fi } = tasks[k]
+    const { indices: settingIndices, lane, fi } = tasks[k]
     if (lane === 0) {
       blocks += r.blocks
       for (const sk of r.skipped) problems.push({ file: tasks[k].task.path, offset: sk.offset, message: `data block left out of the sample: ${sk.message}` })
     }
     let perFile = st.fileSums.get(fi)
-    if (!perFile) st.fileSums.set(fi, (perFile = st.settings.map(() => ({ sumC: 0, sumS: 0, certainC: 0, certainS: 0 }))))
-    for (const i of indices) {
+    if (!perFile) st.fileSums.set(fi, (perFile = st.settings.map(() => ({ n: 0, sumC: 0, sumS: 0, certainN: 0, certainC: 0, certainS: 0 }))))
+    for (const i of settingIndices) {
       st.sums[i] = mergeSums(st.sums[i], r.sums[i])
       const f = perFile[i]
+      f.n += r.sums[i].n
       f.sumC += r.sums[i].sumC
       f.sumS += r.sums[i].sumS
+      f.certainN += r.sums[i].certainN
       f.certainC += r.sums[i].certainC
       f.certainS += r.sums[i].certainS
     }
   })
   st.blocks += blocks
-  if (blocks > 0) st.msPerBlock = ms / blocks
-  st.rate = rate
+  if (blocks > 0) {
+    st.msPerBlock = ms / blocks
+    if (run.costs.warm) {
+      run.costs.blocks += blocks
+      run.costs.blockMs += ms
+    }
+    run.costs.warm = true
+  }
+  st.rate = rateHigh
 }
 
 function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]): Advice {
@@ -632,7 +961,8 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     // Upper levels share one compression_opts: the largest upper level whose choice needs them (a level, a dictionary,
     // a checksum) sets them; the others choose among settings that behave as evaluated under them.
     // (Under --max-bytes the allocation has chosen them sharing already.)
-    const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0)
+    // A level not sampled keeps today's setting whatever the others choose.
+    const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0 && l.sample.stopped !== 'not-sampled')
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
     if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
@@ -653,22 +983,27 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
       .filter((l) => l.level !== null && l.dataBlocks > 0)
       .map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))
     const single = levels.length === 1 && levels[0].level === null ? levels[0].recommended.estimate.setting : null
-    const options = optionsFor(
-      {
-        columnFamily: name,
-        levels: single ? null : choices,
-        single,
-        dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
-      },
-      opts.dict,
-      version,
-    )
+    // A level neither sampled nor known today (no OPTIONS, no compression property): no option can be written for it.
+    const unknown = levels.filter((l) => l.recommended.estimate.setting.type === UNKNOWN_TYPE)
+    const options = unknown.length
+      ? {}
+      : optionsFor(
+          {
+            columnFamily: name,
+            levels: single ? null : choices,
+            single,
+            dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
+          },
+          opts.dict,
+          version,
+        )
+    if (unknown.length) notes.push(`${name}: no options printed: ${unknown.map((l) => levelLabelOf(l)).join(', ')} not sampled and today's compression unknown`)
     families.push({
       name,
       dynamicLevels: opts.dynamicLevels?.get(name) ?? false,
       levels,
       options,
-      optionsText: optionsText(name, options),
+      optionsText: unknown.length ? '' : optionsText(name, options),
       optionsNeed: optionsNeed(options),
     })
     for (const l of levels) {
@@ -684,7 +1019,10 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
   const total = {
     todayBytes: todayTotal,
     projected: { estimate: projected, low: projected - half, high: projected + half },
-    change: { estimate: projected / todayTotal - 1, low: (projected - half) / todayTotal - 1, high: (projected + half) / todayTotal - 1 },
+    change:
+      todayTotal > 0
+        ? { estimate: projected / todayTotal - 1, low: (projected - half) / todayTotal - 1, high: (projected + half) / todayTotal - 1 }
+        : { estimate: 0, low: 0, high: 0 },
     maxBytes: budget ? { bytes: budget.maxBytes, met: budget.met } : null,
   }
   const add = (n: string) => {
@@ -743,7 +1081,11 @@ function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: Sett
   // Rank on this run's timings only when none of them is noisy; else on the reference speeds (nominal.ts).
   const noisy = matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
   const ranked = noisy
-    ? matrix.map((x) => ({ ...x, compressSecPerGB: nominalTimings(x.setting).compress, decompressMBps: nominalTimings(x.setting).decompress }))
+    ? matrix.map((x) => ({
+        ...x,
+        compressSecPerGB: withDictionary(nominalTimings(x.setting).compress, x.dictSecPerGB),
+        decompressMBps: nominalTimings(x.setting).decompress,
+      }))
     : matrix
   return { matrix, ranked, noisy, today }
 }
@@ -761,7 +1103,12 @@ function withinOtherLimits(st: GroupState, opts: AdviseOptions): SettingEstimate
   return ok.length ? ok : ranked.filter((x) => Number.isFinite(x.bytes.estimate))
 }
 
-type Decider = (candidates: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null) => { recommended: Choice; runnerUp: Choice | null }
+type Decider = (
+  candidates: SettingEstimate[],
+  limits: LevelLimits,
+  today: SettingEstimate | null,
+  speeds: string | null,
+) => { recommended: Choice; runnerUp: Choice | null }
 
 /** `--max-bytes` in bytes, from the limit as given (bytes, or a share of today's total). */
 function maxBytesOf(limits: ExplicitLimits | null, todayTotal: number): number | null {
@@ -781,9 +1128,10 @@ function bytesBudget(
   const withData = states.filter((st) => st.totals.dataBlocks > 0)
   const today = withData.reduce((a, st) => a + todayOf(st), 0)
   const maxBytes = maxBytesOf(opts.limits, today)
-  // A level without an estimate (the time budget ended before it was sampled) is decided alone, and says so.
-  const advised = withData.filter((st) => withinOtherLimits(st, opts).length > 0)
+  // A level without an estimate (the time budget ended before it was sampled) keeps today's bytes, and says so.
+  const advised = withData.filter((st) => sampled(st) && withinOtherLimits(st, opts).length > 0)
   if (maxBytes === null || advised.length === 0) return null
+  const kept = withData.filter((st) => !advised.includes(st)).reduce((a, st) => a + todayOf(st), 0)
   const levels = advised.map((st) => {
     const candidates = withinOtherLimits(st, opts)
     const s0 = st.sums[0]
@@ -795,7 +1143,7 @@ function bytesBudget(
       inputGB: uncompressed / 1e9,
     }
   })
-  const result = withinBytes(levels, maxBytes, sharesOpts)
+  const result = withinBytes(levels, maxBytes - kept, sharesOpts)
   const share = `${Number(((maxBytes / today) * 100).toFixed(1))}% of today's total`
   const describe = `--max-bytes (${share})`
   return {
@@ -830,14 +1178,20 @@ function levelAdvice(
   filter: ((s: SettingSpec) => boolean) | null,
   decider: Decider = levelDecider(st, opts),
 ): LevelAdvice {
+  if (!sampled(st)) {
+    const advice = notSampledAdvice(st, opts)
+    // A shard's part keeps every setting's (empty) sums, so that the parts merge; the merge decides.
+    if (opts.shard !== null) advice.matrix = st.settings.map((_, i) => estimateOf(st, i, todayOf(st)))
+    return advice
+  }
   const { matrix, ranked, noisy, today } = rankedMatrix(st)
   const limits = levelLimits(st, opts, ranked, today ? ranked[matrix.indexOf(today)] : null)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
-  const choice = decider(candidates.length ? candidates : ranked, limits, today ? ranked[matrix.indexOf(today)] : null)
-  const original = (c: { estimate: SettingEstimate; reason: string } | null, note: string) =>
-    c && { estimate: matrix[ranked.findIndex((r) => r.setting.label === c.estimate.setting.label)], reason: c.reason + note }
-  const recommended = original(choice.recommended, noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '')!
-  const runnerUp = original(choice.runnerUp, '')
+  const rankedToday = today ? ranked[matrix.indexOf(today)] : null
+  const choice = decider(candidates.length ? candidates : ranked, limits, rankedToday, noisy ? 'reference speeds' : null)
+  // The figures shown with a choice are those it was ranked on (reference speeds where this run's timings are noisy).
+  const recommended = { ...choice.recommended, reason: choice.recommended.reason + (noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '') }
+  const runnerUp = choice.runnerUp
   const sums0 = st.sums[0]
   const todayRatio = sums0.sumS + sums0.certainS > 0 ? sums0.sumU / (sums0.sumS + sums0.certainS) : 0
   const incompressible = recommended.estimate.rejectedShare
@@ -855,7 +1209,8 @@ function levelAdvice(
     todayCompression: st.todayCompression,
     todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),
     todayRatio,
-    today,
+    today: rankedToday,
+    cpuBasis: noisy ? 'reference' : 'measured',
     sample: {
       blocks: st.blocks,
       uncompressedBytes: sums0.sumU,
@@ -891,6 +1246,63 @@ function withNewerRelease(advice: LevelAdvice, st: GroupState, opts: AdviseOptio
       savedBytes: saved,
       savedShare: chosen.bytes.estimate > 0 ? saved / chosen.bytes.estimate : 0,
     },
+  }
+}
+
+/** The type of the placeholder setting of a level neither sampled nor known today. */
+const UNKNOWN_TYPE = 'unknown'
+
+function levelLabelOf(l: Pick<LevelAdvice, 'columnFamily' | 'level'>): string {
+  return l.level === null ? 'its files' : `L${l.level}`
+}
+
+/**
+ * A level with no evidence (the time budget ended before any of its blocks was evaluated): it keeps today's
+ * setting, projected at today's bytes (with the spread between files where not every file was read), and
+ * evaluates nothing else.
+ */
+function notSampledAdvice(st: GroupState, opts: AdviseOptions): LevelAdvice {
+  const found = todaySetting(st.group)
+  const setting = found ? withRunOptions(found, opts.dict, opts.maxCompressedBytesPerKb) : spec(UNKNOWN_TYPE, null, 'none', false)
+  if (!found) setting.label = `today's (${st.todayCompression})`
+  const bytes = todayInterval(st)
+  const unmeasured: Timing = { value: null, low: null, high: null, noisy: false }
+  const estimate: SettingEstimate = {
+    setting,
+    bytes,
+    change: { estimate: 0, low: bytes.low / bytes.estimate - 1 || 0, high: bytes.high / bytes.estimate - 1 || 0 },
+    ratio: 0,
+    compressSecPerGB: unmeasured,
+    decompressMBps: unmeasured,
+    dictSecPerGB: 0,
+    rejectedShare: 0,
+    dictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
+    dictFilesBuilt: 0,
+    dictBytesBuilt: 0,
+    dictMsPerFile: 0,
+    pareto: false,
+    sums: emptySums(),
+  }
+  return {
+    columnFamily: st.group.columnFamily,
+    level: st.group.level,
+    bottommost: st.group.bottommost,
+    files: st.totals.files + st.group.unread.files,
+    fileBytes: st.totals.fileBytes + st.group.unread.fileBytes,
+    dataBytes: Math.round(st.totals.dataBytes * scaleOf(st)),
+    dataBlocks: Math.max(1, Math.round(st.totals.dataBlocks * scaleOf(st))),
+    entries: st.totals.entries === null ? null : Math.round(st.totals.entries * scaleOf(st)),
+    todayDictBytes: Math.round(st.totals.dictBytes * scaleOf(st)),
+    todayCompression: st.todayCompression,
+    todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),
+    todayRatio: 0,
+    today: null,
+    cpuBasis: 'measured',
+    sample: { blocks: st.blocks, uncompressedBytes: 0, share: st.rate, stopped: 'not-sampled', filesRead: st.totals.files },
+    recommended: { estimate, reason: `${NOT_SAMPLED}: keep today's setting` },
+    runnerUp: null,
+    matrix: [],
+    autoSkip: null,
   }
 }
 

@@ -125,21 +125,46 @@ export interface Choice {
   reason: string
 }
 
-/** Why a level has no estimate: nothing of it was read in this run. */
-export const NOT_EVALUATED = 'no block of this level was evaluated (the time budget ended first, or a shard without its files)'
+/** Why a level has no estimate: none of its blocks was evaluated in this run. */
+export const NOT_SAMPLED = 'not sampled (the time budget ended before any block of this level was evaluated)'
+
+/** "4.1 s/GB": a CPU figure as reasons quote it. */
+function cpuFigure(v: number): string {
+  return `${v < 1 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} s/GB`
+}
+
+/**
+ * "1.2x the compression CPU (4.9 vs 4.1 s/GB)": a ratio always with the two
+ * figures it divides, named as what they are (`speeds`: "reference speeds"
+ * when the decision ranked on those, not on this run's noisy timings).
+ */
+export function cpuComparison(other: SettingEstimate, chosen: SettingEstimate, speeds: string | null): string {
+  const a = chosen.compressSecPerGB.value
+  const b = other.compressSecPerGB.value
+  if (!a || !b) return ''
+  const noisy = speeds === null && (other.compressSecPerGB.noisy || chosen.compressSecPerGB.noisy) ? ', noisy' : ''
+  return `, ${(b / a).toFixed(1)}x the compression CPU (${cpuFigure(b)} vs ${cpuFigure(a)}${speeds ? ` at ${speeds}` : ''}${noisy})`
+}
 
 /**
  * Recommended and runner-up among `xs` under the limits. A level of which no block was
- * evaluated keeps `today`'s setting: nothing measured speaks for a change.
+ * evaluated keeps `today`'s setting: nothing measured speaks for a change. A setting other
+ * than today's (when today is among `xs` and meets the limits) must be at least MIN_GAIN
+ * smaller than today's; else today's is kept. `speeds`: what the CPU figures are, when they
+ * are not this run's own (reference speeds).
  */
-export function decide(xs: SettingEstimate[], limits: LevelLimits, today: SettingEstimate | null = null): { recommended: Choice; runnerUp: Choice | null } {
+export function decide(
+  xs: SettingEstimate[],
+  limits: LevelLimits,
+  today: SettingEstimate | null = null,
+  speeds: string | null = null,
+): { recommended: Choice; runnerUp: Choice | null } {
   const size = (x: SettingEstimate) => x.bytes.estimate
   const ok = xs.filter((x) => meets(x, limits) && Number.isFinite(size(x)))
-  if (!xs.some((x) => Number.isFinite(size(x))))
-    return {
-      recommended: today ? { estimate: today, reason: `keep today's setting: ${NOT_EVALUATED}` } : { estimate: xs[0], reason: NOT_EVALUATED },
-      runnerUp: null,
-    }
+  if (!xs.some((x) => Number.isFinite(size(x)))) {
+    if (!today) throw new RangeError(`decide: ${NOT_SAMPLED}, and today's setting unknown`)
+    return { recommended: { estimate: today, reason: `keep today's setting: ${NOT_SAMPLED}` }, runnerUp: null }
+  }
   if (ok.length === 0) {
     const fallback = [...xs].filter((x) => Number.isFinite(size(x))).sort((a, b) => (a.compressSecPerGB.value ?? 0) - (b.compressSecPerGB.value ?? 0))[0]
     return { recommended: { estimate: fallback, reason: `no setting meets the limits (${limits.describe}): the cheapest to compress` }, runnerUp: null }
@@ -155,6 +180,19 @@ export function decide(xs: SettingEstimate[], limits: LevelLimits, today: Settin
     if (cheaper || (sameCost && complexity(x) < complexity(chosen))) chosen = x
   }
   let reason: string
+  // Storing raw data that does not compress saves all of today's compression CPU: that change pays without a byte.
+  const rawPays = chosen.setting.type === 'none' && chosen === smallest
+  const todayCounts = today !== null && ok.includes(today) && today !== chosen && !rawPays
+  if (todayCounts && size(chosen) > size(today) * (1 - MIN_GAIN)) {
+    // No change without a gain: what the others would save is not worth changing anything.
+    const saving = 1 - size(chosen) / size(today)
+    reason = `keep today's setting: ${chosen.setting.label} would ${saving > 0 ? `save only ${pct(saving)}` : 'save nothing'} (a change must save at least ${pct(MIN_GAIN)})`
+    const bytes = size(chosen) / size(today) - 1
+    return {
+      recommended: { estimate: today, reason },
+      runnerUp: { estimate: chosen, reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpuComparison(chosen, today, speeds)}` },
+    }
+  }
   if (chosen.setting.type === 'none' && chosen === smallest) reason = 'the data does not compress: store it raw'
   else if (chosen === smallest) reason = `smallest ${limits.describe}`
   else {
@@ -165,18 +203,16 @@ export function decide(xs: SettingEstimate[], limits: LevelLimits, today: Settin
         : `within ${pct(saving)} of the smallest (${smallest.setting.label}) at ${clearlyBelow(chosen.compressSecPerGB, smallest.compressSecPerGB) ? 'less CPU' : 'less cost'}`
     reason = what
   }
+  if (today !== null && today !== chosen && !ok.includes(today) && Number.isFinite(size(today)))
+    reason += `; today's is outside the limits (${limits.describe})`
   const rest = ok.filter((x) => x !== chosen).sort((a, b) => size(a) - size(b))
   let runnerUp: Choice | null = null
   const other = rest[0] ?? xs.filter((x) => x !== chosen && Number.isFinite(size(x))).sort((a, b) => size(a) - size(b))[0]
   if (other) {
     const bytes = size(other) / size(chosen) - 1
-    const cpuA = chosen.compressSecPerGB.value
-    const cpuB = other.compressSecPerGB.value
-    const cpu =
-      cpuA && cpuB ? `, ${(cpuB / cpuA).toFixed(1)}x the compression CPU${other.compressSecPerGB.noisy || chosen.compressSecPerGB.noisy ? ' (noisy)' : ''}` : ''
     runnerUp = {
       estimate: other,
-      reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpu}${meets(other, limits) ? '' : `; outside the limits (${limits.describe})`}`,
+      reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpuComparison(other, chosen, speeds)}${meets(other, limits) ? '' : `; outside the limits (${limits.describe})`}`,
     }
   }
   return { recommended: { estimate: chosen, reason }, runnerUp }
@@ -304,9 +340,6 @@ export function budgetChoice(
   const other = smaller[0] ?? cheaper[0] ?? null
   if (!other) return { recommended: { estimate: pick, reason }, runnerUp: null }
   const bytes = other.bytes.estimate / pick.bytes.estimate - 1
-  const a = cpu(pick)
-  const b = cpu(other)
-  const ratio =
-    a > 0 && b > 0 ? `, ${(b / a).toFixed(1)}x the compression CPU${other.compressSecPerGB.noisy || pick.compressSecPerGB.noisy ? ' (noisy)' : ''}` : ''
+  const ratio = cpuComparison(other, pick, null)
   return { recommended: { estimate: pick, reason }, runnerUp: { estimate: other, reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${ratio}` } }
 }

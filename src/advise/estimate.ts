@@ -187,20 +187,31 @@ export function clearlyBelow(a: Timing, b: Timing): boolean {
 }
 
 /**
- * The spread between files, for a level whose files were not all read (the
- * time budget ended the first pass): the m files read are a simple random
- * sample of the level's M (the first m in an order drawn from the seed), the
- * level's total is the ratio estimate over file sizes x, (Σy / Σx) · X, and
- * its variance M² (1 − m/M) / m · Σ(y − R x)² / (m − 1), where y is each
- * read file's own estimated total. Null with fewer than two files read: the
- * spread cannot be estimated from one. Its interval takes t95(m − 1), not 1.96.
+ * Two-stage sampling's first stage: a level whose files were not all read.
+ * The m files read were drawn in proportion to their size on disk x
+ * (population.ts), so the mean of their ratios r = y / x (y: a file's own
+ * estimated bytes under a setting) estimates the level's bytes per byte on
+ * disk without bias; the unread files, of U bytes on disk in all, are
+ * estimated at that ratio. The variance of their part is the spread of the
+ * ratios between files, s², for the mean (U² s² / m) and for the unread files'
+ * own deviations from it (Σ x² s² over the unread files, `unreadSquares`); the
+ * files read add `readHalf`, the half-width of their own estimate (block
+ * sampling within them). The spread takes Student's t for m − 1 degrees of
+ * freedom. With one file read the spread is unknown: the unread part is taken
+ * as uncertain as itself. The low end is never below the files read (the
+ * unread files hold no fewer than no bytes).
  */
-export function betweenFilesVariance(ys: readonly number[], xs: readonly number[], filesAll: number): number | null {
-  const m = ys.length
-  if (m < 2) return null
-  const sumX = xs.reduce((a, b) => a + b, 0)
-  const ratio = sumX > 0 ? ys.reduce((a, b) => a + b, 0) / sumX : 0
-  let squares = 0
-  for (let k = 0; k < m; k++) squares += (ys[k] - ratio * xs[k]) ** 2
-  return ((filesAll * filesAll * (1 - m / filesAll)) / m) * (squares / (m - 1))
+export function withUnreadFiles(read: { estimate: number; half: number }, ratios: readonly number[], unreadBytes: number, unreadSquares: number): Interval {
+  const m = ratios.length
+  const mean = m > 0 ? ratios.reduce((a, b) => a + b, 0) / m : 0
+  const estimate = read.estimate + unreadBytes * mean
+  if (m < 2) {
+    const half = read.half + unreadBytes * mean
+    return { estimate, low: read.estimate - read.half, high: estimate + half }
+  }
+  const s2 = ratios.reduce((a, r) => a + (r - mean) ** 2, 0) / (m - 1)
+  const between = s2 * ((unreadBytes * unreadBytes) / m + unreadSquares)
+  const half = Math.sqrt(read.half ** 2 + t95(m - 1) ** 2 * between)
+  // The unread files hold no fewer than no bytes: the files read are a floor.
+  return { estimate, low: Math.max(read.estimate - read.half, estimate - half), high: estimate + half }
 }

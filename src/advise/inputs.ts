@@ -120,7 +120,13 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
         const c = compressionForLevel(cfOptions, level, levelContext(cf, level, cfOptions))
         optionsSetting = settingFromOptions(c.compression, c.opts)
       }
-      groups.push({ columnFamily: cf.name, level, bottommost, files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber })), optionsSetting })
+      groups.push({
+        columnFamily: cf.name,
+        level,
+        bottommost,
+        files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber, size: f.fileSize })),
+        optionsSetting,
+      })
     }
   }
   if (db.missingFiles.length)

@@ -101,8 +101,10 @@ export interface SettingEstimate {
   change: Interval
   /** Uncompressed bytes / projected bytes. */
   ratio: number
-  /** Compression CPU, seconds per GB of uncompressed input. */
+  /** Compression CPU, seconds per GB of uncompressed input: the blocks' compression and, with a dictionary, its building. */
   compressSecPerGB: Timing
+  /** Of that, building the file's dictionary (0 without one): measured once per file, per GB of the file's input. */
+  dictSecPerGB: number
   /** Decompression speed, MB/s of uncompressed output. */
   decompressMBps: Timing
   /** Share of sampled blocks stored raw (did not meet the acceptance rule). */
@@ -119,7 +121,8 @@ export interface SettingEstimate {
   sums: SampleSums
 }
 
-export type StopReason = 'precision' | 'time-budget' | 'all-blocks' | 'fixed-sample'
+/** `not-sampled`: the time budget ended before any block of the level was evaluated; it keeps today's setting. */
+export type StopReason = 'precision' | 'time-budget' | 'all-blocks' | 'fixed-sample' | 'not-sampled'
 
 export interface LevelAdvice {
   columnFamily: string
@@ -141,8 +144,14 @@ export interface LevelAdvice {
   todayOptions: SettingSpec | null
   /** Uncompressed / stored, estimated from the sample. */
   todayRatio: number
-  /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate). */
+  /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate, or the level was not sampled). */
   today: SettingEstimate | null
+  /**
+   * What the CPU figures of `today`, `recommended` and `runnerUp` are: this run's timings, or reference speeds
+   * (nominal.ts, plus the dictionary building measured here) where this run's were too noisy to rank on. `matrix`
+   * always holds this run's timings.
+   */
+  cpuBasis: 'measured' | 'reference'
   /** `filesRead`: files whose index was read; fewer than `files` when the time budget ended the first pass (then
    * dataBytes, dataBlocks, entries and todayDictBytes are scaled by file size from the files read). */
   sample: { blocks: number; uncompressedBytes: number; share: number; stopped: StopReason; filesRead: number }

@@ -51,12 +51,21 @@ export interface LevelGroup {
   columnFamily: string
   level: number | null
   bottommost: boolean
-  /** The files read (all of the level's, unless the time budget ended the first pass). */
+  /** The files read (index, properties, dictionary framing): the first in the level's size-proportional order. */
   files: PopulationFile[]
-  /** Live files whose index the time budget left unread: only their size on disk is known. */
+  /** Live files not read yet, in the level's size-proportional order: only their size on disk is known. */
+  pending: InputFile[]
+  /** The same in short: how many, and their bytes on disk. */
   unread: { files: number; fileBytes: number }
   /** What the OPTIONS file says this level gets today, when there is one. */
   optionsSetting: SettingSpec | null
+}
+
+/** A live file as the MANIFEST lists it (or a plain file): `size` its bytes on disk when the list says (else looked up). */
+export interface InputFile {
+  path: string
+  fileNumber: number | null
+  size?: number
 }
 
 /** A file as a database lists it, or a plain file (fileNumber null, level unknown). */
@@ -64,7 +73,7 @@ export interface GroupInput {
   columnFamily: string
   level: number | null
   bottommost: boolean
-  files: { path: string; fileNumber: number | null }[]
+  files: InputFile[]
   optionsSetting: SettingSpec | null
 }
 
@@ -166,15 +175,50 @@ export interface PopulationOptions {
   /** Dictionary options when a setting uses a dictionary (its content blocks are located), else null. */
   dict: DictionaryOptions | null
   seed: number
-  /** Stop reading more files once `clock()` passes this (ms); every level still gets one file. */
+  /** Stop reading more files once `clock()` passes this (ms); every level still gets MIN_FILES_READ files. */
   deadline: number
   clock: () => number
+  /** Read at most this many files of a level (the engine reads more later where the spread between files asks for it). */
+  filesPerLevel?: number
+}
+
+/** Files of a level read whatever the clock says: with fewer than two, the spread between files is unknown. */
+export const MIN_FILES_READ = 2
+
+/**
+ * The order in which a level's files are read: sequential Poisson sampling
+ * with probability proportional to size (key = u / size, u a uniform draw
+ * from the seed and the file), so that any prefix is a sample of files drawn
+ * in proportion to their bytes, and a longer prefix only adds files.
+ */
+export function sizeProportionalOrder<T extends InputFile>(files: T[], seed: number, sizeOf: (f: T) => number): T[] {
+  const keyed = files.map((f, i) => {
+    const u = blockDraw(seed, fileKey(basename(f.path), f.fileNumber), 0)
+    return { f, i, key: (u + 1e-12) / Math.max(1, sizeOf(f)) }
+  })
+  return keyed.sort((a, b) => a.key - b.key || a.i - b.i).map((k) => k.f)
+}
+
+/** Read one file for the population, or report it and leave it out. */
+export function readFile(
+  f: InputFile,
+  dict: DictionaryOptions | null,
+  optionsSetting: SettingSpec | null,
+  problems: { file: string; offset: number | null; message: string }[],
+): PopulationFile | null {
+  try {
+    return describeFile(f.path, f.fileNumber, dict, optionsSetting)
+  } catch (e) {
+    problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
+    return null
+  }
 }
 
 /**
- * The first pass: each level's files, read (index, properties, dictionary
- * framing) in an order drawn from the seed, one file per level in turn so that
- * every level is represented when the deadline stops the pass. A file that
+ * The first pass: each level's files in size-proportional order (index,
+ * properties, dictionary framing), one file per level in turn, so that every
+ * level is represented when the deadline or `filesPerLevel` stops the pass;
+ * the rest stay pending (their size on disk from the MANIFEST). A file that
  * cannot be opened is reported and left out.
  */
 export function readPopulation(
@@ -182,38 +226,37 @@ export function readPopulation(
   o: PopulationOptions,
 ): { groups: LevelGroup[]; problems: { file: string; offset: number | null; message: string }[] } {
   const problems: { file: string; offset: number | null; message: string }[] = []
-  const queues = inputs.map((g) =>
-    g.files.map((f, i) => ({ f, i, draw: blockDraw(o.seed, fileKey(basename(f.path), f.fileNumber), 0) })).sort((a, b) => a.draw - b.draw || a.i - b.i),
-  )
+  const cap = o.filesPerLevel ?? Number.POSITIVE_INFINITY
+  const queues = inputs.map((g) => {
+    const sized = g.files.map((f) => ({ ...f, size: f.size ?? sizeOnDisk(f.path) }))
+    return sizeProportionalOrder(sized, o.seed, (f) => f.size)
+  })
   const read = inputs.map(() => [] as { i: number; file: PopulationFile }[])
-  const unreadOf = inputs.map(() => ({ files: 0, fileBytes: 0 }))
-  const longest = Math.max(0, ...queues.map((q) => q.length))
-  for (let k = 0; k < longest; k++) {
+  const next = inputs.map(() => 0)
+  for (let progressed = true; progressed; ) {
+    progressed = false
     queues.forEach((q, g) => {
-      const next = q[k]
-      if (!next) return
-      // Every level gets one file whatever the clock says: without one it has no estimate at all.
-      if (read[g].length > 0 && o.clock() >= o.deadline) {
-        unreadOf[g].files++
-        unreadOf[g].fileBytes += sizeOnDisk(next.f.path)
-        return
-      }
-      try {
-        read[g].push({ i: next.i, file: describeFile(next.f.path, next.f.fileNumber, o.dict, inputs[g].optionsSetting) })
-      } catch (e) {
-        problems.push({ file: next.f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
-      }
+      if (next[g] >= q.length || read[g].length >= cap) return
+      // Every level gets MIN_FILES_READ files whatever the clock says: without them it has no interval at all.
+      if (read[g].length >= MIN_FILES_READ && o.clock() >= o.deadline) return
+      const f = q[next[g]++]
+      progressed = true
+      const file = readFile(f, o.dict, inputs[g].optionsSetting, problems)
+      if (file) read[g].push({ i: next[g] - 1, file })
     })
   }
-  const groups = inputs.map((g, k) => ({
-    columnFamily: g.columnFamily,
-    level: g.level,
-    bottommost: g.bottommost,
-    optionsSetting: g.optionsSetting,
-    // The files in the level's own order, so shards and rounds see them the same way.
-    files: read[k].sort((a, b) => a.i - b.i).map((r) => r.file),
-    unread: unreadOf[k],
-  }))
+  const groups = inputs.map((g, k) => {
+    const pending = queues[k].slice(next[k])
+    return {
+      columnFamily: g.columnFamily,
+      level: g.level,
+      bottommost: g.bottommost,
+      optionsSetting: g.optionsSetting,
+      files: read[k].map((r) => r.file),
+      pending,
+      unread: { files: pending.length, fileBytes: pending.reduce((a, f) => a + (f.size ?? 0), 0) },
+    }
+  })
   return { groups, problems }
 }
 
@@ -227,7 +270,7 @@ function sizeOnDisk(path: string): number {
 
 /** Plain files: grouped by the column family their properties name; levels unknown. */
 export function groupsOfFiles(paths: string[]): GroupInput[] {
-  const byFamily = new Map<string, { path: string; fileNumber: number | null }[]>()
+  const byFamily = new Map<string, InputFile[]>()
   for (const path of paths) {
     let table: Table
     try {
@@ -243,7 +286,7 @@ export function groupsOfFiles(paths: string[]): GroupInput[] {
     } finally {
       table.close()
     }
-    byFamily.set(name, [...(byFamily.get(name) ?? []), { path, fileNumber: null }])
+    byFamily.set(name, [...(byFamily.get(name) ?? []), { path, fileNumber: null, size: sizeOnDisk(path) }])
   }
   return [...byFamily].map(([columnFamily, files]) => ({ columnFamily, level: null, bottommost: false, files, optionsSetting: null }))
 }

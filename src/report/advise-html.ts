@@ -15,7 +15,11 @@ import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
 import {
   blobLines,
   escapeName,
+  estimateFigures,
   formatChange,
+  NOT_SAMPLED_CELL,
+  notSampled,
+  samplingLine,
   formatCpu,
   formatProjected,
   formatSize,
@@ -338,8 +342,8 @@ function databaseTable(advice: Advice): string {
   )
 }
 
-function estimateCells(e: SettingEstimate): string[] {
-  return [formatProjected(e.bytes), formatChange(e.change), formatCpu(e.compressSecPerGB), formatSpeed(e.decompressMBps)].map(text)
+function estimateCells(e: SettingEstimate, l?: LevelAdvice): string[] {
+  return estimateFigures(e, false, l).map(text)
 }
 
 function recommendationTable(l: LevelAdvice): string {
@@ -358,7 +362,7 @@ function recommendationTable(l: LevelAdvice): string {
   rows.push([
     'recommended',
     `<strong>${text(l.recommended.estimate.setting.label)}</strong>`,
-    ...estimateCells(l.recommended.estimate),
+    ...estimateCells(l.recommended.estimate, l),
     text(l.recommended.reason),
   ])
   classes.push('recommended')
@@ -472,6 +476,14 @@ function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): stri
     `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(todayBytes(l))}; bars: 95% intervals.`,
     noisy.length > 0 ? ` Hollow, dashed: noisy timing (${noisy.map(escapeHtml).join(', ')}), shown but not ranked on.` : '',
   ].join('')
+  if (notSampled(l))
+    return [
+      `<article class="level" id="${id}" data-level="${text(levelLabel(l))}" data-settings="0" data-pareto="0" data-sampled="false">`,
+      `<h3>${text(levelLabel(l))}: ${text(l.files)} files, ${text(formatSize(l.fileBytes))}, ${text(l.todayCompression)} today</h3>`,
+      `<p class="warn">${text(NOT_SAMPLED_CELL)}: ${text(l.recommended.reason)}</p>`,
+      recommendationTable(l),
+      '</article>',
+    ].join('\n')
   return [
     `<article class="level" id="${id}" data-level="${text(levelLabel(l))}" data-settings="${l.matrix.length}" data-pareto="${l.matrix.filter((e) => e.pareto).length}">`,
     `<h3>${text(levelLabel(l))}: ${text(l.files)} files, ${text(formatSize(l.fileBytes))}, ${text(l.todayCompression)} today</h3>`,
@@ -534,12 +546,7 @@ function facts(advice: Advice): string {
     ],
     ...(versionLine(advice) ? ([['Version', text(versionLine(advice) as string)]] as [string, string][]) : []),
     ['Objective', `${text(o.name)}: ${text(o.description)}${limits.length > 0 ? ` (${text(limits.join(', '))})` : ''}`],
-    [
-      'Sampling',
-      text(
-        `until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent; took ${advice.elapsedSec.toFixed(1)} s; seed ${advice.seed}${advice.shard ? `; shard ${advice.shard.index + 1} of ${advice.shard.count}` : ''}`,
-      ),
-    ],
+    ['Sampling', text(samplingLine(advice))],
     ['Total', text(`${formatSize(t.todayBytes)} → ${formatProjected(t.projected)}, ${formatChange(t.change)}`)],
   ]
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`

@@ -85,6 +85,7 @@ export const STOP_TEXT: Record<StopReason, string> = {
   'time-budget': 'time budget spent',
   'all-blocks': 'all blocks',
   'fixed-sample': 'fixed sample size',
+  'not-sampled': 'not sampled: keeps today',
 }
 
 /** How sampling stopped, and how many files the first pass read when the time budget left some unread. */
@@ -251,12 +252,15 @@ function objectiveLine(advice: Advice): string {
   return `${o.name} (${[o.description, ...limits].join('; ')})`
 }
 
-function samplingLine(advice: Advice): string {
-  const parts = [
-    `until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent`,
-    `took ${advice.elapsedSec.toFixed(1)} s`,
-    `seed ${advice.seed}`,
-  ]
+/** How the sample was drawn: a fixed share of every level (--sample: no time budget applies), or until precision or budget. */
+export function samplingRule(advice: Advice): string {
+  const rate = advice.evaluation.sampleRate
+  if (rate !== null) return `a fixed sample of ${sharePercent(rate)} of each level's blocks (whole levels of up to 256 blocks; no time budget)`
+  return `until the 95% interval is within ±${(advice.precision * 100).toFixed(1)}% or ${advice.timeBudgetSec} s are spent`
+}
+
+export function samplingLine(advice: Advice): string {
+  const parts = [samplingRule(advice), `took ${advice.elapsedSec.toFixed(1)} s`, `seed ${advice.seed}`]
   if (advice.shard) parts.push(`shard ${advice.shard.index + 1} of ${advice.shard.count}`)
   return parts.join('; ')
 }
@@ -449,8 +453,22 @@ const RECOMMENDATION_COLUMNS: Column[] = [
   { header: 'Dec\nMB/s', align: 'right' },
 ]
 
-function estimateCells(e: SettingEstimate, exact: boolean): Cell[] {
+/** A level the time budget left without a sample: it keeps today's setting, and its figures are today's. */
+export function notSampled(l: LevelAdvice): boolean {
+  return l.sample.stopped === 'not-sampled'
+}
+
+/** What a not-sampled level shows where a change and timings would be. */
+export const NOT_SAMPLED_CELL = 'not sampled'
+
+/** Projected, change, CPU and decompression speed of an estimate; `l`: its level, for one not sampled. */
+export function estimateFigures(e: SettingEstimate, exact: boolean, l?: LevelAdvice): string[] {
+  if (l && notSampled(l)) return [formatProjected(e.bytes, exact), NOT_SAMPLED_CELL, '-', '-']
   return [formatProjected(e.bytes, exact), formatChange(e.change), formatCpu(e.compressSecPerGB), formatSpeed(e.decompressMBps)]
+}
+
+function estimateCells(e: SettingEstimate, exact: boolean, l?: LevelAdvice): Cell[] {
+  return estimateFigures(e, exact, l)
 }
 
 /** Per level: today, the recommendation and its reason, the runner-up and its reason. */
@@ -467,7 +485,7 @@ function recommendationModel(levels: LevelAdvice[], ctx: TextContext): TableMode
       formatSpeed(l.today?.decompressMBps),
     ])
     const rec = l.recommended
-    rows.push([l.bottommost ? 'bottom' : '', `→ ${rec.estimate.setting.label}\n  ${rec.reason}`, ...estimateCells(rec.estimate, ctx.exact)])
+    rows.push([l.bottommost ? 'bottom' : '', `→ ${rec.estimate.setting.label}\n  ${rec.reason}`, ...estimateCells(rec.estimate, ctx.exact, l)])
     if (l.runnerUp) rows.push(['', `runner-up: ${l.runnerUp.estimate.setting.label}\n  ${l.runnerUp.reason}`, ...estimateCells(l.runnerUp.estimate, ctx.exact)])
   }
   return { columns: RECOMMENDATION_COLUMNS, rows }
@@ -619,6 +637,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
     section('Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)')
     for (const cf of advice.columnFamilies) {
       for (const l of cf.levels) {
+        if (notSampled(l)) continue
         out.push(...prose(`${escapeName(cf.name)} ${levelLabel(l)}`, ctx.width))
         out.push(table(matrixModel(l, ctx), ctx, 0))
         const costs = costTable(l)
@@ -710,8 +729,8 @@ function mdDatabaseModel(advice: Advice): TableModel {
   }
 }
 
-function mdEstimateCells(e: SettingEstimate): Cell[] {
-  return estimateCells(e, false).map((c) => mdText(String(c)))
+function mdEstimateCells(e: SettingEstimate, l?: LevelAdvice): Cell[] {
+  return estimateCells(e, false, l).map((c) => mdText(String(c)))
 }
 
 function mdRecommendationModel(levels: LevelAdvice[]): TableModel {
@@ -729,7 +748,7 @@ function mdRecommendationModel(levels: LevelAdvice[]): TableModel {
       '',
     ])
     const rec = l.recommended
-    rows.push(['', '**recommended**', `**${mdText(rec.estimate.setting.label)}**`, ...mdEstimateCells(rec.estimate), mdText(rec.reason)])
+    rows.push(['', '**recommended**', `**${mdText(rec.estimate.setting.label)}**`, ...mdEstimateCells(rec.estimate, l), mdText(rec.reason)])
     if (l.runnerUp) rows.push(['', 'runner-up', mdText(l.runnerUp.estimate.setting.label), ...mdEstimateCells(l.runnerUp.estimate), mdText(l.runnerUp.reason)])
   }
   return {
@@ -786,16 +805,19 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push('', '<details><summary>Every evaluated setting (→ recommended, * on the size-against-CPU Pareto front)</summary>')
   for (const cf of advice.columnFamilies) {
     for (const l of cf.levels) {
-      out.push('', `**${mdName(cf, true)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
-      const costs = costTable(l)
-      if (costs)
-        out.push(
-          '',
-          mdTable({
-            columns: costs.columns.map((c) => ({ header: c.header, align: c.numeric ? 'right' : undefined })),
-            rows: costs.rows.map((r) => r.map((c) => mdText(c))),
-          }),
-        )
+      if (notSampled(l)) out.push('', `**${mdName(cf, true)} ${levelLabel(l)}**: ${NOT_SAMPLED_CELL}, keeps today's setting`)
+      else {
+        out.push('', `**${mdName(cf, true)} ${levelLabel(l)}**`, '', mdTable(mdMatrixModel(l)))
+        const costs = costTable(l)
+        if (costs)
+          out.push(
+            '',
+            mdTable({
+              columns: costs.columns.map((c) => ({ header: c.header, align: c.numeric ? 'right' : undefined })),
+              rows: costs.rows.map((r) => r.map((c) => mdText(c))),
+            }),
+          )
+      }
     }
   }
   if (anyReferenceSpeeds(advice)) out.push('', mdText(COST_LEGEND))

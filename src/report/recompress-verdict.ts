@@ -77,6 +77,7 @@ export function estimateOfResult(r: RecompressResult, repeats: number): SettingE
     bytes: { estimate: bytes, low: bytes, high: bytes },
     change: { estimate: r.vsStored, low: r.vsStored, high: r.vsStored },
     ratio: r.ratio,
+    dictSecPerGB: 0,
     // s/GB is the inverse of MB/s; the spread of a rate and of its inverse are the same share.
     compressSecPerGB: timingOf(secPerGB, r.compressNoisy, r.compressSpread, repeats),
     decompressMBps: decompressTiming(r, repeats),

@@ -4,7 +4,7 @@
  * combination (a brute force over a small matrix).
  */
 import { describe, expect, it } from 'vitest'
-import { budgetChoice, type BudgetLevel, decide, NOT_EVALUATED, withinBytes } from '../../src/advise/decide.js'
+import { budgetChoice, type BudgetLevel, decide, NOT_SAMPLED, withinBytes } from '../../src/advise/decide.js'
 import { emptySums } from '../../src/advise/estimate.js'
 import type { SettingEstimate } from '../../src/advise/model.js'
 import { sharesOpts } from '../../src/advise/options.js'
@@ -25,6 +25,7 @@ function estimate(setting: ReturnType<typeof spec>, bytes: number, cpu: number):
     bytes: { estimate: bytes, low: bytes, high: bytes },
     change: { estimate: 0, low: 0, high: 0 },
     ratio: 1,
+    dictSecPerGB: 0,
     compressSecPerGB: timing(setting.type === 'none' ? null : cpu),
     decompressMBps: timing(setting.type === 'none' ? null : 1000),
     rejectedShare: 0,
@@ -143,7 +144,7 @@ describe('--max-bytes: the least compression CPU within the limit', () => {
     expect(choice.recommended.estimate).toBe(r.picks[i])
     expect(choice.recommended.reason).toMatch(/--max-bytes \(50% of today\)/)
     expect(choice.runnerUp!.estimate.bytes.estimate).toBeLessThan(r.picks[i].bytes.estimate)
-    expect(choice.runnerUp!.reason).toMatch(/^−\d+\.\d% bytes, \d+\.\dx the compression CPU$/)
+    expect(choice.runnerUp!.reason).toMatch(/^−\d+\.\d% bytes, \d+\.\dx the compression CPU \(\d+(\.\d+)? s\/GB vs \d+(\.\d+)? s\/GB\)$/)
   })
 })
 
@@ -159,12 +160,12 @@ describe('a level of which no block was evaluated', () => {
     const today = xs[1]
     const { recommended, runnerUp } = decide(xs, limits, today)
     expect(recommended.estimate).toBe(today)
-    expect(recommended.reason).toBe(`keep today's setting: ${NOT_EVALUATED}`)
+    expect(recommended.reason).toBe(`keep today's setting: ${NOT_SAMPLED}`)
     expect(runnerUp).toBeNull()
   })
 
-  it('without a known today: the first setting, with the same reason', () => {
+  it('without a known today: no setting is made up (the engine keeps such a level out of the options)', () => {
     const xs = [Z3, Z9].map(unmeasured)
-    expect(decide(xs, limits).recommended).toEqual({ estimate: xs[0], reason: NOT_EVALUATED })
+    expect(() => decide(xs, limits)).toThrow(/not sampled/)
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  withUnreadFiles,
   addBlock,
-  betweenFilesVariance,
   clearlyBelow,
   emptySums,
   mergeSums,
@@ -150,9 +150,8 @@ describe('the spread between files (levels whose files were not all read)', () =
     })
   }
 
-  it('its 95% interval covers the level total in about 95% of random subsets of files read', () => {
+  it('its 95% interval covers the level total in about 95% of size-proportional samples of files read', () => {
     const all = files(300, 5)
-    const X = all.reduce((a, f) => a + f.x, 0)
     const truth = all.reduce((a, f) => a + f.y, 0)
     let v = 99
     const rand = () => (v = (Math.imul(v, 22695477) + 1) >>> 0) / 0x100000000
@@ -160,20 +159,25 @@ describe('the spread between files (levels whose files were not all read)', () =
       let covered = 0
       const trials = 600
       for (let k = 0; k < trials; k++) {
-        // A simple random sample of m files: the first m of a random order.
-        const order = all.map((f) => ({ f, r: rand() })).sort((a, b) => a.r - b.r)
+        // Sequential Poisson sampling in proportion to size, as population.ts draws files: the m smallest u / x.
+        const order = all.map((f) => ({ f, key: rand() / f.x })).sort((a, b) => a.key - b.key)
         const read = order.slice(0, m).map((o) => o.f)
-        const ys = read.map((f) => f.y)
-        const xs = read.map((f) => f.x)
-        const estimate = (ys.reduce((a, b) => a + b, 0) / xs.reduce((a, b) => a + b, 0)) * X
-        const half = t95(m - 1) * Math.sqrt(betweenFilesVariance(ys, xs, all.length)!)
-        if (Math.abs(estimate - truth) <= half) covered++
+        const unread = order.slice(m).map((o) => o.f)
+        const i = withUnreadFiles(
+          { estimate: read.reduce((a, f) => a + f.y, 0), half: 0 },
+          read.map((f) => f.y / f.x),
+          unread.reduce((a, f) => a + f.x, 0),
+          unread.reduce((a, f) => a + f.x * f.x, 0),
+        )
+        if (truth >= i.low && truth <= i.high) covered++
       }
       expect(covered / trials, `${m} files read`).toBeGreaterThan(0.91)
-      expect(covered / trials, `${m} files read`).toBeLessThan(0.99)
+      expect(covered / trials, `${m} files read`).toBeLessThan(0.995)
     }
-    expect(betweenFilesVariance([1], [1], 10)).toBeNull()
-    expect(betweenFilesVariance([1, 2], [1, 2], 2)).toBe(0)
+    // Every file read: nothing to extrapolate, the files' own interval.
+    expect(withUnreadFiles({ estimate: 10, half: 1 }, [0.3, 0.4], 0, 0)).toEqual({ estimate: 10, low: 9, high: 11 })
+    // One file read: the unread part is as uncertain as itself.
+    expect(withUnreadFiles({ estimate: 10, half: 0 }, [0.5], 100, 100 * 100)).toEqual({ estimate: 60, low: 10, high: 110 })
     expect(t95(2)).toBeCloseTo(4.303, 3)
     expect(t95(1000)).toBeCloseTo(1.96, 2)
   })

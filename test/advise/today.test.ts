@@ -14,6 +14,7 @@ import type { LevelAdvice } from '../../src/advise/model.js'
 import { compressionOptsText, optionsFor, sharesOpts } from '../../src/advise/options.js'
 import { describeFile } from '../../src/advise/population.js'
 import { evaluateFile } from '../../src/advise/evaluate.js'
+import { MIN_GAIN } from '../../src/advise/decide.js'
 import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunOptions } from '../../src/advise/settings.js'
 import { DEFAULT_COMPRESSION_OPTS } from '../../src/db/options.js'
 import { ROOT } from '../helpers.js'
@@ -153,11 +154,18 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
     expect(bottom.recommended.estimate.setting.label).toBe(bottom.today!.setting.label)
     expect(cf.options.bottommost_compression).toBe('kZSTD')
     expect(cf.options.bottommost_compression_opts).toMatch(/max_dict_bytes=4096;zstd_max_train_bytes=32768;max_dict_buffer_bytes=0;/)
-    // The other column family's bottommost level recommends a run's setting, with the run's dictionary options.
+    // The other column family's bottommost level: the smallest other setting (the run's zstd 3 dict=train) saves less
+    // than MIN_GAIN against today's zstd 6, so today's is kept (no change without a gain), and so are its options.
     const events = advice.columnFamilies.find((c) => c.name === 'events')!
     const eventsBottom = events.levels.find((x) => x.bottommost)!
-    expect(eventsBottom.recommended.estimate.setting.label).toBe('zstd 3 dict=train')
-    expect(events.options.bottommost_compression_opts).toMatch(/max_dict_bytes=16384;zstd_max_train_bytes=1638400;/)
+    expect(eventsBottom.today!.setting.label).toBe('zstd 6')
+    const train = eventsBottom.matrix.find((m) => m.setting.label === 'zstd 3 dict=train')!
+    expect(train.bytes.estimate).toBeLessThan(eventsBottom.today!.bytes.estimate)
+    expect(train.bytes.estimate).toBeGreaterThan(eventsBottom.today!.bytes.estimate * (1 - MIN_GAIN))
+    expect(eventsBottom.recommended.estimate.setting.label).toBe('zstd 6')
+    expect(eventsBottom.recommended.reason).toMatch(/^keep today's setting: zstd 3 dict=train would save only 0\.\d% \(a change must save at least 1\.0%\)/)
+    expect(eventsBottom.runnerUp!.estimate.setting.label).toBe('zstd 3 dict=train')
+    expect(events.options.bottommost_compression_opts).toMatch(/^\{level=6;max_dict_bytes=0;/)
   })
 })
 

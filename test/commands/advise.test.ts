@@ -44,7 +44,7 @@ function sizes(a: Advice) {
 }
 
 describe('sstkit advise on a database written by real RocksDB', () => {
-  const advice = json([EXAMPLE, '--time-budget', '5s'])
+  const advice = json([EXAMPLE, '--time-budget', '120s'])
 
   it('sees the live files per column family and level as ldb lists them, and what OPTIONS says today', () => {
     const listed = readFileSync(join(DB, 'layered.live_files_metadata.txt'), 'utf8')
@@ -109,7 +109,7 @@ describe('sstkit advise on a database written by real RocksDB', () => {
   })
 
   it('prints a table that fits 100 columns, Markdown, and an HTML report written atomically', () => {
-    const text = sstkit(['advise', EXAMPLE, '--time-budget', '5s'])
+    const text = sstkit(['advise', EXAMPLE, '--time-budget', '120s'])
     expect(text.status).toBe(0)
     // The options are printed verbatim (for pasting): a diff against today's lines where there is an OPTIONS file.
     const options = new Set(advice.columnFamilies.flatMap((c) => c.optionsText.split('\n')))
@@ -117,11 +117,11 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     expect(text.stdout).toMatch(/^[-+] {2}[a-z_]+=/m)
     for (const line of text.stdout.split('\n')) if (!options.has(line) && !diffLine.test(line)) expect(line.length, line).toBeLessThanOrEqual(100)
     expect(text.stdout).toMatch(/RocksDB options to set/)
-    const md = sstkit(['advise', EXAMPLE, '--format', 'markdown', '--time-budget', '5s'])
+    const md = sstkit(['advise', EXAMPLE, '--format', 'markdown', '--time-budget', '120s'])
     expect(md.stdout).toMatch(/^\|.*\|$/m)
     expect(md.stdout).toMatch(/```diff\n\[CFOptions "default"\]\n[-+] {2}\w+=/)
     const page = join(tmp, 'advice.html')
-    const html = sstkit(['advise', EXAMPLE, '--report', page, '--time-budget', '5s'])
+    const html = sstkit(['advise', EXAMPLE, '--report', page, '--time-budget', '120s'])
     expect(html.status).toBe(0)
     expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
   })
@@ -131,7 +131,7 @@ const LDB_PRESENT = spawnSync('ldb', ['--version'], { encoding: 'utf8' }).status
 
 describe.runIf(toolPresent('ldb', LDB_PRESENT, 'apt-get install rocksdb-tools'))('the options advise prints are what real RocksDB reads', () => {
   it('RocksDB 7.8.3 opens the database with every recommended option set in its OPTIONS file', () => {
-    const a = json([EXAMPLE, '--time-budget', '5s'])
+    const a = json([EXAMPLE, '--time-budget', '120s'])
     const copy = join(tmp, 'db-advised-options')
     cpSync(EXAMPLE, copy, { recursive: true })
     const path = newestOptionsFile(copy)!
@@ -157,7 +157,7 @@ describe.runIf(toolPresent('ldb', LDB_PRESENT, 'apt-get install rocksdb-tools'))
 describe('sstkit advise on plain files and damaged databases', () => {
   it('groups plain files by the column family their properties name; levels unknown, one setting each', () => {
     const files = ['000009.sst', '000019.sst', '000011.sst'].map((f) => join(EXAMPLE, f))
-    const a = json([...files, '--time-budget', '5s'])
+    const a = json([...files, '--time-budget', '120s'])
     expect(a.source.kind).toBe('files')
     expect(a.columnFamilies.map((c) => c.name).sort()).toEqual(['default', 'events'])
     for (const cf of a.columnFamilies) {

@@ -144,6 +144,7 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     bytes: b,
     change,
     ratio,
+    dictSecPerGB: 0,
     compressSecPerGB: timing(cpu, noisyCpu ? 0.6 : 0.03, noisyCpu),
     decompressMBps: timing(dec, 0.02),
     rejectedShare: rejected / n,
@@ -188,6 +189,7 @@ function levelOf(cf: string, shape: LevelShape, rnd: () => number): LevelAdvice 
     todayOptions: specOf(today),
     todayRatio,
     today: matrix[shape.todayIndex],
+    cpuBasis: 'measured',
     sample: {
       blocks: Math.round(dataBlocks * shape.share),
       uncompressedBytes: Math.round(shape.uncompressed * shape.share),
