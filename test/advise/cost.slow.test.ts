@@ -12,7 +12,7 @@ import { sstkit, toolPresent } from '../helpers.js'
 // @ts-expect-error: a plain .mjs generator without declarations
 import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
 
-const WHOLE = ['--sample', '100%', '--time-budget', '30s']
+const WHOLE = ['--sample', '100%']
 
 function advise(args: string[]): Advice {
   const r = sstkit(['advise', ...args, '--json'])

@@ -20,7 +20,7 @@ import { sumEvents } from '../db/event-log-sum.js'
 import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
 
 /** Every block evaluated: the small databases are read whole, so runs are quick and exact. */
-const WHOLE = ['--sample', '100%', '--time-budget', '30s']
+const WHOLE = ['--sample', '100%']
 
 function advise(args: string[]): Advice {
   const r = sstkit(['advise', ...args, '--json'])
@@ -177,7 +177,7 @@ describe('cost flags', () => {
     const db = join(ROOT, 'test/fixtures/db-medium')
     for (const [args, message] of [
       [['--cpu-price', '0.1'], /--cpu-price and --storage-price price --objective cost: give --objective cost too/],
-      [['--objective', 'cost', '--max-bytes', '50%'], /--objective cost prices every level itself/],
+      [['--objective', 'cost', '--max-bytes', '50%'], /--max-bytes cannot be used together with --objective/],
       [['--objective', 'cost', '--storage-price', 'cheap'], /--storage-price takes a price in dollars such as 0.04 \(got "cheap"\)/],
     ] as const) {
       const r = sstkit(['advise', db, ...args])

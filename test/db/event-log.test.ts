@@ -113,8 +113,8 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
 
   it('info_log_level=WARN: a LOG with no event, read as such', () => {
     const summary = readEventLog(dbs.quiet)
+    // The LOG is there; at WARN it holds lines only when RocksDB warned (write stalls under load), so none may be read.
     expect(summary.files).toHaveLength(1)
-    expect(summary.files[0].lines).toBeGreaterThan(0)
     expect(summary.events).toBe(0)
     expect(summary.columnFamilies).toEqual([])
     expect(summary.firstMicros).toBeNull()
