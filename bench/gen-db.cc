@@ -97,7 +97,7 @@ const char* const kAgents[] = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0",
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
     "okhttp/4.12.0", "curl/8.4.0"};
-const char* const kErrors[] = {"timeout contacting upstream", "connection reset by peer", "invalid session token",
+const char* const kErrors[] = {"timeout contacting upstream", "connection reset by peer", "invalid account token",
                                "quota exceeded for tenant", "record not found", "permission denied"};
 template <size_t N>
 const char* pick(Rng& r, const char* const (&a)[N]) { return a[r.skewed(N)]; }
