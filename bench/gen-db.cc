@@ -155,7 +155,7 @@ void appendEvent(std::string& out, Rng& r, uint64_t id) {
               pick(r, kCountries), pick(r, kPlans));
       appendf(out, "\"page\":\"/products/%" PRIu64 "\",\"referrer\":\"https://www.%s.com/\",\"ua\":\"%s\",", r.skewed(50000),
               pick(r, kSites), pick(r, kAgents));
-      appendf(out, "\"duration_ms\":%" PRIu64 ",\"session\":\"%016" PRIx64 "\"}", r.skewed(60000), r.next());
+      appendf(out, "\"duration_ms\":%" PRIu64 ",\"request\":\"%016" PRIx64 "\"}", r.skewed(60000), r.next());
       break;
     case 6: case 7: case 8: {
       appendf(out, "\"type\":\"purchase\",\"user\":{\"id\":%" PRIu64 ",\"country\":\"%s\"},\"items\":[", user, pick(r, kCountries));
