@@ -56,9 +56,15 @@ describe('pinDatabase', () => {
           expect(pin.originalPath(f.path)).toBe(join(dir, f.path.slice((pin.info.location as string).length + 1)))
           expect(statSync(f.path).size).toBe(f.fileSize)
         }
-        // Wait until compaction has deleted some of the version's files, then read all of them.
-        const deadline = Date.now() + 10_000
-        while (pin.changes().deletedFiles === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+        // Wait until compaction has deleted some of the version's files and written new ones, then read
+        // all of them. A compaction's outputs may already be on disk when the pin is taken (written, not
+        // yet installed): those count as neither, so deletions alone can come first.
+        const deadline = Date.now() + 20_000
+        const both = () => {
+          const c = pin.changes()
+          return c.deletedFiles > 0 && c.addedFiles > 0
+        }
+        while (!both() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
         const changes = pin.changes()
         expect(changes.deletedFiles).toBeGreaterThan(0)
         expect(changes.addedFiles).toBeGreaterThan(0)
