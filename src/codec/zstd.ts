@@ -95,11 +95,15 @@ export function zstdCompress(raw: Uint8Array, opts: ZstdCompressOptions): Uint8A
 /**
  * A zstd compressor/decompressor pair with fixed settings, for running many
  * configurations side by side (recompress): each keeps its own contexts, so
- * alternating between configurations never reloads a dictionary.
+ * alternating between configurations never reloads a dictionary. Each context
+ * is made on first use: a codec that only compresses (a table writer's) never
+ * holds a decompression context, nor one that only decompresses (a round
+ * trip's) a compression context; with dozens of settings side by side, that
+ * is ~0.2-0.4 MB of native memory each.
  */
 export class ZstdCodec {
-  private readonly cctx: CCtx
-  private readonly dctx: DCtx
+  private cctx: CCtx | undefined
+  private dctx: DCtx | undefined
   private ddict: DDict | undefined
   private current: Uint8Array | undefined
 
@@ -108,12 +112,7 @@ export class ZstdCodec {
     readonly checksum: boolean,
     dictionary?: Uint8Array,
   ) {
-    const z = zstdLib()
-    this.cctx = new z.CCtx()
-    this.cctx.setParameter(z.CParameter.compressionLevel, level)
-    this.cctx.setParameter(z.CParameter.checksumFlag, checksum ? 1 : 0)
-    this.dctx = new z.DCtx()
-    this.useDictionary(dictionary)
+    this.current = dictionary && dictionary.length > 0 ? dictionary : undefined
   }
 
   get dictionary(): Uint8Array | undefined {
@@ -128,18 +127,32 @@ export class ZstdCodec {
   useDictionary(dictionary: Uint8Array | undefined): void {
     const d = dictionary && dictionary.length > 0 ? dictionary : undefined
     if (d === this.current) return
-    const z = zstdLib()
-    if (d) {
-      // Sticky: digested on the first frame, reused by every later one; replaces the previous one.
-      this.cctx.loadDictionary(d)
-      this.ddict = new z.DDict(d)
-    } else {
-      this.cctx.reset(z.ResetDirective.parameters)
-      this.cctx.setParameter(z.CParameter.compressionLevel, this.level)
-      this.cctx.setParameter(z.CParameter.checksumFlag, this.checksum ? 1 : 0)
-      this.ddict = undefined
-    }
     this.current = d
+    this.ddict = undefined
+    if (this.cctx) this.configure(this.cctx)
+  }
+
+  private configure(cctx: CCtx): void {
+    const z = zstdLib()
+    if (this.current) {
+      // Sticky: digested on the first frame, reused by every later one; replaces the previous one.
+      cctx.loadDictionary(this.current)
+    } else {
+      cctx.reset(z.ResetDirective.parameters)
+      cctx.setParameter(z.CParameter.compressionLevel, this.level)
+      cctx.setParameter(z.CParameter.checksumFlag, this.checksum ? 1 : 0)
+    }
+  }
+
+  private compressor(): CCtx {
+    if (this.cctx) return this.cctx
+    const z = zstdLib()
+    const cctx = new z.CCtx()
+    cctx.setParameter(z.CParameter.compressionLevel, this.level)
+    cctx.setParameter(z.CParameter.checksumFlag, this.checksum ? 1 : 0)
+    if (this.current) cctx.loadDictionary(this.current)
+    this.cctx = cctx
+    return cctx
   }
 
   /** Reused output space: compressing thousands of blocks allocates nothing per block. */
@@ -153,13 +166,16 @@ export class ZstdCodec {
     const z = zstdLib()
     const need = reserve + z.compressBound(raw.length)
     if (this.scratch.length < need) this.scratch = allocOutput(Math.max(need, this.scratch.length * 2))
-    const n = this.cctx.compress2(this.scratch.subarray(reserve, need), raw)
+    const n = this.compressor().compress2(this.scratch.subarray(reserve, need), raw)
     return { buffer: this.scratch, length: reserve + n }
   }
 
   /** Decompress into `into` when given (reused by callers that compare and discard), else a new array. */
   decompress(frame: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
     const dst = into && into.length >= size ? into.subarray(0, size) : allocOutput(size)
+    const z = zstdLib()
+    this.dctx ??= new z.DCtx()
+    if (this.current && !this.ddict) this.ddict = new z.DDict(this.current)
     const n = this.ddict ? this.dctx.decompressUsingDDict(dst, frame, this.ddict) : this.dctx.decompress(dst, frame)
     return n === size ? dst : dst.subarray(0, n)
   }

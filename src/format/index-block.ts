@@ -198,35 +198,64 @@ export interface IndexBuilderOptions {
   shorten?: boolean
 }
 
+/** A data block's index separator: the key ShortenedIndexBuilder indexes it under. */
+export interface IndexSeparator {
+  /** The shortened (or last) internal key. */
+  key: Uint8Array
+  /** The boundary falls inside one user key: the index must keep sequence numbers. */
+  splitsUserKey: boolean
+}
+
+/** The separator for a block whose last internal key is `lastKey` (`nextFirstKey` null for the last block). */
+export function indexSeparator(lastKey: Uint8Array, nextFirstKey: Uint8Array | null, shorten: boolean, seekTrailer: Uint8Array): IndexSeparator {
+  if (!nextFirstKey || !shorten) return { key: lastKey, splitsUserKey: false }
+  const userStart = lastKey.subarray(0, lastKey.length - INTERNAL_KEY_TRAILER_BYTES)
+  const userLimit = nextFirstKey.subarray(0, nextFirstKey.length - INTERNAL_KEY_TRAILER_BYTES)
+  const tmp = shortestSeparator(userStart, userLimit)
+  let key = lastKey
+  if (tmp.length <= userStart.length && compareBytes(userStart, tmp) < 0) {
+    key = new Uint8Array(tmp.length + INTERNAL_KEY_TRAILER_BYTES)
+    key.set(tmp)
+    key.set(seekTrailer, tmp.length)
+  }
+  return { key, splitsUserKey: compareBytes(userStart, userLimit) === 0 }
+}
+
 export class ShortenedIndexBuilder {
-  private readonly withSeq: BlockBuilder
-  private readonly withoutSeq: BlockBuilder
+  private readonly withSeq: BlockBuilder | null
+  private readonly withoutSeq: BlockBuilder | null
   private separatorIsKeyPlusSeq = false
   private lastHandle: BlockHandle | null = null
-  private readonly trailer: Uint8Array
+  readonly trailer: Uint8Array
   entries = 0
 
-  constructor(readonly opts: IndexBuilderOptions) {
+  /**
+   * `keyPlusSeq`, when the caller already knows whether the finished index keeps sequence numbers
+   * (a replay of recorded separators, see SeparatorLog): only that variant is built, half the memory.
+   */
+  constructor(
+    readonly opts: IndexBuilderOptions,
+    keyPlusSeq?: boolean,
+  ) {
     const interval = opts.restartInterval ?? 1
-    this.withSeq = new BlockBuilder(interval, true, opts.deltaValues)
-    this.withoutSeq = new BlockBuilder(interval, true, opts.deltaValues)
-    this.trailer = maxSeekTrailer(opts.valueTypeForSeek ?? 0x18)
     if (!opts.userKeys) this.separatorIsKeyPlusSeq = true
+    if (keyPlusSeq !== undefined) this.separatorIsKeyPlusSeq = keyPlusSeq || !opts.userKeys
+    this.withSeq = keyPlusSeq === false && opts.userKeys ? null : new BlockBuilder(interval, true, opts.deltaValues)
+    this.withoutSeq = keyPlusSeq === true || !opts.userKeys ? null : new BlockBuilder(interval, true, opts.deltaValues)
+    this.trailer = maxSeekTrailer(opts.valueTypeForSeek ?? 0x18)
   }
 
   /** Index the block whose last internal key is `lastKey`; `nextFirstKey` is null for the last block. */
   add(lastKey: Uint8Array, nextFirstKey: Uint8Array | null, handle: BlockHandle): void {
-    let sep = lastKey
-    if (nextFirstKey && this.opts.shorten !== false) {
-      const userStart = lastKey.subarray(0, lastKey.length - INTERNAL_KEY_TRAILER_BYTES)
-      const userLimit = nextFirstKey.subarray(0, nextFirstKey.length - INTERNAL_KEY_TRAILER_BYTES)
-      const tmp = shortestSeparator(userStart, userLimit)
-      if (tmp.length <= userStart.length && compareBytes(userStart, tmp) < 0) {
-        sep = new Uint8Array(tmp.length + 8)
-        sep.set(tmp)
-        sep.set(this.trailer, tmp.length)
-      }
-      if (!this.separatorIsKeyPlusSeq && compareBytes(userStart, userLimit) === 0) this.separatorIsKeyPlusSeq = true
+    const sep = indexSeparator(lastKey, nextFirstKey, this.opts.shorten !== false, this.trailer)
+    this.addSeparator(sep.key, sep.splitsUserKey, handle)
+  }
+
+  /** Index a block under a separator already computed (indexSeparator). */
+  addSeparator(sep: Uint8Array, splitsUserKey: boolean, handle: BlockHandle): void {
+    if (splitsUserKey && !this.separatorIsKeyPlusSeq) {
+      if (!this.withSeq) throw new Error('ShortenedIndexBuilder: a boundary splits a user key, but the index was built without sequence numbers')
+      this.separatorIsKeyPlusSeq = true
     }
     const full = encodeBlockHandle(handle)
     let delta: Uint8Array | undefined
@@ -235,8 +264,8 @@ export class ShortenedIndexBuilder {
       delta = encodeVarint(d >= 0 ? d * 2 : -d * 2 - 1)
     }
     this.lastHandle = handle
-    this.withSeq.add(sep, full, delta)
-    if (!this.separatorIsKeyPlusSeq) this.withoutSeq.add(sep.subarray(0, sep.length - INTERNAL_KEY_TRAILER_BYTES), full, delta)
+    this.withSeq?.add(sep, full, delta)
+    if (!this.separatorIsKeyPlusSeq) this.withoutSeq?.add(sep.subarray(0, sep.length - INTERNAL_KEY_TRAILER_BYTES), full, delta)
     this.entries++
   }
 
@@ -246,6 +275,59 @@ export class ShortenedIndexBuilder {
   }
 
   finish(): Uint8Array {
-    return this.separatorIsKeyPlusSeq ? this.withSeq.finish() : this.withoutSeq.finish()
+    return this.separatorIsKeyPlusSeq ? this.withSeq!.finish() : this.withoutSeq!.finish()
+  }
+}
+
+/**
+ * The separators of a sequence of data blocks, recorded once for several
+ * table writers fed the same blocks (recompress: one writer per setting).
+ * Separators depend only on the keys, which every writer shares; what differs
+ * is each block's compressed size, which each writer keeps (4 bytes a block)
+ * to replay its index at the end. Without it, every writer held a whole index
+ * of its own (two variants, ~70 bytes a block: ~12 MB per setting on a file
+ * of 88,000 blocks).
+ */
+export class SeparatorLog {
+  private bytes = new Uint8Array(64 << 10)
+  private ends = new Uint32Array(1024)
+  private size = 0
+  /** Separators recorded. */
+  count = 0
+  /** Some boundary splits one user key (the index keeps sequence numbers). */
+  splitsUserKey = false
+  private readonly trailer: Uint8Array
+
+  constructor(readonly opts: IndexBuilderOptions) {
+    this.trailer = maxSeekTrailer(opts.valueTypeForSeek ?? 0x18)
+  }
+
+  /** Record block `i`'s separator, unless another writer already did (blocks come in order). */
+  note(i: number, lastKey: Uint8Array, nextFirstKey: Uint8Array | null): void {
+    if (i < this.count) return
+    if (i !== this.count) throw new Error(`SeparatorLog: block ${i} recorded before block ${this.count}`)
+    const sep = indexSeparator(lastKey, nextFirstKey, this.opts.shorten !== false, this.trailer)
+    if (sep.splitsUserKey) this.splitsUserKey = true
+    if (this.size + sep.key.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.size + sep.key.length))
+      grown.set(this.bytes.subarray(0, this.size))
+      this.bytes = grown
+    }
+    this.bytes.set(sep.key, this.size)
+    this.size += sep.key.length
+    if (this.count === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2)
+      grown.set(this.ends)
+      this.ends = grown
+    }
+    this.ends[this.count++] = this.size
+  }
+
+  /** The finished index block of the first `n` blocks, given each block's handle (recorded by the writer). */
+  build(n: number, handleOf: (i: number) => BlockHandle): { block: Uint8Array; keysAreUserKeys: boolean } {
+    if (n > this.count) throw new Error(`SeparatorLog: ${n} blocks indexed, ${this.count} recorded`)
+    const builder = new ShortenedIndexBuilder(this.opts, !this.opts.userKeys || this.splitsUserKey)
+    for (let i = 0; i < n; i++) builder.addSeparator(this.bytes.subarray(i === 0 ? 0 : this.ends[i - 1], this.ends[i]), false, handleOf(i))
+    return { block: builder.finish(), keysAreUserKeys: builder.keysAreUserKeys }
   }
 }

@@ -13,7 +13,8 @@ import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
-import { type BlockEntryStats, CountingSink, TableWriter } from '../table/writer.js'
+import { type BlockEntryStats, CountingSink, indexBuilderOptions, TableWriter } from '../table/writer.js'
+import { SeparatorLog } from '../format/index-block.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { equalBytes, readFixed32 } from '../format/coding.js'
@@ -21,7 +22,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
-import { collectGarbage } from '../util/garbage.js'
+import { collectGarbage, collectGarbageNow } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
@@ -200,6 +201,8 @@ function evaluateWith(
     plan.push({ config, strategy: null })
     if (config.type !== CompressionType.None) for (const strategy of task.autoSkip ?? []) plan.push({ config, strategy })
   }
+  // Every writer is fed the same blocks: their index separators are recorded once (format/index-block.ts).
+  const separatorLogs = new Map<string, SeparatorLog>()
   const states: ConfigState[] = plan.map(({ config, strategy }) => {
     const random = prng(deciderSeed(task.seed ?? 0, config.id * 2 + (strategy === 'ratio' ? 1 : 0), task.fileIndex ?? 0))
     const decider =
@@ -231,6 +234,13 @@ function evaluateWith(
       },
       [],
     )
+    if (options.index === 'binary') {
+      const indexOpts = indexBuilderOptions(options)
+      const key = JSON.stringify(indexOpts)
+      let log = separatorLogs.get(key)
+      if (!log) separatorLogs.set(key, (log = new SeparatorLog(indexOpts)))
+      options.separatorLog = log
+    }
     const writer = new TableWriter(new CountingSink(), options)
     const m: ConfigMeasurement = {
       id: config.id,
@@ -361,6 +371,9 @@ function evaluateWith(
     m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
     m.dictBytes = sum.dictBytes
     m.fileBytes = sum.fileSize
+    // The writer let its codec contexts go (an index compressed at a high zstd level holds tens of MB of
+    // native memory, which V8 does not count): collect them before the next writer's finish makes its own.
+    if (s.config.type !== CompressionType.None) collectGarbageNow()
   }
   return {
     results: states.map((s) => s.m),

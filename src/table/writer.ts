@@ -32,7 +32,7 @@ import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
 import { BlockSpill } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
-import { ShortenedIndexBuilder } from '../format/index-block.js'
+import { type IndexBuilderOptions, type SeparatorLog, ShortenedIndexBuilder } from '../format/index-block.js'
 import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
 import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
 
@@ -99,6 +99,12 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   shortenSeparators?: boolean
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
   acceptance?: AcceptanceRule
+  /**
+   * A binary index's separators, shared with other writers fed the same data blocks (recompress):
+   * the writer keeps only its blocks' sizes and builds its index from the log at finish. The log's
+   * options must be those the writer would use (indexBuilderOptions).
+   */
+  separatorLog?: SeparatorLog
   /** Auto-skip: decides per data block whether to attempt compression (see codec/auto-skip.ts). */
   skip?: {
     attempt(): boolean
@@ -130,6 +136,11 @@ export function plainWriterOptions(o: Partial<TableWriterOptions> = {}): TableWr
     baseProperties: new Map([[Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')]]),
     ...o,
   }
+}
+
+/** The index builder options a writer with these options uses (also those a shared SeparatorLog needs). */
+export function indexBuilderOptions(o: Pick<TableWriterOptions, 'formatVersion' | 'shortenSeparators'>): IndexBuilderOptions {
+  return { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
 }
 
 export interface WriteSummary {
@@ -189,7 +200,11 @@ export class TableWriter {
   private readonly base: number
   private readonly dataBuilder: BlockBuilder
   private readonly flush: FlushBySizePolicy
-  private readonly index: ShortenedIndexBuilder
+  private readonly index: ShortenedIndexBuilder | null
+  /** With a separator log: each indexed data block's size (offsets follow: blocks are contiguous from `firstBlockOffset`). */
+  private blockSizes: Uint32Array | null = null
+  private indexed = 0
+  private firstBlockOffset = 0
   private partitioned: {
     partitions: { lastKey: Uint8Array; handle: BlockHandle | null; block: Uint8Array | null }[]
     current: ShortenedIndexBuilder
@@ -235,8 +250,10 @@ export class TableWriter {
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
     this.dataBuilder = new BlockBuilder(o.restartInterval)
     this.flush = new FlushBySizePolicy(o.blockSize)
-    const indexOpts = { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
-    this.index = new ShortenedIndexBuilder(indexOpts)
+    const indexOpts = indexBuilderOptions(o)
+    const logged = o.separatorLog !== undefined && o.index === 'binary'
+    this.index = logged ? null : new ShortenedIndexBuilder(indexOpts)
+    if (logged) this.blockSizes = new Uint32Array(1024)
     if (o.index === 'partitioned') {
       this.partitioned = { partitions: [], current: new ShortenedIndexBuilder(indexOpts), policy: new FlushBySizePolicy(o.metadataBlockSize), estimate: 0 }
     }
@@ -339,8 +356,12 @@ export class TableWriter {
 
   private addIndexEntry(lastKey: Uint8Array, nextKey: Uint8Array | null, handle: BlockHandle): void {
     const p = this.partitioned
+    if (this.blockSizes) {
+      this.logBlock(lastKey, nextKey, handle)
+      return
+    }
     if (!p) {
-      this.index.add(lastKey, nextKey, handle)
+      this.index!.add(lastKey, nextKey, handle)
       return
     }
     p.current.add(lastKey, nextKey, handle)
@@ -356,6 +377,29 @@ export class TableWriter {
       })
       p.estimate = 0
     }
+  }
+
+  private logBlock(lastKey: Uint8Array, nextKey: Uint8Array | null, handle: BlockHandle): void {
+    const i = this.indexed
+    if (i === 0) this.firstBlockOffset = handle.offset
+    else if (handle.offset !== this.blockOffset(i - 1) + this.blockSizes![i - 1] + BLOCK_TRAILER_BYTES)
+      throw new Error(`TableWriter: data block ${i} at ${handle.offset} does not follow the previous one`)
+    this.o.separatorLog!.note(i, lastKey, nextKey)
+    if (i === this.blockSizes!.length) {
+      const grown = new Uint32Array(i * 2)
+      grown.set(this.blockSizes!)
+      this.blockSizes = grown
+    }
+    this.blockSizes![i] = handle.size
+    this.lastOffset = handle.offset
+    this.indexed++
+  }
+
+  /** Offset of logged block i: only the last one's is kept (blocks are contiguous), and i is always the last here. */
+  private lastOffset = 0
+  private blockOffset(i: number): number {
+    if (i !== this.indexed - 1) throw new Error('TableWriter.blockOffset: only the last logged block')
+    return this.lastOffset
   }
 
   private enterUnbuffered(nextKey: Uint8Array | null): void {
@@ -518,8 +562,22 @@ export class TableWriter {
       partitions = p.partitions.length
       keysAreUserKeys = this.o.formatVersion >= 3 && top.keysAreUserKeys
     } else {
-      const block = this.index.finish()
-      keysAreUserKeys = this.index.keysAreUserKeys
+      let block: Uint8Array
+      if (this.blockSizes) {
+        const sizes = this.blockSizes
+        let offset = this.firstBlockOffset
+        const built = this.o.separatorLog!.build(this.indexed, (i) => {
+          const h = { offset, size: sizes[i] }
+          offset += sizes[i] + BLOCK_TRAILER_BYTES
+          return h
+        })
+        this.blockSizes = null
+        block = built.block
+        keysAreUserKeys = built.keysAreUserKeys
+      } else {
+        block = this.index!.finish()
+        keysAreUserKeys = this.index!.keysAreUserKeys
+      }
       indexHandle = this.writeMaybeCompressed(block)
       indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
     }
@@ -575,6 +633,10 @@ export class TableWriter {
     meta.push({ name: PROPERTIES_BLOCK, handle: this.writeBlock(encodeProperties(props), 0) })
     const metaindexHandle = this.writeBlock(encodeMetaindex(meta), 0)
     this.writeFooter(metaindexHandle, indexHandle)
+    // The codec contexts are native memory V8 does not see (an index compressed at zstd 19 holds ~50 MB):
+    // let them go with the finished table, not with the writer object.
+    this.dataCompressor = null
+    this.metaCompressor = null
     return {
       fileSize: this.offset,
       dataBlocks: s.dataBlocks,
