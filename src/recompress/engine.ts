@@ -239,6 +239,49 @@ export function partition(configs: RecompressConfig[], n: number, reading = 0): 
     .map((g) => g.items.sort((a, b) => a.id - b.id))
 }
 
+/**
+ * Memory a lane may give its table writers (one per setting and auto-skip variant, side by side in
+ * one pass), and what each costs: its codec contexts (a zstd compression context with a digested
+ * dictionary, a decompression context for the round trip: 0.2-0.8 MB by level), its scratch
+ * buffers and JS objects, and 4 bytes a data block for its index (format/index-block.ts
+ * SeparatorLog). A matrix with more writers than the lanes hold runs in several passes: the
+ * default zstd matrix (56 settings) held 3-4 MB of each in one pass, 254-335 MB in all.
+ */
+const LANE_WRITER_BUDGET_BYTES = 24 << 20
+const WRITER_BYTES = 1.5 * (1 << 20)
+
+/** How many settings one pass evaluates at most: the lane's writer budget over each setting's writers. */
+export function settingsPerPass(dataBlocks: number, writersPerSetting: number): number {
+  const perSetting = writersPerSetting * (WRITER_BYTES + 4 * dataBlocks)
+  return Math.max(1, Math.floor(LANE_WRITER_BUDGET_BYTES / perSetting))
+}
+
+/** Which dictionary a setting's pass builds: settings sharing one go into the same pass where they can. */
+function dictionaryKind(c: RecompressConfig): number {
+  return c.dict === 'raw' ? 1 : c.dict === 'finalize' ? 2 : c.dict === 'train' ? 3 : 0
+}
+
+/**
+ * Passes of at most `perPass` settings each, for a matrix larger than the lanes hold in one pass:
+ * settings of one dictionary kind together (each pass samples and builds only its own
+ * dictionaries), split evenly, in matrix order inside each; the costliest pass first, so that the
+ * lanes, taking passes in turn, end together.
+ */
+export function passes(configs: RecompressConfig[], perPass: number): RecompressConfig[][] {
+  const out: { cost: number; items: RecompressConfig[] }[] = []
+  for (let kind = 0; kind <= 3; kind++) {
+    const bucket = configs.filter((c) => dictionaryKind(c) === kind).sort((a, b) => a.id - b.id)
+    const n = Math.ceil(bucket.length / perPass)
+    for (let k = 0, at = 0; k < n; k++) {
+      const size = Math.floor(bucket.length / n) + (k < bucket.length % n ? 1 : 0)
+      const items = bucket.slice(at, at + size)
+      at += size
+      out.push({ cost: items.reduce((a, c) => a + cost(c), 0) + (kind > 0 ? SAMPLING_COST : 0), items })
+    }
+  }
+  return out.sort((a, b) => b.cost - a.cost || a.items[0].id - b.items[0].id).map((p) => p.items)
+}
+
 /** Configurations up to which two lanes are split by trying every split (2^n) rather than greedily. */
 const EXHAUSTIVE_MAX_CONFIGS = 16
 
@@ -424,8 +467,11 @@ function estimatedBlocks(table: Table, source: SourceOptions): number {
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
   const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
-  const groups = partition(configs, Math.min(jobs, configs.length), workersAvailable() ? readingCost(opts.source) : 0)
   const table = openTable(file)
+  // One pass per lane (sharing one reading of the file, feed.ts) when the lanes hold every setting's writer; else more passes.
+  const perPass = settingsPerPass(estimatedBlocks(table, opts.source), 1 + (opts.autoSkip?.length ?? 0))
+  const lanes = Math.min(jobs, configs.length)
+  const groups = configs.length > lanes * perPass ? passes(configs, perPass) : partition(configs, lanes, workersAvailable() ? readingCost(opts.source) : 0)
   let fileDict: Uint8Array | undefined
   try {
     fileDict = configs.some((c) => c.dict === 'file') ? readDictFile(opts.dictFile!) : undefined

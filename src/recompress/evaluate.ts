@@ -22,7 +22,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig } from './config.js'
 import { prng } from '../util/prng.js'
-import { collectGarbage, collectGarbageNow } from '../util/garbage.js'
+import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
@@ -371,9 +371,6 @@ function evaluateWith(
     m.filterBytes = sum.filterBytes > 0 ? sum.filterBytes + 5 : 0
     m.dictBytes = sum.dictBytes
     m.fileBytes = sum.fileSize
-    // The writer let its codec contexts go (an index compressed at a high zstd level holds tens of MB of
-    // native memory, which V8 does not count): collect them before the next writer's finish makes its own.
-    if (s.config.type !== CompressionType.None) collectGarbageNow()
   }
   return {
     results: states.map((s) => s.m),

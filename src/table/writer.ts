@@ -20,6 +20,7 @@ import { randomInt } from 'node:crypto'
 import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { type AcceptanceRule, attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
+import { compressBlock } from '../codec/compression.js'
 import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
 import { CompressionType, compressionTypeName } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -220,8 +221,6 @@ export class TableWriter {
   private dictionary: Uint8Array = new Uint8Array(0)
   /** Data blocks (with the dictionary, once built). */
   private dataCompressor: BlockCompressor | null = null
-  /** Index blocks: never a dictionary. */
-  private metaCompressor: BlockCompressor | null = null
   private readonly usedTypes = new Set<number>()
   private readonly stats = {
     entries: 0,
@@ -447,8 +446,13 @@ export class TableWriter {
     const t = this.o.compressionType
     const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
     if (t === CompressionType.None || !attemptsCompression(raw.length, perKb, acceptance)) return { payload: raw, type: 0 }
-    const compressor = withDictionary ? this.dataCompressor! : (this.metaCompressor ??= new BlockCompressor(this.o, this.o.formatVersion))
-    const framed = compressor.compress(raw)
+    // Index blocks (a few per table) go through the thread's one shared context (compressBlock): a
+    // context of its own per writer, sized for a whole index (~50 MB at zstd 19 for a 3 MB index), is
+    // native memory freed only when the thread next returns to its event loop, and recompress
+    // finishes dozens of writers in one go.
+    const framed = withDictionary
+      ? this.dataCompressor!.compress(raw)
+      : compressBlock(t, raw, { formatVersion: this.o.formatVersion, level: this.o.level ?? undefined, zstdChecksum: this.o.zstdChecksum })
     if (!keepsCompressed(framed.length, raw.length, perKb, acceptance)) return { payload: raw, type: -1 }
     return { payload: framed, type: t }
   }
@@ -633,10 +637,8 @@ export class TableWriter {
     meta.push({ name: PROPERTIES_BLOCK, handle: this.writeBlock(encodeProperties(props), 0) })
     const metaindexHandle = this.writeBlock(encodeMetaindex(meta), 0)
     this.writeFooter(metaindexHandle, indexHandle)
-    // The codec contexts are native memory V8 does not see (an index compressed at zstd 19 holds ~50 MB):
-    // let them go with the finished table, not with the writer object.
+    // Its codec contexts are native memory V8 does not see: let them go with the finished table, not with the writer object.
     this.dataCompressor = null
-    this.metaCompressor = null
     return {
       fileSize: this.offset,
       dataBlocks: s.dataBlocks,

@@ -63,21 +63,6 @@ export function collectGarbage(growthBytes = COLLECT_AFTER_GROWTH_BYTES): boolea
   return true
 }
 
-/**
- * Run a full collection now: for native memory V8 is not told about (zstd-napi's compression
- * contexts are not counted), which only a collection frees once its owner is dropped. False
- * where a collection cannot be asked for.
- */
-export function collectGarbageNow(): boolean {
-  const gc = v8Collector()
-  if (!gc) return false
-  gc()
-  floor = Number.POSITIVE_INFINITY
-  youngFloor = Number.POSITIVE_INFINITY
-  reapplyGrowthFactor()
-  return true
-}
-
 /** Like `floor`, since the last collection of either kind. */
 let youngFloor = Number.POSITIVE_INFINITY
 

@@ -12,7 +12,7 @@ import { collectSamples } from '../../src/recompress/dictionary.js'
 import { type EntryPosition, recutAt, recutRecording, sourceBlocks } from '../../src/recompress/source.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { buildMatrix } from '../../src/recompress/config.js'
-import { partition } from '../../src/recompress/engine.js'
+import { partition, passes, settingsPerPass } from '../../src/recompress/engine.js'
 import { fixturePath, ROOT, sstkit } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
@@ -25,6 +25,39 @@ const opts = (over: Partial<RecompressOptions> = {}): RecompressOptions => ({
 })
 /** The baseline without its timing. */
 const untimed = ({ decompressMs, decompressMBps, decompressNoisy, ...rest }: StoredBaseline) => rest
+
+describe('passes of a matrix larger than the lanes hold', () => {
+  const matrix = (levels: number[], dicts: ('none' | 'raw' | 'train' | 'finalize')[], checksums = [false]) =>
+    buildMatrix({ types: [CompressionType.ZSTD], levels, dicts, checksums }).configs
+
+  it('holds fewer settings per pass on files of more blocks, and at least one', () => {
+    expect(settingsPerPass(4_000, 1)).toBeGreaterThanOrEqual(14)
+    expect(settingsPerPass(88_000, 1)).toBeLessThan(settingsPerPass(4_000, 1))
+    expect(settingsPerPass(88_000, 3)).toBeLessThan(settingsPerPass(88_000, 1))
+    expect(settingsPerPass(1e9, 3)).toBe(1)
+  })
+
+  it('splits the default matrix by dictionary kind, each setting once, in matrix order inside each, costliest first', () => {
+    const configs = matrix([1, 3, 6, 9, 12, 15, 19], ['none', 'raw', 'train', 'finalize'], [false, true])
+    for (const perPass of [1, 5, 14, 100]) {
+      const ps = passes(configs, perPass)
+      expect(ps.every((p) => p.length > 0 && p.length <= perPass)).toBe(true)
+      expect(
+        ps
+          .flat()
+          .map((c) => c.id)
+          .sort((a, b) => a - b),
+      ).toEqual(configs.map((c) => c.id))
+      for (const p of ps) {
+        expect(new Set(p.map((c) => c.dict)).size).toBe(1)
+        expect(p.map((c) => c.id)).toEqual([...p.map((c) => c.id)].sort((a, b) => a - b))
+      }
+      expect(ps.length).toBe(4 * Math.ceil(14 / perPass))
+    }
+    // 14 a pass: one pass per dictionary kind; those with a dictionary (equal costs: matrix order) before none.
+    expect(passes(configs, 14).map((p) => p[0].dict)).toEqual(['raw', 'train', 'finalize', 'none'])
+  })
+})
 
 describe('partition of the matrix over lanes', () => {
   const matrix = (levels: number[], dicts: ('none' | 'raw' | 'train' | 'finalize')[]) =>
