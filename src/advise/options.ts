@@ -14,7 +14,16 @@ import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
 import { encodeOptionsSection } from '../format/options-file.js'
 import type { SettingSpec } from './model.js'
-import { atLeast, bottommostOwnOpts, compressionOptsNeeds, compressionOptsValue, laterRelease, optionSince, type RocksdbVersion, typeNameSince } from './option-syntax.js'
+import {
+  atLeast,
+  bottommostOwnOpts,
+  compressionOptsNeeds,
+  compressionOptsValue,
+  laterRelease,
+  optionSince,
+  type RocksdbVersion,
+  typeNameSince,
+} from './option-syntax.js'
 import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from './settings.js'
 
 /** Types whose behaviour compression_opts' level changes. */
