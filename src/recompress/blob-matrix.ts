@@ -280,6 +280,13 @@ export interface BlobSettingResult {
   needsBlobCompressionOpts: boolean
 }
 
+/** The release facts a matrix was measured under. */
+export interface BlobMatrixContext {
+  /** The RocksDB release that wrote the file's database (OPTIONS or LOG beside it), or null. */
+  release: string | null
+  lz4OneShot: boolean
+}
+
 export interface BlobMatrixReport {
   fileSize: number
   compression: number

@@ -15,8 +15,6 @@ import { escapeBytes, formatBytes } from './text.js'
 
 /** What `rewrite` says of a blob file: it rebuilds tables; a blob file's records are kept by RocksDB's own compaction and GC. */
 export const BLOB_NOT_REWRITTEN = 'a BlobDB blob file: rewrite rebuilds SST files only and does not rewrite blob files'
-/** What `recompress` says of a blob file: its matrix is over data blocks. */
-export const BLOB_NOT_RECOMPRESSED = 'a BlobDB blob file: recompress compares settings over SST data blocks and does not read blob records'
 
 export interface BlobPropsJson {
   file: string
