@@ -1,3 +1,4 @@
+import { adviseBlobs } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -130,6 +131,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         throw e
       }
       progress.clear()
+      // blob_compression_type per column family with blob files (advise/blob.ts)
+      adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective: parsed.objective, rocksdbVersion: release.version })
       if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)

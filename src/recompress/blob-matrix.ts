@@ -185,6 +185,10 @@ export interface BlobWalkOptions {
   repeat?: number
   /** LZ4 as RocksDB 10.8 and later compress it (lz4OneShotFor); default false, as 7.x-10.7 do. */
   lz4OneShot?: boolean
+  /** Each sampled value, uncompressed, is pushed here (for timing passes over them) while keepBytes lasts. */
+  keepValues?: Uint8Array[]
+  /** How many value bytes keepValues may take (default 16 MiB); decremented as values are kept. */
+  keepBytes?: { left: number }
   /** Called now and then with the records done. */
   onProgress?: (done: number) => void
 }
@@ -227,6 +231,10 @@ export function sampleBlobFile(file: BlobFile, settings: readonly BlobSetting[],
       out.raw.decompressMs += performance.now() - t
       out.raw.timedBytes += raw.length
       addBlobRecord(out.raw, raw.length, valueSize)
+      if (options.keepValues && options.keepBytes && options.keepBytes.left >= raw.length) {
+        options.keepValues.push(raw)
+        options.keepBytes.left -= raw.length
+      }
       out.sampled++
       for (const [i, setting] of settings.entries()) {
         const sums = out.sums[i]
