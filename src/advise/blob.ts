@@ -47,9 +47,11 @@ export const BLOB_CANDIDATES: readonly number[] = [
   CompressionType.ZSTD,
 ]
 /** Stored blob bytes of a column family whose records are decompressed and compressed in full; above, a sample of about this much. */
-export const BLOB_ADVISE_SAMPLE_BYTES = 16 << 20
+export const BLOB_ADVISE_SAMPLE_BYTES = 4 << 20
 /** Blob file bytes per column family whose record headers are walked; the other files are scaled by their size on disk. */
 export const BLOB_ADVISE_READ_BYTES = 2 * 1024 ** 3
+/** Uncompressed values kept for the timing passes (the first sampled ones, at most this many bytes). */
+export const BLOB_TIMING_BYTES = 4 << 20
 /** Each candidate's compression is timed over at least this many ms (the sampled values again, as often as needed). */
 export const BLOB_TIMED_MS = 40
 
@@ -161,7 +163,7 @@ function measure(input: BlobColumnFamilyInput, settings: BlobSetting[], lz4OneSh
     pop.notes.push(
       `${chosen.length} of ${onDisk.length} files read (${(BLOB_ADVISE_READ_BYTES / 1024 ** 3).toFixed(0)} GiB of record headers at most), an evenly spread choice; the others are scaled by their size on disk`,
     )
-  const keepBytes = { left: BLOB_ADVISE_SAMPLE_BYTES }
+  const keepBytes = { left: BLOB_TIMING_BYTES }
   for (const { f, size } of chosen) {
     let blob: BlobFile
     try {
