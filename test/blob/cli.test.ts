@@ -267,3 +267,18 @@ describe('recompress FILE.blob', () => {
     expect(r.stderr).toMatch(/^sstkit: .*synthetic-recompress-flip\.blob: blob record: blob CRC mismatch .*\(at offset 1078\)\n$/)
   })
 })
+
+describe('browse FILE.blob', () => {
+  it('one line naming the commands that read blob files, exit 2; --json the file error entry', () => {
+    const file = 'test/fixtures/blob/v11/000013.blob'
+    const r = sstkit(['browse', file])
+    expect(r.status).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      `sstkit: ${file}: a BlobDB blob file: browse shows SST files only; \`sstkit scan ${file}\` lists its records, \`sstkit props ${file}\` and \`sstkit layout ${file}\` its header, footer and sizes, \`sstkit verify ${file}\` checks it\n`,
+    )
+    const j = sstkit(['browse', file, '--json'])
+    expect(j.status).toBe(2)
+    expect(JSON.parse(j.stdout)).toMatchObject({ file, error: { code: 'not-supported', exitCode: 2 } })
+  })
+})
