@@ -320,16 +320,23 @@ export function adviseBlobs(advice: Advice, inputs: BlobColumnFamilyInput[], opt
     const { pick, reason } = chooseBlob(candidates, opts.objective)
     const since = optionSince('blob_compression_type')
     const accepted = release === null || atLeast(release, since)
-    const cf = advice.columnFamilies.find((c) => c.name === input.name)
-    if (cf && accepted) {
-      cf.options = { ...cf.options, blob_compression_type: pick.option }
-      cf.optionsText = optionsText(cf.name, cf.options)
-      cf.optionsNeed = optionsNeed(cf.options)
-    }
+    const inOptions = accepted && advice.columnFamilies.some((c) => c.name === input.name)
     const notWritten = !accepted ? `; not in the options: RocksDB ${release?.join('.')} does not parse blob_compression_type (${since} and later do)` : ''
-    out.push({ ...base, status: 'advised', recommended: pick.option, reason: reason + notWritten, inOptions: Boolean(cf && accepted), candidates })
+    out.push({ ...base, status: 'advised', recommended: pick.option, reason: reason + notWritten, inOptions, candidates })
   }
   advice.blobs = out
+  writeBlobOptions(advice)
+}
+
+/** blob_compression_type into the options of each column family whose blob advice says so (also after --merge of shards). */
+export function writeBlobOptions(advice: Advice): void {
+  for (const b of advice.blobs ?? []) {
+    const cf = advice.columnFamilies.find((c) => c.name === b.columnFamily)
+    if (!cf || !b.inOptions || b.recommended === null) continue
+    cf.options = { ...cf.options, blob_compression_type: b.recommended }
+    cf.optionsText = optionsText(cf.name, cf.options)
+    cf.optionsNeed = optionsNeed(cf.options)
+  }
 }
 
 function round(i: Interval): Interval {

@@ -1,4 +1,4 @@
-import { adviseBlobs } from '../advise/blob.js'
+import { adviseBlobs, writeBlobOptions } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -220,7 +220,14 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
     }
     try {
-      return mergeAdvice(parts)
+      const merged = mergeAdvice(parts)
+      // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
+      const blobs = parts.find((p) => p.blobs)?.blobs
+      if (blobs) {
+        merged.blobs = blobs
+        writeBlobOptions(merged)
+      }
+      return merged
     } catch (e) {
       if (e instanceof MergeError) this.fail(e.message, ExitCode.Usage)
       throw e

@@ -4,7 +4,7 @@
  * against the files RocksDB wrote with each codec from the same values, the options text, and
  * what happens when the blob files cannot be sampled or the release does not parse the option.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -105,5 +105,25 @@ describe('advise on a BlobDB database', () => {
     expect(r.status).toBe(0)
     const rec = (j.blobs as BlobAdvice[])[0].recommended
     expect(readFileSync(out, 'utf8')).toContain(`blob_compression_type=${rec}`)
+  })
+
+  it('--shard and --merge: the merged advice keeps the blob advice and its option', () => {
+    const db = join(FIX, 'v11')
+    const parts = [0, 1].map((k) => {
+      const r = sstkit(['advise', db, '--sample', '50%', '--shard', `${k}/2`, '--json'])
+      expect(r.status).toBe(0)
+      const path = join(work, `part${k}.json`)
+      writeFileSync(path, r.stdout)
+      return path
+    })
+    const m = sstkit(['advise', '--merge', ...parts, '--json'])
+    expect(m.status).toBe(0)
+    const j = JSON.parse(m.stdout)
+    const blobs = j.blobs as BlobAdvice[]
+    expect(blobs.map((b) => b.columnFamily)).toEqual(['default', 'events'])
+    for (const b of blobs) {
+      const cf = j.columnFamilies.find((c: { name: string }) => c.name === b.columnFamily)
+      expect(cf.options.blob_compression_type).toBe(b.recommended)
+    }
   })
 })
