@@ -9,6 +9,7 @@
  * next. Each round's files are evaluated in worker lanes (pool.ts), each lane
  * a share of the settings, so results do not depend on --jobs.
  */
+import { statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import {
@@ -33,7 +34,7 @@ import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { sameSetting, spec, typeByte, withRunOptions } from './settings.js'
+import { defaultSettings, sameSetting, smallDatabaseSettings, spec, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
@@ -96,6 +97,8 @@ export interface AdviseOptions {
   clock?: () => number
   /** The database's RocksDB release: recommend only what it parses, in its syntax (null/absent: unknown). */
   rocksdbVersion?: RocksdbVersion | null
+  /** A database under SMALL_DATABASE_BYTES answers at once (the command's default when --time-budget is not given). */
+  smallAtOnce?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
 }
@@ -345,7 +348,54 @@ function widest(st: GroupState, withinOnly = false): number {
   return w
 }
 
-export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
+/** A database whose live files hold fewer bytes than this is small: it answers within SMALL_DATABASE_BUDGET_MS. */
+export const SMALL_DATABASE_BYTES = 10 << 20
+/** A small database's time budget (from the process's start; the rest of 2 s is the report and the exit). */
+const SMALL_DATABASE_BUDGET_MS = 1800
+
+/**
+ * A small database answers at once (`smallAtOnce`: no --time-budget given) when its matrix is the
+ * default one: its time budget is SMALL_DATABASE_BUDGET_MS and, unless --objective size, its matrix the
+ * small database's (settings.ts). Null: not small, or not asked.
+ */
+function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: AdviseOptions; note: string } | null {
+  const labels = (xs: SettingSpec[]) => xs.map((s) => s.label).join(',')
+  // Asked for (no --time-budget), with the default matrix (no --types): a matrix of one's own gets the budget.
+  if (!opts.smallAtOnce || opts.fixedRate !== null || labels(opts.settings) !== labels(defaultSettings())) return null
+  let bytes = 0
+  for (const g of inputs) for (const f of g.files) bytes += f.size ?? sizeOnDisk(f.path)
+  if (bytes >= SMALL_DATABASE_BYTES) return null
+  const narrowed = opts.objective !== 'size'
+  const budget = Math.min(opts.timeBudgetMs, SMALL_DATABASE_BUDGET_MS)
+  const what = `live files of ${(bytes / 1e6).toFixed(1)} MB (under ${SMALL_DATABASE_BYTES >> 20} MiB)`
+  const note = narrowed
+    ? `${what}: sampled within ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
+    : `${what}: sampled within ${formatSeconds(budget)} (--time-budget gives it more)`
+  // One thread: starting a worker costs more than it would save on a few megabytes.
+  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1 }, note }
+}
+
+function sizeOnDisk(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+export async function advise(inputs: GroupInput[], given: AdviseOptions): Promise<Advice> {
+  const small = forSmallDatabase(inputs, given)
+  const opts = small?.opts ?? given
+  const advice = await adviseWithin(inputs, opts)
+  if (small) {
+    advice.notes.push(small.note)
+    // The budget asked for, as given: the small database's own is in the note.
+    advice.timeBudgetSec = given.timeBudgetMs / 1000
+  }
+  return advice
+}
+
+async function adviseWithin(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
   const clock = opts.clock ?? (() => performance.now())
   const started = opts.startedAt ?? clock()
 
