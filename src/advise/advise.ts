@@ -37,7 +37,7 @@ import { inShard, roundRate, type Shard } from './sampling.js'
 import { defaultSettings, sameSetting, smallDatabaseSettings, spec, typeByte, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
-import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
+import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, NEGLIGIBLE_CORES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
 /** Levels with at most this many blocks are evaluated whole. */
@@ -1125,7 +1125,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     if (opts.workload.measured) add(opts.workload.readsNote)
     if (opts.objective === 'balanced' && !opts.limits && opts.workload.measured)
       add(
-        "balanced: each level's CPU multiple is weighted by the write rate the info LOG measured there (a level written at w times the average rate gets the multiple divided by w, between 1.25x and 32x)",
+        `balanced: each level's CPU multiple is weighted by the write rate the info LOG measured there (a level written at w times the average rate gets the multiple divided by w, between 1.25x and 32x; on L2 and below never tighter than ${NEGLIGIBLE_CORES} cores at the level's rate)`,
       )
     if (opts.objective === 'cost' && !opts.limits && !opts.workload.measured)
       add('objective cost without a measured workload: compression CPU cannot be priced, so the balanced rules decide')
