@@ -21,6 +21,7 @@ import {
   limitsFor,
   markPareto,
   meets,
+  MIN_GAIN,
   NOT_SAMPLED,
   OBJECTIVES,
   withinBytes,
@@ -1054,18 +1055,38 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
     if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
-      const carrier = lead.recommended.estimate.setting
-      for (const l of upper) {
-        if (l === lead || sharesOpts(l.recommended.estimate.setting, carrier)) continue
-        const at = levels.indexOf(l)
-        const fixed = withNewerRelease(
-          levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
-          sts[at],
-          opts,
-        )
-        fixed.recommended.reason += ` (shares compression_opts with L${lead.level})`
-        levels[at] = fixed
+      // Each upper level under `carrier`'s compression_opts: its own choice where that shares them, else re-decided among
+      // the settings that do (`from`: the level whose setting carries them, kept as chosen).
+      const under = (carrier: SettingSpec, from: LevelAdvice) =>
+        upper.map((l) => {
+          if (l === from || sharesOpts(l.recommended.estimate.setting, carrier)) return l
+          const at = levels.indexOf(l)
+          const fixed = withNewerRelease(
+            levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
+            sts[at],
+            opts,
+          )
+          fixed.recommended.reason += ` (shares compression_opts with L${from.level})`
+          return fixed
+        })
+      let shared = under(lead.recommended.estimate.setting, lead)
+      // No change without a gain: a level the lead's options would change (its today's setting does not behave as
+      // evaluated under them) for less than MIN_GAIN keeps today's instead, and today's options are the shared ones.
+      const loser = shared.find(
+        (l, k) =>
+          l !== upper[k] &&
+          l.today !== null &&
+          !sharesOpts(l.today.setting, lead.recommended.estimate.setting) &&
+          l.recommended.estimate.bytes.estimate > l.today.bytes.estimate * (1 - MIN_GAIN),
+      )
+      if (loser?.today) {
+        const original = upper[shared.indexOf(loser)]
+        const keep = sharesOpts(original.recommended.estimate.setting, loser.today.setting) ? original : null
+        if (keep) shared = under(loser.today.setting, keep)
       }
+      shared.forEach((l, k) => {
+        levels[levels.indexOf(upper[k])] = l
+      })
     }
     const choices: LevelChoice[] = levels
       .filter((l) => l.level !== null && l.dataBlocks > 0)
