@@ -10,5 +10,8 @@ export default defineConfig({
     exclude: slow ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.slow.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    // Two files at once even on two cores (vitest's default is cores - 1): most of a file's time
+    // is spent waiting on the CLI or a real RocksDB tool in a child process.
+    maxWorkers: 2,
   },
 })

@@ -375,6 +375,18 @@ export function attachCosts(columnFamilies: { levels: LevelAdvice[] }[], workloa
 }
 
 /**
+ * Compression CPU below this many cores at a level's measured write rate weighs nothing against
+ * bytes: `balanced` lets any setting under it through, whatever its multiple of the fastest codec
+ * (a database written at a GB a day can afford zstd 12 with a dictionary on L2 and below).
+ */
+export const NEGLIGIBLE_CORES = 0.01
+/**
+ * L0 (flushes) and L1 (L0→L1 compactions) are on the write path: their speed in a burst, not
+ * their average rate, decides write stalls, so they keep the multiple of the fastest codec.
+ */
+const LAST_WRITE_PATH_LEVEL = 1
+
+/**
  * `balanced` with a LOG: the level's CPU multiple of the fastest codec (3x upper, 8x bottommost)
  * divided by its write rate relative to the average measured level (raw bytes per second), held
  * within [1.25x, 32x]. A level the LOG saw no write to gets 32x. Other objectives, explicit
@@ -458,7 +470,8 @@ export function costDecider(
  * `balanced` with a LOG: decide() among the settings whose compression CPU plus dictionary
  * building, at this level's measured rate (ms per file × files per second, per input GB per
  * second), stays within the level's CPU limit: a dictionary trained for every one of many small
- * files can cost more than its compression. Without a rate for the level: decide() as is.
+ * files can cost more than its compression. On L2 and below the limit is never tighter than
+ * NEGLIGIBLE_CORES at the level's rate. Without a rate for the level: decide() as is.
  */
 export function balancedDecider(
   group: { columnFamily: string; level: number | null; bottommost: boolean },
@@ -472,9 +485,15 @@ export function balancedDecider(
   const inputGBps = inputPerSecond(m, shape, w.spanSeconds) / 1e9
   const filesPerSec = m.files / w.spanSeconds
   const dictSecPerGB = (x: SettingEstimate) => (x.setting.dict === 'none' || inputGBps <= 0 ? 0 : ((x.dictMsPerFile / 1000) * filesPerSec) / inputGBps)
-  return (candidates, limits, today) => {
-    const max = limits.maxCompressSecPerGB
-    if (max === null) return decide(candidates, limits, today)
+  return (candidates, given, today) => {
+    if (given.maxCompressSecPerGB === null) return decide(candidates, given, today)
+    // What NEGLIGIBLE_CORES buys per input GB at this level's rate: a looser limit than the multiple on a database written slowly.
+    const floor = inputGBps > 0 && (group.level ?? 0) > LAST_WRITE_PATH_LEVEL ? NEGLIGIBLE_CORES / inputGBps : 0
+    const limits =
+      floor > given.maxCompressSecPerGB
+        ? { ...given, maxCompressSecPerGB: floor, describe: `${given.describe}, or under ${NEGLIGIBLE_CORES} cores at this level's measured write rate` }
+        : given
+    const max = limits.maxCompressSecPerGB as number
     const within = candidates.filter((x) => x.setting.type === 'none' || (x.compressSecPerGB.value ?? 0) + dictSecPerGB(x) <= max)
     const dropped = candidates.filter((x) => !within.includes(x) && (x.compressSecPerGB.value ?? 0) <= max)
     const choice = decide(within.length > 0 ? within : candidates, limits, today)

@@ -1,3 +1,4 @@
+import { adviseBlobs, writeBlobOptions } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -120,6 +121,8 @@ Plain SST files or directories of them are grouped by the column family their pr
           // the write rate per level, from the database's info LOGs (plain files have none)
           workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
           onProgress: (m) => progress.show(m),
+          // Without a --time-budget of its own, a small database answers at once.
+          smallAtOnce: !this.argv.some((a) => a === '--time-budget' || a.startsWith('--time-budget=')),
           // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
           startedAt: 0,
         })
@@ -130,6 +133,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         throw e
       }
       progress.clear()
+      // blob_compression_type per column family with blob files (advise/blob.ts)
+      adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective: parsed.objective, rocksdbVersion: release.version })
       if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)
@@ -217,7 +222,14 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
     }
     try {
-      return mergeAdvice(parts)
+      const merged = mergeAdvice(parts)
+      // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
+      const blobs = parts.find((p) => p.blobs)?.blobs
+      if (blobs) {
+        merged.blobs = blobs
+        writeBlobOptions(merged)
+      }
+      return merged
     } catch (e) {
       if (e instanceof MergeError) this.fail(e.message, ExitCode.Usage)
       throw e

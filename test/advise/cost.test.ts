@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/advise/model.js'
-import { measureWorkload, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
+import { measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
 import { limitsFor, references } from '../../src/advise/decide.js'
 import { renderAdviceMarkdown, renderAdviceText } from '../../src/report/advise.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
@@ -95,7 +95,8 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(balanced.notes.some((n) => /weighted by the write rate the info LOG measured/.test(n))).toBe(true)
     const w = balanced.workload!
     const rated = levelsOf(balanced).filter((l) => w.measured!.levels.some((m) => m.columnFamily === l.columnFamily && m.level === l.level))
-    expect(rated.length).toBeGreaterThan(1)
+    // which levels hold files depends on db_bench's background compactions: L0 always, others as they ran
+    expect(rated.length).toBeGreaterThan(0)
     const mean = w.measured!.levels.reduce((sum, m) => sum + m.rawBytes, 0) / w.measured!.levels.length
     for (const l of rated) {
       const m = w.measured!.levels.find((x) => x.columnFamily === l.columnFamily && x.level === l.level)!
@@ -109,8 +110,12 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       // dictionary building counted at the measured rate (cores per input GB/s)
       const dictSecPerGB = l.cost!.recommended.dictCores / (l.cost!.inputPerDay / 86400 / 1e9)
       const anyNoisy = l.matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
+      // below the write path (L2 and lower) the limit is never tighter than NEGLIGIBLE_CORES at the level's rate
+      const inputGBps = l.cost!.inputPerDay / 86400 / 1e9
+      const limit = Math.max(weighted.maxCompressSecPerGB!, (l.level ?? 0) >= 2 ? NEGLIGIBLE_CORES / inputGBps : 0)
+      if ((l.level ?? 0) < 2) expect(l.recommended.reason).not.toMatch(/cores at this level's measured write rate/)
       if (!anyNoisy && l.recommended.estimate.setting.type !== 'none' && !/no setting meets/.test(l.recommended.reason))
-        expect(l.recommended.estimate.compressSecPerGB.value! + dictSecPerGB).toBeLessThanOrEqual(weighted.maxCompressSecPerGB! * (1 + 1e-9))
+        expect(l.recommended.estimate.compressSecPerGB.value! + dictSecPerGB).toBeLessThanOrEqual(limit * (1 + 1e-9))
     }
     // other objectives, explicit limits and plain files keep their limits
     const l = rated[0]
@@ -123,7 +128,10 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   it('text, Markdown and HTML show the cost next to each recommendation', () => {
     const text = renderAdviceText(balanced)
     expect(text).toMatch(/L0: [\d.]+ [KMGT]?B\/day written; .+ costs [\d.e-]+ cores \([\d.]+ CPU-h\/day\)/)
-    expect(text).toMatch(/RocksDB spent [\d.]+ cores compacting into L1/)
+    const checked = levelsOf(balanced).filter((l) => l.cost?.modelCheck)
+    expect(checked.length).toBeGreaterThan(0)
+    const unwrapped = text.replace(/\n\s+/g, ' ')
+    for (const l of checked) expect(unwrapped).toContain(l.cost!.modelCheck!.split(';')[0])
     expect(renderAdviceText(balanced, { wide: true })).toMatch(/Cores\s*│\s*CPU-h\/day/)
     expect(renderAdviceMarkdown(balanced)).toMatch(/^- L0: [\d.]+ [KMGT]?B\/day written;/m)
     const html = renderAdviceHtml(balanced)

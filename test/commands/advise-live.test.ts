@@ -3,7 +3,7 @@ import { adviseWhileWriting } from './advise-live.js'
 
 describe('sstkit advise on a database db_bench is writing and compacting', () => {
   it('exits 0 with advice three runs in a row, each naming the version it advised and what RocksDB changed meanwhile', async () => {
-    const runs = await adviseWhileWriting(3, '1s', 60)
+    const runs = await adviseWhileWriting(3, '3s', 60)
     // The writer moved the database on between runs: later runs advise later versions.
     const seqs = runs.map((a) => BigInt(a.source.version?.lastSequence ?? '0'))
     expect(seqs[2] > seqs[0]).toBe(true)

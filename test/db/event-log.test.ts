@@ -134,7 +134,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     mkdirSync(cutDir)
     writeFileSync(join(cutDir, 'LOG'), text.slice(0, lastEvent + 40), 'latin1')
     const cut = readEventLog(cutDir)
-    const whole = readEventLog(dbs.fill)
+    const whole = summarizeInfoLogs([join(dbs.fill, 'LOG')])
     expect(cut.malformedEvents).toBe(1)
     expect(cut.events).toBe(whole.events - 1)
   })
@@ -147,7 +147,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     appendFileSync(log, readFileSync(join(dbs.fill, 'LOG')))
     const summary = readEventLog(overDir)
     expect(summary.overlongLines).toBe(1)
-    expect(summary.events).toBe(readEventLog(dbs.fill).events)
+    expect(summary.events).toBe(summarizeInfoLogs([join(dbs.fill, 'LOG')]).events)
   })
 
   it("LOGs in db_log_dir are found under RocksDB's name for them", () => {
