@@ -4,16 +4,22 @@
 // files, whatever the file size"). Each command runs under GNU time (/usr/bin/time -f %M: the
 // peak RSS of the process, worker threads included), stdout to /dev/null.
 //
-//   node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--json] [--strict]
+//   node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--full] [--json] [--strict]
 //
 // Default file: bench/data/inspect-200mb.sst (the inspect bench's, ~224 MB, generated with the
 // real ldb on first use). Default database: advise's bench database
-// (${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db, made by `node bench/advise.mjs`); the
-// advise row is left out when it does not exist. Timings on a shared machine are noisy: the
-// RSS column is the point here; bench/inspect.mjs and bench/recompress.mjs measure speed.
+// (${XDG_CACHE_HOME:-~/.cache}/sstkit-bench/advise-db, made by `node bench/advise.mjs`) when it
+// exists, else bench/data/memory-db, written on first use by the real db_bench (fillrandom,
+// ~0.3 GB in a few dozen SSTs). Timings on a shared machine are noisy: the RSS column is the
+// point here; bench/inspect.mjs and bench/recompress.mjs measure speed.
+//
+// `recompress` with its default matrix (zstd 1..19 x four dictionary modes x frame checksum, 56
+// settings) takes hours of CPU on the 224 MB file (zstd 19 alone ~1 MB/s): its row runs on
+// bench/data/memory-16mb.sst (16 MB, the same generator), and on the large file with --full.
+// `browse` (a terminal UI) is measured by bench/browse.mjs in tmux, not here.
 
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,12 +38,15 @@ const opt = (name, dflt) => {
 }
 const flag = (name) => args.includes(`--${name}`)
 if (flag('help') || flag('h')) {
-  console.log('usage: node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--json] [--strict]')
+  console.log('usage: node bench/memory.mjs [--file PATH] [--db DIR] [--only a,b] [--timeout S] [--full] [--json] [--strict]')
   process.exit(0)
 }
 const file = resolve(opt('file', join(HERE, 'data', 'inspect-200mb.sst')))
 const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'sstkit-bench')
-const db = resolve(opt('db', join(cache, 'advise-db')))
+const adviseDb = join(cache, 'advise-db')
+const db = resolve(opt('db', existsSync(adviseDb) ? adviseDb : join(HERE, 'data', 'memory-db')))
+const midFile = join(HERE, 'data', 'memory-16mb.sst')
+const full = flag('full')
 /** advise's many-file database (bench/advise-many.mjs makes it); its row is left out when it does not exist. */
 const manyFiles = join(HERE, 'data', 'advise-many-files')
 const only = opt('only', '')
@@ -51,6 +60,14 @@ if (!existsSync(file)) {
   mkdirSync(dirname(file), { recursive: true })
   process.stderr.write(`generating ${file} with ldb (about 224 MB, a few minutes)...\n`)
   await generateSst(file)
+}
+if (!existsSync(midFile)) {
+  process.stderr.write(`generating ${midFile} with ldb (16 MB)...\n`)
+  await generateSst(midFile, { entries: 95_000, minBytes: 1 })
+}
+if (!existsSync(db)) {
+  if (opt('db')) throw new Error(`${db} does not exist`)
+  generateDb(db)
 }
 const scratch = mkdtempSync(join(tmpdir(), 'sstkit-memory-'))
 const rewritten = join(scratch, 'rewritten.sst')
@@ -72,13 +89,17 @@ const cases = [
   { name: 'scan', argv: ['scan', file] },
   { name: 'scan --hex', argv: ['scan', '--hex', file] },
   { name: 'verify', argv: ['verify', file] },
-  { name: 'recompress', argv: ['recompress', file] },
+  { name: 'recompress (16 MB file)', argv: ['recompress', midFile], subject: 'mid' },
+  ...(full ? [{ name: 'recompress', argv: ['recompress', file] }] : []),
+  { name: 'recompress --dict none (16 MB file)', argv: ['recompress', midFile, '--dict', 'none'], subject: 'mid' },
   { name: 'recompress (2 jobs)', argv: ['recompress', file, ...RECOMPRESS] },
   { name: 'recompress --jobs 1', argv: ['recompress', file, ...RECOMPRESS.slice(0, -2), '--jobs', '1'] },
   { name: 'rewrite', argv: ['rewrite', file, '-o', join(scratch, 'rewritten-default.sst')] },
   { name: 'rewrite zstd 3', argv: ['rewrite', file, '-o', rewritten, '--compression', 'zstd', '--level', '3'] },
   { name: 'baseline', argv: ['baseline', file, '-o', defaultBaseline] },
   { name: 'check-size (default baseline)', argv: ['check-size', file, '-b', defaultBaseline], needs: 'baseline' },
+  { name: 'verify DB', argv: ['verify', db], subject: 'db' },
+  { name: 'layout --summary DB', argv: ['layout', '--summary', db], subject: 'db' },
   { name: 'baseline zstd 3', argv: ['baseline', file, '-o', baselineFile, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--force'] },
   { name: 'check-size', argv: ['check-size', file, '-b', baselineFile], needs: 'baseline zstd 3' },
   { name: 'sst-dump', argv: ['sst-dump', `--file=${file}`] },
@@ -105,6 +126,32 @@ const cases = [
 ]
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.startsWith(o))) : cases
 for (const c of [...selected]) if (c.needs && !selected.some((s) => s.name === c.needs)) selected.unshift(cases.find((s) => s.name === c.needs))
+
+/** A real database for advise: db_bench fillrandom, snappy, 8 MiB files (a temp dir, then renamed: never half a database). */
+function generateDb(dir) {
+  const tmp = `${dir}.tmp`
+  rmSync(tmp, { recursive: true, force: true })
+  mkdirSync(dirname(dir), { recursive: true })
+  process.stderr.write(`generating ${dir} with db_bench (~0.3 GB, a minute or two)...\n`)
+  const r = spawnSync(
+    '/usr/bin/db_bench',
+    [
+      `--db=${tmp}`,
+      '--benchmarks=fillrandom',
+      '--num=1500000',
+      '--value_size=200',
+      '--compression_type=snappy',
+      '--compression_ratio=0.5',
+      '--target_file_size_base=8388608',
+      '--write_buffer_size=8388608',
+      '--seed=20261203',
+      '--threads=1',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  if (r.status !== 0) throw new Error(`db_bench failed (exit ${r.status})`)
+  renameSync(tmp, dir)
+}
 
 /** One run under GNU time: wall seconds, CPU seconds (user + sys, all threads), peak RSS MB, exit status. */
 function measure(argv) {
@@ -136,7 +183,7 @@ try {
     // 0 ok, 1 a finding (check-size may find a change): both measured; anything else is a failure to run.
     const ran = r.status === 0 || r.status === 1
     const pass = ran && r.peakRssMB !== null && r.peakRssMB <= TARGET_MB
-    rows.push({ command: c.name, subject: c.subject === 'db' ? db : c.subject === 'many' ? manyFiles : file, ...r, pass })
+    rows.push({ command: c.name, subject: c.subject === 'db' ? db : c.subject === 'many' ? manyFiles : c.subject === 'mid' ? midFile : file, ...r, pass })
     process.stderr.write(` ${r.wallSeconds.toFixed(2)} s, ${r.peakRssMB?.toFixed(0) ?? '-'} MB${ran ? '' : ` (exit ${r.status}: ${r.stderr})`}\n`)
   }
 } finally {
@@ -149,6 +196,7 @@ if (flag('json')) {
 } else {
   const w = Math.max(...rows.map((r) => r.command.length))
   console.log(`file: ${file}`)
+  console.log(`16 MB file: ${midFile}`)
   if (existsSync(db)) console.log(`database (advise): ${db}`)
   console.log(`${'command'.padEnd(w)}  ${'wall s'.padStart(7)}  ${'CPU s'.padStart(7)}  ${'peak RSS'.padStart(9)}  vs ${TARGET_MB} MB`)
   for (const r of rows) {
