@@ -106,6 +106,8 @@ const CF_OPTIONS = [
   'bottommost_compression',
   'bottommost_compression_opts',
   'level_compaction_dynamic_level_bytes',
+  'blob_compression_type',
+  'blob_compression_opts',
 ]
 const TYPES = [
   'kNoCompression',

@@ -30,7 +30,7 @@ import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relative
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from './model.js'
 import { needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts, type LevelChoice } from './options.js'
-import { minimumRelease, type RocksdbVersion, supportedBy } from './option-syntax.js'
+import { atLeast, bottommostOwnOpts, laterRelease, minimumRelease, optionSince, type RocksdbVersion, supportedBy } from './option-syntax.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
@@ -1051,7 +1051,9 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     // a checksum) sets them; the others choose among settings that behave as evaluated under them.
     // (Under --max-bytes the allocation has chosen them sharing already.)
     // A level not sampled keeps today's setting whatever the others choose.
-    const upper = levels.filter((l) => !l.bottommost && l.level !== null && l.dataBlocks > 0 && l.sample.stopped !== 'not-sampled')
+    // Before RocksDB 5.15 (no bottommost_compression_opts) the bottommost level shares them too.
+    const ownBottom = bottommostOwnOpts(version)
+    const upper = levels.filter((l) => (!l.bottommost || !ownBottom) && l.level !== null && l.dataBlocks > 0 && l.sample.stopped !== 'not-sampled')
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
     if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
@@ -1065,6 +1067,7 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
             levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
             sts[at],
             opts,
+            l.bottommost ? optionSince('bottommost_compression_opts') : null,
           )
           fixed.recommended.reason += ` (shares compression_opts with L${from.level})`
           return fixed
@@ -1247,7 +1250,7 @@ function bytesBudget(
     const uncompressed = s0.sumS + s0.certainS > 0 ? (s0.sumU / (s0.sumS + s0.certainS)) * st.totals.dataBytes * scaleOf(st) : 0
     return {
       family: st.group.columnFamily,
-      sharesOpts: !st.group.bottommost && st.group.level !== null,
+      sharesOpts: (!st.group.bottommost || !bottommostOwnOpts(opts.rocksdbVersion ?? null)) && st.group.level !== null,
       candidates,
       inputGB: uncompressed / 1e9,
     }
@@ -1339,17 +1342,20 @@ function levelAdvice(
  * With the release known: the level's choice without that limit, when a later release is needed
  * for it and it saves bytes (the separate "with RocksDB >= X" line).
  */
-function withNewerRelease(advice: LevelAdvice, st: GroupState, opts: AdviseOptions): LevelAdvice {
+/** `sharing`: the release that would let the level leave the shared compression_opts (its own since then), when it shares them. */
+function withNewerRelease(advice: LevelAdvice, st: GroupState, opts: AdviseOptions, sharing: string | null = null): LevelAdvice {
   const version = opts.rocksdbVersion
   if (!version) return advice
   const free = levelAdvice(st, opts, null).recommended.estimate
   const chosen = advice.recommended.estimate
-  if (supportedBy(version, free.setting) || free.bytes.estimate >= chosen.bytes.estimate) return { ...advice, newerRelease: null }
+  const since = sharing === null ? minimumRelease(free.setting) : laterRelease(minimumRelease(free.setting), sharing)
+  if ((supportedBy(version, free.setting) && (sharing === null || atLeast(version, sharing))) || free.bytes.estimate >= chosen.bytes.estimate)
+    return { ...advice, newerRelease: null }
   const saved = chosen.bytes.estimate - free.bytes.estimate
   return {
     ...advice,
     newerRelease: {
-      since: minimumRelease(free.setting),
+      since,
       setting: free.setting,
       bytes: free.bytes,
       savedBytes: saved,

@@ -3,6 +3,7 @@
  * files per column family and level, and what its OPTIONS file says each
  * level gets today), or plain SST files and directories of them.
  */
+import { type BlobColumnFamilyInput, blobInputs } from './blob.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { PROPERTIES_BLOCK } from '../format/metaindex.js'
@@ -30,6 +31,8 @@ export interface ResolvedInputs {
   pin?: PinnedDatabase
   /** The database's newest OPTIONS file, parsed, and its text as read at the start (for the diff and --write-options). */
   options?: { parsed: DbOptions; text: string } | null
+  /** Column families with live blob files (integrated BlobDB), for advise/blob.ts. */
+  blobColumnFamilies?: BlobColumnFamilyInput[]
 }
 
 /** `pin`: hold the database's current version for the run (db/pin.ts), so that RocksDB writing and compacting meanwhile changes nothing read. */
@@ -197,6 +200,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     },
     notes,
     dynamicLevels,
+    blobColumnFamilies: blobInputs(db.columnFamilies, db.options),
     finding,
     problem: null,
     // RocksDB cannot open a database with a live file missing (ldb fails on it): a finding, not just a note.

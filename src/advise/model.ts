@@ -5,6 +5,7 @@
  * (`SampleSums`) that combine exactly.
  */
 
+import type { BlobAdvice } from './blob.js'
 import type { LevelCost, WorkloadAdvice } from './cost.js'
 
 /** A 95% confidence interval around an estimate. */
@@ -245,6 +246,8 @@ export interface Advice {
   workload?: WorkloadAdvice | null
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]
+  /** blob_compression_type per column family with blob files (integrated BlobDB; advise/blob.ts). */
+  blobs?: BlobAdvice[]
 }
 
 /** LevelDB's one compression option, chosen from the evaluated totals of snappy and no compression. */

@@ -59,11 +59,23 @@ export function settingNeeds(s: SettingSpec): { what: string; since: string | nu
   const out: { what: string; since: string | null }[] = []
   const type = TYPE_NAMES[s.type]
   if (type) out.push({ what: type, since: OPTION_VERSIONS.compressionTypes[type] ?? null })
+  // A dictionary needs max_dict_bytes; a trained (or finalized) one zstd_max_train_bytes (colon form: 4.8 and 5.14).
+  if (s.type !== 'none' && s.dict !== 'none') out.push({ what: 'max_dict_bytes', since: colonSince('max_dict_bytes') })
+  if (s.type === 'zstd' && (s.dict === 'train' || s.dict === 'finalize')) out.push({ what: 'zstd_max_train_bytes', since: colonSince('zstd_max_train_bytes') })
   if (s.type === 'zstd' && s.dict === 'finalize') out.push({ what: 'use_zstd_dict_trainer', since: braceSince('use_zstd_dict_trainer') })
   if (s.type === 'zstd' && s.checksum) out.push({ what: 'checksum', since: braceSince('checksum') })
   if (s.type !== 'none' && s.maxCompressedBytesPerKb !== undefined)
     out.push({ what: 'max_compressed_bytes_per_kb', since: braceSince('max_compressed_bytes_per_kb') })
   return out
+}
+
+/**
+ * Whether release `v` (null: the newest) gives the bottommost level compression_opts of its own
+ * (bottommost_compression_opts, 5.15); before, the bottommost level shares compression_opts with
+ * every other level.
+ */
+export function bottommostOwnOpts(v: RocksdbVersion | null): boolean {
+  return v === null || atLeast(v, optionSince('bottommost_compression_opts'))
 }
 
 /** The first release that can do `s` as evaluated ("major.minor"), or null when none up to the table's newest. */

@@ -14,6 +14,8 @@ export const OPTION_VERSIONS = {
     level_compaction_dynamic_level_bytes: '3.10',
     bottommost_compression: '4.9',
     bottommost_compression_opts: '5.15',
+    blob_compression_type: '6.13',
+    blob_compression_opts: '11.2',
   },
   compressionTypes: {
     kNoCompression: '3.6',

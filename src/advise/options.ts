@@ -14,7 +14,16 @@ import type { DictionaryOptions } from '../recompress/dictionary.js'
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
 import { encodeOptionsSection } from '../format/options-file.js'
 import type { SettingSpec } from './model.js'
-import { compressionOptsNeeds, compressionOptsValue, laterRelease, optionSince, type RocksdbVersion, typeNameSince } from './option-syntax.js'
+import {
+  atLeast,
+  bottommostOwnOpts,
+  compressionOptsNeeds,
+  compressionOptsValue,
+  laterRelease,
+  optionSince,
+  type RocksdbVersion,
+  typeNameSince,
+} from './option-syntax.js'
 import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from './settings.js'
 
 /** Types whose behaviour compression_opts' level changes. */
@@ -99,6 +108,7 @@ export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions, version: 
   const upper = levels.filter((l) => !l.bottommost)
   const bottom = levels.find((l) => l.bottommost) ?? null
   const out: Record<string, string> = {}
+  const ownBottom = bottommostOwnOpts(version)
   const deepestUpper = upper.length ? Math.max(...upper.map((l) => l.level)) : -1
   if (upper.length) {
     const byLevel = new Map(upper.map((l) => [l.level, l.setting]))
@@ -115,15 +125,17 @@ export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions, version: 
       entries.push(optionName(at(0)))
       for (let level = base; level <= last; level++) entries.push(optionName(level === last && bottom ? bottom.setting : at(level)))
     } else for (let level = 0; level <= last; level++) entries.push(optionName(level === last && bottom ? bottom.setting : at(level)))
-    const carrier = largest(upper)
+    const carrier = largest(ownBottom || !bottom ? upper : [...upper, bottom])
     out.compression = optionName(carrier)
     out.compression_per_level = entries.join(':')
     out.compression_opts = compressionOptsText(carrier, dict, false, version)
   }
   if (bottom) {
     if (!upper.length) out.compression = optionName(bottom.setting)
-    out.bottommost_compression = optionName(bottom.setting)
-    out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true, version)
+    // Before 4.9 compression_per_level alone sets the last level; before 5.15 it shares compression_opts.
+    if (version === null || atLeast(version, optionSince('bottommost_compression'))) out.bottommost_compression = optionName(bottom.setting)
+    if (ownBottom) out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true, version)
+    else if (!upper.length) out.compression_opts = compressionOptsText(bottom.setting, dict, false, version)
   }
   return out
 }

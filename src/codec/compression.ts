@@ -195,6 +195,8 @@ export interface CompressOptions {
   dictionary?: Uint8Array
   /** ZSTD content checksum (CompressionOptions::checksum). */
   zstdChecksum?: boolean
+  /** LZ4 without a dictionary compressed one-shot, as RocksDB 10.8+ does (lz4.ts). */
+  lz4OneShot?: boolean
 }
 
 /**
@@ -236,6 +238,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
           level: 0,
           acceleration: level! < 0 ? -level! : 1,
           dictionary: opts.dictionary,
+          oneShot: opts.lz4OneShot,
         }),
       )
     case CompressionType.LZ4HC:

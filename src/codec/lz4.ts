@@ -28,6 +28,7 @@ interface Lz4Api {
   initStream: Fn
   loadDict: Fn
   compressFastContinue: Fn
+  compressFast: Fn
   createStreamHC: Fn
   resetStreamHC: Fn
   loadDictHC: Fn
@@ -49,6 +50,7 @@ function lz4(): Lz4Api {
     initStream: lib.func('void *LZ4_initStream(void *buffer, size_t size)'),
     loadDict: lib.func('int LZ4_loadDict(void *stream, const void *dict, int dictSize)'),
     compressFastContinue: lib.func('int LZ4_compress_fast_continue(void *stream, const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
+    compressFast: lib.func('int LZ4_compress_fast(const void *src, void *dst, int srcSize, int dstCapacity, int acceleration)'),
     createStreamHC: lib.func('void *LZ4_createStreamHC(void)'),
     resetStreamHC: lib.func('void LZ4_resetStreamHC(void *stream, int level)'),
     loadDictHC: lib.func('int LZ4_loadDictHC(void *stream, const void *dict, int dictSize)'),
@@ -83,6 +85,11 @@ export interface Lz4CompressOptions {
   level: number
   acceleration: number
   dictionary?: Uint8Array
+  /**
+   * LZ4 fast without a dictionary through the one-shot LZ4_compress_fast, as RocksDB 10.8 and
+   * later compress (BuiltinLZ4CompressorV2NoDict); its bytes differ from the stream's on small inputs.
+   */
+  oneShot?: boolean
 }
 
 /**
@@ -124,7 +131,7 @@ function nativeDictionary(s: StreamState, dict: Uint8Array): unknown {
  * loaded with LZ4_loadDict / LZ4_loadDictHC, then LZ4_compress_fast_continue /
  * LZ4_compress_HC_continue into LZ4_compressBound bytes. On small inputs the
  * stream's match table differs from the one-shot LZ4_compress_fast's, so only
- * the stream gives RocksDB's bytes.
+ * the stream gives RocksDB's bytes (before 10.8; `oneShot` for 10.8 and later without a dictionary).
  */
 export function lz4Compress(raw: Uint8Array, opts: Lz4CompressOptions): Uint8Array {
   if (raw.length > LZ4_MAX_SIZE) throw new RangeError(`LZ4 cannot compress ${raw.length} bytes`)
@@ -139,10 +146,13 @@ export function lz4Compress(raw: Uint8Array, opts: Lz4CompressOptions): Uint8Arr
     if (dict) f.loadDictHC(s.hc, nativeDictionary(s, dict), dict.length)
     n = f.compressHCContinue(s.hc, raw, dst, raw.length, dst.length)
   } else {
-    f.initStream(s.fast, s.fastBytes)
-    if (dict) f.loadDict(s.fast, nativeDictionary(s, dict), dict.length)
     const accel = Math.min(Math.max(1, opts.acceleration), LZ4_MAX_ACCELERATION)
-    n = f.compressFastContinue(s.fast, raw, dst, raw.length, dst.length, accel)
+    if (opts.oneShot && !dict) n = f.compressFast(raw, dst, raw.length, dst.length, accel)
+    else {
+      f.initStream(s.fast, s.fastBytes)
+      if (dict) f.loadDict(s.fast, nativeDictionary(s, dict), dict.length)
+      n = f.compressFastContinue(s.fast, raw, dst, raw.length, dst.length, accel)
+    }
   }
   if (n <= 0) throw new Error(`LZ4 compression failed (${n})`)
   return trimmed(dst, n)

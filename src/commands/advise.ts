@@ -1,3 +1,4 @@
+import { adviseBlobs, writeBlobOptions } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
@@ -132,6 +133,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         throw e
       }
       progress.clear()
+      // blob_compression_type per column family with blob files (advise/blob.ts)
+      adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective: parsed.objective, rocksdbVersion: release.version })
       if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)
@@ -219,7 +222,14 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
     }
     try {
-      return mergeAdvice(parts)
+      const merged = mergeAdvice(parts)
+      // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
+      const blobs = parts.find((p) => p.blobs)?.blobs
+      if (blobs) {
+        merged.blobs = blobs
+        writeBlobOptions(merged)
+      }
+      return merged
     } catch (e) {
       if (e instanceof MergeError) this.fail(e.message, ExitCode.Usage)
       throw e

@@ -1,6 +1,8 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
-import { ExitCode, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
+import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
+import { NotSupportedError } from '../errors.js'
+import { blobNotBrowsed } from '../report/blob.js'
 import type { Table } from '../reader.js'
 import { propsJson, type PropsJson } from '../report/props.js'
 import { BrowseModel } from '../tui/model.js'
@@ -27,6 +29,8 @@ Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek
     const { args } = await this.parse(Browse)
     const file = args.file
     if (isDirectory(file)) this.fail(`browse takes one file; ${file} is a directory (sstkit layout ${file} lists its files' blocks)`, ExitCode.Usage)
+    // A blob file: one line naming the commands that read it (exit 2), terminal or not.
+    if (isBlobFile(file)) return this.reportFileError(file, new NotSupportedError(blobNotBrowsed(file)), 'opening')
     if (this.jsonEnabled()) {
       const table = this.open(file)
       // As every command's --json: the file's error entry, not nothing.

@@ -2,12 +2,15 @@ import { Args, Flags } from '@oclif/core'
 import { progressBar, progressLine } from '../cli/progress.js'
 import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
-import { isFileError, NotSupportedError } from '../errors.js'
+import { isFileError } from '../errors.js'
+import { BLOB_EXHAUSTIVE_BYTES, BLOB_SAMPLE_BYTES } from '../recompress/blob-matrix.js'
 import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
 import { DICT_MODES, EXHAUSTIVE_ZSTD_LEVELS } from '../recompress/config.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
-import { BLOB_NOT_RECOMPRESSED } from '../report/blob.js'
+import { blobRecompressJson, blobRecompressNotes, renderBlobRecompress } from '../report/blob-recompress.js'
+import { type BlobFlagValues, blobSettings, measureBlobFile, openBlobForMatrix } from '../cli/blob-recompress.js'
+import type { BlobFile } from '../blob/reader.js'
 import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
@@ -17,7 +20,8 @@ export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
 The matrix is every combination of --types, --levels, --dict and --checksum. Blocks are compressed the way RocksDB's table builder does: varint size prefix, the max_compressed_bytes_per_kb acceptance rule (blocks that do not compress enough are stored raw and counted as rejected), dictionaries sampled from the data blocks as RocksDB samples them. Compressed blocks are decompressed and compared with the original: on a file of under ${(2 * SAMPLE_BYTES) >> 20} MiB of (uncompressed) data every one; on a larger one, as RocksDB verifies compression only when asked, a deterministic, evenly spread sample (1 in k data blocks of each setting, k up to ${MAX_STRIDE}, at least ${SAMPLE_BYTES >> 20} MiB), from which the decompression speed is estimated and shown with its 95% interval (±); --verify-compression decompresses and compares every block, and its speeds are exact.
 Columns (the default table fits 100 columns): "Setting"; "Data + dict", the data blocks with their 5-byte trailers plus the dictionary block, in KiB/MiB (--bytes: exact bytes); "vs stored", its change against the file as stored (the first row); "Ratio", uncompressed data / (data + dictionary); compression and decompression speed; marks: smallest (data + dictionary), fastest-dec (decompression speed; with sampled speeds, only when no other setting's interval reaches the fastest's), pareto (no other setting is both smaller and faster to compress). --wide adds type, level, dictionary and checksum apart, data, dictionary and file bytes ("File bytes": data + dictionary + rebuilt index + the file's filter and meta blocks), blocks compressed and rejected, and dictionary time; CSV always has every column with exact numbers, --json every field.
-A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat, or a sampled interval wider than ±${MAX_TIMING_SPREAD * 50}%): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.`
+A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread over ${MAX_TIMING_SPREAD * 100}% with --repeat, or a sampled interval wider than ±${MAX_TIMING_SPREAD * 50}%): no mark and no verdict rests on it. Under the table, the verdict: the setting advise's balanced rule picks for a file without levels (the smallest ${VERDICT_RULE}, a simpler one within 1% preferred; by size alone when a compression timing is noise), and the runner-up.
+A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed alone as RocksDB's BlobFileBuilder does (no dictionary, always stored compressed), every type sstkit writes at the library's default level unless --types/--levels/--checksum say otherwise, and the whole file's bytes projected exactly (record headers, keys, values, header and footer); a file of over ${BLOB_EXHAUSTIVE_BYTES >> 20} MiB of values is sampled (about ${BLOB_SAMPLE_BYTES >> 20} MiB of records, or --sample) and its sizes carry their 95% interval.`
 
   static override examples = [
     {
@@ -41,6 +45,10 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
       command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json',
     },
     {
+      description: 'A blob file of BlobDB: every blob_compression_type on its records, exact file sizes:',
+      command: '<%= config.bin %> <%= command.id %> db/000009.blob',
+    },
+    {
       description: 'Very large files: a deterministic 10% of the blocks, as Markdown:',
       command: '<%= config.bin %> <%= command.id %> big.sst --sample 10 --format markdown',
     },
@@ -48,7 +56,7 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
 
   static override strict = false
   static override args = {
-    files: Args.string({ description: 'SST files or directories of .sst files', required: true }),
+    files: Args.string({ description: 'SST files or blob files (*.blob), or directories of .sst files', required: true }),
   }
 
   static override flags = {
@@ -80,18 +88,19 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
   }
 
   async run(): Promise<unknown> {
-    const { argv, flags } = await this.parse(Recompress)
+    const { argv, flags, raw } = await this.parse(Recompress)
+    const given = new Set(raw.flatMap((t) => (t.type === 'flag' ? [t.flag] : [])))
     // This thread is a lane for seconds: a small young generation is ~20 MB less peak RSS with 2 jobs.
     keepYoungGenerationSmall()
     const options: RecompressOptions = { ...recompressOptions(flags), roundTrip: flags['verify-compression'] ? 'every' : 'sample' }
     const autoSkip = autoSkipModes(flags['auto-skip'])
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])
-    const reports: (ReturnType<typeof recompressJson> | FileErrorJson)[] = []
+    const reports: (ReturnType<typeof recompressJson> | ReturnType<typeof blobRecompressJson> | FileErrorJson)[] = []
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     for (const [fileIndex, file] of files.entries()) {
       if (isBlobFile(file)) {
-        reports.push(this.reportFileError(file, new NotSupportedError(BLOB_NOT_RECOMPRESSED), 'opening'))
+        reports.push(this.recompressBlob(file, flags, given, fileIndex, files.length))
         continue
       }
       let report: RecompressReport
@@ -129,5 +138,32 @@ A speed marked ~ is noise (under ${MIN_TIMED_MS} ms measured in all, runs spread
     }
     if (!this.jsonEnabled()) return undefined
     return files.length === 1 ? reports[0] : reports
+  }
+
+  /** A blob file's matrix (cli/blob-recompress.ts): printed, and its --json entry returned. */
+  private recompressBlob(file: string, flags: BlobFlagValues & { format: string; bytes: boolean }, given: ReadonlySet<string>, index: number, count: number) {
+    const { settings, notes } = blobSettings(flags, given)
+    let blob: BlobFile
+    try {
+      blob = openBlobForMatrix(file)
+    } catch (e) {
+      if (!isFileError(e)) throw e
+      return this.reportFileError(file, e, 'opening')
+    }
+    let measured: ReturnType<typeof measureBlobFile>
+    try {
+      measured = measureBlobFile(file, blob, settings, flags)
+    } catch (e) {
+      // A damaged record (offset named) is a finding about an opened file: exit 1.
+      if (!isFileError(e)) throw e
+      return this.reportFileError(file, e, 'opened')
+    }
+    const { report, ctx } = measured
+    if (this.jsonEnabled()) return blobRecompressJson(file, report, ctx)
+    const format = flags.format as TableFormat
+    if (count > 1) this.log(`${format === 'markdown' && index > 0 ? '\n' : ''}${file}:`)
+    this.log(renderBlobRecompress(report, format, { bytes: flags.bytes, ...this.tty }))
+    if (format !== 'csv') for (const line of [...blobRecompressNotes(report, ctx), ...notes]) this.log(format === 'markdown' ? `\n${line}` : line)
+    return blobRecompressJson(file, report, ctx)
   }
 }

@@ -8,6 +8,7 @@
  * with the 95% intervals as error bars), today's and the recommended setting
  * marked and labelled, the Pareto front as a line; then the tables.
  */
+import { blobSummaryLine } from './advise-blob.js'
 import { createRequire } from 'node:module'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds } from './advise-cost.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
@@ -557,7 +558,7 @@ function notesList(advice: Advice): string {
   for (const cf of advice.columnFamilies) for (const l of cf.levels) if (l.autoSkip) notes.push(`${escapeName(cf.name)} ${levelLabel(l)}: ${l.autoSkip.note}`)
   const unlisted = advice.source.unlistedFiles
   if (unlisted.length > 0) notes.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${unlisted.join(', ')}`)
-  notes.push(...blobLines(advice), ...advice.notes)
+  notes.push(...(advice.blobs ?? []).map((b) => blobSummaryLine(b)), ...blobLines(advice), ...advice.notes)
   if (notes.length === 0) return ''
   return `<ul class="notes">${notes.map((n) => `<li>${text(printable(n))}</li>`).join('')}</ul>`
 }

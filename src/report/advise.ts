@@ -7,6 +7,7 @@
  *
  * Signed percentages use ASCII '-' and '+', as the recompress report does.
  */
+import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
@@ -294,10 +295,13 @@ export function levelDbLines(advice: Advice): string[] {
 
 /** Blob files per column family: live bytes that the advice does not cover. */
 export function blobLines(advice: Advice): string[] {
-  return (advice.source.blobFiles ?? []).map(
-    (b) =>
-      `column family "${escapeName(b.columnFamily)}" also holds ${b.files} blob file(s), ${formatBytes(b.bytes)}${b.garbageBytes > 0 ? ` (${formatBytes(b.garbageBytes)} of it garbage)` : ''}: values stored in blob files are not in this advice (only the SSTs' data blocks are)`,
-  )
+  const advised = new Set((advice.blobs ?? []).map((b) => b.columnFamily))
+  return (advice.source.blobFiles ?? [])
+    .filter((b) => !advised.has(b.columnFamily))
+    .map(
+      (b) =>
+        `column family "${escapeName(b.columnFamily)}" also holds ${b.files} blob file(s), ${formatBytes(b.bytes)}${b.garbageBytes > 0 ? ` (${formatBytes(b.garbageBytes)} of it garbage)` : ''}: values stored in blob files are not in this advice (only the SSTs' data blocks are)`,
+    )
 }
 
 /** The files left out of the run (a live file missing on disk, a damaged table, a block that could not be read): one line each. */
@@ -657,6 +661,14 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
   out.push(table(samplingModel(advice, ctx.exact, textNames(advice)), ctx, 5))
   for (const n of noteLines(advice)) out.push(...prose(n, ctx.width, '- '))
 
+  if (advice.blobs?.length) {
+    section('Blob files (blob_compression_type)')
+    for (const b of advice.blobs) {
+      out.push(...prose(blobSummaryLine(b, ctx.exact), ctx.width))
+      if (b.candidates.length) out.push(table(blobCandidatesModel(b, ctx.exact), ctx))
+    }
+  }
+
   if (advice.source.engine === 'leveldb') {
     section('LevelDB option to set')
     for (const line of levelDbLines(advice)) out.push(...prose(line, ctx.width, '  '))
@@ -829,6 +841,14 @@ export function renderAdviceMarkdown(advice: Advice): string {
   out.push(mdTable(samplingModel(advice, false, mdName)))
   const notes = noteLines(advice)
   if (notes.length > 0) out.push('', ...notes.map((n) => `- ${mdText(n)}`))
+
+  if (advice.blobs?.length) {
+    out.push('', '### Blob files (blob_compression_type)')
+    for (const b of advice.blobs) {
+      out.push('', mdText(blobSummaryLine(b)))
+      if (b.candidates.length) out.push('', mdTable(blobCandidatesModel(b)))
+    }
+  }
 
   if (advice.source.engine === 'leveldb') out.push('', '### LevelDB option to set', '', ...levelDbLines(advice).map((l) => `- ${mdText(l)}`))
   out.push('', advice.source.engine === 'leveldb' ? `### RocksDB options, ${MIGRATION}` : '### RocksDB options to set')

@@ -14,9 +14,11 @@ import type { LineWriter } from './line-writer.js'
 import { escapeBytes, formatBytes } from './text.js'
 
 /** What `rewrite` says of a blob file: it rebuilds tables; a blob file's records are kept by RocksDB's own compaction and GC. */
+/** What `browse` says of a blob file: its screens are a table's; the commands that read blob files are named. */
+export function blobNotBrowsed(file: string): string {
+  return `a BlobDB blob file: browse shows SST files only; \`sstkit scan ${file}\` lists its records, \`sstkit props ${file}\` and \`sstkit layout ${file}\` its header, footer and sizes, \`sstkit verify ${file}\` checks it`
+}
 export const BLOB_NOT_REWRITTEN = 'a BlobDB blob file: rewrite rebuilds SST files only and does not rewrite blob files'
-/** What `recompress` says of a blob file: its matrix is over data blocks. */
-export const BLOB_NOT_RECOMPRESSED = 'a BlobDB blob file: recompress compares settings over SST data blocks and does not read blob records'
 
 export interface BlobPropsJson {
   file: string

@@ -71,7 +71,9 @@ describe('the first RocksDB release of each option, derived from its sources', (
   it('a setting needs the release of its newest field', () => {
     expect(minimumRelease(spec('zstd', 3, 'finalize', false))).toBe('7.3')
     expect(minimumRelease(spec('zstd', 3, 'none', true))).toBe('8.6')
-    expect(minimumRelease(spec('zstd', 3, 'train', false))).toBe('4.12')
+    // a trained dictionary needs zstd_max_train_bytes (5.14), a raw one max_dict_bytes (4.8)
+    expect(minimumRelease(spec('zstd', 3, 'train', false))).toBe('5.14')
+    expect(minimumRelease(spec('lz4', null, 'raw', false))).toBe('4.8')
     expect(supportedBy(v('7.2.2'), spec('zstd', 3, 'finalize', false))).toBe(false)
     expect(supportedBy(v('7.3'), spec('zstd', 3, 'finalize', false))).toBe(true)
     expect(supportedBy(v('8.5.4'), spec('zstd', 3, 'none', true))).toBe(false)

@@ -192,15 +192,93 @@ describe('damaged blob files through the CLI (synthetic damage)', () => {
     expect(t.stderr.split('\n')).toHaveLength(2)
   })
 
-  it('recompress and rewrite refuse a blob file in one line, exit 2, and write nothing', () => {
+  it('rewrite refuses a blob file in one line, exit 2, and writes nothing', () => {
     const file = 'test/fixtures/blob/v11/000009.blob'
-    const r = sstkit(['recompress', file])
-    expect(r.status).toBe(2)
-    expect(r.stderr).toBe(`sstkit: ${file}: a BlobDB blob file: recompress compares settings over SST data blocks and does not read blob records\n`)
     const out = join(work, 'rewritten.blob')
     const w = sstkit(['rewrite', file, '-o', out])
     expect(w.status).toBe(2)
     expect(w.stderr).toBe(`sstkit: ${file}: a BlobDB blob file: rewrite rebuilds SST files only and does not rewrite blob files\n`)
     expect(existsSync(out)).toBe(false)
+  })
+})
+
+describe('recompress FILE.blob', () => {
+  const none = 'test/fixtures/blob/dbbench-none/000009.blob'
+  const size = (f: string) => readFileSync(join(ROOT, f)).length
+
+  it('--json: every codec projects the file db_bench 7.8.3 wrote with it from the same values', () => {
+    const r = sstkit(['recompress', none, '--types', 'none,snappy,lz4,zstd', '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    const j = JSON.parse(r.stdout)
+    expect(j).toMatchObject({ kind: 'blob', compression: 'none', records: 16, sampledRecords: 16, exact: true, release: '7.8.3', lz4: 'stream' })
+    const bytes = Object.fromEntries(j.results.map((x: { label: string; fileBytes: { estimate: number } }) => [x.label, x.fileBytes.estimate]))
+    expect(bytes).toEqual({
+      none: size(none),
+      snappy: size('test/fixtures/blob/dbbench-snappy/000009.blob'),
+      // two files there (--blob_file_size=6000): one header and footer fewer in one file
+      lz4: size('test/fixtures/blob/dbbench-lz4/000009.blob') + size('test/fixtures/blob/dbbench-lz4/000010.blob') - 62,
+      zstd: size('test/fixtures/blob/dbbench-zstd/000009.blob'),
+    })
+    expect(j.results.find((x: { smallest: boolean }) => x.smallest).label).toBe('zstd')
+  })
+
+  it('the default matrix: every type at its default level; text table with the stored row and notes', () => {
+    const r = sstkit(['recompress', 'test/fixtures/blob/v11/000013.blob', '--bytes'])
+    expect(r.status).toBe(0)
+    const lines = r.stdout.split('\n')
+    for (const t of ['stored (zstd)', 'none', 'snappy', 'zlib', 'bzip2', 'lz4', 'lz4hc', 'zstd']) expect(lines.some((l) => l.startsWith(`│ ${t} `))).toBe(true)
+    expect(lines.find((l) => l.startsWith('│ zstd '))).toContain(` ${size('test/fixtures/blob/v11/000013.blob')} │`)
+    expect(r.stdout).toContain("LZ4 compressed one-shot, as RocksDB 10.8 and later do (the database's release: 11.8.1).")
+  })
+
+  it('--sample 50: half the records measured, each interval holds the exhaustive size', () => {
+    const all = JSON.parse(sstkit(['recompress', none, '--json']).stdout)
+    const half = JSON.parse(sstkit(['recompress', none, '--json', '--sample', '50']).stdout)
+    expect(half).toMatchObject({ exact: false, sampledRecords: 8, records: 16 })
+    for (const [i, x] of half.results.entries()) {
+      expect(x.fileBytes.low).toBeLessThanOrEqual(all.results[i].fileBytes.estimate)
+      expect(x.fileBytes.high).toBeGreaterThanOrEqual(all.results[i].fileBytes.estimate)
+    }
+  })
+
+  it('flags of SST blocks and dictionaries are usage errors (exit 2, one line)', () => {
+    for (const args of [
+      ['--dict', 'raw'],
+      ['--block-size', '4096'],
+      ['--dict-file', 'x.dict'],
+    ]) {
+      const r = sstkit(['recompress', none, ...args])
+      expect(r.status).toBe(2)
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+      expect(r.stdout).toBe('')
+    }
+  })
+
+  it('a damaged record: one line with its offset, exit 1', () => {
+    // Synthetic: one byte of the second record's value flipped (its blob CRC no longer matches).
+    const path = damaged(none, 'synthetic-recompress-flip.blob', (b) => {
+      b[30 + 32 + 16 + 1000 + 32 + 16 + 10] ^= 0xff
+      return b
+    })
+    const r = sstkit(['recompress', path])
+    expect(r.status).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^sstkit: .*synthetic-recompress-flip\.blob: blob record: blob CRC mismatch .*\(at offset 1078\)\n$/)
+  })
+})
+
+describe('browse FILE.blob', () => {
+  it('one line naming the commands that read blob files, exit 2; --json the file error entry', () => {
+    const file = 'test/fixtures/blob/v11/000013.blob'
+    const r = sstkit(['browse', file])
+    expect(r.status).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      `sstkit: ${file}: a BlobDB blob file: browse shows SST files only; \`sstkit scan ${file}\` lists its records, \`sstkit props ${file}\` and \`sstkit layout ${file}\` its header, footer and sizes, \`sstkit verify ${file}\` checks it\n`,
+    )
+    const j = sstkit(['browse', file, '--json'])
+    expect(j.status).toBe(2)
+    expect(JSON.parse(j.stdout)).toMatchObject({ file, error: { code: 'not-supported', exitCode: 2 } })
   })
 })

@@ -14,6 +14,8 @@ import { blobRecords, decompressBlobValue, openBlobFile } from '../../src/blob/r
 import { SstkitError } from '../../src/errors.js'
 import { BLOB_HEADER_SIZE } from '../../src/format/blob-file.js'
 import { BufferByteSource } from '../../src/io/byte-source.js'
+import { CompressionType } from '../../src/format/compression-type.js'
+import { defaultBlobSettings, sampleBlobFile } from '../../src/recompress/blob-matrix.js'
 import { prng } from '../../src/util/prng.js'
 import { ROOT, sstkit } from '../helpers.js'
 import { blobFixtureFiles } from './ldb-dump.js'
@@ -97,6 +99,13 @@ function readAll(bytes: Uint8Array): { opened: boolean; ok: boolean; largestRead
     for (const r of blobRecords(blob)) if (!r.blobCrcError) decompressBlobValue(blob.header.compression, r.value, r.valueOffset)
   } catch (e) {
     if (!(e instanceof SstkitError)) throw e
+  }
+  // recompress's walk: records measured under two settings, or one SstkitError naming the damage.
+  try {
+    sampleBlobFile(blob, defaultBlobSettings([CompressionType.LZ4, CompressionType.ZSTD]))
+  } catch (e) {
+    if (!(e instanceof SstkitError)) throw e
+    expect(e.message).not.toContain('\n')
   }
   const v = verifyBlobFile(blob)
   for (const p of v.problems) expect(p.message).not.toContain('\n')

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/advise/model.js'
+import { atLeast, parseRocksdbVersion } from '../../src/advise/option-syntax.js'
+import { needsOpts, optionsNeed, sharesOpts } from '../../src/advise/options.js'
+import { optionName } from '../../src/advise/settings.js'
 import { LDB } from '../db/ldb.js'
 import { ROOT, sstkit } from '../helpers.js'
 
@@ -61,6 +64,28 @@ describe('sstkit advise for a RocksDB release', () => {
     const a = json([...FILES, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--time-budget', '10s', '--rocksdb-version', '6.2.4'])
     // window_bits:level:strategy (today's own setting, zstd 6 on one column family, is evaluated too).
     for (const cf of a.columnFamilies) expect(cf.options.compression_opts).toMatch(/^-14:(3|6):0$/)
+  })
+
+  it('before 5.15 the bottommost level shares compression_opts with the others; before 4.9 compression_per_level alone sets it', () => {
+    // A copy without OPTIONS files or LOG: the release comes from the flag.
+    const db = join(tmp, 'no-release')
+    cpSync(EXAMPLE, db, { recursive: true })
+    for (const n of readdirSync(db)) if (n.startsWith('OPTIONS-') || n.startsWith('LOG')) rmSync(join(db, n))
+    for (const release of ['5.3', '4.8']) {
+      const a = json([db, '--time-budget', '20s', '--rocksdb-version', release])
+      expect(a.source.rocksdbVersion).toEqual({ version: release, from: 'flag' })
+      for (const cf of a.columnFamilies) {
+        expect(Object.keys(cf.options)).not.toContain('bottommost_compression_opts')
+        if (release === '4.8') expect(Object.keys(cf.options)).not.toContain('bottommost_compression')
+        // every line parses in the release
+        for (const need of optionsNeed(cf.options)) expect(atLeast(parseRocksdbVersion(release)!, need.since), `${cf.name} ${need.key}`).toBe(true)
+        // every sampled level's choice behaves as evaluated under the one compression_opts written
+        const carrier = cf.levels.map((l) => l.recommended.estimate.setting).find((s) => needsOpts(s))
+        if (carrier) for (const l of cf.levels) expect(sharesOpts(l.recommended.estimate.setting, carrier), `${cf.name} L${l.level}`).toBe(true)
+        const bottom = cf.levels.find((l) => l.bottommost)!
+        expect(cf.options.compression_per_level.split(':').at(-1)).toBe(optionName(bottom.recommended.estimate.setting))
+      }
+    }
   })
 
   it('without a release: the newest syntax, and each option says the release it needs', () => {

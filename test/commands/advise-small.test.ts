@@ -39,7 +39,8 @@ describe('advise on a small database', () => {
     const budget = json(['--time-budget', '2s'])
     expect(budget.notes.join('\n')).not.toMatch(/under 10 MiB/)
     // Every level sampled got the default matrix.
-    for (const l of budget.columnFamilies.flatMap((cf) => cf.levels)) if (l.matrix.length) expect(l.matrix.length).toBeGreaterThanOrEqual(defaultSettings().length)
+    for (const l of budget.columnFamilies.flatMap((cf) => cf.levels))
+      if (l.matrix.length) expect(l.matrix.length).toBeGreaterThanOrEqual(defaultSettings().length)
     const types = json(['--types', 'zstd', '--levels', '1,12', '--dict', 'none'])
     expect(labels(types)).toContain('zstd 12')
     expect(types.notes.join('\n')).not.toMatch(/under 10 MiB/)
