@@ -100,6 +100,8 @@ export interface AdviseOptions {
   rocksdbVersion?: RocksdbVersion | null
   /** A database under SMALL_DATABASE_BYTES answers at once (the command's default when --time-budget is not given). */
   smallAtOnce?: boolean
+  /** Set by advise() for a small database answering at once: every level gets its first round whatever the clock. */
+  smallDatabase?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
 }
@@ -373,7 +375,7 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
     ? `${what}: sampled within ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
     : `${what}: sampled within ${formatSeconds(budget)} (--time-budget gives it more)`
   // One thread: starting a worker costs more than it would save on a few megabytes.
-  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1 }, note }
+  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
 }
 
 function sizeOnDisk(path: string): number {
@@ -495,17 +497,21 @@ export async function advisePopulation(
     for (;;) {
       const open = states.filter((s) => s.done === null)
       if (open.length === 0) break
-      if (elapsed() >= samplingEnd && !fixed) {
+      // Every level that holds data gets its first round before any level gets a second: the largest first.
+      const first = open.filter((s) => s.rate === 0)
+      // A small database's levels get theirs whatever the clock: a few megabytes bound their cost, and an answer
+      // without evidence is no answer.
+      const evidenceFirst = opts.smallDatabase === true && first.length > 0
+      if (elapsed() >= samplingEnd && !fixed && !evidenceFirst) {
         for (const s of open) s.done = 'time-budget'
         budgetHit = true
         break
       }
-      // Every level that holds data gets its first round before any level gets a second: the largest first.
-      const first = open.filter((s) => s.rate === 0)
       if (first.length > 0) {
         const pick = first.reduce((a, b) => (levelDiskBytes(b) > levelDiskBytes(a) ? b : a))
-        const share = fixed ? Number.POSITIVE_INFINITY : (samplingEnd - elapsed()) / first.length
-        if (!(await firstRound(pick, run, share, fixed ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs))) {
+        const share = fixed ? Number.POSITIVE_INFINITY : Math.max(0, samplingEnd - elapsed()) / first.length
+        const left = fixed || evidenceFirst ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs
+        if (!(await firstRound(pick, run, share, left))) {
           pick.done = 'time-budget'
           budgetHit = true
         }
