@@ -936,9 +936,18 @@ async function main() {
   if (o.noExhaustive) {
     const cameTrue = o.comeTrue && !o.advice ? await comeTrue(runJs, dir, run.advice) : null
     const wall = run.wallSeconds === null ? '-' : run.wallSeconds.toFixed(1)
-    const out = [`database  ${dir}`, ...shape, '', `advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}`]
+    const out = [
+      `database  ${dir}`,
+      ...shape,
+      '',
+      `advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}`,
+    ]
     if (cameTrue) out.push('', ...comeTrueLines(cameTrue))
-    if (o.json) process.stdout.write(JSON.stringify({ date: new Date().toISOString(), advise: { wallSeconds: run.wallSeconds, peakRssMB: run.peakRssMB }, comeTrue: cameTrue }, null, 2) + '\n')
+    if (o.json)
+      process.stdout.write(
+        JSON.stringify({ date: new Date().toISOString(), advise: { wallSeconds: run.wallSeconds, peakRssMB: run.peakRssMB }, comeTrue: cameTrue }, null, 2) +
+          '\n',
+      )
     else process.stdout.write(out.join('\n') + '\n')
     return 0
   }

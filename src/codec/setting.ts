@@ -104,6 +104,11 @@ export function effectiveLevel(compressionType: number, level: number | null | u
   return LIBRARY_DEFAULT_LEVELS[compressionType] ?? null
 }
 
+/** The zstd level RocksDB uses for a setting's level (the given one, or zstd's default 3). */
+export function zstdLevel(level: number | null | undefined): number {
+  return effectiveLevel(CompressionType.ZSTD, level) as number
+}
+
 /** Explicit levels per type that change the output (RocksDB passes them to the library). */
 const LEVEL_RANGES: Partial<Record<number, readonly [number, number]>> = {
   [CompressionType.Zlib]: [-1, 9],
