@@ -35,7 +35,7 @@ import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { defaultSettings, sameSetting, smallDatabaseSettings, spec, typeByte, withRunOptions } from './settings.js'
+import { defaultSettings, sameSetting, smallDatabaseSettings, spec, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, NEGLIGIBLE_CORES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
@@ -938,7 +938,7 @@ async function buildDictionaries(st: GroupState, run: Run, indices: number[]): P
     }
     const own = st.settings.map(() => 0)
     for (const { id, spec } of needing) {
-      const d = dicts[dictKey(spec, typeByte(spec))]
+      const d = dicts[dictKey(spec)]
       if (!d) continue
       const acc = st.dict[id]
       acc.files++
