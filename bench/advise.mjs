@@ -504,7 +504,7 @@ async function comeTrue(runJs, dir, advice) {
       let variance = 0
       let missing = 0
       for (const l of levels) {
-        const m = l.matrix.find((e) => e.setting.label === label)
+        const m = l.matrix.find((e) => e.setting.label === label) ?? (l.today?.setting.label === label ? l.today : null)
         if (!m) {
           missing++
           continue
