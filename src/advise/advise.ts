@@ -541,7 +541,8 @@ export async function advisePopulation(
         // A pass measures each noisy setting TIMING_RATES times for about TIMING_MEASUREMENT_MS, across the lanes;
         // once a pass was timed, at what that one took per setting (a loaded machine takes longer than planned).
         const planned = (before * TIMING_RATES * TIMING_MEASUREMENT_MS * 1.5) / Math.min(jobs, lanes.length)
-        const passMs = Math.max(planned, msPerRetimed * before)
+        // Before any pass was timed, twice the plan: a loaded machine's first pass took up to that.
+        const passMs = msPerRetimed > 0 ? Math.max(planned, msPerRetimed * before) : 2 * planned
         if (!fixed && elapsed() + passMs >= timingEnd) {
           retimed.delete(st)
           continue
