@@ -9,6 +9,7 @@
  * next. Each round's files are evaluated in worker lanes (pool.ts), each lane
  * a share of the settings, so results do not depend on --jobs.
  */
+import { statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import {
@@ -20,6 +21,7 @@ import {
   limitsFor,
   markPareto,
   meets,
+  MIN_GAIN,
   NOT_SAMPLED,
   OBJECTIVES,
   withinBytes,
@@ -33,8 +35,9 @@ import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { sameSetting, spec, typeByte, withRunOptions } from './settings.js'
+import { defaultSettings, sameSetting, smallDatabaseSettings, spec, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, NEGLIGIBLE_CORES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
@@ -46,6 +49,8 @@ const SAMPLING_END = 0.85
 const TIMING_END = 0.93
 /** Under --sample (no time budget), timing again takes at most this share of the time sampling took. */
 const FIXED_SAMPLE_TIMING_SHARE = 0.1
+/** Under a time budget, timing again takes at most this share of the time the run took until then. */
+const RETIME_SHARE = 0.25
 /** The fewest blocks a level's estimate rests on (the normal interval needs them). */
 const MIN_SAMPLE_BLOCKS = 128
 /** First round: about this many blocks per level. */
@@ -56,6 +61,11 @@ const AIM = 0.85
 const FIRST_PASS_SHARE = 0.15
 /** Dictionaries kept between the rounds of a run, at most (bytes); beyond, a file's are built again when its blocks are. */
 const RETAINED_DICT_BYTES = 24 << 20
+/** The first blocks a run evaluates (its first round's share, at most so many blocks): their cost plans the rest. */
+const PROBE_SHARE = 0.25
+const PROBE_BLOCKS = 16
+/** Uncompressed over stored bytes assumed for a block before any was decompressed (for the priors of plan.ts). */
+const PRIOR_RATIO = 3
 /** A level's first round may run past the end of sampling by this share of the budget (into the timing passes' time). */
 const BUDGET_SLACK = 0.05
 /** A round plans to spend at most this share of the sampling time left. */
@@ -88,6 +98,8 @@ export interface AdviseOptions {
   clock?: () => number
   /** The database's RocksDB release: recommend only what it parses, in its syntax (null/absent: unknown). */
   rocksdbVersion?: RocksdbVersion | null
+  /** A database under SMALL_DATABASE_BYTES answers at once (the command's default when --time-budget is not given). */
+  smallAtOnce?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
 }
@@ -337,7 +349,54 @@ function widest(st: GroupState, withinOnly = false): number {
   return w
 }
 
-export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
+/** A database whose live files hold fewer bytes than this is small: it answers within SMALL_DATABASE_BUDGET_MS. */
+export const SMALL_DATABASE_BYTES = 10 << 20
+/** A small database's time budget (from the process's start; the rest of 2 s is the report and the exit). */
+const SMALL_DATABASE_BUDGET_MS = 1800
+
+/**
+ * A small database answers at once (`smallAtOnce`: no --time-budget given) when its matrix is the
+ * default one: its time budget is SMALL_DATABASE_BUDGET_MS and, unless --objective size, its matrix the
+ * small database's (settings.ts). Null: not small, or not asked.
+ */
+function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: AdviseOptions; note: string } | null {
+  const labels = (xs: SettingSpec[]) => xs.map((s) => s.label).join(',')
+  // Asked for (no --time-budget), with the default matrix (no --types): a matrix of one's own gets the budget.
+  if (!opts.smallAtOnce || opts.fixedRate !== null || labels(opts.settings) !== labels(defaultSettings())) return null
+  let bytes = 0
+  for (const g of inputs) for (const f of g.files) bytes += f.size ?? sizeOnDisk(f.path)
+  if (bytes >= SMALL_DATABASE_BYTES) return null
+  const narrowed = opts.objective !== 'size'
+  const budget = Math.min(opts.timeBudgetMs, SMALL_DATABASE_BUDGET_MS)
+  const what = `live files of ${(bytes / 1e6).toFixed(1)} MB (under ${SMALL_DATABASE_BYTES >> 20} MiB)`
+  const note = narrowed
+    ? `${what}: sampled within ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
+    : `${what}: sampled within ${formatSeconds(budget)} (--time-budget gives it more)`
+  // One thread: starting a worker costs more than it would save on a few megabytes.
+  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1 }, note }
+}
+
+function sizeOnDisk(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+export async function advise(inputs: GroupInput[], given: AdviseOptions): Promise<Advice> {
+  const small = forSmallDatabase(inputs, given)
+  const opts = small?.opts ?? given
+  const advice = await adviseWithin(inputs, opts)
+  if (small) {
+    advice.notes.push(small.note)
+    // The budget asked for, as given: the small database's own is in the note.
+    advice.timeBudgetSec = given.timeBudgetMs / 1000
+  }
+  return advice
+}
+
+async function adviseWithin(inputs: GroupInput[], opts: AdviseOptions): Promise<Advice> {
   const clock = opts.clock ?? (() => performance.now())
   const started = opts.startedAt ?? clock()
 
@@ -365,35 +424,35 @@ export async function advise(inputs: GroupInput[], opts: AdviseOptions): Promise
   return advisePopulation(population, opts, started, pool)
 }
 
-/** What the engine has measured of its own costs, for planning rounds within the budget (ms). */
-interface Costs {
-  /** Per block evaluated under every setting, over every round so far. */
-  blockMs: number
-  blocks: number
-  /** Per file taken into a level's sample (reading it, building its dictionaries), over every file so far. */
-  fileMs: number
-  files: number
-  /** Dictionary bytes kept between rounds. */
+/** What the engine has measured of its own costs (plan.ts), and the dictionary bytes it keeps between rounds. */
+interface Costs extends MeasuredCosts {
   retainedDictBytes: number
-  /** The run's first round is done: it starts the threads and compiles the code, so its costs are not counted. */
-  warm: boolean
 }
 
 interface Run {
   opts: AdviseOptions
   pool: AdvisePool
   jobs: number
+  /** Threads the settings are spread over. */
+  lanes: number
   problems: Advice['problems']
   clock: () => number
   costs: Costs
 }
 
-function msPerBlock(st: GroupState, costs: Costs): number | null {
-  return st.msPerBlock ?? (costs.blocks > 0 ? costs.blockMs / costs.blocks : null)
-}
-
-function msPerFile(costs: Costs): number | null {
-  return costs.files > 0 ? costs.fileMs / costs.files : null
+/** What a block and a file of this level are expected to cost: measured (the level's own blocks first), else priors. */
+function costsOf(st: GroupState, run: Run): UnitCosts {
+  const { dict } = run.opts
+  const files = st.group.files
+  const meanFile = files.length > 0 ? st.totals.fileBytes / files.length : 0
+  const buffered = dict.maxDictBufferBytes > 0 ? Math.min(meanFile, dict.maxDictBufferBytes) : meanFile
+  const perBlockStored = st.totals.dataBlocks > 0 ? st.totals.dataBytes / st.totals.dataBlocks : 4096
+  const prior = {
+    blockMs: priorBlockMs(st.settings, perBlockStored * PRIOR_RATIO, run.lanes),
+    fileMs: priorFileMs(st.settings, buffered),
+  }
+  const units = unitCosts(run.costs, prior)
+  return { blockMs: st.msPerBlock ?? units.blockMs, fileMs: units.fileMs }
 }
 
 /**
@@ -420,7 +479,15 @@ export async function advisePopulation(
 
   const lanes = lanesOf(states[0]?.settings ?? opts.settings, jobs)
   const pool = given ?? new AdvisePool(Math.min(jobs, lanes.length))
-  const run: Run = { opts, pool, jobs, problems, clock, costs: { blockMs: 0, blocks: 0, fileMs: 0, files: 0, retainedDictBytes: 0, warm: false } }
+  const run: Run = {
+    opts,
+    pool,
+    jobs,
+    lanes: Math.min(jobs, lanes.length),
+    problems,
+    clock,
+    costs: { blockMs: 0, blocks: 0, fileMs: 0, files: 0, retainedDictBytes: 0 },
+  }
   let budgetHit = false
   const fixed = opts.fixedRate !== null
   const samplingEnd = opts.timeBudgetMs * SAMPLING_END
@@ -454,7 +521,10 @@ export async function advisePopulation(
     }
     // Timings: settings whose speed is still noisy are timed again on the sampled blocks, while time remains.
     // A fixed sample (--sample) has no time budget: timing again takes at most a tenth of the time sampling took.
-    const timingEnd = opts.fixedRate === null ? opts.timeBudgetMs * TIMING_END : elapsed() * (1 + FIXED_SAMPLE_TIMING_SHARE)
+    // Under a budget, timing again also takes at most RETIME_SHARE of the time so far: a database sampled in a second
+    // (a small one) is not kept for the budget's timing passes; its noisy settings are ranked on reference speeds.
+    const timingEnd =
+      opts.fixedRate === null ? Math.min(opts.timeBudgetMs * TIMING_END, elapsed() * (1 + RETIME_SHARE)) : elapsed() * (1 + FIXED_SAMPLE_TIMING_SHARE)
     const retimed = new Set(states.filter((st) => sampled(st)))
     let msPerRetimed = 0
     retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
@@ -520,40 +590,61 @@ function wantsFiles(st: GroupState): boolean {
  */
 async function firstRound(st: GroupState, run: Run, shareMs: number, leftMs: number): Promise<boolean> {
   const { opts } = run
-  const perFile = msPerFile(run.costs)
-  const perBlock = msPerBlock(st, run.costs)
-  // Fewer files when the level's share of the time cannot pay for all of them (each costs its reading and dictionaries);
-  // before any cost is known, the fewest.
-  if (Number.isFinite(shareMs) && st.group.files.length > MIN_FILES_READ) {
-    const afford = perFile === null ? MIN_FILES_READ : Math.max(MIN_FILES_READ, Math.floor((shareMs * 0.5) / perFile))
-    if (afford < st.group.files.length) giveBack(st, st.group.files.length - afford)
-  }
-  // Not even the fewest files fit in the time left: the level is not sampled rather than the budget broken.
-  if (perFile !== null && Number.isFinite(leftMs) && perFile * Math.min(MIN_FILES_READ, st.group.files.length) > leftMs) return false
+  const costs = costsOf(st, run)
   if (st.totals.dataBlocks === 0 && st.group.pending.length > 0) {
+    if (Number.isFinite(leftMs) && costs.fileMs * MIN_FILES_READ > leftMs) return false
     if (!(await admitMore(st, run, shareMs))) return false
     return st.blocks > 0
   }
-  let rate = nextRate(st, opts, 0, Number.POSITIVE_INFINITY)
-  if (rate === null) return false
-  if (perBlock !== null && Number.isFinite(shareMs) && rate < 1) {
-    const affordable = (shareMs * 0.5) / perBlock
-    rate = Math.max(Math.min(rate, affordable / st.totals.dataBlocks), Math.min(1, MIN_SAMPLE_BLOCKS / st.totals.dataBlocks))
+  const wanted = nextRate(st, opts, 0, Number.POSITIVE_INFINITY)
+  if (wanted === null) return false
+  // As many files and blocks as the level's share of the time affords (plan.ts); none when the fewest do not fit.
+  const plan = planFirstRound({
+    filesRead: st.group.files.length,
+    minFiles: MIN_FILES_READ,
+    dataBlocks: st.totals.dataBlocks,
+    wantBlocks: Math.ceil(wanted * st.totals.dataBlocks),
+    minBlocks: MIN_SAMPLE_BLOCKS,
+    shareMs: opts.fixedRate !== null ? Number.POSITIVE_INFINITY : shareMs,
+    leftMs,
+    costs,
+  })
+  if (plan === null) return false
+  if (plan.files < st.group.files.length) giveBack(st, st.group.files.length - plan.files)
+  const rate = plan.blocks >= st.totals.dataBlocks ? 1 : roundRate(Math.min(wanted, plan.blocks / Math.max(1, st.totals.dataBlocks)))
+  // A batch of files at a time (one per lane): when what the run measured says the next batch does not fit in the time
+  // left, the files not yet sampled go back to pending (estimated from those sampled): no prior, however wrong, breaks
+  // the budget by more than one batch.
+  const started = run.clock()
+  const batch = opts.fixedRate !== null ? Number.POSITIVE_INFINITY : Math.max(1, run.lanes)
+  for (let from = 0; from < st.group.files.length; ) {
+    const indices = st.group.files.map((_, fi) => fi).slice(from, from + batch)
+    const t0 = run.clock()
+    await buildDictionaries(st, run, indices)
+    noteFileCost(run, st, indices.length, run.clock() - t0)
+    if (run.costs.blocks === 0 && Number.isFinite(leftMs)) {
+      // Nothing measured yet: a probe of the blocks first (the samples are nested), then what the time left affords.
+      const batchBlocks = (st.totals.dataBlocks * indices.length) / st.group.files.length
+      const probe = Math.min(rate * PROBE_SHARE, PROBE_BLOCKS / Math.max(1, batchBlocks))
+      await runRound(st, 0, probe, run, indices)
+      const perBlock = costsOf(st, run).blockMs
+      // Aimed inside the time left: how many blocks a draw range holds is itself random.
+      const affordable = (AIM * (leftMs - (run.clock() - started))) / perBlock
+      const upTo = Math.min(rate, probe + affordable / Math.max(1, batchBlocks))
+      if (upTo > probe) await runRound(st, probe, upTo, run, indices)
+      if (upTo < rate) {
+        giveBack(st, st.group.files.length - indices.length)
+        break
+      }
+    } else await runRound(st, 0, rate, run, indices)
+    from += indices.length
+    const left = st.group.files.length - from
+    if (left === 0 || !Number.isFinite(leftMs)) continue
+    const now = costsOf(st, run)
+    const next = Math.min(batch, left)
+    const blocksNext = (st.totals.dataBlocks / st.group.files.length) * next * rate
+    if (run.clock() - started + next * now.fileMs + blocksNext * now.blockMs > leftMs) giveBack(st, left)
   }
-  const t0 = run.clock()
-  await buildDictionaries(
-    st,
-    run,
-    st.group.files.map((_, fi) => fi),
-  )
-  noteFileCost(run, st.group.files.length, run.clock() - t0)
-  await runRound(
-    st,
-    0,
-    rate,
-    run,
-    st.group.files.map((_, fi) => fi),
-  )
   afterRound(st, opts)
   return true
 }
@@ -571,8 +662,9 @@ function refreshTotals(st: GroupState): void {
   st.totals = levelTotals(st.group)
 }
 
-function noteFileCost(run: Run, files: number, ms: number): void {
-  if (!run.costs.warm) return
+/** A file's cost is its dictionaries': without any, reading it is part of its blocks' cost. */
+function noteFileCost(run: Run, st: GroupState, files: number, ms: number): void {
+  if (!st.settings.some((s) => s.dict !== 'none')) return
   run.costs.files += files
   run.costs.fileMs += ms
 }
@@ -588,11 +680,10 @@ function afterRound(st: GroupState, opts: AdviseOptions): void {
 
 /** Read more of a level's files (doubling those read, as the time left affords) and sample them at the level's rate. */
 async function admitMore(st: GroupState, run: Run, leftMs: number): Promise<boolean> {
-  const perFile = msPerFile(run.costs)
-  const perBlock = msPerBlock(st, run.costs) ?? 0
+  const { fileMs: perFile, blockMs: perBlock } = costsOf(st, run)
   const blocksPerFile = st.group.files.length > 0 ? st.totals.dataBlocks / st.group.files.length : 64
   const rate = st.rate > 0 ? st.rate : Math.min(1, FIRST_ROUND_BLOCKS / Math.max(1, blocksPerFile * MIN_FILES_READ))
-  const each = (perFile ?? 0) + blocksPerFile * rate * perBlock
+  const each = perFile + blocksPerFile * rate * perBlock
   let n = Math.min(st.group.pending.length, Math.max(MIN_FILES_READ, st.group.files.length))
   if (each > 0 && Number.isFinite(leftMs)) n = Math.min(n, Math.floor((leftMs * 0.8) / each))
   if (n < 1) return false
@@ -609,7 +700,7 @@ async function admitMore(st: GroupState, run: Run, leftMs: number): Promise<bool
   }
   refreshTotals(st)
   await buildDictionaries(st, run, added)
-  noteFileCost(run, taken.length, run.clock() - t0)
+  noteFileCost(run, st, taken.length, run.clock() - t0)
   await runRound(st, 0, rate, run, added)
   st.rate = rate
   afterRound(st, run.opts)
@@ -618,7 +709,7 @@ async function admitMore(st: GroupState, run: Run, leftMs: number): Promise<bool
 
 /** Raise a level's sampling rate over the files read. */
 async function moreBlocks(st: GroupState, run: Run, leftMs: number): Promise<boolean> {
-  const next = nextRate(st, run.opts, 0, leftMs, msPerBlock(st, run.costs))
+  const next = nextRate(st, run.opts, 0, leftMs, costsOf(st, run).blockMs)
   if (next === null) return false
   await runRound(
     st,
@@ -841,7 +932,7 @@ async function buildDictionaries(st: GroupState, run: Run, indices: number[]): P
     }
     const own = st.settings.map(() => 0)
     for (const { id, spec } of needing) {
-      const d = dicts[dictKey(spec, typeByte(spec))]
+      const d = dicts[dictKey(spec)]
       if (!d) continue
       const acc = st.dict[id]
       acc.files++
@@ -931,12 +1022,10 @@ async function runRound(st: GroupState, rateLow: number, rateHigh: number, run: 
   })
   st.blocks += blocks
   if (blocks > 0) {
+    // Every round counts, the first too (it starts the threads): planning on less than it cost would break the budget.
     st.msPerBlock = ms / blocks
-    if (run.costs.warm) {
-      run.costs.blocks += blocks
-      run.costs.blockMs += ms
-    }
-    run.costs.warm = true
+    run.costs.blocks += blocks
+    run.costs.blockMs += ms
   }
   st.rate = rateHigh
 }
@@ -968,19 +1057,39 @@ function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]
     const needing = upper.filter((l) => needsOpts(l.recommended.estimate.setting))
     if (needing.length > 0 && !budget) {
       const lead = needing.reduce((a, b) => (b.dataBytes > a.dataBytes ? b : a))
-      const carrier = lead.recommended.estimate.setting
-      for (const l of upper) {
-        if (l === lead || sharesOpts(l.recommended.estimate.setting, carrier)) continue
-        const at = levels.indexOf(l)
-        const fixed = withNewerRelease(
-          levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
-          sts[at],
-          opts,
-          l.bottommost ? optionSince('bottommost_compression_opts') : null,
-        )
-        fixed.recommended.reason += ` (shares compression_opts with L${lead.level})`
-        levels[at] = fixed
+      // Each upper level under `carrier`'s compression_opts: its own choice where that shares them, else re-decided among
+      // the settings that do (`from`: the level whose setting carries them, kept as chosen).
+      const under = (carrier: SettingSpec, from: LevelAdvice) =>
+        upper.map((l) => {
+          if (l === from || sharesOpts(l.recommended.estimate.setting, carrier)) return l
+          const at = levels.indexOf(l)
+          const fixed = withNewerRelease(
+            levelAdvice(sts[at], opts, (s) => parses(s) && sharesOpts(s, carrier)),
+            sts[at],
+            opts,
+            l.bottommost ? optionSince('bottommost_compression_opts') : null,
+          )
+          fixed.recommended.reason += ` (shares compression_opts with L${from.level})`
+          return fixed
+        })
+      let shared = under(lead.recommended.estimate.setting, lead)
+      // No change without a gain: a level the lead's options would change (its today's setting does not behave as
+      // evaluated under them) for less than MIN_GAIN keeps today's instead, and today's options are the shared ones.
+      const loser = shared.find(
+        (l, k) =>
+          l !== upper[k] &&
+          l.today !== null &&
+          !sharesOpts(l.today.setting, lead.recommended.estimate.setting) &&
+          l.recommended.estimate.bytes.estimate > l.today.bytes.estimate * (1 - MIN_GAIN),
+      )
+      if (loser?.today) {
+        const original = upper[shared.indexOf(loser)]
+        const keep = sharesOpts(original.recommended.estimate.setting, loser.today.setting) ? original : null
+        if (keep) shared = under(loser.today.setting, keep)
       }
+      shared.forEach((l, k) => {
+        levels[levels.indexOf(upper[k])] = l
+      })
     }
     const choices: LevelChoice[] = levels
       .filter((l) => l.level !== null && l.dataBlocks > 0)

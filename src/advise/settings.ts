@@ -45,6 +45,18 @@ export function defaultSettings(): SettingSpec[] {
   return out
 }
 
+/**
+ * The default matrix for a database of a few megabytes: without zstd 9 and 12 and the raw and trained
+ * dictionaries, whose CPU (and the time to measure it) outweighs what they could save at that size.
+ */
+export const SMALL_DATABASE_ZSTD_LEVELS = [1, 3, 6]
+
+export function smallDatabaseSettings(): SettingSpec[] {
+  return defaultSettings().filter(
+    (s) => s.type !== 'zstd' || (SMALL_DATABASE_ZSTD_LEVELS.includes(s.level ?? 3) && (s.dict === 'none' || s.dict === 'finalize')),
+  )
+}
+
 /** Options of a setting's own, where they may differ from the run's (today's, as OPTIONS or the files write them). */
 export type OwnOptions = Pick<SettingSpec, 'dictOptions' | 'maxCompressedBytesPerKb'>
 

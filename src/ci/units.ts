@@ -11,25 +11,10 @@ export class ThresholdError extends UsageError {
 transferable(ThresholdError)
 
 /** Decimal units are powers of 1000 (kB, MB, GB), binary ones powers of 1024 (KiB, MiB, GiB). */
-const UNITS: Record<string, bigint> = {
-  '': 1n,
-  b: 1n,
-  k: 1000n,
-  kb: 1000n,
-  m: 1000n ** 2n,
-  mb: 1000n ** 2n,
-  g: 1000n ** 3n,
-  gb: 1000n ** 3n,
-  t: 1000n ** 4n,
-  tb: 1000n ** 4n,
-  ki: 1024n,
-  kib: 1024n,
-  mi: 1024n ** 2n,
-  mib: 1024n ** 2n,
-  gi: 1024n ** 3n,
-  gib: 1024n ** 3n,
-  ti: 1024n ** 4n,
-  tib: 1024n ** 4n,
+const UNITS: Record<string, bigint> = { '': 1n, b: 1n }
+for (const [i, p] of ['k', 'm', 'g', 't'].entries()) {
+  UNITS[p] = UNITS[`${p}b`] = 1000n ** BigInt(i + 1)
+  UNITS[`${p}i`] = UNITS[`${p}ib`] = 1024n ** BigInt(i + 1)
 }
 
 /** A non-negative decimal as numerator / 10^scale. */

@@ -121,6 +121,8 @@ Plain SST files or directories of them are grouped by the column family their pr
           // the write rate per level, from the database's info LOGs (plain files have none)
           workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
           onProgress: (m) => progress.show(m),
+          // Without a --time-budget of its own, a small database answers at once.
+          smallAtOnce: !this.argv.some((a) => a === '--time-budget' || a.startsWith('--time-budget=')),
           // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
           startedAt: 0,
         })

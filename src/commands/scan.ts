@@ -89,11 +89,6 @@ export default class Scan extends SstCommand {
           ExitCode.Usage,
         )
       }
-      // A header only for a file that prints lines: taken back if none followed.
-      const header = !jsonl && files.length > 1 ? `==> ${file} <==\n` : ''
-      const before = out.written
-      out.text(header)
-      const headerBytes = out.written - before
       const blobDir = flags['blob-dir'] ?? dirname(file)
       const blobs =
         !flags['no-blob-values'] && (flags['blob-dir'] !== undefined || BlobValues.holdsBlobFiles(blobDir))
@@ -107,18 +102,15 @@ export default class Scan extends SstCommand {
           file: jsonl && files.length > 1 ? file : undefined,
           blobs,
         }
-        remaining -= scanTable(table, spec, out, {
-          limit: remaining,
-          rangeDeletions: !flags['no-range-deletions'],
-          jobs: flags.jobs,
-          chunkBytes: flags['chunk-bytes'],
-        })
-      } catch (e) {
-        out.flush()
-        const failure = this.reportFileError(file, e, 'opened')
-        if (jsonl) out.text(`${JSON.stringify(failure)}\n`)
+        remaining -= this.underHeader(file, !jsonl && files.length > 1, jsonl, out, () =>
+          scanTable(table, spec, out, {
+            limit: remaining,
+            rangeDeletions: !flags['no-range-deletions'],
+            jobs: flags.jobs,
+            chunkBytes: flags['chunk-bytes'],
+          }),
+        )
       } finally {
-        if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
         table.close()
         blobs?.close()
       }
@@ -156,21 +148,33 @@ export default class Scan extends SstCommand {
       (from === undefined || compareBytes(k, from) >= 0) &&
       (to === undefined || compareBytes(k, to) < 0) &&
       (prefix === undefined || (k.length >= prefix.length && compareBytes(k.subarray(0, prefix.length), prefix) === 0))
-    const header = !jsonl && fileCount > 1 ? `==> ${file} <==\n` : ''
-    const before = out.written
-    out.text(header)
-    const headerBytes = out.written - before
-    let printed = 0
     try {
-      printed = scanBlobFile(blob, { format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && fileCount > 1 ? file : undefined, keep }, out, limit)
+      return this.underHeader(file, !jsonl && fileCount > 1, jsonl, out, () =>
+        scanBlobFile(blob, { format: jsonl ? 'jsonl' : 'text', hex: flags.hex, file: jsonl && fileCount > 1 ? file : undefined, keep }, out, limit),
+      )
+    } finally {
+      blob.close()
+    }
+  }
+
+  /**
+   * `scan()` under the file's header (a header only for a file that prints lines: taken back if
+   * none followed); a failure is the file's one error line, and its entry in JSON Lines. Returns
+   * the entries printed.
+   */
+  private underHeader(file: string, header: boolean, jsonl: boolean, out: LineWriter, scan: () => number): number {
+    const before = out.written
+    out.text(header ? `==> ${file} <==\n` : '')
+    const headerBytes = out.written - before
+    try {
+      return scan()
     } catch (e) {
       out.flush()
       const failure = this.reportFileError(file, e, 'opened')
       if (jsonl) out.text(`${JSON.stringify(failure)}\n`)
+      return 0
     } finally {
       if (headerBytes > 0 && out.written === before + headerBytes) out.unwrite(headerBytes)
-      blob.close()
     }
-    return printed
   }
 }

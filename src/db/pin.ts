@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { cleanupOnExit } from '../util/cleanup.js'
 import { currentManifest, type DatabaseView, type LiveFile, openDatabase, tableFilesOnDisk } from './database.js'
+import { processAlive } from '../util/process-alive.js'
 
 export type PinMethod = 'hard-links' | 'descriptors' | 'none'
 
@@ -361,17 +362,8 @@ function removeAbandoned(base: string, prefix: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue
     const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1])
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue
     rmSync(join(base, name), { recursive: true, force: true })
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { processAlive } from './process-alive.js'
 
 const PATTERN = /^\..+\.sstkit-(\d+)-(\d+)\.tmp$/
 
@@ -33,7 +34,7 @@ export function clearStaleTemporaries(dir: string, runStart: number): void {
     const m = PATTERN.exec(name)
     if (!m) continue
     const pid = Number(m[1])
-    if (pid === process.pid || Number(m[2]) >= runStart || alive(pid)) continue
+    if (pid === process.pid || Number(m[2]) >= runStart || processAlive(pid)) continue
     const path = join(dir, name)
     try {
       if (!statSync(path).isFile() || statSync(path).mtimeMs >= runStart) continue
@@ -49,15 +50,5 @@ function namesIn(dir: string): string[] {
     return readdirSync(dir)
   } catch {
     return []
-  }
-}
-
-/** Whether a process with this id exists (EPERM: it does, under another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
