@@ -78,6 +78,8 @@ function usage(code) {
                             setting), and the bytes RocksDB wrote per column family are set against
                             the projection of that setting over every level and its interval
                             (needs free disk for one copy of the database)
+  --no-exhaustive           no exhaustive comparison (with --come-true: the advise run and the
+                            advice applied by real RocksDB only)
   --no-build                do not rebuild dist/ even if it is older than src/
   --json                    print the results as JSON on stdout (progress goes to stderr)
   --strict                  exit 1 when a target is not met (default: exit 0 either way)
@@ -106,6 +108,7 @@ function parseArgs(argv) {
     simRate: null,
     build: true,
     comeTrue: false,
+    noExhaustive: false,
     json: false,
     strict: false,
   }
@@ -145,6 +148,7 @@ function parseArgs(argv) {
     else if (a === '--sim-rate') o.simRate = Number(val())
     else if (a === '--no-build') o.build = false
     else if (a === '--come-true') o.comeTrue = true
+    else if (a === '--no-exhaustive') o.noExhaustive = true
     else if (a === '--json') o.json = true
     else if (a === '--strict') o.strict = true
     else if (a === '-h' || a === '--help') usage(0)
@@ -500,7 +504,7 @@ async function comeTrue(runJs, dir, advice) {
       let variance = 0
       let missing = 0
       for (const l of levels) {
-        const m = l.matrix.find((e) => e.setting.label === label)
+        const m = l.matrix.find((e) => e.setting.label === label) ?? (l.today?.setting.label === label ? l.today : null)
         if (!m) {
           missing++
           continue
@@ -929,6 +933,24 @@ async function main() {
   log(
     `advise: ${run.wallSeconds === null ? 'saved' : `${run.wallSeconds.toFixed(1)} s`}, ${settings.length} settings; exhaustive over ${compared.length}${left.length ? ` (left out, zstd level > ${o.maxExhaustiveLevel}: ${left.map(labelOf).join(', ')})` : ''}`,
   )
+  if (o.noExhaustive) {
+    const cameTrue = o.comeTrue && !o.advice ? await comeTrue(runJs, dir, run.advice) : null
+    const wall = run.wallSeconds === null ? '-' : run.wallSeconds.toFixed(1)
+    const out = [
+      `database  ${dir}`,
+      ...shape,
+      '',
+      `advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}`,
+    ]
+    if (cameTrue) out.push('', ...comeTrueLines(cameTrue))
+    if (o.json)
+      process.stdout.write(
+        JSON.stringify({ date: new Date().toISOString(), advise: { wallSeconds: run.wallSeconds, peakRssMB: run.peakRssMB }, comeTrue: cameTrue }, null, 2) +
+          '\n',
+      )
+    else process.stdout.write(out.join('\n') + '\n')
+    return 0
+  }
   const ex = exhaustive(runJs, files, compared, o)
   const levels = compare(run.advice, files, ex.perFile, o)
   const checks = targets(run, levels, o)

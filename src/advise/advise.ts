@@ -35,7 +35,7 @@ import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
 import { inShard, roundRate, type Shard } from './sampling.js'
-import { defaultSettings, sameSetting, smallDatabaseSettings, spec, typeByte, withRunOptions } from './settings.js'
+import { defaultSettings, sameSetting, smallDatabaseSettings, spec, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, NEGLIGIBLE_CORES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
@@ -100,6 +100,8 @@ export interface AdviseOptions {
   rocksdbVersion?: RocksdbVersion | null
   /** A database under SMALL_DATABASE_BYTES answers at once (the command's default when --time-budget is not given). */
   smallAtOnce?: boolean
+  /** Set by advise() for a small database answering at once: every level gets its first round whatever the clock. */
+  smallDatabase?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
 }
@@ -373,7 +375,7 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
     ? `${what}: sampled within ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
     : `${what}: sampled within ${formatSeconds(budget)} (--time-budget gives it more)`
   // One thread: starting a worker costs more than it would save on a few megabytes.
-  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1 }, note }
+  return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
 }
 
 function sizeOnDisk(path: string): number {
@@ -495,17 +497,21 @@ export async function advisePopulation(
     for (;;) {
       const open = states.filter((s) => s.done === null)
       if (open.length === 0) break
-      if (elapsed() >= samplingEnd && !fixed) {
+      // Every level that holds data gets its first round before any level gets a second: the largest first.
+      const first = open.filter((s) => s.rate === 0)
+      // A small database's levels get theirs whatever the clock: a few megabytes bound their cost, and an answer
+      // without evidence is no answer.
+      const evidenceFirst = opts.smallDatabase === true && first.length > 0
+      if (elapsed() >= samplingEnd && !fixed && !evidenceFirst) {
         for (const s of open) s.done = 'time-budget'
         budgetHit = true
         break
       }
-      // Every level that holds data gets its first round before any level gets a second: the largest first.
-      const first = open.filter((s) => s.rate === 0)
       if (first.length > 0) {
         const pick = first.reduce((a, b) => (levelDiskBytes(b) > levelDiskBytes(a) ? b : a))
-        const share = fixed ? Number.POSITIVE_INFINITY : (samplingEnd - elapsed()) / first.length
-        if (!(await firstRound(pick, run, share, fixed ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs))) {
+        const share = fixed ? Number.POSITIVE_INFINITY : Math.max(0, samplingEnd - elapsed()) / first.length
+        const left = fixed || evidenceFirst ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs
+        if (!(await firstRound(pick, run, share, left))) {
           pick.done = 'time-budget'
           budgetHit = true
         }
@@ -535,7 +541,8 @@ export async function advisePopulation(
         // A pass measures each noisy setting TIMING_RATES times for about TIMING_MEASUREMENT_MS, across the lanes;
         // once a pass was timed, at what that one took per setting (a loaded machine takes longer than planned).
         const planned = (before * TIMING_RATES * TIMING_MEASUREMENT_MS * 1.5) / Math.min(jobs, lanes.length)
-        const passMs = Math.max(planned, msPerRetimed * before)
+        // Before any pass was timed, twice the plan: a loaded machine's first pass took up to that.
+        const passMs = msPerRetimed > 0 ? Math.max(planned, msPerRetimed * before) : 2 * planned
         if (!fixed && elapsed() + passMs >= timingEnd) {
           retimed.delete(st)
           continue
@@ -932,7 +939,7 @@ async function buildDictionaries(st: GroupState, run: Run, indices: number[]): P
     }
     const own = st.settings.map(() => 0)
     for (const { id, spec } of needing) {
-      const d = dicts[dictKey(spec, typeByte(spec))]
+      const d = dicts[dictKey(spec)]
       if (!d) continue
       const acc = st.dict[id]
       acc.files++

@@ -8,7 +8,7 @@
  * same inline or in a worker thread.
  */
 import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
-import { effectiveLevel } from '../codec/setting.js'
+import { zstdLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { equalBytes } from '../format/coding.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -100,8 +100,8 @@ function codecFor(s: SettingSpec, formatVersion: number, dictionary: Uint8Array 
 }
 
 /** A file's dictionary by kind; a setting with its own dictionary options (today's) gets its own. */
-export function dictKey(s: SettingSpec, type: number): string {
-  const kind = s.dict === 'finalize' ? `finalize/${effectiveLevel(type, s.level) ?? 3}` : s.dict
+export function dictKey(s: SettingSpec): string {
+  const kind = s.dict === 'finalize' ? `finalize/${zstdLevel(s.level)}` : s.dict
   const o = s.dictOptions
   return o ? `${kind}@${o.maxDictBytes}/${o.trainBytes}/${o.maxDictBufferBytes}` : kind
 }
@@ -109,7 +109,7 @@ export function dictKey(s: SettingSpec, type: number): string {
 /** The dictionaries the task's settings need: handed over by the task, else built from the file as RocksDB's builder would. */
 function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
   const built = new Map(Object.entries(task.dictionaries ?? {}))
-  const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec, typeByte(x.spec))))
+  const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec)))
   // Settings that share dictionary options share the buffered blocks' samples.
   const byOptions = new Map<string, { spec: SettingSpec }[]>()
   for (const x of wanted) {
@@ -132,13 +132,13 @@ function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: Dict
   const raw = needRaw ? sets[0] : undefined
   const train = needTrain ? sets[needRaw ? 1 : 0] : undefined
   for (const x of wanted) {
-    const key = dictKey(x.spec, typeByte(x.spec))
+    const key = dictKey(x.spec)
     if (built.has(key)) continue
     const t1 = performance.now()
     let bytes: Uint8Array
     if (x.spec.dict === 'raw') bytes = raw!.bytes
     else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, o.maxDictBytes)
-    else bytes = finalizedDictionary(train!, o.maxDictBytes, effectiveLevel(typeByte(x.spec), x.spec.level) ?? 3)
+    else bytes = finalizedDictionary(train!, o.maxDictBytes, zstdLevel(x.spec.level))
     built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
   }
 }
@@ -206,7 +206,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
       const type = typeByte(spec)
       let dictionary: Uint8Array | undefined
       if (spec.dict !== 'none') {
-        const d = dicts.get(dictKey(spec, type))!
+        const d = dicts.get(dictKey(spec))!
         // A dictionary ZDICT could not build means none, as in RocksDB.
         if (d.bytes.length > 0) {
           dictionary = d.bytes
@@ -315,7 +315,7 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
     result.sums[id] = sums
     const type = typeByte(spec)
     if (type === CompressionType.None || blocks.length === 0) continue
-    const d = spec.dict !== 'none' ? dicts.get(dictKey(spec, type)) : undefined
+    const d = spec.dict !== 'none' ? dicts.get(dictKey(spec)) : undefined
     const codec = codecFor(spec, formatVersion, d?.bytes.length ? d.bytes : undefined)
     codec.decompress(codec.compress(blocks[0]).slice(), blocks[0].length)
     for (let r = 0; r < plan.rates; r++) {

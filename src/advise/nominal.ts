@@ -9,6 +9,7 @@
  * settings; the pricing (cost.ts) takes the figures as they are where this
  * run's own timing is noisy, and marks those costs as on reference speeds.
  */
+import { zstdLevel } from '../codec/setting.js'
 import type { SettingSpec, Timing } from './model.js'
 
 const ZSTD_COMPRESS: [level: number, mbps: number][] = [
@@ -42,7 +43,7 @@ function exact(value: number | null): Timing {
 /** The reference compression CPU (s/GB) and decompression speed (MB/s) of a setting. */
 export function nominalTimings(s: SettingSpec): { compress: Timing; decompress: Timing } {
   if (s.type === 'none') return { compress: exact(null), decompress: exact(null) }
-  let c = s.type === 'zstd' ? zstdCompressMBps(s.level ?? 3) : (COMPRESS[s.type] ?? 100)
+  let c = s.type === 'zstd' ? zstdCompressMBps(zstdLevel(s.level)) : (COMPRESS[s.type] ?? 100)
   let d = DECOMPRESS[s.type] ?? 500
   if (s.checksum) {
     c *= CHECKSUM_COMPRESS

@@ -20,7 +20,12 @@ export const BUILT_DICT_MODES: readonly DictMode[] = ['none', 'raw', 'finalize',
 /** RocksDB's kDefaultCompressionLevel: "use the library's default". */
 export const DEFAULT_COMPRESSION_LEVEL = 32767
 
-/** RocksDB's CompressionOptions defaults, and sstkit's where RocksDB has none. */
+/**
+ * The defaults of a setting sstkit builds: RocksDB's CompressionOptions defaults where a block's
+ * bytes depend on them (checksum, max_compressed_bytes_per_kb), and sstkit's sizes for a dictionary
+ * once one is asked for (RocksDB's max_dict_bytes=0 means none). What an OPTIONS file's missing
+ * field means is db/options.ts's DEFAULT_COMPRESSION_OPTS, which takes these shared values from here.
+ */
 export const COMPRESSION_DEFAULTS = Object.freeze({
   /** sstkit's default type for rewrite (RocksDB's own is Snappy). */
   compressionType: CompressionType.ZSTD as number,
@@ -97,6 +102,11 @@ export function isDefaultLevel(level: number | null | undefined): boolean {
 export function effectiveLevel(compressionType: number, level: number | null | undefined): number | null {
   if (!isDefaultLevel(level)) return level!
   return LIBRARY_DEFAULT_LEVELS[compressionType] ?? null
+}
+
+/** The zstd level RocksDB uses for a setting's level (the given one, or zstd's default 3). */
+export function zstdLevel(level: number | null | undefined): number {
+  return effectiveLevel(CompressionType.ZSTD, level) as number
 }
 
 /** Explicit levels per type that change the output (RocksDB passes them to the library). */

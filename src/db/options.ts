@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { compressionOptionName } from '../codec/compression.js'
-import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
+import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL } from '../codec/setting.js'
 import { CorruptionError } from '../format/errors.js'
 import {
   OPTIONS_SECTION,
@@ -96,9 +96,9 @@ export const COMPRESSION_KEYS: ReadonlySet<string> = new Set([
   'max_bytes_for_level_multiplier',
 ])
 
-/** RocksDB's CompressionOptions defaults. */
+/** RocksDB's CompressionOptions defaults (what an OPTIONS file means by a field it leaves out); the values codec/setting.ts also uses come from there. */
 export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze({
-  level: 32767,
+  level: DEFAULT_COMPRESSION_LEVEL,
   windowBits: -14,
   strategy: 0,
   maxDictBytes: 0,
@@ -107,7 +107,7 @@ export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze
   enabled: false,
   maxDictBufferBytes: 0,
   useZstdDictTrainer: true,
-  checksum: false,
+  checksum: COMPRESSION_DEFAULTS.zstdChecksum,
   maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
 })
 

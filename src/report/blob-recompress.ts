@@ -5,7 +5,7 @@
  * every figure and its interval.
  */
 import { type BlobMatrixContext, type BlobMatrixReport, BLOB_MIN_TIMED_MS, type Interval } from '../recompress/blob-matrix.js'
-import { compressionShortName } from '../format/compression-type.js'
+import { CompressionType, compressionShortName } from '../format/compression-type.js'
 import { type Cell, renderTable, type TableFormat } from './table.js'
 import { formatCount, formatSize, NOISY_MARK, signedPercent } from './text.js'
 
@@ -159,9 +159,10 @@ export function blobRecompressNotes(report: BlobMatrixReport, ctx: BlobMatrixCon
     lines.push(
       `${formatCount(report.sampledRecords)} of ${formatCount(report.records)} records sampled (${(100 * report.rate).toFixed(1)}%), ${values}: sizes are estimates, ± their 95% interval.`,
     )
-  lines.push(
-    `LZ4 compressed ${ctx.lz4OneShot ? 'one-shot, as RocksDB 10.8 and later do' : 'through a fresh stream, as RocksDB before 10.8 does'}${ctx.release ? ` (the database's release: ${ctx.release})` : ' (no OPTIONS or LOG beside the file names its release)'}.`,
-  )
+  if (report.results.some((r) => r.setting.type === CompressionType.LZ4))
+    lines.push(
+      `LZ4 compressed ${ctx.lz4OneShot ? 'one-shot, as RocksDB 10.8 and later do' : 'through a fresh stream, as RocksDB before 10.8 does'}${ctx.release ? ` (the database's release: ${ctx.release})` : ' (no OPTIONS or LOG beside the file names its release)'}.`,
+    )
   if (report.results.some((r) => r.needsBlobCompressionOpts))
     lines.push('A level other than the library default, or +checksum, is set through blob_compression_opts (RocksDB 11.2 and later).')
   if (report.results.some((r) => r.compressNoisy || r.decompressNoisy) || report.storedDecompressNoisy)

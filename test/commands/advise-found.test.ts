@@ -245,15 +245,17 @@ describe('live files left out', () => {
 describe('blob files (integrated BlobDB, RocksDB 7.8.3)', () => {
   const db = join(FOUND, 'blob')
 
-  it('how many bytes of blob files each column family holds, and that they are not in the advice', () => {
+  it('how many bytes of blob files each column family holds, and blob_compression_type advised on them', () => {
     const onDisk = readdirSync(db)
       .filter((f) => f.endsWith('.blob'))
       .map((f) => statSync(join(db, f)).size)
     expect(onDisk).toHaveLength(2)
     const a = JSON.parse(advise([db, '--json']).stdout) as Advice
     expect(a.source.blobFiles).toEqual([{ columnFamily: 'default', files: 2, bytes: onDisk[0] + onDisk[1], garbageBytes: 0 }])
+    expect(a.blobs?.map((b) => [b.columnFamily, b.files, b.bytes, b.status])).toEqual([['default', 2, onDisk[0] + onDisk[1], 'advised']])
     const text = advise([db]).stdout
-    expect(text.replace(/\n {2}/g, ' ')).toMatch(/holds 2 blob file\(s\), [\d.]+ KiB: values stored in blob files are not in this advice/)
+    expect(text).not.toMatch(/values stored in blob files are not in this advice/)
+    expect(text.replace(/\n/g, ' ')).toMatch(/column family "default": 2 blob file\(s\), [\d.]+ KiB, no garbage; .*blob_compression_type=k\w+ \(today k\w+\)/)
   })
 })
 

@@ -33,6 +33,8 @@ describe('advise on a small database', () => {
     // The budget shown is the one asked for (the default); the note says what the small database got.
     expect(a.timeBudgetSec).toBe(60)
     expect(Number.isFinite(a.total.projected.estimate)).toBe(true)
+    // Every level has evidence, however busy the machine: a first round whatever the clock.
+    for (const l of a.columnFamilies.flatMap((cf) => cf.levels)) expect(l.sample.stopped, `L${l.level}`).not.toBe('not-sampled')
   })
 
   it('a --time-budget or --types of its own: the full evaluation, no note', () => {
