@@ -623,6 +623,9 @@ async function firstRound(st: GroupState, run: Run, shareMs: number, leftMs: num
   // left, the files not yet sampled go back to pending (estimated from those sampled): no prior, however wrong, breaks
   // the budget by more than one batch.
   const started = run.clock()
+  // The level's own time: its share (or what its fewest blocks were planned to cost, if more), never the whole of the
+  // time left: the levels after it get theirs.
+  const roomMs = Math.min(leftMs, Number.isFinite(shareMs) ? Math.max(shareMs, plan.ms) : leftMs)
   const batch = opts.fixedRate !== null ? Number.POSITIVE_INFINITY : Math.max(1, run.lanes)
   for (let from = 0; from < st.group.files.length; ) {
     const indices = st.group.files.map((_, fi) => fi).slice(from, from + batch)
@@ -636,7 +639,7 @@ async function firstRound(st: GroupState, run: Run, shareMs: number, leftMs: num
       await runRound(st, 0, probe, run, indices)
       const perBlock = costsOf(st, run).blockMs
       // Aimed inside the time left: how many blocks a draw range holds is itself random.
-      const affordable = (AIM * (leftMs - (run.clock() - started))) / perBlock
+      const affordable = (AIM * (roomMs - (run.clock() - started))) / perBlock
       const upTo = Math.min(rate, probe + affordable / Math.max(1, batchBlocks))
       if (upTo > probe) await runRound(st, probe, upTo, run, indices)
       if (upTo < rate) {
@@ -650,7 +653,7 @@ async function firstRound(st: GroupState, run: Run, shareMs: number, leftMs: num
     const now = costsOf(st, run)
     const next = Math.min(batch, left)
     const blocksNext = (st.totals.dataBlocks / st.group.files.length) * next * rate
-    if (run.clock() - started + next * now.fileMs + blocksNext * now.blockMs > leftMs) giveBack(st, left)
+    if (run.clock() - started + next * now.fileMs + blocksNext * now.blockMs > roomMs) giveBack(st, left)
   }
   afterRound(st, opts)
   return true

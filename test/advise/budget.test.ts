@@ -67,6 +67,20 @@ describe('advise within its time budget on a simulated machine', () => {
     expect(levels.every((l) => l.sample.stopped !== 'not-sampled')).toBe(true)
   })
 
+  it.each([
+    [10_000, 2, 100],
+    [20_000, 4, 200],
+    [30_000, 6, 100],
+  ])(
+    "budget %i ms, %f ms per block and setting: the first level round takes its share, not the others' time: every level sampled",
+    async (budget, blockMs, dictFileMs) => {
+      // (The run's first round has nothing measured: it probes, then takes what its share affords.)
+      const { advice, levels } = await run(budget, blockMs, dictFileMs)
+      expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(budget * 1.1)
+      expect(levels.filter((l) => l.sample.stopped === 'not-sampled').map((l) => `${l.columnFamily} L${l.level}`)).toEqual([])
+    },
+  )
+
   it('a budget that affords only some levels samples the largest', async () => {
     const { advice, levels } = await run(5000, 12, 1500)
     expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(5500)
