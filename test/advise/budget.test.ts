@@ -72,7 +72,7 @@ describe('advise within its time budget on a simulated machine', () => {
     [20_000, 4, 200],
     [30_000, 6, 100],
   ])(
-    "budget %i ms, %f ms per block and setting: the first level round takes its share, not the others' time: every level sampled",
+    "budget %i ms, %f ms per block and setting: the first level's round takes its share, not the others' time: every level sampled",
     async (budget, blockMs, dictFileMs) => {
       // (The run's first round has nothing measured: it probes, then takes what its share affords.)
       const { advice, levels } = await run(budget, blockMs, dictFileMs)
