@@ -515,7 +515,12 @@ async function comeTrue(runJs, dir, advice) {
       }
       const half = 1.959964 * Math.sqrt(variance)
       const real = written.get(cf.name) ?? 0
+      // A full compaction drops what upper levels overwrite: where they hold overwrites of the bottommost's keys,
+      // what it writes is the bottommost level's data under the setting.
+      const own = bottom.matrix.find((e) => e.setting.label === label) ?? (bottom.today?.setting.label === label ? bottom.today : null)
+      const bottomOnly = own ? { estimate: own.bytes.estimate, low: own.bytes.low, high: own.bytes.high, error: real / own.bytes.estimate - 1 } : null
       return {
+        bottomOnly,
         columnFamily: cf.name,
         setting: label,
         written: real,
@@ -537,7 +542,13 @@ function comeTrueLines(c) {
     out.push(
       `  ${r.columnFamily.padEnd(10)} ${r.setting.padEnd(24)} written ${r.written} B, projected ${r.projected.estimate.toFixed(0)} B [${r.projected.low.toFixed(0)}, ${r.projected.high.toFixed(0)}] (${pct(r.error)}, ${r.inside ? 'inside' : 'OUTSIDE'} the interval${r.levelsWithoutIt ? `; ${r.levelsWithoutIt} level(s) did not evaluate it` : ''})`,
     )
-  out.push('  (a full compaction also drops overwritten keys and re-cuts files and their dictionaries: the projection assumes the same blocks)')
+  for (const r of c.rows)
+    if (r.bottomOnly)
+      out.push(
+        `  ${r.columnFamily.padEnd(10)} the bottommost level alone: projected ${r.bottomOnly.estimate.toFixed(0)} B [${r.bottomOnly.low.toFixed(0)}, ${r.bottomOnly.high.toFixed(0)}] (${pct(r.bottomOnly.error)})`,
+      )
+  out.push('  (a full compaction also drops overwritten keys and re-cuts files and their dictionaries: the projection assumes the same blocks;')
+  out.push("  where the upper levels hold overwrites of the bottommost level's keys, what it writes is the bottommost level alone)")
   return out
 }
 
