@@ -30,7 +30,7 @@ import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relative
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from './model.js'
 import { needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts, type LevelChoice } from './options.js'
-import { atLeast, bottommostOwnOpts, laterRelease, minimumRelease, optionSince, type RocksdbVersion, supportedBy } from './option-syntax.js'
+import { atLeast, bottommostOwnOpts, laterRelease, minimumRelease, optionSince, parseRocksdbVersion, type RocksdbVersion, supportedBy } from './option-syntax.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
@@ -817,6 +817,11 @@ export function mergeAdvice(parts: Advice[]): Advice {
       maxCompressedBytesPerKb,
       dynamicLevels,
       source: { ...first.source, paths: [...new Set(parts.flatMap((p) => p.source.paths))] },
+      // The shards read the same LOGs and OPTIONS: the first part's workload prices and weighs the merge, and its
+      // release's syntax writes the options.
+      workload: first.workload ?? null,
+      prices: first.workload?.prices ?? null,
+      rocksdbVersion: parseRocksdbVersion(first.source.rocksdbVersion?.version ?? null),
     },
     [...new Set(parts.flatMap((p) => p.notes))],
   )

@@ -108,6 +108,28 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     expect(missing.stderr).toMatch(/1 of 3 shards missing/)
   })
 
+  it("shards merged keep the info LOG's workload: the same costs and the same rate-weighted choices as one run, in the database's release syntax", () => {
+    const whole = json([EXAMPLE, '--sample', '50%'])
+    expect(whole.workload?.measured).toBeTruthy()
+    const parts = [0, 1].map((k) => {
+      const r = sstkit(['advise', EXAMPLE, '--sample', '50%', '--shard', `${k}/2`, '--json'])
+      expect(r.status).toBe(0)
+      const file = join(tmp, `logged${k}.json`)
+      writeFileSync(file, r.stdout)
+      return file
+    })
+    const merged = JSON.parse(sstkit(['advise', '--merge', ...parts, '--json']).stdout) as Advice
+    expect(merged.workload).toEqual(whole.workload)
+    const levels = (a: Advice) => a.columnFamilies.flatMap((c) => c.levels)
+    // (dictionary building is timed in each run: the reasons' lists of what it rules out may differ, not the weighting)
+    const weighted = (a: Advice) =>
+      levels(a).map((l) => [l.recommended.estimate.setting.label, /weighted by this level's measured write rate/.test(l.recommended.reason)])
+    expect(weighted(merged)).toEqual(weighted(whole))
+    expect(levels(merged).every((l) => l.cost?.recommended.label === l.recommended.estimate.setting.label)).toBe(true)
+    expect(merged.notes).toContain(whole.workload!.note)
+    expect(merged.columnFamilies.map((c) => c.optionsText)).toEqual(whole.columnFamilies.map((c) => c.optionsText))
+  })
+
   it('prints a table that fits 100 columns, Markdown, and an HTML report written atomically', () => {
     const text = sstkit(['advise', EXAMPLE, '--time-budget', '120s'])
     expect(text.status).toBe(0)
