@@ -30,7 +30,16 @@ import { addTimings, emptySums, mergeSums, rateFor, regressionEstimate, relative
 import { dictKey, type FileDictionaries, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, Objective, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from './model.js'
 import { needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts, type LevelChoice } from './options.js'
-import { atLeast, bottommostOwnOpts, laterRelease, minimumRelease, optionSince, parseRocksdbVersion, type RocksdbVersion, supportedBy } from './option-syntax.js'
+import {
+  atLeast,
+  bottommostOwnOpts,
+  laterRelease,
+  minimumRelease,
+  optionSince,
+  parseRocksdbVersion,
+  type RocksdbVersion,
+  supportedBy,
+} from './option-syntax.js'
 import { nominalTimings } from './nominal.js'
 import { AdvisePool } from './pool.js'
 import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation, type GroupInput, type LevelGroup } from './population.js'
