@@ -4,7 +4,7 @@
  * the records were sampled), the change against the file, the values' ratio and speeds; JSON with
  * every figure and its interval.
  */
-import { type BlobMatrixContext, type BlobMatrixReport, BLOB_MIN_TIMED_MS, type Interval } from '../recompress/blob-matrix.js'
+import { type BlobMatrixContext, type BlobMatrixReport, BLOB_MIN_TIMED_MS, type BlobSettingResult, type Interval } from '../recompress/blob-matrix.js'
 import { CompressionType, compressionShortName } from '../format/compression-type.js'
 import { type Cell, renderTable, type TableFormat } from './table.js'
 import { formatCount, formatSize, NOISY_MARK, signedPercent } from './text.js'
@@ -24,22 +24,8 @@ export interface BlobRecompressJson {
   release: string | null
   lz4: 'one-shot' | 'stream'
   stored: { fileBytes: number; decompressMBps: number | null; decompressNoisy: boolean }
-  results: {
-    type: string
-    level: number | null
-    checksum: boolean
-    label: string
-    valueBytes: Interval
-    fileBytes: Interval
-    ratio: number
-    vsStored: number
-    compressMBps: number | null
-    decompressMBps: number | null
-    compressNoisy: boolean
-    decompressNoisy: boolean
-    needsBlobCompressionOpts: boolean
-    smallest: boolean
-  }[]
+  /** Each setting as the matrix measured it, its type named as the options name it (and the smallest marked). */
+  results: (Omit<BlobSettingResult, 'setting'> & { type: string; level: number | null; checksum: boolean; smallest: boolean })[]
 }
 
 const round = (i: Interval): Interval => ({ estimate: Math.round(i.estimate), low: Math.round(i.low), high: Math.round(i.high) })
