@@ -31,7 +31,7 @@ import {
   lineTimestampMicros,
   parseCompactingLine,
   parseEventLine,
-  parseSessionLine,
+  parseOpenIdLine,
   parseStatisticLine,
   type InfoLogEvent,
 } from '../format/info-log.js'
@@ -305,7 +305,7 @@ class WorkloadAccumulator {
   dumps = 0
   readSeconds = 0
   increase: Record<string, number> = {}
-  session: string | null = null
+  openId: string | null = null
 
   level(columnFamily: string, level: number): LevelWrites {
     let cf = this.levels.get(columnFamily)
@@ -346,10 +346,10 @@ class WorkloadAccumulator {
       return
     }
     if (raw.includes('DB Session ID:')) {
-      const session = parseSessionLine(raw)
-      if (session !== null && session !== this.session) {
-        if (this.session !== null) this.reopened()
-        this.session = session
+      const openId = parseOpenIdLine(raw)
+      if (openId !== null && openId !== this.openId) {
+        if (this.openId !== null) this.reopened()
+        this.openId = openId
       }
       return
     }

@@ -44,7 +44,7 @@ export function plainPathArgs(
  * and return the exit code. Output, errors and exit codes are those of SstCommand, which this
  * mirrors: a bug's line, stdout's EPIPE ignored.
  */
-export function runPlain(json: boolean, report: (session: FileSession, log: (line: string) => void) => unknown): number {
+export function runPlain(json: boolean, report: (run: FileSession, log: (line: string) => void) => unknown): number {
   // Lines go straight to fd 1, as console.log would write them: no stdout stream to load (its
   // built-ins are compiled without code cache under the shebang's V8 flag). oclif ignores EPIPE
   // on stdout (`props DIR | head`), dropping what follows and going on: so does this.
@@ -52,12 +52,12 @@ export function runPlain(json: boolean, report: (session: FileSession, log: (lin
   const print = (text: string) => {
     if (!stdoutGone) stdoutGone = !writeAllUnlessGone(1, Buffer.from(`${text}\n`))
   }
-  const session = new FileSession(false)
+  const run = new FileSession(false)
   try {
-    const result = report(session, print)
+    const result = report(run, print)
     // oclif's logJson without a theme: JSON.stringify's output, indented by 2.
     if (result && json) print(JSON.stringify(result, null, 2))
-    return session.exitCode
+    return run.exitCode
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e))
     const { line, code } = commandErrorReport(err, null, false)

@@ -15,47 +15,47 @@ import { plainPathArgs, runPlain } from './plain.js'
 export type PropsResult = PropsJson | BlobPropsJson | FileErrorJson | (PropsJson | BlobPropsJson | FileErrorJson)[] | undefined
 
 /** Every file's report: printed with `log` for people, or returned for --json (one file: its object). */
-export function propsReport(session: FileSession, paths: string[], json: boolean, log: (line: string) => void): PropsResult {
-  const files = session.expandFiles(paths, { blobFiles: true })
+export function propsReport(run: FileSession, paths: string[], json: boolean, log: (line: string) => void): PropsResult {
+  const files = run.expandFiles(paths, { blobFiles: true })
   const results: (PropsJson | BlobPropsJson | FileErrorJson)[] = []
   let printed = 0
   for (const file of files) {
     if (isBlobFile(file)) {
-      const blob = session.openBlob(file)
+      const blob = run.openBlob(file)
       if (!blob) {
-        results.push(session.failure(file))
+        results.push(run.failure(file))
         continue
       }
       try {
         const j = blobPropsJson(file, blob)
         results.push(j)
-        if (j.problems) session.raise(ExitCode.Finding)
+        if (j.problems) run.raise(ExitCode.Finding)
         if (!json) {
           if (printed++ > 0) log('')
           log(blobPropsText(j))
         }
       } catch (e) {
-        results.push(session.reportFileError(file, e, 'opened'))
+        results.push(run.reportFileError(file, e, 'opened'))
       } finally {
         blob.close()
       }
       continue
     }
-    const table = session.open(file)
+    const table = run.open(file)
     if (!table) {
-      results.push(session.failure(file))
+      results.push(run.failure(file))
       continue
     }
     try {
       const j = propsJson(file, table)
       results.push(j)
-      if (j.problems) session.raise(ExitCode.Finding)
+      if (j.problems) run.raise(ExitCode.Finding)
       if (!json) {
         if (printed++ > 0) log('')
         log(propsText(j))
       }
     } catch (e) {
-      results.push(session.reportFileError(file, e, 'opened'))
+      results.push(run.reportFileError(file, e, 'opened'))
     } finally {
       table.close()
     }
@@ -71,5 +71,5 @@ export const plainPropsArgs = plainPathArgs
 export function propsMain(argv: readonly string[]): number | null {
   const plain = plainPropsArgs(argv)
   if (!plain) return null
-  return runPlain(plain.json, (session, log) => propsReport(session, plain.paths, plain.json, log))
+  return runPlain(plain.json, (run, log) => propsReport(run, plain.paths, plain.json, log))
 }

@@ -21,22 +21,22 @@ export interface VerifyRunOptions extends Pick<OpenTableOptions, 'comparator' | 
 }
 
 /** Every file's report: printed with `log` for people, or returned for --json (one file: its object). */
-export function verifyReport(session: FileSession, paths: string[], json: boolean, options: VerifyRunOptions, log: (line: string) => void): VerifyResultJson {
-  const files = session.expandFiles(paths, { blobFiles: true })
+export function verifyReport(run: FileSession, paths: string[], json: boolean, options: VerifyRunOptions, log: (line: string) => void): VerifyResultJson {
+  const files = run.expandFiles(paths, { blobFiles: true })
   const results: (VerifyJson | BlobVerifyJson | FileErrorJson)[] = []
   for (const file of files) {
     if (isBlobFile(file)) {
-      results.push(verifyBlob(session, file, json, log))
+      results.push(verifyBlob(run, file, json, log))
       continue
     }
     const outcome = verifyFile(file, { ...options, openSource })
     if (outcome.kind === 'unopenable') {
-      results.push(session.reportFileError(file, outcome.error, 'opening'))
+      results.push(run.reportFileError(file, outcome.error, 'opening'))
       continue
     }
     const { kind, ...r } = outcome
     results.push(r)
-    if (kind === 'findings') session.raise(ExitCode.Finding)
+    if (kind === 'findings') run.raise(ExitCode.Finding)
     if (!json) log(verifyText(r))
   }
   if (!json) return undefined
@@ -44,16 +44,16 @@ export function verifyReport(session: FileSession, paths: string[], json: boolea
 }
 
 /** One blob file's check: OK, CORRUPT with each problem (exit 1), or why it could not be opened (exit 2). */
-function verifyBlob(session: FileSession, file: string, json: boolean, log: (line: string) => void): BlobVerifyJson | FileErrorJson {
-  const blob = session.openBlob(file)
-  if (!blob) return session.failure(file)
+function verifyBlob(run: FileSession, file: string, json: boolean, log: (line: string) => void): BlobVerifyJson | FileErrorJson {
+  const blob = run.openBlob(file)
+  if (!blob) return run.failure(file)
   try {
     const r = blobVerifyJson(file, blob)
-    if (!r.ok) session.raise(ExitCode.Finding)
+    if (!r.ok) run.raise(ExitCode.Finding)
     if (!json) log(blobVerifyText(r))
     return r
   } catch (e) {
-    return session.reportFileError(file, e, 'opened')
+    return run.reportFileError(file, e, 'opened')
   } finally {
     blob.close()
   }
@@ -91,5 +91,5 @@ export function verifyMain(argv: readonly string[]): number | null {
   if (!plain) return null
   // oclif's default for --key-format.
   const options: VerifyRunOptions = { keyFormat: 'auto', jobs: plain.jobs }
-  return runPlain(plain.json, (session, log) => verifyReport(session, plain.paths, plain.json, options, log))
+  return runPlain(plain.json, (run, log) => verifyReport(run, plain.paths, plain.json, options, log))
 }

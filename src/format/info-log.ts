@@ -119,13 +119,14 @@ export function parseCompactingLine(line: string): CompactingLine | null {
   return { columnFamily: m[1], job: Number(m[2]), outputLevel: Number(m[3]) }
 }
 
-const SESSION = / DB Session ID: +(\S+)\s*$/
+const OPEN_ID = / DB Session ID: +(\S+)\s*$/
 
 /**
- * The session id in a LOG's header ("DB Session ID:  LXYSHGA0CRRSXJML1OZ1"): the same in every
- * file a size- or age-based rotation starts, new each time the database opens.
+ * The id RocksDB gives one open of the database, from a LOG's header ("DB Session ID:
+ * LXYSHGA0CRRSXJML1OZ1"): the same in every file a size- or age-based rotation starts, new each
+ * time the database opens.
  */
-export function parseSessionLine(line: string): string | null {
+export function parseOpenIdLine(line: string): string | null {
   if (!line.includes('DB Session ID:')) return null
-  return SESSION.exec(line)?.[1] ?? null
+  return OPEN_ID.exec(line)?.[1] ?? null
 }

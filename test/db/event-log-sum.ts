@@ -1,7 +1,7 @@
 /**
  * The tests' own sum of a database's event log, kept apart from src/db/event-log.ts on purpose:
  * every LOG file read whole, every EVENT_LOG_v1 object parsed, jobs keyed by the LOG header's
- * session id, flush (and WAL recovery) outputs on L0 by their file_size, compactions on their output_level by
+ * openId id, flush (and WAL recovery) outputs on L0 by their file_size, compactions on their output_level by
  * total_output_size, a compaction's column family taken from its output files or its
  * "[cf] [JOB n] Compacting ... to Lk" line (which also places the files of a compaction whose end
  * no LOG holds).
@@ -19,7 +19,7 @@ export interface EventSum {
   first: number
   last: number
   logFiles: number
-  sessions: number
+  opens: number
   flushes: number
   compactions: number
 }
@@ -36,8 +36,8 @@ export function sumEvents(db: string): EventSum {
   const finished = new Map<string, Record<string, number>>()
   const compactingCf = new Map<string, string>()
   const compactingLevel = new Map<string, number>()
-  const sessions = new Set<string>()
-  let session = ''
+  const opens = new Set<string>()
+  let openId = ''
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
   let flushes = 0
@@ -46,20 +46,20 @@ export function sumEvents(db: string): EventSum {
     for (const line of readFileSync(path, 'utf8').split('\n')) {
       const s = /DB Session ID:\s+(\S+)/.exec(line)
       if (s) {
-        session = s[1]
-        sessions.add(session)
+        openId = s[1]
+        opens.add(openId)
       }
       const c = /\[([^\]]*)\] \[JOB (\d+)\] Compacting .* to L(\d+)/.exec(line)
       if (c) {
-        compactingCf.set(`${session}#${c[2]}`, c[1])
-        compactingLevel.set(`${session}#${c[2]}`, Number(c[3]))
+        compactingCf.set(`${openId}#${c[2]}`, c[1])
+        compactingLevel.set(`${openId}#${c[2]}`, Number(c[3]))
       }
       const at = line.indexOf('EVENT_LOG_v1 {')
       if (at < 0) continue
       const e = JSON.parse(line.slice(at + 'EVENT_LOG_v1 '.length))
       first = Math.min(first, e.time_micros)
       last = Math.max(last, e.time_micros)
-      const key = `${session}#${e.job}`
+      const key = `${openId}#${e.job}`
       // a reopen's WAL recovery writes its L0 table under the recovery_started job
       if (e.event === 'flush_started' || e.event === 'recovery_started') kind.set(key, 'flush')
       if (e.event === 'flush_finished') flushes++
@@ -97,5 +97,5 @@ export function sumEvents(db: string): EventSum {
     add(written, `${cf}/L${e.output_level}`, e.total_output_size)
     add(cpuMicros, `${cf}/L${e.output_level}`, e.compaction_time_cpu_micros)
   }
-  return { written, raw, cpuMicros, first, last, logFiles: logs.length, sessions: sessions.size, flushes, compactions: finished.size }
+  return { written, raw, cpuMicros, first, last, logFiles: logs.length, opens: opens.size, flushes, compactions: finished.size }
 }

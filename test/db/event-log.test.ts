@@ -95,7 +95,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(files).toEqual(logFilesOf(dbs.rotation))
     const summary = readEventLog(dbs.rotation)
     const sum = sumEvents(dbs.rotation)
-    expect(sum.sessions).toBe(1)
+    expect(sum.opens).toBe(1)
     expectAgreement(summary, sum)
     expect(summary.files.filter((f) => f.events > 0).length).toBeGreaterThan(1)
   })
@@ -103,7 +103,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   it('reopened: job numbers start over in the second session and are not mixed with the first', () => {
     const summary = readEventLog(dbs.reopen)
     const sum = sumEvents(dbs.reopen)
-    expect(sum.sessions).toBe(2)
+    expect(sum.opens).toBe(2)
     expect(summary.files).toHaveLength(2)
     expectAgreement(summary, sum)
     // the first session wrote lz4, the second zstd

@@ -10,7 +10,7 @@ import {
   lineTimestampMicros,
   parseCompactingLine,
   parseEventLine,
-  parseSessionLine,
+  parseOpenIdLine,
   parseStatisticLine,
 } from '../../src/format/info-log.js'
 
@@ -72,8 +72,8 @@ describe('info LOG lines', () => {
     expect(parseCompactingLine('2026/12/03-09:19:11.945292 10482 [default] Compacting nothing')).toBeNull()
   })
 
-  it('the session id of the header', () => {
-    expect(parseSessionLine('2026/12/03-09:25:18.513896 21451 DB Session ID:  LXYSHGA0CRRSXJML1OZ1')).toBe('LXYSHGA0CRRSXJML1OZ1')
-    expect(parseSessionLine('2026/12/03-09:25:18.513896 21451 DB SUMMARY')).toBeNull()
+  it("the id of the database's open, in the header", () => {
+    expect(parseOpenIdLine('2026/12/03-09:25:18.513896 21451 DB Session ID:  LXYSHGA0CRRSXJML1OZ1')).toBe('LXYSHGA0CRRSXJML1OZ1')
+    expect(parseOpenIdLine('2026/12/03-09:25:18.513896 21451 DB SUMMARY')).toBeNull()
   })
 })
