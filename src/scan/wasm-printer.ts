@@ -1,6 +1,6 @@
 /**
  * Prints whole data blocks as scan text lines in WebAssembly
- * (src/wasm/text-kernels.wat): entry decoding, escaping and hex run there,
+ * (src/scan/text-kernels.wat): entry decoding, escaping and hex run there,
  * 3-7x faster than the same loops in JavaScript. Blocks are decompressed
  * straight into the module's memory when the codec allows (see Scratch).
  *

@@ -1,6 +1,6 @@
 /**
  * sst_dump's `--output_hex` (upper-case hex of every key and value) through
- * scan's WebAssembly hex kernel (src/wasm/text-kernels.wat, 16 bytes at a
+ * scan's WebAssembly hex kernel (src/scan/text-kernels.wat, 16 bytes at a
  * time with SIMD), given upper-case digits: several times faster than a
  * JavaScript byte loop, which was most of `sst-dump --command=scan --output_hex`.
  */
