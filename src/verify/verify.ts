@@ -74,10 +74,10 @@ export interface VerifyResult {
 export const MAX_PROBLEMS = 1000
 
 export interface VerifyOptions {
-  /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
+  /** false: no block checker (block-checker.ts), every block in JavaScript (the reference the checkers are tested against). */
   wasm?: boolean
   /**
-   * false: no native kernel (native/verify-kernel.c) on this thread, the WebAssembly path alone
+   * false: no native kernel (native/verify-kernel.c) on this thread, the portable checker alone
    * (tests hold the two to the same findings); workers use the kernel where it loads.
    */
   native?: boolean
