@@ -14,10 +14,11 @@
 
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { compareLevels, EXACT_TOLERANCE, levelRewriterBinary, measureLevels, rewriteLevels } from '../test/fixtures/level-rewriter.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
@@ -72,12 +73,19 @@ function usage(code) {
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
                             matrix (dist/advise/settings.js's defaultSettings), up to the level cap
-  --come-true               also apply the advice: advise writes the OPTIONS file (--write-options),
-                            real ldb loads it on a copy of the database and compacts every column
-                            family with it (everything ends on the bottommost level, under its
-                            setting), and the bytes RocksDB wrote per column family are set against
-                            the projection of that setting over every level and its interval
-                            (needs free disk for one copy of the database)
+  --come-true               also apply the advice, level by level: advise writes the OPTIONS file
+                            (--write-options), real RocksDB 7.8.3 (test/fixtures/level-rewriter.cc,
+                            compiled on demand) opens a copy of the database with it and rewrites
+                            every table file on its own level (CompactFiles to the same level), and
+                            each level's data and dictionary bytes are set against the projection
+                            of the setting advise recommended for it and its 95% interval (the copy
+                            hard-links the table files: needs free disk for the rewritten ones)
+  --come-true-full          the same advice applied by a full compaction instead (ldb
+                            --try_load_options compact per column family: everything ends on the
+                            bottommost level; checks the bottommost level's projection only, as a
+                            full compaction drops what upper levels overwrite; needs one copy)
+  --advised-options FILE    with --advice: the OPTIONS file that advise run wrote (default
+                            DB.advised-OPTIONS, where the bench's own advise run writes it)
   --no-exhaustive           no exhaustive comparison (with --come-true: the advise run and the
                             advice applied by real RocksDB only)
   --no-build                do not rebuild dist/ even if it is older than src/
@@ -108,6 +116,8 @@ function parseArgs(argv) {
     simRate: null,
     build: true,
     comeTrue: false,
+    comeTrueFull: false,
+    advisedOptions: null,
     noExhaustive: false,
     json: false,
     strict: false,
@@ -148,6 +158,8 @@ function parseArgs(argv) {
     else if (a === '--sim-rate') o.simRate = Number(val())
     else if (a === '--no-build') o.build = false
     else if (a === '--come-true') o.comeTrue = true
+    else if (a === '--come-true-full') o.comeTrueFull = true
+    else if (a === '--advised-options') o.advisedOptions = resolve(val())
     else if (a === '--no-exhaustive') o.noExhaustive = true
     else if (a === '--json') o.json = true
     else if (a === '--strict') o.strict = true
@@ -424,7 +436,7 @@ function runAdvise(runJs, dir, o) {
   if (o.timeBudget) args.push('--time-budget', o.timeBudget)
   if (o.seed !== null) args.push('--seed', String(o.seed))
   if (o.adviseJobs) args.push('--jobs', String(o.adviseJobs))
-  if (o.comeTrue) args.push('--write-options', `${dir}.advised-OPTIONS`)
+  if (o.comeTrue || o.comeTrueFull) args.push('--write-options', `${dir}.advised-OPTIONS`)
   const rssFile = join(tmpdir(), `sstkit-bench-advise-time.${process.pid}`)
   const useTime = existsSync(GNU_TIME)
   if (!useTime) log(`warning: ${GNU_TIME} not found (apt-get install -y time): peak RSS will not be measured`)
@@ -456,16 +468,15 @@ function runAdvise(runJs, dir, o) {
 }
 
 /**
- * --come-true: the advice applied by real RocksDB. A copy of the database (a real copy: RocksDB
+ * --come-true-full: the advice applied by real RocksDB's full compaction. A copy of the database (a real copy: RocksDB
  * opening it may write), the advised OPTIONS file as its newest, `ldb --try_load_options compact`
  * per column family (a full compaction: every byte rewritten to the bottommost level under
  * bottommost_compression), then per column family the data and dictionary bytes of its table files
  * against the projection of the bottommost level's recommended setting summed over every level
  * (intervals combined as independent), as advise's matrix gives them.
  */
-async function comeTrue(runJs, dir, advice) {
-  const optionsFile = `${dir}.advised-OPTIONS`
-  if (!existsSync(optionsFile)) throw new Error(`--come-true: advise wrote no ${optionsFile}`)
+async function comeTrueFull(runJs, dir, advice, optionsFile) {
+  if (!existsSync(optionsFile)) throw new Error(`--come-true-full: no ${optionsFile} (the OPTIONS file advise wrote)`)
   const dist = join(dirname(dirname(runJs)), 'dist')
   const { openTable } = await import(pathToFileURL(join(dist, 'table/reader.js')).href)
   const copyRoot = mkdtempSync(join(dirname(dir), '.sstkit-bench-come-true-'))
@@ -530,13 +541,79 @@ async function comeTrue(runJs, dir, advice) {
         levelsWithoutIt: missing,
       }
     })
-    return { compactSeconds, rows }
+    return { mode: 'full', compactSeconds, rows }
   } finally {
     rmSync(copyRoot, { recursive: true, force: true })
   }
 }
 
+/**
+ * --come-true: the advice applied by real RocksDB level by level. A copy of the database (table files
+ * hard-linked: RocksDB never changes one, and deletes only the copy's links; everything else copied,
+ * as RocksDB writes a new MANIFEST, OPTIONS and LOG), every table file rewritten on its own level
+ * under the advised OPTIONS file (test/fixtures/level-rewriter.cc), then per level the data and
+ * dictionary bytes RocksDB wrote against the projection of the setting advise recommended for it.
+ */
+async function comeTrueLevels(runJs, dir, advice, optionsFile) {
+  if (!existsSync(optionsFile)) throw new Error(`--come-true: no ${optionsFile} (the OPTIONS file advise wrote)`)
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const { openTable } = await import(pathToFileURL(join(dist, 'table/reader.js')).href)
+  levelRewriterBinary()
+  const copyRoot = mkdtempSync(join(dirname(dir), '.sstkit-bench-come-true-'))
+  const copy = join(copyRoot, 'db')
+  try {
+    mkdirSync(copy)
+    for (const name of readdirSync(dir)) {
+      if (name === 'LOCK') continue
+      if (name.endsWith('.sst')) linkSync(join(dir, name), join(copy, name))
+      else copyFileSync(join(dir, name), join(copy, name))
+    }
+    log('come-true: rewriting every level in place with real RocksDB ...')
+    const t0 = performance.now()
+    const rewritten = rewriteLevels(copy, optionsFile)
+    const rewriteSeconds = (performance.now() - t0) / 1000
+    const rows = compareLevels(advice, measureLevels(copy, rewritten, openTable))
+    return { mode: 'levels', rewriteSeconds, rows }
+  } finally {
+    rmSync(copyRoot, { recursive: true, force: true })
+  }
+}
+
+function comeTrueLevelLines(c) {
+  const out = [
+    `come-true per level (every table file rewritten on its own level by RocksDB 7.8.3 under the advised OPTIONS file, ${c.rewriteSeconds.toFixed(0)} s);`,
+    `  bytes: data blocks and dictionary blocks with their trailers, what a level's projection counts (exact interval: ±${(100 * EXACT_TOLERANCE).toFixed(2)}%)`,
+  ]
+  const w = [18, 26, 9, 14, 29, 14, 9, 8]
+  const row = (cells) => cells.map((c, i) => (i < 2 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join(' ')
+  out.push(row(['  level', 'setting', 'files', 'projected', '95% interval', 'RocksDB', 'dev.', 'inside']))
+  for (const r of c.rows) {
+    const files = r.files ? `${r.files.before}>${r.files.after}` : '-'
+    if (!r.projected || r.written === null) {
+      out.push(row([`  ${r.columnFamily} L${r.level}`, r.setting ?? '-', files, '-', 'no projection', r.written ?? '-', '', 'NO']))
+      continue
+    }
+    const interval = `[${r.projected.low.toFixed(0)}, ${r.projected.high.toFixed(0)}]`
+    out.push(
+      row([
+        `  ${r.columnFamily} L${r.level}`,
+        r.setting,
+        files,
+        r.projected.estimate.toFixed(0),
+        interval,
+        r.written,
+        pct(r.deviation),
+        r.inside ? 'yes' : 'NO',
+      ]),
+    )
+  }
+  const inside = c.rows.filter((r) => r.inside).length
+  out.push(`  ${inside} of ${c.rows.length} levels inside`)
+  return out
+}
+
 function comeTrueLines(c) {
+  if (c.mode === 'levels') return comeTrueLevelLines(c)
   const out = [`come-true (ldb --try_load_options compact with the advised OPTIONS file, ${c.compactSeconds.toFixed(0)} s):`]
   for (const r of c.rows)
     out.push(
@@ -550,6 +627,17 @@ function comeTrueLines(c) {
   out.push('  (a full compaction also drops overwritten keys and re-cuts files and their dictionaries: the projection assumes the same blocks;')
   out.push("  where the upper levels hold overwrites of the bottommost level's keys, what it writes is the bottommost level alone)")
   return out
+}
+
+/** --come-true / --come-true-full: the advice applied by real RocksDB (with --advice: the OPTIONS file that run wrote). */
+async function applied(runJs, dir, advice, o) {
+  const optionsFile = o.advisedOptions ?? `${dir}.advised-OPTIONS`
+  if (o.advice && !o.advisedOptions && (o.comeTrue || o.comeTrueFull))
+    log(`come-true: applying ${optionsFile}, assumed to be what the saved advice's run wrote (--advised-options to name it)`)
+  return {
+    levels: o.comeTrue ? await comeTrueLevels(runJs, dir, advice, optionsFile) : null,
+    full: o.comeTrueFull ? await comeTrueFull(runJs, dir, advice, optionsFile) : null,
+  }
 }
 
 /** --advice FILE: an advice printed earlier; nothing timed. */
@@ -945,7 +1033,7 @@ async function main() {
     `advise: ${run.wallSeconds === null ? 'saved' : `${run.wallSeconds.toFixed(1)} s`}, ${settings.length} settings; exhaustive over ${compared.length}${left.length ? ` (left out, zstd level > ${o.maxExhaustiveLevel}: ${left.map(labelOf).join(', ')})` : ''}`,
   )
   if (o.noExhaustive) {
-    const cameTrue = o.comeTrue && !o.advice ? await comeTrue(runJs, dir, run.advice) : null
+    const cameTrue = await applied(runJs, dir, run.advice, o)
     const wall = run.wallSeconds === null ? '-' : run.wallSeconds.toFixed(1)
     const out = [
       `database  ${dir}`,
@@ -953,7 +1041,7 @@ async function main() {
       '',
       `advise    ${run.argv.join(' ')}: ${wall} s wall, peak RSS ${run.peakRssMB === null ? '-' : run.peakRssMB.toFixed(0)} MB, exit ${run.exitCode ?? '-'}`,
     ]
-    if (cameTrue) out.push('', ...comeTrueLines(cameTrue))
+    for (const c of [cameTrue.levels, cameTrue.full]) if (c) out.push('', ...comeTrueLines(c))
     if (o.json)
       process.stdout.write(
         JSON.stringify({ date: new Date().toISOString(), advise: { wallSeconds: run.wallSeconds, peakRssMB: run.peakRssMB }, comeTrue: cameTrue }, null, 2) +
@@ -968,7 +1056,7 @@ async function main() {
 
   const coverage = coverageOverSeeds(runJs, dir, files, ex.perFile, o, levels)
   const simulation = o.simulate ? await simulateLevel(runJs, files, run.advice, o) : null
-  const cameTrue = o.comeTrue && !o.advice ? await comeTrue(runJs, dir, run.advice) : null
+  const cameTrue = await applied(runJs, dir, run.advice, o)
 
   const result = {
     date: new Date().toISOString(),
@@ -998,7 +1086,7 @@ async function main() {
     for (const c of checks) out.push(`  [${c.pass ? 'PASS' : 'FAIL'}] ${c.target} (${c.detail})`)
     if (coverage) out.push('', ...coverageLines(coverage))
     if (simulation) out.push('', ...simulationLines(simulation))
-    if (cameTrue) out.push('', ...comeTrueLines(cameTrue))
+    for (const c of [cameTrue.levels, cameTrue.full]) if (c) out.push('', ...comeTrueLines(c))
     process.stdout.write(out.join('\n') + '\n')
   }
   return o.strict && checks.some((c) => !c.pass) ? 1 : 0

@@ -21,6 +21,7 @@
  * time and the interval a t-interval over batch rates.
  */
 import { t95, Z95 } from '../util/quantiles.js'
+import { addPair, mergePairs, regressionTotal } from '../util/regression.js'
 import type { Interval, SampleSums, Timing } from './model.js'
 
 export { t95, Z95 }
@@ -61,12 +62,7 @@ export function addCertainBlock(sums: SampleSums, c: number, s: number, u: numbe
 }
 
 export function addBlock(sums: SampleSums, c: number, s: number, u: number, rejected: boolean): void {
-  sums.n++
-  sums.sumC += c
-  sums.sumS += s
-  sums.sumCC += c * c
-  sums.sumCS += c * s
-  sums.sumSS += s * s
+  addPair(sums, c, s)
   sums.sumU += u
   if (rejected) sums.rejected++
 }
@@ -90,12 +86,7 @@ export function mergeSums(a: SampleSums, b: SampleSums): SampleSums {
     certainN: a.certainN + b.certainN,
     certainC: a.certainC + b.certainC,
     certainS: a.certainS + b.certainS,
-    n: a.n + b.n,
-    sumC: a.sumC + b.sumC,
-    sumS: a.sumS + b.sumS,
-    sumCC: a.sumCC + b.sumCC,
-    sumCS: a.sumCS + b.sumCS,
-    sumSS: a.sumSS + b.sumSS,
+    ...mergePairs(a, b),
     sumU: a.sumU + b.sumU,
     rejected: a.rejected + b.rejected,
     compressMs: a.compressMs + b.compressMs,
@@ -117,22 +108,10 @@ export function regressionEstimate(sums: SampleSums, total: number, blocks: numb
   const restBlocks = blocks - sums.certainN
   const exact = (v: number): Interval => ({ estimate: v, low: v, high: v })
   if (rest <= 0 || restBlocks <= 0) return exact(sums.certainC)
-  const n = sums.n
-  if (n === 0 || sums.sumS === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
-  const cMean = sums.sumC / n
-  const sMean = sums.sumS / n
-  const sxx = sums.sumSS - n * sMean * sMean
-  const sxy = sums.sumCS - n * cMean * sMean
-  const syy = sums.sumCC - n * cMean * cMean
-  // Equal stored sizes (or a single block): no slope to fit, the mean alone.
-  const b = sxx > 1e-9 * sums.sumSS ? sxy / sxx : 0
-  const estimate = sums.certainC + restBlocks * (cMean + b * (rest / restBlocks - sMean))
-  if (rate >= 1 || n <= 2) return rate >= 1 ? exact(estimate) : { estimate, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
-  const residual = Math.max(0, syy - b * sxy)
-  const variance = ((restBlocks * restBlocks * (1 - rate)) / n) * (residual / (n - 2))
-  // Student's t for the n − 2 degrees of freedom of the residual variance (1.96 from about 30 blocks on).
-  const half = t95(n - 2) * Math.sqrt(variance)
-  return { estimate, low: estimate - half, high: estimate + half }
+  const fit = sums.sumS === 0 ? null : regressionTotal(sums, restBlocks, rest, rate)
+  if (fit === null) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
+  const estimate = sums.certainC + fit.estimate
+  return { estimate, low: estimate - fit.half, high: estimate + fit.half }
 }
 
 /** Half-width of an interval relative to its estimate. */

@@ -5,6 +5,7 @@
  * (`SampleSums`) that combine exactly.
  */
 
+import type { PairSums } from '../util/regression.js'
 import type { BlobAdvice } from './blob.js'
 import type { LevelCost, WorkloadAdvice } from './cost.js'
 
@@ -59,9 +60,10 @@ export interface DictOptions {
  * Integer sums over the sampled blocks of one (column family, level) for one
  * setting: c = data bytes written for the block under the setting (trailer
  * included), s = the block's stored size on disk today (trailer included).
- * Sums of integers below 2^53, so shards merge exactly.
+ * Sums of integers below 2^53, so shards merge exactly: the certainty stratum's,
+ * the sampled blocks' regression sums (PairSums), and the timings.
  */
-export interface SampleSums {
+export interface SampleSums extends PairSums {
   /**
    * Blocks evaluated with certainty (the blocks whose bytes RocksDB puts into
    * their file's dictionary: under a dictionary they compress unlike any other
@@ -70,12 +72,6 @@ export interface SampleSums {
   certainN: number
   certainC: number
   certainS: number
-  n: number
-  sumC: number
-  sumS: number
-  sumCC: number
-  sumCS: number
-  sumSS: number
   /** Uncompressed bytes of the sampled blocks. */
   sumU: number
   /** Sampled blocks stored raw because compression did not pay (RocksDB's acceptance rule). */

@@ -29,14 +29,15 @@ export function parseDuration(flag: string, spec: string): number {
   return ms
 }
 
-/** `0.5%` or `0.005` → 0.005; bounded to (0, 1]. */
-export function parseShare(flag: string, spec: string, max = 1): number {
-  const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(spec.trim())
-  if (!m) throw new AdviseFlagError(`${flag} takes a percentage such as 0.5% or a fraction such as 0.005 (got "${spec}")`)
-  const v = m[2] ? Number(m[1]) / 100 : Number(m[1])
-  // recompress's --sample 10 means 10%: here a bare number is a fraction, so say how to write a percentage.
-  const hint = !m[2] && v > 1 && v <= 100 ? ` (a bare number is a fraction: write ${spec.trim()}% for ${spec.trim()} percent)` : ''
-  if (!(v > 0) || v > max) throw new AdviseFlagError(`${flag} must be above 0 and at most ${max * 100}% (got "${spec}")${hint}`)
+/**
+ * A percentage, `0.5%` or `0.5` (the % is optional, as in recompress's --sample: a number here is
+ * always a percentage) → the fraction 0.005; bounded to (0, max].
+ */
+export function parsePercentShare(flag: string, spec: string, max = 1): number {
+  const m = /^(\d+(?:\.\d+)?)%?$/.exec(spec.trim())
+  if (!m) throw new AdviseFlagError(`${flag} takes a percentage such as 0.5% or 0.5 (got "${spec}")`)
+  const v = Number(m[1]) / 100
+  if (!(v > 0) || v > max) throw new AdviseFlagError(`${flag} must be above 0% and at most ${max * 100}% (got "${spec}")`)
   return v
 }
 
@@ -97,10 +98,13 @@ export const adviseFlags = {
     description: 'Stop sampling when this much time is spent (e.g. 60s, 2m). The output says which levels it stopped.',
     default: '60s',
   }),
-  precision: Flags.string({ description: "Stop sampling a level when every setting's 95% interval is within ±this (e.g. 0.5%).", default: '0.5%' }),
+  precision: Flags.string({
+    description: "Stop sampling a level when every setting's 95% interval is within ±this percentage (0.5% or 0.5).",
+    default: '0.5%',
+  }),
   sample: Flags.string({
     description:
-      'Evaluate a fixed share of the data blocks of every level (e.g. 5%) instead of sampling until --precision or --time-budget; needed with --shard.',
+      'Evaluate a fixed percentage of the data blocks of every level (5% or 5, as recompress --sample) instead of sampling until --precision or --time-budget; needed with --shard.',
     exclusive: ['precision', 'time-budget'],
   }),
   seed: Flags.integer({ description: 'Seed of the block sample: the same seed gives the same sample, for any --jobs.', default: 0 }),
@@ -251,7 +255,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
       throw new AdviseFlagError((e as Error).message)
     }
   }
-  const fixedRate = f.sample !== undefined ? parseShare('--sample', f.sample) : null
+  const fixedRate = f.sample !== undefined ? parsePercentShare('--sample', f.sample) : null
   if (shard && fixedRate === null) throw new AdviseFlagError('--shard needs --sample (a fixed share of blocks), so that the shards together are one run')
   return {
     settings,
@@ -260,7 +264,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
     limits: Object.keys(limits).length ? limits : null,
     prices,
     timeBudgetMs: parseDuration('--time-budget', f['time-budget']),
-    precision: parseShare('--precision', f.precision, 0.5),
+    precision: parsePercentShare('--precision', f.precision, 0.5),
     fixedRate,
     shard,
   }

@@ -62,7 +62,7 @@ export const sourceFlags = {
   }),
   repeat: Flags.integer({ description: 'Run each configuration N times; timings are the median, with the spread shown.', default: 1, min: 1, max: 100 }),
   jobs: Flags.integer({ description: 'Worker threads (default: all cores). Results do not depend on it.', min: 1 }),
-  // `10` or `10%`: advise's --sample is written with the % (a bare number there is a fraction).
+  // `10` or `10%`: a number is a percentage, as in advise's --sample.
   sample: Flags.custom<number>({
     description: 'Evaluate a deterministic, evenly spread PCT% of the data blocks (own block boundaries only): 10 or 10%.',
     parse: async (input) => {

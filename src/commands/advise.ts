@@ -2,11 +2,11 @@ import { adviseBlobs, writeBlobOptions } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { adviseFlags, AdviseFlagError, formatConflict, parseAdviseFlags } from '../cli/advise-flags.js'
+import { adviseFlags, formatConflict, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { advise, MergeError, mergeAdvice } from '../advise/advise.js'
+import { advise, mergeAdvice } from '../advise/advise.js'
 import { resolveInputs } from '../advise/inputs.js'
 import { measureWorkload } from '../advise/cost.js'
 import { levelDbAdvice } from '../advise/leveldb.js'
@@ -15,7 +15,6 @@ import type { PinnedDatabase } from '../db/pin.js'
 import { applyAdvice, optionsChange } from '../advise/apply-options.js'
 import { parseRocksdbVersion, type RocksdbVersion, versionText } from '../advise/option-syntax.js'
 import { encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
-import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { parseSize } from '../ci/units.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
@@ -69,22 +68,10 @@ Plain SST files or directories of them are grouped by the column family their pr
     if (conflict) this.fail(conflict, ExitCode.Usage)
     if (flags.merge) advice = this.merged(paths)
     else {
-      let parsed: ReturnType<typeof parseAdviseFlags>
-      try {
-        parsed = parseAdviseFlags(flags, (spec) => parseSize(spec, '--max-bytes'))
-      } catch (e) {
-        if (e instanceof AdviseFlagError) this.fail(e.message, ExitCode.Usage)
-        throw e
-      }
-      let inputs: ReturnType<typeof resolveInputs>
-      try {
-        inputs = resolveInputs(paths, { pin: true })
-      } catch (e) {
-        // A database or file that cannot be read as one: one line naming it and where.
-        if (e instanceof CorruptionError || e instanceof NotSupportedError || (e as NodeJS.ErrnoException).syscall)
-          this.fail(this.describeError(e), ExitCode.Usage)
-        throw e
-      }
+      // A flag's usage error, or a database or file that cannot be opened as one, is one line with exit 2:
+      // SstCommand.catch decides by the error's code (usage, corruption, not-supported, io at opening).
+      const parsed = parseAdviseFlags(flags, (spec) => parseSize(spec, '--max-bytes'))
+      const inputs = resolveInputs(paths, { pin: true })
       if (inputs.problem) {
         inputs.pin?.release()
         this.fail(inputs.problem, ExitCode.Usage)
@@ -221,19 +208,15 @@ Plain SST files or directories of them are grouped by the column family their pr
         )
       }
     }
-    try {
-      const merged = mergeAdvice(parts)
-      // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
-      const blobs = parts.find((p) => p.blobs)?.blobs
-      if (blobs) {
-        merged.blobs = blobs
-        writeBlobOptions(merged)
-      }
-      return merged
-    } catch (e) {
-      if (e instanceof MergeError) this.fail(e.message, ExitCode.Usage)
-      throw e
+    // Parts that do not fit together are a usage error (MergeError), one line with exit 2 from SstCommand.catch.
+    const merged = mergeAdvice(parts)
+    // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
+    const blobs = parts.find((p) => p.blobs)?.blobs
+    if (blobs) {
+      merged.blobs = blobs
+      writeBlobOptions(merged)
     }
+    return merged
   }
 }
 

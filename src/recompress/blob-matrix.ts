@@ -25,7 +25,7 @@ import {
 } from '../format/blob-file.js'
 import { equalBytes } from '../format/coding.js'
 import { CompressionType, compressionShortName } from '../format/compression-type.js'
-import { t95 } from '../util/quantiles.js'
+import { addPair, emptyPairSums, mergePairs, type PairSums, regressionTotal } from '../util/regression.js'
 
 /** One blob compression setting: blob_compression_type, and (RocksDB 11.2+'s blob_compression_opts) its level and zstd checksum. */
 export interface BlobSetting {
@@ -48,13 +48,8 @@ export interface Interval {
 }
 
 /** Sums over the sampled records of one setting: c its value bytes, s the stored value bytes (the covariate). */
-export interface BlobSums {
-  n: number
-  sumC: number
-  sumS: number
-  sumCC: number
-  sumCS: number
-  sumSS: number
+/** The regression sums of the records' (compressed, stored) value sizes, and the timings. */
+export interface BlobSums extends PairSums {
   compressMs: number
   decompressMs: number
   /** Uncompressed bytes compressed under the timer. */
@@ -62,26 +57,14 @@ export interface BlobSums {
 }
 
 export function emptyBlobSums(): BlobSums {
-  return { n: 0, sumC: 0, sumS: 0, sumCC: 0, sumCS: 0, sumSS: 0, compressMs: 0, decompressMs: 0, timedBytes: 0 }
+  return { ...emptyPairSums(), compressMs: 0, decompressMs: 0, timedBytes: 0 }
 }
 
-export function addBlobRecord(sums: BlobSums, c: number, s: number): void {
-  sums.n++
-  sums.sumC += c
-  sums.sumS += s
-  sums.sumCC += c * c
-  sums.sumCS += c * s
-  sums.sumSS += s * s
-}
+export const addBlobRecord: (sums: BlobSums, c: number, s: number) => void = addPair
 
 export function mergeBlobSums(a: BlobSums, b: BlobSums): BlobSums {
   return {
-    n: a.n + b.n,
-    sumC: a.sumC + b.sumC,
-    sumS: a.sumS + b.sumS,
-    sumCC: a.sumCC + b.sumCC,
-    sumCS: a.sumCS + b.sumCS,
-    sumSS: a.sumSS + b.sumSS,
+    ...mergePairs(a, b),
     compressMs: a.compressMs + b.compressMs,
     decompressMs: a.decompressMs + b.decompressMs,
     timedBytes: a.timedBytes + b.timedBytes,
@@ -99,16 +82,7 @@ export function blobRegression(sums: BlobSums, stored: number, records: number, 
   if (records === 0) return { estimate: 0, low: 0, high: 0 }
   if (n === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN }
   if (rate >= 1 || n === records) return { estimate: sums.sumC, low: sums.sumC, high: sums.sumC }
-  const cMean = sums.sumC / n
-  const sMean = sums.sumS / n
-  const sxx = sums.sumSS - n * sMean * sMean
-  const sxy = sums.sumCS - n * cMean * sMean
-  const syy = sums.sumCC - n * cMean * cMean
-  const b = sxx > 1e-9 * sums.sumSS ? sxy / sxx : 0
-  const estimate = records * (cMean + b * (stored / records - sMean))
-  if (n <= 2) return { estimate, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }
-  const residual = Math.max(0, syy - b * sxy)
-  const half = t95(n - 2) * Math.sqrt(((records * records * (1 - rate)) / n) * (residual / (n - 2)))
+  const { estimate, half } = regressionTotal(sums, records, stored, rate) ?? { estimate: Number.NaN, half: Number.NaN }
   return { estimate, low: Math.max(0, estimate - half), high: estimate + half }
 }
 

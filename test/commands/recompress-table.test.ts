@@ -111,7 +111,7 @@ describe('recompress table: 100 columns by default', () => {
     }
   })
 
-  it('--sample takes 10 or 10%, the same share (advise writes its --sample with the %)', () => {
+  it('--sample takes 10 or 10%, the same share (as advise does)', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none', '--checksum', 'off', '--json']
     const bare = JSON.parse(run([...args, '--sample', '10']))
     const pct = JSON.parse(run([...args, '--sample', '10%']))
