@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/advise/model.js'
-import { measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
+import { levelCost, measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
 import { limitsFor, references } from '../../src/advise/decide.js'
 import { renderAdviceMarkdown, renderAdviceText } from '../../src/report/advise.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
@@ -40,7 +40,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   let cfsCost: Advice
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-'))
-    for (const name of ['fill', 'cfs', 'quiet']) dbs[name] = writeWorkload(name, join(dir, name))
+    for (const name of ['fill', 'cfs', 'quiet', 'reopen']) dbs[name] = writeWorkload(name, join(dir, name))
     balanced = advise([dbs.fill, ...WHOLE])
     cfsCost = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
   }, 180_000)
@@ -131,6 +131,23 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       }
     }
     expect(checked).toBeGreaterThanOrEqual(2)
+  })
+
+  it("flushes that logged no CPU (the reopen's WAL recovery): L0's check is on the other flushes' bytes and says which share", () => {
+    const w = measureWorkload(dbs.reopen)
+    const m = w.measured!.levels.find((l) => l.columnFamily === 'default' && l.level === 0)!
+    expect(m.flushCpuFileBytes).toBeGreaterThan(0)
+    expect(m.flushCpuFileBytes).toBeLessThan(m.flushBytes)
+    // the reopened database's LOG priced on the settings evaluated for fill's L0 (same column family, lz4 today)
+    const l0 = levelsOf(balanced).find((l) => l.columnFamily === 'default' && l.level === 0)!
+    const c = levelCost(l0, w)!
+    const share = m.flushCpuFileBytes / m.flushBytes
+    expect(c.flushCheck).toContain(
+      `(${m.flushCpuFlushes} flushes, ${(share * 100).toFixed(share >= 0.1 ? 0 : 1)}% of the bytes flushed; the rest logged no CPU (a WAL recovery at open, or RocksDB before 6.24)); `,
+    )
+    expect(c.measuredFlushCores).toBeCloseTo(m.flushCpuSeconds / w.measured!.spanSeconds, 12)
+    const inputGBps = c.inputPerDay / 86400 / 1e9
+    expect(c.modelFlushCores).toBeCloseTo(inputGBps * (m.flushCpuFileBytes / m.writtenBytes) * speedsOf(l0.today!).compressSecPerGB, 12)
   })
 
   it('balanced weighs each level by its measured rate and says so', () => {
