@@ -227,6 +227,30 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   })
 })
 
+describe('the example database (RocksDB 7.8.3, its LOG committed)', () => {
+  it("each column family's L0 flush CPU is its LOG lines' sum; L0 without compression: all of it building the table", () => {
+    const db = join(ROOT, 'examples/db')
+    const a = advise([db, ...WHOLE])
+    const sum = sumEvents(db)
+    const measured = a.workload!.measured!
+    let none = 0
+    for (const l of levelsOf(a).filter((x) => x.level === 0)) {
+      const m = measured.levels.find((x) => x.columnFamily === l.columnFamily && x.level === 0)!
+      expect(m.flushCpuSeconds * 1e6).toBeCloseTo(sum.flushCpuMicros.get(l.columnFamily)!, 6)
+      expect(l.cost!.measuredFlushCores).toBeCloseTo(sum.flushCpuMicros.get(l.columnFamily)! / 1e6 / measured.spanSeconds, 12)
+      if (l.today?.setting.type === 'none') {
+        none++
+        expect(l.cost!.modelFlushCores).toBe(0)
+        expect(l.cost!.flushCheck).toMatch(
+          /^RocksDB spent \S+ cores flushing into L0 \(\d+ flushes\); today's setting none compresses nothing: all of it is building the table from the memtable and writing it$/,
+        )
+      } else expect(l.cost!.modelFlushCores).toBeGreaterThan(0)
+    }
+    // the "events" column family stores L0 uncompressed (compression_per_level none first)
+    expect(none).toBe(1)
+  })
+})
+
 describe('a LOG RocksDB 6.17.3 wrote: no "Flush lasted" lines', () => {
   // generate-workload-v6.sh (npm rocksdb@5.2.1): flushes on L0 and a compaction into L1
   const db = join(ROOT, 'test/fixtures/workload/rocksdb-6.17.3')
