@@ -13,7 +13,7 @@
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { newTrainingLock, shareTrainingLock } from '../codec/zdict.js'
 import { collectGarbage } from '../util/garbage.js'
-import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
+import { type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
 export type AdviseRequest = { kind: 'task'; id: number; task: FileTask }
@@ -23,8 +23,6 @@ const WORKER_URL = new URL('./worker.js', import.meta.url)
 const canUseWorkers = !import.meta.url.endsWith('.ts')
 /** Worker heaps: a small young generation and a modest old one, so garbage is collected long before RSS grows (measured: ~45 MB less per worker). */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 }
-/** How long to sleep between looks at the workers when none has posted. */
-const POLL_MS = 50
 /**
  * Tasks a worker holds at once: one running, one waiting, so it never idles
  * while this thread is inside a task of its own and cannot hand out the next.
@@ -87,24 +85,24 @@ export class AdvisePool {
       }
     }
     for (const s of pool.slots) give(s)
-    while (!failure && queues[0].length > 0) {
-      const i = queues[0].shift()!
-      try {
-        results[i] = evaluateFile(tasks[i].task)
-      } catch (e) {
-        failure ??= { error: e }
-      }
-      done++
-      collectGarbage(TASK_COLLECT_GROWTH_BYTES)
-      pool.poll(received)
-      noticeExits()
-      await new Promise((r) => setImmediate(r))
-    }
-    while (!failure && done < tasks.length) {
-      await pool.waitAsync(received, POLL_MS)
-      noticeExits()
-    }
-    if (failure) throw failure.error
+    await workBeside(pool, {
+      ownTask: () => {
+        const i = queues[0].shift()
+        if (i === undefined) return null
+        return () => {
+          done++
+          results[i] = evaluateFile(tasks[i].task)
+          collectGarbage(TASK_COLLECT_GROWTH_BYTES)
+        }
+      },
+      received,
+      noticeExits,
+      settled: () => done >= tasks.length,
+      failure: () => failure,
+      fail: (error) => {
+        failure ??= { error }
+      },
+    })
     return results
   }
 

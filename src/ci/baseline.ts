@@ -8,6 +8,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { DictMode } from '../recompress/config.js'
+import type { RecompressResult } from '../recompress/engine.js'
 import type { ZstdVersions } from './versions.js'
 import { transferable, UsageError } from '../errors.js'
 
@@ -50,24 +51,15 @@ export interface RowTimings {
 }
 
 /** One file under one configuration ("stored" = the file as it is). */
-export interface SizeRow {
+export interface SizeRow
+  extends Pick<
+    RecompressResult,
+    'dataBytes' | 'dictBytes' | 'indexBytes' | 'filterBytes' | 'metaBytes' | 'fileBytes' | 'uncompressedBytes' | 'ratio' | 'blocks' | 'blocksCompressed'
+  > {
   /** Stable configuration name: `stored`, or TYPE-LEVEL-DICT-CHECKSUM such as `zstd-3-none-off`. */
   config: string
   /** What compressed the blocks, for people: the stored file's codec(s), or e.g. "zstd 3". */
   compression: string
-  dataBytes: number
-  dictBytes: number
-  indexBytes: number
-  filterBytes: number
-  /** Properties, metaindex, range deletions, other meta blocks and the footer. */
-  metaBytes: number
-  /** The whole file; null when only a sample of the blocks was measured. */
-  fileBytes: number | null
-  uncompressedBytes: number
-  /** Uncompressed data / (data + dictionary). */
-  ratio: number
-  blocks: number
-  blocksCompressed: number
   /** Omitted when the baseline was taken with --no-timings. Never compared. */
   timings?: RowTimings
 }

@@ -9,6 +9,7 @@ import { loadDictionaryFile } from '../table/compression-dict.js'
 import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
 import { openTable, type Table } from '../table/reader.js'
+import type { BlockCompressionCounts } from '../table/writer.js'
 import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { compressionShortName } from '../format/compression-type.js'
@@ -67,7 +68,7 @@ export interface StoredBaseline extends StoredShape {
   decompressNoisy: boolean
 }
 
-export interface RecompressResult {
+export interface RecompressResult extends BlockCompressionCounts {
   /** null: every block attempted; else the auto-skip strategy simulated. */
   autoSkip: AutoSkipStrategy | null
   type: string
@@ -81,6 +82,7 @@ export interface RecompressResult {
   dictId: number
   indexBytes: number
   filterBytes: number
+  /** Properties, metaindex, range deletions, other meta blocks and the footer. */
   metaBytes: number
   /** The whole file, exactly as `rewrite` writes it with the same settings. Null when sampling. */
   fileBytes: number | null
@@ -90,14 +92,6 @@ export interface RecompressResult {
   /** Relative change of data + dictionary bytes against the stored file (-0.25 = 25% smaller). */
   vsStored: number
   blocks: number
-  blocksCompressed: number
-  blocksRejected: number
-  blocksBypassed: number
-  /** Index blocks stored compressed / tried and rejected (RocksDB compresses the index too). */
-  indexBlocksCompressed: number
-  indexBlocksRejected: number
-  /** The rebuilt index blocks' uncompressed bytes (without trailers). */
-  indexUncompressedBytes: number
   /** Blocks whose compression was attempted (compressed + rejected). */
   blocksAttempted: number
   /** Auto-skip rows: change against the same configuration without auto-skip. */

@@ -13,7 +13,7 @@ import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
-import { type BlockEntryStats, CountingSink, indexBuilderOptions, TableWriter } from '../table/writer.js'
+import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import { SeparatorLog } from '../format/index-block.js'
 import { BlockBuilder } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
@@ -78,19 +78,13 @@ export interface EvaluateTask {
   allConfigs?: RecompressConfig[]
 }
 
-export interface ConfigMeasurement {
+export interface ConfigMeasurement extends BlockCompressionCounts {
   id: number
   /** null: compression attempted on every block; else the auto-skip strategy applied. */
   strategy: AutoSkipStrategy | null
   /** ratio's q_hat at the end of the file (carried to the next file). */
   qHat: number | null
   blocks: number
-  blocksCompressed: number
-  blocksRejected: number
-  blocksBypassed: number
-  indexBlocksCompressed: number
-  indexBlocksRejected: number
-  indexUncompressedBytes: number
   uncompressedBytes: number
   /** Data blocks as written: payloads + trailers. */
   dataBytes: number
@@ -247,12 +241,7 @@ function evaluateWith(
       strategy,
       qHat: null,
       blocks: 0,
-      blocksCompressed: 0,
-      blocksRejected: 0,
-      blocksBypassed: 0,
-      indexBlocksCompressed: 0,
-      indexBlocksRejected: 0,
-      indexUncompressedBytes: 0,
+      ...noBlockCompression(),
       uncompressedBytes: 0,
       dataBytes: 0,
       indexBytes: 0,

@@ -8,7 +8,7 @@
  * each task is a pure function of its inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
-import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
+import { type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluate, type EvaluateTask, type TaskResult } from './evaluate.js'
 
 export type { TaskResult } from './evaluate.js'
@@ -29,8 +29,6 @@ const canUseWorkers = !import.meta.url.endsWith('.ts')
 export function workersAvailable(): boolean {
   return canUseWorkers
 }
-/** How long to sleep between looks at the workers when none has posted (the event loop runs meanwhile). */
-const POLL_MS = 50
 
 /** The worker threads of a run. */
 export type Workers = WorkerPool<WorkerRequest, WorkerMessage>
@@ -112,28 +110,28 @@ export async function runTasks(
   try {
     for (const s of pool.slots) give(s)
     // This thread's lane: the next task nobody has taken, in turn with the workers.
-    while (!failure && next < tasks.length) {
-      const id = next++
-      let blocks = 0
-      try {
-        results[id] = evaluate(tasks[id], () => {
-          onBlocks?.(1)
-          // The workers' progress too, while this thread is busy.
-          if (++blocks % 32 === 0) pool.poll(received)
-        })
-      } catch (e) {
-        failure ??= { error: e }
-      }
-      done++
-      pool.poll(received)
-      noticeExits()
-      await new Promise((r) => setImmediate(r))
-    }
-    while (!failure && done < tasks.length) {
-      await pool.waitAsync(received, POLL_MS)
-      noticeExits()
-    }
-    if (failure) throw failure.error
+    await workBeside(pool, {
+      ownTask: () => {
+        if (next >= tasks.length) return null
+        const id = next++
+        return () => {
+          done++
+          let blocks = 0
+          results[id] = evaluate(tasks[id], () => {
+            onBlocks?.(1)
+            // The workers' progress too, while this thread is busy.
+            if (++blocks % 32 === 0) pool.poll(received)
+          })
+        }
+      },
+      received,
+      noticeExits,
+      settled: () => done >= tasks.length,
+      failure: () => failure,
+      fail: (error) => {
+        failure ??= { error }
+      },
+    })
     return results
   } finally {
     await closeWorkers(pool)

@@ -144,9 +144,8 @@ export function indexBuilderOptions(o: Pick<TableWriterOptions, 'formatVersion' 
   return { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
 }
 
-export interface WriteSummary {
-  fileSize: number
-  dataBlocks: number
+/** How a table's blocks were compressed: the counts the writer reports and recompress projects. */
+export interface BlockCompressionCounts {
   blocksCompressed: number
   blocksRejected: number
   /** Data blocks stored raw without an attempt (auto-skip, or a budget too small to try). */
@@ -157,6 +156,15 @@ export interface WriteSummary {
   indexBlocksRejected: number
   /** The index blocks' uncompressed sizes, summed (without trailers). */
   indexUncompressedBytes: number
+}
+
+export function noBlockCompression(): BlockCompressionCounts {
+  return { blocksCompressed: 0, blocksRejected: 0, blocksBypassed: 0, indexBlocksCompressed: 0, indexBlocksRejected: 0, indexUncompressedBytes: 0 }
+}
+
+export interface WriteSummary extends BlockCompressionCounts {
+  fileSize: number
+  dataBlocks: number
   dataBytes: number
   indexBytes: number
   filterBytes: number
@@ -229,12 +237,7 @@ export class TableWriter {
     rawKeyBytes: 0,
     rawValueBytes: 0,
     dataBlocks: 0,
-    blocksCompressed: 0,
-    blocksRejected: 0,
-    blocksBypassed: 0,
-    indexBlocksCompressed: 0,
-    indexBlocksRejected: 0,
-    indexUncompressedBytes: 0,
+    ...noBlockCompression(),
     dataBytes: 0,
     smallestSeq: null as number | bigint | null,
     largestSeq: null as number | bigint | null,

@@ -183,6 +183,48 @@ export class WorkerPool<Req extends { kind: string }, Res extends { kind: string
   }
 }
 
+/** How long a pool's calling thread, with no task of its own left, sleeps between looks at its workers (the event loop runs meanwhile; ms). */
+const BESIDE_POLL_MS = 50
+
+/** A pool whose calling thread works too: what `workBeside` needs of it. */
+export interface WorkBeside<Res> {
+  /** This thread's next task, run when called (null: none left). */
+  ownTask: () => (() => void) | null
+  /** A worker's answer. */
+  received: (slot: PoolSlot, m: Res) => void
+  /** Looks for workers that died (their tasks fail the run). */
+  noticeExits: () => void
+  /** Every task answered. */
+  settled: () => boolean
+  /** The run's first failure, if any: it ends the run. */
+  failure: () => { error: unknown } | null
+  /** Record a failure of this thread's own task. */
+  fail: (error: unknown) => void
+}
+
+/**
+ * This thread runs its own tasks one at a time, reading the workers' answers and yielding to the
+ * event loop between them; then it waits for the workers' last answers. Throws the first failure.
+ */
+export async function workBeside<Req extends { kind: string }, Res extends { kind: string }>(pool: WorkerPool<Req, Res>, w: WorkBeside<Res>): Promise<void> {
+  for (let task = w.ownTask(); task && !w.failure(); task = w.ownTask()) {
+    try {
+      task()
+    } catch (e) {
+      w.fail(e)
+    }
+    pool.poll(w.received)
+    w.noticeExits()
+    await new Promise((r) => setImmediate(r))
+  }
+  while (!w.failure() && !w.settled()) {
+    await pool.waitAsync(w.received, BESIDE_POLL_MS)
+    w.noticeExits()
+  }
+  const failed = w.failure()
+  if (failed) throw failed.error
+}
+
 /** This worker's PoolWorkerData: its workerData, or for one started early the pool's first message, waited for. */
 function startUpData<D>(): PoolWorkerData<D> {
   const given = workerData as PoolWorkerData<D> | EarlyWorkerData
