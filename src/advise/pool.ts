@@ -13,7 +13,7 @@
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { newTrainingLock, shareTrainingLock } from '../codec/zdict.js'
 import { collectGarbage } from '../util/garbage.js'
-import { type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
+import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
 export type AdviseRequest = { kind: 'task'; id: number; task: FileTask }
@@ -63,16 +63,16 @@ export class AdvisePool {
     const results: FileTaskResult[] = new Array(tasks.length)
     const inFlight = pool.slots.map(() => 0)
     let done = 0
-    let failure: { error: unknown } | null = null
+    const failure = new FirstFailure()
     const give = (s: PoolSlot) => {
-      while (!failure && inFlight[s.index] < WORKER_DEPTH && queues[s.index + 1].length > 0) {
+      while (!failure.failed && inFlight[s.index] < WORKER_DEPTH && queues[s.index + 1].length > 0) {
         const i = queues[s.index + 1].shift()!
         inFlight[s.index]++
         pool.send(s, { kind: 'task', id: i, task: tasks[i].task })
       }
     }
     const received = (s: PoolSlot, m: AdviseReply) => {
-      if (m.kind === 'error') failure ??= { error: errorFromTransfer(m.error) }
+      if (m.kind === 'error') failure.set(errorFromTransfer(m.error))
       else results[m.id] = m.result
       done++
       inFlight[s.index]--
@@ -81,7 +81,7 @@ export class AdvisePool {
     const noticeExits = () => {
       for (const s of pool.exited()) {
         pool.poll(received)
-        if (inFlight[s.index] > 0) failure ??= { error: s.error ?? new Error('an advise worker thread exited') }
+        if (inFlight[s.index] > 0) failure.set(s.error ?? new Error('an advise worker thread exited'))
       }
     }
     for (const s of pool.slots) give(s)
@@ -98,10 +98,7 @@ export class AdvisePool {
       received,
       noticeExits,
       settled: () => done >= tasks.length,
-      failure: () => failure,
-      fail: (error) => {
-        failure ??= { error }
-      },
+      failure,
     })
     return results
   }

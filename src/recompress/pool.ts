@@ -8,7 +8,7 @@
  * each task is a pure function of its inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
-import { type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
+import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluate, type EvaluateTask, type TaskResult } from './evaluate.js'
 
 export type { TaskResult } from './evaluate.js'
@@ -85,9 +85,9 @@ export async function runTasks(
   const running = pool.slots.map(() => -1)
   let next = 0
   let done = 0
-  let failure: { error: unknown } | null = null
+  const failure = new FirstFailure()
   const give = (s: PoolSlot) => {
-    running[s.index] = next < tasks.length && !failure ? next++ : -1
+    running[s.index] = next < tasks.length && !failure.failed ? next++ : -1
     const task = tasks[running[s.index]]
     if (task) pool.send(s, { kind: 'task', id: running[s.index], task }, task.feedIn ? [task.feedIn.port] : [])
   }
@@ -96,7 +96,7 @@ export async function runTasks(
       onBlocks?.(m.blocks)
       return
     }
-    if (m.kind === 'error') failure ??= { error: errorFromTransfer(m.error) }
+    if (m.kind === 'error') failure.set(errorFromTransfer(m.error))
     else results[m.id] = m.result
     done++
     give(s)
@@ -104,7 +104,7 @@ export async function runTasks(
   const noticeExits = () => {
     for (const s of pool.exited()) {
       pool.poll(received) // its last answers may have arrived just before it went
-      if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure ??= { error: s.error ?? new Error('a recompress worker thread exited') }
+      if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure.set(s.error ?? new Error('a recompress worker thread exited'))
     }
   }
   try {
@@ -127,10 +127,7 @@ export async function runTasks(
       received,
       noticeExits,
       settled: () => done >= tasks.length,
-      failure: () => failure,
-      fail: (error) => {
-        failure ??= { error }
-      },
+      failure,
     })
     return results
   } finally {

@@ -20,6 +20,7 @@
  * width) when every compressed block was timed.
  */
 import { t95 } from '../util/quantiles.js'
+import { addPair, emptyPairSums, type PairSums } from '../util/regression.js'
 
 export type RoundTripMode = 'sample' | 'every' | 'none'
 
@@ -50,22 +51,19 @@ export function inRoundTrip(index: number, stride: number): boolean {
   return stride > 0 && index % stride === stride >> 1
 }
 
-/** Sums over one setting's compressed blocks (all of them) and its timed ones (t: mean ms over repeats). */
-export interface RoundTripSums {
+/**
+ * Sums over one setting's compressed blocks (all of them: the population) and, as the pair sums of
+ * a ratio estimator, its round-tripped ones: c = a block's mean decompression ms over repeats,
+ * s = its uncompressed bytes.
+ */
+export interface RoundTripSums extends PairSums {
   /** Compressed blocks and their uncompressed bytes: the population. */
   blocks: number
   bytes: number
-  /** Round-tripped blocks and their sums. */
-  n: number
-  sumU: number
-  sumT: number
-  sumUU: number
-  sumTT: number
-  sumUT: number
 }
 
 export function emptyRoundTrip(): RoundTripSums {
-  return { blocks: 0, bytes: 0, n: 0, sumU: 0, sumT: 0, sumUU: 0, sumTT: 0, sumUT: 0 }
+  return { blocks: 0, bytes: 0, ...emptyPairSums() }
 }
 
 /** A compressed block of the population (timed or not). */
@@ -76,12 +74,7 @@ export function addCompressed(s: RoundTripSums, u: number): void {
 
 /** A round-tripped block: `u` uncompressed bytes decompressed in `t` ms. */
 export function addTimed(s: RoundTripSums, u: number, t: number): void {
-  s.n++
-  s.sumU += u
-  s.sumT += t
-  s.sumUU += u * u
-  s.sumTT += t * t
-  s.sumUT += u * t
+  addPair(s, t, u)
 }
 
 /**
@@ -90,13 +83,14 @@ export function addTimed(s: RoundTripSums, u: number, t: number): void {
  * relative to the estimate (0: exact). Null when no block was timed.
  */
 export function decompressEstimate(s: RoundTripSums): { scale: number; relHalf: number } | null {
-  if (s.n === 0 || s.sumU <= 0) return null
+  // Σt is sumC, Σu sumS (see RoundTripSums).
+  if (s.n === 0 || s.sumS <= 0) return null
   if (s.n >= s.blocks) return { scale: 1, relHalf: 0 }
-  const scale = s.bytes / s.sumU
-  if (s.n < 2 || !(s.sumT > 0)) return { scale, relHalf: Number.POSITIVE_INFINITY }
-  const r = s.sumT / s.sumU
-  const squares = Math.max(0, s.sumTT - 2 * r * s.sumUT + r * r * s.sumUU)
-  const uMean = s.sumU / s.n
+  const scale = s.bytes / s.sumS
+  if (s.n < 2 || !(s.sumC > 0)) return { scale, relHalf: Number.POSITIVE_INFINITY }
+  const r = s.sumC / s.sumS
+  const squares = Math.max(0, s.sumCC - 2 * r * s.sumCS + r * r * s.sumSS)
+  const uMean = s.sumS / s.n
   const variance = ((1 - s.n / s.blocks) / (s.n * uMean * uMean)) * (squares / (s.n - 1))
   return { scale, relHalf: (t95(s.n - 1) * Math.sqrt(variance)) / r }
 }

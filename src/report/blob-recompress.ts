@@ -9,18 +9,12 @@ import { CompressionType, compressionShortName } from '../format/compression-typ
 import { type Cell, renderTable, type TableFormat } from './table.js'
 import { formatCount, formatSize, NOISY_MARK, signedPercent } from './text.js'
 
-export interface BlobRecompressJson {
+export interface BlobRecompressJson
+  extends Pick<BlobMatrixReport, 'fileSize' | 'records' | 'sampledRecords' | 'rate' | 'exact' | 'keyBytes' | 'storedValueBytes' | 'rawValueBytes'> {
   file: string
   kind: 'blob'
-  fileSize: number
+  /** The blob file's compression type, named. */
   compression: string
-  records: number
-  sampledRecords: number
-  rate: number
-  exact: boolean
-  keyBytes: number
-  storedValueBytes: number
-  rawValueBytes: Interval
   release: string | null
   lz4: 'one-shot' | 'stream'
   stored: { fileBytes: number; decompressMBps: number | null; decompressNoisy: boolean }

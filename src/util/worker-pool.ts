@@ -196,10 +196,19 @@ export interface WorkBeside<Res> {
   noticeExits: () => void
   /** Every task answered. */
   settled: () => boolean
-  /** The run's first failure, if any: it ends the run. */
-  failure: () => { error: unknown } | null
-  /** Record a failure of this thread's own task. */
-  fail: (error: unknown) => void
+  /** The run's first failure: it ends the run. */
+  failure: FirstFailure
+}
+
+/** A pooled run's first failure (a task's error, a worker's death): the one the run throws. */
+export class FirstFailure {
+  failed = false
+  error: unknown = undefined
+  set(error: unknown): void {
+    if (this.failed) return
+    this.failed = true
+    this.error = error
+  }
 }
 
 /**
@@ -207,22 +216,21 @@ export interface WorkBeside<Res> {
  * event loop between them; then it waits for the workers' last answers. Throws the first failure.
  */
 export async function workBeside<Req extends { kind: string }, Res extends { kind: string }>(pool: WorkerPool<Req, Res>, w: WorkBeside<Res>): Promise<void> {
-  for (let task = w.ownTask(); task && !w.failure(); task = w.ownTask()) {
+  for (let task = w.ownTask(); task && !w.failure.failed; task = w.ownTask()) {
     try {
       task()
     } catch (e) {
-      w.fail(e)
+      w.failure.set(e)
     }
     pool.poll(w.received)
     w.noticeExits()
     await new Promise((r) => setImmediate(r))
   }
-  while (!w.failure() && !w.settled()) {
+  while (!w.failure.failed && !w.settled()) {
     await pool.waitAsync(w.received, BESIDE_POLL_MS)
     w.noticeExits()
   }
-  const failed = w.failure()
-  if (failed) throw failed.error
+  if (w.failure.failed) throw w.failure.error
 }
 
 /** This worker's PoolWorkerData: its workerData, or for one started early the pool's first message, waited for. */

@@ -85,7 +85,7 @@ describe('round trip: the estimate and its interval', () => {
     // Zero but for rounding in the sums of squares.
     expect(proportional.half / proportional.estimate).toBeLessThan(1e-6)
     // One block timed of several: no variance to estimate, so no bound.
-    expect(decompressEstimate({ ...emptyRoundTrip(), blocks: 4, bytes: 16000, n: 1, sumU: 4000, sumT: 1, sumUU: 16e6, sumTT: 1, sumUT: 4000 })!.relHalf).toBe(
+    expect(decompressEstimate({ ...emptyRoundTrip(), blocks: 4, bytes: 16000, n: 1, sumS: 4000, sumC: 1, sumSS: 16e6, sumCC: 1, sumCS: 4000 })!.relHalf).toBe(
       Number.POSITIVE_INFINITY,
     )
     expect(decompressEstimate(emptyRoundTrip())).toBeNull()
