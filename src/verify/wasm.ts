@@ -16,7 +16,7 @@ import { readFixed32 } from '../format/coding.js'
 import type { ReadWindow } from '../io/byte-source.js'
 import { computeStoredChecksum } from '../table/block-reader.js'
 import { BlockCode, type BlockChecker, type BlockResults, type TableFacts } from './block-checker.js'
-import { BlockRegion, compileKernel } from '../wasm/kernel.js'
+import { BlockRegion, compileKernel, instantiateKernel } from '../wasm/kernel.js'
 import { VERIFY_KERNELS_WASM } from './verify-kernels.generated.js'
 
 /** The portable checker of verify's checks (block-checker.ts VERIFY_CHECKS). */
@@ -166,12 +166,12 @@ export class WasmOrderChecker {
 
   /** A checker, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmOrderChecker | null {
-    const module = compileKernel(VERIFY_KERNELS_WASM)
-    return module ? new WasmOrderChecker(module) : null
+    const x = instantiateKernel<Exports>(VERIFY_KERNELS_WASM)
+    return x ? new WasmOrderChecker(x) : null
   }
 
-  private constructor(module: WebAssembly.Module) {
-    this.x = new WebAssembly.Instance(module).exports as unknown as Exports
+  private constructor(x: Exports) {
+    this.x = x
     this.prev = this.x.PREV.value as number
     this.first = this.x.FIRST.value as number
     this.blockBase = this.x.BLOCK.value as number
