@@ -11,6 +11,7 @@ import type { DictMode } from '../recompress/config.js'
 import type { RecompressResult } from '../recompress/engine.js'
 import type { ZstdVersions } from './versions.js'
 import { transferable, UsageError } from '../errors.js'
+import { cleanupOnExit } from '../util/cleanup.js'
 
 export const BASELINE_SCHEMA = 'sstkit-baseline'
 /** Where `baseline` writes and `check-size` reads when neither a flag nor the config file says. */
@@ -204,8 +205,10 @@ export function serializeBaseline(b: Baseline): string {
 export function writeFileAtomic(path: string, text: string): void {
   const target = resolve(path)
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  const fd = openSync(tmp, 'wx', 0o644)
+  // A signal while the temporary file exists waits for this synchronous write (a handler is installed), then removes it.
+  const removeTmp = cleanupOnExit(() => rmSync(tmp, { force: true }))
   try {
+    const fd = openSync(tmp, 'wx', 0o644)
     try {
       writeSync(fd, text)
       fsyncSync(fd)
@@ -213,9 +216,8 @@ export function writeFileAtomic(path: string, text: string): void {
       closeSync(fd)
     }
     renameSync(tmp, target)
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw e
+  } finally {
+    removeTmp()
   }
 }
 

@@ -209,8 +209,12 @@ class NoHolder implements Holder {
 }
 
 function tryPin(dir: string, holder: Holder, options: PinOptions): PinnedDatabase | null {
-  if (!holder.start()) return null
+  // Registered before the directory exists: a signal from then on finds the handler that removes it.
   const unregister = cleanupOnExit(() => holder.release())
+  if (!holder.start()) {
+    unregister()
+    return null
+  }
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
   try {
     for (let attempt = 1; ; attempt++) {
