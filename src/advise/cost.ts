@@ -12,7 +12,11 @@
  *   bytes saved against today: the level's projected size (stored) and per day written;
  * - the compaction CPU RocksDB measured (compaction_time_cpu_micros) against sstkit's model of
  *   today's setting on the same bytes (compression plus decompression of as many bytes): how far
- *   apart they are (the rest is RocksDB's reading, merging and writing).
+ *   apart they are (the rest is RocksDB's reading, merging and writing); on L0 likewise the flush
+ *   CPU of the flushes' "Flush lasted" lines against the model's compression of the bytes those
+ *   flushes wrote (the rest is building the table from the memtable and writing it). Without such
+ *   lines (RocksDB before 6.24, or only a WAL recovery's flushes) L0 is priced on the model only,
+ *   and says so.
  * Reads: the statistics dumps' rocksdb.block.cache.data.miss (data blocks read from the files, so
  * decompressed) per second; decompression cores for a setting = misses/s × the level's mean
  * uncompressed block / its decompression speed. RocksDB counts them for the whole database, so
@@ -66,8 +70,16 @@ export interface MeasuredLevel {
   rawBytes: number
   files: number
   flushFiles: number
+  /** Of writtenBytes, the file_size of the table files flushes (and WAL recoveries) wrote. */
+  flushBytes: number
   compactions: number
   compactionCpuSeconds: number
+  /** CPU the flushes' "Flush lasted … cpu microseconds" lines logged (L0; 0 without such lines). */
+  flushCpuSeconds: number
+  /** The flushes flushCpuSeconds covers (a WAL recovery's flush logs no CPU). */
+  flushCpuFlushes: number
+  /** The file_size of the table files those flushes wrote. */
+  flushCpuFileBytes: number
   /** Compression of the bytes written, by file bytes (e.g. {"LZ4": 1.0}). */
   compressionShares: Record<string, number>
 }
@@ -91,6 +103,8 @@ export interface MeasuredWorkload {
   spanSeconds: number
   shortSpan: boolean
   levels: MeasuredLevel[]
+  /** "Flush lasted … cpu microseconds" lines the LOGs hold (none before RocksDB 6.24). */
+  flushCpuLines: number
   reads: MeasuredReads | null
   /** Table files whose level or column family the LOGs do not tell, and their bytes (left out). */
   unattributedBytes: number
@@ -152,6 +166,12 @@ export interface LevelCost {
   modelCompactionCores: number | null
   /** One line comparing the two. */
   modelCheck: string | null
+  /** L0: the flush CPU RocksDB logged, in cores; null without "Flush lasted" lines for this level. */
+  measuredFlushCores: number | null
+  /** sstkit's model of today's setting compressing the bytes those flushes wrote, in cores. */
+  modelFlushCores: number | null
+  /** L0 with flushes: one line comparing the two, or saying the LOG has no flush CPU. */
+  flushCheck: string | null
 }
 
 /** Reads the LOGs of a database directory and says whether they give a workload. */
@@ -194,8 +214,12 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
         rawBytes: l.rawBytes,
         files: l.files,
         flushFiles: l.flushFiles,
+        flushBytes: l.flushBytes,
         compactions: l.compactions,
         compactionCpuSeconds: l.compactionCpuMicros / 1e6,
+        flushCpuSeconds: l.flushCpuMicros / 1e6,
+        flushCpuFlushes: l.flushCpuFlushes,
+        flushCpuFileBytes: l.flushCpuFileBytes,
         compressionShares: Object.fromEntries(Object.entries(l.fileBytesByCompression).map(([k, v]) => [k, total > 0 ? v / total : 0])),
       })
     }
@@ -212,6 +236,7 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
     spanSeconds: span,
     shortSpan,
     levels,
+    flushCpuLines: summary.flushCpuLines,
     reads,
     unattributedBytes: summary.unattributedBytes,
   }
@@ -342,9 +367,10 @@ export function levelCost(l: LevelAdvice, workload: WorkloadAdvice | null | unde
     modelCores = compactedInput * (compress + decompress)
     if (measuredCores > 0) {
       const share = modelCores / measuredCores
-      modelCheck = `RocksDB spent ${measuredCores.toFixed(3)} cores compacting into L${l.level}; sstkit's model of ${today.setting.label}${speeds.reference ? ' (reference speeds)' : ''} (compress and decompress those bytes) ${modelCores.toFixed(3)}, ${(share * 100).toFixed(0)}% of it${share > 1.5 ? ': the model is above the measured total, its speeds or the LOG’s rate are off here' : ' (the rest: reading, merging, writing)'}`
+      modelCheck = `RocksDB spent ${formatCores(measuredCores)} cores compacting into L${l.level}; sstkit's model of ${today.setting.label}${speeds.reference ? ' (reference speeds)' : ''} (compress and decompress those bytes) ${formatCores(modelCores)}, ${percent(share)} of it${share > 1.5 ? ': the model is above the measured total, its speeds or the LOG’s rate are off here' : ' (the rest: reading, merging, writing)'}`
     }
   }
+  const flush = flushCheckOf(l, m, shape, w, today)
   return {
     writtenPerDay: (m.writtenBytes / span) * 86400,
     inputPerDay: inputPerSecond(m, shape, span) * 86400,
@@ -355,7 +381,60 @@ export function levelCost(l: LevelAdvice, workload: WorkloadAdvice | null | unde
     measuredCompactionCores: measuredCores,
     modelCompactionCores: modelCores,
     modelCheck,
+    measuredFlushCores: flush.measured,
+    modelFlushCores: flush.model,
+    flushCheck: flush.line,
   }
+}
+
+/** Which flushes the logged flush CPU covers: all of them, or a share of the bytes flushed. */
+function coverage(m: MeasuredLevel): string {
+  const flushes = `${m.flushCpuFlushes} flush${m.flushCpuFlushes === 1 ? '' : 'es'}`
+  const share = m.flushBytes > 0 ? m.flushCpuFileBytes / m.flushBytes : 1
+  if (share >= 0.995) return flushes
+  return `${flushes}, ${percent(share)} of the bytes flushed; the rest logged no CPU (a WAL recovery at open, or RocksDB before 6.24)`
+}
+
+/** A share as a percentage people read: whole above 10%, one decimal below. */
+function percent(share: number): string {
+  return `${(share * 100).toFixed(share >= 0.1 ? 0 : 1)}%`
+}
+
+/**
+ * L0: the CPU the flushes' "Flush lasted" lines logged against sstkit's model of today's setting
+ * compressing the bytes those flushes wrote (a flush reads the memtable: nothing to decompress);
+ * without such lines, the line saying L0 is priced on the model only.
+ */
+function flushCheckOf(
+  l: LevelAdvice,
+  m: MeasuredLevel,
+  shape: LevelShape,
+  w: MeasuredWorkload,
+  today: SettingEstimate | null,
+): { measured: number | null; model: number | null; line: string | null } {
+  if (l.level !== 0 || m.flushFiles === 0) return { measured: null, model: null, line: null }
+  if (m.flushCpuFlushes === 0)
+    return {
+      measured: null,
+      model: null,
+      line: `no flush into L0 logged its CPU (the "Flush lasted … cpu microseconds" lines are written by RocksDB 6.24 and later, not by a WAL recovery's flush at open): L0 is priced on sstkit's speed model only, unchecked against RocksDB`,
+    }
+  const span = w.spanSeconds
+  const measured = m.flushCpuSeconds / span
+  if (!today || !(measured > 0) || m.writtenBytes <= 0) return { measured, model: null, line: null }
+  const covers = coverage(m)
+  if (today.setting.type === 'none')
+    return {
+      measured,
+      model: 0,
+      line: `RocksDB spent ${formatCores(measured)} cores flushing into L0 (${covers}); today's setting none compresses nothing: all of it is building the table from the memtable and writing it`,
+    }
+  const speeds = speedsOf(today)
+  const flushedInputGBps = (inputPerSecond(m, shape, span) * (m.flushCpuFileBytes / m.writtenBytes)) / 1e9
+  const model = flushedInputGBps * speeds.compressSecPerGB
+  const share = model / measured
+  const line = `RocksDB spent ${formatCores(measured)} cores flushing into L0 (${covers}); sstkit's model of ${today.setting.label}${speeds.reference ? ' (reference speeds)' : ''} (compress those bytes) ${formatCores(model)}, ${percent(share)} of it${share > 1.5 ? ': the model is above the measured total, its speeds or the LOG’s rate are off here' : ' (the rest: building the table from the memtable, writing)'}`
+  return { measured, model, line }
 }
 
 function shapeOf(l: LevelAdvice): LevelShape {
@@ -425,6 +504,14 @@ function dollarsOf(x: SettingEstimate, today: SettingEstimate | null, m: Measure
   const c = settingCost(x, today, m, shape, w, prices)
   const cpu = (c.cores + (c.readCores ?? 0)) * prices.cpuPerCoreHour * HOURS_PER_MONTH
   return { total: cpu + storage, cpu, storage }
+}
+
+/** Cores for people: one decimal from 10, two from 0.01, two significant digits below (0.000040). */
+export function formatCores(n: number): string {
+  if (n === 0) return '0'
+  if (n >= 10) return n.toFixed(1)
+  if (n >= 0.01) return n.toFixed(2)
+  return n.toPrecision(2)
 }
 
 /** Dollars for people: whole above $100, cents above $1, two significant digits below, "<$0.0001" below that. */

@@ -13,6 +13,9 @@
  *   compaction_time_micros, compaction_time_cpu_micros, num_output_files, output_compression).
  *   Before RocksDB 8 neither compaction event names the column family; it is taken from the job's
  *   output files, else from the job's "[cf] [JOB n] Compacting ... to Lk" text line.
+ * - flush CPU: each flush's "[cf] [JOB n] Flush lasted W microseconds, and C cpu microseconds."
+ *   text line (RocksDB 6.24 and later), booked with its job to the column family's L0 once the
+ *   job's outcome is read; the line also tells its job is a flush. A WAL recovery's flush logs none.
  * - the span: first and last time_micros of any event.
  * From statistics dumps (`statistics` enabled; cumulative since the database opened, so rates come
  * from differences between consecutive dumps, a counter going down starts a new run): the counters
@@ -31,6 +34,7 @@ import {
   lineTimestampMicros,
   parseCompactingLine,
   parseEventLine,
+  parseFlushLastedLine,
   parseOpenIdLine,
   parseStatisticLine,
   type InfoLogEvent,
@@ -77,6 +81,14 @@ export interface LevelWrites {
   compactionWallMicros: number
   /** output_compression of the last compaction to this level. */
   lastOutputCompression: string | null
+  /**
+   * The CPU and wall-clock microseconds flushes logged in their "Flush lasted" lines (L0 only),
+   * the number of those flushes, and the file_size of the table files they wrote.
+   */
+  flushCpuMicros: number
+  flushWallMicros: number
+  flushCpuFlushes: number
+  flushCpuFileBytes: number
 }
 
 export interface ColumnFamilyWrites {
@@ -136,6 +148,8 @@ export interface EventLogSummary {
   /** compaction_finished events (trivial moves write nothing and are counted apart). */
   compactions: number
   trivialMoves: number
+  /** "Flush lasted … cpu microseconds" lines read (none before RocksDB 6.24). */
+  flushCpuLines: number
   columnFamilies: ColumnFamilyWrites[]
   /** Table files whose job's level or column family is unknown (its outcome not in the LOGs). */
   unattributedFiles: number
@@ -256,9 +270,17 @@ interface PendingFile {
   compression: string
 }
 
+interface FlushCpu {
+  columnFamily: string
+  cpuMicros: number
+  wallMicros: number
+}
+
 interface OpenJob {
   kind: 'flush' | 'compaction' | 'unknown'
   files: PendingFile[]
+  /** A flush's "Flush lasted" lines (one per column family an atomic flush wrote). */
+  flushCpu: FlushCpu[]
   /** From the "Compacting" text line or compaction_started's cf_name. */
   columnFamily: string | null
   outputLevel: number | null
@@ -281,6 +303,10 @@ function emptyLevel(level: number): LevelWrites {
     compactionCpuMicros: 0,
     compactionWallMicros: 0,
     lastOutputCompression: null,
+    flushCpuMicros: 0,
+    flushWallMicros: 0,
+    flushCpuFlushes: 0,
+    flushCpuFileBytes: 0,
   }
 }
 
@@ -295,6 +321,7 @@ class WorkloadAccumulator {
   flushes = 0
   compactions = 0
   trivialMoves = 0
+  flushCpuLines = 0
   unattributedFiles = 0
   unattributedBytes = 0
   // statistics
@@ -342,6 +369,14 @@ class WorkloadAccumulator {
         const job = this.start(compacting.job, 'compaction')
         job.columnFamily = compacting.columnFamily
         job.outputLevel = compacting.outputLevel
+      }
+      return
+    }
+    if (raw.includes('] Flush lasted ')) {
+      const lasted = parseFlushLastedLine(utf8(raw))
+      if (lasted !== null) {
+        this.flushCpuLines++
+        this.flushJob(lasted.job).flushCpu.push({ columnFamily: lasted.columnFamily, cpuMicros: lasted.cpuMicros, wallMicros: lasted.wallMicros })
       }
       return
     }
@@ -405,7 +440,24 @@ class WorkloadAccumulator {
       }
       this.settle(id, existing, null)
     }
-    const job: OpenJob = { kind, files: [], columnFamily: null, outputLevel: null }
+    const job: OpenJob = { kind, files: [], flushCpu: [], columnFamily: null, outputLevel: null }
+    this.jobs.set(id, job)
+    return job
+  }
+
+  /**
+   * The flush job a "Flush lasted" line names: logged after the flush's table file and before its
+   * flush_finished, so the job is open with its files; one whose start no LOG holds is opened here.
+   * A compaction open under that number is an earlier one that never finished.
+   */
+  flushJob(id: number): OpenJob {
+    const existing = this.jobs.get(id)
+    if (existing !== undefined && existing.kind !== 'compaction') {
+      existing.kind = 'flush'
+      return existing
+    }
+    if (existing !== undefined) this.settle(id, existing, null)
+    const job: OpenJob = { kind: 'flush', files: [], flushCpu: [], columnFamily: null, outputLevel: null }
     this.jobs.set(id, job)
     return job
   }
@@ -447,7 +499,7 @@ class WorkloadAccumulator {
         let job = this.jobs.get(e.job)
         if (job === undefined) {
           // its start is in a LOG no longer there: the outcome may still come
-          job = { kind: 'unknown', files: [], columnFamily: null, outputLevel: null }
+          job = { kind: 'unknown', files: [], flushCpu: [], columnFamily: null, outputLevel: null }
           this.jobs.set(e.job, job)
         }
         job.files.push(file)
@@ -468,7 +520,7 @@ class WorkloadAccumulator {
       }
       case 'compaction_finished': {
         if (e.job === null) return
-        const job = this.jobs.get(e.job) ?? { kind: 'compaction', files: [], columnFamily: null, outputLevel: null }
+        const job = this.jobs.get(e.job) ?? { kind: 'compaction', files: [], flushCpu: [], columnFamily: null, outputLevel: null }
         const outputLevel = eventNumber(f, 'output_level')
         this.compactions++
         this.settle(e.job, { ...job, kind: 'compaction', outputLevel: outputLevel ?? job.outputLevel }, f)
@@ -508,6 +560,18 @@ class WorkloadAccumulator {
         entry.writtenBytes += file.fileBytes
       } else if (finished === null) entry.writtenBytes += file.fileBytes
     }
+    if (job.kind === 'flush') {
+      const timed = new Set<string>()
+      for (const cpu of job.flushCpu) {
+        const entry = this.level(cpu.columnFamily, 0)
+        entry.flushCpuMicros += cpu.cpuMicros
+        entry.flushWallMicros += cpu.wallMicros
+        entry.flushCpuFlushes++
+        if (timed.has(cpu.columnFamily)) continue
+        timed.add(cpu.columnFamily)
+        for (const file of job.files) if (file.columnFamily === cpu.columnFamily) entry.flushCpuFileBytes += file.fileBytes
+      }
+    }
     if (finished === null || level === null) return
     const cf = job.columnFamily ?? job.files.find((file) => file.columnFamily !== '')?.columnFamily ?? null
     // a compaction that wrote nothing and whose column family no line names: nothing to book
@@ -539,6 +603,7 @@ class WorkloadAccumulator {
       flushes: this.flushes,
       compactions: this.compactions,
       trivialMoves: this.trivialMoves,
+      flushCpuLines: this.flushCpuLines,
       columnFamilies,
       unattributedFiles: this.unattributedFiles,
       unattributedBytes: this.unattributedBytes,

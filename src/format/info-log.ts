@@ -5,6 +5,7 @@
  *   2026/12/03-09:19:11.821634 10483 EVENT_LOG_v1 {"time_micros": 1796289551821601, "cf_name": ...}
  *   2026/12/03-09:19:11.823667 10483 (Original Log Time 2026/12/03-09:19:11.823582) EVENT_LOG_v1 {...}
  *   2026/12/03-09:19:11.870846 10482 [db/compaction/compaction_job.cc:1994] [default] [JOB 6] Compacting 4@0 files to L1, score 1.00
+ *   2026/12/03-13:14:40.907156 31715 [db/flush_job.cc:1025] [default] [JOB 2] Flush lasted 16830 microseconds, and 3531 cpu microseconds.
  *   2026/12/03-09:19:11.796941 10515 [db/db_impl/db_impl.cc:788] STATISTICS:
  *    rocksdb.block.cache.data.miss COUNT : 0
  *    rocksdb.bytes.decompressed P50 : 0.000000 P95 : ... COUNT : 0 SUM : 0
@@ -117,6 +118,29 @@ export function parseCompactingLine(line: string): CompactingLine | null {
   const m = COMPACTING.exec(line)
   if (m === null) return null
   return { columnFamily: m[1], job: Number(m[2]), outputLevel: Number(m[3]) }
+}
+
+export interface FlushLastedLine {
+  columnFamily: string
+  job: number
+  /** Wall-clock microseconds the flush took writing its table. */
+  wallMicros: number
+  /** CPU microseconds of the flushing thread over the same (RocksDB's FlushJob::WriteLevel0Table). */
+  cpuMicros: number
+}
+
+const FLUSH_LASTED = /\] \[(.*)\] \[JOB (\d+)\] Flush lasted (\d+) microseconds, and (\d+) cpu microseconds\./
+
+/**
+ * The text line a flush job logs once its L0 table is written ("[cf] [JOB 2] Flush lasted 16830
+ * microseconds, and 3531 cpu microseconds."): RocksDB 6.24 and later (the same wording since); the
+ * event log carries no flush CPU. A WAL recovery's flush at open logs none.
+ */
+export function parseFlushLastedLine(line: string): FlushLastedLine | null {
+  if (!line.includes('] Flush lasted ')) return null
+  const m = FLUSH_LASTED.exec(line)
+  if (m === null) return null
+  return { columnFamily: m[1], job: Number(m[2]), wallMicros: Number(m[3]), cpuMicros: Number(m[4]) }
 }
 
 const OPEN_ID = / DB Session ID: +(\S+)\s*$/

@@ -5,7 +5,7 @@
  */
 import type { EChartsOption } from 'echarts'
 import { createRequire } from 'node:module'
-import { type LevelCost, money, type SettingCost } from '../advise/cost.js'
+import { formatCores, type LevelCost, money, type SettingCost } from '../advise/cost.js'
 import type { Advice, LevelAdvice } from '../advise/model.js'
 
 /** Bytes in decimal units, as rates and bills are quoted (41 GB/day). */
@@ -19,12 +19,7 @@ export function decimalBytes(n: number): string {
   return `${sign}${a.toFixed(0)} B`
 }
 
-export function cores(n: number): string {
-  if (n === 0) return '0'
-  if (n >= 10) return n.toFixed(1)
-  if (n >= 0.01) return n.toFixed(2)
-  return n.toPrecision(2)
-}
+export const cores = formatCores
 
 const dollars = money
 
@@ -63,14 +58,22 @@ export function costSentence(l: LevelAdvice): string | null {
   return `${levelName(l)}: ${decimalBytes(c.writtenPerDay)}/day written; ${cost}${vs}${saved}${reads}${money}`
 }
 
-/** Per column family: its levels' cost sentences, then the compaction CPU checks. */
+/** A level's checks of sstkit's model against the CPU RocksDB logged: L0's flushes, then compactions. */
+export function checkLines(l: LevelAdvice): string[] {
+  const out: string[] = []
+  if (l.cost?.flushCheck) out.push(l.cost.flushCheck)
+  if (l.cost?.modelCheck) out.push(l.cost.modelCheck)
+  return out
+}
+
+/** Per column family: its levels' cost sentences, then the flush and compaction CPU checks. */
 export function costLines(levels: LevelAdvice[]): string[] {
   const out: string[] = []
   for (const l of levels) {
     const s = costSentence(l)
     if (s) out.push(s)
   }
-  for (const l of levels) if (l.cost?.modelCheck) out.push(l.cost.modelCheck)
+  for (const l of levels) out.push(...checkLines(l))
   return out
 }
 

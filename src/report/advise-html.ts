@@ -10,7 +10,7 @@
  */
 import { blobSummaryLine } from './advise-blob.js'
 import { createRequire } from 'node:module'
-import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds } from './advise-cost.js'
+import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
 import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
 import {
@@ -499,14 +499,14 @@ function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): stri
     .join('\n')
 }
 
-/** A level's cost at the measured write rate: its sentence, the compaction CPU check and every setting's cost. */
+/** A level's cost at the measured write rate: its sentence, the flush and compaction CPU checks and every setting's cost. */
 function costHtml(l: LevelAdvice): string[] {
   const sentence = costSentence(l)
   if (!sentence) return []
   const table = costTable(l)
   return [
     `<p class="cost">${text(sentence)}</p>`,
-    l.cost?.modelCheck ? `<p class="cost-check">${text(l.cost.modelCheck)}</p>` : '',
+    ...checkLines(l).map((check) => `<p class="cost-check">${text(check)}</p>`),
     table
       ? `<details><summary>Every evaluated setting at the measured rate</summary>\n${htmlTable(
           table.columns,

@@ -3,14 +3,17 @@
  * databases db_bench 7.8.3 wrote under known workloads (test/fixtures/workload-log.mjs): the JSON
  * carries per level the bytes written over the LOGs' span (within 1% of the tests' own sum of the
  * events), every setting's cores at that rate, and the decisions use them (balanced weighted by
- * rate, --objective cost at the least total). Without a usable LOG: one line, and the fixed rules.
+ * rate, --objective cost at the least total), and L0's flush CPU (the "Flush lasted" lines) is the
+ * sum of those lines per column family, checked against sstkit's model. A LOG RocksDB 6.17.3 wrote
+ * (before those lines) prices L0 on the model only and says so. Without a usable LOG: one line,
+ * and the fixed rules.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/advise/model.js'
-import { measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
+import { levelCost, measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
 import { limitsFor, references } from '../../src/advise/decide.js'
 import { renderAdviceMarkdown, renderAdviceText } from '../../src/report/advise.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
@@ -34,10 +37,12 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   let dir: string
   const dbs: Record<string, string> = {}
   let balanced: Advice
+  let cfsCost: Advice
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-'))
-    for (const name of ['fill', 'cfs', 'quiet']) dbs[name] = writeWorkload(name, join(dir, name))
+    for (const name of ['fill', 'cfs', 'quiet', 'reopen']) dbs[name] = writeWorkload(name, join(dir, name))
     balanced = advise([dbs.fill, ...WHOLE])
+    cfsCost = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
   }, 180_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -91,6 +96,60 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     }
   })
 
+  it('the JSON carries per column family the flush CPU of its "Flush lasted" lines, and L0 checks the model against it', () => {
+    let checked = 0
+    for (const [name, a] of [
+      ['fill', balanced],
+      ['cfs', cfsCost],
+    ] as const) {
+      const sum = sumEvents(dbs[name])
+      const measured = a.workload!.measured!
+      expect(measured.flushCpuLines).toBe([...sum.flushCpuLines.values()].reduce((x, y) => x + y, 0))
+      const l0s = measured.levels.filter((m) => m.level === 0)
+      expect(l0s.map((m) => m.columnFamily).sort()).toEqual([...sum.flushCpuMicros.keys()].sort())
+      for (const m of l0s) {
+        expect(m.flushCpuSeconds, m.columnFamily).toBe(sum.flushCpuMicros.get(m.columnFamily)! / 1e6)
+        expect(m.flushCpuFlushes, m.columnFamily).toBe(sum.flushCpuLines.get(m.columnFamily))
+        // no WAL recovery in these runs: the flushes logged cover every byte flushed
+        expect(m.flushCpuFileBytes).toBe(m.flushBytes)
+      }
+      for (const l of levelsOf(a)) {
+        if (l.level !== 0 || !l.cost || !l.today) continue
+        const m = l0s.find((x) => x.columnFamily === l.columnFamily)!
+        const c = l.cost
+        expect(c.measuredFlushCores).toBeCloseTo(m.flushCpuSeconds / measured.spanSeconds, 12)
+        const inputGBps = c.inputPerDay / 86400 / 1e9
+        expect(c.modelFlushCores).toBeCloseTo(inputGBps * (m.flushCpuFileBytes / m.writtenBytes) * speedsOf(l.today).compressSecPerGB, 12)
+        expect(c.flushCheck).toMatch(
+          new RegExp(
+            `^RocksDB spent \\S+ cores flushing into L0 \\(${m.flushCpuFlushes} flush(es)?\\); sstkit's model of .+ \\(compress those bytes\\) \\S+, [\\d.]+% of it`,
+          ),
+        )
+        const share = c.modelFlushCores! / c.measuredFlushCores!
+        expect(c.flushCheck).toContain(`${(share * 100).toFixed(share >= 0.1 ? 0 : 1)}% of it`)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(2)
+  })
+
+  it("flushes that logged no CPU (the reopen's WAL recovery): L0's check is on the other flushes' bytes and says which share", () => {
+    const w = measureWorkload(dbs.reopen)
+    const m = w.measured!.levels.find((l) => l.columnFamily === 'default' && l.level === 0)!
+    expect(m.flushCpuFileBytes).toBeGreaterThan(0)
+    expect(m.flushCpuFileBytes).toBeLessThan(m.flushBytes)
+    // the reopened database's LOG priced on the settings evaluated for fill's L0 (same column family, lz4 today)
+    const l0 = levelsOf(balanced).find((l) => l.columnFamily === 'default' && l.level === 0)!
+    const c = levelCost(l0, w)!
+    const share = m.flushCpuFileBytes / m.flushBytes
+    expect(c.flushCheck).toContain(
+      `(${m.flushCpuFlushes} flushes, ${(share * 100).toFixed(share >= 0.1 ? 0 : 1)}% of the bytes flushed; the rest logged no CPU (a WAL recovery at open, or RocksDB before 6.24)); `,
+    )
+    expect(c.measuredFlushCores).toBeCloseTo(m.flushCpuSeconds / w.measured!.spanSeconds, 12)
+    const inputGBps = c.inputPerDay / 86400 / 1e9
+    expect(c.modelFlushCores).toBeCloseTo(inputGBps * (m.flushCpuFileBytes / m.writtenBytes) * speedsOf(l0.today!).compressSecPerGB, 12)
+  })
+
   it('balanced weighs each level by its measured rate and says so', () => {
     expect(balanced.notes.some((n) => /weighted by the write rate the info LOG measured/.test(n))).toBe(true)
     const w = balanced.workload!
@@ -132,15 +191,21 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(checked.length).toBeGreaterThan(0)
     const unwrapped = text.replace(/\n\s+/g, ' ')
     for (const l of checked) expect(unwrapped).toContain(l.cost!.modelCheck!.split(';')[0])
+    const flushChecked = levelsOf(balanced).filter((l) => l.cost?.flushCheck)
+    expect(flushChecked.map((l) => l.level)).toEqual([0])
+    const flushCheck = flushChecked[0].cost!.flushCheck!
+    expect(unwrapped).toContain(flushCheck.split(';')[0])
+    expect(renderAdviceMarkdown(balanced)).toContain(`- ${flushCheck.split(';')[0]}`)
     expect(renderAdviceText(balanced, { wide: true })).toMatch(/Cores\s*│\s*CPU-h\/day/)
     expect(renderAdviceMarkdown(balanced)).toMatch(/^- L0: [\d.]+ [KMGT]?B\/day written;/m)
     const html = renderAdviceHtml(balanced)
     expect(html).toMatch(/<section id="workload">[\s\S]*?<svg[\s\S]*?<\/section>/)
     expect(html).toMatch(/<p class="cost">L0: /)
+    expect(html).toMatch(/<p class="cost-check">RocksDB spent \S+ cores flushing into L0 /)
   })
 
   it('--objective cost: per level the setting of least total, as priced', () => {
-    const a = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
+    const a = cfsCost
     expect(a.objective.name).toBe('cost')
     expect(a.objective.limits).toEqual({ cpuPerCoreHour: 0.05, storagePerGBMonth: 0.1 })
     expect(a.workload?.prices).toEqual({ cpuPerCoreHour: 0.05, storagePerGBMonth: 0.1 })
@@ -159,6 +224,58 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(a.workload?.note).toMatch(/holds no event: info_log_level above INFO, or a LevelDB LOG: compression CPU is ranked by the fixed rules/)
     expect(a.notes.filter((n) => /info LOG/.test(n))).toHaveLength(1)
     for (const l of levelsOf(a)) expect(l.cost ?? null).toBeNull()
+  })
+})
+
+describe('the example database (RocksDB 7.8.3, its LOG committed)', () => {
+  it("each column family's L0 flush CPU is its LOG lines' sum; L0 without compression: all of it building the table", () => {
+    const db = join(ROOT, 'examples/db')
+    const a = advise([db, ...WHOLE])
+    const sum = sumEvents(db)
+    const measured = a.workload!.measured!
+    let none = 0
+    for (const l of levelsOf(a).filter((x) => x.level === 0)) {
+      const m = measured.levels.find((x) => x.columnFamily === l.columnFamily && x.level === 0)!
+      expect(m.flushCpuSeconds * 1e6).toBeCloseTo(sum.flushCpuMicros.get(l.columnFamily)!, 6)
+      expect(l.cost!.measuredFlushCores).toBeCloseTo(sum.flushCpuMicros.get(l.columnFamily)! / 1e6 / measured.spanSeconds, 12)
+      if (l.today?.setting.type === 'none') {
+        none++
+        expect(l.cost!.modelFlushCores).toBe(0)
+        expect(l.cost!.flushCheck).toMatch(
+          /^RocksDB spent \S+ cores flushing into L0 \(\d+ flushes\); today's setting none compresses nothing: all of it is building the table from the memtable and writing it$/,
+        )
+      } else expect(l.cost!.modelFlushCores).toBeGreaterThan(0)
+    }
+    // the "events" column family stores L0 uncompressed (compression_per_level none first)
+    expect(none).toBe(1)
+  })
+})
+
+describe('a LOG RocksDB 6.17.3 wrote: no "Flush lasted" lines', () => {
+  // generate-workload-v6.sh (npm rocksdb@5.2.1): flushes on L0 and a compaction into L1
+  const db = join(ROOT, 'test/fixtures/workload/rocksdb-6.17.3')
+
+  it('L0 priced on the model only, and says so; compactions still checked', () => {
+    const a = advise([db, ...WHOLE])
+    const measured = a.workload!.measured!
+    expect(measured.flushCpuLines).toBe(0)
+    const l0m = measured.levels.find((m) => m.level === 0)!
+    expect(l0m.flushFiles).toBeGreaterThan(0)
+    expect([l0m.flushCpuSeconds, l0m.flushCpuFlushes, l0m.flushCpuFileBytes]).toEqual([0, 0, 0])
+    const l0 = levelsOf(a).find((l) => l.level === 0)!
+    const c = l0.cost!
+    expect(c.measuredFlushCores).toBeNull()
+    expect(c.modelFlushCores).toBeNull()
+    expect(c.flushCheck).toMatch(
+      /^no flush into L0 logged its CPU \(.*RocksDB 6\.24 and later.*\): L0 is priced on sstkit's speed model only, unchecked against RocksDB$/,
+    )
+    // L0's settings are priced as ever: the model's CPU at the measured rate
+    const inputGBps = c.inputPerDay / 86400 / 1e9
+    for (const [i, x] of l0.matrix.entries()) expect(c.settings[i].cores).toBeCloseTo(speedsOf(x).compressSecPerGB * inputGBps + c.settings[i].dictCores, 9)
+    const compacted = levelsOf(a).filter((l) => l.cost?.measuredCompactionCores != null)
+    expect(compacted.length).toBeGreaterThan(0)
+    for (const l of compacted) expect(l.cost!.modelCheck).toMatch(/^RocksDB spent \S+ cores compacting into L\d+; /)
+    expect(renderAdviceText(a).replace(/\n\s+/g, ' ')).toContain(c.flushCheck!)
   })
 })
 

@@ -4,7 +4,8 @@
  * openId id, flush (and WAL recovery) outputs on L0 by their file_size, compactions on their output_level by
  * total_output_size, a compaction's column family taken from its output files or its
  * "[cf] [JOB n] Compacting ... to Lk" line (which also places the files of a compaction whose end
- * no LOG holds).
+ * no LOG holds); and apart from the events, each column family's flush CPU as the sum of its
+ * "[cf] [JOB n] Flush lasted W microseconds, and C cpu microseconds." lines (a plain regex).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,6 +17,9 @@ export interface EventSum {
   raw: Map<string, number>
   /** "cf/L<level>" → compaction_time_cpu_micros. */
   cpuMicros: Map<string, number>
+  /** column family → the cpu microseconds of its "Flush lasted" lines, and how many lines. */
+  flushCpuMicros: Map<string, number>
+  flushCpuLines: Map<string, number>
   first: number
   last: number
   logFiles: number
@@ -41,6 +45,8 @@ export function sumEvents(db: string): EventSum {
   let first = Number.POSITIVE_INFINITY
   let last = Number.NEGATIVE_INFINITY
   let flushes = 0
+  const flushCpuMicros = new Map<string, number>()
+  const flushCpuLines = new Map<string, number>()
   const logs = logFilesOf(db)
   for (const path of logs) {
     for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -53,6 +59,11 @@ export function sumEvents(db: string): EventSum {
       if (c) {
         compactingCf.set(`${openId}#${c[2]}`, c[1])
         compactingLevel.set(`${openId}#${c[2]}`, Number(c[3]))
+      }
+      const lasted = /\[([^\]]*)\] \[JOB \d+\] Flush lasted \d+ microseconds, and (\d+) cpu microseconds\.$/.exec(line)
+      if (lasted) {
+        flushCpuMicros.set(lasted[1], (flushCpuMicros.get(lasted[1]) ?? 0) + Number(lasted[2]))
+        flushCpuLines.set(lasted[1], (flushCpuLines.get(lasted[1]) ?? 0) + 1)
       }
       const at = line.indexOf('EVENT_LOG_v1 {')
       if (at < 0) continue
@@ -97,5 +108,5 @@ export function sumEvents(db: string): EventSum {
     add(written, `${cf}/L${e.output_level}`, e.total_output_size)
     add(cpuMicros, `${cf}/L${e.output_level}`, e.compaction_time_cpu_micros)
   }
-  return { written, raw, cpuMicros, first, last, logFiles: logs.length, opens: opens.size, flushes, compactions: finished.size }
+  return { written, raw, cpuMicros, flushCpuMicros, flushCpuLines, first, last, logFiles: logs.length, opens: opens.size, flushes, compactions: finished.size }
 }

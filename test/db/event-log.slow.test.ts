@@ -45,6 +45,14 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       expect(summary.lastMicros).toBe(sum.last)
       expect(summary.compactions).toBe(sum.compactions)
       expect(summary.unattributedFiles).toBe(0)
+      // flush CPU per column family: the sum of its "Flush lasted" lines, across every rotated LOG
+      expect(summary.flushCpuLines).toBeGreaterThan(0)
+      expect(summary.flushCpuLines).toBe([...sum.flushCpuLines.values()].reduce((a, b) => a + b, 0))
+      for (const cf of summary.columnFamilies) {
+        const l0 = cf.levels.find((l) => l.level === 0)
+        expect(l0?.flushCpuMicros ?? 0, cf.name).toBe(sum.flushCpuMicros.get(cf.name) ?? 0)
+        expect(l0?.flushCpuFlushes ?? 0, cf.name).toBe(sum.flushCpuLines.get(cf.name) ?? 0)
+      }
     }, 120_000)
   }
 

@@ -35,6 +35,10 @@ function expectAgreement(summary: EventLogSummary, sum: EventSum): void {
   }
   for (const [key, bytes] of sum.raw) expect(levelMap(summary, (l) => l.rawBytes).get(key), key).toBe(bytes)
   for (const [key, micros] of sum.cpuMicros) expect(levelMap(summary, (l) => l.compactionCpuMicros).get(key) ?? 0, key).toBe(micros)
+  // flush CPU: every "Flush lasted" line, on its column family's L0
+  expect(levelMap(summary, (l) => l.flushCpuMicros)).toEqual(new Map([...sum.flushCpuMicros].filter(([, v]) => v > 0).map(([cf, v]) => [`${cf}/L0`, v])))
+  expect(levelMap(summary, (l) => l.flushCpuFlushes)).toEqual(new Map([...sum.flushCpuLines].map(([cf, n]) => [`${cf}/L0`, n])))
+  expect(summary.flushCpuLines).toBe([...sum.flushCpuLines.values()].reduce((a, b) => a + b, 0))
   expect(summary.firstMicros).toBe(sum.first)
   expect(summary.lastMicros).toBe(sum.last)
   expect(summary.spanSeconds).toBeCloseTo((sum.last - sum.first) / 1e6, 6)
@@ -77,6 +81,12 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       expect(level.lastOutputCompression).toBe('LZ4')
     }
     expect(summary.reads).toBeNull()
+    // RocksDB 7.8.3 logs each flush's CPU: every flush on L0 is covered
+    expect(summary.flushCpuLines).toBe(summary.flushes)
+    expect(l0.flushCpuFlushes).toBe(summary.flushes)
+    expect(l0.flushCpuFileBytes).toBe(l0.flushBytes)
+    expect(l0.flushCpuMicros).toBeGreaterThan(0)
+    expect(l0.flushWallMicros).toBeGreaterThanOrEqual(l0.flushCpuMicros * 0.5)
   })
 
   it('several column families: each its own levels, names as the MANIFEST has them', () => {
@@ -109,6 +119,10 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     // the first session wrote lz4, the second zstd
     const l0 = summary.columnFamilies[0].levels[0]
     expect(Object.keys(l0.fileBytesByCompression).sort()).toEqual(['LZ4', 'ZSTD'])
+    // the second open's WAL recovery wrote an L0 table and logged no CPU: the flush CPU covers the other flushes' bytes
+    expect(l0.flushCpuFlushes).toBe(summary.flushCpuLines)
+    expect(l0.flushCpuFileBytes).toBeGreaterThan(0)
+    expect(l0.flushCpuFileBytes).toBeLessThan(l0.flushBytes)
   })
 
   it('info_log_level=WARN: a LOG with no event, read as such', () => {
@@ -166,6 +180,28 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(summary.files).toEqual([])
     expect(summary.events).toBe(0)
     expect(summarizeInfoLogs([]).columnFamilies).toEqual([])
+  })
+})
+
+describe('event log of RocksDB 6.17.3: before the "Flush lasted" lines', () => {
+  // written by generate-workload-v6.sh (npm rocksdb@5.2.1): 14 flushes, compactions, the LOG rotated
+  const db = join(ROOT, 'test/fixtures/workload/rocksdb-6.17.3')
+
+  it('flushes and compactions as the events sum them, L0 counted, no flush CPU', () => {
+    const logs = logFilesOf(db)
+    expect(logs.length).toBeGreaterThan(1)
+    expect(readFileSync(logs[0], 'latin1')).toMatch(/ RocksDB version: 6\.17\.3\n/)
+    expect(logs.some((path) => readFileSync(path, 'latin1').includes('Flush lasted'))).toBe(false)
+    const summary = readEventLog(db)
+    expectAgreement(summary, sumEvents(db))
+    expect(summary.flushes).toBeGreaterThan(0)
+    expect(summary.compactions).toBeGreaterThan(0)
+    expect(summary.flushCpuLines).toBe(0)
+    const l0 = summary.columnFamilies[0].levels[0]
+    expect(l0.level).toBe(0)
+    expect(l0.flushFiles).toBe(summary.flushes)
+    expect(l0.flushBytes).toBeGreaterThan(0)
+    expect([l0.flushCpuMicros, l0.flushCpuFlushes, l0.flushCpuFileBytes]).toEqual([0, 0, 0])
   })
 })
 
