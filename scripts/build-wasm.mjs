@@ -1,6 +1,6 @@
-// Assemble the WebAssembly kernels (src/wasm/*.wat, and src/scan/text-kernels.wat next to the
-// scan printer that uses it) into *.generated.ts beside each (the module's bytes as
-// base64), so that the runtime needs no build step, no file reads and no
+// Assemble the WebAssembly kernels (each *.wat next to the code that uses it: verify's
+// src/verify/verify-kernels.wat, scan's src/scan/text-kernels.wat) into *.generated.ts
+// beside each (the module's bytes as base64), so that the runtime needs no build step, no file reads and no
 // assembler. Run by `npm run build`; test/wasm checks the committed output is
 // current. Needs the `wabt` devDependency.
 //
@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import wabtInit from 'wabt'
 
-const DIRS = ['wasm', 'scan'].map((d) => new URL(`../src/${d}/`, import.meta.url).pathname)
+const DIRS = ['verify', 'scan'].map((d) => new URL(`../src/${d}/`, import.meta.url).pathname)
 const check = process.argv.includes('--check')
 const wabt = await wabtInit()
 let stale = 0

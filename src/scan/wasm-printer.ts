@@ -1,6 +1,6 @@
 /**
  * Prints whole data blocks as scan text lines in WebAssembly
- * (src/wasm/text-kernels.wat): entry decoding, escaping and hex run there,
+ * (src/scan/text-kernels.wat): entry decoding, escaping and hex run there,
  * 3-7x faster than the same loops in JavaScript. Blocks are decompressed
  * straight into the module's memory when the codec allows (see Scratch).
  *
@@ -14,7 +14,7 @@ import { decodeBlockLayout } from '../format/block.js'
 import { HEX_DIGITS, readFixed32 } from '../format/coding.js'
 import { ValueType, valueTypeName } from '../format/value-type.js'
 import type { LineWriter } from '../report/line-writer.js'
-import { BlockRegion, compileKernel } from '../wasm/kernel.js'
+import { BlockRegion, instantiateKernel } from '../wasm/kernel.js'
 import { TEXT_KERNELS_WASM } from './text-kernels.generated.js'
 
 interface Exports {
@@ -80,12 +80,12 @@ export class WasmBlockPrinter {
 
   /** A printer, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): WasmBlockPrinter | null {
-    const module = compileKernel(TEXT_KERNELS_WASM)
-    return module ? new WasmBlockPrinter(module) : null
+    const x = instantiateKernel<Exports>(TEXT_KERNELS_WASM)
+    return x ? new WasmBlockPrinter(x) : null
   }
 
-  private constructor(module: WebAssembly.Module) {
-    this.x = new WebAssembly.Instance(module).exports as unknown as Exports
+  private constructor(x: Exports) {
+    this.x = x
     this.outBase = this.x.FREE.value as number
     this.outEnd = this.outBase
     this.blockBase = this.outBase + OUT_CAPACITY

@@ -1,10 +1,10 @@
 /**
  * sst_dump's `--output_hex` (upper-case hex of every key and value) through
- * scan's WebAssembly hex kernel (src/wasm/text-kernels.wat, 16 bytes at a
+ * scan's WebAssembly hex kernel (src/scan/text-kernels.wat, 16 bytes at a
  * time with SIMD), given upper-case digits: several times faster than a
  * JavaScript byte loop, which was most of `sst-dump --command=scan --output_hex`.
  */
-import { BlockRegion, compileKernel } from '../wasm/kernel.js'
+import { BlockRegion, instantiateKernel } from '../wasm/kernel.js'
 import { TEXT_KERNELS_WASM } from '../scan/text-kernels.generated.js'
 
 interface Exports {
@@ -23,12 +23,12 @@ export class UpperHexEncoder {
 
   /** An encoder, or null when WebAssembly cannot run here (or SSTKIT_NO_WASM is set). */
   static create(): UpperHexEncoder | null {
-    const module = compileKernel(TEXT_KERNELS_WASM)
-    return module ? new UpperHexEncoder(module) : null
+    const x = instantiateKernel<Exports>(TEXT_KERNELS_WASM)
+    return x ? new UpperHexEncoder(x) : null
   }
 
-  private constructor(module: WebAssembly.Module) {
-    this.x = new WebAssembly.Instance(module).exports as unknown as Exports
+  private constructor(x: Exports) {
+    this.x = x
     this.capacity = 64 * 1024
     // The input at FREE, its hex after it (2n bytes and the kernel's 16-byte overrun).
     this.region = new BlockRegion(this.x.memory, this.x.FREE.value as number, this.capacity * 3 + 64)

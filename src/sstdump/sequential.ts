@@ -31,12 +31,12 @@ import { advance, type BlockBuffers, type Dumper, type DumperOptions, firstEntry
 import { ByteSink } from './sink.js'
 import type { SstDumpStatus } from './status.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { NativeBlockChecker, NativeCheck, type NativeTableFacts } from '../verify/native.js'
+import { BlockCheck, type BlockChecker, BlockResults } from '../verify/block-checker.js'
+import { createBlockChecker } from '../verify/checkers.js'
 
-/** check's runs of blocks through the native kernel: at most this many blocks, spanning at most this many bytes. */
-const NATIVE_RUN_BLOCKS = 256
-const NATIVE_RUN_BYTES = 2 << 20
-const NO_KEYS = new Uint8Array(0)
+/** check's runs of blocks through verify's block checker: at most this many blocks, spanning at most this many bytes. */
+const CHECKED_RUN_BLOCKS = 256
+const CHECKED_RUN_BYTES = 2 << 20
 
 /** Thrown by the stderr probe of a chunk printed out of order. */
 const STDERR_LINE = Symbol('stderr line')
@@ -223,11 +223,12 @@ export class SstDumpBlockPrinter {
     throw STDERR_LINE
   })
 
-  /** check's native kernel (src/verify/native.ts), where it loads. */
-  private readonly native: NativeBlockChecker | null
-  private readonly nativeFacts: NativeTableFacts | null
+  /** check's block checker (src/verify/block-checker.ts: the native kernel, where it loads), and where its blocks end. */
+  private readonly checker: BlockChecker | null
+  private readonly footerOffset: number
   private runHandles = new Float64Array(0)
-  private runMeta = new Int32Array(0)
+  /** A run's results: codes only (no keys are kept). */
+  private readonly runResults = new BlockResults(0)
 
   constructor(
     private readonly dumper: Dumper,
@@ -247,20 +248,22 @@ export class SstDumpBlockPrinter {
     } catch {
       usable = false
     }
-    this.native = usable
-      ? NativeBlockChecker.create({
-          flags: (dumper.opts.verifyChecksum ? NativeCheck.Checksums : 0) | (dumper.decompressesByType ? 0 : NativeCheck.RawBlocks),
-          validTypes: dumper.validTypes().filter((type) => type < 32),
-        })
-      : null
-    this.nativeFacts = footer
-      ? {
-          checksum: { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 },
-          footerOffset: footer.offset,
-          maxBlockBytes: t.maxBlockBytes,
-          dictionary,
-        }
-      : null
+    this.footerOffset = footer ? footer.offset : 0
+    this.checker =
+      usable && footer
+        ? createBlockChecker(
+            {
+              checksum: { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 },
+              footerOffset: footer.offset,
+              maxBlockBytes: t.maxBlockBytes,
+              dictionary,
+            },
+            {
+              flags: (dumper.opts.verifyChecksum ? BlockCheck.Checksums : 0) | (dumper.decompressesByType ? 0 : BlockCheck.RawBlocks),
+              validTypes: dumper.validTypes().filter((type) => type < 32),
+            },
+          )
+        : null
     this.printKv = read === 'scan'
     this.mode = !this.printKv ? SstDumpMode.Check : dumper.opts.outputHex ? SstDumpMode.Hex : SstDumpMode.Text
     this.wasm = read === 'verify' ? null : WasmBlockPrinter.create()
@@ -282,7 +285,7 @@ export class SstDumpBlockPrinter {
     this.target = w
     let count = 0
     try {
-      if (this.native && skip === 0) count = this.countInBatches(w, handles, inOrder)
+      if (this.checker && skip === 0) count = this.countInBatches(w, handles, inOrder)
       else {
         for (const handle of handles) {
           count += this.blockEntries(w, handle, skip, inOrder, count)
@@ -319,8 +322,8 @@ export class SstDumpBlockPrinter {
   }
 
   /**
-   * check's blocks in runs of consecutive blocks, each run through the native kernel in one call;
-   * a block it does not pass is read here as blockEntries reads it (which meets the problem and
+   * check's blocks in runs of consecutive blocks, each run through the block checker in one call;
+   * a block it does not pass (or leaves) is read here as blockEntries reads it (which meets the problem and
    * words it as the entry-by-entry path does). A run is checked before an error of the index is
    * passed on, so that a damaged block before it is reported first, as one at a time.
    */
@@ -346,7 +349,7 @@ export class SstDumpBlockPrinter {
         const first = run[0]
         const prev = run[run.length - 1]
         const follows = h.offset >= prev.offset + prev.size + BLOCK_TRAILER_BYTES
-        if (!follows || run.length >= NATIVE_RUN_BLOCKS || h.offset + h.size + BLOCK_TRAILER_BYTES - first.offset > NATIVE_RUN_BYTES) flush()
+        if (!follows || run.length >= CHECKED_RUN_BLOCKS || h.offset + h.size + BLOCK_TRAILER_BYTES - first.offset > CHECKED_RUN_BYTES) flush()
       }
       run.push(h)
     }
@@ -357,28 +360,25 @@ export class SstDumpBlockPrinter {
   /** Entries of a run of consecutive blocks (see countInBatches). */
   private countRun(w: LineWriter, run: BlockHandle[], inOrder: boolean, before: number): number {
     const n = run.length
-    if (this.runHandles.length < 2 * n) {
-      this.runHandles = new Float64Array(2 * n)
-      this.runMeta = new Int32Array(5 * n)
-    }
+    if (this.runHandles.length < 2 * n) this.runHandles = new Float64Array(2 * n)
     const handles = this.runHandles.subarray(0, 2 * n)
-    const meta = this.runMeta.subarray(0, 5 * n)
     for (let i = 0; i < n; i++) {
       handles[2 * i] = run[i].offset
       handles[2 * i + 1] = run[i].size
     }
+    const results = this.runResults
+    results.reset(n)
     const start = run[0].offset
     const length = run[n - 1].offset + run[n - 1].size + BLOCK_TRAILER_BYTES - start
-    const window = this.buffers.window as ReadWindow
-    const facts = this.nativeFacts as NativeTableFacts
-    if (start + length <= facts.footerOffset) {
+    if (start + length <= this.footerOffset) {
       // In place in the window (a parallel chunk's blocks are there already: no read).
+      const window = this.buffers.window as ReadWindow
       const at = window.at(start, length)
-      ;(this.native as NativeBlockChecker).check(facts, window.bytes, at + length, start - at, handles, meta, NO_KEYS)
-    } else meta.fill(-1)
+      ;(this.checker as BlockChecker).check(window.bytes, at + length, start - at, handles, results)
+    }
     let count = 0
     for (let i = 0; i < n; i++) {
-      const entries = meta[5 * i]
+      const entries = results.code(i)
       count += entries >= 0 ? entries : this.blockEntries(w, run[i], 0, inOrder, before + count)
     }
     return count

@@ -1,32 +1,27 @@
 /**
- * verify's per-block checks of a chunk of data blocks in one native call
- * (native/verify-kernel.c, built into dist/native by scripts/build-native.mjs):
- * checksum, decompression (none, Snappy, ZSTD, LZ4/LZ4HC, with the table's
- * dictionary as codec/compression.ts uses it), block footer and restart array, and
- * the order of the entries, as the WebAssembly path checks a block. The answer
- * per block is parallel.ts's summary: the entry count and the first and
- * last keys; REDO (check it again in verify.ts, which words the problem); or
- * NOT_HANDLED (a codec or checksum the kernel does not do, or a block outside
- * the bytes given: the caller checks it as before). Also: chunkPassesAcross
+ * The native kernel (native/verify-kernel.c, built into dist/native by
+ * scripts/build-native.mjs, loaded through koffi). NativeBlockChecker is the
+ * BlockChecker (block-checker.ts) that checks a chunk of data blocks in one
+ * call: checksum, decompression (none, Snappy, ZSTD, LZ4/LZ4HC, with the
+ * table's dictionary as codec/compression.ts uses it), block footer and restart
+ * array, and the order of the entries, as the portable checker (wasm.ts) checks
+ * a block; a codec or checksum it does not do, or a block outside the bytes
+ * given, stays NotHandled for the next checker. Also: chunkPassesAcross
  * (verify.ts's checks across a chunk's blocks), NativeIndexWalk and
  * fastDataHandles (a one-block index walked without an object per entry).
  *
  * Null where the library was not built or cannot load (another platform, no
- * C compiler at install, SSTKIT_NO_NATIVE_VERIFY set): verify then uses the
- * WebAssembly path alone, with the same findings.
+ * C compiler at install, SSTKIT_NO_NATIVE_VERIFY set): the portable checker
+ * then does every block, with the same findings.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
 import { koffi } from '../codec/native.js'
-import type { ChecksumContext } from '../table/block-reader.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { BlockLayout } from '../format/block.js'
 import type { Table } from '../table/reader.js'
-
-/** The per-block codes of meta[5 * b] besides an entry count (native/verify-kernel.c). */
-export const NATIVE_REDO = -1
-export const NATIVE_NOT_HANDLED = -2
+import { type BlockChecker, type BlockChecks, type BlockResults, SUMMARY_INTS, type TableFacts } from './block-checker.js'
 
 type VerifyBlocksCall = (
   src: Uint8Array,
@@ -128,89 +123,55 @@ export function nativeVerifyAbilities(): NativeVerifyAbilities | null {
   return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? loaded.abilities : null
 }
 
-/** What the kernel checks (native/verify-kernel.c's flags). */
-export const NativeCheck = {
-  /** Each block's checksum (else only read). */
-  Checksums: 1,
-  /** Internal keys in strictly increasing order under the bytewise comparator. */
-  Order: 2,
-  /** Keep each block's first and last keys (verify's summaries). */
-  Keys: 4,
-  /** Take every block's payload as its contents, whatever its type byte says (sst_dump 7.8.3 on a NoCompression file). */
-  RawBlocks: 8,
-} as const
-
-export interface NativeCheckOptions {
-  /** NativeCheck bits. */
-  readonly flags: number
-  /** Entry types that pass (sst-dump's check; any type otherwise). */
-  readonly validTypes?: readonly number[]
-}
-
-/** The table facts the kernel needs. */
-export interface NativeTableFacts {
-  readonly checksum: ChecksumContext
-  /** Where the footer starts: every block and its trailer end by it. */
-  readonly footerOffset: number
-  readonly maxBlockBytes: number
-  /** The compression dictionary the JavaScript path decodes data blocks with (BlockSummarizer's), if any. */
-  readonly dictionary?: Uint8Array
-}
-
 /** The kernel's id of each dictionary (a thread digests a ZSTD dictionary once per id). */
 const dictionaryIds = new WeakMap<Uint8Array, number>()
 
 /**
- * One chunk's blocks through the kernel. `meta` gets 5 ints per block, `keys`
- * (grown as needed) the first and last keys; returns the key bytes used.
+ * The native BlockChecker: a chunk's blocks in one call. It checks every block of the chunk
+ * (so it comes first where checkers are chained); a block it does not do stays NotHandled.
  */
-export class NativeBlockChecker {
+export class NativeBlockChecker implements BlockChecker {
   private readonly used = new Float64Array(1)
   private readonly flags: number
   private readonly types: Uint8Array | null
+  private readonly dict: Uint8Array | null
+  private readonly dictId: number
 
-  /** A checker, or null where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set: read at each creation). */
-  static create(options: NativeCheckOptions): NativeBlockChecker | null {
+  /** A checker of `table`'s blocks, or null where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set: read at each creation). */
+  static create(checks: BlockChecks, table: TableFacts): NativeBlockChecker | null {
     if (loaded === undefined) loaded = load()
-    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, loaded.dictionaryId, options) : null
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockChecker(loaded.call, loaded.dictionaryId, checks, table) : null
   }
 
   private constructor(
     private readonly call: VerifyBlocksCall,
-    private readonly newDictionaryId: () => number,
-    options: NativeCheckOptions,
+    newDictionaryId: () => number,
+    checks: BlockChecks,
+    private readonly table: TableFacts,
   ) {
-    this.flags = options.flags
-    this.types = options.validTypes ? typeTable(options.validTypes) : null
-  }
-
-  /**
-   * Check the blocks of `handles` (offset, size pairs) held by `src` from file offset `srcOffset`
-   * (its first `srcLength` bytes). Returns the keys buffer (`keys`, or a larger copy) and the
-   * bytes of it used.
-   */
-  check(
-    table: NativeTableFacts,
-    src: Uint8Array,
-    srcLength: number,
-    srcOffset: number,
-    handles: Float64Array,
-    meta: Int32Array,
-    keys: Uint8Array<ArrayBuffer>,
-  ): { keys: Uint8Array<ArrayBuffer>; used: number } {
-    const blocks = handles.length / 2
-    const { checksumType, formatVersion, baseContextChecksum } = table.checksum
+    this.flags = checks.flags
+    this.types = checks.validTypes ? typeTable(checks.validTypes) : null
     const dict = table.dictionary && table.dictionary.length > 0 ? table.dictionary : null
     let dictId = dict ? (dictionaryIds.get(dict) ?? 0) : 0
     if (dict && dictId === 0) {
-      dictId = this.newDictionaryId()
+      dictId = newDictionaryId()
       dictionaryIds.set(dict, dictId)
     }
-    this.used[0] = 0
+    this.dict = dict
+    this.dictId = dictId
+  }
+
+  check(src: Uint8Array, srcLength: number, srcOffset: number, handles: Float64Array, out: BlockResults): void {
+    const blocks = handles.length / 2
+    const table = this.table
+    const { checksumType, formatVersion, baseContextChecksum } = table.checksum
+    const dict = this.dict
+    const meta = out.meta
+    this.used[0] = out.used
     let done = 0
     for (;;) {
       const rest = done === 0 ? handles : handles.subarray(2 * done)
-      const metaRest = done === 0 ? meta : meta.subarray(5 * done)
+      const metaRest = done === 0 ? meta : meta.subarray(SUMMARY_INTS * done)
       const n = this.call(
         src,
         srcLength,
@@ -227,19 +188,20 @@ export class NativeBlockChecker {
         DEFAULT_MAX_OUTPUT_BYTES,
         dict,
         dict ? dict.length : 0,
-        dictId,
+        this.dictId,
         metaRest,
-        keys,
-        keys.length,
+        out.keys,
+        out.keys.length,
         this.used,
       )
       if (n < 0) throw new Error('native verify kernel rejected its arguments')
       done += n
-      if (done >= blocks) return { keys, used: this.used[0] }
+      out.used = this.used[0]
+      if (done >= blocks) return
       // The keys did not fit: a larger buffer, and the rest of the chunk.
-      const bigger = new Uint8Array(Math.max(2 * keys.length, 64 * 1024))
-      bigger.set(keys.subarray(0, this.used[0]))
-      keys = bigger
+      const bigger = new Uint8Array(Math.max(2 * out.keys.length, 64 * 1024))
+      bigger.set(out.keys.subarray(0, out.used))
+      out.keys = bigger
     }
   }
 }

@@ -3,7 +3,8 @@
  * thread, while it waits) claim chunks of consecutive data blocks from a
  * queue in shared memory (src/util/chunk-queue.ts) and do the
  * expensive, context-free part of each block: read, checksum, decompress and
- * key-order check of the block on its own (WebAssembly). What they hand back
+ * key-order check of the block on its own (BlockSummarizer, through the
+ * BlockChecker seam of block-checker.ts). What they hand back
  * per block is tiny: the entry count and the first and last keys.
  *
  * verify.ts stays the one place that decides findings: for a block a worker
@@ -14,28 +15,16 @@
  * findings, their order and their wording do not depend on the number of jobs,
  * and memory is bounded by a small window of chunks, not by the file size.
  */
-import { readFixed32 } from '../format/coding.js'
-import { decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../util/chunk-queue.js'
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
-import { computeStoredChecksum } from '../table/block-reader.js'
-import { decompressBlock, type DecompressOptions } from '../codec/compression.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { DataBlockRef, Table } from '../table/reader.js'
-import {
-  chunkPassesAcross,
-  IndexWalkStop,
-  NATIVE_NOT_HANDLED,
-  NativeBlockChecker,
-  NativeCheck,
-  NativeIndexWalk,
-  type NativeTableFacts,
-  nativeVerifyAbilities,
-} from './native.js'
+import { chunkPassesAcross, IndexWalkStop, NativeBlockChecker, NativeIndexWalk, nativeVerifyAbilities } from './native.js'
 import type { IndexBlockIter } from '../format/index-block.js'
-import { WasmOrderChecker } from './wasm.js'
+import { WasmBlockChecker } from './wasm.js'
+import { BlockCode, type BlockChecker, BlockResults, SUMMARY_INTS, type TableFacts, VERIFY_CHECKS } from './block-checker.js'
 
 /** What a worker found in one data block that it passed. */
 export interface BlockSummary {
@@ -51,9 +40,8 @@ export interface PackedSummaries {
   keys: Uint8Array
 }
 
-const SUMMARY_INTS = 5
 /** The block is to be checked again by verify.ts's serial path. */
-const REDO = -1
+const REDO = BlockCode.Redo
 
 /** Messages to a verify worker: none of the user's (it claims its chunks from the queue). */
 export type VerifyWorkerRequest = never
@@ -90,47 +78,41 @@ export const VERIFY_CHUNK_BYTES = 512 * 1024
 const CHUNK_READ_MAX_BYTES = 2 << 20
 
 /**
- * The context-free checks of data blocks, as a worker (or the main thread)
- * does them. Null where they cannot run (no WebAssembly).
+ * The context-free checks of data blocks by chunks, as a worker (or the main thread) does
+ * them: the chunk read in one go, then its blocks through the native kernel where it loads
+ * and through the portable checker (what the kernel leaves, or all of them) behind the same
+ * BlockChecker seam (block-checker.ts). Null where they cannot run (no WebAssembly).
  */
 export class BlockSummarizer {
   private readonly window: ReadWindow
-  private readonly dict: Uint8Array | undefined
-  private keys = new Uint8Array(64 * 1024)
-  /** Reused per block (offset and dictionary set before each use). */
-  private readonly decompress: DecompressOptions
-  /** The native kernel (native/verify-kernel.c), when it loads; else every block goes through checkBlock. */
-  private readonly native: NativeBlockChecker | null
-  private readonly facts: NativeTableFacts
+  private readonly results = new BlockResults()
+  /** The portable checker: the blocks the others leave, and every block of a chunk that does not read in one go. */
+  private readonly portable: WasmBlockChecker
+  /** A chunk's checkers in turn: the native kernel (native/verify-kernel.c) where it loads and is wanted, then the portable one. */
+  private readonly checkers: BlockChecker[]
 
   /** Whether create() gives a summarizer here (WebAssembly runs). */
   static get available(): boolean {
-    return WasmOrderChecker.available
+    return WasmBlockChecker.available
   }
 
-  /** `native` false: every block through WebAssembly (what the native kernel is tested against). */
+  /** `native` false: every block through the portable checker (what the native kernel is tested against). */
   static create(table: Table, native = true): BlockSummarizer | null {
-    const checker = WasmOrderChecker.create()
-    return checker ? new BlockSummarizer(table, checker, native) : null
+    const facts = tableFacts(table)
+    const portable = WasmBlockChecker.create(facts)
+    return portable ? new BlockSummarizer(table, facts, portable, native) : null
   }
 
   private constructor(
     private readonly table: Table,
-    private readonly checker: WasmOrderChecker,
+    facts: TableFacts,
+    portable: WasmBlockChecker,
     native: boolean,
   ) {
-    this.native = native ? NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys }) : null
+    this.portable = portable
+    const kernel = native ? NativeBlockChecker.create(VERIFY_CHECKS, facts) : null
+    this.checkers = kernel ? [kernel, portable] : [portable]
     this.window = new ReadWindow(table.source)
-    let dict: Uint8Array | undefined
-    try {
-      dict = table.dictionary() ?? undefined
-    } catch {
-      // verify.ts reports it; blocks needing the dictionary then fail here and are checked again there
-    }
-    this.dict = dict
-    // The kernel decodes with the dictionary checkBytes uses.
-    this.facts = { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes, dictionary: dict }
-    this.decompress = { formatVersion: table.formatVersion, offset: 0, dictionary: undefined, scratch: checker.scratch }
   }
 
   /**
@@ -142,50 +124,24 @@ export class BlockSummarizer {
     // The chunk's blocks in one read: the usual readahead would read past them into blocks other threads check.
     const extent = chunkExtent(handles, BLOCK_TRAILER_BYTES, this.table.source.size, CHUNK_READ_MAX_BYTES)
     const blocks = handles.length / 2
-    const meta = new Int32Array(blocks * SUMMARY_INTS)
+    const results = this.results
+    // A new meta per chunk: a worker hands it on.
+    const meta = results.reset(blocks, true)
     let filled = false
     try {
       filled = extent !== null && this.window.fill(extent.offset, extent.length, strict)
     } catch (error) {
+      meta.fill(0)
       for (let b = 0; b < blocks; b++) meta[b * SUMMARY_INTS] = REDO
       return { meta, keys: NO_KEY, readError: { error } }
     }
-    let used = 0
-    if (filled && extent && this.native) {
-      // One call for the chunk; the blocks it leaves (another codec, say) are checked here one by one.
-      const r = this.native.check(this.facts, this.window.bytes, extent.length, extent.offset, handles, meta, this.keys)
-      this.keys = r.keys
-      used = r.used
-      for (let b = 0; b < blocks; b++) {
-        if (meta[b * SUMMARY_INTS] === NATIVE_NOT_HANDLED) used = this.checkAndKeep(handles, b, meta, used)
-      }
-    } else {
-      for (let b = 0; b < blocks; b++) used = this.checkAndKeep(handles, b, meta, used)
+    if (filled && extent) {
+      // The kernel's one call for the chunk, then the blocks it leaves (another codec, say) in place in the window.
+      for (const checker of this.checkers) checker.check(this.window.bytes, extent.length, extent.offset, handles, results)
     }
-    return { meta, keys: this.keys.slice(0, used) }
-  }
-
-  /** Check block b of `handles` here and put its summary in meta and its keys in this.keys from `used` on; returns the key bytes used. */
-  private checkAndKeep(handles: Float64Array, b: number, meta: Int32Array, used: number): number {
-    const at = b * SUMMARY_INTS
-    const n = this.checkBlock(handles[2 * b], handles[2 * b + 1])
-    meta[at] = n
-    if (n <= 0) return used
-    const first = this.checker.firstKey()
-    const last = this.checker.lastKey()
-    if (used + first.length + last.length > this.keys.length) {
-      const bigger = new Uint8Array(Math.max(this.keys.length * 2, used + first.length + last.length))
-      bigger.set(this.keys.subarray(0, used))
-      this.keys = bigger
-    }
-    meta[at + 1] = used
-    meta[at + 2] = first.length
-    this.keys.set(first, used)
-    used += first.length
-    meta[at + 3] = used
-    meta[at + 4] = last.length
-    this.keys.set(last, used)
-    return used + last.length
+    // A chunk that did not read in one go: block by block, through the window.
+    if (results.someNotHandled()) this.portable.checkFrom(this.window, handles, results)
+    return { meta, keys: results.keys.slice(0, results.used) }
   }
 
   /**
@@ -196,53 +152,27 @@ export class BlockSummarizer {
    */
   summarizeIn(window: ReadWindow, offset: number, size: number): BlockSummary | null {
     const at = window.at(offset, size + BLOCK_TRAILER_BYTES)
-    const buf = window.bytes
     let n: number
     try {
-      n = this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)
+      n = this.portable.checkOne(window.bytes, at, offset, size)
     } catch {
       return null
     }
     if (n === REDO) return null
     if (n === 0) return { entries: 0, firstKey: NO_KEY, lastKey: NO_KEY }
-    return { entries: n, firstKey: this.checker.firstKey(), lastKey: this.checker.lastKey() }
+    return { entries: n, firstKey: this.portable.firstKey(), lastKey: this.portable.lastKey() }
   }
+}
 
-  /**
-   * Entries of a block that passes every context-free check, else REDO (anything unusual: the
-   * serial path reads it again and words the problem). Once per data block: read in place from
-   * the window, no RawBlock, options or trailer objects.
-   */
-  private checkBlock(offset: number, size: number): number {
-    const t = this.table
-    try {
-      if (size > t.maxBlockBytes || offset + size + BLOCK_TRAILER_BYTES > t.footer.offset) return REDO
-      const at = this.window.at(offset, size + BLOCK_TRAILER_BYTES)
-      const buf = this.window.bytes
-      return this.checkBytes(buf.subarray(at, at + size + 1), readFixed32(buf, at + size + 1), offset)
-    } catch {
-      return REDO
-    }
+/** What a checker needs of `table`; a dictionary that does not read is left out (verify.ts reports it; blocks needing it are checked again there). */
+function tableFacts(table: Table): TableFacts {
+  let dictionary: Uint8Array | undefined
+  try {
+    dictionary = table.dictionary() ?? undefined
+  } catch {
+    dictionary = undefined
   }
-
-  /** checkBlock's checks of a block's payload and type byte (`checksummed`), whose trailer stores `stored`. Throws on what it cannot decode. */
-  private checkBytes(checksummed: Uint8Array, stored: number, offset: number): number {
-    if (computeStoredChecksum(this.table.checksum, checksummed, offset) !== stored) return REDO
-    const size = checksummed.length - 1
-    const type = checksummed[size]
-    const payload = checksummed.subarray(0, size)
-    let contents = payload
-    if (type !== 0) {
-      this.decompress.offset = offset
-      this.decompress.dictionary = this.dict
-      contents = decompressBlock(type, payload, this.decompress)
-    }
-    const layout = decodeBlockLayout(contents, offset, 'data block')
-    // The same conditions as verify.ts's JavaScript path meets without a problem: anything else is checked there.
-    if (layout.separatedKV || layout.numRestarts === 0 || readFixed32(contents, layout.restartsOffset) !== 0) return REDO
-    const n = this.checker.check(contents, layout.entriesEnd, layout.numRestarts, null)
-    return n < 0 ? REDO : n
-  }
+  return { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes, dictionary }
 }
 
 const NO_KEY = new Uint8Array(0)

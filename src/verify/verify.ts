@@ -30,9 +30,11 @@ import { nativeVerifyAbilities } from './native.js'
 import { messageOf, tableLayout } from '../table/layout.js'
 import { type ComparatorSource, type DataBlockRef, type KeyFormat, type OpenTableOptions, Table, verifyFooterChecksum } from '../table/reader.js'
 import {
+  type AcrossState,
   type BlockSummary,
   BlockSummarizer,
   canUseVerifyWorkers,
+  type CleanRun,
   ParallelBlockChecks,
   VERIFY_CHUNK_BYTES,
   type VerifyBlockRef,
@@ -72,10 +74,10 @@ export interface VerifyResult {
 export const MAX_PROBLEMS = 1000
 
 export interface VerifyOptions {
-  /** false: check every block in JavaScript (the reference the WebAssembly path is tested against). */
+  /** false: no block checker (block-checker.ts), every block in JavaScript (the reference the checkers are tested against). */
   wasm?: boolean
   /**
-   * false: no native kernel (native/verify-kernel.c) on this thread, the WebAssembly path alone
+   * false: no native kernel (native/verify-kernel.c) on this thread, the portable checker alone
    * (tests hold the two to the same findings); workers use the kernel where it loads.
    */
   native?: boolean
@@ -210,244 +212,338 @@ function footerDecodes(source: ByteSource): boolean {
   }
 }
 
+/**
+ * Check `table`: its footer, its meta blocks (index, filters and their partitions), every data
+ * block and entry, the checks across blocks, the entry count. Problems are collected, not thrown.
+ */
 export function verifyTable(table: Table, options: VerifyOptions = {}): VerifyResult {
-  const problems: VerifyProblem[] = []
-  const add = (block: string, offset: number | null, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push({ block, offset, message })
+  const findings = new Findings(table)
+  if (table.footer.checksumType > ChecksumType.XXH3) {
+    // No block's checksum can be computed: say so once rather than once per block.
+    findings.add('footer', table.footer.offset, `unknown checksum type ${table.footer.checksumType} in the footer: no block can be checked`)
+    return findings.result({ blocksChecked: 1, dataBlocks: 0, entries: 0, rangeDeletions: 0 })
   }
+  // Read before the block checks take it (and reported where a serial run reports it): one read, one report.
+  const dictionary = readDictionary(table)
+  // Workers start first, so that their start overlaps the meta blocks' checks and this thread's own set-up.
+  const checks = startBlockChecks(table, findings.policy, options)
+  try {
+    checkFooter(table, findings)
+    const metaBlocks = checkMetaBlocks(table, findings)
+    if (dictionary.problem) findings.add('compression dictionary', dictionary.problem.offset, dictionary.problem.message)
+    const data = new DataBlockWalk(table, findings, checks, dictionary.bytes)
+    data.run()
+    const rangeDeletions = countRangeDeletions(table, findings)
+    checkEntryCount(table, findings, data.entries, rangeDeletions)
+    // The footer counts as a block, as layout counts it.
+    return findings.result({ blocksChecked: 1 + metaBlocks + data.blocks, dataBlocks: data.blocks, entries: data.entries, rangeDeletions })
+  } finally {
+    checks.parallel?.close()
+  }
+}
+
+/** What verifyTable found so far: problems (at most MAX_PROBLEMS), notes, and how key order counts (orderPolicy). */
+class Findings {
+  readonly problems: VerifyProblem[] = []
+  readonly notes: VerifyProblem[] = []
+  readonly policy: OrderPolicy
+  private violations = 0
+
+  constructor(private readonly table: Table) {
+    this.policy = orderPolicy(table)
+  }
+
+  add(block: string, offset: number | null, message: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ block, offset, message })
+  }
+
   /** An error while reading the structure at `offset`: a problem there (or where the error says). */
-  const addError = (block: string, offset: number | null, e: unknown, prefix = '') => {
+  addError(block: string, offset: number | null, e: unknown, prefix = ''): void {
     const p = problemOf(e, offset)
-    add(block, p.offset, prefix + p.message)
+    this.add(block, p.offset, prefix + p.message)
   }
-  const policy = orderPolicy(table)
-  const notes: VerifyProblem[] = []
-  let violations = 0
+
   /** A key or separator out of order: a problem, or under an assumed comparator one summarising note. */
-  const outOfOrder = (block: string, offset: number, message: string) => {
-    if (policy.mode === 'problem') add(block, offset, message)
-    else if (violations++ === 0) notes.push({ block, offset, message: 'not in bytewise order: the table may use a custom comparator' })
+  outOfOrder(block: string, offset: number, message: string): void {
+    if (this.policy.mode === 'problem') this.add(block, offset, message)
+    else if (this.violations++ === 0) this.notes.push({ block, offset, message: 'not in bytewise order: the table may use a custom comparator' })
   }
-  const finish = (counts: { blocksChecked: number; dataBlocks: number; entries: number; rangeDeletions: number }): VerifyResult => {
-    if (violations > 1) notes[0] = { ...notes[0], message: `${notes[0].message} (${violations} places, the first here)` }
+
+  result(counts: { blocksChecked: number; dataBlocks: number; entries: number; rangeDeletions: number }): VerifyResult {
+    const notes = this.notes
+    if (this.violations > 1) notes[0] = { ...notes[0], message: `${notes[0].message} (${this.violations} places, the first here)` }
+    const table = this.table
     return {
-      ok: problems.length === 0,
+      ok: this.problems.length === 0,
       ...counts,
-      problems,
+      problems: this.problems,
       comparator: table.comparatorName,
       comparatorSource: table.comparatorSource,
       keyFormat: table.keyFormat,
-      orderChecked: policy.mode === 'problem',
-      ...(policy.reason ? { orderSkippedReason: policy.reason } : {}),
+      orderChecked: this.policy.mode === 'problem',
+      ...(this.policy.reason ? { orderSkippedReason: this.policy.reason } : {}),
       notes,
     }
   }
-  let blocksChecked = 0
+}
 
-  if (table.footer.checksumType > ChecksumType.XXH3) {
-    // No block's checksum can be computed: say so once rather than once per block.
-    add('footer', table.footer.offset, `unknown checksum type ${table.footer.checksumType} in the footer: no block can be checked`)
-    return finish({ blocksChecked: 1, dataBlocks: 0, entries: 0, rangeDeletions: 0 })
+/** Footer: openTable parsed and checked it (magic, handles); from format_version 6 it has a checksum too. */
+function checkFooter(table: Table, findings: Findings): void {
+  if (table.formatVersion < 6) return
+  try {
+    const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
+    verifyFooterChecksum(table.footer, tail, table.checksum)
+  } catch (e) {
+    findings.addError('footer', table.footer.offset, e)
+  }
+}
+
+/** Meta blocks, index (and partitions), filters (and partitions), as layout walks them; returns how many. */
+function checkMetaBlocks(table: Table, findings: Findings): number {
+  let checked = 0
+  for (const b of tableLayout(table, { dataBlocks: false }).blocks) {
+    if (b.kind === 'footer' || b.kind === 'gap') continue
+    checked++
+    if (!b.problem) continue
+    // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
+    const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
+    findings.add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
+  }
+  return checked
+}
+
+/** The range deletions (their block reported once: the layout walk may have found it bad already). */
+function countRangeDeletions(table: Table, findings: Findings): number {
+  try {
+    return table.rangeTombstones().length
+  } catch (e) {
+    const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
+    if (!findings.problems.some((p) => p.offset === at)) findings.addError('range deletion block', at, e)
+    return 0
+  }
+}
+
+/** The entries found against rocksdb.num.entries (only in an otherwise clean table: damage explains a difference). */
+function checkEntryCount(table: Table, findings: Findings, entries: number, rangeDeletions: number): void {
+  const expected = propertyNumber(table.properties, Property.NumEntries)
+  if (expected !== undefined && findings.problems.length === 0 && entries + rangeDeletions !== expected) {
+    findings.add(
+      'table',
+      null,
+      `entry count mismatch: found ${entries} point entries + ${rangeDeletions} range deletions = ${entries + rangeDeletions}, properties say rocksdb.num.entries = ${expected}`,
+    )
+  }
+}
+
+/**
+ * How data blocks' context-free checks run: by chunks (`parallel`: on workers too, or on this
+ * thread through the native kernel), or block by block through `fast` (the portable checker),
+ * or neither (JavaScript alone).
+ */
+interface BlockChecks {
+  readonly parallel: ParallelBlockChecks | null
+  readonly fast: BlockSummarizer | null
+}
+
+function startBlockChecks(table: Table, policy: OrderPolicy, options: VerifyOptions): BlockChecks {
+  // Whole blocks are order-checked in WebAssembly where internal keys are under the bytewise comparator
+  // known to be the file's; any block it does not pass is checked again in JavaScript, which words the problem.
+  const bytewise = policy.mode === 'problem' && table.keyFormat === 'internal' && table.comparatorName === 'leveldb.BytewiseComparator'
+  if (options.wasm === false || !bytewise || !BlockSummarizer.available) return { parallel: null, fast: null }
+  const native = options.native !== false
+  const parallel = startParallel(table, () => BlockSummarizer.create(table, native) as BlockSummarizer, options)
+  return { parallel, fast: parallel ? parallel.summarizer : BlockSummarizer.create(table, native) }
+}
+
+/**
+ * verifyTable's walk of the data blocks in index order: each block's own checks (taken from a
+ * checker's summary where it passed, else done here in JavaScript, which words the problem) and
+ * the checks across blocks (key order from block to block, index separators against keys).
+ */
+class DataBlockWalk {
+  blocks = 0
+  /** Point entries decoded. */
+  entries = 0
+  /** The last key so far: a view of the reused prevKeyBuf (not a fresh copy per entry). */
+  private prevKey: Uint8Array | null = null
+  private prevKeyBuf = new Uint8Array(64)
+  private prevIndexKey: Uint8Array | null = null
+  private readonly compare: ((a: Uint8Array, b: Uint8Array) => number) | null
+  private readonly internal: boolean
+  private readonly window: ReadWindow
+  private readonly scratch = newScratch()
+  /** What parallel.ts reads when a chunk starts (acrossState). */
+  private readonly state: AcrossState = { prevKey: null, prevIndexKey: null }
+
+  constructor(
+    private readonly table: Table,
+    private readonly findings: Findings,
+    private readonly checks: BlockChecks,
+    private readonly dict: Uint8Array | undefined,
+  ) {
+    this.compare = findings.policy.mode === 'off' ? null : table.compareInternal
+    this.internal = table.keyFormat === 'internal'
+    this.window = new ReadWindow(table.source)
   }
 
-  const internal = table.keyFormat === 'internal'
-  // Whole blocks are order-checked in WebAssembly where internal keys are under the bytewise comparator
-  // known to be the file's; any block it does not pass is checked again below in JavaScript, which words the problem.
-  const wasmApplies = policy.mode === 'problem' && internal && table.comparatorName === 'leveldb.BytewiseComparator'
-  // Read before the summarizer takes it (and reported where a serial run reports it): one read, one report.
-  const dictionary = readDictionary(table)
-  // The context-free checks of one block (checksum, decompression, order within it), as the workers do them.
-  const summarizes = options.wasm !== false && wasmApplies && BlockSummarizer.available
-  const native = options.native !== false
-  // Workers do each block's own checks (parallel.ts); the checks across blocks stay here. They
-  // start first, so that their start overlaps the meta blocks' checks and this thread's own set-up.
-  const parallel = summarizes ? startParallel(table, () => BlockSummarizer.create(table, native) as BlockSummarizer, options) : null
-  const fast = parallel ? parallel.summarizer : summarizes ? BlockSummarizer.create(table, native) : null
-  try {
-    // The footer counts as a block, as layout counts it: openTable parsed and checked it (magic, handles);
-    // from format_version 6 it has a checksum too.
-    blocksChecked++
-    if (table.formatVersion >= 6) {
-      try {
-        const tail = table.source.read(table.footer.offset, FOOTER_BYTES)
-        verifyFooterChecksum(table.footer, tail, table.checksum)
-      } catch (e) {
-        addError('footer', table.footer.offset, e)
-      }
-    }
-
-    // Meta blocks, index (and partitions), filters (and partitions).
-    const layout = tableLayout(table, { dataBlocks: false })
-    for (const b of layout.blocks) {
-      if (b.kind === 'footer' || b.kind === 'gap') continue
-      blocksChecked++
-      if (!b.problem) continue
-      // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
-      const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
-      add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
-    }
-
-    // Data blocks and entries.
-    let dataBlocks = 0
-    let entries = 0
-    let prevKey: Uint8Array | null = null
-    // prevKey is a view of this reused buffer (not a fresh copy per entry).
-    let prevKeyBuf = new Uint8Array(64)
-    let prevIndexKey: Uint8Array | null = null
-    /** prevKey = a copy of `key`, in the reused buffer. */
-    const remember = (key: Uint8Array) => {
-      if (prevKey === null || prevKey.length !== key.length) {
-        if (prevKeyBuf.length < key.length) prevKeyBuf = new Uint8Array(key.length * 2)
-        prevKey = prevKeyBuf.subarray(0, key.length)
-      }
-      prevKey.set(key)
-    }
-    const compare = policy.mode === 'off' ? null : table.compareInternal
-    /** A block's summary, when its first key follows the previous block's last key (else null: check the block in JavaScript). */
-    const follows = (summary: BlockSummary | null) =>
-      summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0 ? null : summary
-    // Defined once, not per block: the bundle names every closure it creates (esbuild keepNames).
-    const firstKeyCheck = (key: Uint8Array, where: number) => {
-      if (compare && prevIndexKey && indexCompare(table, prevIndexKey, key) >= 0) {
-        outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
-      }
-    }
-    if (dictionary.problem) add('compression dictionary', dictionary.problem.offset, dictionary.problem.message)
-    const dict = dictionary.bytes
-    const window = new ReadWindow(table.source)
-    const scratch = newScratch()
-    let index: Iterator<DataBlockRef>
-    try {
-      index = table.dataBlocks()
-    } catch (e) {
-      addError('index block', table.indexHandle.offset, e)
-      index = [][Symbol.iterator]()
-    }
-    const state = { prevKey: null as Uint8Array | null, prevIndexKey: null as Uint8Array | null }
-    // A one-block index without first keys is walked by the native kernel where it loads (parallel.ts).
-    const binaryIndex = !table.isPartitionedIndex && !table.indexEncoding.hasFirstKey ? () => table.topIndex() : undefined
-    const refs: Iterator<VerifyBlockRef> = parallel
-      ? parallel.wrap(
-          index,
-          () => {
-            state.prevKey = prevKey
-            state.prevIndexKey = prevIndexKey
-            return state
-          },
-          binaryIndex,
-        )
-      : index
+  run(): void {
+    const refs = this.refs()
     for (;;) {
       let r: IteratorResult<VerifyBlockRef>
       try {
         r = refs.next()
       } catch (e) {
-        addError('index block', table.indexHandle.offset, e, 'cannot continue through the index: ')
-        break
+        this.findings.addError('index block', this.table.indexHandle.offset, e, 'cannot continue through the index: ')
+        return
       }
-      if (r.done) break
-      const ref = r.value
-      if (ref.run) {
-        // A chunk whose every check, within its blocks and across them, passed (parallel.ts).
-        dataBlocks += ref.run.blocks
-        blocksChecked += ref.run.blocks
-        entries += ref.run.entries
-        if (ref.run.lastKey) remember(ref.run.lastKey)
-        prevIndexKey = ref.indexKey
-        continue
-      }
-      dataBlocks++
-      blocksChecked++
-      const where = ref.handle.offset
-      // A failed read of the chunk from here on (its blocks are read again one by one below).
-      if (ref.readError) addError('data block', where, ref.readError.error)
-      // A block a worker passed, when its first key follows the previous block.
-      let summary = follows(parallel?.summary() ?? null)
-      let contents: Uint8Array = EMPTY
-      try {
-        // Serially, a block is first checked as a worker checks one, in place in the window; JavaScript below
-        // checks what that does not pass, reading the block again from the same window.
-        if (fast && !parallel && ref.handle.size <= table.maxBlockBytes && inFile(table, ref.handle)) {
-          summary = follows(fast.summarizeIn(window, where, ref.handle.size))
-        }
-        // Through a private window and into a reused buffer: each block is checked before the next read.
-        const raw = summary
-          ? null
-          : readRawBlock(table.source, ref.handle, table.checksum, {
-              what: 'data block',
-              verifyChecksum: false,
-              limit: table.footer.offset,
-              maxBlockBytes: table.maxBlockBytes,
-              window,
-            })
-        if (raw && !summary) {
-          const computed = blockChecksumOf(table, raw)
-          if (computed !== raw.storedChecksum) {
-            add('data block', where, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
-          }
-          contents = decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? dict : undefined, scratch)
-        }
-      } catch (e) {
-        // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
-        if (inFile(table, ref.handle)) addError('data block', where, e)
-        else addError('index block', ref.partition?.offset ?? table.indexHandle.offset, e)
-        prevKey = null
-        continue
-      }
-      try {
-        if (summary) {
-          if (summary.entries > 0) {
-            entries += summary.entries
-            firstKeyCheck(summary.firstKey, where)
-            remember(summary.lastKey)
-          }
-        } else {
-          const it = new BlockIter(contents, where, 'data block', table.dataRestartInterval)
-          let firstInBlock = true
-          for (it.seekToFirst(); it.valid; it.next()) {
-            entries++
-            const key = it.key
-            if (internal && key.length < 8) {
-              add('data block', where, `entry ${entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
-              continue
-            }
-            if (compare && prevKey && compare(prevKey, key) >= 0) {
-              outOfOrder('data block', where, `keys out of order: entry ${entries} does not sort after the previous key`)
-            }
-            if (firstInBlock) firstKeyCheck(key, where)
-            firstInBlock = false
-            remember(key)
-          }
-        }
-        if (compare && prevKey && indexCompare(table, ref.indexKey, prevKey) < 0) {
-          outOfOrder('index block', where, 'index separator sorts before the last key of its data block')
-        }
-        prevIndexKey = ref.indexKey
-      } catch (e) {
-        addError('data block', where, e)
-        prevKey = null
-      }
+      if (r.done) return
+      if (r.value.run) this.takeRun(r.value.run, r.value.indexKey)
+      else this.checkBlock(r.value)
     }
-    let rangeDeletions = 0
-    try {
-      rangeDeletions = table.rangeTombstones().length
-    } catch (e) {
-      // Reported once: the layout walk may have found this block bad already.
-      const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
-      if (!problems.some((p) => p.offset === at)) addError('range deletion block', at, e)
-    }
+  }
 
-    const expected = propertyNumber(table.properties, Property.NumEntries)
-    if (expected !== undefined && problems.length === 0 && entries + rangeDeletions !== expected) {
-      add(
-        'table',
-        null,
-        `entry count mismatch: found ${entries} point entries + ${rangeDeletions} range deletions = ${entries + rangeDeletions}, properties say rocksdb.num.entries = ${expected}`,
-      )
+  /** The data blocks in index order (an index that cannot be read is reported, and has none). */
+  private refs(): Iterator<VerifyBlockRef> {
+    const table = this.table
+    let index: Iterator<DataBlockRef>
+    try {
+      index = table.dataBlocks()
+    } catch (e) {
+      this.findings.addError('index block', table.indexHandle.offset, e)
+      index = [][Symbol.iterator]()
     }
-    return finish({ blocksChecked, dataBlocks, entries, rangeDeletions })
-  } finally {
-    parallel?.close()
+    const parallel = this.checks.parallel
+    if (!parallel) return index
+    // A one-block index without first keys is walked by the native kernel where it loads (parallel.ts).
+    const binaryIndex = !table.isPartitionedIndex && !table.indexEncoding.hasFirstKey ? () => table.topIndex() : undefined
+    return parallel.wrap(index, this.acrossState, binaryIndex)
+  }
+
+  /** Defined once, not per chunk: the bundle names every closure it creates (esbuild keepNames). */
+  private readonly acrossState = (): AcrossState => {
+    this.state.prevKey = this.prevKey
+    this.state.prevIndexKey = this.prevIndexKey
+    return this.state
+  }
+
+  /** A chunk whose every check, within its blocks and across them, passed (parallel.ts). */
+  private takeRun(run: CleanRun, indexKey: Uint8Array): void {
+    this.blocks += run.blocks
+    this.entries += run.entries
+    if (run.lastKey) this.remember(run.lastKey)
+    this.prevIndexKey = indexKey
+  }
+
+  /** One data block: its own checks (a checker's summary, or its entries here), then its separator. */
+  private checkBlock(ref: VerifyBlockRef): void {
+    this.blocks++
+    const where = ref.handle.offset
+    // A failed read of the chunk from here on (its blocks are read again one by one below).
+    if (ref.readError) this.findings.addError('data block', where, ref.readError.error)
+    const parallel = this.checks.parallel
+    // A block a worker passed, when its first key follows the previous block.
+    let summary = parallel ? this.follows(parallel.summary()) : null
+    let contents: Uint8Array = EMPTY
+    try {
+      if (!parallel) summary = this.serialSummary(ref)
+      if (!summary) contents = this.readBlock(ref)
+    } catch (e) {
+      // An index handle to nowhere is the index's problem, at its file offset, not at the offset the handle claims.
+      if (inFile(this.table, ref.handle)) this.findings.addError('data block', where, e)
+      else this.findings.addError('index block', ref.partition?.offset ?? this.table.indexHandle.offset, e)
+      this.prevKey = null
+      return
+    }
+    try {
+      if (summary) this.takeSummary(summary, where)
+      else this.walkEntries(contents, where)
+      if (this.compare && this.prevKey && indexCompare(this.table, ref.indexKey, this.prevKey) < 0) {
+        this.findings.outOfOrder('index block', where, 'index separator sorts before the last key of its data block')
+      }
+      this.prevIndexKey = ref.indexKey
+    } catch (e) {
+      this.findings.addError('data block', where, e)
+      this.prevKey = null
+    }
+  }
+
+  /**
+   * Serially, the block checked as a worker checks one, in place in the window: its summary where
+   * the checker passes it and its first key follows the previous block, else null (check it here).
+   */
+  private serialSummary(ref: VerifyBlockRef): BlockSummary | null {
+    const fast = this.checks.fast
+    if (!fast || ref.handle.size > this.table.maxBlockBytes || !inFile(this.table, ref.handle)) return null
+    return this.follows(fast.summarizeIn(this.window, ref.handle.offset, ref.handle.size))
+  }
+
+  /** `summary`, when its first key follows the previous block's last key (else null: check the block in JavaScript). */
+  private follows(summary: BlockSummary | null): BlockSummary | null {
+    const { compare, prevKey } = this
+    return summary && summary.entries > 0 && compare && prevKey && compare(prevKey, summary.firstKey) >= 0 ? null : summary
+  }
+
+  /** The block's contents: read through a private window, checksummed, decompressed into a reused buffer (checked before the next read). */
+  private readBlock(ref: VerifyBlockRef): Uint8Array {
+    const table = this.table
+    const raw = readRawBlock(table.source, ref.handle, table.checksum, {
+      what: 'data block',
+      verifyChecksum: false,
+      limit: table.footer.offset,
+      maxBlockBytes: table.maxBlockBytes,
+      window: this.window,
+    })
+    const computed = blockChecksumOf(table, raw)
+    if (computed !== raw.storedChecksum) {
+      this.findings.add('data block', ref.handle.offset, `data block checksum mismatch: stored 0x${hex32(raw.storedChecksum)}, computed 0x${hex32(computed)}`)
+    }
+    return decompressRawBlock(raw, table.formatVersion, 'data block', raw.compressionType !== 0 ? this.dict : undefined, this.scratch)
+  }
+
+  /** A block a checker passed: its entries counted, its first key against the previous separator, its last key kept. */
+  private takeSummary(summary: BlockSummary, where: number): void {
+    if (summary.entries <= 0) return
+    this.entries += summary.entries
+    this.firstKeyCheck(summary.firstKey, where)
+    this.remember(summary.lastKey)
+  }
+
+  /** Every entry of a block, in JavaScript: each key's form and order. */
+  private walkEntries(contents: Uint8Array, where: number): void {
+    const { compare, internal, findings } = this
+    const it = new BlockIter(contents, where, 'data block', this.table.dataRestartInterval)
+    let firstInBlock = true
+    for (it.seekToFirst(); it.valid; it.next()) {
+      this.entries++
+      const key = it.key
+      if (internal && key.length < 8) {
+        findings.add('data block', where, `entry ${this.entries} has a ${key.length}-byte key, shorter than the 8-byte internal key trailer`)
+        continue
+      }
+      if (compare && this.prevKey && compare(this.prevKey, key) >= 0) {
+        findings.outOfOrder('data block', where, `keys out of order: entry ${this.entries} does not sort after the previous key`)
+      }
+      if (firstInBlock) this.firstKeyCheck(key, where)
+      firstInBlock = false
+      this.remember(key)
+    }
+  }
+
+  /** A block's first key against the previous index separator. */
+  private firstKeyCheck(key: Uint8Array, where: number): void {
+    if (this.compare && this.prevIndexKey && indexCompare(this.table, this.prevIndexKey, key) >= 0) {
+      this.findings.outOfOrder('data block', where, 'first key of the block does not sort after the previous index separator')
+    }
+  }
+
+  /** prevKey = a copy of `key`, in the reused buffer. */
+  private remember(key: Uint8Array): void {
+    let prevKey = this.prevKey
+    if (prevKey === null || prevKey.length !== key.length) {
+      if (this.prevKeyBuf.length < key.length) this.prevKeyBuf = new Uint8Array(key.length * 2)
+      prevKey = this.prevKey = this.prevKeyBuf.subarray(0, key.length)
+    }
+    prevKey.set(key)
   }
 }
 

@@ -23,6 +23,12 @@ export function compileKernel(base64: string): WebAssembly.Module | null {
   return m
 }
 
+/** A fresh instance of the module in `base64` (its own memory), as its exports `E`; null where compileKernel gives none. */
+export function instantiateKernel<E>(base64: string): E | null {
+  const module = compileKernel(base64)
+  return module ? (new WebAssembly.Instance(module).exports as unknown as E) : null
+}
+
 /**
  * The kernel memory from `base` on holds the current data block. `scratch`
  * lets a decoder write the block there directly; place() copies it there

@@ -17,7 +17,8 @@ import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
 import { openTable } from '../../src/table/reader.js'
-import { fastDataHandles, IndexWalkStop, NativeBlockChecker, NativeCheck, NativeIndexWalk, nativeVerifyAbilities } from '../../src/verify/native.js'
+import { fastDataHandles, IndexWalkStop, NativeBlockChecker, NativeIndexWalk, nativeVerifyAbilities } from '../../src/verify/native.js'
+import { BlockResults, VERIFY_CHECKS } from '../../src/verify/block-checker.js'
 import { IndexBlockIter, type IndexEncoding, ShortenedIndexBuilder } from '../../src/format/index-block.js'
 import { prng } from '../../src/util/prng.js'
 import { WasmOrderChecker } from '../../src/verify/wasm.js'
@@ -119,17 +120,10 @@ describe('native verify kernel, one block at a time, against the WebAssembly che
     src.set(block)
     src[block.length] = CompressionType.None
     writeFixed32(src, block.length + 1, computeStoredChecksum(checksum, src.subarray(0, block.length + 1), 0))
-    const meta = new Int32Array(5)
-    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
-    const r = k.check(
-      { checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 },
-      src,
-      src.length,
-      0,
-      Float64Array.of(0, block.length),
-      meta,
-      new Uint8Array(16),
-    )
+    const r = new BlockResults(16)
+    const meta = r.reset(1)
+    const k = NativeBlockChecker.create(VERIFY_CHECKS, { checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 })!
+    k.check(src, src.length, 0, Float64Array.of(0, block.length), r)
     const key = (o: number, len: number) => Buffer.from(r.keys.subarray(o, o + len))
     const native = { n: meta[0], first: meta[0] > 0 ? key(meta[1], meta[2]) : null, last: meta[0] > 0 ? key(meta[3], meta[4]) : null }
     return { wasm, native }
@@ -160,11 +154,12 @@ function kernelCodes(path: string): number[] {
   try {
     const bytes = new Uint8Array(readFileSync(path))
     const handles = Float64Array.from([...t.dataBlocks()].flatMap((r) => [r.handle.offset, r.handle.size]))
-    const meta = new Int32Array((handles.length / 2) * 5)
-    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
+    const r = new BlockResults(1024)
+    r.reset(handles.length / 2)
     const facts = { checksum: t.checksum, footerOffset: t.footer.offset, maxBlockBytes: t.maxBlockBytes, dictionary: t.dictionary() ?? undefined }
-    k.check(facts, bytes, bytes.length, 0, handles, meta, new Uint8Array(1024))
-    return Array.from({ length: handles.length / 2 }, (_, b) => meta[5 * b])
+    const k = NativeBlockChecker.create(VERIFY_CHECKS, facts)!
+    k.check(bytes, bytes.length, 0, handles, r)
+    return Array.from({ length: handles.length / 2 }, (_, b) => r.code(b))
   } finally {
     t.close()
   }
@@ -209,10 +204,11 @@ describe('native verify kernel, a ZSTD or LZ4 block yielding fewer bytes than it
     // the JavaScript path: the first is fine, the second a size mismatch
     expect(decompressBlock(type, payloads[0], { formatVersion: 5 })).toEqual(contents)
     expect(() => decompressBlock(type, payloads[1], { formatVersion: 5 })).toThrow(/declared|larger than/)
-    const meta = new Int32Array(10)
-    const k = NativeBlockChecker.create({ flags: NativeCheck.Checksums | NativeCheck.Order | NativeCheck.Keys })!
-    k.check({ checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 }, src, src.length, 0, Float64Array.from(handles), meta, new Uint8Array(1024))
-    expect([meta[0], meta[5]]).toEqual([100, -1])
+    const r = new BlockResults(1024)
+    r.reset(2)
+    const k = NativeBlockChecker.create(VERIFY_CHECKS, { checksum, footerOffset: src.length, maxBlockBytes: 1 << 20 })!
+    k.check(src, src.length, 0, Float64Array.from(handles), r)
+    expect([r.code(0), r.code(1)]).toEqual([100, -1])
   })
 })
 

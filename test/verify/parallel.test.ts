@@ -13,6 +13,7 @@ import type * as VerifyModule from '../../src/verify/verify.js'
 import type * as ReaderModule from '../../src/table/reader.js'
 import type * as LayoutModule from '../../src/table/layout.js'
 import type * as ParallelModule from '../../src/verify/parallel.js'
+import type * as NativeModule from '../../src/verify/native.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { writeFixed32 } from '../../src/format/coding.js'
 import { computeStoredChecksum } from '../../src/table/block-reader.js'
@@ -25,6 +26,7 @@ const { verifyFile, verifyTable } = (await import(dist('verify/verify.js'))) as 
 const { openTable } = (await import(dist('table/reader.js'))) as typeof ReaderModule
 const { tableLayout } = (await import(dist('table/layout.js'))) as typeof LayoutModule
 const { BlockSummarizer, ParallelBlockChecks } = (await import(dist('verify/parallel.js'))) as typeof ParallelModule
+const { nativeVerifyAbilities } = (await import(dist('verify/native.js'))) as typeof NativeModule
 
 /** verifyFile with one job and with workers taking chunks of one block or so; both outcomes and the split. */
 function both(file: string, chunkBytes = 300) {
@@ -72,6 +74,38 @@ describe('verifyFile with worker threads = verifyFile serial', () => {
   it('a large chunk size (whole file in a few chunks) too', () => {
     for (const name of ['fv5-snappy', 'entry-types']) expectSameFindings(fixturePath(name), 64 * 1024)
   })
+})
+
+describe('where the native kernel is not available (not built, or SSTKIT_NO_NATIVE_VERIFY)', () => {
+  // One real fixture of each codec and format_version, and every damaged file.
+  const seen = new Set<string>()
+  const files = [
+    ...fixtures()
+      .filter((f) => !seen.has(`${f.compression}/${f.formatVersion}`) && seen.add(`${f.compression}/${f.formatVersion}`))
+      .map((f) => fixturePath(f.name)),
+    ...readdirSync(BAD)
+      .filter((n) => n.endsWith('.sst'))
+      .map((n) => join(BAD, n)),
+  ]
+
+  it('the portable checker does every block, on this thread and on workers: the findings of the kernel, and workers take chunks', () => {
+    expect(nativeVerifyAbilities()).not.toBeNull()
+    const withKernel = files.map((f) => verifyFile(f, { jobs: 1 }))
+    process.env.SSTKIT_NO_NATIVE_VERIFY = '1'
+    try {
+      expect(nativeVerifyAbilities()).toBeNull()
+      let byWorkers = 0
+      files.forEach((file, i) => {
+        expect(verifyFile(file, { jobs: 1 }), file).toEqual(withKernel[i])
+        const stats = { chunks: 0, chunksByWorkers: 0 }
+        expect(verifyFile(file, { jobs: 2, chunkBytes: 300, parallelThreshold: 0, awaitWorkers: true, stats }), file).toEqual(withKernel[i])
+        byWorkers += stats.chunksByWorkers
+      })
+      expect(byWorkers).toBeGreaterThan(0)
+    } finally {
+      delete process.env.SSTKIT_NO_NATIVE_VERIFY
+    }
+  }, 120_000)
 })
 
 describe('findings across block boundaries (synthetic)', () => {
