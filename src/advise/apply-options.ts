@@ -7,7 +7,8 @@
  * into today's value: fields advise does not set (parallel_threads, window_bits, ...) keep today's
  * value, and a zstd checksum today's value turns on is turned off when the advice does not want it.
  */
-import { type OptionsFile, columnFamilySections, encodeOptionMap, parseOptionMap } from '../format/options-file.js'
+import type { DbOptions } from '../db/options.js'
+import { type OptionsFile, columnFamilySections, encodeOptionsFile, encodeOptionMap, parseOptionMap, parseOptionsFile } from '../format/options-file.js'
 import type { ColumnFamilyAdvice } from './model.js'
 
 export interface OptionChange {
@@ -63,4 +64,21 @@ export function applyAdvice(file: OptionsFile, families: Pick<ColumnFamilyAdvice
     for (const c of optionsChange(Object.fromEntries(found.cf.entries), cf.options)) found.cf.entries.set(c.key, c.advised)
   }
   return { file: copy, missing }
+}
+
+/** Each column family's `optionsChange` against its section of today's OPTIONS file. */
+export function addOptionsChanges(families: ColumnFamilyAdvice[], today: DbOptions): void {
+  for (const cf of families) cf.optionsChange = optionsChange(today.columnFamilies.find((c) => c.name === cf.name)?.raw ?? null, cf.options)
+}
+
+/**
+ * Today's OPTIONS file (`text`, read from `today.path`) with the advice applied, as text to write;
+ * `note` names the column families it has no section for (left as they are).
+ */
+export function advisedOptionsFile(text: string, today: DbOptions, families: ColumnFamilyAdvice[]): { text: string; note: string | null } {
+  const { file, missing } = applyAdvice(parseOptionsFile(text, today.path), families)
+  const note = missing.length
+    ? `--write-options: ${today.path} has no section for column famil${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}: left as is`
+    : null
+  return { text: encodeOptionsFile(file), note }
 }

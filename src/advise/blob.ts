@@ -328,6 +328,14 @@ export function adviseBlobs(advice: Advice, inputs: BlobColumnFamilyInput[], opt
   writeBlobOptions(advice)
 }
 
+/** After --merge of shards: every shard advised the blob files whole (they are not sharded), so the first part's blob advice stands. */
+export function mergeBlobAdvice(merged: Advice, parts: readonly Advice[]): void {
+  const blobs = parts.find((p) => p.blobs)?.blobs
+  if (!blobs) return
+  merged.blobs = blobs
+  writeBlobOptions(merged)
+}
+
 /** blob_compression_type into the options of each column family whose blob advice says so (also after --merge of shards). */
 export function writeBlobOptions(advice: Advice): void {
   for (const b of advice.blobs ?? []) {

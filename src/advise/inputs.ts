@@ -234,3 +234,19 @@ function isLevelDb(db: DatabaseView): boolean {
   }
   return false
 }
+
+/** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run; releases `pin`. */
+export function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
+  const changes = pin.changes()
+  // Mapped before the release, which forgets the held paths.
+  const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice
+  pin.release()
+  if (out.source.version)
+    out.source.version.changedDuringRun = {
+      deletedFiles: changes.deletedFiles,
+      addedFiles: changes.addedFiles,
+      manifest: changes.manifestNow && basename(changes.manifestNow),
+      manifestBytes: changes.manifestBytesNow,
+    }
+  return out
+}

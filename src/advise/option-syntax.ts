@@ -130,3 +130,35 @@ export function typeNameSince(name: string): string | null {
 
 export const BRACE_FORM_SINCE = OPTION_VERSIONS.compressionOptsBraceForm
 export const NEWEST_RELEASE_READ = OPTION_VERSIONS.newestRelease
+
+/** The release advise writes options for, where it was read, and the notes that say so. */
+export interface OptionsRelease {
+  version: RocksdbVersion | null
+  source: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null
+  notes: string[]
+}
+
+/**
+ * The release to write options for: the database's own (`own`, from its OPTIONS file or LOG), else
+ * `flag` (--rocksdb-version), else none (the newest syntax). `problem`: `flag` is not X.Y[.Z].
+ */
+export function optionsRelease(own: OptionsRelease['source'], flag: string | undefined): OptionsRelease | { problem: string } {
+  const given = flag === undefined ? null : parseRocksdbVersion(flag)
+  if (flag !== undefined && given === null) return { problem: `--rocksdb-version: '${flag}' is not a release (X.Y or X.Y.Z)` }
+  const ownVersion = own ? parseRocksdbVersion(own.version) : null
+  if (own && ownVersion) {
+    const notes =
+      given && versionText(given) !== versionText(ownVersion)
+        ? [`--rocksdb-version ${flag} left aside: the database's ${own.from} says RocksDB ${own.version}, and the options are written for it`]
+        : []
+    return { version: ownVersion, source: own, notes }
+  }
+  if (given) return { version: given, source: { version: flag as string, from: 'flag' }, notes: [] }
+  return {
+    version: null,
+    source: null,
+    notes: [
+      "the database's RocksDB release is unknown (no rocksdb_version in OPTIONS, no LOG header; --rocksdb-version sets it): the options are in the newest syntax, and each says the release it needs",
+    ],
+  }
+}

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { DictMode } from '../recompress/config.js'
 import type { RecompressResult } from '../recompress/engine.js'
-import type { ZstdVersions } from './versions.js'
+import { sstkitVersion, type ZstdVersions, zstdVersions } from './versions.js'
 import { transferable, UsageError } from '../errors.js'
 import { cleanupOnExit } from '../util/cleanup.js'
 
@@ -191,6 +191,19 @@ function validateSettings(v: unknown, at: string): asserts v is BaselineSettings
   expect(s.blockSize === null || isCount(s.blockSize), at, '"blockSize" must be a count or null')
   expect(s.dictFile === null || typeof s.dictFile === 'string', at, '"dictFile" must be a path or null')
   expect(s.strip === null || typeof s.strip === 'string', at, '"strip" must be a regular expression or null')
+}
+
+/** The baseline of a measurement: its files' rows, the flags and settings they were measured with, and the versions sizes depend on (this build's). */
+export function buildBaseline(flags: string[], settings: BaselineSettings, files: BaselineFile[]): Baseline {
+  return {
+    schema: BASELINE_SCHEMA,
+    schemaVersion: BASELINE_SCHEMA_VERSION,
+    sstkitVersion: sstkitVersion(),
+    zstd: zstdVersions(),
+    flags,
+    settings,
+    files,
+  }
 }
 
 export function serializeBaseline(b: Baseline): string {

@@ -4,7 +4,7 @@
  * dashboards, and the JSON document.
  */
 import type { TableModel } from '../report/table.js'
-import type { Baseline } from './baseline.js'
+import { type Baseline, changedSizes } from './baseline.js'
 import { renderTable } from '../report/table.js'
 import { METRIC_LABELS, type CheckRow, type Comparison, type Thresholds } from './compare.js'
 import { formatCount, formatSigned, formatSize, signedPercent } from '../report/text.js'
@@ -267,4 +267,11 @@ export function baselineModel(doc: Baseline, opts: { bytes?: boolean; wide?: boo
       ]),
     ),
   }
+}
+
+/** The line after a baseline is written: where, how many files × configurations, and (--update) how many sizes changed. */
+export function baselineWrittenLine(out: string, doc: Baseline, previous: Baseline | undefined): string {
+  const rows = doc.files.reduce((a, f) => a + f.rows.length, 0)
+  const changed = previous ? ` (${changedSizes(previous.files, doc.files)} of ${rows} sizes changed)` : ''
+  return `${previous ? 'updated' : 'wrote'} ${out}: ${doc.files.length} file(s) × ${doc.files[0].rows.length} configuration(s)${changed}`
 }

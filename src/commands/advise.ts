@@ -1,20 +1,17 @@
-import { adviseBlobs, writeBlobOptions } from '../advise/blob.js'
+import { adviseBlobs, mergeBlobAdvice } from '../advise/blob.js'
 import { Args } from '@oclif/core'
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
 import { adviseFlags, formatConflict, parseAdviseFlags } from '../cli/advise-flags.js'
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { advise, mergeAdvice } from '../advise/advise.js'
-import { resolveInputs } from '../advise/inputs.js'
+import { heldToOriginal, resolveInputs } from '../advise/inputs.js'
 import { measureWorkload } from '../advise/cost.js'
 import { levelDbAdvice } from '../advise/leveldb.js'
 import type { Advice } from '../advise/model.js'
-import type { PinnedDatabase } from '../db/pin.js'
-import { applyAdvice, optionsChange } from '../advise/apply-options.js'
-import { parseRocksdbVersion, type RocksdbVersion, versionText } from '../advise/option-syntax.js'
-import { encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
+import { addOptionsChanges, advisedOptionsFile } from '../advise/apply-options.js'
+import { optionsRelease } from '../advise/option-syntax.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { parseSize } from '../ci/units.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
@@ -77,7 +74,11 @@ Plain SST files or directories of them are grouped by the column family their pr
         this.fail(inputs.problem, ExitCode.Usage)
       }
       const pin = inputs.pin
-      const release = this.release(inputs.source.rocksdbVersion ?? null, flags['rocksdb-version'], inputs)
+      const release = optionsRelease(inputs.source.rocksdbVersion ?? null, flags['rocksdb-version'])
+      if ('problem' in release) {
+        pin?.release()
+        this.fail(release.problem, ExitCode.Usage)
+      }
       if (flags['write-options'] && !inputs.options) {
         pin?.release()
         this.fail(
@@ -125,11 +126,12 @@ Plain SST files or directories of them are grouped by the column family their pr
       if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)
-      if (inputs.options) {
-        for (const cf of advice.columnFamilies)
-          cf.optionsChange = optionsChange(inputs.options.parsed.columnFamilies.find((c) => c.name === cf.name)?.raw ?? null, cf.options)
+      if (inputs.options) addOptionsChanges(advice.columnFamilies, inputs.options.parsed)
+      if (flags['write-options'] && inputs.options) {
+        const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
+        if (note) advice.notes.push(note)
+        writeFileAtomic(flags['write-options'], text)
       }
-      if (flags['write-options'] && inputs.options) this.writeOptions(flags['write-options'], inputs.options, advice)
       const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
       const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
       if (liveFiles > 0 && advised === 0) {
@@ -157,45 +159,6 @@ Plain SST files or directories of them are grouped by the column family their pr
     return undefined
   }
 
-  /** The release to write options for: the database's own, else --rocksdb-version (a usage error when not X.Y[.Z]). */
-  private release(
-    own: Advice['source']['rocksdbVersion'] | null,
-    flag: string | undefined,
-    inputs: ReturnType<typeof resolveInputs>,
-  ): { version: RocksdbVersion | null; source: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null; notes: string[] } {
-    const given = flag === undefined ? null : parseRocksdbVersion(flag)
-    if (flag !== undefined && given === null) {
-      inputs.pin?.release()
-      this.fail(`--rocksdb-version: '${flag}' is not a release (X.Y or X.Y.Z)`, ExitCode.Usage)
-    }
-    const ownVersion = own ? parseRocksdbVersion(own.version) : null
-    if (own && ownVersion) {
-      const notes =
-        given && versionText(given) !== versionText(ownVersion)
-          ? [`--rocksdb-version ${flag} left aside: the database's ${own.from} says RocksDB ${own.version}, and the options are written for it`]
-          : []
-      return { version: ownVersion, source: own, notes }
-    }
-    if (given) return { version: given, source: { version: flag as string, from: 'flag' }, notes: [] }
-    return {
-      version: null,
-      source: null,
-      notes: [
-        "the database's RocksDB release is unknown (no rocksdb_version in OPTIONS, no LOG header; --rocksdb-version sets it): the options are in the newest syntax, and each says the release it needs",
-      ],
-    }
-  }
-
-  /** The newest OPTIONS file with the advice applied, written atomically. */
-  private writeOptions(path: string, options: NonNullable<ReturnType<typeof resolveInputs>['options']>, advice: Advice): void {
-    const { file, missing } = applyAdvice(parseOptionsFile(options.text, options.parsed.path), advice.columnFamilies)
-    if (missing.length)
-      advice.notes.push(
-        `--write-options: ${options.parsed.path} has no section for column famil${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}: left as is`,
-      )
-    writeFileAtomic(path, encodeOptionsFile(file))
-  }
-
   private merged(paths: string[]): Advice {
     const parts: Advice[] = []
     for (const p of paths) {
@@ -210,28 +173,7 @@ Plain SST files or directories of them are grouped by the column family their pr
     }
     // Parts that do not fit together are a usage error (MergeError), one line with exit 2 from SstCommand.catch.
     const merged = mergeAdvice(parts)
-    // Every shard advised the blob files whole (they are not sharded): the first part's advice stands.
-    const blobs = parts.find((p) => p.blobs)?.blobs
-    if (blobs) {
-      merged.blobs = blobs
-      writeBlobOptions(merged)
-    }
+    mergeBlobAdvice(merged, parts)
     return merged
   }
-}
-
-/** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run. */
-function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
-  const changes = pin.changes()
-  // Mapped before the release, which forgets the held paths.
-  const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice
-  pin.release()
-  if (out.source.version)
-    out.source.version.changedDuringRun = {
-      deletedFiles: changes.deletedFiles,
-      addedFiles: changes.addedFiles,
-      manifest: changes.manifestNow && basename(changes.manifestNow),
-      manifestBytes: changes.manifestBytesNow,
-    }
-  return out
 }

@@ -2,18 +2,9 @@ import { Args, Flags } from '@oclif/core'
 import { availableParallelism } from 'node:os'
 import { matrixFlags, sourceFlags } from '../cli/recompress-flags.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import {
-  BASELINE_SCHEMA,
-  BASELINE_SCHEMA_VERSION,
-  DEFAULT_BASELINE,
-  changedSizes,
-  serializeBaseline,
-  writeFileAtomic,
-  type Baseline as BaselineDoc,
-} from '../ci/baseline.js'
+import { buildBaseline, DEFAULT_BASELINE, serializeBaseline, writeFileAtomic } from '../ci/baseline.js'
 import { measureFiles, planBaseline } from '../ci/plan.js'
-import { baselineModel } from '../ci/report.js'
-import { sstkitVersion, zstdVersions } from '../ci/versions.js'
+import { baselineModel, baselineWrittenLine } from '../ci/report.js'
 import { renderTable } from '../report/table.js'
 
 const MATRIX_FLAGS = matrixFlags({
@@ -87,16 +78,11 @@ Files are named by their path relative to the baseline file's directory (or NAME
     if (failed.length > 0) this.fail(`baseline not written: ${failed.length} file(s) could not be measured`, ExitCode.Usage)
     if (measured.length === 0) this.fail('baseline not written: no SST files to measure', ExitCode.Usage)
 
-    const files = measured.map((m) => m.file)
-    const doc: BaselineDoc = {
-      schema: BASELINE_SCHEMA,
-      schemaVersion: BASELINE_SCHEMA_VERSION,
-      sstkitVersion: sstkitVersion(),
-      zstd: zstdVersions(),
-      flags: plan.flagsUsed,
-      settings: plan.settings,
-      files,
-    }
+    const doc = buildBaseline(
+      plan.flagsUsed,
+      plan.settings,
+      measured.map((m) => m.file),
+    )
     try {
       writeFileAtomic(plan.out, serializeBaseline(doc))
     } catch (e) {
@@ -104,9 +90,7 @@ Files are named by their path relative to the baseline file's directory (or NAME
     }
     if (this.jsonEnabled()) return doc
     this.log(renderTable(baselineModel(doc, { bytes: flags.bytes, wide: flags.wide }), 'table', this.tty))
-    const rows = files.reduce((a, f) => a + f.rows.length, 0)
-    const changed = plan.previous ? ` (${changedSizes(plan.previous.files, files)} of ${rows} sizes changed)` : ''
-    this.log(`${plan.previous ? 'updated' : 'wrote'} ${plan.out}: ${files.length} file(s) × ${files[0].rows.length} configuration(s)${changed}`)
+    this.log(baselineWrittenLine(plan.out, doc, plan.previous))
     return undefined
   }
 }

@@ -3,15 +3,10 @@ import { statSync } from 'node:fs'
 import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
 import { NotSupportedError } from '../errors.js'
 import { blobNotBrowsed } from '../report/blob.js'
-import type { Table } from '../reader.js'
-import { propsJson, type PropsJson } from '../report/props.js'
-import { BrowseModel } from '../tui/model.js'
-import { drawFrame, frameAnsi, INITIAL } from '../tui/screens.js'
+import { BrowseModel, type BrowseJson, overviewJson } from '../tui/model.js'
+import { browseInTerminal, notInteractive } from '../tui/terminal.js'
 
-export interface BrowseJson extends PropsJson {
-  /** How the file's bytes split between kinds of blocks, from the table properties. */
-  bytes: { source: 'properties' | 'layout'; fileSize: number; data: number; index: number; filter: number; meta: number }
-}
+export type { BrowseJson } from '../tui/model.js'
 
 export default class Browse extends SstCommand {
   static override description =
@@ -41,9 +36,9 @@ Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek
         table.close()
       }
     }
-    if (process.stdout.isTTY !== true || process.stdin.isTTY !== true) {
+    const which = notInteractive()
+    if (which) {
       // One line, like every sstkit error, naming the commands that work without a terminal.
-      const which = process.stdout.isTTY === true ? 'stdin' : 'stdout'
       process.stderr.write(
         `sstkit: browse needs an interactive terminal (${which} is not one); use \`sstkit scan ${file}\` (entries), \`sstkit layout ${file}\` (blocks) or \`sstkit props ${file}\` (properties) instead, or \`browse --json\` for the overview\n`,
       )
@@ -52,49 +47,14 @@ Keys: arrows or j/k, PgUp/PgDn, g/G, Tab next pane, Enter open, Esc back, / seek
     }
     const table = this.open(file, { verifyChecksums: true })
     if (!table) return undefined
-    // ink checks CI variables when it is imported and then draws only the last
-    // frame; a person at a terminal (checked above) should get the live screen.
-    delete process.env.CI
-    delete process.env.CONTINUOUS_INTEGRATION
-    // React's production build: smaller to load, no development checks.
-    process.env.NODE_ENV ??= 'production'
-    // Background loading starts once ink is in: its chunks would otherwise
-    // slow down the many small reads of loading ink's modules.
     const model = new BrowseModel(file, table, { background: false })
-    const out = process.stdout
-    // Paint the first screen now, from what openTable already read, and only
-    // then load ink and React (hundreds of milliseconds of module loading on a
-    // slow machine). Raw mode at once, so keys typed meanwhile are neither
-    // echoed nor lost: ink reads them when it starts.
-    out.write(`${ALT_SCREEN_ON}${HIDE_CURSOR}\x1b[H\x1b[2J${frameAnsi(drawFrame(model, { ...INITIAL, message: STARTING }, out.columns, out.rows))}\x1b[H`)
-    process.stdin.setRawMode(true)
     try {
-      const { runBrowser } = await import('../tui/app.js')
-      model.start()
-      await runBrowser(model)
+      await browseInTerminal(model)
     } finally {
       model.close()
       table.close()
-      out.write(`${SHOW_CURSOR}${ALT_SCREEN_OFF}`)
     }
     return undefined
-  }
-}
-
-/** Status line of the first screen, until ink takes over and keys work. */
-const STARTING = { text: 'starting… (keys work in a moment)', error: false }
-
-const ALT_SCREEN_ON = '\x1b[?1049h'
-const ALT_SCREEN_OFF = '\x1b[?1049l'
-const HIDE_CURSOR = '\x1b[?25l'
-const SHOW_CURSOR = '\x1b[?25h'
-
-function overviewJson(file: string, table: Table): BrowseJson {
-  const split = new BrowseModel(file, table, { background: false }).byteSplit()
-  const part = (name: string) => split.parts.find((x) => x.name === name)?.bytes ?? 0
-  return {
-    ...propsJson(file, table),
-    bytes: { source: split.source, fileSize: split.fileSize, data: part('data'), index: part('index'), filter: part('filter'), meta: part('meta') },
   }
 }
 

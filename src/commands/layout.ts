@@ -1,12 +1,10 @@
 import { Args, Flags } from '@oclif/core'
-import { ExitCode, type FileErrorJson, isBlobFile, SstCommand, writeAllSync } from '../cli/sst-command.js'
+import { ExitCode, isBlobFile, SstCommand, writeAllSync } from '../cli/sst-command.js'
 import { blobLayoutJson, blobLayoutText } from '../report/blob.js'
-import { printableLine } from '../errors.js'
-import { type LayoutBlock, layoutBlocks, type Table } from '../reader.js'
-import { blockCount, blockCountText, LayoutJsonStream, type LayoutView, layoutColumns, layoutNote, layoutRow, totalsModel } from '../report/layout.js'
+import { FileReportStream } from '../report/file-reports.js'
+import { LayoutJsonStream, type LayoutRun, writeTableBlocks, writeTableTotals } from '../report/layout.js'
 import { LineWriter } from '../report/line-writer.js'
-import { renderTable, TableStream, type TableFormat } from '../report/table.js'
-import { LayoutTotalsBuilder, layoutKinds } from '../table/layout.js'
+import type { TableFormat } from '../report/table.js'
 
 /**
  * Readahead window of the block walk. A 1 MiB window outlives enough scavenges to reach V8's old
@@ -14,16 +12,6 @@ import { LayoutTotalsBuilder, layoutKinds } from '../table/layout.js'
  * 80k blocks); 64 KiB windows die young and RSS stays flat.
  */
 const READAHEAD = 64 * 1024
-
-/** Problem lines kept for `--summary` (the totals do not show which block is bad); more are counted. */
-const MAX_SUMMARY_PROBLEMS = 100
-
-/** `problem: <kind> at offset N: <what>` for a block that could not be read or failed its checksum. */
-function problemLine(b: LayoutBlock, fileSize: number): string {
-  // A block outside the file has no offset to give: its message names the handle that claims it.
-  const at = b.offset + b.sizeOnDisk <= fileSize ? ` at offset ${b.offset}` : ''
-  return printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''}${at}: ${b.problem}`)
-}
 
 export default class Layout extends SstCommand {
   static override description =
@@ -55,32 +43,38 @@ Exits 1 if any block is unreadable or fails its checksum.`
   async run(): Promise<undefined> {
     const { argv, flags } = await this.parse(Layout)
     const files = this.expandFiles(argv as string[], { blobFiles: true })
-    const view: LayoutView = { format: flags.format as TableFormat, wide: flags.wide, bytes: flags.bytes }
+    const run: LayoutRun = {
+      view: { format: flags.format as TableFormat, wide: flags.wide, bytes: flags.bytes },
+      summary: flags.summary,
+      decompress: flags.decompress ?? false,
+      tty: this.tty,
+    }
     const out = new LineWriter((bytes) => writeAllSync(1, bytes))
     const write = (s: string) => out.text(s)
     const json = this.jsonEnabled()
-    const several = files.length > 1
-    const jsonStream = new LayoutJsonStream(write, json && several ? '  ' : '')
-    let printed = 0
-    if (json && several) write('[')
+    const reports = new FileReportStream(write, json, files.length > 1)
+    const jsonStream = json ? new LayoutJsonStream(write, reports.indent) : undefined
     for (const file of files) {
       if (isBlobFile(file)) {
         // A blob file: header, records summary and footer (not blocks), in one piece.
+        if (json) reports.nextEntry()
         const blob = this.openBlob(file)
-        if (json) write(printed++ > 0 ? ',\n' : several ? '\n' : '')
         if (!blob) {
-          if (json) jsonStream.entry(this.failure(file))
+          if (json) reports.entry(this.failure(file))
           continue
         }
         try {
           const j = blobLayoutJson(file, blob)
           if (j.problems.length > 0) this.raise(ExitCode.Finding)
-          if (json) jsonStream.entry(j)
-          else write(`${printed++ > 0 ? '\n' : ''}${blobLayoutText(j)}\n`)
+          if (json) reports.entry(j)
+          else {
+            reports.nextText()
+            write(`${blobLayoutText(j)}\n`)
+          }
         } catch (e) {
           out.flush()
           const failure = this.reportFileError(file, e, 'opened')
-          if (json) jsonStream.entry(failure)
+          if (json) reports.entry(failure)
         } finally {
           blob.close()
         }
@@ -89,51 +83,21 @@ Exits 1 if any block is unreadable or fails its checksum.`
       const table = this.open(file, { verifyChecksums: true, readahead: READAHEAD })
       if (!table) {
         if (json) {
-          write(printed++ > 0 ? ',\n' : several ? '\n' : '')
-          jsonStream.entry(this.failure(file))
+          reports.nextEntry()
+          reports.entry(this.failure(file))
         }
         continue
       }
-      const totals = new LayoutTotalsBuilder()
       try {
-        if (json) {
-          write(printed > 0 ? ',\n' : several ? '\n' : '')
-          jsonStream.begin(file, table.fileSize)
-        } else if (several) write(`${printed > 0 && view.format !== 'csv' ? '\n' : ''}${file}:\n`)
-        printed++
-        const rows = json || flags.summary ? undefined : this.blockTable(table, view, write)
-        const problems: string[] = []
-        // A walk that stops part-way keeps what it listed, and its JSON object says why it stopped.
-        let stopped: { error: unknown } | undefined
-        try {
-          for (const b of layoutBlocks(table, { decompress: flags.decompress ?? false })) {
-            totals.add(b)
-            if (json && (!flags.summary || b.problem)) jsonStream.block(b)
-            rows?.row(layoutRow(b, view), layoutNote(b, view))
-            if (flags.summary && b.problem && problems.length < MAX_SUMMARY_PROBLEMS) problems.push(problemLine(b, table.fileSize))
-          }
-        } catch (e) {
-          stopped = { error: e }
-        } finally {
-          rows?.end()
-          let error: FileErrorJson['error'] | undefined
-          if (stopped) {
-            out.flush()
-            error = this.reportFileError(file, stopped.error, 'opened').error
-          }
-          if (json) jsonStream.end(totals.totals, totals.problems, error)
-        }
-        if (stopped) continue
-        if (totals.problems > 0) this.raise(ExitCode.Finding)
-        if (!json) {
-          if (rows && view.format !== 'csv') write('\n')
-          write(`${renderTable(totalsModel(totals.totals, table.fileSize, view), view.format, this.tty)}\n`)
-          if (view.format === 'table') write(`${blockCountText(blockCount(totals.totals))}\n`)
-          // In Markdown a line right under a table is one more row of it.
-          if (view.format === 'markdown' && totals.problems > 0) write('\n')
-          for (const line of problems) write(`${line}\n`)
-          if (totals.problems > problems.length) write(`... and ${totals.problems - problems.length} more problems\n`)
-        }
+        if (json) reports.nextEntry()
+        else reports.nextText(file, run.view.format !== 'csv')
+        const walk = writeTableBlocks(table, file, run, jsonStream, write, (error) => {
+          out.flush()
+          return this.reportFileError(file, error, 'opened').error
+        })
+        if (!walk) continue
+        if (walk.problems > 0) this.raise(ExitCode.Finding)
+        if (!json) writeTableTotals(walk, run, write)
       } catch (e) {
         out.flush()
         this.reportFileError(file, e, 'opened')
@@ -141,14 +105,8 @@ Exits 1 if any block is unreadable or fails its checksum.`
         table.close()
       }
     }
-    if (json) write(several ? '\n]\n' : printed > 0 ? '\n' : '')
+    reports.end()
     out.flush()
     return undefined
-  }
-
-  /** The blocks table, its column widths fixed from what the file can hold. */
-  private blockTable(table: Table, view: LayoutView, write: (s: string) => void): TableStream {
-    const bounds = { fileSize: table.fileSize, kinds: layoutKinds(table), names: table.metaindexEntries.map((e) => e.name) }
-    return new TableStream(layoutColumns(view, bounds), view.format, write, this.tty.color)
   }
 }

@@ -4,8 +4,10 @@
  * piece by piece), so a file of any number of blocks prints in time linear in
  * them and memory independent of them.
  */
-import type { LayoutBlock, LayoutTotals } from '../reader.js'
-import { asciiCell, type StreamColumn, type TableFormat, type TableModel } from './table.js'
+import { printableLine } from '../errors.js'
+import { type LayoutBlock, layoutBlocks, type LayoutTotals, type Table } from '../reader.js'
+import { LayoutTotalsBuilder, layoutKinds } from '../table/layout.js'
+import { asciiCell, renderTable, type StreamColumn, type TableFormat, type TableModel, TableStream } from './table.js'
 import { formatSize, percent } from './text.js'
 
 /** How a layout is shown: the table format, `--wide` (block names), `--bytes` (exact sizes). */
@@ -135,11 +137,6 @@ export class LayoutJsonStream {
     return JSON.stringify(v, null, 2).replace(/\n/g, `\n${depth}`)
   }
 
-  /** A whole entry in one piece (a file that could not be read). */
-  entry(v: unknown): void {
-    this.write(`${this.indent}${this.value(v, this.indent)}`)
-  }
-
   begin(file: string, fileSize: number): void {
     const i = `${this.indent}  `
     this.blocks = 0
@@ -172,4 +169,94 @@ function flatObject(o: object, indent: string): string {
     first = false
   }
   return first ? '{}' : `${text}\n${indent}}`
+}
+
+/** Problem lines kept for `--summary` (the totals do not show which block is bad); more are counted. */
+const MAX_SUMMARY_PROBLEMS = 100
+
+/** `problem: <kind> at offset N: <what>` for a block that could not be read or failed its checksum. */
+function problemLine(b: LayoutBlock, fileSize: number): string {
+  // A block outside the file has no offset to give: its message names the handle that claims it.
+  const at = b.offset + b.sizeOnDisk <= fileSize ? ` at offset ${b.offset}` : ''
+  return printableLine(`problem: ${b.kind}${b.name && b.name !== b.kind ? ` (${b.name})` : ''}${at}: ${b.problem}`)
+}
+
+/** How `layout` shows each table: the view, and what it walks and prints. */
+export interface LayoutRun {
+  readonly view: LayoutView
+  /** `--summary`: the totals only (in JSON, only the blocks with a problem). */
+  readonly summary: boolean
+  /** `--decompress`: every block decompressed to measure it. */
+  readonly decompress: boolean
+  /** Where the table renders (colour, width). */
+  readonly tty: { color: boolean; width?: number }
+}
+
+/** A table's walk as `writeTableBlocks` made it: the totals and what `writeTableTotals` prints under them. */
+export interface TableLayoutWalk {
+  readonly fileSize: number
+  readonly totals: readonly LayoutTotals[]
+  /** Blocks with a problem. */
+  readonly problems: number
+  /** `--summary`: the first problems' lines (MAX_SUMMARY_PROBLEMS). */
+  readonly problemLines: readonly string[]
+  /** Whether the blocks table was printed above the totals. */
+  readonly blocksTable: boolean
+}
+
+/**
+ * One table's blocks on `write`, streamed as they are read: with `json` its object (the blocks,
+ * then the totals); else the blocks table (not with --summary). A walk that stops part-way keeps
+ * what it listed: `stopped` is told the error (to report it; the output so far is to be flushed
+ * first) and returns its JSON, which the file's object ends with. Returns the walk, or null when
+ * it stopped.
+ */
+export function writeTableBlocks(
+  table: Table,
+  file: string,
+  run: LayoutRun,
+  json: LayoutJsonStream | undefined,
+  write: (text: string) => void,
+  stopped: (error: unknown) => unknown,
+): TableLayoutWalk | null {
+  const { view, summary } = run
+  const totals = new LayoutTotalsBuilder()
+  json?.begin(file, table.fileSize)
+  const rows = json || summary ? undefined : blockTable(table, view, write, run.tty.color)
+  const problemLines: string[] = []
+  let stop: { error: unknown } | undefined
+  try {
+    for (const b of layoutBlocks(table, { decompress: run.decompress })) {
+      totals.add(b)
+      if (json && (!summary || b.problem)) json.block(b)
+      rows?.row(layoutRow(b, view), layoutNote(b, view))
+      if (summary && b.problem && problemLines.length < MAX_SUMMARY_PROBLEMS) problemLines.push(problemLine(b, table.fileSize))
+    }
+  } catch (e) {
+    stop = { error: e }
+  } finally {
+    rows?.end()
+    const error = stop ? stopped(stop.error) : undefined
+    json?.end(totals.totals, totals.problems, error)
+  }
+  if (stop) return null
+  return { fileSize: table.fileSize, totals: totals.totals, problems: totals.problems, problemLines, blocksTable: rows !== undefined }
+}
+
+/** Under a table's blocks, in text: the totals table, the block count and the problem lines. */
+export function writeTableTotals(walk: TableLayoutWalk, run: LayoutRun, write: (text: string) => void): void {
+  const { view } = run
+  if (walk.blocksTable && view.format !== 'csv') write('\n')
+  write(`${renderTable(totalsModel(walk.totals, walk.fileSize, view), view.format, run.tty)}\n`)
+  if (view.format === 'table') write(`${blockCountText(blockCount(walk.totals))}\n`)
+  // In Markdown a line right under a table is one more row of it.
+  if (view.format === 'markdown' && walk.problems > 0) write('\n')
+  for (const line of walk.problemLines) write(`${line}\n`)
+  if (walk.problems > walk.problemLines.length) write(`... and ${walk.problems - walk.problemLines.length} more problems\n`)
+}
+
+/** The blocks table, its column widths fixed from what the file can hold. */
+function blockTable(table: Table, view: LayoutView, write: (text: string) => void, color: boolean): TableStream {
+  const bounds = { fileSize: table.fileSize, kinds: layoutKinds(table), names: table.metaindexEntries.map((e) => e.name) }
+  return new TableStream(layoutColumns(view, bounds), view.format, write, color)
 }

@@ -443,3 +443,18 @@ function withGapRows(rows: BlockRow[], fileSize: number): BlockRow[] {
     fileSize,
   ).map((b) => byBlock.get(b) ?? { block: b, described: true })
 }
+
+/** `browse --json`: the overview as JSON, `props --json` plus the byte split (from the table properties). */
+export interface BrowseJson extends PropsJson {
+  /** How the file's bytes split between kinds of blocks, from the table properties. */
+  bytes: { source: 'properties' | 'layout'; fileSize: number; data: number; index: number; filter: number; meta: number }
+}
+
+export function overviewJson(file: string, table: Table): BrowseJson {
+  const split = new BrowseModel(file, table, { background: false }).byteSplit()
+  const part = (name: string) => split.parts.find((x) => x.name === name)?.bytes ?? 0
+  return {
+    ...propsJson(file, table),
+    bytes: { source: split.source, fileSize: split.fileSize, data: part('data'), index: part('index'), filter: part('filter'), meta: part('meta') },
+  }
+}
