@@ -24,25 +24,6 @@ function json(args: string[]): Advice {
   return JSON.parse(r.stdout) as Advice
 }
 
-/** What must not depend on jobs, shards or timings: every size figure of every level and setting. */
-function sizes(a: Advice) {
-  return a.columnFamilies.flatMap((cf) =>
-    cf.levels.flatMap((l) =>
-      l.matrix.map((m) => ({
-        where: `${cf.name} L${l.level}`,
-        setting: m.setting.label,
-        bytes: m.bytes,
-        n: m.sums.n,
-        sumC: m.sums.sumC,
-        sumCC: m.sums.sumCC,
-        dict: m.dictBytes,
-        blocks: l.sample.blocks,
-        share: l.sample.share,
-      })),
-    ),
-  )
-}
-
 describe('sstkit advise on a database written by real RocksDB', () => {
   const advice = json([EXAMPLE, '--time-budget', '120s'])
 
@@ -79,55 +60,6 @@ describe('sstkit advise on a database written by real RocksDB', () => {
       expect(l.sample.stopped).toBe('all-blocks')
       for (const m of l.matrix) expect(m.bytes.high - m.bytes.low).toBe(0)
     }
-  })
-
-  it('the same seed gives the same sizes for any --jobs', () => {
-    const one = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1'])
-    const two = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2'])
-    expect(sizes(two)).toEqual(sizes(one))
-    expect(sizes(one).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
-    const other = json([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7'])
-    expect(sizes(other)).not.toEqual(sizes(one))
-  })
-
-  it('N shards merged give the one-run sizes exactly', () => {
-    const whole = json([MEDIUM, ...FEW, '--sample', '30%'])
-    expect(sizes(whole).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
-    const parts = [0, 1, 2].map((k) => {
-      const r = sstkit(['advise', MEDIUM, ...FEW, '--sample', '30%', '--shard', `${k}/3`, '--json'])
-      expect(r.status).toBe(0)
-      const file = join(tmp, `part${k}.json`)
-      writeFileSync(file, r.stdout)
-      return file
-    })
-    const merged = sstkit(['advise', '--merge', ...parts, '--json'])
-    expect(merged.status).toBe(0)
-    expect(sizes(JSON.parse(merged.stdout) as Advice)).toEqual(sizes(whole))
-    const missing = sstkit(['advise', '--merge', parts[0], parts[1]])
-    expect(missing.status).toBe(2)
-    expect(missing.stderr).toMatch(/1 of 3 shards missing/)
-  })
-
-  it("shards merged keep the info LOG's workload: the same costs and the same rate-weighted choices as one run, in the database's release syntax", () => {
-    const whole = json([EXAMPLE, '--sample', '50%'])
-    expect(whole.workload?.measured).toBeTruthy()
-    const parts = [0, 1].map((k) => {
-      const r = sstkit(['advise', EXAMPLE, '--sample', '50%', '--shard', `${k}/2`, '--json'])
-      expect(r.status).toBe(0)
-      const file = join(tmp, `logged${k}.json`)
-      writeFileSync(file, r.stdout)
-      return file
-    })
-    const merged = JSON.parse(sstkit(['advise', '--merge', ...parts, '--json']).stdout) as Advice
-    expect(merged.workload).toEqual(whole.workload)
-    const levels = (a: Advice) => a.columnFamilies.flatMap((c) => c.levels)
-    // (dictionary building is timed in each run: the reasons' lists of what it rules out may differ, not the weighting)
-    const weighted = (a: Advice) =>
-      levels(a).map((l) => [l.recommended.estimate.setting.label, /weighted by this level's measured write rate/.test(l.recommended.reason)])
-    expect(weighted(merged)).toEqual(weighted(whole))
-    expect(levels(merged).every((l) => l.cost?.recommended.label === l.recommended.estimate.setting.label)).toBe(true)
-    expect(merged.notes).toContain(whole.workload!.note)
-    expect(merged.columnFamilies.map((c) => c.optionsText)).toEqual(whole.columnFamilies.map((c) => c.optionsText))
   })
 
   it('prints a table that fits 100 columns, Markdown, and an HTML report written atomically', () => {
