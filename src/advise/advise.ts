@@ -46,7 +46,7 @@ import { compressionNames, levelTotals, MIN_FILES_READ, readFile, readPopulation
 import { inShard, roundRate, type Shard } from './sampling.js'
 import { defaultSettings, sameSetting, smallDatabaseSettings, spec, withRunOptions } from './settings.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
+import { firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts, type MeasuredCosts, type UnitCosts } from './plan.js'
 import { attachCosts, balancedDecider, costDecider, DEFAULT_PRICES, NEGLIGIBLE_CORES, type Prices, rateWeightedLimits, type WorkloadAdvice } from './cost.js'
 import { UsageError } from '../errors.js'
 
@@ -79,6 +79,8 @@ const PRIOR_RATIO = 3
 const BUDGET_SLACK = 0.05
 /** A round plans to spend at most this share of the sampling time left. */
 const ROUND_SHARE = 0.7
+/** The margin of the budget a not-sampled note suggests over what the first rounds took per level. */
+const REACH_MARGIN = 1.25
 /** A level whose sample has fewer random blocks than this (and is not whole) has no interval: it is not sampled. */
 const MIN_RANDOM_BLOCKS = 3
 
@@ -452,6 +454,18 @@ interface Run {
 }
 
 /** What a block and a file of this level are expected to cost: measured (the level's own blocks first), else priors. */
+/** A level's least first round at the costs planned on now (plan.ts). */
+function leastFirstRound(st: GroupState, run: Run): number {
+  return leastFirstRoundMs({
+    filesRead: st.group.files.length,
+    filesPending: st.group.pending.length,
+    dataBlocks: st.totals.dataBlocks,
+    minFiles: MIN_FILES_READ,
+    minBlocks: MIN_SAMPLE_BLOCKS,
+    costs: costsOf(st, run),
+  })
+}
+
 function costsOf(st: GroupState, run: Run): UnitCosts {
   const { dict } = run.opts
   const files = st.group.files
@@ -502,6 +516,8 @@ export async function advisePopulation(
   let budgetHit = false
   const fixed = opts.fixedRate !== null
   const samplingEnd = opts.timeBudgetMs * SAMPLING_END
+  // When sampling began and how many levels' first rounds sampled: the budget that would reach every level (the not-sampled note).
+  const firstRounds = { from: elapsed(), sampled: 0 }
   try {
     for (;;) {
       const open = states.filter((s) => s.done === null)
@@ -518,12 +534,17 @@ export async function advisePopulation(
       }
       if (first.length > 0) {
         const pick = first.reduce((a, b) => (levelDiskBytes(b) > levelDiskBytes(a) ? b : a))
-        const share = fixed ? Number.POSITIVE_INFINITY : Math.max(0, samplingEnd - elapsed()) / first.length
+        const share = fixed
+          ? Number.POSITIVE_INFINITY
+          : firstRoundShare(
+              Math.max(0, samplingEnd - elapsed()),
+              [pick, ...first.filter((s) => s !== pick)].map((s) => leastFirstRound(s, run)),
+            )
         const left = fixed || evidenceFirst ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs
         if (!(await firstRound(pick, run, share, left))) {
           pick.done = 'time-budget'
           budgetHit = true
-        }
+        } else firstRounds.sampled++
       } else {
         // The level whose interval is widest in bytes goes next: what narrows the total most.
         const pick = open.reduce((a, b) => (widestBytes(b) > widestBytes(a) ? b : a))
@@ -572,13 +593,27 @@ export async function advisePopulation(
   const missing = states.filter((st) => !sampled(st))
   if (missing.length > 0)
     notes.push(
-      `not sampled (the time budget ended first): ${missing.map((st) => label(st.group)).join(', ')}; ${missing.length === 1 ? 'it keeps' : 'they keep'} today's setting`,
+      `not sampled (the time budget ended first): ${missing.map((st) => label(st.group)).join(', ')}; ${missing.length === 1 ? 'it keeps' : 'they keep'} today's setting${reachingBudget(
+        firstRounds,
+        states.reduce((a, st) => a + leastFirstRound(st, run), 0),
+      )}`,
     )
 
   const advice = assemble(states, opts, notes)
   advice.problems = problems
   advice.elapsedSec = elapsed() / 1000
   return advice
+}
+
+/**
+ * ", a --time-budget of about N s would sample every level": every level's least first round at the
+ * costs the run measured, with a margin; '' when no level was sampled (nothing measured).
+ */
+function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number): string {
+  if (firstRounds.sampled === 0) return ''
+  const ms = (firstRounds.from + leastMs * REACH_MARGIN) / SAMPLING_END
+  const step = ms < 10_000 ? 1000 : 5000
+  return `; a --time-budget of about ${formatSeconds(Math.ceil(ms / step) * step)} would sample every level`
 }
 
 function formatSeconds(ms: number): string {

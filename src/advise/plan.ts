@@ -111,3 +111,29 @@ export function planFirstRound(a: FirstRoundAsk): FirstRoundPlan | null {
   if (Number.isFinite(a.leftMs) && ms > a.leftMs) return null
   return { files, blocks, ms }
 }
+
+/** What a level's first round costs at the least (ms): the fewest files an interval needs and the fewest blocks. */
+export function leastFirstRoundMs(a: {
+  filesRead: number
+  filesPending: number
+  dataBlocks: number
+  minFiles: number
+  minBlocks: number
+  costs: UnitCosts
+}): number {
+  const files = Math.min(a.minFiles, a.filesRead > 0 ? a.filesRead : a.filesPending)
+  // Before a level's files are read, their blocks are unknown: the fewest an estimate rests on.
+  const blocks = a.dataBlocks > 0 ? Math.min(a.minBlocks, a.dataBlocks) : a.minBlocks
+  return files * a.costs.fileMs + blocks * a.costs.blockMs
+}
+
+/**
+ * A level's share of the sampling time left (ms) when `leastMs` lists the least first round of every
+ * level still without one, this level's first: the others' least is held back for them, and what
+ * remains beyond every level's least is shared evenly. A level's least never starves the levels
+ * after it of theirs while the time covers them all.
+ */
+export function firstRoundShare(leftMs: number, leastMs: readonly number[]): number {
+  const reserved = leastMs.reduce((a, b) => a + b, 0)
+  return leastMs[0] + Math.max(0, leftMs - reserved) / leastMs.length
+}

@@ -10,6 +10,7 @@ import type { Table, OpenTableOptions } from '../reader.js'
 import { ExitCode, type FileStage } from './exit-code.js'
 import { commandErrorReport, describeError, FileSession, type FileErrorJson, oneLine } from './file-session.js'
 import { parseErrorLine } from './messages.js'
+import { writeAllSync } from './write-all.js'
 
 export { exitCodeFor, ExitCode, type ExitCodeValue, type FileStage } from './exit-code.js'
 export { type FileErrorJson, isBlobFile } from './file-session.js'
@@ -102,6 +103,15 @@ export abstract class SstCommand extends Command {
   /** An error in one line for people: a system error in words, an sstkit error with its file. */
   protected describeError(e: unknown): string {
     return describeError(e)
+  }
+
+  /**
+   * oclif's logJson colours the document by tokenizing all of it first (tens of MB for the advice
+   * of a database with many levels); sstkit sets no JSON theme, so its text is JSON.stringify's,
+   * indented by 2: written as that.
+   */
+  override logJson(json: unknown): void {
+    writeAllSync(1, Buffer.from(`${JSON.stringify(json, null, 2)}\n`))
   }
 
   protected fail(message: string, code: number): never {

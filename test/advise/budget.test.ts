@@ -61,6 +61,23 @@ describe('advise within its time budget on a simulated machine', () => {
     if (levels.some((l) => l.sample.stopped === 'not-sampled')) expect(advice.notes.join('\n')).toMatch(/not sampled/)
   })
 
+  it.each([
+    [2000, 12, 1500],
+    [5000, 24, 3000],
+  ])(
+    'budget %i ms, %f ms per block and setting, %i ms per file: the not-sampled note names a budget that samples every level',
+    async (budget, blockMs, dictFileMs) => {
+      const first = await run(budget, blockMs, dictFileMs)
+      expect(first.levels.some((l) => l.sample.stopped === 'not-sampled')).toBe(true)
+      const m = /a --time-budget of about (\d+(?:\.\d+)?) s would sample every level/.exec(first.advice.notes.join('\n'))
+      expect(m).not.toBeNull()
+      const suggested = Number(m?.[1]) * 1000
+      expect(suggested).toBeGreaterThan(budget)
+      const again = await run(suggested, blockMs, dictFileMs)
+      expect(again.levels.filter((l) => l.sample.stopped === 'not-sampled').map((l) => `${l.columnFamily} L${l.level}`)).toEqual([])
+    },
+  )
+
   it('a budget that affords every level samples every level, the largest first', async () => {
     const { advice, levels } = await run(10_000, 1, 100)
     expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(11_000)

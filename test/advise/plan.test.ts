@@ -5,7 +5,7 @@
  * deterministic: costs and times are given, never read from a clock.
  */
 import { describe, expect, it } from 'vitest'
-import { type FirstRoundAsk, planFirstRound, priorBlockMs, priorFileMs, unitCosts } from '../../src/advise/plan.js'
+import { type FirstRoundAsk, firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts } from '../../src/advise/plan.js'
 import { defaultSettings, spec } from '../../src/advise/settings.js'
 
 const ask = (over: Partial<FirstRoundAsk>): FirstRoundAsk => ({
@@ -84,5 +84,24 @@ describe('priors and measured costs', () => {
     expect(unitCosts({ blocks: 0, blockMs: 0, files: 0, fileMs: 0 }, prior)).toEqual(prior)
     expect(unitCosts({ blocks: 200, blockMs: 1000, files: 0, fileMs: 0 }, prior)).toEqual({ blockMs: 5, fileMs: 700 })
     expect(unitCosts({ blocks: 200, blockMs: 1000, files: 4, fileMs: 1200 }, prior)).toEqual({ blockMs: 5, fileMs: 300 })
+  })
+})
+
+describe('firstRoundShare: the other levels keep their least', () => {
+  it('holds back the least of every level still to come, and shares only what is beyond', () => {
+    // 10 s left; this level's least 1 s, two more at 2 s each: 5 s beyond every least, shared by three.
+    expect(firstRoundShare(10_000, [1000, 2000, 2000])).toBeCloseTo(1000 + 5000 / 3, 6)
+  })
+  it('when the time does not cover every least, a level gets its least only (not an even share that starves the later ones)', () => {
+    // An even share would be 2 s each: the first level's 3 s least would take 1 s from the others.
+    expect(firstRoundShare(6000, [3000, 1000, 1000, 1000])).toBe(3000)
+    expect(firstRoundShare(6000, [1000, 3000, 1000, 1000])).toBe(1000)
+  })
+  it('the least of a first round: the fewest files an interval needs and the fewest blocks, or all a level holds', () => {
+    const costs = { blockMs: 2, fileMs: 100 }
+    expect(leastFirstRoundMs({ filesRead: 5, filesPending: 0, dataBlocks: 1000, minFiles: 2, minBlocks: 128, costs })).toBe(2 * 100 + 128 * 2)
+    expect(leastFirstRoundMs({ filesRead: 1, filesPending: 0, dataBlocks: 40, minFiles: 2, minBlocks: 128, costs })).toBe(100 + 40 * 2)
+    // Files not read yet: their blocks are unknown, the fewest an estimate rests on.
+    expect(leastFirstRoundMs({ filesRead: 0, filesPending: 7, dataBlocks: 0, minFiles: 2, minBlocks: 128, costs })).toBe(2 * 100 + 128 * 2)
   })
 })
