@@ -140,10 +140,11 @@ function parseBase36(s: string): bigint | null {
 /** `GetUniqueIdFromTableProperties` + `UniqueIdToHumanString`, or "N/A". */
 export function uniqueIdString(dbId: Uint8Array | undefined, sessionId: Uint8Array | undefined, fileNumber: bigint): string {
   if (!dbId || dbId.length === 0 || fileNumber === 0n || !sessionId || sessionId.length === 0) return 'N/A'
-  const session = latin1(sessionId)
-  if (session.length < 13 || session.length > 24) return 'N/A'
-  const a = parseBase36(session.slice(0, session.length - 12))
-  const b = parseBase36(session.slice(session.length - 12))
+  // RocksDB's db_session_id: base-36 digits, the last 12 the lower part.
+  const idText = latin1(sessionId)
+  if (idText.length < 13 || idText.length > 24) return 'N/A'
+  const a = parseBase36(idText.slice(0, idText.length - 12))
+  const b = parseBase36(idText.slice(idText.length - 12))
   if (a === null || b === null) return 'N/A'
   const upper = a >> 2n
   const lower = ((b & (M64 >> 2n)) | (a << 62n)) & M64

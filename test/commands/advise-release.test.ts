@@ -4,11 +4,11 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
 import { atLeast, parseRocksdbVersion } from '../../src/advise/option-syntax.js'
 import { needsOpts, optionsNeed, sharesOpts } from '../../src/advise/options.js'
 import { optionName } from '../../src/advise/settings.js'
 import { LDB } from '../db/ldb.js'
+import { adviseJson } from './advise-run.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -25,17 +25,10 @@ const FINALIZE_WINS = [...MEDIUM_FILES, ...ZSTD3, '--max-compress-cpu-ratio', '1
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-release-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-function json(args: string[]): Advice {
-  const r = sstkit(['advise', ...args, '--json'])
-  expect(r.stderr).toBe('')
-  expect(r.status).toBe(0)
-  return JSON.parse(r.stdout) as Advice
-}
-
 describe('sstkit advise for a RocksDB release', () => {
   it('recommends only what 7.2 parses, and says what 7.3 would save (finalize dictionaries)', () => {
-    const free = json(FINALIZE_WINS)
-    const old = json([...FINALIZE_WINS, '--rocksdb-version', '7.2'])
+    const free = adviseJson(FINALIZE_WINS)
+    const old = adviseJson([...FINALIZE_WINS, '--rocksdb-version', '7.2'])
     expect(old.source.rocksdbVersion).toEqual({ version: '7.2', from: 'flag' })
     const wanted = free.columnFamilies.flatMap((cf) => cf.levels).filter((l) => l.recommended.estimate.setting.dict === 'finalize')
     expect(wanted.length).toBeGreaterThan(0)
@@ -61,7 +54,7 @@ describe('sstkit advise for a RocksDB release', () => {
   })
 
   it("writes 6.2's colon form of compression_opts", () => {
-    const a = json([...FILES, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--time-budget', '10s', '--rocksdb-version', '6.2.4'])
+    const a = adviseJson([...FILES, '--types', 'zstd', '--levels', '3', '--dict', 'none', '--time-budget', '10s', '--rocksdb-version', '6.2.4'])
     // window_bits:level:strategy (today's own setting, zstd 6 on one column family, is evaluated too).
     for (const cf of a.columnFamilies) expect(cf.options.compression_opts).toMatch(/^-14:(3|6):0$/)
   })
@@ -72,7 +65,7 @@ describe('sstkit advise for a RocksDB release', () => {
     cpSync(EXAMPLE, db, { recursive: true })
     for (const n of readdirSync(db)) if (n.startsWith('OPTIONS-') || n.startsWith('LOG')) rmSync(join(db, n))
     for (const release of ['5.3', '4.8']) {
-      const a = json([db, '--time-budget', '20s', '--rocksdb-version', release])
+      const a = adviseJson([db, '--time-budget', '20s', '--rocksdb-version', release])
       expect(a.source.rocksdbVersion).toEqual({ version: release, from: 'flag' })
       for (const cf of a.columnFamilies) {
         expect(Object.keys(cf.options)).not.toContain('bottommost_compression_opts')
@@ -89,7 +82,7 @@ describe('sstkit advise for a RocksDB release', () => {
   })
 
   it('without a release: the newest syntax, and each option says the release it needs', () => {
-    const a = json(FINALIZE_WINS)
+    const a = adviseJson(FINALIZE_WINS)
     expect(a.source.rocksdbVersion).toBeNull()
     const finalize = a.columnFamilies.find((cf) => cf.levels.some((l) => l.recommended.estimate.setting.dict === 'finalize'))!
     expect(finalize.optionsNeed?.find((n) => n.key === 'compression_opts')).toEqual({ key: 'compression_opts', since: '7.3', why: ['use_zstd_dict_trainer'] })
@@ -98,7 +91,7 @@ describe('sstkit advise for a RocksDB release', () => {
   })
 
   it("a database's own release wins over the flag; without OPTIONS files it is read from the LOG's header", () => {
-    const own = json([EXAMPLE, ...ZSTD3, '--rocksdb-version', '6.2'])
+    const own = adviseJson([EXAMPLE, ...ZSTD3, '--rocksdb-version', '6.2'])
     expect(own.source.rocksdbVersion).toEqual({ version: '7.8.3', from: 'OPTIONS' })
     expect(own.notes.join('\n')).toContain("--rocksdb-version 6.2 left aside: the database's OPTIONS says RocksDB 7.8.3")
     // A copy opened once by the real ldb 7.8.3 (which writes a LOG), then without its OPTIONS files.
@@ -114,7 +107,7 @@ describe('sstkit advise for a RocksDB release', () => {
     expect(r.status, r.stderr).toBe(0)
     withoutOptions()
     expect(readdirSync(db)).toContain('LOG')
-    const fromLog = json([db, ...ZSTD3])
+    const fromLog = adviseJson([db, ...ZSTD3])
     expect(fromLog.source.rocksdbVersion).toEqual({ version: '7.8.3', from: 'LOG' })
   })
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/advise/model.js'
+import { adviseJson } from './advise-run.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -14,13 +15,6 @@ const MEDIUM = join(ROOT, 'test/fixtures/db-medium')
 const FEW = ['--types', 'zstd,lz4', '--levels', 'default', '--dict', 'none,finalize']
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-shards-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-
-function json(args: string[]): Advice {
-  const r = sstkit(['advise', ...args, '--json'])
-  expect(r.stderr).toBe('')
-  expect(r.status).toBe(0)
-  return JSON.parse(r.stdout) as Advice
-}
 
 /** What must not depend on jobs, shards or timings: every size figure of every level and setting. */
 function sizes(a: Advice) {
@@ -43,16 +37,16 @@ function sizes(a: Advice) {
 
 describe('sstkit advise: --jobs, --seed and shards', () => {
   it('the same seed gives the same sizes for any --jobs', () => {
-    const one = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1'])
-    const two = json([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2'])
+    const one = adviseJson([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1'])
+    const two = adviseJson([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '2'])
     expect(sizes(two)).toEqual(sizes(one))
     expect(sizes(one).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
-    const other = json([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7'])
+    const other = adviseJson([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7'])
     expect(sizes(other)).not.toEqual(sizes(one))
   })
 
   it('N shards merged give the one-run sizes exactly', () => {
-    const whole = json([MEDIUM, ...FEW, '--sample', '30%'])
+    const whole = adviseJson([MEDIUM, ...FEW, '--sample', '30%'])
     expect(sizes(whole).some((x) => x.bytes.high > x.bytes.low)).toBe(true)
     const parts = [0, 1, 2].map((k) => {
       const r = sstkit(['advise', MEDIUM, ...FEW, '--sample', '30%', '--shard', `${k}/3`, '--json'])
@@ -70,7 +64,7 @@ describe('sstkit advise: --jobs, --seed and shards', () => {
   })
 
   it("shards merged keep the info LOG's workload: the same costs and the same rate-weighted choices as one run, in the database's release syntax", () => {
-    const whole = json([EXAMPLE, '--sample', '50%'])
+    const whole = adviseJson([EXAMPLE, '--sample', '50%'])
     expect(whole.workload?.measured).toBeTruthy()
     const parts = [0, 1].map((k) => {
       const r = sstkit(['advise', EXAMPLE, '--sample', '50%', '--shard', `${k}/2`, '--json'])

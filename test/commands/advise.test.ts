@@ -6,6 +6,7 @@ import type { Advice } from '../../src/advise/model.js'
 import { spawnSync } from 'node:child_process'
 import { parseOptionsFile, encodeOptionsFile } from '../../src/format/options-file.js'
 import { newestOptionsFile } from '../../src/db/options.js'
+import { adviseJson } from './advise-run.js'
 import { ROOT, sstkit, toolPresent } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -17,15 +18,8 @@ const DB = join(ROOT, 'test/fixtures/db')
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-function json(args: string[]): Advice {
-  const r = sstkit(['advise', ...args, '--json'])
-  expect(r.stderr).toBe('')
-  expect(r.status).toBe(0)
-  return JSON.parse(r.stdout) as Advice
-}
-
 describe('sstkit advise on a database written by real RocksDB', () => {
-  const advice = json([EXAMPLE, '--time-budget', '120s'])
+  const advice = adviseJson([EXAMPLE, '--time-budget', '120s'])
 
   it('sees the live files per column family and level as ldb lists them, and what OPTIONS says today', () => {
     const listed = readFileSync(join(DB, 'layered.live_files_metadata.txt'), 'utf8')
@@ -85,7 +79,7 @@ const LDB_PRESENT = spawnSync('ldb', ['--version'], { encoding: 'utf8' }).status
 
 describe.runIf(toolPresent('ldb', LDB_PRESENT, 'apt-get install rocksdb-tools'))('the options advise prints are what real RocksDB reads', () => {
   it('RocksDB 7.8.3 opens the database with every recommended option set in its OPTIONS file', () => {
-    const a = json([EXAMPLE, '--time-budget', '120s'])
+    const a = adviseJson([EXAMPLE, '--time-budget', '120s'])
     const copy = join(tmp, 'db-advised-options')
     cpSync(EXAMPLE, copy, { recursive: true })
     const path = newestOptionsFile(copy)!
@@ -111,7 +105,7 @@ describe.runIf(toolPresent('ldb', LDB_PRESENT, 'apt-get install rocksdb-tools'))
 describe('sstkit advise on plain files and damaged databases', () => {
   it('groups plain files by the column family their properties name; levels unknown, one setting each', () => {
     const files = ['000009.sst', '000019.sst', '000011.sst'].map((f) => join(EXAMPLE, f))
-    const a = json([...files, '--time-budget', '120s'])
+    const a = adviseJson([...files, '--time-budget', '120s'])
     expect(a.source.kind).toBe('files')
     expect(a.columnFamilies.map((c) => c.name).sort()).toEqual(['default', 'events'])
     for (const cf of a.columnFamilies) {
@@ -123,7 +117,7 @@ describe('sstkit advise on plain files and damaged databases', () => {
   })
 
   it('files on disk the MANIFEST does not list are reported and left out', () => {
-    const a = json([join(DB, 'churn'), '--time-budget', '5s'])
+    const a = adviseJson([join(DB, 'churn'), '--time-budget', '5s'])
     expect(a.source.unlistedFiles.map((f) => f.split('/').pop()).sort()).toEqual(['000900.sst', '000901.ldb'])
     const used = a.columnFamilies.flatMap((c) => c.levels).reduce((n, l) => n + l.files, 0)
     expect(used).toBe(3)
@@ -161,20 +155,20 @@ describe('sstkit advise on plain files and damaged databases', () => {
 
   it('--max-bytes: the least CPU that keeps the total within the limit, or each level its smallest and says so', () => {
     const base = [MEDIUM, ...FEW, '--sample', '30%']
-    const free = json(base)
+    const free = adviseJson(base)
     const today = free.total.todayBytes
-    const fit = json([...base, '--max-bytes', '85%'])
+    const fit = adviseJson([...base, '--max-bytes', '85%'])
     expect(fit.total.maxBytes).toEqual({ bytes: 0.85 * today, met: true })
     expect(fit.total.projected.estimate).toBeLessThanOrEqual(0.85 * today)
     const levels = fit.columnFamilies.flatMap((c) => c.levels)
     for (const l of levels) expect(l.recommended.reason, `L${l.level}`).toMatch(/--max-bytes \(85% of today's total\)/)
     // Some level gets less than its smallest setting: the limit is met at less CPU than squeezing everything.
     expect(levels.some((l) => l.recommended.estimate.bytes.estimate > Math.min(...l.matrix.map((m) => m.bytes.estimate)))).toBe(true)
-    const absolute = json([...base, '--max-bytes', String(Math.round(0.85 * today))])
+    const absolute = adviseJson([...base, '--max-bytes', String(Math.round(0.85 * today))])
     expect(absolute.columnFamilies.flatMap((c) => c.levels.map((l) => l.recommended.estimate.setting.label))).toEqual(
       levels.map((l) => l.recommended.estimate.setting.label),
     )
-    const tight = json([...base, '--max-bytes', '1KiB'])
+    const tight = adviseJson([...base, '--max-bytes', '1KiB'])
     expect(tight.total.maxBytes).toEqual({ bytes: 1024, met: false })
     for (const l of tight.columnFamilies.flatMap((c) => c.levels)) {
       expect(l.recommended.reason).toMatch(/^the smallest: no choice of settings fits --max-bytes/)
