@@ -15,12 +15,12 @@ import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import { SeparatorLog } from '../format/index-block.js'
-import { BlockBuilder } from '../format/block.js'
+import { BlockBuilder, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import type { RecompressConfig } from './config.js'
+import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
@@ -50,6 +50,8 @@ export interface EvaluateTask {
    */
   measureStored?: boolean
   source: SourceOptions
+  /** How the table is written beyond its data blocks (format_version, enable_index_compression); default: rewrite's. */
+  table?: TableShape
   maxCompressedBytesPerKb: number
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s). */
   acceptance?: AcceptanceRule
@@ -273,7 +275,9 @@ function evaluateWith(
         trainBytes: task.trainBytes,
         maxDictBufferBytes: task.maxDictBufferBytes,
         blockSize: task.source.blockSize ?? 4096,
-        restartInterval: 16,
+        restartInterval: task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL,
+        formatVersion: task.table?.formatVersion ?? undefined,
+        indexCompression: task.table?.indexCompression,
         index: 'binary',
         metadataBlockSize: 4096,
         maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
@@ -433,7 +437,7 @@ function readBlocks(
   }
   if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
-    const builder = new BlockBuilder(16)
+    const builder = new BlockBuilder(task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)

@@ -88,6 +88,8 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   index: 'binary' | 'partitioned'
   /** metadata_block_size: index partitions are cut near this size. */
   metadataBlockSize: number
+  /** enable_index_compression (default true): false stores the index blocks raw, without an attempt. */
+  indexCompression?: boolean
   /** Carry a full filter over verbatim (valid when the keys are unchanged). */
   filter?: { metaName: string; bytes: Uint8Array }
   /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
@@ -573,7 +575,7 @@ export class TableWriter {
   }
 
   private writeMaybeCompressed(raw: Uint8Array): BlockHandle {
-    const { payload, type } = this.compress(raw, false)
+    const { payload, type } = this.o.indexCompression === false ? { payload: raw, type: 0 } : this.compress(raw, false)
     if (type > 0) this.usedTypes.add(type)
     this.stats.indexUncompressedBytes += raw.length
     if (type > 0) this.stats.indexBlocksCompressed++
