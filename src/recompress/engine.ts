@@ -444,7 +444,7 @@ function resultOf(
     decompressSpread: spread(m.decompressMs),
     compressMBps,
     decompressMBps,
-    roundTripBlocks: m.roundTrip.n,
+    roundTripBlocks: m.roundTrip.timedBlocks,
     decompressInterval,
     compressNoisy: compressMBps !== null && isNoisyTiming(compressMs, spread(m.compressMs), m.compressMs.length),
     // What was timed must be long enough, and a sample's interval within the spread allowed to repeats (±half of it).
