@@ -10,7 +10,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BlockSizeAdvice, type BlockSizeCandidate, adviseBlockSize, decideBlockSize, levelProjection } from '../../src/advise/block-size.js'
+import {
+  type BlockSizeAdvice,
+  type BlockSizeCandidate,
+  adviseBlockSize,
+  blockSizeColumnFamily,
+  decideBlockSize,
+  levelProjection,
+} from '../../src/advise/block-size.js'
 import type { RecompressResult } from '../../src/recompress/engine.js'
 import { openDatabase } from '../../src/db/database.js'
 import { openTable } from '../../src/table/reader.js'
@@ -27,7 +34,13 @@ async function advise(dir: string): Promise<BlockSizeAdvice[]> {
   const out: BlockSizeAdvice[] = []
   for (const cf of view.columnFamilies) {
     const options = view.options!.columnFamilies.find((c) => c.name === cf.name)!
-    const a = await adviseBlockSize(cf, options, { objective: 'balanced', dataBlockMissesPerSec: null, prices: PRICES, seed: 0, budgetMs: 60_000 })
+    const a = await adviseBlockSize(blockSizeColumnFamily(cf), options, {
+      objective: 'balanced',
+      dataBlockMissesPerSec: null,
+      prices: PRICES,
+      seed: 0,
+      budgetMs: 60_000,
+    })
     if (a) out.push(a)
   }
   return out
