@@ -23,7 +23,8 @@
 import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { Property } from '../format/properties.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
-import { type ColumnFamilyOptions, compressionForLevel } from '../db/options.js'
+import { type ColumnFamilyOptions, compressionForLevel, type DbOptions } from '../db/options.js'
+import { columnFamilySections, encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
 import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
 import { recompressLayouts } from '../recompress/layouts.js'
 import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
@@ -418,4 +419,47 @@ export function decideBlockSize(
       )
     }
   }
+}
+
+/** What attachBlockSizes needs of advise's run. */
+export interface BlockSizeRun extends Omit<BlockSizeOptions, 'budgetMs'> {
+  /** Wall time for every column family's block size together, ms (split evenly; two files a level are always re-cut). */
+  budgetMs: number
+}
+
+/**
+ * advise's hook: the block size advice of every column family of a database with an OPTIONS
+ * file, put on its column family's advice (`blockSize`). `groups` are advise's inputs (a column
+ * family and level, its files).
+ */
+export async function attachBlockSizes(
+  families: { name: string; blockSize?: BlockSizeAdvice }[],
+  groups: readonly { columnFamily: string; level: number | null; files: readonly { path: string; size: number }[] }[],
+  options: DbOptions,
+  run: BlockSizeRun,
+): Promise<void> {
+  const names = families.map((f) => f.name).filter((n) => options.columnFamilies.some((c) => c.name === n && c.tableFactory !== null))
+  for (const family of families) {
+    const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
+    if (!cfOptions || !names.includes(family.name)) continue
+    const levels = groups
+      .filter((g) => g.columnFamily === family.name && g.level !== null)
+      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size })) }))
+    const advice = await adviseBlockSize({ name: family.name, levels }, cfOptions, { ...run, budgetMs: run.budgetMs / Math.max(1, names.length) })
+    if (advice) family.blockSize = advice
+  }
+}
+
+/** Today's OPTIONS file text with each advised block_size set in its column family's table section. */
+export function applyBlockSizes(text: string, path: string, advices: readonly BlockSizeAdvice[]): string {
+  const file = parseOptionsFile(text, path)
+  let changed = false
+  for (const a of advices) {
+    if (a.recommended === null || a.recommended === a.today) continue
+    const table = columnFamilySections(file, a.columnFamily)?.table
+    if (!table) continue
+    table.entries.set('block_size', String(a.recommended))
+    changed = true
+  }
+  return changed ? encodeOptionsFile(file) : text
 }

@@ -14,18 +14,23 @@ import {
   type BlockSizeAdvice,
   type BlockSizeCandidate,
   adviseBlockSize,
+  applyBlockSizes,
   blockSizeColumnFamily,
   decideBlockSize,
   levelProjection,
 } from '../../src/advise/block-size.js'
 import type { RecompressResult } from '../../src/recompress/engine.js'
 import { openDatabase } from '../../src/db/database.js'
+import { dbOptionsFrom } from '../../src/db/options.js'
+import { parseOptionsFile } from '../../src/format/options-file.js'
 import { openTable } from '../../src/table/reader.js'
 import { measureLevels, rewriteLevels } from '../fixtures/level-rewriter.mjs'
 import { ROOT } from '../helpers.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-block-size-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+const readOptionsText = (text: string) => dbOptionsFrom(parseOptionsFile(text, 'OPTIONS'), 'OPTIONS')
 
 const PRICES = { cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 }
 
@@ -47,7 +52,7 @@ async function advise(dir: string): Promise<BlockSizeAdvice[]> {
 }
 
 /** A copy of `source` rewritten by RocksDB under its own newest OPTIONS with block_size set; bytes written per column family and level. */
-function rewrittenWith(source: string, blockSize: number): Map<string, number> {
+function rewrittenWith(source: string, blockSize: number, advice: BlockSizeAdvice[]): Map<string, number> {
   const db = join(tmp, `db-${blockSize}`)
   cpSync(source, db, { recursive: true })
   const newest = readdirSync(db)
@@ -55,8 +60,14 @@ function rewrittenWith(source: string, blockSize: number): Map<string, number> {
     .sort()
     .pop()!
   const text = readFileSync(join(db, newest), 'utf8')
-  const edited = text.replace(/^(\s*)block_size=\d+$/gm, `$1block_size=${blockSize}`)
-  expect(edited).not.toBe(text)
+  // As --write-options writes it: today's OPTIONS with each column family's block_size set.
+  const edited = applyBlockSizes(
+    text,
+    newest,
+    advice.map((a) => ({ ...a, recommended: blockSize })),
+  )
+  const parsed = readOptionsText(edited)
+  for (const a of advice) expect(parsed.columnFamilies.find((c) => c.name === a.columnFamily)!.blockSize).toBe(blockSize)
   const optionsFile = join(tmp, `OPTIONS-${blockSize}`)
   writeFileSync(optionsFile, edited)
   const measured = measureLevels(db, rewriteLevels(db, optionsFile), openTable)
@@ -98,7 +109,7 @@ describe('block size per column family on examples/db, come true under real Rock
   })
 
   it.each([16384, 65536])('RocksDB rewriting every level with block_size=%i writes each level as projected', (blockSize) => {
-    const written = rewrittenWith(source, blockSize)
+    const written = rewrittenWith(source, blockSize, advice)
     let levels = 0
     for (const a of advice) {
       const k = a.candidates.findIndex((x) => x.blockSize === blockSize)
