@@ -20,7 +20,7 @@ import type { LineWriter } from '../report/line-writer.js'
 import type { BlobValues } from './blob-values.js'
 import { WasmBlockPrinter } from './wasm-printer.js'
 import { NativeBlockDecoder } from '../verify/native.js'
-import { BlockCheck, BlockCode } from '../verify/block-checker.js'
+import { BlockCheck } from '../verify/block-checker.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { chunkExtent } from '../util/chunk-queue.js'
 
