@@ -10,6 +10,7 @@
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import { escapeOptionString } from '../format/options-file.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
 import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
@@ -208,7 +209,8 @@ export function versionLine(advice: Advice): string | null {
 export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
   if (cf.optionsChange) {
     if (cf.optionsChange.length === 0) return { code: '', diff: true }
-    const lines = [`[CFOptions "${cf.name}"]`]
+    // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
+    const lines = [`[CFOptions "${escapeOptionString(cf.name)}"]`]
     for (const c of cf.optionsChange) {
       if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
       lines.push(`+  ${c.key}=${c.advised}`)

@@ -3,12 +3,14 @@
  * tables without properties, LevelDB, names of any bytes, live files left out, blob files. Every
  * database here was written by a real writer (test/fixtures/found/README.md).
  */
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/advise/model.js'
-import { ROOT, sstkit } from '../helpers.js'
+import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { LDB } from '../db/ldb.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-found-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -144,6 +146,30 @@ describe('names of any bytes', () => {
     expect(body).toContain('<h2>Column family <code>\\x0a</code></h2>')
     expect(body).toContain('<td><code>empty</code></td><td>empty</td>')
   })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'the printed section headers are the OPTIONS file’s own lines; the OPTIONS file --write-options writes is one the real ldb opens the database with',
+    () => {
+      const copy = join(tmp, 'names-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      // RocksDB writes a newline in a name as \n and the bytes 0x01 and 0x09 as they are (EscapeOptionString).
+      const headers = r.stdout.split('\n').filter((l) => l.startsWith('[CFOptions '))
+      expect(headers).toEqual(NAMES.map((n) => `[CFOptions "${n === '\n' ? '\\n' : n}"]`))
+      const today = readFileSync(join(db, 'OPTIONS-000019'), 'latin1').split('\n')
+      for (const h of headers) expect(today).toContain(h)
+      const sections = (text: string) => text.split('\n').filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written, 'latin1'))).toEqual(sections(today.join('\n')))
+      // ldb --try_load_options opens the database with every column family the newest OPTIONS file names:
+      // a name it parsed differently ("n" for "\n") is a column family that does not exist, and the open fails.
+      const scan = spawnSync(LDB!, [`--db=${copy}`, '--try_load_options', '--column_family=\n', 'scan', '--max_keys=1'], { encoding: 'latin1' })
+      expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+      expect(scan.status).toBe(0)
+    },
+  )
 })
 
 describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties block)', () => {
