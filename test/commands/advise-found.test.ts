@@ -172,6 +172,56 @@ describe('names of any bytes', () => {
   )
 })
 
+describe('names that are not UTF-8 (RocksDB 7.8.3: column families 0xff, 0xfe, "cao" 0xe9, "café")', () => {
+  const db = join(FOUND, 'names-bytes')
+  const NAMES = ['default', '\udcff', '\udcfe', 'cao\udce9', 'café']
+  const TODAY = ['LZ4', 'ZSTD', 'Snappy', 'NoCompression', 'Zlib']
+
+  it('JSON: each byte that is not UTF-8 as U+DC00 + byte, names kept apart, each matched to its own OPTIONS section', () => {
+    const r = advise([db, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('"name": "\\udcff"')
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.columnFamilies.map((c) => c.name)).toEqual(NAMES)
+    expect(a.columnFamilies.map((c) => c.levels[0].todayCompression)).toEqual(TODAY)
+    // today's compression line comes from each one's own section (no section found: no "today" value)
+    const todayOption = a.columnFamilies.map((c) => c.optionsChange?.find((o) => o.key === 'compression')?.today ?? null)
+    expect(todayOption.filter((t) => t !== null).length).toBeGreaterThanOrEqual(3)
+    expect(todayOption).not.toContain(undefined)
+  })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'text shows those bytes as \\xNN; --write-options writes them as they are, and the real ldb opens the database through that file',
+    () => {
+      const copy = join(tmp, 'names-bytes-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      expect(r.stdout).not.toContain('\ufffd')
+      expect(r.stdout).toMatch(/^Column family "cao\\xe9"$/m)
+      expect(r.stdout).toContain('[CFOptions "\\xff"]')
+      expect(r.stdout).toContain("the name's bytes that are not UTF-8 are shown as \\xNN")
+      const sections = (b: Buffer) =>
+        b
+          .toString('latin1')
+          .split('\n')
+          .filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written))).toEqual(sections(readFileSync(join(db, 'OPTIONS-000015'))))
+      // argv of bytes that are not UTF-8: Node passes strings as UTF-8, so the shell's printf makes the name.
+      for (const printf of ['\\377', 'cao\\351']) {
+        const scan = spawnSync('sh', ['-c', `exec "$0" --db="$1" --try_load_options --column_family="$(printf '${printf}')" scan --max_keys=1`, LDB!, copy], {
+          encoding: 'latin1',
+        })
+        expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+        expect(scan.status).toBe(0)
+      }
+    },
+  )
+})
+
 describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties block)', () => {
   const db = join(FOUND, 'leveldb')
   const TYPES = ['--types', 'lz4,zstd,snappy,none', '--levels', 'default', '--dict', 'none']
