@@ -21,6 +21,7 @@ import { emptySums } from '../advise/estimate.js'
 import type { DictMode, SettingEstimate, SettingSpec, Timing } from '../advise/model.js'
 import { settingLabel } from '../advise/settings.js'
 import type { RecompressReport, RecompressResult } from '../index.js'
+import { type LayoutField, layoutLabel, type TableLayout, varyingLayoutFields } from '../recompress/config.js'
 import { NOISY_MARK, signedPercent } from './text.js'
 
 export interface RecompressChoice {
@@ -28,7 +29,12 @@ export interface RecompressChoice {
   level: number | null
   dict: string
   checksum: boolean
-  /** As the table's Setting column shows it, e.g. "zstd 3 dict=finalize". */
+  /** The table layout (the file's own blocks: blockSize null). */
+  blockSize: number | null
+  restartInterval: number | null
+  indexCompression: boolean
+  formatVersion: number
+  /** As the table's Setting column shows it, e.g. "zstd 3 dict=finalize" (with several layouts, "zstd 3 16KiB"). */
   label: string
   reason: string
 }
@@ -43,8 +49,25 @@ export interface RecompressVerdict {
 }
 
 /** "zstd 19 dict=finalize +checksum": advise's label; a --dict-file dictionary reads dict=file. */
-export function resultLabel(r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'>): string {
-  return settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum })
+export function resultLabel(
+  r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'> & Partial<LayoutFields>,
+  layoutShown: ReadonlySet<LayoutField> = new Set(),
+): string {
+  const setting = settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum })
+  const layout = layoutShown.size > 0 && r.blockSize !== undefined ? layoutLabel(layoutOfResult(r as LayoutFields), layoutShown) : ''
+  return layout ? `${setting} ${layout}` : setting
+}
+
+type LayoutFields = Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>
+
+/** A result's table layout (recompress/config.ts TableLayout). */
+export function layoutOfResult(r: LayoutFields): TableLayout {
+  return { blockSize: r.blockSize, restartInterval: r.restartInterval, indexCompression: r.indexCompression, formatVersion: r.formatVersion }
+}
+
+/** The layout fields that differ between the results (none: one layout): their labels name those. */
+export function layoutFieldsShown(results: readonly LayoutFields[]): Set<LayoutField> {
+  return varyingLayoutFields(results.map(layoutOfResult))
 }
 
 /** advise's dictionary modes; an external dictionary weighs like a trained one (one to build and ship). */
@@ -68,9 +91,9 @@ function decompressTiming(r: RecompressResult, repeats: number): Timing {
 }
 
 /** One result as advise's estimate of a setting (the sizes are exact; a sampled decompression speed carries its interval). */
-export function estimateOfResult(r: RecompressResult, repeats: number): SettingEstimate {
+export function estimateOfResult(r: RecompressResult, repeats: number, layoutShown: ReadonlySet<LayoutField> = new Set()): SettingEstimate {
   const bytes = r.dataBytes + r.dictBytes
-  const setting: SettingSpec = { type: r.type, level: r.level, dict: dictMode(r.dict), checksum: r.checksum, label: resultLabel(r) }
+  const setting: SettingSpec = { type: r.type, level: r.level, dict: dictMode(r.dict), checksum: r.checksum, label: resultLabel(r, layoutShown) }
   const secPerGB = r.compressMBps === null ? null : 1000 / r.compressMBps
   return {
     setting,
@@ -123,7 +146,19 @@ function soundLimits(xs: SettingEstimate[]): { limits: LevelLimits; rankedOnSpee
 
 function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstimate, RecompressResult>): RecompressChoice {
   const r = results.get(x)!
-  return { type: r.type, level: r.level, dict: r.dict, checksum: r.checksum, label: x.setting.label, reason }
+  const { blockSize, restartInterval, indexCompression, formatVersion } = r
+  return {
+    type: r.type,
+    level: r.level,
+    dict: r.dict,
+    checksum: r.checksum,
+    blockSize,
+    restartInterval,
+    indexCompression,
+    formatVersion,
+    label: x.setting.label,
+    reason,
+  }
 }
 
 /** "1/20", "0.6x", "4.1x", "60x": how much compression CPU `a` takes against `b`. */
@@ -145,8 +180,9 @@ export function recompressVerdict(report: RecompressReport, opts: { repeats?: nu
   const candidates = report.results.filter((r) => r.autoSkip === null && r.blocks > 0)
   if (candidates.length === 0) return null
   const results = new Map<SettingEstimate, RecompressResult>()
+  const shown = layoutFieldsShown(candidates)
   const xs = candidates.map((r) => {
-    const x = estimateOfResult(r, opts.repeats ?? 1)
+    const x = estimateOfResult(r, opts.repeats ?? 1, shown)
     results.set(x, r)
     return x
   })
