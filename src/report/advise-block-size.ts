@@ -52,7 +52,7 @@ export function blockSizeLines(a: BlockSizeAdvice): string[] {
 const CHART_WIDTH = 560
 const CHART_HEIGHT = 220
 
-function escape(s: string): string {
+function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
@@ -66,25 +66,25 @@ export function blockSizeChartSvg(a: BlockSizeAdvice): string {
   const y = (v: number) => pad.top + h - ((v - min) / (max - min || 1)) * h
   const slot = w / a.candidates.length
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="${escape(`projected bytes against block size, column family ${a.columnFamily}`)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="${escapeXml(`projected bytes against block size, column family ${a.columnFamily}`)}">`,
     `<line x1="${pad.left}" y1="${pad.top + h}" x2="${pad.left + w}" y2="${pad.top + h}" stroke="#888"/>`,
   ]
   for (const tick of [min, (min + max) / 2, max]) {
-    parts.push(`<text x="${pad.left - 6}" y="${y(tick) + 4}" font-size="11" text-anchor="end">${escape(formatSize(tick))}</text>`)
+    parts.push(`<text x="${pad.left - 6}" y="${y(tick) + 4}" font-size="11" text-anchor="end">${escapeXml(formatSize(tick))}</text>`)
   }
   for (const [i, c] of a.candidates.entries()) {
     const x = pad.left + i * slot + slot * 0.2
     const bw = slot * 0.6
     const fill = c.blockSize === a.recommended ? '#2a7' : c.blockSize === a.today ? '#48c' : '#aab'
     parts.push(
-      `<rect x="${x.toFixed(1)}" y="${y(c.bytes.estimate).toFixed(1)}" width="${bw.toFixed(1)}" height="${(pad.top + h - y(c.bytes.estimate)).toFixed(1)}" fill="${fill}"><title>${escape(`${blockSizeLabel(c.blockSize)}: ${interval(c)}`)}</title></rect>`,
+      `<rect x="${x.toFixed(1)}" y="${y(c.bytes.estimate).toFixed(1)}" width="${bw.toFixed(1)}" height="${(pad.top + h - y(c.bytes.estimate)).toFixed(1)}" fill="${fill}"><title>${escapeXml(`${blockSizeLabel(c.blockSize)}: ${interval(c)}`)}</title></rect>`,
     )
     if (c.bytes.high > c.bytes.low) {
       const cx = (x + bw / 2).toFixed(1)
       parts.push(`<line x1="${cx}" y1="${y(c.bytes.high).toFixed(1)}" x2="${cx}" y2="${y(c.bytes.low).toFixed(1)}" stroke="#333"/>`)
     }
     const label = `${blockSizeLabel(c.blockSize)}${c.blockSize === a.today ? ' (today)' : ''}`
-    parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${pad.top + h + 16}" font-size="11" text-anchor="middle">${escape(label)}</text>`)
+    parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${pad.top + h + 16}" font-size="11" text-anchor="middle">${escapeXml(label)}</text>`)
   }
   parts.push('</svg>')
   return parts.join('')
@@ -104,18 +104,18 @@ export function blockSizeHtml(a: BlockSizeAdvice): string {
         formatSize(c.read.bytesDecompressedPerLookup),
         c.read.readCores === null ? 'not measured' : c.read.readCores.toPrecision(2),
       ]
-      return `<tr${cls}>${cells.map((x) => `<td>${escape(x)}</td>`).join('')}</tr>`
+      return `<tr${cls}>${cells.map((x) => `<td>${escapeXml(x)}</td>`).join('')}</tr>`
     })
     .join('\n')
   const head = ['Block size', 'Projected (95%)', 'vs today', 'Index', 'Read a lookup', 'Decompressed a lookup', 'Read cores']
     .map((x) => `<th>${x}</th>`)
     .join('')
   return [
-    `<section class="block-size"><h3>Block size: ${escape(a.columnFamily)}</h3>`,
+    `<section class="block-size"><h3>Block size: ${escapeXml(a.columnFamily)}</h3>`,
     `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (each level under its compression of today; bars: estimate, lines: 95% interval).</figcaption></figure>`,
     `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
-    `<p>${escape(a.reason)}</p>`,
-    ...a.notes.map((n) => `<p class="note">${escape(n)}</p>`),
+    `<p>${escapeXml(a.reason)}</p>`,
+    ...a.notes.map((n) => `<p class="note">${escapeXml(n)}</p>`),
     '</section>',
   ].join('\n')
 }
