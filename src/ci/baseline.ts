@@ -215,7 +215,7 @@ export function serializeBaseline(b: Baseline): string {
  * flushed to disk, then renamed over `path`. Readers see the old file or the
  * new one, never a partial one; on failure the old file is untouched.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   const target = resolve(path)
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   // A signal while the temporary file exists waits for this synchronous write (a handler is installed), then removes it.
@@ -223,7 +223,7 @@ export function writeFileAtomic(path: string, text: string): void {
   try {
     const fd = openSync(tmp, 'wx', 0o644)
     try {
-      writeSync(fd, text)
+      writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text)
       fsyncSync(fd)
     } finally {
       closeSync(fd)

@@ -13,6 +13,7 @@ import type { Advice } from '../advise/model.js'
 import { addOptionsChanges, advisedOptionsFile } from '../advise/apply-options.js'
 import { optionsRelease } from '../advise/option-syntax.js'
 import { writeFileAtomic } from '../ci/baseline.js'
+import { exactTextBytes } from '../format/exact-text.js'
 import { parseSize } from '../ci/units.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
 
@@ -130,7 +131,7 @@ Plain SST files or directories of them are grouped by the column family their pr
       if (flags['write-options'] && inputs.options) {
         const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
         if (note) advice.notes.push(note)
-        writeFileAtomic(flags['write-options'], text)
+        writeFileAtomic(flags['write-options'], exactTextBytes(text))
       }
       const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
       const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
