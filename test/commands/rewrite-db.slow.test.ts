@@ -90,7 +90,7 @@ describe.runIf(
     const theirs = parseManifestDump(dump.stdout)
     for (const cf of openDatabase(dir).columnFamilies) {
       const levels = theirs.columnFamilies.find((c) => c.name === cf.name)!.levels
-      cf.levels.forEach((files, level) => expect((levels.get(level) ?? []).map((f) => f.number)).toEqual(files.map((f) => f.fileNumber)))
+      for (const [level, files] of cf.levels.entries()) expect((levels.get(level) ?? []).map((f) => f.number)).toEqual(files.map((f) => f.fileNumber))
     }
   })
 
