@@ -25,6 +25,13 @@ export function blockSizeOptionsText(a: BlockSizeAdvice): string {
   return `${blockSizeSectionTitle(a.columnFamily)}\n  block_size=${o.block_size}\n  # was block_size=${a.today}: ${a.reason}`
 }
 
+/** The change against today's table section, as advise shows option changes (a diff); '' when today's is kept. */
+export function blockSizeOptionsDiff(a: BlockSizeAdvice): string {
+  const o = blockSizeOptions(a)
+  if (!o.block_size) return ''
+  return [blockSizeSectionTitle(a.columnFamily), `-  block_size=${a.today}`, `+  block_size=${o.block_size}`].join('\n')
+}
+
 function interval(c: BlockSizeCandidate): string {
   const { estimate, low, high } = c.bytes
   if (low === high) return formatSize(estimate)

@@ -1,7 +1,14 @@
 /** advise's block size in words, options and a chart (report/advise-block-size.ts). */
 import { describe, expect, it } from 'vitest'
 import type { BlockSizeAdvice, BlockSizeCandidate } from '../../src/advise/block-size.js'
-import { blockSizeChartSvg, blockSizeHtml, blockSizeLines, blockSizeOptions, blockSizeOptionsText } from '../../src/report/advise-block-size.js'
+import {
+  blockSizeChartSvg,
+  blockSizeHtml,
+  blockSizeLines,
+  blockSizeOptions,
+  blockSizeOptionsDiff,
+  blockSizeOptionsText,
+} from '../../src/report/advise-block-size.js'
 
 const cand = (blockSize: number, estimate: number, half: number, change: number): BlockSizeCandidate => ({
   blockSize,
@@ -30,6 +37,8 @@ describe('advise block size report', () => {
       '  block_size=16384',
       `  # was block_size=4096: ${advice.reason}`,
     ])
+    expect(blockSizeOptionsDiff(advice)).toBe('[TableOptions/BlockBasedTable "users"]\n-  block_size=4096\n+  block_size=16384')
+    expect(blockSizeOptionsDiff({ ...advice, recommended: null })).toBe('')
     expect(blockSizeOptions({ ...advice, recommended: null })).toEqual({})
     expect(blockSizeOptionsText({ ...advice, recommended: null })).toBe('')
   })
