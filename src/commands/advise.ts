@@ -14,6 +14,7 @@ import { addOptionsChanges, advisedOptionsFile } from '../advise/apply-options.j
 import { optionsRelease } from '../advise/option-syntax.js'
 import { writeFileAtomic } from '../ci/baseline.js'
 import { exactTextBytes } from '../format/exact-text.js'
+import { unreadableColumnFamilies } from '../advise/unreadable.js'
 import { parseSize } from '../ci/units.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
 
@@ -87,10 +88,10 @@ Plain SST files or directories of them are grouped by the column family their pr
           ExitCode.Usage,
         )
       }
-      // Nothing can be read: one line, a finding, and no report of empty tables.
+      // Nothing can be read: one line, a finding, and no report of empty tables (under --json, a document with the finding).
       if (inputs.finding) {
         inputs.pin?.release()
-        this.fail(inputs.finding, ExitCode.Finding)
+        this.failWithFinding(inputs.finding, { version: 1, finding: inputs.finding, source: inputs.source, notes: inputs.notes, problems: inputs.problems })
       }
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       try {
@@ -127,6 +128,8 @@ Plain SST files or directories of them are grouped by the column family their pr
       if (pin) advice = heldToOriginal(advice, pin)
       advice.notes.unshift(...parsed.notes, ...inputs.notes, ...release.notes)
       advice.problems.unshift(...inputs.problems)
+      const unreadable = unreadableColumnFamilies(advice, inputs.listed ?? [])
+      if (unreadable.length) advice.source.unreadableColumnFamilies = unreadable
       if (inputs.options) addOptionsChanges(advice.columnFamilies, inputs.options.parsed)
       if (flags['write-options'] && inputs.options) {
         const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
@@ -139,7 +142,8 @@ Plain SST files or directories of them are grouped by the column family their pr
         const first = advice.problems[0]
         const { problemLine } = await import('../report/advise.js')
         const why = first ? `; the first, ${problemLine(first)}` : ''
-        this.fail(`every live file (${liveFiles}) was left out, nothing to advise on${why}`, ExitCode.Finding)
+        const finding = `every live file (${liveFiles}) was left out, nothing to advise on${why}`
+        this.failWithFinding(finding, { ...advice, finding })
       }
     }
     // LevelDB's one option, from the evaluation (also of merged shards).
@@ -158,6 +162,12 @@ Plain SST files or directories of them are grouped by the column family their pr
     this.log(flags.format === 'markdown' ? renderAdviceMarkdown(advice) : renderAdviceText(advice, { ...this.tty, bytes: flags.bytes, wide: flags.wide }))
     if (flags.report) this.log(`report written to ${flags.report}`)
     return undefined
+  }
+
+  /** A finding that leaves nothing to advise on: one line on stderr, exit 1; under --json, `doc` (with the finding) on stdout too. */
+  private failWithFinding(finding: string, doc: Partial<Advice> & { finding: string }): never {
+    if (this.jsonEnabled()) this.logJson(doc)
+    this.fail(finding, ExitCode.Finding)
   }
 
   private merged(paths: string[]): Advice {
