@@ -5,15 +5,16 @@ import { adviseFlags, formatConflict, parseAdviseFlags } from '../cli/advise-fla
 import { progressLine } from '../cli/progress.js'
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { advise, mergeAdvice } from '../advise/advise.js'
+import { adviseGroups } from '../advise/engine.js'
+import { mergeAdvice } from '../advise/merge.js'
 import { heldToOriginal, resolveInputs } from '../advise/inputs.js'
-import { measureWorkload } from '../advise/cost.js'
+import { measureWorkload } from '../advise/workload.js'
 import { levelDbAdvice } from '../advise/leveldb.js'
-import type { Advice } from '../advise/model.js'
-import { addOptionsChanges, advisedOptionsFile } from '../advise/apply-options.js'
-import { optionsRelease } from '../advise/option-syntax.js'
-import { writeFileAtomic } from '../ci/baseline.js'
-import { parseSize } from '../ci/units.js'
+import type { Advice } from '../types/advice.js'
+import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
+import { optionsRelease } from '../db/option-syntax.js'
+import { writeFileAtomic } from '../util/temp-file.js'
+import { parseSize } from '../util/units.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Advise extends SstCommand {
@@ -93,7 +94,7 @@ Plain SST files or directories of them are grouped by the column family their pr
       }
       const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
       try {
-        advice = await advise(inputs.groups, {
+        advice = await adviseGroups(inputs.groups, {
           ...parsed,
           jobs: flags.jobs,
           seed: flags.seed,

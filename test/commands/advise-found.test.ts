@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, trunc
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-found-'))
