@@ -5,8 +5,8 @@
 //
 //   node scripts/build-native.mjs [--require]
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, renameSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
 const src = join(root, 'native')
@@ -14,20 +14,51 @@ const out = join(root, 'dist', 'native')
 const require = process.argv.includes('--require')
 const cc = process.env.CC || 'cc'
 mkdirSync(out, { recursive: true })
+
+// codec-kernel.c compresses zstd with zstd-napi's own zstd (its static library and headers), so that its bytes are
+// the ones src/codec/zstd.ts gives; its symbols stay local to the kernel.
+const zstdNapi = join(root, 'node_modules', 'zstd-napi')
+const zstdArchive = join(zstdNapi, 'build', 'Release', 'zstd.a')
+const extra = {
+  'codec-kernel.c': existsSync(zstdArchive)
+    ? { before: ['-I', join(zstdNapi, 'deps', 'zstd', 'lib')], after: [zstdArchive, '-Wl,--exclude-libs,ALL', '-lpthread'] }
+    : { missing: `no ${zstdArchive.replace(`${dirname(zstdNapi)}/`, '')}` },
+}
 let failed = 0
 for (const name of readdirSync(src).filter((f) => f.endsWith('.c'))) {
   const from = join(src, name)
   const to = join(out, name.replace(/\.c$/, '.so'))
   // Into a temporary name, then renamed: a process loading the library never sees half a file.
   const tmp = `${to}.${process.pid}.tmp`
-  const r = spawnSync(cc, ['-O2', '-std=c11', '-D_GNU_SOURCE', '-Wall', '-Wextra', '-fPIC', '-shared', '-o', tmp, from, '-ldl'], { encoding: 'utf8' })
+  const more = extra[name] ?? {}
+  if (more.missing) {
+    failed++
+    console.error(`native/${name} not built (${more.missing}): sstkit uses its JavaScript path instead`)
+    continue
+  }
+  const args = [
+    '-O2',
+    '-std=c11',
+    '-D_GNU_SOURCE',
+    '-Wall',
+    '-Wextra',
+    '-fPIC',
+    '-shared',
+    ...(more.before ?? []),
+    '-o',
+    tmp,
+    from,
+    ...(more.after ?? []),
+    '-ldl',
+  ]
+  const r = spawnSync(cc, args, { encoding: 'utf8' })
   if (r.status === 0) {
     renameSync(tmp, to)
     console.log(`wrote ${to.replace(root, '')}`)
   } else {
     failed++
     const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n')[0]
-    console.error(`native/${name} not built (${why}): sstkit uses its WebAssembly path instead`)
+    console.error(`native/${name} not built (${why}): sstkit uses its portable path instead`)
   }
 }
 process.exit(failed && require ? 1 : 0)

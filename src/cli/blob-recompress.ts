@@ -13,7 +13,18 @@ import { type BlobMatrixContext, type BlobMatrixReport, type BlobSetting, blobMa
 import { buildMatrix, MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes } from '../recompress/config.js'
 
 /** Flags of recompress that have no meaning for a blob file's records. */
-const SST_ONLY_FLAGS = ['block-size', 'dict-file', 'auto-skip', 'max-dict-bytes', 'train-bytes', 'max-dict-buffer-bytes', 'max-compressed-bytes-per-kb']
+const SST_ONLY_FLAGS = [
+  'block-size',
+  'restart-interval',
+  'index-compression',
+  'format-version',
+  'dict-file',
+  'auto-skip',
+  'max-dict-bytes',
+  'train-bytes',
+  'max-dict-buffer-bytes',
+  'max-compressed-bytes-per-kb',
+]
 
 export interface BlobFlagValues {
   types?: string

@@ -16,6 +16,7 @@ import {
   type MatrixSpec,
   type RecompressOptions,
 } from '../index.js'
+import { layoutMatrix, parseByteSizes, parseCounts, parseOnOff, type TableLayout, WRITABLE_FORMAT_VERSIONS } from '../recompress/config.js'
 
 /** Defaults of the matrix flags; a command without a default leaves the flag undefined. */
 export interface MatrixFlagDefaults {
@@ -72,6 +73,49 @@ export const sourceFlags = {
       return pct
     },
   })(),
+}
+
+/**
+ * recompress's table-layout flags: lists, like --levels, each combination a layout evaluated with
+ * every setting (recompress/layouts.ts). --block-size here replaces sourceFlags' single size.
+ */
+export const layoutFlags = {
+  'block-size': Flags.string({
+    description:
+      "Re-cut the entries into blocks of these sizes as RocksDB's builder does (block_size; sst_dump uses 16384): 4KiB,16KiB,64KiB or bytes. Default: keep the file's own blocks.",
+  }),
+  'restart-interval': Flags.string({
+    description: 'Restart intervals of the re-cut data blocks (block_restart_interval; default 16): 4,16,32 or 1..4. Needs --block-size.',
+  }),
+  'index-compression': Flags.string({
+    description: 'Compress the index block (enable_index_compression): on, off or both.',
+    options: ['on', 'off', 'both'],
+  }),
+  'format-version': Flags.string({
+    description: `format_version of the tables written (${WRITABLE_FORMAT_VERSIONS[0]}..${WRITABLE_FORMAT_VERSIONS.at(-1)}), a list or range: 5,7. Default: the file's own.`,
+  }),
+}
+
+/** The parsed values of layoutFlags. */
+export interface LayoutFlagValues {
+  'block-size'?: string
+  'restart-interval'?: string
+  'index-compression'?: string
+  'format-version'?: string
+  sample?: number
+}
+
+/** The table layouts the flags ask for; throws MatrixError (a usage error) on bad or conflicting values. */
+export function tableLayouts(f: LayoutFlagValues): TableLayout[] {
+  const blockSizes = f['block-size'] !== undefined ? parseByteSizes(f['block-size'], 'block size', 64) : undefined
+  if (f.sample !== undefined && blockSizes) throw new MatrixError("--sample works on the file's own blocks: it cannot be combined with --block-size")
+  const fv = WRITABLE_FORMAT_VERSIONS
+  return layoutMatrix({
+    blockSizes,
+    restartIntervals: f['restart-interval'] !== undefined ? parseCounts(f['restart-interval'], 'restart interval', 1, 1 << 16) : undefined,
+    indexCompression: f['index-compression'] !== undefined ? parseOnOff(f['index-compression'], '--index-compression') : undefined,
+    formatVersions: f['format-version'] !== undefined ? parseCounts(f['format-version'], 'format_version', fv[0], fv[fv.length - 1]) : undefined,
+  })
 }
 
 /** The parsed values of matrixFlags + sourceFlags. */

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module'
 import { koffi } from './native.js'
+import { xxh3Low32Js } from './xxh3-js.js'
 
 const require = createRequire(import.meta.url)
 
@@ -48,8 +49,19 @@ function resolve(): Xxh3Fn {
   return impl
 }
 
+/**
+ * The first bytes a process hashes are hashed in JavaScript (xxh3-js.ts): loading koffi and
+ * libxxhash costs more than a footer and a few meta blocks take there (`props` reads no more).
+ */
+const JS_XXH3_BUDGET = 64 * 1024
+let jsBudget = JS_XXH3_BUDGET
+
 /** lo32(XXH3_64bits) of the first `length` bytes of `bytes` (default: all of them). */
 export function xxh3Low32(bytes: Uint8Array, length = bytes.length): number {
+  if (!impl && length <= jsBudget) {
+    jsBudget -= length
+    return xxh3Low32Js(bytes, length)
+  }
   return (impl ?? resolve())(bytes, length)
 }
 

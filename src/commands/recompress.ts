@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core'
 import { progressBar, progressLine } from '../cli/progress.js'
-import { autoSkipModes, matrixFlags, recompressOptions, sourceFlags } from '../cli/recompress-flags.js'
+import { autoSkipModes, layoutFlags, matrixFlags, recompressOptions, sourceFlags, tableLayouts } from '../cli/recompress-flags.js'
 import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { BLOB_EXHAUSTIVE_BYTES, BLOB_SAMPLE_BYTES } from '../recompress/blob-matrix.js'
-import { recompressFile, type RecompressOptions, type RecompressReport } from '../index.js'
+import type { RecompressOptions, RecompressReport } from '../index.js'
+import { recompressLayouts } from '../recompress/layouts.js'
 import { DICT_MODES, EXHAUSTIVE_ZSTD_LEVELS } from '../recompress/config.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
@@ -41,6 +42,11 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
       command: '<%= config.bin %> <%= command.id %> examples/sample.sst --levels -5..3 --block-size 16384',
     },
     {
+      description: 'Block sizes and index compression, every combination a row:',
+      command:
+        '<%= config.bin %> <%= command.id %> examples/sample.sst --levels 3 --dict none --checksum off --block-size 4KiB,16KiB,64KiB --index-compression both',
+    },
+    {
       description: 'An external dictionary trained with `zstd --train`:',
       command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json',
     },
@@ -68,6 +74,7 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
         'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
     }),
     ...sourceFlags,
+    ...layoutFlags,
     format: Flags.string({ description: 'Output format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
     'auto-skip': Flags.string({
       description:
@@ -92,7 +99,11 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
     const given = new Set(raw.flatMap((t) => (t.type === 'flag' ? [t.flag] : [])))
     // This thread is a lane for seconds: a small young generation is ~20 MB less peak RSS with 2 jobs.
     keepYoungGenerationSmall()
-    const options: RecompressOptions = { ...recompressOptions(flags), roundTrip: flags['verify-compression'] ? 'every' : 'sample' }
+    const layouts = tableLayouts(flags)
+    const options: RecompressOptions = {
+      ...recompressOptions({ ...flags, 'block-size': undefined }),
+      roundTrip: flags['verify-compression'] ? 'every' : 'sample',
+    }
     const autoSkip = autoSkipModes(flags['auto-skip'])
     const carry = new Map<string, number | null>()
     const files = this.expandFiles(argv as string[])
@@ -105,15 +116,19 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
       }
       let report: RecompressReport
       try {
-        report = await recompressFile(file, {
-          ...options,
-          onProgress: (done, total) => progress.show(progressBar(file, done, total)),
-          autoSkip,
-          minSampleEvery: flags['min-sample-every'],
-          seed: flags.seed,
-          fileIndex,
-          carry: flags['no-carry'] ? new Map() : carry,
-        })
+        report = await recompressLayouts(
+          file,
+          {
+            ...options,
+            onProgress: (done, total) => progress.show(progressBar(file, done, total)),
+            autoSkip,
+            minSampleEvery: flags['min-sample-every'],
+            seed: flags.seed,
+            fileIndex,
+            carry: flags['no-carry'] ? new Map() : carry,
+          },
+          layouts,
+        )
       } catch (e) {
         progress.clear()
         // Errors from the worker threads arrive as their own classes and kinds; usage errors end the run.
@@ -127,7 +142,9 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
         this.raise(ExitCode.Finding)
         for (const s of report.skipped) process.stderr.write(`sstkit: ${file}: skipped data block at offset ${s.offset}: ${s.message}\n`)
       }
-      reports.push(recompressJson(report, { repeats: flags.repeat }))
+      reports.push(
+        recompressJson(report, { repeats: flags.repeat, options: { ...options.dict, maxCompressedBytesPerKb: flags['max-compressed-bytes-per-kb'] } }),
+      )
       if (this.jsonEnabled()) continue
       // Markdown needs a blank line to end a paragraph or a table.
       const markdown = flags.format === 'markdown'

@@ -55,6 +55,9 @@ export interface LiveFile {
   fileCreationTime: number | null
   oldestAncesterTime: number | null
   temperature: number | null
+  /** The oldest blob file its blob indexes point into (integrated BlobDB), null when none. */
+  oldestBlobFileNumber: number | null
+  markedForCompaction: boolean
 }
 
 export interface ColumnFamilyView {
@@ -77,6 +80,9 @@ export interface BlobFileView {
   totalBlobBytes: number
   garbageBlobCount: number
   garbageBlobBytes: number
+  /** The blob file's checksum as the addition recorded it (empty method: none). */
+  checksumMethod: string
+  checksumValue: Uint8Array
 }
 
 export interface DatabaseView {
@@ -278,6 +284,8 @@ function applyFiles(cf: CfState, edit: VersionEdit, fail: (m: string) => never):
       totalBlobBytes: a.totalBlobBytes,
       garbageBlobCount: 0,
       garbageBlobBytes: 0,
+      checksumMethod: a.checksumMethod,
+      checksumValue: a.checksumValue,
     })
   }
   for (const g of edit.blobFileGarbages) {
@@ -324,6 +332,8 @@ export function openDatabase(dir: string, manifest?: { path: string; readFrom: s
         fileCreationTime: f.fileCreationTime ?? null,
         oldestAncesterTime: f.oldestAncesterTime ?? null,
         temperature: f.temperature ?? null,
+        oldestBlobFileNumber: f.oldestBlobFileNumber ?? null,
+        markedForCompaction: f.markedForCompaction ?? false,
       }
       while (levels.length <= f.level) levels.push([])
       levels[f.level].push(live)
@@ -396,6 +406,15 @@ export function databaseWarnings(view: DatabaseView): string[] {
 /** RocksDB's MakeTableFileName: six-digit zero-padded number + ".sst". */
 export function tableFileName(fileNumber: number): string {
   return `${String(fileNumber).padStart(6, '0')}.sst`
+}
+
+/** The write-ahead logs in `dir` (NNNNNN.log), by number, ascending. */
+export function walFilesOnDisk(dir: string): { number: number; path: string }[] {
+  return readdirSync(dir)
+    .map((name) => /^(\d+)\.log$/.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ number: Number(m[1]), path: join(dir, m[0]) }))
+    .sort((a, b) => a.number - b.number)
 }
 
 /** fileNumber → path of the table files in `dir` (".sst" preferred over the legacy ".ldb"). */

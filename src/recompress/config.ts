@@ -5,6 +5,7 @@
 import { CompressionType, COMPRESSION_SHORT_NAMES, compressionShortName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { BUILT_DICT_MODES, levelRange, supportedDictModes, validateSetting, type DictMode } from '../codec/setting.js'
 import { transferable, UsageError } from '../errors.js'
+import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 
 export type { DictMode } from '../codec/setting.js'
 /** The modes --dict accepts (an external file comes through --dict-file). */
@@ -151,4 +152,130 @@ export function configLabel(c: RecompressConfig): string {
   const level = c.level === null ? '' : ` ${c.level}`
   const dict = c.dict === 'none' ? '' : ` dict=${c.dict}`
   return `${compressionShortName(c.type)}${level}${dict}${c.checksum ? ' +checksum' : ''}`
+}
+
+/** How the table is written around its data blocks: format_version and enable_index_compression (null/undefined: rewrite's defaults). */
+export interface TableShape {
+  /** null or undefined: rewrite's default (the file's own, 5 for a file older than 2). */
+  formatVersion?: number | null
+  /** enable_index_compression; undefined: on, as RocksDB's default. */
+  indexCompression?: boolean
+}
+
+/** One table layout of the matrix: how the data blocks are cut and encoded, and the table around them. */
+export interface TableLayout {
+  /** null: the file's own blocks; else re-cut into blocks of this size (block_size). */
+  blockSize: number | null
+  /** block_restart_interval of re-cut blocks; null with the file's own blocks (kept as stored). */
+  restartInterval: number | null
+  indexCompression: boolean
+  /** null: rewrite's default (the file's own format_version). */
+  formatVersion: number | null
+}
+
+/** format_versions sstkit's writer writes. */
+export const WRITABLE_FORMAT_VERSIONS: readonly number[] = [2, 3, 4, 5, 6, 7]
+
+/** `4KiB,16KiB,64KiB`, `4096`, `1MiB`: a list of byte sizes (K, KB, KiB = 1024; M, MB, MiB = 1024²). */
+export function parseByteSizes(spec: string, what: string, min: number): number[] {
+  const out: number[] = []
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^(\d+)\s*(k|kb|kib|m|mb|mib)?$/i.exec(part)
+    if (!m) throw new MatrixError(`not a ${what}: "${part}" (use e.g. 4096, 4KiB or 1MiB)`)
+    const unit = (m[2] ?? '').toLowerCase()
+    const n = Number(m[1]) * (unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1 << 20 : 1)
+    if (n < min || n > 1 << 30) throw new MatrixError(`${what} ${part} is out of range (${min} bytes to 1 GiB)`)
+    out.push(n)
+  }
+  if (out.length === 0) throw new MatrixError(`no ${what} given`)
+  return [...new Set(out)]
+}
+
+/** `1,4,16` or `2..5`: whole numbers within [min, max]. */
+export function parseCounts(spec: string, what: string, min: number, max: number): number[] {
+  const out: number[] = []
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const range = /^(\d+)\.\.(\d+)$/.exec(part)
+    const [a, b] = range ? [Number(range[1]), Number(range[2])] : /^\d+$/.test(part) ? [Number(part), Number(part)] : [Number.NaN, Number.NaN]
+    if (!(a <= b)) throw new MatrixError(`not a ${what} or range: "${part}"`)
+    if (a < min || b > max) throw new MatrixError(`${what} ${part} is out of range (${min}..${max})`)
+    for (let n = a; n <= b; n++) out.push(n)
+  }
+  if (out.length === 0) throw new MatrixError(`no ${what} given`)
+  return [...new Set(out)]
+}
+
+export function parseOnOff(spec: string, flag: string): boolean[] {
+  switch (spec) {
+    case 'on':
+      return [true]
+    case 'off':
+      return [false]
+    case 'both':
+      return [true, false]
+    default:
+      throw new MatrixError(`${flag} must be on, off or both (got "${spec}")`)
+  }
+}
+
+export interface LayoutSpec {
+  /** undefined: the file's own blocks. */
+  blockSizes?: number[]
+  restartIntervals?: number[]
+  indexCompression?: boolean[]
+  formatVersions?: number[]
+}
+
+/**
+ * Every table layout the flags ask for, block size outermost. A restart interval re-encodes the
+ * blocks, so it needs a block size to re-cut them with.
+ */
+export function layoutMatrix(spec: LayoutSpec): TableLayout[] {
+  if (spec.restartIntervals && !spec.blockSizes) {
+    throw new MatrixError('--restart-interval re-encodes the data blocks: give --block-size to re-cut them (the file keeps its own blocks otherwise)')
+  }
+  const out: TableLayout[] = []
+  for (const blockSize of spec.blockSizes ?? [null])
+    for (const restartInterval of blockSize === null ? [null] : (spec.restartIntervals ?? [DEFAULT_RESTART_INTERVAL]))
+      for (const indexCompression of spec.indexCompression ?? [true])
+        for (const formatVersion of spec.formatVersions ?? [null]) out.push({ blockSize, restartInterval, indexCompression, formatVersion })
+  return out
+}
+
+/** A block size for people: 4KiB, 16KiB, 1MiB, or bytes when not a whole KiB. */
+export function blockSizeLabel(n: number): string {
+  if (n % (1 << 20) === 0) return `${n >> 20}MiB`
+  if (n % 1024 === 0) return `${n >> 10}KiB`
+  return `${n}B`
+}
+
+/** The layout's fields, in label order. */
+export const LAYOUT_FIELDS = ['blockSize', 'restartInterval', 'indexCompression', 'formatVersion'] as const
+export type LayoutField = (typeof LAYOUT_FIELDS)[number]
+
+/**
+ * A layout for people, naming the fields in `shown` (default: those set apart from the default
+ * layout: own blocks, restart interval 16, index compressed, the file's format_version): "16KiB",
+ * "4KiB restart=4 index=raw fv7"; '' when nothing is shown.
+ */
+export function layoutLabel(l: TableLayout, shown?: ReadonlySet<LayoutField>): string {
+  const show = (f: LayoutField, differs: boolean) => (shown ? shown.has(f) : differs)
+  const parts: string[] = []
+  if (show('blockSize', l.blockSize !== null)) parts.push(l.blockSize === null ? 'own blocks' : blockSizeLabel(l.blockSize))
+  if (show('restartInterval', l.restartInterval !== null && l.restartInterval !== DEFAULT_RESTART_INTERVAL) && l.restartInterval !== null)
+    parts.push(`restart=${l.restartInterval}`)
+  if (show('indexCompression', !l.indexCompression)) parts.push(l.indexCompression ? 'index=compressed' : 'index=raw')
+  if (show('formatVersion', l.formatVersion !== null) && l.formatVersion !== null) parts.push(`fv${l.formatVersion}`)
+  return parts.join(' ')
+}
+
+/** The layout fields whose values differ between these layouts (empty: one layout). */
+export function varyingLayoutFields(layouts: readonly TableLayout[]): Set<LayoutField> {
+  return new Set(LAYOUT_FIELDS.filter((f) => new Set(layouts.map((l) => l[f])).size > 1))
 }

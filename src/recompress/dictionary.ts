@@ -80,6 +80,7 @@ export function collectSampleSets(table: Table, source: SourceOptions, opts: Dic
       source.blockSize!,
       chosen.map((b) => starts[b]),
       skipped,
+      source.restartInterval,
     )) {
       for (const w of wanted.get(chosen[j++])!) outs[w.set].set(data.subarray(0, w.take), w.at)
     }

@@ -10,8 +10,10 @@ import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
 import { openTable, type Table } from '../table/reader.js'
 import type { BlockCompressionCounts } from '../table/writer.js'
-import { buildMatrix, type MatrixSpec, type RecompressConfig } from './config.js'
+import { buildMatrix, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
+import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
+import { defaultFormatVersion } from '../rewrite/rewrite.js'
 import { compressionShortName } from '../format/compression-type.js'
 import { type BuiltDictionary, buildsFromSamples, type DictionaryOptions } from './dictionary.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
@@ -37,6 +39,8 @@ export function isNoisyTiming(ms: number, spread: number, repeats: number): bool
 export interface RecompressOptions {
   matrix: MatrixSpec
   source: SourceOptions
+  /** format_version and enable_index_compression of the tables written (default: rewrite's). */
+  table?: TableShape
   dict: DictionaryOptions
   dictFile?: string
   maxCompressedBytesPerKb?: number
@@ -77,6 +81,12 @@ export interface RecompressResult extends BlockCompressionCounts {
   checksum: boolean
   /** null: the file's own block boundaries. */
   blockSize: number | null
+  /** block_restart_interval of re-cut blocks (null: the file's own blocks, as stored). */
+  restartInterval: number | null
+  /** enable_index_compression. */
+  indexCompression: boolean
+  /** format_version of the table written. */
+  formatVersion: number
   dataBytes: number
   dictBytes: number
   dictId: number
@@ -325,6 +335,7 @@ function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline 
     dataBytes: shape.dataBytes,
     dictBytes: shape.dictBytes,
     indexBytes: shape.indexBytes,
+    indexPayloadBytes: shape.indexPayloadBytes,
     filterBytes: shape.filterBytes,
     metaBytes: shape.metaBytes,
     fileBytes: shape.fileBytes,
@@ -388,7 +399,7 @@ function resultOf(
   dict: BuiltDictionary | undefined,
   sampling: boolean,
   storedSize: number,
-  blockSize: number | null,
+  layout: Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>,
 ): RecompressResult {
   const dictBytes = m.dictBytes
   const compressMs = median(m.compressMs)
@@ -407,7 +418,7 @@ function resultOf(
     level: c.level,
     dict: c.dict,
     checksum: c.checksum,
-    blockSize,
+    ...layout,
     dataBytes: m.dataBytes,
     dictBytes,
     dictId: dict ? dictionaryId(dict.bytes) : 0,
@@ -433,7 +444,7 @@ function resultOf(
     decompressSpread: spread(m.decompressMs),
     compressMBps,
     decompressMBps,
-    roundTripBlocks: m.roundTrip.n,
+    roundTripBlocks: m.roundTrip.timedBlocks,
     decompressInterval,
     compressNoisy: compressMBps !== null && isNoisyTiming(compressMs, spread(m.compressMs), m.compressMs.length),
     // What was timed must be long enough, and a sample's interval within the spread allowed to repeats (±half of it).
@@ -462,6 +473,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const table = openTable(file)
+  const storedFormatVersion = table.formatVersion
   // One pass per lane (sharing one reading of the file, feed.ts) when the lanes hold every setting's writer; else more passes.
   const perPass = settingsPerPass(estimatedBlocks(table, opts.source), 1 + (opts.autoSkip?.length ?? 0))
   const lanes = Math.min(jobs, configs.length)
@@ -495,6 +507,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       dictionaries: fileDict ? Object.fromEntries(g.filter((c) => c.dict === 'file').map((c) => [c.id, fileDict])) : {},
       measureStored: i === groups.length - 1,
       source: opts.source,
+      table: opts.table,
       maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb ?? DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
       acceptance: opts.acceptance,
       repeat: opts.repeat ?? 1,
@@ -553,11 +566,17 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const sampling = opts.source.samplePercent < 100
   const storedSize = stored.dataBytes + stored.dictBytes
   const results: RecompressResult[] = []
+  const layout = {
+    blockSize: opts.source.blockSize,
+    restartInterval: opts.source.blockSize === null ? null : (opts.source.restartInterval ?? DEFAULT_RESTART_INTERVAL),
+    indexCompression: opts.table?.indexCompression ?? true,
+    formatVersion: opts.table?.formatVersion ?? defaultFormatVersion(storedFormatVersion),
+  }
   for (const c of configs) {
     for (const strategy of [null, ...(c.type === 0 ? [] : (opts.autoSkip ?? []))] as (AutoSkipStrategy | null)[]) {
       const m = byId.get(`${c.id}/${strategy}`)!
       if (strategy === 'ratio') opts.carry?.set(carryKey(c), m.qHat)
-      results.push(resultOf(c, m, strategy, dictionaries.get(c.id), sampling, storedSize, opts.source.blockSize))
+      results.push(resultOf(c, m, strategy, dictionaries.get(c.id), sampling, storedSize, layout))
     }
   }
   // Auto-skip rows against their own configuration without auto-skip.

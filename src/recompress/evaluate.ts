@@ -15,12 +15,12 @@ import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import { SeparatorLog } from '../format/index-block.js'
-import { BlockBuilder } from '../format/block.js'
+import { BlockBuilder, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
-import { equalBytes, readFixed32 } from '../format/coding.js'
+import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
-import type { RecompressConfig } from './config.js'
+import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
@@ -50,6 +50,8 @@ export interface EvaluateTask {
    */
   measureStored?: boolean
   source: SourceOptions
+  /** How the table is written beyond its data blocks (format_version, enable_index_compression); default: rewrite's. */
+  table?: TableShape
   maxCompressedBytesPerKb: number
   /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s). */
   acceptance?: AcceptanceRule
@@ -121,6 +123,60 @@ interface ConfigState {
   formatVersion: number
   m: ConfigMeasurement
   decider?: RateDecider | RatioDecider
+  /** The round trip's own compressor (null: none), and the blocks waiting for it (one batch's). */
+  roundTrip: BlockCompressor | null
+  pending: PendingRoundTrip
+  /** With repeats: the batch's blocks whose compression was tried, compressed again for the extra repeats. */
+  attempted: Uint8Array[]
+  warm?: boolean
+}
+
+interface PendingRoundTrip {
+  payloads: Uint8Array[]
+  raws: Uint8Array[]
+  index: number[]
+}
+
+function emptyPending(): PendingRoundTrip {
+  return { payloads: [], raws: [], index: [] }
+}
+
+/**
+ * Decompress the blocks a configuration compressed since the last call and compare them with
+ * their originals, `repeat` times: in one timed call per repeat where the codec kernel does the
+ * setting (docs/cpu.md). A batch is one timed unit of the estimate (round-trip.ts).
+ */
+function roundTripPending(st: ConfigState, repeat: number): void {
+  const { payloads, raws, index } = st.pending
+  const rt = st.roundTrip
+  if (!rt || payloads.length === 0) return
+  st.pending = emptyPending()
+  const m = st.m
+  if (!st.warm && !rt.batched) {
+    // The first call allocates the decompression context: keep it out of the timing.
+    rt.decompress(payloads[0], raws[0].length)
+  }
+  st.warm = true
+  let total = 0
+  for (let r = 0; r < repeat; r++) {
+    const before = rt.decompressNs
+    const bad = rt.roundTripMany(payloads, raws)
+    if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
+    const t = (rt.decompressNs - before) / 1e6
+    m.decompressMs[r] += t
+    total += t
+  }
+  let bytes = 0
+  for (const raw of raws) bytes += raw.length
+  addTimed(m.roundTrip, bytes, total / repeat, raws.length)
+  const records = m.roundTripRecords
+  if (records)
+    for (let i = 0; i < raws.length; i++) {
+      records.index.push(index[i])
+      records.bytes.push(raws[i].length)
+      // A block's share of its batch's time, by its bytes.
+      records.ms.push(bytes > 0 ? ((total / repeat) * raws[i].length) / bytes : 0)
+    }
 }
 
 /** What one task measured. */
@@ -219,7 +275,9 @@ function evaluateWith(
         trainBytes: task.trainBytes,
         maxDictBufferBytes: task.maxDictBufferBytes,
         blockSize: task.source.blockSize ?? 4096,
-        restartInterval: 16,
+        restartInterval: task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL,
+        formatVersion: task.table?.formatVersion ?? undefined,
+        indexCompression: task.table?.indexCompression,
         index: 'binary',
         metadataBlockSize: 4096,
         maxCompressedBytesPerKb: task.maxCompressedBytesPerKb,
@@ -256,43 +314,25 @@ function evaluateWith(
     const stride = task.roundTripStride ?? 1
     // The round trip only compares and discards: the compressor decompresses into one reused buffer.
     const roundTrip = config.type === CompressionType.None || stride === 0 ? null : compressorFor(config, options.formatVersion, dictionary)
-    const decompress = roundTrip && ((framed: Uint8Array, size: number) => roundTrip.decompress(framed, size))
-    const records = m.roundTripRecords
-    let warm = false
+    const st: ConfigState = { config, writer, formatVersion: options.formatVersion, m, decider, roundTrip, pending: emptyPending(), attempted: [] }
     let index = -1
-    writer.onDataBlock = (raw, compressed, ms) => {
+    writer.onDataBlock = (raw, compressed, ms, attempted) => {
       index++
       m.uncompressedBytes += raw.length
       m.compressMs[0] += ms
-      if (!compressed || !decompress) return
+      if (attempted && repeat > 1) st.attempted.push(raw)
+      if (!compressed || !roundTrip) return
       addCompressed(m.roundTrip, raw.length)
       if (!inRoundTrip(index, stride)) return
-      if (!warm) {
-        // The first call allocates the decompression context: keep it out of the timing.
-        decompress(compressed, raw.length)
-        warm = true
-      }
-      let out: Uint8Array | null = null
-      let total = 0
-      for (let r = 0; r < repeat; r++) {
-        const t0 = performance.now()
-        out = decompress(compressed, raw.length)
-        const t = performance.now() - t0
-        m.decompressMs[r] += t
-        total += t
-      }
-      addTimed(m.roundTrip, raw.length, total / repeat)
-      if (records) {
-        records.index.push(index)
-        records.bytes.push(raw.length)
-        records.ms.push(total / repeat)
-      }
-      if (!equalBytes(out!, raw)) throw new RoundTripError(`round trip mismatch in data block ${index} under ${JSON.stringify(config)}`)
+      // Kept until the batch's round trip: a zstd payload compressed one by one is a view of a reused buffer.
+      st.pending.payloads.push(roundTrip.batched ? compressed : compressed.slice())
+      st.pending.raws.push(raw)
+      st.pending.index.push(index)
     }
-    return { config, writer, formatVersion: options.formatVersion, m, decider }
+    return st
   })
   // Extra repeats re-time compression alone, with codecs of the same settings.
-  if (repeat > 1) addRepeatTimers(states, dictionaries, repeat)
+  const repeaters = repeat > 1 ? repeatCompressors(states, dictionaries) : null
 
   const skipped: SkippedBlock[] = []
   const storedReads: ReadStats | undefined = task.measureStored && storedMeasurable(task.source, table.globalSeqno) ? { bytes: 0, ms: 0 } : undefined
@@ -314,9 +354,14 @@ function evaluateWith(
     const n = states.length
     // Rotate which configuration goes first: the first to touch a batch pays its cache misses.
     const start = batchNo++ % n
+    const raws = batch.map((b) => b.raw)
     for (let k = 0; k < n; k++) {
-      const w = states[(start + k) % n].writer
+      const st = states[(start + k) % n]
+      const w = st.writer
+      w.compressAhead(raws)
       for (const b of batch) w.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
+      roundTripPending(st, repeat)
+      if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
     }
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
@@ -346,6 +391,11 @@ function evaluateWith(
 
   for (const s of states) {
     const sum = s.writer.finish()
+    // The last block is written at finish: its round trip and repeats.
+    roundTripPending(s, repeat)
+    if (repeaters) repeatCompression(s, repeaters.get(s)!, repeat)
+    s.roundTrip?.close()
+    repeaters?.get(s)?.close()
     const m = s.m
     m.blocks = sum.dataBlocks
     m.blocksCompressed = sum.blocksCompressed
@@ -387,7 +437,7 @@ function readBlocks(
   }
   if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
-    const builder = new BlockBuilder(16)
+    const builder = new BlockBuilder(task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)
@@ -436,21 +486,24 @@ function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): v
   if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
 }
 
-function addRepeatTimers(states: ConfigState[], dictionaries: Record<number, Uint8Array>, repeat: number): void {
+/** A compressor per configuration for the extra repeats (none for kNoCompression). */
+function repeatCompressors(states: ConfigState[], dictionaries: Record<number, Uint8Array>): Map<ConfigState, BlockCompressor | null> {
+  const out = new Map<ConfigState, BlockCompressor | null>()
   for (const s of states) {
-    if (s.config.type === CompressionType.None) continue
-    const inner = s.writer.onDataBlock!
     const dict = dictionaries[s.config.id]
-    const d = dict?.length ? dict : undefined
-    const compressor = compressorFor(s.config, s.formatVersion, d)
-    s.writer.onDataBlock = (raw, compressed, ms) => {
-      inner(raw, compressed, ms)
-      if (ms === 0 && !compressed) return // skipped by auto-skip: nothing to time
-      for (let r = 1; r < repeat; r++) {
-        const t0 = performance.now()
-        compressor.compress(raw)
-        s.m.compressMs[r] += performance.now() - t0
-      }
-    }
+    out.set(s, s.config.type === CompressionType.None ? null : compressorFor(s.config, s.formatVersion, dict?.length ? dict : undefined))
+  }
+  return out
+}
+
+/** Compress the blocks tried since the last call again, once per extra repeat, each repeat's CPU to its own sum. */
+function repeatCompression(s: ConfigState, compressor: BlockCompressor | null, repeat: number): void {
+  const raws = s.attempted
+  s.attempted = []
+  if (!compressor || raws.length === 0) return
+  for (let r = 1; r < repeat; r++) {
+    const before = compressor.compressNs
+    compressor.compressMany(raws)
+    s.m.compressMs[r] += (compressor.compressNs - before) / 1e6
   }
 }

@@ -60,10 +60,12 @@ export interface RoundTripSums extends PairSums {
   /** Compressed blocks and their uncompressed bytes: the population. */
   blocks: number
   bytes: number
+  /** The blocks the timed units (pairs) hold: a batch decompressed in one timed call is one unit. */
+  timedBlocks: number
 }
 
 export function emptyRoundTrip(): RoundTripSums {
-  return { blocks: 0, bytes: 0, ...emptyPairSums() }
+  return { blocks: 0, bytes: 0, timedBlocks: 0, ...emptyPairSums() }
 }
 
 /** A compressed block of the population (timed or not). */
@@ -72,9 +74,10 @@ export function addCompressed(s: RoundTripSums, u: number): void {
   s.bytes += u
 }
 
-/** A round-tripped block: `u` uncompressed bytes decompressed in `t` ms. */
-export function addTimed(s: RoundTripSums, u: number, t: number): void {
+/** A round-tripped unit of `blocks` blocks (one, or a batch timed as one): `u` uncompressed bytes decompressed in `t` ms. */
+export function addTimed(s: RoundTripSums, u: number, t: number, blocks = 1): void {
   addPair(s, t, u)
+  s.timedBlocks += blocks
 }
 
 /**
@@ -85,12 +88,13 @@ export function addTimed(s: RoundTripSums, u: number, t: number): void {
 export function decompressEstimate(s: RoundTripSums): { scale: number; relHalf: number } | null {
   // Σt is sumC, Σu sumS (see RoundTripSums).
   if (s.n === 0 || s.sumS <= 0) return null
-  if (s.n >= s.blocks) return { scale: 1, relHalf: 0 }
+  if (s.timedBlocks >= s.blocks) return { scale: 1, relHalf: 0 }
   const scale = s.bytes / s.sumS
   if (s.n < 2 || !(s.sumC > 0)) return { scale, relHalf: Number.POSITIVE_INFINITY }
   const r = s.sumC / s.sumS
   const squares = Math.max(0, s.sumCC - 2 * r * s.sumCS + r * r * s.sumSS)
   const uMean = s.sumS / s.n
-  const variance = ((1 - s.n / s.blocks) / (s.n * uMean * uMean)) * (squares / (s.n - 1))
+  // Units are batches of blocks: the sampled fraction is that of the blocks.
+  const variance = ((1 - s.timedBlocks / s.blocks) / (s.n * uMean * uMean)) * (squares / (s.n - 1))
   return { scale, relHalf: (t95(s.n - 1) * Math.sqrt(variance)) / r }
 }

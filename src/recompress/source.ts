@@ -7,7 +7,7 @@
 import type { Table } from '../table/reader.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { newScratch } from '../codec/output.js'
-import { BlockBuilder, BlockIter } from '../format/block.js'
+import { BlockBuilder, BlockIter, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
@@ -19,6 +19,8 @@ const COLLECT_EVERY_BYTES = 4 << 20
 export interface SourceOptions {
   /** null: keep the file's blocks; else re-cut entries into blocks of this size. */
   blockSize: number | null
+  /** Re-cut blocks' restart interval (block_restart_interval; default RocksDB's 16). */
+  restartInterval?: number
   /** Evaluate this percentage of blocks (1..100), evenly spread and deterministic. */
   samplePercent: number
   /**
@@ -125,8 +127,14 @@ export function recutsAsStored(table: Table, opts: SourceOptions): boolean {
  * whole re-cut cuts them (the builder starts empty at every block): only the
  * stored blocks they span are read, the others are passed in the index.
  */
-export function* recutAt(table: Table, blockSize: number, starts: readonly EntryPosition[], skipped: SkippedBlock[]): Generator<Uint8Array> {
-  const builder = new BlockBuilder()
+export function* recutAt(
+  table: Table,
+  blockSize: number,
+  starts: readonly EntryPosition[],
+  skipped: SkippedBlock[],
+  restartInterval = DEFAULT_RESTART_INTERVAL,
+): Generator<Uint8Array> {
+  const builder = new BlockBuilder(restartInterval)
   const policy = new FlushBySizePolicy(blockSize)
   const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
   let k = 0
@@ -207,7 +215,7 @@ export function* storedEntries(
 }
 
 function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts?: EntryPosition[]): Generator<SourceBlock> {
-  const builder = new BlockBuilder()
+  const builder = new BlockBuilder(opts.restartInterval ?? DEFAULT_RESTART_INTERVAL)
   const policy = new FlushBySizePolicy(opts.blockSize!)
   let index = 0
   let firstKey: Uint8Array | undefined

@@ -18,6 +18,8 @@ export interface StoredShape {
   dataBytes: number
   dictBytes: number
   indexBytes: number
+  /** The index blocks' payloads, without their trailers (what sst_dump's JSON counts). */
+  indexPayloadBytes: number
   filterBytes: number
   metaBytes: number
   fileBytes: number
@@ -59,6 +61,7 @@ export function storedShape(table: Table, samplePercent: number): StoredShape {
     dataBytes: data.bytes,
     dictBytes: sum((k) => k === 'compression dictionary'),
     indexBytes: sum((k) => k === 'index' || k === 'index partition'),
+    indexPayloadBytes: layout.blocks.filter((b) => b.kind === 'index' || b.kind === 'index partition').reduce((a, b) => a + b.size, 0),
     filterBytes: sum((k) => k === 'filter' || k === 'filter partition'),
     metaBytes: sum((k) => k === 'properties' || k === 'metaindex' || k === 'range-del' || k === 'meta' || k === 'footer'),
     fileBytes: layout.fileSize,

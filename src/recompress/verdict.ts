@@ -16,11 +16,29 @@ import { emptySums } from '../decide/estimate.js'
 import type { Choice, LevelLimits, DictMode, SettingEstimate, SettingSpec, Timing } from '../types/advice.js'
 import { decide, limitsFor, meets } from '../decide/rule.js'
 import { settingLabel } from '../decide/settings.js'
+import { type LayoutField, layoutLabel, type TableLayout, varyingLayoutFields } from './config.js'
 import type { RecompressReport, RecompressResult } from './engine.js'
 
-/** "zstd 19 dict=finalize +checksum": advise's label; a --dict-file dictionary reads dict=file. */
-export function resultLabel(r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'>): string {
-  return settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum })
+/** "zstd 19 dict=finalize +checksum": advise's label; a --dict-file dictionary reads dict=file; with several layouts, the layout that varies ("zstd 3 16KiB"). */
+export function resultLabel(
+  r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'> & Partial<LayoutFields>,
+  layoutShown: ReadonlySet<LayoutField> = new Set(),
+): string {
+  const setting = settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum })
+  const layout = layoutShown.size > 0 && r.blockSize !== undefined ? layoutLabel(layoutOfResult(r as LayoutFields), layoutShown) : ''
+  return layout ? `${setting} ${layout}` : setting
+}
+
+type LayoutFields = Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>
+
+/** A result's table layout (config.ts TableLayout). */
+export function layoutOfResult(r: LayoutFields): TableLayout {
+  return { blockSize: r.blockSize, restartInterval: r.restartInterval, indexCompression: r.indexCompression, formatVersion: r.formatVersion }
+}
+
+/** The layout fields that differ between the results (none: one layout): their labels name those. */
+export function layoutFieldsShown(results: readonly LayoutFields[]): Set<LayoutField> {
+  return varyingLayoutFields(results.map(layoutOfResult))
 }
 
 /** advise's dictionary modes; an external dictionary weighs like a trained one (one to build and ship). */
@@ -44,9 +62,9 @@ function decompressTiming(r: RecompressResult, repeats: number): Timing {
 }
 
 /** One result as advise's estimate of a setting (the sizes are exact; a sampled decompression speed carries its interval). */
-export function estimateOfResult(r: RecompressResult, repeats: number): SettingEstimate {
+export function estimateOfResult(r: RecompressResult, repeats: number, layoutShown: ReadonlySet<LayoutField> = new Set()): SettingEstimate {
   const bytes = r.dataBytes + r.dictBytes
-  const setting: SettingSpec = { type: r.type, level: r.level, dict: dictMode(r.dict), checksum: r.checksum, label: resultLabel(r) }
+  const setting: SettingSpec = { type: r.type, level: r.level, dict: dictMode(r.dict), checksum: r.checksum, label: resultLabel(r, layoutShown) }
   const secPerGB = r.compressMBps === null ? null : 1000 / r.compressMBps
   return {
     setting,
@@ -118,8 +136,9 @@ export function decideRecompress(report: RecompressReport, repeats = 1): Verdict
   const rows = report.results.filter((r) => r.autoSkip === null && r.blocks > 0)
   if (rows.length === 0) return null
   const results = new Map<SettingEstimate, RecompressResult>()
+  const shown = layoutFieldsShown(rows)
   const candidates = rows.map((r) => {
-    const x = estimateOfResult(r, repeats)
+    const x = estimateOfResult(r, repeats, shown)
     results.set(x, r)
     return x
   })

@@ -7,14 +7,19 @@ import type { LevelLimits, SettingEstimate, Timing } from '../types/advice.js'
 import type { RecompressReport, RecompressResult } from '../index.js'
 import { NOISY_MARK, signedPercent } from './text.js'
 
-export { estimateOfResult, resultLabel, VERDICT_RULE } from '../recompress/verdict.js'
+export { estimateOfResult, layoutFieldsShown, layoutOfResult, resultLabel, VERDICT_RULE } from '../recompress/verdict.js'
 
 export interface RecompressChoice {
   type: string
   level: number | null
   dict: string
   checksum: boolean
-  /** As the table's Setting column shows it, e.g. "zstd 3 dict=finalize". */
+  /** The table layout (the file's own blocks: blockSize null). */
+  blockSize: number | null
+  restartInterval: number | null
+  indexCompression: boolean
+  formatVersion: number
+  /** As the table's Setting column shows it, e.g. "zstd 3 dict=finalize" (with several layouts, "zstd 3 16KiB"). */
   label: string
   reason: string
 }
@@ -30,7 +35,19 @@ export interface RecompressVerdict {
 
 function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstimate, RecompressResult>): RecompressChoice {
   const r = results.get(x)!
-  return { type: r.type, level: r.level, dict: r.dict, checksum: r.checksum, label: x.setting.label, reason }
+  const { blockSize, restartInterval, indexCompression, formatVersion } = r
+  return {
+    type: r.type,
+    level: r.level,
+    dict: r.dict,
+    checksum: r.checksum,
+    blockSize,
+    restartInterval,
+    indexCompression,
+    formatVersion,
+    label: x.setting.label,
+    reason,
+  }
 }
 
 /** "1/20", "0.6x", "4.1x", "60x": how much compression CPU `a` takes against `b`. */

@@ -10,8 +10,9 @@
  * always has every column with exact numbers; JSON every field.
  */
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import type { RecompressReport, RecompressResult } from '../index.js'
-import { recompressVerdict, resultLabel } from './recompress-verdict.js'
+import { recompressVerdict, resultLabel, layoutFieldsShown } from './recompress-verdict.js'
 import { renderTable, type Cell, type Column, type TableFormat, type TableModel } from './table.js'
 import { formatSize, NOISY_MARK, signedPercent, wrapWords } from './text.js'
 
@@ -98,9 +99,10 @@ function compactModel(report: RecompressReport, opts: RecompressViewOptions): Ta
   const rows: Cell[][] = [
     [storedLabel(report), formatSize(st.dataBytes + st.dictBytes, exact), '', st.ratio.toFixed(2), '', speed(st.decompressMBps, st.decompressNoisy), ''],
   ]
+  const layoutShown = layoutFieldsShown(report.results)
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
     rows.push([
-      resultLabel(r),
+      resultLabel(r, layoutShown),
       formatSize(r.dataBytes + r.dictBytes, exact),
       signedPercent(r.vsStored),
       r.ratio.toFixed(2),
@@ -137,6 +139,10 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     csv
       ? [r.decompressInterval ? fixed(r.decompressInterval.low, 0) : '', r.decompressInterval ? fixed(r.decompressInterval.high, 0) : '', r.roundTripBlocks]
       : []
+  // The table layout's columns: in CSV always, in the wide table when the rows span several layouts.
+  const layoutColumns = csv || layoutFieldsShown(report.results).size > 0
+  const layout = (r: RecompressResult | null): Cell[] =>
+    !layoutColumns ? [] : r === null ? ['', '', '', ''] : [r.blockSize ?? 'own', r.restartInterval ?? '', r.indexCompression ? 'on' : 'off', r.formatVersion]
   const rows: Cell[][] = [
     [
       storedLabel(report),
@@ -156,6 +162,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       '',
       ...noise(st),
       ...(csv ? ['', '', ''] : []),
+      ...layout(null),
     ],
   ]
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
@@ -174,6 +181,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       marksText(r),
       ...noise(r),
       ...interval(r),
+      ...layout(r),
     ])
   }
   const columns: Column[] = [
@@ -195,6 +203,14 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     ...(csv
       ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }, { header: 'Decomp MB/s low' }, { header: 'Decomp MB/s high' }, { header: 'Round-trip blocks' }]
       : []),
+    ...(layoutColumns
+      ? [
+          { header: 'Block size', align: 'right' as const },
+          { header: 'Restart interval', align: 'right' as const },
+          { header: 'Index compression' },
+          { header: 'Format version', align: 'right' as const },
+        ]
+      : []),
   ]
   return { columns, rows }
 }
@@ -212,7 +228,9 @@ function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, cs
   for (const r of report.results) {
     if (r.autoSkip === null) base = r
     const change = (v: number | undefined) => (v === undefined ? '' : signedPercent(v))
-    const name = wide ? [...settingCells(r), r.autoSkip ?? 'no skip'] : [r.autoSkip === null ? resultLabel(r) : `↳ auto-skip ${r.autoSkip}`]
+    const name = wide
+      ? [...settingCells(r), r.autoSkip ?? 'no skip']
+      : [r.autoSkip === null ? resultLabel(r, layoutFieldsShown(report.results)) : `↳ auto-skip ${r.autoSkip}`]
     rows.push([
       ...name,
       r.blocksAttempted,
@@ -321,13 +339,29 @@ export function renderRecompress(report: RecompressReport, format: TableFormat, 
   return out.join('\n')
 }
 
+/** The run's compression options every row shares, as the JSON document carries them. */
+export interface RecompressRunOptions {
+  maxDictBytes: number
+  trainBytes: number
+  maxDictBufferBytes: number
+  maxCompressedBytesPerKb: number
+}
+
 /** The documented JSON document for one file (the verdict added to it). */
-export function recompressJson(report: RecompressReport, opts: { repeats?: number } = {}) {
+export function recompressJson(report: RecompressReport, opts: { repeats?: number; options?: RecompressRunOptions } = {}) {
   const verdict = recompressVerdict(report, opts)
+  const st = report.stored
   return {
     file: report.file,
-    stored: report.stored,
-    results: report.results,
+    ...(opts.options ? { options: opts.options } : {}),
+    // Payloads without the 5-byte block trailers, as RocksDB's newer sst_dump --json counts them (docs/recompress.md).
+    stored: { ...st, dataPayloadBytes: st.dataBytes - BLOCK_TRAILER_BYTES * st.blocks },
+    results: report.results.map((r) => ({
+      ...r,
+      dataPayloadBytes: r.dataBytes - BLOCK_TRAILER_BYTES * r.blocks,
+      // recompress writes a binary index: one index block.
+      indexPayloadBytes: r.indexBytes > 0 ? r.indexBytes - BLOCK_TRAILER_BYTES : 0,
+    })),
     notes: report.notes,
     skipped: report.skipped,
     samplePercent: report.samplePercent,

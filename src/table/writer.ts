@@ -31,7 +31,7 @@ import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal
 import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
-import { BlockSpill } from './block-spill.js'
+import { BlockSpill, type HeldBlock } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
 import { type IndexBuilderOptions, type SeparatorLog, ShortenedIndexBuilder } from '../format/index-block.js'
 import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
@@ -88,6 +88,8 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   index: 'binary' | 'partitioned'
   /** metadata_block_size: index partitions are cut near this size. */
   metadataBlockSize: number
+  /** enable_index_compression (default true): false stores the index blocks raw, without an attempt. */
+  indexCompression?: boolean
   /** Carry a full filter over verbatim (valid when the keys are unchanged). */
   filter?: { metaName: string; bytes: Uint8Array }
   /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
@@ -118,6 +120,9 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
  * index, 4 KiB blocks, the bytewise comparator recorded; `o` overrides any of it.
  * For tables sstkit makes up (synth, tests), not for rewriting a file.
  */
+/** Buffered data blocks compressed per batch once the dictionary is built (32 blocks of 4 KiB: one batch of recompress's feed). */
+const AHEAD_BLOCKS = 32
+
 export function plainWriterOptions(o: Partial<TableWriterOptions> = {}): TableWriterOptions {
   return {
     formatVersion: 5,
@@ -409,13 +414,30 @@ export class TableWriter {
     this.buffered = null
     try {
       this.dictionary = this.buildDictionary(blocks)
-      this.dataCompressor = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
+      const c = new BlockCompressor(this.o, this.o.formatVersion, this.dictionary)
+      this.dataCompressor = c
+      const batched = c.batched && !this.o.skip
+      // Blocks are taken AHEAD_BLOCKS at a time (compressed in one batch where the kernel does the setting).
+      let chunk: HeldBlock[] = []
+      let chunkStart = 0
+      const blockAt = (k: number): HeldBlock => {
+        if (k >= chunkStart + chunk.length) {
+          chunkStart = k
+          chunk = []
+          for (let j = k; j < Math.min(blocks.count, k + AHEAD_BLOCKS); j++) chunk.push(blocks.get(j))
+          if (batched)
+            this.compressBatch(
+              c,
+              chunk.map((h) => h.block),
+            )
+        }
+        return chunk[k - chunkStart]
+      }
       // Each block's index entry needs the next block's first key: read one ahead.
-      let held = blocks.count > 0 ? blocks.get(0) : null
-      for (let i = 0; held; i++) {
-        const next = i + 1 < blocks.count ? blocks.get(i + 1) : null
+      for (let i = 0; i < blocks.count; i++) {
+        const held = blockAt(i)
+        const next = i + 1 < blocks.count ? blockAt(i + 1) : null
         this.emitDataBlock(held.block, held.last, next ? next.first : nextKey)
-        held = next
       }
     } finally {
       blocks.close()
@@ -426,6 +448,8 @@ export class TableWriter {
   abort(): void {
     this.buffered?.close()
     this.buffered = null
+    this.ahead.clear()
+    this.dataCompressor?.close()
   }
 
   private buildDictionary(blocks: BlockSpill): Uint8Array {
@@ -445,37 +469,79 @@ export class TableWriter {
     )
   }
 
-  private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number } {
+  private compress(raw: Uint8Array, withDictionary: boolean): { payload: Uint8Array; type: number; ns: number } {
     const t = this.o.compressionType
     const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
-    if (t === CompressionType.None || !attemptsCompression(raw.length, perKb, acceptance)) return { payload: raw, type: 0 }
-    // Index blocks (a few per table) go through the thread's one shared context (compressBlock): a
-    // context of its own per writer, sized for a whole index (~50 MB at zstd 19 for a 3 MB index), is
-    // native memory freed only when the thread next returns to its event loop, and recompress
-    // finishes dozens of writers in one go.
-    const framed = withDictionary
-      ? this.dataCompressor!.compress(raw)
-      : compressBlock(t, raw, { formatVersion: this.o.formatVersion, level: this.o.level ?? undefined, zstdChecksum: this.o.zstdChecksum })
-    if (!keepsCompressed(framed.length, raw.length, perKb, acceptance)) return { payload: raw, type: -1 }
-    return { payload: framed, type: t }
+    if (t === CompressionType.None || !attemptsCompression(raw.length, perKb, acceptance)) return { payload: raw, type: 0, ns: 0 }
+    let framed: Uint8Array
+    let ns = 0
+    const ahead = withDictionary ? this.ahead.get(raw) : undefined
+    if (ahead) {
+      this.ahead.delete(raw)
+      framed = ahead.payload
+      ns = ahead.ns
+    } else if (withDictionary) {
+      const c = this.dataCompressor!
+      const before = c.compressNs
+      framed = c.compress(raw)
+      ns = c.compressNs - before
+    } else {
+      // Index blocks (a few per table) go through the thread's one shared context (compressBlock): a
+      // context of its own per writer, sized for a whole index (~50 MB at zstd 19 for a 3 MB index), is
+      // native memory freed only when the thread next returns to its event loop, and recompress
+      // finishes dozens of writers in one go.
+      framed = compressBlock(t, raw, { formatVersion: this.o.formatVersion, level: this.o.level ?? undefined, zstdChecksum: this.o.zstdChecksum })
+    }
+    if (!keepsCompressed(framed.length, raw.length, perKb, acceptance)) return { payload: raw, type: -1, ns }
+    return { payload: framed, type: t, ns }
   }
 
-  /** Observes each data block's compression: recompress times it and checks the round trip. */
-  onDataBlock?: (raw: Uint8Array, compressed: Uint8Array | null, compressMs: number) => void
+  /** Data blocks compressed ahead (compressAhead), by block: the payload and its share of the batch's CPU. */
+  private readonly ahead = new Map<Uint8Array, { payload: Uint8Array; ns: number }>()
+
+  /**
+   * Compress data blocks about to be added (addDataBlock, these very arrays) in one batch: through
+   * the codec kernel where it does the setting, the batch timed as one (codec/kernel.ts). Does
+   * nothing while blocks are buffered for a dictionary, under auto-skip (which decides per block),
+   * or where the kernel does not do the setting; the blocks are then compressed one by one as added.
+   */
+  compressAhead(raws: readonly Uint8Array[]): void {
+    const c = this.dataCompressor
+    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return
+    this.compressBatch(c, raws)
+  }
+
+  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[]): void {
+    const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
+    const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
+    if (tried.length === 0) return
+    const before = c.compressNs
+    const payloads = c.compressMany(tried)
+    const ns = c.compressNs - before
+    let bytes = 0
+    for (const r of tried) bytes += r.length
+    for (let i = 0; i < tried.length; i++) this.ahead.set(tried[i], { payload: payloads[i], ns: bytes > 0 ? (ns * tried[i].length) / bytes : 0 })
+  }
+
+  /**
+   * Observes each data block's compression: recompress times it and checks the round trip.
+   * `compressMs` is the block's compression CPU (its share of its batch's where compressed ahead);
+   * `attempted` whether compression was tried at all.
+   */
+  onDataBlock?: (raw: Uint8Array, compressed: Uint8Array | null, compressMs: number, attempted: boolean) => void
 
   private writeDataBlock(raw: Uint8Array): BlockHandle {
     if (this.o.skip && this.o.compressionType !== CompressionType.None && !this.o.skip.attempt()) {
       // Auto-skip: stored raw without trying, counted as bypassed.
-      this.onDataBlock?.(raw, null, 0)
+      this.onDataBlock?.(raw, null, 0, false)
       this.stats.dataBlocks++
       this.stats.blocksBypassed++
       const h = this.writeBlock(raw, 0)
       this.stats.dataBytes += h.size + BLOCK_TRAILER_BYTES
       return h
     }
-    const t0 = this.onDataBlock ? performance.now() : 0
-    const { payload, type } = this.compress(raw, true)
-    if (this.onDataBlock) this.onDataBlock(raw, type > 0 ? payload : null, performance.now() - t0)
+    const { payload, type, ns } = this.compress(raw, true)
+    this.onDataBlock?.(raw, type > 0 ? payload : null, ns / 1e6, type !== 0)
     if (type === 0) this.stats.blocksBypassed++
     else this.o.skip?.record(type < 0, payload.length, raw.length)
     const s = this.stats
@@ -509,7 +575,7 @@ export class TableWriter {
   }
 
   private writeMaybeCompressed(raw: Uint8Array): BlockHandle {
-    const { payload, type } = this.compress(raw, false)
+    const { payload, type } = this.o.indexCompression === false ? { payload: raw, type: 0 } : this.compress(raw, false)
     if (type > 0) this.usedTypes.add(type)
     this.stats.indexUncompressedBytes += raw.length
     if (type > 0) this.stats.indexBlocksCompressed++
@@ -537,6 +603,8 @@ export class TableWriter {
     this.finishDataBlock(null)
     this.releaseHeld(null)
     if (this.buffered) this.enterUnbuffered(null)
+    this.ahead.clear()
+    this.dataCompressor?.close()
     const tailStart = this.offset
     const meta: MetaindexEntry[] = []
     let filterBytes = 0

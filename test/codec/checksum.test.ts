@@ -13,6 +13,7 @@ import {
 } from '../../src/codec/checksum.js'
 import { crc32cJs } from '../../src/codec/crc32c.js'
 import { loadXxh3Native, xxh3Backend, xxh3Low32, xxh3Low32NodeRs } from '../../src/codec/xxh3.js'
+import { xxh3Js, xxh3Low32Js } from '../../src/codec/xxh3-js.js'
 import { NotSupportedError } from '../../src/format/errors.js'
 import { toolPresent } from '../helpers.js'
 import { ascii, embedded, randomBytes, rng, thrown } from './helpers.js'
@@ -121,6 +122,17 @@ describe('xxHash primitives (standard vectors)', () => {
       }
     },
   )
+
+  it('the JavaScript XXH3 (the first bytes of a process) equals @node-rs/xxhash on every length to 2,100 and on long inputs', () => {
+    const data = randomBytes(70_000, 5)
+    for (let n = 0; n <= 2100; n++) {
+      const view = data.subarray(7, 7 + n)
+      expect(xxh3Js(view)).toBe(xxh3.xxh64(view))
+    }
+    for (const n of [4095, 4096, 4097, 16_384, 65_537, 69_000]) expect(xxh3Js(data, n)).toBe(xxh3.xxh64(data.subarray(0, n)))
+    expect(xxh3Low32Js(data, 300)).toBe(xxh3Low32NodeRs(data.slice(0, 300)))
+    expect(() => xxh3Low32Js(data.subarray(0, 10), 11)).toThrow(RangeError)
+  })
 
   it('hashes a prefix given its length as that prefix alone, on both backends', () => {
     const data = randomBytes(20_000, 4)

@@ -124,14 +124,27 @@ describe('recompress table: 100 columns by default', () => {
     const args = [SAMPLE, '--levels', '3', '--dict', 'none,finalize', '--checksum', 'off']
     const json = JSON.parse(run([...args, '--json']))
     const csv = lines(run([...args, '--format', 'csv'])).map((l) => l.split(','))
-    expect(csv[0]).toEqual([...WIDE_COLUMNS, 'Comp noisy', 'Decomp noisy', 'Decomp MB/s low', 'Decomp MB/s high', 'Round-trip blocks'])
+    expect(csv[0]).toEqual([
+      ...WIDE_COLUMNS,
+      'Comp noisy',
+      'Decomp noisy',
+      'Decomp MB/s low',
+      'Decomp MB/s high',
+      'Round-trip blocks',
+      'Block size',
+      'Restart interval',
+      'Index compression',
+      'Format version',
+    ])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])
     // Noise flags come from each run's own timings, so two runs may differ: each is a boolean column.
     for (const flag of finalize.slice(15, 17)) expect(['true', 'false']).toContain(flag)
     // A small file: every compressed block round-tripped, so the speed is exact and the interval's bounds are empty.
-    expect(finalize.slice(17)).toEqual(['', '', String(r.blocksCompressed)])
+    expect(finalize.slice(17, 20)).toEqual(['', '', String(r.blocksCompressed)])
+    // The file's own blocks, as stored (no restart interval of its own), index compressed, its format_version.
+    expect(finalize.slice(20)).toEqual(['own', '', 'on', String(r.formatVersion)])
     expect(r.roundTripBlocks).toBe(r.blocksCompressed)
     expect(r.decompressInterval).toBeNull()
     expect(csv.some((c) => c.join(',').includes('~') || c[0].startsWith('verdict'))).toBe(false)
@@ -194,5 +207,65 @@ describe('recompress table: timing noise', () => {
   it('with --repeat the legend names the spread rule', () => {
     const out = run([SMALL, '--levels', '3', '--dict', 'none', '--checksum', 'off', '--repeat', '3'])
     expect(lines(out)).toContain('~ noise: under 50 ms measured in all, or runs spread over 10%; not ranked on')
+  })
+})
+
+describe('recompress table layouts: --block-size, --restart-interval, --index-compression, --format-version lists', () => {
+  const SETTING = ['--levels', '3', '--dict', 'none', '--checksum', 'off']
+
+  it('every combination a row, labelled by what varies; the JSON rows carry the layout, payloads and options', () => {
+    const args = [SAMPLE, ...SETTING, '--block-size', '4KiB,16KiB', '--index-compression', 'both']
+    const table = bySetting(run(args))
+    expect([...table.keys()].filter((k) => !k.startsWith('stored'))).toEqual([
+      'zstd 3 4KiB index=compressed',
+      'zstd 3 4KiB index=raw',
+      'zstd 3 16KiB index=compressed',
+      'zstd 3 16KiB index=raw',
+    ])
+    const json = JSON.parse(run([...args, '--json']))
+    expect(json.results.map((r: { blockSize: number; indexCompression: boolean }) => [r.blockSize, r.indexCompression])).toEqual([
+      [4096, true],
+      [4096, false],
+      [16384, true],
+      [16384, false],
+    ])
+    for (const r of json.results) {
+      expect(r.dataPayloadBytes).toBe(r.dataBytes - 5 * r.blocks)
+      expect(r.indexPayloadBytes).toBe(r.indexBytes - 5)
+      expect(r.restartInterval).toBe(16)
+      // The index compressed or raw is all that differs between the pairs: the same data blocks.
+      expect(r.indexBlocksCompressed).toBe(r.indexCompression ? 1 : 0)
+    }
+    expect(json.results[0].dataBytes).toBe(json.results[1].dataBytes)
+    expect(json.results[1].indexBytes).toBe(json.results[1].indexUncompressedBytes + 5)
+    // Larger blocks compress better here: fewer, larger blocks.
+    expect(json.results[2].dataBytes).toBeLessThan(json.results[0].dataBytes)
+    expect(json.stored.dataPayloadBytes).toBe(json.stored.dataBytes - 5 * json.stored.blocks)
+    expect(json.options).toEqual({ maxDictBytes: 16384, trainBytes: 1638400, maxDictBufferBytes: 64 << 20, maxCompressedBytesPerKb: 896 })
+    expect(json.verdict.recommended.blockSize).toBeGreaterThan(0)
+  })
+
+  it('restart intervals and format_versions as lists and ranges', () => {
+    const json = JSON.parse(run([SAMPLE, ...SETTING, '--block-size', '4096', '--restart-interval', '1,16', '--format-version', '4..5', '--json']))
+    expect(json.results.map((r: { restartInterval: number; formatVersion: number }) => [r.restartInterval, r.formatVersion])).toEqual([
+      [1, 4],
+      [1, 5],
+      [16, 4],
+      [16, 5],
+    ])
+    // Every entry a restart point: more bytes than one in 16.
+    expect(json.results[0].uncompressedBytes).toBeGreaterThan(json.results[2].uncompressedBytes)
+  })
+
+  it.each([
+    [['--restart-interval', '4'], /--restart-interval re-encodes the data blocks: give --block-size/],
+    [['--block-size', '4KiB', '--format-version', '8'], /format_version 8 is out of range \(2\.\.7\)/],
+    [['--block-size', '4KiB', '--sample', '10'], /cannot be combined with --block-size/],
+    [['--block-size', 'big'], /not a block size: "big"/],
+  ])('%j is a usage error (exit 2, one line)', (flags, message) => {
+    const r = sstkit(['recompress', SAMPLE, ...SETTING, ...flags])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
   })
 })

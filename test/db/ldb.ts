@@ -90,7 +90,7 @@ export interface ManifestDump {
 
 const KEY = String.raw`'([0-9A-F]*)' seq:(\d+), type:(\d+)`
 const ADD_FILE = new RegExp(String.raw`^AddFile: (\d+) (\d+) (\d+) ${KEY} \.\. ${KEY}(?: oldest_ancester_time:(\d+))?(?: file_creation_time:(\d+))?`)
-const VERSION_FILE = new RegExp(String.raw`^ (\d+):(\d+)\[(\d+) \.\. (\d+)\]\[${KEY} \.\. ${KEY}\]$`)
+const VERSION_FILE = new RegExp(String.raw`^ (\d+):(\d+)\[(\d+) \.\. (\d+)\]\[${KEY} \.\. ${KEY}\](?: blob_file:\d+)?$`)
 
 const key = (m: RegExpExecArray, i: number): DumpKey => ({ userKeyHex: m[i].toLowerCase(), seq: BigInt(m[i + 1]), type: Number(m[i + 2]) })
 
@@ -156,6 +156,11 @@ export function parseManifestDump(text: string): ManifestDump {
           })
           break
         }
+        // Printed, not compared here (the WAL deletion a new MANIFEST starts with, blob files).
+        case 'WalDeletion':
+        case 'BlobFileAddition':
+        case 'BlobFileGarbage':
+          break
         default:
           throw new Error(`unknown VersionEdit field ${name}`)
       }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildMatrix, MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
+import { layoutLabel, layoutMatrix, parseByteSizes, parseCounts, parseOnOff, varyingLayoutFields } from '../../src/recompress/config.js'
 
 describe('parseLevels', () => {
   it('reads ranges, lists, negative levels and default', () => {
@@ -36,5 +37,34 @@ describe('buildMatrix', () => {
     expect(() => buildMatrix({ types: parseTypes('snappy'), dicts: parseDicts('train'), checksums: [false] })).toThrow(/nothing to evaluate/)
     expect(() => parseTypes('xpress')).toThrow(/unknown compression type "xpress"/)
     expect(() => parseChecksums('maybe')).toThrow(MatrixError)
+  })
+})
+
+describe('table layouts (--block-size, --restart-interval, --index-compression, --format-version)', () => {
+  it('reads byte sizes with KiB/MiB suffixes, and counts as lists and ranges', () => {
+    expect(parseByteSizes('4KiB,16k,65536,1MiB', 'block size', 64)).toEqual([4096, 16384, 65536, 1 << 20])
+    expect(() => parseByteSizes('4 GB', 'block size', 64)).toThrow(MatrixError)
+    expect(() => parseByteSizes('32', 'block size', 64)).toThrow(/out of range/)
+    expect(parseCounts('1,4..6', 'restart interval', 1, 100)).toEqual([1, 4, 5, 6])
+    expect(() => parseCounts('8', 'format_version', 2, 7)).toThrow(/out of range \(2\.\.7\)/)
+    expect(parseOnOff('both', '--index-compression')).toEqual([true, false])
+  })
+
+  it("every combination a layout, block size outermost; the file's own blocks when no size is given", () => {
+    expect(layoutMatrix({})).toEqual([{ blockSize: null, restartInterval: null, indexCompression: true, formatVersion: null }])
+    const l = layoutMatrix({ blockSizes: [4096, 16384], restartIntervals: [4, 16], formatVersions: [5, 7] })
+    expect(l).toHaveLength(8)
+    expect(l[0]).toEqual({ blockSize: 4096, restartInterval: 4, indexCompression: true, formatVersion: 5 })
+    expect(l[7]).toEqual({ blockSize: 16384, restartInterval: 16, indexCompression: true, formatVersion: 7 })
+    expect(() => layoutMatrix({ restartIntervals: [4] })).toThrow(/give --block-size/)
+  })
+
+  it('labels name what differs from the default layout, or the fields asked for', () => {
+    const l = { blockSize: 16384, restartInterval: 16, indexCompression: false, formatVersion: null }
+    expect(layoutLabel(l)).toBe('16KiB index=raw')
+    expect(layoutLabel({ ...l, blockSize: 5000, restartInterval: 4, formatVersion: 7 }, new Set(['restartInterval', 'formatVersion'] as const))).toBe(
+      'restart=4 fv7',
+    )
+    expect(varyingLayoutFields([l, { ...l, blockSize: 4096 }])).toEqual(new Set(['blockSize']))
   })
 })

@@ -15,7 +15,8 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { recompressFile, type RecompressReport } from '../../src/index.js'
+import { recompressFile, type RecompressOptions, type RecompressReport } from '../../src/index.js'
+import { recompressLayouts } from '../../src/recompress/layouts.js'
 import { BlockCompressor } from '../../src/codec/block-compressor.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { ROOT, SST_DUMP, toolPresent } from '../helpers.js'
@@ -94,7 +95,20 @@ function labelOf(sstDumpType: string): string {
 }
 
 const golden = (name: string) => parse(readFileSync(join(GOLDEN, `sample.${name}.txt`), 'utf8'))
-const GOLDEN_NAMES = ['codecs', 'zstd-none', 'zstd-raw', 'zstd-train', 'zstd-finalize', 'zlib-levels', 'lz4hc-levels', 'lz4-levels'] as const
+const GOLDEN_NAMES = [
+  'codecs',
+  'zstd-none',
+  'zstd-raw',
+  'zstd-train',
+  'zstd-finalize',
+  'zlib-levels',
+  'lz4hc-levels',
+  'lz4-levels',
+  'codecs-bs4096',
+  'codecs-bs65536',
+  'zstd-bs4096',
+  'zstd-bs65536',
+] as const
 
 describe('recompress sizes vs sst_dump 7.8.3 --command=recompress (examples/sample.sst, 16 KiB blocks)', () => {
   it.each(['none', 'raw', 'train', 'finalize'] as const)('zstd levels 1..9, dictionary %s: within 1%%', async (dict) => {
@@ -106,6 +120,42 @@ describe('recompress sizes vs sst_dump 7.8.3 --command=recompress (examples/samp
     const types = Object.values(TYPE_BY_NAME)
     const report = await ours('none', types, [null])
     compare(report, golden('codecs'))
+  })
+
+  it('block sizes 4 KiB and 64 KiB in one run (recompressLayouts, one row per setting and block size): data and index to the byte (one properties-block offset on every row)', async () => {
+    const types = Object.values(TYPE_BY_NAME).filter((t) => t !== CompressionType.ZSTD)
+    const layouts = [4096, 65536].map((blockSize) => ({ blockSize, restartInterval: 16, indexCompression: true, formatVersion: null }))
+    const run = (matrix: RecompressOptions['matrix']) =>
+      recompressLayouts(
+        SAMPLE,
+        { matrix, source: { blockSize: null, samplePercent: 100 }, dict: { maxDictBytes: 0, trainBytes: 0, maxDictBufferBytes: 0 }, jobs: 1 },
+        layouts,
+      )
+    const codecs = await run({ types, levels: [null], dicts: ['none'], checksums: [false] })
+    const zstd = await run({ types: [CompressionType.ZSTD], levels: [1, 2], dicts: ['none'], checksums: [false] })
+    // sst_dump's size is its whole rebuilt file; sstkit's keeps the source's properties: one constant apart (the properties
+    // block) on every row when data blocks and index are the same to the byte.
+    const offsets = new Set<number>()
+    for (const blockSize of [4096, 65536]) {
+      for (const [report, name] of [
+        [codecs, `codecs-bs${blockSize}`],
+        [zstd, `zstd-bs${blockSize}`],
+      ] as const) {
+        const rows = golden(name)
+        expect(rows.length).toBeGreaterThan(0)
+        for (const row of rows) {
+          const level = row.level === 32767 ? null : row.level
+          const r = report.results.find((x) => x.blockSize === blockSize && x.type === labelOf(row.type) && x.level === level)
+          expect(r, `${name} ${row.type} ${row.level}`).toBeDefined()
+          const estimate = r!.fileBytes! - r!.filterBytes
+          offsets.add(estimate - row.size)
+          expect(r!.blocks).toBe(row.blocks)
+          expect(r!.blocksCompressed + (row.type === 'kNoCompression' ? 0 : r!.indexBlocksCompressed)).toBe(row.compressed)
+        }
+      }
+    }
+    expect(offsets.size, [...offsets].join(', ')).toBe(1)
+    expect(Math.abs([...offsets][0])).toBeLessThan(300)
   })
 
   it.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('live: the installed sst_dump agrees with the goldens', () => {

@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Benchmark (not a test): the per-file read commands on the files most databases are made of,
+// against the real sst_dump 7.8.3 in the same run, interleaved round by round: 8 MB, 64 MB and
+// 1 GB SST files of LZ4, ZSTD and Snappy with 4 KiB and 16 KiB blocks, written by the real
+// db_bench 7.8.3 (fillseq, then a full compaction into one file: deterministic keys and values).
+// A bare `node -e 0` runs in the same rounds; each ratio is counted after node's start-up:
+//
+//   ratio = sst_dump's time / (sstkit's time - node -e 0's time)     (>= 1: sstkit keeps up)
+//
+// props has its own target: within 20 ms of node's start-up (sstkit - node -e 0 <= 0.020 s).
+//
+//   node bench/per-file.mjs [--quick] [--runs N] [--sizes 8MB,64MB,1GB] [--codecs lz4,zstd,snappy]
+//                           [--blocks 4,16] [--only verify,scan,...] [--cli RUN_JS] [--json] [--regen]
+//
+// --quick: 8 MB and 64 MB only. Files are generated on first use into bench/data/per-file/
+// (gitignored; the 1 GB ones take a few minutes each). Run `npm run build` first.
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = resolve(HERE, '..')
+const DATA = join(HERE, 'data', 'per-file')
+const DB_BENCH = '/usr/bin/db_bench'
+const SST_DUMP = '/usr/bin/sst_dump'
+const PROPS_MARGIN_S = 0.02
+
+const SIZES = { '8MB': 8e6, '64MB': 64e6, '1GB': 1e9 }
+/** Bytes per entry db_bench's 16-byte keys and 100-byte values (compression ratio 0.5) take in each codec, measured. */
+const BYTES_PER_ENTRY = { lz4: 64, snappy: 64, zstd: 53 }
+
+/** Each row: sstkit's command line and the sst_dump command line it is set against (FILE: the file). */
+const COMMANDS = [
+  { name: 'verify', sstkit: ['verify', 'FILE'], sstDump: ['--file=FILE', '--command=check', '--verify_checksum'] },
+  { name: 'scan', sstkit: ['scan', 'FILE'], sstDump: ['--file=FILE', '--command=scan'] },
+  { name: 'scan --hex', sstkit: ['scan', '--hex', 'FILE'], sstDump: ['--file=FILE', '--command=scan', '--output_hex'] },
+  { name: 'sst-dump scan', sstkit: ['sst-dump', '--file=FILE', '--command=scan'], sstDump: ['--file=FILE', '--command=scan'] },
+  {
+    name: 'sst-dump check',
+    sstkit: ['sst-dump', '--file=FILE', '--command=check', '--verify_checksum'],
+    sstDump: ['--file=FILE', '--command=check', '--verify_checksum'],
+  },
+  { name: 'props', sstkit: ['props', 'FILE'], sstDump: ['--file=FILE', '--show_properties'] },
+]
+
+function usage(code) {
+  const text = `usage: node bench/per-file.mjs [options]
+
+  --quick         8 MB and 64 MB files only (same as --sizes 8MB,64MB)
+  --runs N        interleaved rounds per file (median reported; default 5, 3 for 1 GB files)
+  --sizes LIST    of 8MB,64MB,1GB (default all)
+  --codecs LIST   of lz4,zstd,snappy (default all)
+  --blocks LIST   block sizes in KiB, of 4,16 (default both)
+  --only LIST     command rows: ${COMMANDS.map((c) => c.name.replace(' ', '-')).join(',')}
+  --cli RUN_JS    time another sstkit build (its bin/run.js)
+  --json          the results as JSON on stdout (progress on stderr)
+  --regen         write the files again
+  -h, --help      this text`
+  ;(code ? process.stderr : process.stdout).write(`${text}\n`)
+  process.exit(code)
+}
+
+function parseArgs(argv) {
+  const o = {
+    runs: null,
+    sizes: Object.keys(SIZES),
+    codecs: ['lz4', 'zstd', 'snappy'],
+    blocks: [4, 16],
+    only: null,
+    cli: join(ROOT, 'bin', 'run.js'),
+    json: false,
+    regen: false,
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const val = () => {
+      if (i + 1 >= argv.length) usage(2)
+      return argv[++i]
+    }
+    if (a === '--quick') o.sizes = ['8MB', '64MB']
+    else if (a === '--runs') o.runs = Number(val())
+    else if (a === '--sizes') o.sizes = val().split(',')
+    else if (a === '--codecs') o.codecs = val().split(',')
+    else if (a === '--blocks') o.blocks = val().split(',').map(Number)
+    else if (a === '--only')
+      o.only = val()
+        .split(',')
+        .map((s) => s.replace('-', ' '))
+    else if (a === '--cli') o.cli = resolve(val())
+    else if (a === '--json') o.json = true
+    else if (a === '--regen') o.regen = true
+    else if (a === '-h' || a === '--help') usage(0)
+    else usage(2)
+  }
+  if (o.runs !== null && (!Number.isInteger(o.runs) || o.runs < 1)) usage(2)
+  if (o.sizes.some((s) => !(s in SIZES)) || o.codecs.some((c) => !(c in BYTES_PER_ENTRY)) || o.blocks.some((b) => b !== 4 && b !== 16)) usage(2)
+  if (o.only?.some((n) => !COMMANDS.some((c) => c.name === n))) usage(2)
+  return o
+}
+
+/**
+ * The file of `codec`, `blockKiB` and nominal `size`: db_bench's fillseq into a fresh database
+ * (no automatic compactions), then one full compaction writes a single table; moved into
+ * DATA (never half a file there).
+ */
+function ensureFile(codec, blockKiB, size, regen) {
+  const path = join(DATA, `${codec}-${blockKiB}k-${size}.sst`)
+  if (existsSync(path) && !regen) return path
+  if (!existsSync(DB_BENCH)) throw new Error(`${DB_BENCH}: no such file (apt-get install rocksdb-tools)`)
+  mkdirSync(DATA, { recursive: true })
+  const db = join(DATA, `.db-${codec}-${blockKiB}k-${size}.tmp`)
+  rmSync(db, { recursive: true, force: true })
+  const num = Math.round(SIZES[size] / BYTES_PER_ENTRY[codec])
+  process.stderr.write(`writing ${path} with db_bench (${num} entries)...\n`)
+  const r = spawnSync(
+    DB_BENCH,
+    [
+      '--benchmarks=fillseq,compact',
+      `--db=${db}`,
+      `--num=${num}`,
+      '--key_size=16',
+      '--value_size=100',
+      '--compression_ratio=0.5',
+      `--compression_type=${codec}`,
+      `--block_size=${blockKiB * 1024}`,
+      '--target_file_size_base=4294967296',
+      '--write_buffer_size=67108864',
+      '--disable_auto_compactions=1',
+      '--disable_wal=1',
+      '--threads=1',
+      '--max_background_jobs=1',
+      '--seed=1',
+      '--statistics=0',
+      '--histogram=0',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 },
+  )
+  if (r.status !== 0) throw new Error(`db_bench failed (exit ${r.status}): ${String(r.stderr).trim().split('\n').pop()}`)
+  const tables = readdirSync(db).filter((n) => n.endsWith('.sst'))
+  if (tables.length !== 1) throw new Error(`db_bench left ${tables.length} tables in ${db}, expected one`)
+  renameSync(join(db, tables[0]), path)
+  rmSync(db, { recursive: true, force: true })
+  return path
+}
+
+/** Wall seconds of one run (output to /dev/null); throws when it fails. */
+function time(cmd, args) {
+  const t0 = performance.now()
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 24 })
+  const s = (performance.now() - t0) / 1000
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}: ${String(r.stderr).split('\n')[0]}`)
+  return s
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+const o = parseArgs(process.argv.slice(2))
+const commands = o.only ? COMMANDS.filter((c) => o.only.includes(c.name)) : COMMANDS
+const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
+const started = new Date()
+const loadBefore = loadavg()[0]
+const results = []
+for (const size of o.sizes)
+  for (const codec of o.codecs)
+    for (const blockKiB of o.blocks) {
+      const file = ensureFile(codec, blockKiB, size, o.regen)
+      const runs = o.runs ?? (size === '1GB' ? 3 : 5)
+      const sub = (args) => args.map((a) => a.replace('FILE', file))
+      const times = { node: [], rows: commands.map(() => ({ sstkit: [], sstDump: [] })) }
+      process.stderr.write(`${codec} ${blockKiB} KiB ${size}: ${runs} rounds `)
+      for (let r = 0; r < runs; r++) {
+        // One round: node, then each command and its sst_dump counterpart in turn.
+        times.node.push(time(process.execPath, ['-e', '0']))
+        commands.forEach((c, i) => {
+          times.rows[i].sstkit.push(time(process.execPath, [o.cli, ...sub(c.sstkit)]))
+          times.rows[i].sstDump.push(time(SST_DUMP, sub(c.sstDump)))
+        })
+        process.stderr.write('.')
+      }
+      process.stderr.write('\n')
+      const node = median(times.node)
+      const rows = commands.map((c, i) => {
+        const sstkit = median(times.rows[i].sstkit)
+        const sstDump = median(times.rows[i].sstDump)
+        const after = sstkit - node
+        const ratio = sstDump / Math.max(after, 1e-3)
+        const met = c.name === 'props' ? after <= PROPS_MARGIN_S : ratio >= 1
+        return { command: c.name, sstkit, sstDump, afterStartup: after, ratio, met }
+      })
+      results.push({ codec, blockKiB, size, bytes: statSync(file).size, file, runs, node, rows })
+    }
+const loadAfter = loadavg()[0]
+
+if (o.json) {
+  console.log(JSON.stringify({ commit, date: started.toISOString(), loadAverage: [loadBefore, loadAfter], cli: o.cli, results }, null, 2))
+} else {
+  console.log(
+    `commit ${commit}, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
+  )
+  console.log(`cli ${o.cli}; medians of interleaved rounds; after = sstkit - node -e 0; ratio = sst_dump / after (>= 1: met)`)
+  console.log('props: met when after <= 0.020 s\n')
+  const head = ['file', 'command', 'sstkit s', 'node s', 'after s', 'sst_dump s', 'ratio', 'met']
+  const lines = [head]
+  for (const f of results)
+    for (const r of f.rows)
+      lines.push([
+        `${f.codec} ${f.blockKiB}K ${(f.bytes / 1e6).toFixed(0)} MB`,
+        r.command,
+        r.sstkit.toFixed(3),
+        f.node.toFixed(3),
+        r.afterStartup.toFixed(3),
+        r.sstDump.toFixed(3),
+        r.ratio.toFixed(2),
+        r.met ? 'yes' : 'NO',
+      ])
+  const widths = head.map((_, i) => Math.max(...lines.map((l) => l[i].length)))
+  for (const l of lines) console.log(l.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))
+  const all = results.flatMap((f) => f.rows)
+  console.log(`\n${all.filter((r) => r.met).length} of ${all.length} rows met`)
+}

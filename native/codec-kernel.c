@@ -1,0 +1,325 @@
+/*
+ * Block compression timed as RocksDB's table builder pays it: one call
+ * compresses (or decompresses) a batch of blocks, each as RocksDB compresses
+ * one block (util/compression.h: a fresh LZ4 stream per block, snappy's
+ * RawCompress, zstd on a reused context with the file's dictionary digested
+ * once), and reports the thread CPU time (CLOCK_THREAD_CPUTIME_ID) the codec
+ * work took. Timing one JavaScript-to-native call per 4 KiB block also times
+ * the call, the output allocation and the copies around it, which RocksDB
+ * does not have: measured on 4 KiB blocks, that overhead is several times
+ * snappy's and LZ4's own work (docs/cpu.md).
+ *
+ * The bytes are the ones sstkit's JavaScript codecs produce (src/codec/):
+ * zstd is zstd-napi's own zstd 1.5.7 (its static library, linked in by
+ * scripts/build-native.mjs, symbols kept local), with the same calls as
+ * src/codec/zstd.ts (ZSTD_compress2 with the dictionary loaded once);
+ * LZ4, LZ4HC and Snappy are the system's liblz4 and libsnappy (dlopen), the
+ * libraries src/codec/lz4.ts and snappy.ts call through koffi. Payloads are
+ * framed as RocksDB stores them (format_version >= 2: varint32 size prefix
+ * for zstd and LZ4; none for Snappy).
+ *
+ * Built by scripts/build-native.mjs into dist/native; loaded through koffi by
+ * src/codec/kernel.ts. Nothing here reads or writes outside the buffers it is
+ * given: an output that would not fit is an error, not a truncation.
+ */
+#define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ZSTD_STATIC_LINKING_ONLY
+#include "zstd.h"
+
+/* CompressionType (format/compression-type.ts). */
+enum { COMPRESSION_SNAPPY = 1, COMPRESSION_LZ4 = 4, COMPRESSION_LZ4HC = 5, COMPRESSION_ZSTD = 7 };
+
+typedef int (*snappy_compress_fn)(const char *, size_t, char *, size_t *);
+typedef int (*snappy_uncompress_fn)(const char *, size_t, char *, size_t *);
+typedef size_t (*snappy_max_fn)(size_t);
+typedef void *(*lz4_create_fn)(void);
+typedef void *(*lz4_init_fn)(void *, size_t);
+typedef int (*lz4_sizeof_fn)(void);
+typedef int (*lz4_free_fn)(void *);
+typedef int (*lz4_load_dict_fn)(void *, const char *, int);
+typedef int (*lz4_fast_continue_fn)(void *, const char *, char *, int, int, int);
+typedef void (*lz4_reset_hc_fn)(void *, int);
+typedef int (*lz4_hc_continue_fn)(void *, const char *, char *, int, int);
+typedef int (*lz4_decompress_fn)(const char *, char *, int, int);
+typedef int (*lz4_decompress_dict_fn)(const char *, char *, int, int, const char *, int);
+
+static struct {
+  snappy_compress_fn compress;
+  snappy_uncompress_fn uncompress;
+  snappy_max_fn max_length;
+} snappy;
+
+static struct {
+  lz4_create_fn create;
+  lz4_free_fn free;
+  lz4_init_fn init;
+  size_t stream_bytes; /* LZ4_sizeofState(): what LZ4_initStream checks it is given */
+  lz4_load_dict_fn load_dict;
+  lz4_fast_continue_fn compress;
+  lz4_create_fn create_hc;
+  lz4_free_fn free_hc;
+  lz4_reset_hc_fn reset_hc;
+  lz4_load_dict_fn load_dict_hc;
+  lz4_hc_continue_fn compress_hc;
+  lz4_decompress_fn decompress;
+  lz4_decompress_dict_fn decompress_dict;
+} lz4;
+
+static void *open_first(const char *a, const char *b) {
+  void *h = dlopen(a, RTLD_NOW | RTLD_LOCAL);
+  return h ? h : dlopen(b, RTLD_NOW | RTLD_LOCAL);
+}
+
+static void resolve_libraries(void) {
+  /* Stay mapped for the life of the process: a worker's codecs may be freed after koffi unloads its handle. */
+  Dl_info self;
+  if (dladdr((void *)resolve_libraries, &self) && self.dli_fname) dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  void *sn = open_first("libsnappy.so.1", "libsnappy.so");
+  if (sn) {
+    snappy.compress = (snappy_compress_fn)dlsym(sn, "snappy_compress");
+    snappy.uncompress = (snappy_uncompress_fn)dlsym(sn, "snappy_uncompress");
+    snappy.max_length = (snappy_max_fn)dlsym(sn, "snappy_max_compressed_length");
+    if (!snappy.compress || !snappy.uncompress || !snappy.max_length) snappy.compress = NULL;
+  }
+  void *lz = open_first("liblz4.so.1", "liblz4.so");
+  if (lz) {
+    lz4.create = (lz4_create_fn)dlsym(lz, "LZ4_createStream");
+    lz4.free = (lz4_free_fn)dlsym(lz, "LZ4_freeStream");
+    lz4.init = (lz4_init_fn)dlsym(lz, "LZ4_initStream");
+    lz4_sizeof_fn size = (lz4_sizeof_fn)dlsym(lz, "LZ4_sizeofState");
+    lz4.stream_bytes = size ? (size_t)size() : 0;
+    lz4.load_dict = (lz4_load_dict_fn)dlsym(lz, "LZ4_loadDict");
+    lz4.compress = (lz4_fast_continue_fn)dlsym(lz, "LZ4_compress_fast_continue");
+    lz4.create_hc = (lz4_create_fn)dlsym(lz, "LZ4_createStreamHC");
+    lz4.free_hc = (lz4_free_fn)dlsym(lz, "LZ4_freeStreamHC");
+    lz4.reset_hc = (lz4_reset_hc_fn)dlsym(lz, "LZ4_resetStreamHC");
+    lz4.load_dict_hc = (lz4_load_dict_fn)dlsym(lz, "LZ4_loadDictHC");
+    lz4.compress_hc = (lz4_hc_continue_fn)dlsym(lz, "LZ4_compress_HC_continue");
+    lz4.decompress = (lz4_decompress_fn)dlsym(lz, "LZ4_decompress_safe");
+    lz4.decompress_dict = (lz4_decompress_dict_fn)dlsym(lz, "LZ4_decompress_safe_usingDict");
+    if (!lz4.create || !lz4.free || !lz4.init || !lz4.stream_bytes || !lz4.load_dict || !lz4.compress || !lz4.create_hc || !lz4.free_hc || !lz4.reset_hc || !lz4.load_dict_hc ||
+        !lz4.compress_hc || !lz4.decompress || !lz4.decompress_dict)
+      lz4.create = NULL;
+  }
+}
+
+/* A bit set of the codecs this process can time here: 1 Snappy, 2 LZ4 and LZ4HC, 4 zstd. */
+int sstkit_codec_init(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, resolve_libraries);
+  return (snappy.compress ? 1 : 0) | (lz4.create ? 2 : 0) | 4;
+}
+
+/* The zstd version this library compresses with (zstd-napi's), e.g. 10507. */
+uint32_t sstkit_codec_zstd_version(void) { return ZSTD_versionNumber(); }
+
+/* The calling thread's CPU time, ns. */
+double sstkit_thread_cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+typedef struct {
+  int type;
+  int level;
+  uint8_t *dict; /* owned copy: LZ4 streams and zstd keep pointers into it */
+  size_t dict_len;
+  void *lz4_stream; /* LZ4_stream_t or LZ4_streamHC_t, re-initialised per block */
+  ZSTD_CCtx *cctx;
+  ZSTD_DCtx *dctx;
+  ZSTD_DDict *ddict;
+} codec_t;
+
+/*
+ * A codec for one setting: `level` is RocksDB's (codec/setting.ts effectiveLevel: zstd's level,
+ * LZ4's negative acceleration or 1, LZ4HC's level), `checksum` zstd's content checksum, `dict` the
+ * file's dictionary (copied; none when dict_len is 0). NULL when the codec is not available here.
+ */
+void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dict_len) {
+  int have = sstkit_codec_init();
+  if (type == COMPRESSION_SNAPPY && !(have & 1)) return NULL;
+  if ((type == COMPRESSION_LZ4 || type == COMPRESSION_LZ4HC) && !(have & 2)) return NULL;
+  if (type != COMPRESSION_SNAPPY && type != COMPRESSION_LZ4 && type != COMPRESSION_LZ4HC && type != COMPRESSION_ZSTD) return NULL;
+  codec_t *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->type = type;
+  c->level = level;
+  if (dict_len > 0 && type != COMPRESSION_SNAPPY) {
+    c->dict = malloc(dict_len);
+    if (!c->dict) return free(c), NULL;
+    memcpy(c->dict, dict, dict_len);
+    c->dict_len = dict_len;
+  }
+  if (type == COMPRESSION_LZ4 && !(c->lz4_stream = lz4.create())) goto fail;
+  if (type == COMPRESSION_LZ4HC && !(c->lz4_stream = lz4.create_hc())) goto fail;
+  if (type == COMPRESSION_ZSTD) {
+    c->cctx = ZSTD_createCCtx();
+    if (!c->cctx) goto fail;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_compressionLevel, level))) goto fail;
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c->cctx, ZSTD_c_checksumFlag, checksum ? 1 : 0))) goto fail;
+    /* By reference: digested into a CDict on the first frame and reused by every later one, as RocksDB's prepared CDict. */
+    if (c->dict && ZSTD_isError(ZSTD_CCtx_loadDictionary_byReference(c->cctx, c->dict, c->dict_len))) goto fail;
+  }
+  return c;
+fail:
+  if (c->lz4_stream) (type == COMPRESSION_LZ4 ? lz4.free : lz4.free_hc)(c->lz4_stream);
+  if (c->cctx) ZSTD_freeCCtx(c->cctx);
+  free(c->dict);
+  free(c);
+  return NULL;
+}
+
+void sstkit_codec_free(void *p) {
+  codec_t *c = p;
+  if (!c) return;
+  if (c->lz4_stream) (c->type == COMPRESSION_LZ4 ? lz4.free : lz4.free_hc)(c->lz4_stream);
+  if (c->cctx) ZSTD_freeCCtx(c->cctx);
+  if (c->dctx) ZSTD_freeDCtx(c->dctx);
+  if (c->ddict) ZSTD_freeDDict(c->ddict);
+  free(c->dict);
+  free(c);
+}
+
+static size_t put_varint32(uint8_t *p, uint32_t v) {
+  size_t i = 0;
+  while (v >= 0x80) p[i++] = (uint8_t)(v | 0x80), v >>= 7;
+  p[i++] = (uint8_t)v;
+  return i;
+}
+
+static size_t lz4_bound(size_t n) { return n + n / 255 + 16; }
+
+
+/* One block, framed, into [dst, dst + cap): its length, or 0 when it failed or would not fit. */
+static size_t compress_one(codec_t *c, const uint8_t *src, uint32_t n, uint8_t *dst, size_t cap) {
+  if (c->type == COMPRESSION_SNAPPY) {
+    if (cap < snappy.max_length(n)) return 0;
+    size_t out = cap;
+    static const char empty[1];
+    return snappy.compress(n ? (const char *)src : empty, n, (char *)dst, &out) == 0 ? out : 0;
+  }
+  if (cap < 5) return 0;
+  size_t prefix = put_varint32(dst, n);
+  if (c->type == COMPRESSION_ZSTD) {
+    size_t r = ZSTD_compress2(c->cctx, dst + prefix, cap - prefix, src, n);
+    return ZSTD_isError(r) ? 0 : prefix + r;
+  }
+  size_t bound = lz4_bound(n);
+  if (cap - prefix < bound) return 0;
+  int r;
+  /*
+   * RocksDB 7.8's LZ4_Compress / LZ4HC_Compress create a stream per block, load the dictionary and
+   * compress one block. The stream here is made once and re-initialised per block (LZ4_initStream,
+   * LZ4_resetStreamHC: the state a fresh stream starts in, the same bytes): the allocation per
+   * block is left out, as a process allocator's trimming made it cost more here than in RocksDB.
+   */
+  void *s = c->lz4_stream;
+  if (c->type == COMPRESSION_LZ4) {
+    lz4.init(s, lz4.stream_bytes);
+    if (c->dict) lz4.load_dict(s, (const char *)c->dict, (int)c->dict_len);
+    r = lz4.compress(s, (const char *)src, (char *)dst + prefix, (int)n, (int)bound, c->level < 0 ? -c->level : 1);
+  } else {
+    lz4.reset_hc(s, c->level);
+    if (c->dict) lz4.load_dict_hc(s, (const char *)c->dict, (int)c->dict_len);
+    r = lz4.compress_hc(s, (const char *)src, (char *)dst + prefix, (int)n, (int)bound);
+  }
+  return r > 0 ? prefix + (size_t)r : 0;
+}
+
+/*
+ * Compress `n` blocks, concatenated in `src` with lengths `lens`, into `dst` (capacity `cap`), one
+ * framed payload after the other, their lengths into `out_lens`. cpu_ns[0] = the thread CPU time
+ * of the compression (the clock read once per batch). Returns 0, or -(i + 1) when block i failed
+ * or did not fit (the caller gave too little room).
+ */
+int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *out_lens, double *cpu_ns) {
+  codec_t *c = p;
+  size_t room = (size_t)cap, used = 0;
+  double t0 = sstkit_thread_cpu_ns();
+  for (uint32_t i = 0; i < n; i++) {
+    size_t len = compress_one(c, src, lens[i], dst + used, room - used);
+    if (len == 0) {
+      cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+      return -(int)(i + 1);
+    }
+    out_lens[i] = (uint32_t)len;
+    used += len;
+    src += lens[i];
+  }
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+  return 0;
+}
+
+static int read_varint32(const uint8_t *p, size_t n, uint32_t *v, size_t *used) {
+  uint32_t r = 0;
+  for (size_t i = 0; i < n && i < 5; i++) {
+    r |= (uint32_t)(p[i] & 0x7f) << (7 * i);
+    if (!(p[i] & 0x80)) return *v = r, *used = i + 1, 1;
+  }
+  return 0;
+}
+
+/* One framed payload back into exactly `size` bytes at dst: 1 when it decoded to that size. */
+static int decompress_one(codec_t *c, const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t size) {
+  if (c->type == COMPRESSION_SNAPPY) {
+    size_t out = size;
+    return snappy.uncompress((const char *)src, n, (char *)dst, &out) == 0 && out == size;
+  }
+  uint32_t declared;
+  size_t prefix;
+  if (!read_varint32(src, n, &declared, &prefix) || declared != size) return 0;
+  src += prefix, n -= (uint32_t)prefix;
+  if (c->type == COMPRESSION_ZSTD) {
+    size_t r = c->ddict ? ZSTD_decompress_usingDDict(c->dctx, dst, size, src, n, c->ddict) : ZSTD_decompressDCtx(c->dctx, dst, size, src, n);
+    return !ZSTD_isError(r) && r == size;
+  }
+  int r = c->dict ? lz4.decompress_dict((const char *)src, (char *)dst, (int)n, (int)size, (const char *)c->dict, (int)c->dict_len)
+                  : lz4.decompress((const char *)src, (char *)dst, (int)n, (int)size);
+  return r == (int)size;
+}
+
+/*
+ * Decompress `n` framed payloads (concatenated in `src`, lengths `lens`) into `dst`, one after the
+ * other, each to its size in `sizes` (dst must hold their sum: `cap`), as RocksDB's read path
+ * decodes a block (one block per call, the dictionary digested once). cpu_ns[0] = the thread CPU
+ * time of the decoding alone. Then each output is compared with `raw` (the originals,
+ * concatenated). Returns 0, or -(i + 1) when block i did not decode, or i + 1 when it decoded to
+ * other bytes.
+ */
+int sstkit_round_trip_blocks(void *p, const uint8_t *src, const uint32_t *lens, const uint32_t *sizes, uint32_t n, uint8_t *dst, double cap,
+                             const uint8_t *raw, double *cpu_ns) {
+  codec_t *c = p;
+  size_t room = (size_t)cap, total = 0;
+  for (uint32_t i = 0; i < n; i++) total += sizes[i];
+  if (total > room) return -1;
+  if (c->type == COMPRESSION_ZSTD) {
+    if (!c->dctx && !(c->dctx = ZSTD_createDCtx())) return -1;
+    if (c->dict && !c->ddict && !(c->ddict = ZSTD_createDDict(c->dict, c->dict_len))) return -1;
+  }
+  double t0 = sstkit_thread_cpu_ns();
+  size_t at = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!decompress_one(c, src, lens[i], dst + at, sizes[i])) {
+      cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+      return -(int)(i + 1);
+    }
+    src += lens[i];
+    at += sizes[i];
+  }
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+  at = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (memcmp(dst + at, raw + at, sizes[i]) != 0) return (int)(i + 1);
+    at += sizes[i];
+  }
+  return 0;
+}

@@ -1,0 +1,236 @@
+/**
+ * The codec kernel (native/codec-kernel.c, built into dist/native by
+ * scripts/build-native.mjs, loaded through koffi): compresses and
+ * round-trips a batch of blocks per call, as RocksDB's table builder and read
+ * path do a block, and reports the thread CPU time the codec work took (see
+ * docs/cpu.md). Its bytes are the JavaScript codecs' (the same zstd 1.5.7,
+ * the same system liblz4 and libsnappy).
+ *
+ * Null where the library was not built or cannot load, for a codec it does
+ * not do (zlib, bzip2, LZ4 one-shot, format_version 0/1 framing), or with
+ * SSTKIT_NO_CODEC_KERNEL set: callers then compress through the JavaScript
+ * codecs and time them with threadCpuMs() around the calls.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { CompressionType } from '../format/compression-type.js'
+import { koffi } from './native.js'
+
+type CompressCall = (
+  codec: unknown,
+  src: Uint8Array,
+  lens: Uint32Array,
+  n: number,
+  dst: Uint8Array,
+  cap: number,
+  outLens: Uint32Array,
+  cpuNs: Float64Array,
+) => number
+type RoundTripCall = (
+  codec: unknown,
+  src: Uint8Array,
+  lens: Uint32Array,
+  sizes: Uint32Array,
+  n: number,
+  dst: Uint8Array,
+  cap: number,
+  raw: Uint8Array,
+  cpuNs: Float64Array,
+) => number
+
+interface Library {
+  abilities: number
+  newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
+  freeCodec: (codec: unknown) => void
+  compress: CompressCall
+  roundTrip: RoundTripCall
+  threadCpuNs: () => number
+  zstdVersion: () => number
+}
+
+let loaded: Library | null | undefined
+
+/** dist/native, from tsc's output (dist/codec), the sources (src/codec: tests) and the bundle (which re-points it). */
+const LIBRARY = new URL('../../dist/native/codec-kernel.so', import.meta.url)
+
+function load(): Library | null {
+  const path = fileURLToPath(LIBRARY)
+  if (!existsSync(path)) return null
+  try {
+    const lib = koffi().load(path)
+    const init = lib.func('int sstkit_codec_init(void)') as () => number
+    return {
+      abilities: init(),
+      newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as Library['newCodec'],
+      freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
+      compress: lib.func(
+        'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
+      ) as CompressCall,
+      roundTrip: lib.func(
+        'int sstkit_round_trip_blocks(void *codec, const uint8_t *src, const uint32_t *lens, const uint32_t *sizes, uint32_t n, uint8_t *dst, double cap, const uint8_t *raw, double *cpuNs)',
+      ) as RoundTripCall,
+      threadCpuNs: lib.func('double sstkit_thread_cpu_ns(void)') as () => number,
+      zstdVersion: lib.func('uint32_t sstkit_codec_zstd_version(void)') as () => number,
+    }
+  } catch {
+    return null // another platform's build: the JavaScript codecs do the work
+  }
+}
+
+function library(): Library | null {
+  if (loaded === undefined) loaded = load()
+  return loaded && !process.env.SSTKIT_NO_CODEC_KERNEL ? loaded : null
+}
+
+/** Whether the kernel is loaded here (diagnostics, tests). */
+export function codecKernelLoaded(): boolean {
+  return library() !== null
+}
+
+/**
+ * This thread's CPU time in ms (CLOCK_THREAD_CPUTIME_ID through the kernel), or its wall
+ * clock (performance.now) where the kernel is not available: what the JavaScript codecs are timed with.
+ */
+export function threadCpuMs(): number {
+  const lib = library()
+  return lib ? lib.threadCpuNs() / 1e6 : performance.now()
+}
+
+/** Whether the kernel compresses `type` with these options here. */
+function handles(lib: Library, type: number, formatVersion: number, lz4OneShot: boolean): boolean {
+  switch (type) {
+    case CompressionType.Snappy:
+      return (lib.abilities & 1) !== 0
+    case CompressionType.LZ4:
+    case CompressionType.LZ4HC:
+      return (lib.abilities & 2) !== 0 && formatVersion >= 2 && !(lz4OneShot && type === CompressionType.LZ4)
+    case CompressionType.ZSTD:
+      return (lib.abilities & 4) !== 0
+    default:
+      return false
+  }
+}
+
+// A codec not freed by close() (a writer abandoned on an error) is freed when collected.
+const finalizer = new FinalizationRegistry<{ lib: Library; codec: unknown }>(({ lib, codec }) => lib.freeCodec(codec))
+
+/** LZ4_compressBound / snappy's MaxCompressedLength / ZSTD_compressBound, each above n + n/6 + 64: room for one block's payload. */
+function payloadBound(n: number): number {
+  return n + Math.floor(n / 6) + 64
+}
+
+/**
+ * One setting's native codec. compress() and roundTrip() take a batch of
+ * blocks; the CPU each spent is added to compressNs / decompressNs.
+ */
+export class KernelCodec {
+  compressNs = 0
+  decompressNs = 0
+  private codec: unknown
+  private lens = new Uint32Array(64)
+  private sizes = new Uint32Array(64)
+  private input = new Uint8Array(0)
+  private raws = new Uint8Array(0)
+  private output = new Uint8Array(0)
+  private readonly ns = new Float64Array(1)
+  private readonly token = {}
+
+  private constructor(
+    private readonly lib: Library,
+    codec: unknown,
+  ) {
+    this.codec = codec
+    finalizer.register(this, { lib, codec }, this.token)
+  }
+
+  /**
+   * The kernel's codec for a setting (`level` as codec/setting.ts effectiveLevel gives it, or
+   * the JavaScript adapters take it), or null where the kernel does not do it.
+   */
+  static create(type: number, level: number, zstdChecksum: boolean, formatVersion: number, dictionary?: Uint8Array, lz4OneShot = false): KernelCodec | null {
+    const lib = library()
+    if (!lib || !handles(lib, type, formatVersion, lz4OneShot)) return null
+    const dict = dictionary && dictionary.length > 0 ? dictionary : null
+    const codec = lib.newCodec(type, level, zstdChecksum ? 1 : 0, dict, dict ? dict.length : 0)
+    return codec ? new KernelCodec(lib, codec) : null
+  }
+
+  private gather(blocks: readonly Uint8Array[], into: 'input' | 'raws'): Uint8Array {
+    let total = 0
+    for (const b of blocks) total += b.length
+    if (this[into].length < total) this[into] = new Uint8Array(Math.max(total, this[into].length * 2))
+    const buf = this[into]
+    let at = 0
+    for (const b of blocks) {
+      buf.set(b, at)
+      at += b.length
+    }
+    return buf
+  }
+
+  private lengths(blocks: readonly Uint8Array[], which: 'lens' | 'sizes'): Uint32Array {
+    if (this[which].length < blocks.length) this[which] = new Uint32Array(Math.max(blocks.length, this[which].length * 2))
+    const a = this[which]
+    for (let i = 0; i < blocks.length; i++) a[i] = blocks[i].length
+    return a
+  }
+
+  /**
+   * The framed payloads of `blocks`, each a view of one new array per call (held by the caller
+   * as long as it likes), RocksDB's framing included.
+   */
+  compress(blocks: readonly Uint8Array[]): Uint8Array[] {
+    if (!this.codec) throw new Error('KernelCodec used after close()')
+    const n = blocks.length
+    if (n === 0) return []
+    const src = this.gather(blocks, 'input')
+    const lens = this.lengths(blocks, 'lens')
+    let cap = 0
+    for (const b of blocks) cap += payloadBound(b.length)
+    // Into a reused buffer, then copied out: a fresh one's pages would be faulted in inside the timed call.
+    if (this.output.length < cap) this.output = new Uint8Array(Math.max(cap, this.output.length * 2))
+    const outLens = n <= this.sizes.length ? this.sizes : (this.sizes = new Uint32Array(n * 2))
+    const r = this.lib.compress(this.codec, src, lens, n, this.output, this.output.length, outLens, this.ns)
+    this.compressNs += this.ns[0]
+    if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
+    let used = 0
+    for (let i = 0; i < n; i++) used += outLens[i]
+    const out = this.output.slice(0, used)
+    const payloads: Uint8Array[] = new Array(n)
+    let at = 0
+    for (let i = 0; i < n; i++) {
+      payloads[i] = out.subarray(at, at + outLens[i])
+      at += outLens[i]
+    }
+    return payloads
+  }
+
+  /**
+   * Decompress each payload back to its block's size (RocksDB's read path, one block a call;
+   * timed), then compare it with the block: the index of the first that differs (or does not
+   * decode), or -1 when all came back.
+   */
+  roundTrip(payloads: readonly Uint8Array[], blocks: readonly Uint8Array[]): number {
+    if (!this.codec) throw new Error('KernelCodec used after close()')
+    const n = payloads.length
+    if (n === 0) return -1
+    const src = this.gather(payloads, 'input')
+    const lens = this.lengths(payloads, 'lens')
+    const sizes = this.lengths(blocks, 'sizes')
+    const raw = this.gather(blocks, 'raws')
+    let total = 0
+    for (const b of blocks) total += b.length
+    if (this.output.length < total) this.output = new Uint8Array(Math.max(total, this.output.length * 2))
+    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, this.output, this.output.length, raw, this.ns)
+    this.decompressNs += this.ns[0]
+    return r === 0 ? -1 : Math.abs(r) - 1
+  }
+
+  /** Free the native codec (also done when collected). */
+  close(): void {
+    if (!this.codec) return
+    finalizer.unregister(this.token)
+    this.lib.freeCodec(this.codec)
+    this.codec = null
+  }
+}

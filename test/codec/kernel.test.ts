@@ -1,0 +1,109 @@
+/**
+ * The codec kernel (native/codec-kernel.c through codec/kernel.ts) gives the JavaScript codecs'
+ * bytes for every setting it does, on real blocks (a 7.8.3 fixture's data blocks), and times what
+ * it does: CPU for each batch, decompression compared with the originals.
+ */
+import { describe, expect, it } from 'vitest'
+import { BlockCompressor } from '../../src/codec/block-compressor.js'
+import { codecKernelLoaded, KernelCodec, threadCpuMs } from '../../src/codec/kernel.js'
+import { CompressionType } from '../../src/format/compression-type.js'
+import { openTable } from '../../src/table/reader.js'
+import { kvText, randomBytes } from './helpers.js'
+
+/** Data blocks real RocksDB wrote (7.8.3 and 10.x fixtures of several codecs). */
+const blocks: Uint8Array[] = []
+for (const name of ['fv5-lz4', 'fv5-zstd', 'fv5-snappy', 'v10-fv5-none', 'big-value', 'binary-keys']) {
+  const table = openTable(new URL(`../fixtures/real/${name}.sst`, import.meta.url).pathname)
+  try {
+    for (const ref of table.dataBlocks()) blocks.push(table.readDataBlock(ref.handle).slice())
+  } finally {
+    table.close()
+  }
+}
+
+const dictionary = kvText(8192, 3)
+const settings = [
+  { name: 'snappy', type: CompressionType.Snappy, level: null, checksum: false },
+  { name: 'lz4', type: CompressionType.LZ4, level: null, checksum: false },
+  { name: 'lz4 acceleration 4', type: CompressionType.LZ4, level: -4, checksum: false },
+  { name: 'lz4hc', type: CompressionType.LZ4HC, level: null, checksum: false },
+  { name: 'zstd 1', type: CompressionType.ZSTD, level: 1, checksum: false },
+  { name: 'zstd 3 checksum', type: CompressionType.ZSTD, level: 3, checksum: true },
+  { name: 'zstd 9', type: CompressionType.ZSTD, level: 9, checksum: false },
+]
+
+/** The JavaScript path's payloads (the kernel switched off for the compressor). */
+function javascriptPayloads(type: number, level: number | null, checksum: boolean, dict: Uint8Array | undefined, raws: Uint8Array[]): Uint8Array[] {
+  process.env.SSTKIT_NO_CODEC_KERNEL = '1'
+  try {
+    const c = new BlockCompressor({ compressionType: type, level, zstdChecksum: checksum }, 5, dict)
+    expect(c.batched).toBe(false)
+    return raws.map((r) => c.compress(r).slice())
+  } finally {
+    delete process.env.SSTKIT_NO_CODEC_KERNEL
+  }
+}
+
+describe('codec kernel', () => {
+  it('is built and loads here (npm run build compiles it)', () => {
+    expect(codecKernelLoaded()).toBe(true)
+    expect(blocks.length).toBeGreaterThan(20)
+  })
+
+  for (const s of settings)
+    for (const dict of [undefined, dictionary]) {
+      if (dict && s.type === CompressionType.Snappy) continue
+      it(`${s.name}${dict ? ' with a dictionary' : ''}: the JavaScript codecs' bytes, and back`, () => {
+        const expected = javascriptPayloads(s.type, s.level, s.checksum, dict, blocks)
+        const c = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
+        expect(c.batched).toBe(true)
+        const got = [...c.compressMany(blocks.slice(0, 7)), ...c.compressMany(blocks.slice(7))]
+        expect(got.length).toBe(expected.length)
+        for (let i = 0; i < got.length; i++) expect(Buffer.from(got[i]).equals(Buffer.from(expected[i])), `block ${i}`).toBe(true)
+        expect(c.compressNs).toBeGreaterThan(0)
+        expect(c.roundTripMany(got, blocks)).toBe(-1)
+        expect(c.decompressNs).toBeGreaterThan(0)
+        // One block on its own goes through the kernel too.
+        expect(Buffer.from(c.compress(blocks[3])).equals(Buffer.from(expected[3]))).toBe(true)
+        c.close()
+      })
+    }
+
+  it('reports the first block that does not come back, and a payload that does not decode', () => {
+    const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
+    const raws = blocks.slice(0, 5)
+    const payloads = c.compressMany(raws)
+    const altered = raws.slice()
+    altered[2] = raws[2].slice()
+    altered[2][100] ^= 1
+    expect(c.roundTripMany(payloads, altered)).toBe(2)
+    const broken = payloads.slice()
+    broken[4] = payloads[4].slice(0, payloads[4].length - 3)
+    expect(c.roundTripMany(broken, raws)).toBe(4)
+    c.close()
+  })
+
+  it('compresses incompressible and empty-ish blocks as the JavaScript codecs do', () => {
+    const raws = [randomBytes(4096, 5), new Uint8Array(1), kvText(70000, 9)]
+    for (const s of settings) {
+      const expected = javascriptPayloads(s.type, s.level, s.checksum, undefined, raws)
+      const k = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5)
+      expect(k.batched).toBe(true)
+      const got = k.compressMany(raws)
+      for (let i = 0; i < raws.length; i++) expect(Buffer.from(got[i]).equals(Buffer.from(expected[i])), `${s.name} block ${i}`).toBe(true)
+      k.close()
+    }
+  })
+
+  it('leaves zlib, bzip2 and format_version 1 LZ4 to the JavaScript codecs, timed on the thread CPU clock', () => {
+    expect(KernelCodec.create(CompressionType.Zlib, -1, false, 5)).toBeNull()
+    expect(KernelCodec.create(CompressionType.BZip2, 0, false, 5)).toBeNull()
+    expect(KernelCodec.create(CompressionType.LZ4, 1, false, 1)).toBeNull()
+    const c = new BlockCompressor({ compressionType: CompressionType.Zlib, level: null, zstdChecksum: false }, 5)
+    expect(c.batched).toBe(false)
+    const t0 = threadCpuMs()
+    c.compressMany(blocks.slice(0, 4))
+    expect(c.compressNs).toBeGreaterThan(0)
+    expect(c.compressNs / 1e6).toBeLessThanOrEqual(threadCpuMs() - t0 + 1e-6)
+  })
+})
