@@ -9,7 +9,7 @@ import type { Baseline, BaselineSettings } from './baseline.js'
 import { parseBudget, type Budget, type Metric, type Thresholds } from './compare.js'
 import type { LoadedConfig } from './config.js'
 import { type NamedFile, usesDictionaryBuilder } from './measure.js'
-import { parsePercent, parseSize } from '../util/units.js'
+import { parsePercent, parseSize } from '../cli/units.js'
 import type { ZstdVersions } from './versions.js'
 
 export interface ThresholdFlags {

@@ -1,0 +1,170 @@
+/**
+ * `advise()` as a library: from a database directory (or plain SST files) to the advice, doing what
+ * `sstkit advise` does: the inputs resolved and the database's version held for the run (released
+ * however it ends), the release the options are written for, the info LOG's write workload, the
+ * sampling and the decision (engine.ts), blob_compression_type per column family, the held paths
+ * named as the database's own, the change against today's OPTIONS and, when asked, the OPTIONS file
+ * with the advice applied, written atomically. The defaults are the CLI's.
+ */
+import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
+import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
+import { optionsRelease } from '../db/option-syntax.js'
+import { defaultSettings } from '../decide/settings.js'
+import { UsageError } from '../errors.js'
+import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec } from '../types/advice.js'
+import { writeFileAtomic } from '../util/temp-file.js'
+import { adviseBlobs, mergeBlobAdvice } from './blob.js'
+import { adviseGroups } from './engine.js'
+import { heldToOriginal, resolveInputs } from './inputs.js'
+import { levelDbAdvice } from './leveldb.js'
+import { mergeAdvice } from './merge.js'
+import type { Shard } from './sampling.js'
+import { measureWorkload } from './workload.js'
+
+/** What `advise` optimises for unless told. */
+export const DEFAULT_OBJECTIVE: Objective = 'balanced'
+/** The time budget: sampling and timing end within it (the report and the exit after). */
+export const DEFAULT_TIME_BUDGET_MS = 60_000
+/** Sampling of a level stops when every setting's 95% interval is within ±this share of its bytes. */
+export const DEFAULT_PRECISION = 0.005
+/** The seed of the block sample: the same seed gives the same sample, for any number of jobs. */
+export const DEFAULT_SEED = 0
+/** The dictionary options evaluated: RocksDB's max_dict_bytes, zstd_max_train_bytes and max_dict_buffer_bytes as the CLI sets them. */
+export const DEFAULT_DICTIONARY: Readonly<DictOptions> = Object.freeze({
+  maxDictBytes: COMPRESSION_DEFAULTS.maxDictBytes,
+  trainBytes: defaultTrainBytes(COMPRESSION_DEFAULTS.maxDictBytes),
+  maxDictBufferBytes: COMPRESSION_DEFAULTS.maxDictBufferBytes,
+})
+/** RocksDB's acceptance rule (max_compressed_bytes_per_kb): a block compressed above it is stored raw. */
+export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
+
+export interface AdviseRequest {
+  /** Default DEFAULT_OBJECTIVE; ignored when `limits` are given. */
+  objective?: Objective
+  /** Explicit limits instead of an objective. */
+  limits?: ExplicitLimits | null
+  /** The cost objective's prices (default decide/cost.ts DEFAULT_PRICES). */
+  prices?: Prices | null
+  /** Default DEFAULT_TIME_BUDGET_MS; when not given, a database under 10 MiB answers at once on a smaller matrix. */
+  timeBudgetMs?: number
+  /** Default DEFAULT_PRECISION. */
+  precision?: number
+  /** A fixed share of blocks (0..1] instead of rounds to the precision (required with `shard`). */
+  sampleRate?: number | null
+  /** Shard K of N: the files dealt to it (combine the shards' advice with mergeAdviceParts). */
+  shard?: Shard | null
+  /** Default DEFAULT_SEED. */
+  seed?: number
+  /** Worker threads (default: all cores); the advice does not depend on it. */
+  jobs?: number
+  /** The settings to evaluate (default: decide/settings.ts defaultSettings()). */
+  settings?: SettingSpec[]
+  /** max_dict_bytes and max_dict_buffer_bytes to evaluate (zstd_max_train_bytes follows max_dict_bytes as in RocksDB). */
+  maxDictBytes?: number
+  maxDictBufferBytes?: number
+  /** The RocksDB release to write options for when the database does not say ("7.8" or "7.8.3"). */
+  rocksdbVersion?: string
+  /** Write the database's newest OPTIONS file with the advice applied to this path (a database directory only). */
+  writeOptions?: string
+  /** Notes to put first (e.g. what a caller's own matrix left out). */
+  notes?: string[]
+  onProgress?: (message: string) => void
+  /** When the run began on performance.now()'s clock (the CLI: 0, the process's start); default: now. */
+  startedAt?: number
+}
+
+/** Nothing could be advised on though the inputs opened: no live file could be read (a finding, not a usage error). */
+export class NothingToAdviseError extends Error {
+  override name = 'NothingToAdviseError'
+  constructor(
+    message: string,
+    /** The first file left out and why, when one was. */
+    readonly firstProblem: Advice['problems'][number] | null = null,
+  ) {
+    super(message)
+  }
+}
+
+/** The advice for a database directory or SST files (and directories of them). */
+export async function advise(paths: string[], request: AdviseRequest = {}): Promise<Advice> {
+  const inputs = resolveInputs(paths, { pin: true })
+  const pin = inputs.pin
+  let held = pin !== undefined
+  try {
+    if (inputs.problem) throw new UsageError(inputs.problem)
+    const release = optionsRelease(inputs.source.rocksdbVersion ?? null, request.rocksdbVersion)
+    if ('problem' in release) throw new UsageError(release.problem)
+    if (request.writeOptions !== undefined && !inputs.options)
+      throw new UsageError(
+        `--write-options: ${inputs.source.kind === 'database' ? `${paths[0]} has no OPTIONS file to apply the advice to` : 'needs a database directory (its newest OPTIONS file)'}`,
+      )
+    if (inputs.finding) throw new NothingToAdviseError(inputs.finding)
+    const maxDictBytes = request.maxDictBytes ?? DEFAULT_DICTIONARY.maxDictBytes
+    const objective = request.objective ?? DEFAULT_OBJECTIVE
+    let advice: Advice
+    try {
+      advice = await adviseGroups(inputs.groups, {
+        settings: request.settings ?? defaultSettings(),
+        objective,
+        limits: request.limits ?? null,
+        prices: request.prices ?? null,
+        precision: request.precision ?? DEFAULT_PRECISION,
+        timeBudgetMs: request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+        // Without a time budget of its own, a small database answers at once.
+        smallAtOnce: request.timeBudgetMs === undefined,
+        seed: request.seed ?? DEFAULT_SEED,
+        jobs: request.jobs,
+        shard: request.shard ?? null,
+        fixedRate: request.sampleRate ?? null,
+        dict: {
+          maxDictBytes,
+          trainBytes: defaultTrainBytes(maxDictBytes),
+          maxDictBufferBytes: request.maxDictBufferBytes ?? DEFAULT_DICTIONARY.maxDictBufferBytes,
+        },
+        maxCompressedBytesPerKb: DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+        dynamicLevels: inputs.dynamicLevels,
+        source: { ...inputs.source, rocksdbVersion: release.source },
+        rocksdbVersion: release.version,
+        // the write rate per level, from the database's info LOGs (plain files have none)
+        workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
+        onProgress: request.onProgress,
+        startedAt: request.startedAt,
+      })
+    } catch (e) {
+      // A message naming a held (linked) file names the database's own.
+      if (pin && e instanceof Error) e.message = pin.originalPaths(e.message)
+      throw e
+    }
+    // blob_compression_type per column family with blob files (blob.ts)
+    adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective, rocksdbVersion: release.version })
+    if (pin) {
+      held = false
+      advice = heldToOriginal(advice, pin)
+    }
+    advice.notes.unshift(...(request.notes ?? []), ...inputs.notes, ...release.notes)
+    advice.problems.unshift(...inputs.problems)
+    if (inputs.options) addOptionsChanges(advice.columnFamilies, inputs.options.parsed)
+    if (request.writeOptions !== undefined && inputs.options) {
+      const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
+      if (note) advice.notes.push(note)
+      writeFileAtomic(request.writeOptions, text)
+    }
+    const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
+    const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
+    if (liveFiles > 0 && advised === 0)
+      throw new NothingToAdviseError(`every live file (${liveFiles}) was left out, nothing to advise on`, advice.problems[0] ?? null)
+    // LevelDB's one option, from the evaluation.
+    if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
+    return advice
+  } finally {
+    if (held) pin?.release()
+  }
+}
+
+/** One advice from the advice of every `--shard K/N` run (MergeError where they do not fit together). */
+export function mergeAdviceParts(parts: Advice[]): Advice {
+  const merged = mergeAdvice(parts)
+  mergeBlobAdvice(merged, parts)
+  if (merged.source.engine === 'leveldb') merged.leveldb = levelDbAdvice(merged)
+  return merged
+}
