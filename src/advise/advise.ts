@@ -11,6 +11,7 @@ import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
 import { optionsRelease } from '../db/option-syntax.js'
 import { defaultSettings } from '../decide/settings.js'
 import { UsageError } from '../errors.js'
+import { exactTextBytes } from '../format/exact-text.js'
 import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec } from '../types/advice.js'
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
@@ -147,7 +148,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     if (request.writeOptions !== undefined && inputs.options) {
       const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
       if (note) advice.notes.push(note)
-      writeFileAtomic(request.writeOptions, text)
+      writeFileAtomic(request.writeOptions, exactTextBytes(text))
     }
     const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
     const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)

@@ -141,7 +141,7 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
   // Only where a compression_per_level is printed: without one, the base level changes nothing.
   if (families.some((f) => f.dynamicLevels && f.options.compression_per_level !== undefined))
     add(
-      'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the options above are written that way',
+      'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the RocksDB options advised are written that way',
     )
   return {
     version: 1,

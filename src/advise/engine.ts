@@ -35,8 +35,8 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
   const budget = Math.min(opts.timeBudgetMs, SMALL_DATABASE_BUDGET_MS)
   const what = `live files of ${(bytes / 1e6).toFixed(1)} MB (under ${SMALL_DATABASE_BYTES >> 20} MiB)`
   const note = narrowed
-    ? `${what}: sampled within ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
-    : `${what}: sampled within ${formatSeconds(budget)} (--time-budget gives it more)`
+    ? `${what}: a time budget of ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
+    : `${what}: a time budget of ${formatSeconds(budget)} (--time-budget gives it more)`
   // One thread: starting a worker costs more than it would save on a few megabytes.
   return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
 }

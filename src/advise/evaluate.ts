@@ -10,8 +10,8 @@
 import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { zstdLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
-import { equalBytes } from '../format/coding.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { threadCpuMs } from '../codec/kernel.js'
 import { RoundTripError } from '../recompress/evaluate.js'
 import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
 import { defaultFormatVersion } from '../rewrite/rewrite.js'
@@ -37,7 +37,6 @@ const RATE_BATCH_BYTES = 256 * 1024
  * +25 MB per thread in the timing passes). Looked at once per this many bytes compressed.
  */
 const BLOCK_COLLECT_GROWTH_BYTES = 4 << 20
-const COLLECT_CHECK_BYTES = 1 << 20
 
 export interface FileTask {
   path: string
@@ -126,20 +125,19 @@ function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: Dict
   const needRaw = wanted.some((x) => x.spec.dict === 'raw')
   const needTrain = wanted.some((x) => x.spec.dict === 'train' || x.spec.dict === 'finalize')
   const budgets = [...(needRaw ? [o.maxDictBytes] : []), ...(needTrain ? [o.trainBytes] : [])]
-  const t0 = performance.now()
+  // Not charged: reading the file back to sample it is sstkit's cost; RocksDB's builder holds the blocks (docs/cpu.md).
   const sets = collectSampleSets(table, { blockSize: null, samplePercent: 100 }, o, budgets)
-  const sampleMs = (performance.now() - t0) / budgets.length
   const raw = needRaw ? sets[0] : undefined
   const train = needTrain ? sets[needRaw ? 1 : 0] : undefined
   for (const x of wanted) {
     const key = dictKey(x.spec)
     if (built.has(key)) continue
-    const t1 = performance.now()
+    const t1 = threadCpuMs()
     let bytes: Uint8Array
     if (x.spec.dict === 'raw') bytes = raw!.bytes
     else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, o.maxDictBytes)
     else bytes = finalizedDictionary(train!, o.maxDictBytes, zstdLevel(x.spec.level))
-    built.set(key, { bytes, ms: sampleMs + performance.now() - t1 })
+    built.set(key, { bytes, ms: threadCpuMs() - t1 })
   }
 }
 
@@ -231,61 +229,107 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
   const certain = new Set(task.certain)
   // One reused read window and decode buffer: no allocation per block read, so memory stays flat.
   const reuse = { window: new ReadWindow(table.source, task.rateHigh - task.rateLow >= 0.5 ? undefined : SAMPLED_READAHEAD), scratch: newScratch() }
+  // Sampled blocks are evaluated a batch at a time: each setting compresses the batch in one call
+  // and round-trips it in another, timed as RocksDB pays the codec work (codec/kernel.ts, docs/cpu.md).
+  let batch: SampledBlock[] = []
+  let batchBytes = 0
+  const evaluateBatch = () => {
+    if (batch.length === 0) return
+    if (states === null) {
+      states = setUp()
+      // The first call of a codec allocates its contexts: keep that out of the timings.
+      const raw = batch[0].raw
+      for (const st of states) if (st.codec) st.codec.roundTripMany(st.codec.compressMany([raw]), [raw])
+    }
+    for (const st of states) evaluateSetting(st, batch, task.path)
+    batch = []
+    batchBytes = 0
+    collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
+  }
   for (const ref of table.dataBlocks()) {
     const { offset, size } = ref.handle
     const isCertain = certain.has(offset)
     if (isCertain ? task.rateLow > 0 : !inRange(blockDraw(task.seed, task.key, offset), task)) continue
     let raw: Uint8Array
     try {
-      raw = table.readDataBlock(ref.handle, reuse)
+      raw = table.readDataBlock(ref.handle, reuse).slice()
     } catch (e) {
       result.skipped.push({ offset, message: messageOf(e) })
       continue
     }
-    if (states === null) {
-      states = setUp()
-      // The first call of a codec allocates its contexts: keep that out of the timings.
-      for (const st of states) if (st.codec) st.codec.decompress(st.codec.compress(raw).slice(), raw.length)
-    }
     result.blocks++
-    const stored = size + TRAILER_BYTES
-    const add = isCertain ? addCertainBlock : addBlock
-    for (const st of states) {
-      if (!st.codec || !attemptsCompression(raw.length, st.perKb)) {
-        add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, false)
-        continue
-      }
-      const t0 = performance.now()
-      const framed = st.codec.compress(raw)
-      const ms = performance.now() - t0
-      st.sums.compressMs += ms
-      st.sums.timedBytes += raw.length
-      st.pendingCompressMs += ms
-      st.pendingCompressBytes += raw.length
-      if (!keepsCompressed(framed.length, raw.length, st.perKb)) {
-        st.sums.rejectedMs += ms
-        add(st.sums, raw.length + TRAILER_BYTES, stored, raw.length, true)
-      } else {
-        add(st.sums, framed.length + TRAILER_BYTES, stored, raw.length, false)
-        const t1 = performance.now()
-        const back = st.codec.decompress(framed, raw.length)
-        const dms = performance.now() - t1
-        st.sums.decompressMs += dms
-        st.sums.decompressedBytes += raw.length
-        st.pendingDecompressMs += dms
-        st.pendingDecompressBytes += raw.length
-        if (!equalBytes(back, raw)) throw new RoundTripError(`round trip mismatch under ${st.spec.label} in the data block at offset ${offset} of ${task.path}`)
-      }
-      flushRates(st, false)
-    }
-    collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
+    batch.push({ raw, offset, stored: size + TRAILER_BYTES, certain: isCertain })
+    batchBytes += raw.length
+    if (batchBytes >= BATCH_BYTES) evaluateBatch()
   }
-  for (const st of states ?? []) {
+  evaluateBatch()
+  // Set up inside evaluateBatch (TypeScript does not follow the closure's assignment).
+  for (const st of (states as SettingState[] | null) ?? []) {
     flushRates(st, true)
     result.sums[st.id] = st.sums
   }
   for (const { id } of task.settings) result.sums[id] ??= emptySums()
   return result
+}
+
+/** Sampled blocks evaluated together (a batch: one compression call and one round trip per setting). */
+const BATCH_BYTES = 128 << 10
+
+interface SampledBlock {
+  raw: Uint8Array
+  offset: number
+  /** Its size on disk today, trailer included. */
+  stored: number
+  certain: boolean
+}
+
+/** One setting over a batch of sampled blocks: sizes by the acceptance rule, the batch's CPU, the kept blocks round-tripped. */
+function evaluateSetting(st: SettingState, batch: SampledBlock[], path: string): void {
+  const codec = st.codec
+  const tried = codec ? batch.filter((b) => attemptsCompression(b.raw.length, st.perKb)) : []
+  for (const b of batch) {
+    if (codec && attemptsCompression(b.raw.length, st.perKb)) continue
+    ;(b.certain ? addCertainBlock : addBlock)(st.sums, b.raw.length + TRAILER_BYTES, b.stored, b.raw.length, false)
+  }
+  if (!codec || tried.length === 0) return
+  const c0 = codec.compressNs
+  const framed = codec.compressMany(tried.map((b) => b.raw))
+  const ms = (codec.compressNs - c0) / 1e6
+  let bytes = 0
+  for (const b of tried) bytes += b.raw.length
+  st.sums.compressMs += ms
+  st.sums.timedBytes += bytes
+  st.pendingCompressMs += ms
+  st.pendingCompressBytes += bytes
+  const kept: number[] = []
+  for (let i = 0; i < tried.length; i++) {
+    const b = tried[i]
+    const add = b.certain ? addCertainBlock : addBlock
+    if (!keepsCompressed(framed[i].length, b.raw.length, st.perKb)) {
+      // The rejected blocks' share of the batch's CPU, by their bytes.
+      st.sums.rejectedMs += bytes > 0 ? (ms * b.raw.length) / bytes : 0
+      add(st.sums, b.raw.length + TRAILER_BYTES, b.stored, b.raw.length, true)
+    } else {
+      add(st.sums, framed[i].length + TRAILER_BYTES, b.stored, b.raw.length, false)
+      kept.push(i)
+    }
+  }
+  if (kept.length > 0) {
+    const d0 = codec.decompressNs
+    const bad = codec.roundTripMany(
+      kept.map((i) => framed[i]),
+      kept.map((i) => tried[i].raw),
+    )
+    if (bad >= 0) throw new RoundTripError(`round trip mismatch under ${st.spec.label} in the data block at offset ${tried[kept[bad]].offset} of ${path}`)
+    const dms = (codec.decompressNs - d0) / 1e6
+    let keptBytes = 0
+    for (const i of kept) keptBytes += tried[i].raw.length
+    st.sums.decompressMs += dms
+    st.sums.decompressedBytes += keptBytes
+    st.pendingDecompressMs += dms
+    st.pendingDecompressBytes += keptBytes
+  }
+  flushRates(st, false)
 }
 
 /** Time the settings again on this file's sampled blocks (held up to TIMING_HOLD_BYTES). */
@@ -317,26 +361,39 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
     if (type === CompressionType.None || blocks.length === 0) continue
     const d = spec.dict !== 'none' ? dicts.get(dictKey(spec)) : undefined
     const codec = codecFor(spec, formatVersion, d?.bytes.length ? d.bytes : undefined)
-    codec.decompress(codec.compress(blocks[0]).slice(), blocks[0].length)
+    codec.roundTripMany(codec.compressMany([blocks[0]]), [blocks[0]])
+    const perKb = acceptanceOf(spec, task.maxCompressedBytesPerKb)
+    let next = 0
     for (let r = 0; r < plan.rates; r++) {
       let cBytes = 0
       let cMs = 0
       let dBytes = 0
       let dMs = 0
-      for (let i = 0; cBytes < plan.bytesPerRate; i = (i + 1) % blocks.length) {
-        const raw = blocks[i]
-        const t0 = performance.now()
-        const framed = codec.compress(raw)
-        const t1 = performance.now()
-        cMs += t1 - t0
-        cBytes += raw.length
-        if (keepsCompressed(framed.length, raw.length, acceptanceOf(spec, task.maxCompressedBytesPerKb))) {
-          codec.decompress(framed, raw.length)
-          dMs += performance.now() - t1
-          dBytes += raw.length
+      while (cBytes < plan.bytesPerRate) {
+        // A batch of the held blocks, cycling over them.
+        const chunk: Uint8Array[] = []
+        let chunkBytes = 0
+        while (chunkBytes < Math.min(BATCH_BYTES, plan.bytesPerRate - cBytes) || chunk.length === 0) {
+          const raw = blocks[next]
+          next = (next + 1) % blocks.length
+          chunk.push(raw)
+          chunkBytes += raw.length
         }
-        // Once per COLLECT_CHECK_BYTES compressed, outside the timed spans.
-        if (cBytes % COLLECT_CHECK_BYTES < raw.length) collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
+        const c0 = codec.compressNs
+        const framed = codec.compressMany(chunk)
+        cMs += (codec.compressNs - c0) / 1e6
+        cBytes += chunkBytes
+        const kept = chunk.map((_, i) => i).filter((i) => keepsCompressed(framed[i].length, chunk[i].length, perKb))
+        if (kept.length > 0) {
+          const d0 = codec.decompressNs
+          codec.roundTripMany(
+            kept.map((i) => framed[i]),
+            kept.map((i) => chunk[i]),
+          )
+          dMs += (codec.decompressNs - d0) / 1e6
+          for (const i of kept) dBytes += chunk[i].length
+        }
+        collectYoungGarbage(BLOCK_COLLECT_GROWTH_BYTES)
       }
       sums.compressMs += cMs
       sums.timedBytes += cBytes

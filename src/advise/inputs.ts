@@ -6,6 +6,7 @@
 import { type BlobColumnFamilyInput, blobInputs } from './blob.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { exactText } from '../format/exact-text.js'
 import { PROPERTIES_BLOCK } from '../format/metaindex.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
@@ -154,7 +155,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
   notes.push(...db.warnings)
   let optionsText: string | null = null
   try {
-    optionsText = db.options ? readFileSync(db.options.path, 'utf8') : null
+    optionsText = db.options ? exactText(readFileSync(db.options.path)) : null
   } catch {
     // RocksDB replaced it since it was parsed: no diff or --write-options from it.
   }

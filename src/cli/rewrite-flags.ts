@@ -15,7 +15,17 @@ import {
 import { resolveCompression } from '../rewrite/plan.js'
 
 export const rewriteFlags = {
-  output: Flags.string({ char: 'o', description: 'Output file (or directory, for a directory input).', required: true }),
+  output: Flags.string({
+    char: 'o',
+    description: 'Output file (or directory, for a directory input); for a database, the new database directory (must not exist).',
+    required: true,
+  }),
+  advice: Flags.string({
+    description:
+      'A database input: the JSON of `sstkit advise --json` for it; each column family and level is written with its recommended setting, and the OPTIONS file gets the advice (instead of --compression, --level, --dict, --checksum).',
+    exclusive: ['compression', 'level', 'dict', 'checksum'],
+  }),
+  jobs: Flags.integer({ description: 'A database input: tables written at once, each on a worker thread (default: 2, or 1 on one core).', min: 1, max: 64 }),
   compression: Flags.string({ description: `${COMPRESSION_SHORT_NAMES.join(', ')}.`, default: 'zstd' }),
   level: Flags.string({ description: 'Compression level (e.g. 3, 19, -5), or "default".', default: 'default' }),
   dict: Flags.string({ description: "Dictionary: none, raw, finalize, train (RocksDB's modes), or a path to a dictionary file.", default: 'none' }),
@@ -63,6 +73,8 @@ export const rewriteFlags = {
 
 /** The parsed values of rewriteFlags. */
 export interface RewriteFlagValues {
+  advice?: string
+  jobs?: number
   compression: string
   level: string
   dict: string

@@ -1,12 +1,18 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
-import { rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
-import { progressLine } from '../cli/progress.js'
+import type { ColumnFamilyAdvice } from '../types/advice.js'
+import { advisedOptionsFile } from '../db/apply-options.js'
+import { type RewriteFlagValues, rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
+import { progressBar, progressLine } from '../cli/progress.js'
 import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError, NotSupportedError } from '../errors.js'
 import { RewriteError, type RewriteResult } from '../index.js'
 import { BLOB_NOT_REWRITTEN } from '../report/blob.js'
-import { rewriteModel } from '../report/rewrite.js'
+import { rewriteDbModel, rewriteDbSummary, rewriteModel } from '../report/rewrite.js'
+import { dbOptionsFrom } from '../db/options.js'
+import { parseOptionsFile } from '../format/options-file.js'
+import { type DbRewriteResult, defaultOptionsText, isDatabaseInput, newestOptionsText, rewriteDatabase } from '../rewrite/database.js'
+import { readDbAdvice } from '../rewrite/db-advice.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
 import type { RewriteOptions } from '../rewrite/rewrite.js'
@@ -16,7 +22,8 @@ export default class Rewrite extends SstCommand {
   static override description =
     `Write a new SST with the same entries (keys, sequence numbers, types, values, range tombstones) in a new physical form: compression type and level, dictionary, zstd frame checksum, block size, format_version, checksum type, index kind.
 The input is verified first: one that \`verify\` flags is refused (exit 1) unless --salvage keeps the blocks that still read and says what it dropped; one that is not an SST at all exits 2. The output is written to a temporary file next to OUT, read back and compared entry by entry with what was written (--no-verify skips this), then renamed into place; on any failure no partial OUT is left behind. A full filter is carried over unchanged (it depends only on the keys); a partitioned filter is dropped, with a note. The output's unique ID gets a fresh session ID so that it never shares block-cache keys with its input.
---ingestible writes a file RocksDB's IngestExternalFile accepts (what SstFileWriter writes): the newest entry of each user key at sequence number 0, range tombstones kept, the external-file properties; older versions and what needs the merge operator are dropped, with notes.`
+--ingestible writes a file RocksDB's IngestExternalFile accepts (what SstFileWriter writes): the newest entry of each user key at sequence number 0, range tombstones kept, the external-file properties; older versions and what needs the merge operator are dropped, with notes.
+A database directory (one holding CURRENT) becomes a new database OUT: every live table of every column family rewritten on its level with the same entries, sequence numbers and key ranges (--advice: each level's recommended setting from \`sstkit advise --json\`; else the flags for every level; --format-version: each table's own, 5 where below 2), blob files and write-ahead logs copied (RocksDB replays the logs on open), the newest OPTIONS file with the advice applied, a new IDENTITY and a MANIFEST written from scratch. A LevelDB database becomes a RocksDB one; old formats RocksDB 11 no longer reads are written anew. OUT must not exist (--force: an empty directory); it is written beside and renamed into place; the source is only read (no LOCK).`
 
   static override examples = [
     {
@@ -31,17 +38,28 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
       description: 'A file from a live DB, made ingestible (ldb ingest_extern_sst, IngestExternalFile):',
       command: '<%= config.bin %> <%= command.id %> db/000012.sst -o /tmp/000012-ingest.sst --ingestible',
     },
-    { description: 'A directory of SSTs into another directory:', command: '<%= config.bin %> <%= command.id %> db/ -o /tmp/db-lz4 --compression lz4' },
+    { description: 'A directory of SSTs into another directory:', command: '<%= config.bin %> <%= command.id %> ssts/ -o /tmp/ssts-lz4 --compression lz4' },
+    {
+      description: 'A whole database (it holds CURRENT) with the advice applied, per column family and level:',
+      command: '<%= config.bin %> advise db --json > advice.json && <%= config.bin %> <%= command.id %> db -o db-advised --advice advice.json',
+    },
   ]
 
   static override args = {
-    input: Args.string({ description: 'An SST file, or a directory of .sst files', required: true }),
+    input: Args.string({ description: 'An SST file, a directory of .sst files, or a database directory (one holding CURRENT)', required: true }),
   }
 
   static override flags = rewriteFlags
 
   async run(): Promise<unknown> {
     const { args, flags } = await this.parse(Rewrite)
+    if (isDatabaseInput(args.input)) return this.rewriteDb(args.input, flags)
+    if (flags.advice !== undefined || flags.jobs !== undefined) {
+      this.fail(
+        `--${flags.advice !== undefined ? 'advice' : 'jobs'} needs a database directory (one holding CURRENT); ${args.input} is not one`,
+        ExitCode.Usage,
+      )
+    }
     const options = this.usage(() => rewriteOptions(flags))
     const pairs = this.usage(() => rewriteTargets(args.input, flags.output))
 
@@ -91,6 +109,43 @@ The input is verified first: one that \`verify\` flags is refused (exit 1) unles
       if (e instanceof RewriteError || isFileError(e)) results.push(this.reportFileError(input, e, isUnopenableRewriteInput(e) ? 'opening' : 'opened'))
       else throw e
     }
+  }
+
+  /** A whole database (rewrite/database.ts): every live table on its level, a new MANIFEST, OPTIONS, IDENTITY. */
+  private async rewriteDb(input: string, flags: RewriteFlagValues & { output: string }): Promise<DbRewriteResult | undefined> {
+    for (const f of ['ingestible', 'keep-blocks'] as const) if (flags[f]) this.fail(`--${f} rewrites single files, not a database`, ExitCode.Usage)
+    const base = this.usage(() => rewriteOptions(flags))
+    const advice = flags.advice === undefined ? null : this.usage(() => readDbAdvice(flags.advice as string))
+    const given = (name: string) => this.argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+    const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
+    let result: DbRewriteResult
+    try {
+      result = await rewriteDatabase(input, flags.output, {
+        base,
+        advice,
+        blockSizeFromOptions: !given('block-size') && !given('restart-interval'),
+        optionsText: (view) => {
+          const text = newestOptionsText(view) ?? defaultOptionsText(view)
+          if (!advice) return text
+          const today = view.options ?? dbOptionsFrom(parseOptionsFile(text), 'OPTIONS')
+          return advisedOptionsFile(text, today, advice.options as ColumnFamilyAdvice[]).text
+        },
+        force: flags.force,
+        jobs: flags.jobs,
+        onProgress: (p) => progress.show(progressBar(`[${p.filesDone}/${p.files}] ${p.current}`, p.bytesDone, p.bytes)),
+      })
+    } catch (e) {
+      progress.clear()
+      if (e instanceof RewriteError) this.fail(e.message, e.code === 'usage' ? ExitCode.Usage : e.code === 'corruption' ? ExitCode.Finding : ExitCode.Usage)
+      throw e
+    }
+    progress.clear()
+    if (result.salvaged.length > 0) this.raise(ExitCode.Finding)
+    if (this.jsonEnabled()) return result
+    this.log(renderTable(rewriteDbModel(result), 'table', this.tty))
+    for (const line of rewriteDbSummary(result)) this.log(line)
+    for (const n of result.notes) process.stderr.write(`sstkit: note: ${n}\n`)
+    return undefined
   }
 
   /** Settings and targets are checked before anything is written: a problem is one line, exit 2. */

@@ -10,6 +10,8 @@
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
+import { hasRawBytes } from '../format/exact-text.js'
+import { escapeOptionString } from '../format/options-file.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
 import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
@@ -33,13 +35,16 @@ const CF_NAME_WIDTH = 20
 
 /** A fraction as signed percentage points, the sign the change's own: "+8.6", "-50.4". */
 function signedPoints(v: number, digits: number): string {
-  return signedPercent(v, digits).slice(0, -1)
+  // a bound that rounds to zero has no sign ("-0.0" reads as a loss)
+  return Math.abs(v * 100).toFixed(digits) === (0).toFixed(digits) ? (0).toFixed(digits) : signedPercent(v, digits).slice(0, -1)
 }
 
 export { escapeName, formatSize, NOISY_MARK, printable, signedPercent, wrapWords }
 
-/** "-18.4% (-18.9..-17.9)": the change and its 95% interval. */
+/** "-18.4% (-18.9..-17.9)": the change and its 95% interval; "-<0.1%" alone where all three round to less than 0.1. */
 export function formatChange(c: Interval): string {
+  const tiny = (v: number) => Math.abs(v) < 0.0005
+  if (tiny(c.estimate) && tiny(c.low) && tiny(c.high)) return c.estimate === 0 ? '0.0%' : `${c.estimate < 0 ? '-' : '+'}<0.1%`
   return `${signedPercent(c.estimate)} (${signedPoints(c.low, 1)}..${signedPoints(c.high, 1)})`
 }
 
@@ -208,15 +213,19 @@ export function versionLine(advice: Advice): string | null {
 export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
   if (cf.optionsChange) {
     if (cf.optionsChange.length === 0) return { code: '', diff: true }
-    const lines = [`[CFOptions "${cf.name}"]`]
+    // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
+    const lines = [`[CFOptions "${rawBytesEscaped(escapeOptionString(cf.name))}"]`]
     for (const c of cf.optionsChange) {
       if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
       lines.push(`+  ${c.key}=${c.advised}`)
     }
     return { code: lines.join('\n'), diff: true }
   }
-  return { code: cf.optionsText.replace(/\n+$/, ''), diff: false }
+  return { code: rawBytesEscaped(cf.optionsText.replace(/\n+$/, '')), diff: false }
 }
+
+/** A name's bytes that are not UTF-8 (format/exact-text.ts) as \xNN: a terminal would show each as U+FFFD. */
+const rawBytesEscaped = (s: string) => s.replace(/[\udc80-\udcff]/g, (c) => `\\x${(c.charCodeAt(0) & 0xff).toString(16)}`)
 
 /** Which release the options are written for, or that it is unknown. */
 export function releaseLine(advice: Advice): string | null {
@@ -243,7 +252,11 @@ export function optionsFootnotes(advice: Advice, cf: Advice['columnFamilies'][nu
       out.push(`${n.key} as written needs RocksDB ${n.since === null ? 'of a release to come' : `≥ ${n.since}`} (${n.why.join(', ')})`)
     }
   }
-  if (cf.optionsChange?.length) out.push("replace these lines of today's section (RocksDB keeps the last of duplicate keys): or use --write-options FILE")
+  if (hasRawBytes(cf.name)) out.push("the name's bytes that are not UTF-8 are shown as \\xNN: --write-options FILE writes them as they are")
+  if (cf.optionsChange?.length)
+    out.push(
+      "replace these lines in today's section (RocksDB keeps the last of duplicate keys, so adding them below is not enough), or write the whole file with --write-options FILE",
+    )
   return out
 }
 

@@ -1,7 +1,8 @@
 /** The `rewrite` report: one row per file written. */
 import type { RewriteResult } from '../index.js'
+import type { DbRewriteResult } from '../rewrite/database.js'
 import type { TableModel } from './table.js'
-import { formatBytes, signedPercent } from './text.js'
+import { escapeName, formatBytes, signedPercent } from './text.js'
 
 /**
  * One row per file, narrow enough for 100 columns with the paths whole: blocks stored raw
@@ -29,4 +30,58 @@ export function rewriteModel(results: readonly RewriteResult[]): TableModel {
       r.formatVersion,
     ]),
   }
+}
+
+/**
+ * A database's rewrite, one row per column family and level: files, bytes before and after, the
+ * setting written, and with --advice the data and dictionary bytes written against advise's
+ * projection (its 95% interval: "in" when they fall inside).
+ */
+export function rewriteDbModel(r: DbRewriteResult): TableModel {
+  const advised = r.columnFamilies.some((cf) => cf.levels.some((l) => l.projected !== null))
+  const columns: TableModel['columns'][number][] = [
+    { header: 'Column family' },
+    { header: 'Level', align: 'right' },
+    { header: 'Files', align: 'right' },
+    { header: 'Before', align: 'right' },
+    { header: 'After', align: 'right' },
+    { header: 'Change', align: 'right' },
+    { header: 'Setting' },
+  ]
+  if (advised) columns.push({ header: 'Data written', align: 'right' }, { header: 'Projected (95%)', align: 'right' }, { header: 'In', align: 'right' })
+  const rows = r.columnFamilies.flatMap((cf) =>
+    cf.levels.map((l) => {
+      const row = [
+        escapeName(cf.name),
+        `L${l.level}`,
+        l.files,
+        formatBytes(l.sourceBytes),
+        formatBytes(l.writtenBytes),
+        signedPercent(l.sourceBytes > 0 ? (l.writtenBytes - l.sourceBytes) / l.sourceBytes : null),
+        l.setting,
+      ]
+      if (advised) {
+        const p = l.projected
+        row.push(
+          formatBytes(l.dataBytes),
+          p ? `${formatBytes(p.estimate)} (${formatBytes(p.low)}..${formatBytes(p.high)})` : '',
+          p ? (p.within ? 'yes' : 'no') : '',
+        )
+      }
+      return row
+    }),
+  )
+  return { columns, rows }
+}
+
+/** The lines after the table: what was written, the WALs RocksDB replays, the blob files copied. */
+export function rewriteDbSummary(r: DbRewriteResult): string[] {
+  const out = [
+    `${r.output}: ${formatBytes(r.sourceBytes)} of tables rewritten to ${formatBytes(r.writtenBytes)} (${signedPercent(r.sourceBytes > 0 ? (r.writtenBytes - r.sourceBytes) / r.sourceBytes : null)}); ${r.manifest}${r.options ? `, ${r.options}` : ''}, CURRENT, IDENTITY written${r.verified ? '; read back and checked' : ''}`,
+  ]
+  const blobs = r.columnFamilies.reduce((n, cf) => n + cf.blobFiles, 0)
+  if (blobs > 0) out.push(`${blobs} blob file(s) copied as they are`)
+  if (r.wals.length > 0)
+    out.push(`write-ahead logs copied, replayed by RocksDB when it opens ${r.output}: ${r.wals.map((w) => `${w.file} (${formatBytes(w.bytes)})`).join(', ')}`)
+  return out
 }

@@ -67,6 +67,8 @@ export interface RewriteResult extends WriteSummary {
   notes: string[]
   /** --salvage found damage and wrote what still reads (the notes say what was dropped). */
   salvaged: boolean
+  /** The entries' sequence numbers, smallest and largest (decimal; null: no entry). */
+  seqnos: { smallest: string; largest: string } | null
 }
 
 /** `sstkit rewrite`'s defaults (zstd at its default level, 4 KiB blocks, RocksDB's dictionary and acceptance settings), with overrides. */
@@ -251,6 +253,7 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
       if (writer.isEmpty) throw new RewriteError('corruption', `cannot salvage: no entry of the input could be read (${notes[notes.length - 1]})`)
     }
     if (!o.ingestible && !isExternalFile(table)) notes.push(NOT_INGESTIBLE)
+    const seqnos = writer.seqnoRange
     const summary = writer.finish()
     onOutput(output, () => fsyncSync(fd))
     closeSync(fd)
@@ -266,6 +269,7 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
       ms: performance.now() - t0,
       notes,
       salvaged: log !== null,
+      seqnos,
     }
   } catch (e) {
     writer?.abort()

@@ -588,6 +588,12 @@ export class TableWriter {
     if (!this.buffered && raw.length > 0) this.compress(raw, true)
   }
 
+  /** The smallest and largest sequence numbers added (decimal; null before any entry): a MANIFEST records them. */
+  get seqnoRange(): { smallest: string; largest: string } | null {
+    const s = this.stats
+    return s.smallestSeq === null || s.largestSeq === null ? null : { smallest: String(s.smallestSeq), largest: String(s.largestSeq) }
+  }
+
   /** No entry (point or range tombstone) added yet. */
   get isEmpty(): boolean {
     return this.stats.entries === 0

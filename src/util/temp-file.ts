@@ -30,7 +30,7 @@ export function temporaryPath(output: string): string {
  * one, never a partial one; on failure the old file is untouched, and a signal removes the
  * temporary file.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   const target = resolve(path)
   clearStaleTemporaries(dirname(target), runStart)
   const tmp = temporaryPath(target)
@@ -39,7 +39,7 @@ export function writeFileAtomic(path: string, text: string): void {
   try {
     const fd = openSync(tmp, 'wx', 0o644)
     try {
-      writeSync(fd, text)
+      writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text)
       fsyncSync(fd)
     } finally {
       closeSync(fd)

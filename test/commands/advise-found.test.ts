@@ -3,12 +3,14 @@
  * tables without properties, LevelDB, names of any bytes, live files left out, blob files. Every
  * database here was written by a real writer (test/fixtures/found/README.md).
  */
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/types/advice.js'
-import { ROOT, sstkit } from '../helpers.js'
+import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { LDB } from '../db/ldb.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-found-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -144,6 +146,80 @@ describe('names of any bytes', () => {
     expect(body).toContain('<h2>Column family <code>\\x0a</code></h2>')
     expect(body).toContain('<td><code>empty</code></td><td>empty</td>')
   })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'the printed section headers are the OPTIONS file’s own lines; the OPTIONS file --write-options writes is one the real ldb opens the database with',
+    () => {
+      const copy = join(tmp, 'names-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      // RocksDB writes a newline in a name as \n and the bytes 0x01 and 0x09 as they are (EscapeOptionString).
+      const headers = r.stdout.split('\n').filter((l) => l.startsWith('[CFOptions '))
+      expect(headers).toEqual(NAMES.map((n) => `[CFOptions "${n === '\n' ? '\\n' : n}"]`))
+      const today = readFileSync(join(db, 'OPTIONS-000019'), 'latin1').split('\n')
+      for (const h of headers) expect(today).toContain(h)
+      const sections = (text: string) => text.split('\n').filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written, 'latin1'))).toEqual(sections(today.join('\n')))
+      // ldb --try_load_options opens the database with every column family the newest OPTIONS file names:
+      // a name it parsed differently ("n" for "\n") is a column family that does not exist, and the open fails.
+      const scan = spawnSync(LDB!, [`--db=${copy}`, '--try_load_options', '--column_family=\n', 'scan', '--max_keys=1'], { encoding: 'latin1' })
+      expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+      expect(scan.status).toBe(0)
+    },
+  )
+})
+
+describe('names that are not UTF-8 (RocksDB 7.8.3: column families 0xff, 0xfe, "cao" 0xe9, "café")', () => {
+  const db = join(FOUND, 'names-bytes')
+  const NAMES = ['default', '\udcff', '\udcfe', 'cao\udce9', 'café']
+  const TODAY = ['LZ4', 'ZSTD', 'Snappy', 'NoCompression', 'Zlib']
+
+  it('JSON: each byte that is not UTF-8 as U+DC00 + byte, names kept apart, each matched to its own OPTIONS section', () => {
+    const r = advise([db, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('"name": "\\udcff"')
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.columnFamilies.map((c) => c.name)).toEqual(NAMES)
+    expect(a.columnFamilies.map((c) => c.levels[0].todayCompression)).toEqual(TODAY)
+    // today's compression line comes from each one's own section (no section found: no "today" value)
+    const todayOption = a.columnFamilies.map((c) => c.optionsChange?.find((o) => o.key === 'compression')?.today ?? null)
+    expect(todayOption.filter((t) => t !== null).length).toBeGreaterThanOrEqual(3)
+    expect(todayOption).not.toContain(undefined)
+  })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'text shows those bytes as \\xNN; --write-options writes them as they are, and the real ldb opens the database through that file',
+    () => {
+      const copy = join(tmp, 'names-bytes-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      expect(r.stdout).not.toContain('\ufffd')
+      expect(r.stdout).toMatch(/^Column family "cao\\xe9"$/m)
+      expect(r.stdout).toContain('[CFOptions "\\xff"]')
+      expect(r.stdout).toContain("the name's bytes that are not UTF-8 are shown as \\xNN")
+      const sections = (b: Buffer) =>
+        b
+          .toString('latin1')
+          .split('\n')
+          .filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written))).toEqual(sections(readFileSync(join(db, 'OPTIONS-000015'))))
+      // argv of bytes that are not UTF-8: Node passes strings as UTF-8, so the shell's printf makes the name.
+      for (const printf of ['\\377', 'cao\\351']) {
+        const scan = spawnSync('sh', ['-c', `exec "$0" --db="$1" --try_load_options --column_family="$(printf '${printf}')" scan --max_keys=1`, LDB!, copy], {
+          encoding: 'latin1',
+        })
+        expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+        expect(scan.status).toBe(0)
+      }
+    },
+  )
 })
 
 describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties block)', () => {

@@ -29,7 +29,7 @@ describe('advise on a small database', () => {
     const today = new Set(a.columnFamilies.flatMap((cf) => cf.levels.flatMap((l) => (l.today ? [l.today.setting.label] : []))))
     for (const l of labels(a)) expect(small.includes(l) || today.has(l)).toBe(true)
     expect(labels(a)).not.toContain('zstd 12')
-    expect(a.notes.join('\n')).toMatch(/under 10 MiB\): sampled within 1\.8 s, without zstd 9 and 12/)
+    expect(a.notes.join('\n')).toMatch(/under 10 MiB\): a time budget of 1\.8 s, without zstd 9 and 12/)
     // The budget shown is the one asked for (the default); the note says what the small database got.
     expect(a.timeBudgetSec).toBe(60)
     expect(Number.isFinite(a.total.projected.estimate)).toBe(true)

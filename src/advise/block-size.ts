@@ -1,0 +1,400 @@
+/**
+ * Block size per column family: `block_size` is a table option, shared by every level of a column
+ * family, so it is advised once per column family. Each candidate (4, 8, 16, 32, 64 KiB and
+ * today's) is projected by re-cutting the entries of the column family's table files into blocks
+ * of that size, as RocksDB's builder cuts them (recompress's layouts: the same writer, the same
+ * restart interval and format_version as the OPTIONS file), each file compressed under the
+ * compression its level has today (codec, level, dictionary), so only the block size moves.
+ *
+ * What is projected (`bytes`): the data blocks with their trailers plus the dictionary blocks, as
+ * advise projects a level. A level whose files were all evaluated is exact; otherwise its files
+ * are a sample (drawn at random, without replacement) and the level's bytes a ratio estimate over
+ * them against the files' raw key and value bytes (their properties, known for every file), with
+ * its 95% interval; the column family's interval adds the levels' variances.
+ *
+ * The read side, on the bottommost level (which serves most reads): a point lookup that misses
+ * the block cache reads one data block (bytesReadPerLookup, compressed, with its trailer) and
+ * decompresses it (bytesDecompressedPerLookup), and the block cache holds that uncompressed block
+ * (the cache's footprint per block); the index grows with the number of blocks. Where the info
+ * LOG's statistics dumps measured data block misses, the decompression is priced in cores at that
+ * rate (the same misses, each decompressing a block of the candidate's size: RocksDB's counters
+ * do not say how the hit rate would move).
+ */
+import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
+import { Property } from '../format/properties.js'
+import { type ColumnFamilyView, levelContext } from '../db/database.js'
+import { type ColumnFamilyOptions, compressionForLevel } from '../db/options.js'
+import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
+import { recompressLayouts } from '../recompress/layouts.js'
+import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
+import type { RecompressResult } from '../recompress/engine.js'
+import { openTable } from '../table/reader.js'
+import { prng } from '../util/prng.js'
+import { t95 } from '../util/quantiles.js'
+
+/** The block sizes advise evaluates besides today's. */
+export const BLOCK_SIZE_CANDIDATES: readonly number[] = [4096, 8192, 16384, 32768, 65536]
+
+/** balanced: the smallest block size whose bytes are within this share of the smallest candidate's (larger blocks cost every read more). */
+export const BALANCED_WITHIN = 0.02
+
+export interface BytesInterval {
+  estimate: number
+  low: number
+  high: number
+}
+
+export interface BlockSizeCandidate {
+  blockSize: number
+  /** Data blocks with trailers plus dictionary blocks, every level of the column family. */
+  bytes: BytesInterval
+  /** Against today's block size's projection (estimate; -0.1 = 10% smaller). */
+  change: number
+  /** The index blocks (an estimate scaled like the data). */
+  indexBytes: number
+  dataBlocks: number
+  read: BlockSizeReadCost
+}
+
+export interface BlockSizeReadCost {
+  /** A point lookup that misses the block cache reads one data block: its mean stored size, trailer included (bottommost level). */
+  bytesReadPerLookup: number
+  /** …and decompresses it: its mean uncompressed size, also what the block cache holds per block. */
+  bytesDecompressedPerLookup: number
+  /** Decompression speed measured on the candidate's blocks, MB/s (null: not compressed). */
+  decompressMBps: number | null
+  /** Cores decompressing at the LOG's measured data block misses per second; null when not measured. */
+  readCores: number | null
+}
+
+export interface BlockSizeAdvice {
+  columnFamily: string
+  /** block_size of the OPTIONS file. */
+  today: number
+  candidates: BlockSizeCandidate[]
+  /** null: keep today's (nothing pays under the objective). */
+  recommended: number | null
+  reason: string
+  /** Table files evaluated, of the column family's live ones. */
+  files: { evaluated: number; of: number }
+  /** Per level: today's compression (held for every candidate), its files, and its projection per candidate (candidates' order). */
+  levels: { level: number; setting: string; files: number; evaluated: number; bytes: BytesInterval[] }[]
+  notes: string[]
+}
+
+export type BlockSizeObjective = 'size' | 'balanced' | 'speed' | 'cost'
+
+export interface BlockSizeOptions {
+  objective: BlockSizeObjective
+  /** rocksdb.block.cache.data.miss per second from the LOG's statistics dumps; null when not measured. */
+  dataBlockMissesPerSec: number | null
+  /** $ per core-hour and per GB-month (storage against read CPU under cost and balanced). */
+  prices: { cpuPerCoreHour: number; storagePerGBMonth: number }
+  seed: number
+  /** Wall time the column family's evaluation may take, ms: files are evaluated until it is spent (at least two per level, or all). */
+  budgetMs: number
+  jobs?: number
+}
+
+/** One file evaluated under every candidate: its raw bytes and each candidate's result. */
+interface FileRun {
+  raw: number
+  results: RecompressResult[]
+}
+
+interface LevelFiles {
+  level: number
+  bottommost: boolean
+  setting: {
+    type: number
+    level: number | null
+    dict: DictMode
+    checksum: boolean
+    maxDictBytes: number
+    trainBytes: number
+    maxDictBufferBytes: number
+    perKb: number
+  }
+  label: string
+  files: { path: string; raw: number }[]
+}
+
+/** A file's raw key + value bytes (rocksdb.raw.key.size + rocksdb.raw.value.size). */
+function rawBytes(path: string): number {
+  const t = openTable(path)
+  try {
+    const k = t.properties.known
+    return Number(k.get(Property.RawKeySize) ?? 0) + Number(k.get(Property.RawValueSize) ?? 0)
+  } finally {
+    t.close()
+  }
+}
+
+/** The setting RocksDB gives `level`'s new files today, as recompress's matrix takes it. */
+function levelSetting(options: ColumnFamilyOptions, cf: ColumnFamilyView, level: number): { setting: LevelFiles['setting']; label: string } | null {
+  const { compression, opts } = compressionForLevel(options, level, levelContext(cf, level, options))
+  let type = compressionTypeFromOptionName(compression)
+  // The pre-1.0 zstd id writes the same frames.
+  if (type === CompressionType.ZSTDNotFinal) type = CompressionType.ZSTD
+  if (type === undefined || compressionTypeFromShortName(compressionShortName(type)) === undefined) return null
+  // LZ4 reads only negative levels (its acceleration): a positive one means the default, as advise reads options.
+  const explicit = opts.level !== DEFAULT_COMPRESSION_LEVEL && !(type === CompressionType.LZ4 && opts.level >= 0)
+  const range = levelRange(type)
+  const level_ = range !== null && explicit && opts.level >= range[0] && opts.level <= range[1] ? opts.level : null
+  const wanted: DictMode =
+    opts.maxDictBytes <= 0 ? 'none' : type !== CompressionType.ZSTD || opts.zstdMaxTrainBytes <= 0 ? 'raw' : opts.useZstdDictTrainer ? 'train' : 'finalize'
+  const dict = supportedDictModes(type).includes(wanted) ? wanted : 'none'
+  const name = compressionShortName(type)
+  return {
+    setting: {
+      type,
+      level: level_,
+      dict,
+      checksum: type === CompressionType.ZSTD && opts.checksum,
+      maxDictBytes: opts.maxDictBytes,
+      trainBytes: opts.zstdMaxTrainBytes,
+      maxDictBufferBytes: opts.maxDictBufferBytes,
+      perKb: opts.maxCompressedBytesPerKb,
+    },
+    label: `${name}${level_ === null ? '' : ` ${level_}`}${dict === 'none' ? '' : ` dict=${dict}`}`,
+  }
+}
+
+/** Every candidate of one file, in one recompress run (one pass per candidate). */
+async function evaluateFile(path: string, l: LevelFiles, layouts: TableLayout[], jobs: number): Promise<RecompressResult[]> {
+  const s = l.setting
+  const report = await recompressLayouts(
+    path,
+    {
+      matrix: { types: [s.type], levels: [s.level], dicts: [s.dict], checksums: [s.checksum] },
+      source: { blockSize: null, samplePercent: 100 },
+      dict: { maxDictBytes: s.maxDictBytes, trainBytes: s.trainBytes, maxDictBufferBytes: s.maxDictBufferBytes },
+      maxCompressedBytesPerKb: s.perKb,
+      jobs,
+    },
+    layouts,
+  )
+  return report.results
+}
+
+const storedOf = (r: RecompressResult) => r.dataBytes + r.dictBytes
+
+/**
+ * A level's projection per candidate: exact when every file was evaluated; else the ratio
+ * estimate over the sampled files (bytes against raw bytes), with its 95% interval and the
+ * finite-population correction (files drawn without replacement).
+ */
+export function levelProjection(
+  runs: FileRun[],
+  totalRaw: number,
+  totalFiles: number,
+  k: number,
+): { estimate: number; variance: number; df: number; scale: number } {
+  const c = runs.map((r) => storedOf(r.results[k]))
+  if (runs.length === totalFiles) return { estimate: c.reduce((a, b) => a + b, 0), variance: 0, df: 0, scale: 1 }
+  const raws = runs.map((r) => r.raw)
+  const sumRaw = raws.reduce((a, b) => a + b, 0)
+  const ratio = c.reduce((a, b) => a + b, 0) / sumRaw
+  const n = runs.length
+  const meanRaw = sumRaw / n
+  const s2 = n > 1 ? c.reduce((a, ci, i) => a + (ci - ratio * raws[i]) ** 2, 0) / (n - 1) : 0
+  const fpc = 1 - n / totalFiles
+  const varRatio = n > 1 ? (fpc * s2) / (n * meanRaw * meanRaw) : 0
+  return { estimate: ratio * totalRaw, variance: varRatio * totalRaw * totalRaw, df: n - 1, scale: totalRaw / sumRaw }
+}
+
+/**
+ * The block size advice of one column family: every candidate projected over its levels, the
+ * read side stated, and the recommendation under the objective.
+ */
+export async function adviseBlockSize(cf: ColumnFamilyView, options: ColumnFamilyOptions, o: BlockSizeOptions): Promise<BlockSizeAdvice | null> {
+  const today = options.blockSize
+  const sizes = [...new Set([...BLOCK_SIZE_CANDIDATES, today])].sort((a, b) => a - b)
+  const layouts: TableLayout[] = sizes.map((blockSize) => ({
+    blockSize,
+    restartInterval: options.blockRestartInterval,
+    indexCompression: options.raw['table.enable_index_compression'] !== 'false',
+    formatVersion: options.formatVersion,
+  }))
+  const notes: string[] = []
+  const levels: LevelFiles[] = []
+  const deepest = cf.levels.reduce((d, files, i) => (files.some((f) => f.exists) ? i : d), -1)
+  for (const [level, files] of cf.levels.entries()) {
+    const live = files.filter((f) => f.exists)
+    if (live.length === 0) continue
+    const s = levelSetting(options, cf, level)
+    if (!s) {
+      notes.push(
+        `L${level}: compression ${compressionForLevel(options, level, levelContext(cf, level, options)).compression} is not one sstkit writes: left out`,
+      )
+      continue
+    }
+    levels.push({ level, bottommost: level === deepest, ...s, files: live.map((f) => ({ path: f.path, raw: rawBytes(f.path) })) })
+  }
+  const allFiles = levels.reduce((n, l) => n + l.files.length, 0)
+  if (allFiles === 0) return null
+
+  // Every file when the budget allows; else two per level first (an interval needs two), then more in random order.
+  const random = prng(o.seed ^ 0xb10c)
+  const order = levels.map((l) => {
+    const idx = l.files.map((_, i) => i)
+    for (let i = idx.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[idx[i], idx[j]] = [idx[j], idx[i]]
+    }
+    return idx
+  })
+  const runs: FileRun[][] = levels.map(() => [])
+  const started = performance.now()
+  const jobs = o.jobs ?? 1
+  for (let round = 0; ; round++) {
+    let any = false
+    for (const [li, l] of levels.entries()) {
+      if (round >= l.files.length) continue
+      if (round >= 2 && performance.now() - started > o.budgetMs) continue
+      const f = l.files[order[li][round]]
+      runs[li].push({ raw: f.raw, results: await evaluateFile(f.path, l, layouts, jobs) })
+      any = true
+    }
+    if (!any) break
+  }
+  const evaluated = runs.reduce((n, r) => n + r.length, 0)
+  if (evaluated < allFiles)
+    notes.push(`${evaluated} of ${allFiles} table files re-cut within the time budget: the other levels' bytes are ratio estimates (95% intervals)`)
+  if (levels.some((l) => l.setting.dict !== 'none'))
+    notes.push('levels with a dictionary: each file re-cut gets its own dictionary from blocks of the candidate size, as RocksDB builds one')
+
+  const bottom = levels.findIndex((l) => l.bottommost)
+  const interval = (p: { estimate: number; variance: number; df: number }): BytesInterval => {
+    const h = p.variance > 0 ? t95(p.df) * Math.sqrt(p.variance) : 0
+    return { estimate: Math.round(p.estimate), low: Math.max(0, Math.floor(p.estimate - h)), high: Math.ceil(p.estimate + h) }
+  }
+  const perLevel = levels.map((l, li) => ({
+    level: l.level,
+    setting: l.label,
+    files: l.files.length,
+    evaluated: runs[li].length,
+    bytes: sizes.map((_, k) =>
+      interval(
+        levelProjection(
+          runs[li],
+          l.files.reduce((a, f) => a + f.raw, 0),
+          l.files.length,
+          k,
+        ),
+      ),
+    ),
+  }))
+  const candidates: BlockSizeCandidate[] = sizes.map((blockSize, k) => {
+    let estimate = 0
+    let half = 0
+    let index = 0
+    let blocks = 0
+    for (const [li, l] of levels.entries()) {
+      const totalRaw = l.files.reduce((a, f) => a + f.raw, 0)
+      const p = levelProjection(runs[li], totalRaw, l.files.length, k)
+      estimate += p.estimate
+      // Each level's own t quantile, summed in quadrature as the variances add.
+      if (p.variance > 0) half += (t95(p.df) * Math.sqrt(p.variance)) ** 2
+      index += runs[li].reduce((a, r) => a + r.results[k].indexBytes, 0) * p.scale
+      blocks += runs[li].reduce((a, r) => a + r.results[k].blocks, 0) * p.scale
+    }
+    const h = Math.sqrt(half)
+    const b = bottom >= 0 ? runs[bottom].map((r) => r.results[k]) : []
+    const nBlocks = b.reduce((a, r) => a + r.blocks, 0)
+    const uncompressed = b.reduce((a, r) => a + r.uncompressedBytes, 0)
+    const decMs = b.reduce((a, r) => a + r.decompressMs, 0)
+    const compressed = b.some((r) => r.blocksCompressed > 0)
+    const decompressMBps = compressed && decMs > 0 ? uncompressed / 1e6 / (decMs / 1000) : null
+    const perBlock = nBlocks > 0 ? uncompressed / nBlocks : 0
+    const readCores =
+      o.dataBlockMissesPerSec === null ? null : !compressed ? 0 : decompressMBps ? (o.dataBlockMissesPerSec * perBlock) / (decompressMBps * 1e6) : null
+    return {
+      blockSize,
+      bytes: { estimate: Math.round(estimate), low: Math.max(0, Math.floor(estimate - h)), high: Math.ceil(estimate + h) },
+      change: 0,
+      indexBytes: Math.round(index),
+      dataBlocks: Math.round(blocks),
+      read: {
+        bytesReadPerLookup: nBlocks > 0 ? Math.round(b.reduce((a, r) => a + r.dataBytes, 0) / nBlocks) : 0,
+        bytesDecompressedPerLookup: Math.round(perBlock),
+        decompressMBps,
+        readCores,
+      },
+    }
+  })
+  const todayCandidate = candidates.find((c) => c.blockSize === today)!
+  for (const c of candidates) c.change = todayCandidate.bytes.estimate > 0 ? c.bytes.estimate / todayCandidate.bytes.estimate - 1 : 0
+  const { recommended, reason } = decideBlockSize(candidates, today, o)
+  return {
+    columnFamily: cf.name,
+    today,
+    candidates,
+    recommended,
+    reason,
+    files: { evaluated, of: allFiles },
+    levels: perLevel,
+    notes,
+  }
+}
+
+const HOURS_PER_MONTH = 730
+
+/** $ a month of a candidate: its bytes stored, and its read decompression where reads were measured. */
+function monthlyDollars(c: BlockSizeCandidate, prices: BlockSizeOptions['prices']): number {
+  return (c.bytes.estimate / 1e9) * prices.storagePerGBMonth + (c.read.readCores ?? 0) * HOURS_PER_MONTH * prices.cpuPerCoreHour
+}
+
+/**
+ * The recommendation under the objective; only a candidate whose bytes' 95% interval lies wholly
+ * below today's (a saving that is not noise) and that pays:
+ * - size: the smallest bytes;
+ * - balanced: the smallest block size within BALANCED_WITHIN of the smallest bytes (larger blocks
+ *   cost every read more), and, where reads were measured, whose read CPU costs less than its
+ *   storage saves at the prices;
+ * - cost: the least storage plus measured read CPU, at the prices;
+ * - speed: none larger than today (every point lookup would decompress more).
+ */
+export function decideBlockSize(
+  candidates: BlockSizeCandidate[],
+  today: number,
+  o: Pick<BlockSizeOptions, 'objective' | 'prices' | 'dataBlockMissesPerSec'>,
+): {
+  recommended: number | null
+  reason: string
+} {
+  const now = candidates.find((c) => c.blockSize === today)!
+  const significant = (c: BlockSizeCandidate) => c.blockSize !== today && c.bytes.high < now.bytes.low
+  const smallest = candidates.reduce((a, c) => (c.bytes.estimate < a.bytes.estimate ? c : a))
+  const pct = (c: BlockSizeCandidate) => `${(c.change * 100).toFixed(1)}%`
+  const keep = (why: string) => ({ recommended: null, reason: `keep ${blockSizeLabel(today)}: ${why}` })
+  const pick = (c: BlockSizeCandidate, why: string) => ({
+    recommended: c.blockSize,
+    reason: `${blockSizeLabel(c.blockSize)}: ${pct(c)} bytes against ${blockSizeLabel(today)}, ${why}`,
+  })
+  switch (o.objective) {
+    case 'speed':
+      return keep('speed: a larger block makes every point lookup read and decompress more, a smaller one stores more')
+    case 'size':
+      return significant(smallest) ? pick(smallest, 'the smallest') : keep('no block size is significantly smaller')
+    case 'cost': {
+      const cheapest = candidates.reduce((a, c) => (monthlyDollars(c, o.prices) < monthlyDollars(a, o.prices) ? c : a))
+      const reads = o.dataBlockMissesPerSec === null ? ' (reads not measured: storage only)' : ' with the measured reads’ decompression'
+      return significant(cheapest) ? pick(cheapest, `the least storage${reads} at the prices`) : keep(`nothing costs significantly less${reads}`)
+    }
+    default: {
+      const within = candidates.filter((c) => c.bytes.estimate <= smallest.bytes.estimate * (1 + BALANCED_WITHIN)).sort((a, b) => a.blockSize - b.blockSize)[0]
+      if (!significant(within)) return keep(`no block size within ${BALANCED_WITHIN * 100}% of the smallest bytes saves significantly`)
+      if (within.read.readCores !== null && now.read.readCores !== null) {
+        const saved = ((now.bytes.estimate - within.bytes.estimate) / 1e9) * o.prices.storagePerGBMonth
+        const readCost = (within.read.readCores - now.read.readCores) * HOURS_PER_MONTH * o.prices.cpuPerCoreHour
+        if (readCost > saved)
+          return keep(`${blockSizeLabel(within.blockSize)} would save ${pct(within)} bytes but its measured reads' decompression costs more than that storage`)
+      }
+      return pick(
+        within,
+        `the smallest block size within ${BALANCED_WITHIN * 100}% of the smallest bytes (${blockSizeLabel(smallest.blockSize)}: ${pct(smallest)})`,
+      )
+    }
+  }
+}

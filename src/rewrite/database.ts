@@ -1,0 +1,441 @@
+/**
+ * A whole database rewritten: every live table of every column family written again on its level
+ * (the same entries, sequence numbers and key ranges; rewrite.ts per file, on worker threads), the
+ * blob files and write-ahead logs copied as they are, an OPTIONS file, a new IDENTITY and a
+ * MANIFEST written from scratch (db/manifest-writer.ts), so that RocksDB opens the output as the
+ * source's version: the same column families, levels and files, in a new physical form. A LevelDB
+ * database becomes a RocksDB one (block-based tables with properties, `.sst` names).
+ *
+ * The output directory is written beside OUT under a temporary name and renamed into place whole;
+ * on a failure or a signal it is removed. The source's version is held by db/pin.ts (hard links,
+ * no LOCK, nothing written in it). A source table that fails to read stops the run (one line
+ * naming it) unless `salvage` writes what still reads.
+ */
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { basename, dirname, join, resolve, sep } from 'node:path'
+import { isFileError } from '../errors.js'
+import { type DatabaseView, isDatabaseDir, openDatabase, tableFileName, walFilesOnDisk } from '../db/database.js'
+import { currentFileText, encodeManifest, manifestFileName, newDbId, snapshotOf, type WrittenFile } from '../db/manifest-writer.js'
+import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
+import { compressionShortName } from '../format/compression-type.js'
+import { cleanupOnExit } from '../util/cleanup.js'
+import { temporaryPath } from '../util/temp-file.js'
+import type { AdvisedLevel, DbAdvice } from './db-advice.js'
+import { defaultFormatVersion, RewriteError, type RewriteOptions, type RewriteResult } from './rewrite.js'
+import { encodeOptionsFile, escapeOptionString, OPTIONS_SECTION, parseOptionsFile } from '../format/options-file.js'
+import { RewriteThread } from './thread.js'
+
+export interface DbRewriteOptions {
+  /** The per-file options every level gets without advice (the flags). */
+  base: RewriteOptions
+  advice: DbAdvice | null
+  /** Take block size and restart interval from each column family's OPTIONS (the flags did not set them). */
+  blockSizeFromOptions: boolean
+  /** The OPTIONS file to write (today's with the advice applied), or null: none (a LevelDB source has none). */
+  optionsText: ((view: DatabaseView) => string | null) | null
+  /** Replace an existing empty OUT. */
+  force: boolean
+  jobs?: number
+  onProgress?: (p: DbRewriteProgress) => void
+}
+
+export interface DbRewriteProgress {
+  filesDone: number
+  files: number
+  bytesDone: number
+  bytes: number
+  current: string
+}
+
+export interface LevelWritten {
+  level: number
+  files: number
+  sourceBytes: number
+  writtenBytes: number
+  /** Data and dictionary blocks written (what advise projects). */
+  dataBytes: number
+  entries: number
+  setting: string
+  /** advise's projection of the level's data and dictionary bytes, and whether what was written falls in its interval. */
+  projected: { estimate: number; low: number; high: number; within: boolean } | null
+}
+
+export interface DbRewriteResult {
+  source: string
+  output: string
+  manifest: string
+  options: string | null
+  columnFamilies: { name: string; levels: LevelWritten[]; blobFiles: number; blobBytes: number; blobCompression: string | null }[]
+  /** Write-ahead logs copied: RocksDB replays them when it opens OUT (their entries are not in the tables). */
+  wals: { file: string; bytes: number }[]
+  sourceBytes: number
+  writtenBytes: number
+  /** Files whose damage --salvage wrote around. */
+  salvaged: string[]
+  notes: string[]
+  verified: boolean
+  ms: number
+}
+
+interface Job {
+  source: string
+  original: string
+  fileNumber: number
+  columnFamily: string
+  level: number
+  size: number
+  options: RewriteOptions
+  setting: string
+}
+
+/** Whether `path` is a database directory (holds CURRENT). */
+export const isDatabaseInput = isDatabaseDir
+
+/** Rewrite the database in `dir` into the new directory `output` (see the file comment). */
+export async function rewriteDatabase(dir: string, output: string, o: DbRewriteOptions): Promise<DbRewriteResult> {
+  const t0 = performance.now()
+  checkOutput(dir, output, o.force)
+  const pin = pinDatabase(dir)
+  const tmp = temporaryPath(output)
+  const removeTmp = cleanupOnExit(() => rmSync(tmp, { recursive: true, force: true }))
+  try {
+    const result = await writeInto(dir, pin, tmp, output, o)
+    if (o.force && existsSync(output)) rmdirSync(output) // checkOutput: empty
+    renameSync(tmp, output)
+    syncDir(dirname(resolve(output)))
+    result.ms = performance.now() - t0
+    return result
+  } finally {
+    removeTmp()
+    pin.release()
+  }
+}
+
+function checkOutput(dir: string, output: string, force: boolean): void {
+  const src = resolve(dir)
+  const out = resolve(output)
+  if (out === src || out.startsWith(src + sep) || src.startsWith(out + sep))
+    throw new RewriteError('usage', `${output}: the output must be outside the source database ${dir}`)
+  if (!existsSync(out)) {
+    if (!existsSync(dirname(out))) throw new RewriteError('usage', `${output}: directory ${dirname(out)} does not exist`)
+    return
+  }
+  if (!force) throw new RewriteError('usage', `${output} exists (the output must be a new directory; --force replaces an empty one)`)
+  if (!statSync(out).isDirectory() || readdirSync(out).length > 0) throw new RewriteError('usage', `${output}: --force replaces only an empty directory`)
+}
+
+async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: string, o: DbRewriteOptions): Promise<DbRewriteResult> {
+  const view = pin.view
+  const notes: string[] = [...view.warnings]
+  if (view.missingFiles.length > 0) {
+    const f = view.missingFiles[0]
+    throw new RewriteError('corruption', `${pin.originalPath(f.path)}: live table file of column family "${f.columnFamily}" (L${f.level}) is missing`)
+  }
+  mkdirSync(tmp)
+  const jobs = planJobs(view, pin, o, notes)
+  const results = await runJobs(jobs, o, tmp)
+  const written = new Map<number, WrittenFile>()
+  for (const [job, r] of results) {
+    written.set(job.fileNumber, {
+      fileSize: r.fileSize,
+      smallestSeqno: r.seqnos ? BigInt(r.seqnos.smallest) : undefined,
+      largestSeqno: r.seqnos ? BigInt(r.seqnos.largest) : undefined,
+    })
+  }
+  // Blob files: copied as they are (recompressing a blob file is not done: blob_compression_type applies to the ones RocksDB writes next).
+  let highest = view.nextFileNumber
+  const columnFamilies: DbRewriteResult['columnFamilies'] = []
+  for (const cf of view.columnFamilies) {
+    let blobBytes = 0
+    for (const b of cf.blobFiles) {
+      copyFileSync(b.path, join(tmp, basename(b.path)))
+      blobBytes += statSync(b.path).size
+      highest = Math.max(highest, b.blobFileNumber + 1)
+    }
+    const advisedBlob = o.advice?.blobCompression.get(cf.name) ?? null
+    if (cf.blobFiles.length > 0 && advisedBlob) {
+      notes.push(
+        `column family "${cf.name}": ${cf.blobFiles.length} blob file(s) copied as they are; blob_compression_type=${advisedBlob} applies to the blob files RocksDB writes from now on`,
+      )
+    }
+    columnFamilies.push({
+      name: cf.name,
+      levels: levelReport(cf.name, jobs, results, o.advice),
+      blobFiles: cf.blobFiles.length,
+      blobBytes,
+      blobCompression: advisedBlob,
+    })
+  }
+  // Write-ahead logs from the oldest any column family still needs: RocksDB replays them on open.
+  const minLog = Math.min(...view.columnFamilies.map((c) => c.logNumber))
+  const wals: DbRewriteResult['wals'] = []
+  for (const w of walFilesOnDisk(dir)) {
+    highest = Math.max(highest, w.number + 1)
+    if (w.number < minLog) continue
+    copyFileSync(w.path, join(tmp, basename(w.path)))
+    const bytes = statSync(join(tmp, basename(w.path))).size
+    if (bytes > 0) wals.push({ file: basename(w.path), bytes })
+  }
+  for (const f of view.columnFamilies.flatMap((c) => c.levels.flat())) highest = Math.max(highest, f.fileNumber + 1)
+  highest = Math.max(highest, Number(/(\d+)$/.exec(view.manifestPath)?.[1] ?? 0) + 1)
+  const dbId = newDbId()
+  writeSynced(join(tmp, 'IDENTITY'), dbId)
+  const manifestNumber = highest
+  const optionsNumber = highest + 1
+  let optionsName: string | null = null
+  const advised = o.optionsText?.(view) ?? null
+  const optionsText = advised === null ? null : withWrittenFormatVersion(advised, o.base.formatVersion, notes)
+  if (optionsText !== null) {
+    optionsName = `OPTIONS-${String(optionsNumber).padStart(6, '0')}`
+    writeSynced(join(tmp, optionsName), optionsText)
+  }
+  if (!view.options)
+    notes.push(`the source has no OPTIONS file (LevelDB has none): ${optionsName ?? 'none'} states RocksDB's defaults, the comparator and snappy`)
+  const snapshot = snapshotOf(view, { dbId, written, nextFileNumber: optionsNumber + 1 })
+  writeSynced(join(tmp, manifestFileName(manifestNumber)), encodeManifest(snapshot))
+  writeSynced(join(tmp, 'CURRENT'), currentFileText(manifestNumber))
+  syncDir(tmp)
+  verifyOutput(view, tmp, written)
+  if (wals.length > 0) {
+    notes.push(
+      `${wals.length} write-ahead log(s) copied (${wals.map((w) => w.file).join(', ')}): RocksDB replays them when it opens OUT; their entries are not in the tables until it flushes`,
+    )
+  }
+  const salvaged = [...results].filter(([, r]) => r.salvaged).map(([j]) => j.original)
+  for (const [job, r] of results) for (const n of r.notes) if (!n.startsWith('the output is not ingestible')) notes.push(`${job.original}: ${n}`)
+  return {
+    source: dir,
+    output,
+    manifest: manifestFileName(manifestNumber),
+    options: optionsName,
+    columnFamilies,
+    wals,
+    sourceBytes: jobs.reduce((s, j) => s + j.size, 0),
+    writtenBytes: [...results.values()].reduce((s, r) => s + r.fileSize, 0),
+    salvaged,
+    notes,
+    verified: o.base.verify,
+    ms: 0,
+  }
+}
+
+/** One job per live table: its options from the advice for its column family and level, else the flags. */
+function planJobs(view: DatabaseView, pin: PinnedDatabase, o: DbRewriteOptions, notes: string[]): Job[] {
+  const jobs: Job[] = []
+  const unadvised = new Set<string>()
+  for (const cf of view.columnFamilies) {
+    const cfOptions = view.options?.columnFamilies.find((c) => c.name === cf.name)
+    for (const f of cf.levels.flat()) {
+      const advised = o.advice?.levels.find((l) => l.columnFamily === cf.name && l.level === f.level)
+      if (o.advice && !advised) unadvised.add(`"${cf.name}" L${f.level}`)
+      const options: RewriteOptions = { ...o.base, ...(advised ? advisedOptions(advised) : {}), force: false }
+      if (o.blockSizeFromOptions && cfOptions) {
+        options.blockSize = cfOptions.blockSize
+        options.restartInterval = cfOptions.blockRestartInterval
+      }
+      jobs.push({
+        source: f.path,
+        original: pin.originalPath(f.path),
+        fileNumber: f.fileNumber,
+        columnFamily: cf.name,
+        level: f.level,
+        size: f.fileSize,
+        options,
+        setting: advised?.label ?? flagsLabel(options),
+      })
+    }
+  }
+  if (unadvised.size > 0) notes.push(`the advice has no level ${[...unadvised].join(', ')}: written with the flags' setting`)
+  return jobs
+}
+
+/** e.g. "zstd 6 dict=train", for a setting from the flags. */
+function flagsLabel(o: RewriteOptions): string {
+  const level = o.level === null || o.level === undefined ? '' : ` ${o.level}`
+  const dict = o.dictionary ? ' dict=file' : o.dict !== 'none' ? ` dict=${o.dict}` : ''
+  return `${compressionShortName(o.compressionType)}${level}${dict}${o.zstdChecksum ? ' +checksum' : ''}`
+}
+
+function advisedOptions(a: AdvisedLevel): Partial<RewriteOptions> {
+  return {
+    ...a.compression,
+    maxDictBytes: a.maxDictBytes,
+    trainBytes: a.trainBytes,
+    maxDictBufferBytes: a.maxDictBufferBytes,
+    maxCompressedBytesPerKb: a.maxCompressedBytesPerKb,
+  }
+}
+
+/** The jobs on worker threads, largest first; the first failure stops the run, naming its file. */
+async function runJobs(jobs: Job[], o: DbRewriteOptions, tmp: string): Promise<Map<Job, RewriteResult>> {
+  const queue = [...jobs].sort((a, b) => b.size - a.size)
+  const total = jobs.reduce((s, j) => s + j.size, 0)
+  const results = new Map<Job, RewriteResult>()
+  const lanes = Math.max(1, Math.min(o.jobs ?? Math.min(2, availableParallelism()), queue.length))
+  let failure: unknown = null
+  let bytesDone = 0
+  const lane = async () => {
+    const thread = new RewriteThread()
+    try {
+      for (let job = queue.shift(); job && failure === null; job = queue.shift()) {
+        o.onProgress?.({ filesDone: results.size, files: jobs.length, bytesDone, bytes: total, current: job.original })
+        try {
+          results.set(job, await thread.rewrite(job.source, join(tmp, tableFileName(job.fileNumber)), job.options))
+          bytesDone += job.size
+        } catch (e) {
+          failure ??= named(job, e)
+        }
+      }
+    } finally {
+      await thread.close()
+    }
+  }
+  await Promise.all(Array.from({ length: lanes }, lane))
+  if (failure !== null) throw failure
+  o.onProgress?.({ filesDone: results.size, files: jobs.length, bytesDone, bytes: total, current: '' })
+  return results
+}
+
+/** A file's failure as one line naming the source table (its database path, not the pinned link). */
+function named(job: Job, e: unknown): unknown {
+  if (!(e instanceof Error)) return e
+  const message = e.message.replaceAll(job.source, job.original)
+  const line = message.includes(job.original) ? message : `${job.original}: ${message}`
+  const kind = e instanceof RewriteError ? e.code : isFileError(e) ? 'corruption' : null
+  if (kind === null) return e
+  return new RewriteError(kind === 'usage' ? 'corruption' : kind, `source table of column family "${job.columnFamily}" (L${job.level}) ${line}`, { cause: e })
+}
+
+function levelReport(cf: string, jobs: Job[], results: Map<Job, RewriteResult>, advice: DbAdvice | null): LevelWritten[] {
+  const byLevel = new Map<number, LevelWritten>()
+  for (const job of jobs) {
+    if (job.columnFamily !== cf) continue
+    const r = results.get(job)
+    if (!r) continue
+    let l = byLevel.get(job.level)
+    if (!l) {
+      l = { level: job.level, files: 0, sourceBytes: 0, writtenBytes: 0, dataBytes: 0, entries: 0, setting: job.setting, projected: null }
+      byLevel.set(job.level, l)
+    }
+    l.files++
+    l.sourceBytes += job.size
+    l.writtenBytes += r.fileSize
+    l.dataBytes += r.dataBytes + r.dictBytes
+    l.entries += r.entries
+  }
+  for (const l of byLevel.values()) {
+    const a = advice?.levels.find((x) => x.columnFamily === cf && x.level === l.level)
+    if (a) l.projected = { ...a.projected, within: l.dataBytes >= a.projected.low && l.dataBytes <= a.projected.high }
+  }
+  return [...byLevel.values()].sort((a, b) => a.level - b.level)
+}
+
+/** The written directory read back as RocksDB would: the same column families, levels, files, keys and seqnos. */
+function verifyOutput(source: DatabaseView, tmp: string, written: Map<number, WrittenFile>): void {
+  const out = openDatabase(tmp)
+  const fail = (what: string): never => {
+    throw new RewriteError('corruption', `verification of the written database failed: ${what}`)
+  }
+  if (out.missingFiles.length > 0) fail(`table #${out.missingFiles[0].fileNumber} is missing`)
+  if (out.columnFamilies.length !== source.columnFamilies.length) fail('the column families differ')
+  source.columnFamilies.forEach((cf, i) => {
+    const o = out.columnFamilies[i]
+    if (o.id !== cf.id || o.name !== cf.name) fail(`column family "${cf.name}" differs`)
+    const a = cf.levels.flat()
+    const b = o.levels.flat()
+    if (a.length !== b.length) fail(`column family "${cf.name}" has ${b.length} files, not ${a.length}`)
+    a.forEach((f, j) => {
+      const g = b[j]
+      const same =
+        g.fileNumber === f.fileNumber &&
+        g.level === f.level &&
+        Buffer.compare(g.smallestKey, f.smallestKey) === 0 &&
+        Buffer.compare(g.largestKey, f.largestKey) === 0 &&
+        g.fileSize === written.get(f.fileNumber)?.fileSize &&
+        statSync(g.path).size === g.fileSize
+      if (!same) fail(`table #${f.fileNumber} of column family "${cf.name}" is not where, or what, it was`)
+    })
+  })
+  if (out.lastSequence !== source.lastSequence) fail(`last sequence ${out.lastSequence}, not ${source.lastSequence}`)
+}
+
+function writeSynced(path: string, data: string | Uint8Array): void {
+  writeFileSync(path, data, { flag: 'wx' })
+  const fd = openSync(path, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function syncDir(path: string): void {
+  try {
+    const fd = openSync(path, 'r')
+    try {
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    // a directory that cannot be opened for fsync (some filesystems): the rename still happened
+  }
+}
+
+/**
+ * The OPTIONS text with each table section's format_version set to what new tables should be
+ * written in: `flag` when given, else 5 where it was below 2 (RocksDB 11 writes no older format).
+ */
+export function withWrittenFormatVersion(text: string, flag: number | undefined, notes: string[]): string {
+  const file = parseOptionsFile(text)
+  let changed = false
+  for (const s of file.sections) {
+    if (!s.title.startsWith(OPTIONS_SECTION.TableOptions)) continue
+    const today = Number(s.entries.get('format_version') ?? '6')
+    const next = flag ?? defaultFormatVersion(today)
+    if (next !== today) {
+      s.entries.set('format_version', String(next))
+      changed = true
+    }
+  }
+  if (!changed) return text
+  notes.push(`OPTIONS: format_version set to the format the tables were written in (${flag ?? 5})`)
+  return encodeOptionsFile(file)
+}
+
+/**
+ * An OPTIONS file for a database that has none (LevelDB): RocksDB's defaults but what the database
+ * states (each column family's comparator) and what LevelDB wrote with (snappy), the tables'
+ * format_version (5). RocksDB, and tools that load a database's persisted options, need one.
+ */
+export function defaultOptionsText(view: DatabaseView): string {
+  const sections = ['[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n', '[DBOptions]\n  create_if_missing=false\n']
+  for (const cf of view.columnFamilies) {
+    const name = escapeOptionString(cf.name)
+    sections.push(
+      `[CFOptions "${name}"]\n  comparator=${cf.comparator ?? 'leveldb.BytewiseComparator'}\n  compression=kSnappyCompression\n  num_levels=${Math.max(7, cf.levels.length)}\n`,
+      `[TableOptions/BlockBasedTable "${name}"]\n  format_version=5\n`,
+    )
+  }
+  return `# This is a RocksDB option file.\n#\n# Written by sstkit rewrite for a database that had none.\n#\n\n${sections.join('  \n')}  \n`
+}
+
+/** Today's OPTIONS text of a database (its newest OPTIONS file), or null. */
+export function newestOptionsText(view: DatabaseView): string | null {
+  return view.options ? readFileSync(view.options.path, 'latin1') : null
+}

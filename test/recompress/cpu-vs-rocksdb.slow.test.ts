@@ -1,0 +1,83 @@
+/**
+ * sstkit's compression CPU against what real RocksDB 7.8.3 spends on the same data (docs/cpu.md):
+ * a database db_bench writes (filluniquerandom, seed 42, about 8 MB of key-values, 4 KiB blocks),
+ * copies compacted by db_bench's `compact` under each setting, best of 3 interleaved rounds
+ * (test/fixtures/compaction-cpu.mjs); sstkit's recompress timings of the same settings on the
+ * compacted data, best of 3 (test/fixtures/sstkit-cpu.mjs).
+ *
+ * RocksDB's compression CPU of a setting: its own timer around each block's compression
+ * (rocksdb.compression.times.nanos, median × blocks: wall time, robust to a preempted block), and
+ * for a dictionary setting, plus what its compaction's CPU (compaction_time_cpu_micros) adds over
+ * the same level without a dictionary (the marginal method, which for two settings of almost the
+ * same output size leaves the sampling, buffering and ZDICT work). The plain marginal method (less
+ * kNoCompression's compaction) also counts the writing a smaller output saves: on Snappy and LZ4
+ * that is as large as their compression, so it is printed by bench/cpu-vs-rocksdb.mjs, not held to.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compactedTable, haveDbBench, rocksDbCompressionCpu, SETTINGS, writeDatabase } from '../fixtures/compaction-cpu.mjs'
+import { sstkitCompressionCpu } from '../fixtures/sstkit-cpu.mjs'
+
+/** The tolerance: sstkit's CPU for a setting within this factor of RocksDB's, either way. */
+const TOLERANCE = 2
+
+interface Row {
+  name: string
+  rocksdb: number
+  sstkit: number
+}
+
+describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU against RocksDB 7.8.3', () => {
+  let dir: string
+  let rows: Row[]
+  let lz4: { rocksdb: number; sstkit: number }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sstkit-cpu-'))
+    const db = join(dir, 'db')
+    writeDatabase(db, 40000)
+    const file = compactedTable(db, join(dir, 'lz4'))
+    const rocks = rocksDbCompressionCpu(db, join(dir, 'work'), SETTINGS, 3)
+    const ours = await sstkitCompressionCpu(file, SETTINGS, 3)
+    const byName = new Map(rocks.settings.map((s) => [s.name, s]))
+    rows = rocks.settings.map((s) => {
+      const o = ours.get(s.name)!
+      // A dictionary setting: its level's timer, plus what its compaction adds over that level's.
+      const base = s.name.includes(' dict=') ? byName.get(s.name.slice(0, s.name.indexOf(' dict=')))! : null
+      const rocksdb = base ? base.timerSeconds + s.marginalSeconds - base.marginalSeconds : s.timerSeconds
+      const sstkit = (o.compressSecPerGB * s.compressedInputBytes) / 1e9 + o.dictSeconds
+      return { name: s.name, rocksdb, sstkit }
+    })
+    lz4 = { rocksdb: rocks.lz4DecompressMBps, sstkit: ours.get('lz4')!.decompressMBps }
+    console.log(rows.map((r) => `${r.name}: RocksDB ${(r.rocksdb * 1e3).toFixed(1)} ms, sstkit ${(r.sstkit * 1e3).toFixed(1)} ms`).join('\n'))
+  }, 600_000)
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it(`charges every setting within ${TOLERANCE}x of what RocksDB spends`, () => {
+    for (const r of rows) {
+      expect(r.rocksdb, r.name).toBeGreaterThan(0)
+      expect(r.sstkit / r.rocksdb, r.name).toBeGreaterThan(1 / TOLERANCE)
+      expect(r.sstkit / r.rocksdb, r.name).toBeLessThan(TOLERANCE)
+    }
+  })
+
+  it('orders the codecs as RocksDB does: Snappy and LZ4 below zstd 1, zstd 1 < 3 < 6, a dictionary above none, training above finalizing', () => {
+    const at = (name: string) => rows.find((r) => r.name === name)!
+    for (const who of ['rocksdb', 'sstkit'] as const) {
+      const v = (name: string) => at(name)[who]
+      expect(Math.max(v('snappy'), v('lz4')), who).toBeLessThan(v('zstd 1'))
+      expect(v('zstd 1'), who).toBeLessThan(v('zstd 3'))
+      expect(v('zstd 3'), who).toBeLessThan(v('zstd 6'))
+      expect(v('zstd 3'), who).toBeLessThan(v('zstd 3 dict=raw'))
+      expect(v('zstd 3 dict=finalize'), who).toBeLessThan(v('zstd 3 dict=train'))
+    }
+  })
+
+  it(`decompresses LZ4 within ${TOLERANCE}x of RocksDB's speed`, () => {
+    expect(lz4.sstkit / lz4.rocksdb).toBeGreaterThan(1 / TOLERANCE)
+    expect(lz4.sstkit / lz4.rocksdb).toBeLessThan(TOLERANCE)
+  })
+})
