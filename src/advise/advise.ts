@@ -19,6 +19,7 @@ import { adviseGroups } from './engine.js'
 import { heldToOriginal, resolveInputs } from './inputs.js'
 import { levelDbAdvice } from './leveldb.js'
 import { mergeAdvice } from './merge.js'
+import { unreadableColumnFamilies } from './unreadable.js'
 import type { Shard } from './sampling.js'
 import { measureWorkload } from './workload.js'
 
@@ -79,6 +80,8 @@ export class NothingToAdviseError extends Error {
   override name = 'NothingToAdviseError'
   constructor(
     message: string,
+    /** What is known without advice (the source, notes, problems; the advice so far when files were left out). */
+    readonly document: Partial<Advice>,
     /** The first file left out and why, when one was. */
     readonly firstProblem: Advice['problems'][number] | null = null,
   ) {
@@ -99,7 +102,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
       throw new UsageError(
         `--write-options: ${inputs.source.kind === 'database' ? `${paths[0]} has no OPTIONS file to apply the advice to` : 'needs a database directory (its newest OPTIONS file)'}`,
       )
-    if (inputs.finding) throw new NothingToAdviseError(inputs.finding)
+    if (inputs.finding) throw new NothingToAdviseError(inputs.finding, { version: 1, source: inputs.source, notes: inputs.notes, problems: inputs.problems })
     const maxDictBytes = request.maxDictBytes ?? DEFAULT_DICTIONARY.maxDictBytes
     const objective = request.objective ?? DEFAULT_OBJECTIVE
     let advice: Advice
@@ -144,6 +147,8 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     }
     advice.notes.unshift(...(request.notes ?? []), ...inputs.notes, ...release.notes)
     advice.problems.unshift(...inputs.problems)
+    const unreadable = unreadableColumnFamilies(advice, inputs.listed ?? [])
+    if (unreadable.length) advice.source.unreadableColumnFamilies = unreadable
     if (inputs.options) addOptionsChanges(advice.columnFamilies, inputs.options.parsed)
     if (request.writeOptions !== undefined && inputs.options) {
       const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
@@ -153,7 +158,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
     const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)
     if (liveFiles > 0 && advised === 0)
-      throw new NothingToAdviseError(`every live file (${liveFiles}) was left out, nothing to advise on`, advice.problems[0] ?? null)
+      throw new NothingToAdviseError(`every live file (${liveFiles}) was left out, nothing to advise on`, advice, advice.problems[0] ?? null)
     // LevelDB's one option, from the evaluation.
     if (advice.source.engine === 'leveldb') advice.leveldb = levelDbAdvice(advice)
     return advice

@@ -63,8 +63,11 @@ export default class Advise extends SstCommand {
       return advice
     } catch (e) {
       if (!(e instanceof NothingToAdviseError)) throw e
+      // Nothing can be read: one line, a finding, and no report of empty tables (under --json, a document with the finding).
       const { problemLine } = await import('../report/advise.js')
-      this.fail(`${e.message}${e.firstProblem ? `; the first, ${problemLine(e.firstProblem)}` : ''}`, ExitCode.Finding)
+      const finding = `${e.message}${e.firstProblem ? `; the first, ${problemLine(e.firstProblem)}` : ''}`
+      if (this.jsonEnabled()) this.logJson({ ...e.document, finding })
+      this.fail(finding, ExitCode.Finding)
     }
   }
 

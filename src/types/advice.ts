@@ -211,6 +211,8 @@ export interface Advice {
     unlistedFiles: string[]
     /** Column families that hold no live table file: listed as empty. */
     emptyColumnFamilies?: string[]
+    /** Column families with live table files none of which could be read (missing or damaged): each file and why. */
+    unreadableColumnFamilies?: { name: string; files: { file: string; level: number; problem: string }[] }[]
     /** Blob files (integrated BlobDB) per column family, as the MANIFEST lists them: live data the advice does not cover yet. */
     blobFiles?: { columnFamily: string; files: number; bytes: number; garbageBytes: number }[]
     /** The engine that wrote the database: LevelDB has one `compression` option and no OPTIONS file. */
@@ -242,6 +244,8 @@ export interface Advice {
   notes: string[]
   /** The write workload of the database's info LOGs (a database only; absent for plain files). */
   workload?: WorkloadAdvice | null
+  /** Set (under --json, exit 1) when nothing could be advised on: the one-line finding; the rest of the document may be partial. */
+  finding?: string
   /** Files or blocks that could not be read: left out of the estimates (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]
   /** blob_compression_type per column family with blob files (integrated BlobDB; advise/blob.ts). */
