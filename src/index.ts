@@ -34,7 +34,17 @@ export { TableWriter, FileSink, CountingSink } from './table/writer.js'
 export type { TableWriterOptions, WriteSummary } from './table/writer.js'
 export { writeSynth, synthValues } from './synth/synth.js'
 export type { SynthOptions } from './synth/synth.js'
-export { advise, mergeAdviceParts, NothingToAdviseError, DEFAULT_DICTIONARY, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, DEFAULT_OBJECTIVE, DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_TIME_BUDGET_MS } from './advise/advise.js'
+export {
+  advise,
+  mergeAdviceParts,
+  NothingToAdviseError,
+  DEFAULT_DICTIONARY,
+  DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+  DEFAULT_OBJECTIVE,
+  DEFAULT_PRECISION,
+  DEFAULT_SEED,
+  DEFAULT_TIME_BUDGET_MS,
+} from './advise/advise.js'
 export type { AdviseRequest } from './advise/advise.js'
 export { MergeError } from './advise/merge.js'
 export { DEFAULT_PRICES } from './decide/cost.js'
