@@ -9,7 +9,7 @@
  */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
-import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
 import { hasRawBytes } from '../format/exact-text.js'
 import { escapeOptionString } from '../format/options-file.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
@@ -391,7 +391,11 @@ const LEVEL_COLUMNS: Column[] = [{ header: 'Column family' }, { header: 'Level' 
 type NameCell = (cf: Pick<ColumnFamilyAdvice, 'name'>, firstLevel: boolean) => Cell
 /** Names escaped and shortened for a terminal, no two alike. */
 function textNames(advice: Advice): NameCell {
-  const names = [...advice.columnFamilies.map((c) => c.name), ...(advice.source.emptyColumnFamilies ?? [])]
+  const names = [
+    ...advice.columnFamilies.map((c) => c.name),
+    ...(advice.source.unreadableColumnFamilies ?? []).map((c) => c.name),
+    ...(advice.source.emptyColumnFamilies ?? []),
+  ]
   const short = shortNames(names.map(escapeName), CF_NAME_WIDTH)
   return (cf, first) => (first ? (short.get(escapeName(cf.name)) ?? escapeName(cf.name)) : '')
 }
@@ -404,6 +408,23 @@ function emptyRows(advice: Advice, name: NameCell, columns: number): Cell[][] {
     while (row.length < columns) row.push(row.length === 2 ? 0 : '')
     return row
   })
+}
+
+/**
+ * Rows for the column families whose live tables could not be read (missing or damaged): one per
+ * level, its files counted and said unreadable in the `said` column (the Left out section says why).
+ */
+export function unreadableRows<T>(advice: Advice, name: (n: string, first: boolean) => T, columns: number, said: number): (T | string | number)[][] {
+  const rows: (T | string | number)[][] = []
+  for (const cf of advice.source.unreadableColumnFamilies ?? []) {
+    const levels = [...new Set(cf.files.map((f) => f.level))].sort((a, b) => a - b)
+    for (const [i, level] of levels.entries()) {
+      const row: (T | string | number)[] = [name(cf.name, i === 0), `L${level}`, cf.files.filter((f) => f.level === level).length]
+      while (row.length < columns) row.push(row.length === said ? 'unreadable' : '')
+      rows.push(row)
+    }
+  }
+  return rows
 }
 
 /** One row per level: its column family, its label, then `cells`; with `gap`, a blank row of that width between column families. */
@@ -430,6 +451,8 @@ function databaseModel(advice: Advice, ctx: TextContext): TableModel {
     ],
     7,
   )
+  const unreadable = unreadableRows(advice, (n, first) => textName({ name: n }, first), 7, 5) as Cell[][]
+  if (unreadable.length > 0) rows.push(blankRow(7), ...unreadable)
   const empty = emptyRows(advice, textName, 7)
   if (empty.length > 0) rows.push(blankRow(7), ...empty)
   const levels = advice.columnFamilies.flatMap((c) => c.levels)
@@ -738,7 +761,7 @@ function mdDatabaseModel(advice: Advice): TableModel {
     l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
     l.todayRatio.toFixed(2),
   ])
-  rows.push(...emptyRows(advice, mdName, 9))
+  rows.push(...(unreadableRows(advice, (n) => mdName({ name: n }, true), 9, 6) as Cell[][]), ...emptyRows(advice, mdName, 9))
   return {
     columns: [
       ...LEVEL_COLUMNS,
