@@ -9,12 +9,14 @@
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
 import { optionsRelease } from '../db/option-syntax.js'
+import { DEFAULT_PRICES } from '../decide/cost.js'
 import { defaultSettings } from '../decide/settings.js'
 import { UsageError } from '../errors.js'
 import { exactTextBytes } from '../format/exact-text.js'
 import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec } from '../types/advice.js'
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
+import { applyBlockSizes, attachBlockSizes, levelCompressionOf } from './block-size.js'
 import { adviseGroups } from './engine.js'
 import { heldToOriginal, resolveInputs } from './inputs.js'
 import { levelDbAdvice } from './leveldb.js'
@@ -39,6 +41,9 @@ export const DEFAULT_DICTIONARY: Readonly<DictOptions> = Object.freeze({
 })
 /** RocksDB's acceptance rule (max_compressed_bytes_per_kb): a block compressed above it is stored raw. */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
+
+/** The share of the time budget the block size evaluation may take past its floor (two files a level re-cut). */
+export const BLOCK_SIZE_BUDGET_SHARE = 0.2
 
 export interface AdviseRequest {
   /** Default DEFAULT_OBJECTIVE; ignored when `limits` are given. */
@@ -141,6 +146,33 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     }
     // blob_compression_type per column family with blob files (blob.ts)
     adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective, rocksdbVersion: release.version })
+    // block_size per column family (block-size.ts): a database with an OPTIONS file, its whole (not a shard); each
+    // level re-cut under the compression advised for it, which --write-options has RocksDB write with the block size.
+    if (inputs.options && inputs.source.kind === 'database' && !request.shard && request.limits == null) {
+      const run = {
+        maxDictBytes,
+        trainBytes: defaultTrainBytes(maxDictBytes),
+        maxDictBufferBytes: request.maxDictBufferBytes ?? DEFAULT_DICTIONARY.maxDictBufferBytes,
+      }
+      const advised = (columnFamily: string, level: number) => {
+        const l = advice.columnFamilies.find((c) => c.name === columnFamily)?.levels.find((x) => x.level === level)
+        return l?.recommended ? levelCompressionOf(l.recommended.estimate.setting, run, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB) : null
+      }
+      await attachBlockSizes(
+        advice.columnFamilies,
+        inputs.groups,
+        inputs.options.parsed,
+        {
+          objective,
+          dataBlockMissesPerSec: advice.workload?.measured?.reads?.dataBlockMissesPerSec ?? null,
+          prices: request.prices ?? DEFAULT_PRICES,
+          seed: request.seed ?? DEFAULT_SEED,
+          budgetMs: BLOCK_SIZE_BUDGET_SHARE * (request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS),
+          jobs: request.jobs,
+        },
+        advised,
+      )
+    }
     if (pin) {
       held = false
       advice = heldToOriginal(advice, pin)
@@ -153,7 +185,8 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     if (request.writeOptions !== undefined && inputs.options) {
       const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
       if (note) advice.notes.push(note)
-      writeFileAtomic(request.writeOptions, exactTextBytes(text))
+      const blockSizes = advice.columnFamilies.flatMap((cf) => (cf.blockSize ? [cf.blockSize] : []))
+      writeFileAtomic(request.writeOptions, exactTextBytes(applyBlockSizes(text, inputs.options.parsed.path, blockSizes)))
     }
     const liveFiles = inputs.groups.reduce((n, g) => n + g.files.length, 0)
     const advised = advice.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files, 0), 0)

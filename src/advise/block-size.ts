@@ -20,6 +20,7 @@
  * rate (the same misses, each decompressing a block of the candidate's size: RocksDB's counters
  * do not say how the hit rate would move).
  */
+import { statSync } from 'node:fs'
 import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { Property } from '../format/properties.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
@@ -32,6 +33,7 @@ import type { RecompressResult } from '../recompress/engine.js'
 import { openTable } from '../table/reader.js'
 import { prng } from '../util/prng.js'
 import { t95 } from '../util/quantiles.js'
+import type { BlockSizeAdvice, BlockSizeCandidate, BytesInterval, SettingSpec } from '../types/advice.js'
 
 /** The block sizes advise evaluates besides today's. */
 export const BLOCK_SIZE_CANDIDATES: readonly number[] = [4096, 8192, 16384, 32768, 65536]
@@ -39,49 +41,7 @@ export const BLOCK_SIZE_CANDIDATES: readonly number[] = [4096, 8192, 16384, 3276
 /** balanced: the smallest block size whose bytes are within this share of the smallest candidate's (larger blocks cost every read more). */
 export const BALANCED_WITHIN = 0.02
 
-export interface BytesInterval {
-  estimate: number
-  low: number
-  high: number
-}
-
-export interface BlockSizeCandidate {
-  blockSize: number
-  /** Data blocks with trailers plus dictionary blocks, every level of the column family. */
-  bytes: BytesInterval
-  /** Against today's block size's projection (estimate; -0.1 = 10% smaller). */
-  change: number
-  /** The index blocks (an estimate scaled like the data). */
-  indexBytes: number
-  dataBlocks: number
-  read: BlockSizeReadCost
-}
-
-export interface BlockSizeReadCost {
-  /** A point lookup that misses the block cache reads one data block: its mean stored size, trailer included (bottommost level). */
-  bytesReadPerLookup: number
-  /** …and decompresses it: its mean uncompressed size, also what the block cache holds per block. */
-  bytesDecompressedPerLookup: number
-  /** Decompression speed measured on the candidate's blocks, MB/s (null: not compressed). */
-  decompressMBps: number | null
-  /** Cores decompressing at the LOG's measured data block misses per second; null when not measured. */
-  readCores: number | null
-}
-
-export interface BlockSizeAdvice {
-  columnFamily: string
-  /** block_size of the OPTIONS file. */
-  today: number
-  candidates: BlockSizeCandidate[]
-  /** null: keep today's (nothing pays under the objective). */
-  recommended: number | null
-  reason: string
-  /** Table files evaluated, of the column family's live ones. */
-  files: { evaluated: number; of: number }
-  /** Per level: today's compression (held for every candidate), its files, and its projection per candidate (candidates' order). */
-  levels: { level: number; setting: string; files: number; evaluated: number; bytes: BytesInterval[] }[]
-  notes: string[]
-}
+export type { BlockSizeAdvice, BlockSizeCandidate, BlockSizeReadCost, BytesInterval } from '../types/advice.js'
 
 export type BlockSizeObjective = 'size' | 'balanced' | 'speed' | 'cost'
 
@@ -103,19 +63,22 @@ interface FileRun {
   results: RecompressResult[]
 }
 
+/** The compression a level's files are re-cut under (codec, level, dictionary and its options, acceptance rule). */
+export interface LevelCompression {
+  type: number
+  level: number | null
+  dict: DictMode
+  checksum: boolean
+  maxDictBytes: number
+  trainBytes: number
+  maxDictBufferBytes: number
+  perKb: number
+}
+
 interface LevelFiles {
   level: number
   bottommost: boolean
-  setting: {
-    type: number
-    level: number | null
-    dict: DictMode
-    checksum: boolean
-    maxDictBytes: number
-    trainBytes: number
-    maxDictBufferBytes: number
-    perKb: number
-  }
+  setting: LevelCompression
   label: string
   files: { path: string; raw: number }[]
 }
@@ -226,7 +189,17 @@ export function blockSizeColumnFamily(cf: ColumnFamilyView): BlockSizeColumnFami
   }
 }
 
-export async function adviseBlockSize(cf: BlockSizeColumnFamily, options: ColumnFamilyOptions, o: BlockSizeOptions): Promise<BlockSizeAdvice | null> {
+/**
+ * `compressionOf`: the compression each level is re-cut under (advise: the one it recommends, which
+ * --write-options writes with the block size); default, or where it gives null, today's as the
+ * OPTIONS file gives it.
+ */
+export async function adviseBlockSize(
+  cf: BlockSizeColumnFamily,
+  options: ColumnFamilyOptions,
+  o: BlockSizeOptions,
+  compressionOf?: (level: number) => { setting: LevelCompression; label: string } | null,
+): Promise<BlockSizeAdvice | null> {
   const today = options.blockSize
   const sizes = [...new Set([...BLOCK_SIZE_CANDIDATES, today])].sort((a, b) => a - b)
   const layouts: TableLayout[] = sizes.map((blockSize) => ({
@@ -244,7 +217,7 @@ export async function adviseBlockSize(cf: BlockSizeColumnFamily, options: Column
   }
   for (const { level, files } of cf.levels) {
     if (files.length === 0) continue
-    const s = levelSetting(options, shape, level)
+    const s = compressionOf?.(level) ?? levelSetting(options, shape, level)
     if (!s) {
       notes.push(
         `L${level}: compression ${compressionForLevel(options, level, levelContext(shape, level, options)).compression} is not one sstkit writes: left out`,
@@ -351,6 +324,7 @@ export async function adviseBlockSize(cf: BlockSizeColumnFamily, options: Column
   return {
     columnFamily: cf.name,
     today,
+    compression: compressionOf ? 'advised' : 'today',
     candidates,
     recommended,
     reason,
@@ -434,9 +408,10 @@ export interface BlockSizeRun extends Omit<BlockSizeOptions, 'budgetMs'> {
  */
 export async function attachBlockSizes(
   families: { name: string; blockSize?: BlockSizeAdvice }[],
-  groups: readonly { columnFamily: string; level: number | null; files: readonly { path: string; size: number }[] }[],
+  groups: readonly { columnFamily: string; level: number | null; files: readonly { path: string; size?: number }[] }[],
   options: DbOptions,
   run: BlockSizeRun,
+  compressionOf?: (columnFamily: string, level: number) => { setting: LevelCompression; label: string } | null,
 ): Promise<void> {
   const names = families.map((f) => f.name).filter((n) => options.columnFamilies.some((c) => c.name === n && c.tableFactory !== null))
   for (const family of families) {
@@ -444,8 +419,13 @@ export async function attachBlockSizes(
     if (!cfOptions || !names.includes(family.name)) continue
     const levels = groups
       .filter((g) => g.columnFamily === family.name && g.level !== null)
-      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size })) }))
-    const advice = await adviseBlockSize({ name: family.name, levels }, cfOptions, { ...run, budgetMs: run.budgetMs / Math.max(1, names.length) })
+      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size ?? statSync(f.path).size })) }))
+    const advice = await adviseBlockSize(
+      { name: family.name, levels },
+      cfOptions,
+      { ...run, budgetMs: run.budgetMs / Math.max(1, names.length) },
+      compressionOf && ((level) => compressionOf(family.name, level)),
+    )
     if (advice) family.blockSize = advice
   }
 }
@@ -462,4 +442,28 @@ export function applyBlockSizes(text: string, path: string, advices: readonly Bl
     changed = true
   }
   return changed ? encodeOptionsFile(file) : text
+}
+
+/** An advised setting (types/advice.ts SettingSpec) as a level's compression; null for a codec sstkit does not write. */
+export function levelCompressionOf(
+  s: Pick<SettingSpec, 'type' | 'level' | 'dict' | 'checksum' | 'label' | 'dictOptions' | 'maxCompressedBytesPerKb'>,
+  run: { maxDictBytes: number; trainBytes: number; maxDictBufferBytes: number },
+  runPerKb: number,
+): { setting: LevelCompression; label: string } | null {
+  const type = compressionTypeFromShortName(s.type)
+  if (type === undefined) return null
+  const d = s.dictOptions ?? run
+  return {
+    setting: {
+      type,
+      level: s.level,
+      dict: s.dict,
+      checksum: s.checksum,
+      maxDictBytes: d.maxDictBytes,
+      trainBytes: d.trainBytes,
+      maxDictBufferBytes: d.maxDictBufferBytes,
+      perKb: s.maxCompressedBytesPerKb ?? runPerKb,
+    },
+    label: s.label,
+  }
 }

@@ -42,7 +42,7 @@ function interval(c: BlockSizeCandidate): string {
 /** One line per candidate, for the text report. */
 export function blockSizeLines(a: BlockSizeAdvice): string[] {
   const out = [
-    `Block size, column family "${a.columnFamily}" (block_size, shared by its levels; each level's compression of today; ${a.files.evaluated} of ${a.files.of} files re-cut)`,
+    `Block size, column family "${a.columnFamily}" (block_size, shared by its levels; each level under ${a.compression === 'advised' ? 'the compression advised for it' : 'its compression of today'}; ${a.files.evaluated} of ${a.files.of} files re-cut)`,
   ]
   const rows = a.candidates.map((c) => {
     const mark = c.blockSize === a.recommended ? '→' : c.blockSize === a.today ? '=' : ' '
@@ -119,7 +119,7 @@ export function blockSizeHtml(a: BlockSizeAdvice): string {
     .join('')
   return [
     `<section class="block-size"><h3>Block size: ${escapeXml(a.columnFamily)}</h3>`,
-    `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (each level under its compression of today; bars: estimate, lines: 95% interval).</figcaption></figure>`,
+    `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (each level under ${a.compression === 'advised' ? 'the compression advised for it' : 'its compression of today'}; bars: estimate, lines: 95% interval).</figcaption></figure>`,
     `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
     `<p>${escapeXml(a.reason)}</p>`,
     ...a.notes.map((n) => `<p class="note">${escapeXml(n)}</p>`),

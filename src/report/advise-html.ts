@@ -11,6 +11,7 @@
 import { blobSummaryLine } from './advise-blob.js'
 import { createRequire } from 'node:module'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
+import { blockSizeHtml } from './advise-block-size.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
 import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import {
@@ -590,6 +591,7 @@ export function renderAdviceHtml(advice: Advice): string {
       `<section class="cf" id="cf${i}" data-name="${cfName(cf.name)}">`,
       `<h2>Column family <code>${cfName(cf.name)}</code></h2>`,
       ...cf.levels.map((l, j) => levelSection(l, i, j)),
+      ...(cf.blockSize ? [blockSizeHtml(cf.blockSize)] : []),
       '</section>',
     ].join('\n'),
   )

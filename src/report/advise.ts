@@ -7,6 +7,7 @@
  *
  * Signed percentages use ASCII '-' and '+', as the recompress report does.
  */
+import { blockSizeLines, blockSizeOptionsDiff, blockSizeOptionsText } from './advise-block-size.js'
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
@@ -211,6 +212,15 @@ export function versionLine(advice: Advice): string | null {
 
 /** The options to set for a column family: a diff against today's OPTIONS section when there is one, else the section to paste. */
 export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
+  const own = columnFamilyOptionsCode(cf)
+  if (!cf.blockSize) return own
+  // block_size goes in the column family's table section (report/advise-block-size.ts).
+  const table = own.diff ? blockSizeOptionsDiff(cf.blockSize) : blockSizeOptionsText(cf.blockSize)
+  if (table === '') return own
+  return { code: own.code.trim() === '' ? table : `${own.code}\n${table}`, diff: own.diff }
+}
+
+function columnFamilyOptionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
   if (cf.optionsChange) {
     if (cf.optionsChange.length === 0) return { code: '', diff: true }
     // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
@@ -709,6 +719,16 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
     section('LevelDB option to set')
     for (const line of levelDbLines(advice)) out.push(...prose(line, ctx.width, '  '))
   }
+  const blockSizes = advice.columnFamilies.flatMap((cf) => (cf.blockSize ? [cf.blockSize] : []))
+  if (blockSizes.length) {
+    section('Block size per column family')
+    // Each line wrapped under its own indent.
+    for (const b of blockSizes)
+      out.push(
+        '',
+        ...blockSizeLines(b).flatMap((l) => (l.length <= ctx.width ? [l] : prose(l.trimStart(), ctx.width, ' '.repeat(l.length - l.trimStart().length)))),
+      )
+  }
   section(advice.source.engine === 'leveldb' ? `RocksDB options, ${MIGRATION}` : 'RocksDB options to set')
   const release = releaseLine(advice)
   if (release) out.push(...prose(release, ctx.width))
@@ -887,6 +907,11 @@ export function renderAdviceMarkdown(advice: Advice): string {
   }
 
   if (advice.source.engine === 'leveldb') out.push('', '### LevelDB option to set', '', ...levelDbLines(advice).map((l) => `- ${mdText(l)}`))
+  const blockSizes = advice.columnFamilies.flatMap((cf) => (cf.blockSize ? [cf.blockSize] : []))
+  if (blockSizes.length) {
+    out.push('', '### Block size per column family')
+    for (const b of blockSizes) out.push('', '```', ...blockSizeLines(b), '```')
+  }
   out.push('', advice.source.engine === 'leveldb' ? `### RocksDB options, ${MIGRATION}` : '### RocksDB options to set')
   const release = releaseLine(advice)
   if (release) out.push('', mdText(release))

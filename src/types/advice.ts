@@ -182,6 +182,56 @@ export interface ColumnFamilyAdvice {
   optionsNeed?: { key: string; since: string | null; why: string[] }[]
   /** The change against today's OPTIONS section: each key advised, today's value (null: not set) and the new one. */
   optionsChange?: { key: string; today: string | null; advised: string }[]
+  /** block_size, a table option shared by the column family's levels (advise/block-size.ts); a database with an OPTIONS file. */
+  blockSize?: BlockSizeAdvice
+}
+
+// --- Block size per column family (advise/block-size.ts)
+
+export interface BytesInterval {
+  estimate: number
+  low: number
+  high: number
+}
+
+export interface BlockSizeCandidate {
+  blockSize: number
+  /** Data blocks with trailers plus dictionary blocks, every level of the column family. */
+  bytes: BytesInterval
+  /** Against today's block size's projection (estimate; -0.1 = 10% smaller). */
+  change: number
+  /** The index blocks (an estimate scaled like the data). */
+  indexBytes: number
+  dataBlocks: number
+  read: BlockSizeReadCost
+}
+
+export interface BlockSizeReadCost {
+  /** A point lookup that misses the block cache reads one data block: its mean stored size, trailer included (bottommost level). */
+  bytesReadPerLookup: number
+  /** …and decompresses it: its mean uncompressed size, also what the block cache holds per block. */
+  bytesDecompressedPerLookup: number
+  /** Decompression speed measured on the candidate's blocks, MB/s (null: not compressed). */
+  decompressMBps: number | null
+  /** Cores decompressing at the LOG's measured data block misses per second; null when not measured. */
+  readCores: number | null
+}
+
+export interface BlockSizeAdvice {
+  columnFamily: string
+  /** block_size of the OPTIONS file. */
+  today: number
+  /** Which compression every level was re-cut under: the one advised for it (what --write-options writes), or today's. */
+  compression: 'advised' | 'today'
+  candidates: BlockSizeCandidate[]
+  /** null: keep today's (nothing pays under the objective). */
+  recommended: number | null
+  reason: string
+  /** Table files evaluated, of the column family's live ones. */
+  files: { evaluated: number; of: number }
+  /** Per level: today's compression (held for every candidate), its files, and its projection per candidate (candidates' order). */
+  levels: { level: number; setting: string; files: number; evaluated: number; bytes: BytesInterval[] }[]
+  notes: string[]
 }
 
 export interface DatabaseVersion {

@@ -25,7 +25,8 @@ import { dbOptionsFrom } from '../../src/db/options.js'
 import { parseOptionsFile } from '../../src/format/options-file.js'
 import { openTable } from '../../src/table/reader.js'
 import { measureLevels, rewriteLevels } from '../fixtures/level-rewriter.mjs'
-import { ROOT } from '../helpers.js'
+import { ROOT, sstkit } from '../helpers.js'
+import type { Advice } from '../../src/types/advice.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-block-size-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -193,5 +194,53 @@ describe('levelProjection: a level whose files were sampled', () => {
     expect(p.df).toBe(2)
     // Files that all compress alike leave no doubt.
     expect(levelProjection([run(100, 30), run(300, 90)], 1000, 5, 0).variance).toBe(0)
+  })
+})
+
+describe('advise --write-options on examples/db: the advised block size and compression, come true under real RocksDB', () => {
+  let advice: Advice
+  let written: Map<string, number>
+  let optionsText: string
+  beforeAll(() => {
+    const db = join(tmp, 'advised-db')
+    const options = join(tmp, 'advised.OPTIONS')
+    cpSync(join(ROOT, 'examples/db'), db, { recursive: true })
+    const r = sstkit(['advise', db, '--write-options', options, '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    advice = JSON.parse(r.stdout) as Advice
+    optionsText = readFileSync(options, 'utf8')
+    const measured = measureLevels(db, rewriteLevels(db, options), openTable)
+    written = new Map(measured.map((m) => [`${m.columnFamily} L${m.level}`, m.written]))
+  }, 240_000)
+
+  it('every column family has its block size in the JSON, and the OPTIONS file written sets the advised one', () => {
+    const parsed = readOptionsText(optionsText)
+    for (const cf of advice.columnFamilies) {
+      const b = cf.blockSize!
+      expect(b.compression).toBe('advised')
+      expect(b.candidates.map((c) => c.blockSize)).toContain(b.today)
+      const set = parsed.columnFamilies.find((c) => c.name === cf.name)!.blockSize
+      expect(set).toBe(b.recommended ?? b.today)
+      // The levels were re-cut under the compression advised for each.
+      for (const l of b.levels) expect(l.setting).toBe(cf.levels.find((x) => x.level === l.level)!.recommended.estimate.setting.label)
+    }
+  })
+
+  it('RocksDB rewriting every level under those options writes each level as the advised block size projected', () => {
+    let levels = 0
+    for (const cf of advice.columnFamilies) {
+      const b = cf.blockSize!
+      const k = b.candidates.findIndex((c) => c.blockSize === (b.recommended ?? b.today))
+      for (const l of b.levels) {
+        const w = written.get(`${cf.name} L${l.level}`)!
+        const p = l.bytes[k]
+        const what = `${cf.name} L${l.level} ${l.setting} at ${b.candidates[k].blockSize}: wrote ${w} B, projected ${p.estimate} [${p.low}, ${p.high}]`
+        if (l.setting.startsWith('zstd') && !/^zstd [12]\b/.test(l.setting))
+          expect(Math.abs(w / p.estimate - 1), what).toBeLessThanOrEqual(ZSTD_VERSIONS_TOLERANCE)
+        else expect(w, what).toBe(p.estimate)
+        levels++
+      }
+    }
+    expect(levels).toBeGreaterThan(5)
   })
 })

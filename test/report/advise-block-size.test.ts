@@ -21,6 +21,7 @@ const cand = (blockSize: number, estimate: number, half: number, change: number)
 const advice: BlockSizeAdvice = {
   columnFamily: 'users',
   today: 4096,
+  compression: 'advised',
   candidates: [cand(4096, 10e6, 0, 0), cand(16384, 9e6, 1e5, -0.1), cand(65536, 8.9e6, 1e5, -0.11)],
   recommended: 16384,
   reason: '16KiB: -10.0% bytes against 4KiB, the smallest block size within 2% of the smallest bytes (64KiB: -11.0%)',
