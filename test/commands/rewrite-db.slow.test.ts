@@ -6,8 +6,8 @@
  * from the source (ldb replays the source's WAL as RocksDB 11 replays the copied one), and ldb
  * 7.8.3's manifest_dump of the output lists the source's files on the source's levels.
  */
-import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -129,4 +129,40 @@ describe.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools')
       expect(numbers(live.stdout)).toEqual(sourceNumbers)
     },
   )
+})
+
+describe.runIf(toolPresent('db_bench', existsSync('/usr/bin/db_bench'), 'apt-get install rocksdb-tools'))('a signal during a database rewrite', () => {
+  it('SIGTERM while tables are written: the run ends by the signal, nothing is left beside OUT, the source is untouched', async () => {
+    const db = join(work, 'bench-db')
+    const gen = spawnSync('/usr/bin/db_bench', [
+      '--benchmarks=fillseq',
+      `--db=${db}`,
+      '--num=300000',
+      '--value_size=200',
+      '--compression_type=none',
+      '--target_file_size_base=4194304',
+      '--seed=1',
+      '--statistics=0',
+      '--histogram=0',
+    ])
+    expect(gen.status).toBe(0)
+    for (const f of readdirSync(db)) if (f === 'LOCK' || f.startsWith('LOG')) rmSync(join(db, f))
+    const before = readdirSync(db).sort()
+    const parent = join(work, 'signal-out')
+    mkdirSync(parent)
+    const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'rewrite', db, '-o', join(parent, 'db'), '--level', '19'], { stdio: 'ignore' })
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)))
+    // Wait for the temporary directory beside OUT to hold a table being written, then signal.
+    const deadline = Date.now() + 60_000
+    for (;;) {
+      const tmp = readdirSync(parent).find((f) => f.startsWith('.db.sstkit-'))
+      if (tmp && readdirSync(join(parent, tmp)).length > 0) break
+      if (Date.now() > deadline) throw new Error('the rewrite never started writing')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    child.kill('SIGTERM')
+    expect(await exited).toBe('SIGTERM')
+    expect(readdirSync(parent)).toEqual([])
+    expect(readdirSync(db).sort()).toEqual(before)
+  })
 })

@@ -10,7 +10,7 @@
  * run's own timing is noisy, and marks those costs as on reference speeds.
  */
 import { zstdLevel } from '../codec/setting.js'
-import type { SettingSpec, Timing } from './model.js'
+import type { SettingSpec, Timing } from '../types/advice.js'
 
 const ZSTD_COMPRESS: [level: number, mbps: number][] = [
   [1, 245],
