@@ -39,6 +39,8 @@
 #define SUMMARY_INTS 5
 #define REDO (-1)
 #define NOT_HANDLED (-2)
+/* sstkit_decode_blocks: the block's contents do not fit in what is left of the output (internal: ends the call). */
+#define OUT_FULL (-3)
 
 /* ChecksumType (format/checksum-type.ts). */
 enum { CHECKSUM_NONE = 0, CHECKSUM_CRC32C = 1, CHECKSUM_XXHASH = 2, CHECKSUM_XXHASH64 = 3, CHECKSUM_XXH3 = 4 };
@@ -316,14 +318,15 @@ static int64_t short_varint(const uint8_t **p, const uint8_t *end) {
 }
 
 /*
- * A ZSTD or LZ4 block's payload decompressed into contents_buf, with codec/compression.ts
+ * A ZSTD or LZ4 block's payload decompressed into dst (NULL: this thread's contents_buf), with codec/compression.ts
  * decompressBlock's framing and checks: the declared size (a varint, or for LZ4 below
  * format_version 2 the first 4 bytes of an 8-byte header), at most max_output, and exactly
  * what decoding yields. The dictionary (dict_len 0: none) is used as the JavaScript path uses
- * it. Returns the contents' size, REDO (the JavaScript path words the problem) or NOT_HANDLED.
+ * it. Returns the contents' size, REDO (the JavaScript path words the problem), NOT_HANDLED, or
+ * OUT_FULL when the declared size is over dst_capacity.
  */
 static int64_t decompress_framed(uint8_t type, const uint8_t *payload, size_t size, int32_t format_version, double max_output, const uint8_t *dict,
-                                 size_t dict_len, uint32_t dict_id) {
+                                 size_t dict_len, uint32_t dict_id, uint8_t *dst, size_t dst_capacity) {
   const uint8_t *body = payload, *end = payload + size;
   const int lz4 = type == COMPRESSION_LZ4 || type == COMPRESSION_LZ4HC;
   int64_t declared;
@@ -340,11 +343,16 @@ static int64_t decompress_framed(uint8_t type, const uint8_t *payload, size_t si
   /* Decoding cannot yield more than this (an LZ4 byte at most 255, a 3-byte zstd block header at most 128 KiB): a larger claim is damage. */
   if (lz4 ? (uint64_t)declared > 255 * (uint64_t)body_len + 64 : (uint64_t)declared > ((uint64_t)body_len / 3 + 1) << 17) return REDO;
   if ((uint64_t)declared > MAX_FRAMED_CONTENTS) return NOT_HANDLED;
-  if (!reserve(&contents_buf, &contents_capacity, declared > 0 ? (size_t)declared : 1)) return REDO;
+  if (dst) {
+    if ((uint64_t)declared > dst_capacity) return OUT_FULL;
+  } else {
+    if (!reserve(&contents_buf, &contents_capacity, declared > 0 ? (size_t)declared : 1)) return REDO;
+    dst = contents_buf;
+  }
   if (lz4) {
     if (body_len > LZ4_MAX_SIZE || dict_len > LZ4_MAX_SIZE) return REDO;
-    int n = dict_len > 0 ? lz4_decompress_dict((const char *)body, (char *)contents_buf, (int)body_len, (int)declared, (const char *)dict, (int)dict_len)
-                         : lz4_decompress((const char *)body, (char *)contents_buf, (int)body_len, (int)declared);
+    int n = dict_len > 0 ? lz4_decompress_dict((const char *)body, (char *)dst, (int)body_len, (int)declared, (const char *)dict, (int)dict_len)
+                         : lz4_decompress((const char *)body, (char *)dst, (int)body_len, (int)declared);
     return n == declared ? declared : REDO;
   }
   /* A frame announcing another size fails in decoding (or in the size check) anyway: not decoded. */
@@ -360,9 +368,9 @@ static int64_t decompress_framed(uint8_t type, const uint8_t *payload, size_t si
       ddict_id = dict_id;
     }
     if (!zstd_ddict) return REDO;
-    n = zstd.decompress_ddict(zstd_dctx, contents_buf, (size_t)declared, body, body_len, zstd_ddict);
+    n = zstd.decompress_ddict(zstd_dctx, dst, (size_t)declared, body, body_len, zstd_ddict);
   } else {
-    n = zstd.decompress(zstd_dctx, contents_buf, (size_t)declared, body, body_len);
+    n = zstd.decompress(zstd_dctx, dst, (size_t)declared, body, body_len);
   }
   return !zstd.is_error(n) && n == (size_t)declared ? declared : REDO;
 }
@@ -543,7 +551,7 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
       contents = contents_buf;
       contents_len = declared;
     } else if (framed) {
-      const int64_t r = decompress_framed(type, block, (size_t)size, format_version, max_output, dict, dict_len, dict_id);
+      const int64_t r = decompress_framed(type, block, (size_t)size, format_version, max_output, dict, dict_len, dict_id, NULL, 0);
       if (r < 0) {
         m[0] = (int32_t)r;
         continue;
@@ -568,6 +576,92 @@ int32_t sstkit_verify_blocks(const uint8_t *src, double src_length, double src_o
     m[0] = entries;
   }
   *keys_used = (double)used;
+  return b;
+}
+
+/*
+ * scan's and sst-dump's per-block reading of a chunk in one call: for each block of `handles`
+ * (inside src, the chunk's bytes read from file offset src_offset), the checksum (with
+ * VERIFY_CHECKSUMS) and the contents, decompressed as sstkit_verify_blocks decompresses them
+ * (RAW_BLOCKS: the payload as stored), written one after another into out. results[2b] is
+ * where block b's contents start in out, results[2b + 1] their length, or REDO (read it again
+ * in JavaScript, which words the problem) or NOT_HANDLED (a codec or checksum not done here).
+ *
+ * Returns how many blocks were done: n, or fewer when the next block's contents do not fit in
+ * what is left of out (the caller prints those done and calls again from there), or -1 when
+ * the call's own arguments are unusable.
+ */
+int32_t sstkit_decode_blocks(const uint8_t *src, double src_length, double src_offset, const double *handles, int32_t n, int32_t flags,
+                             int32_t checksum_type, uint32_t context_base, int32_t format_version, double limit, double max_block_bytes,
+                             double max_output, const uint8_t *dict, double dict_length, uint32_t dict_id, uint8_t *out, double out_capacity,
+                             double *results) {
+  if (n < 0 || src_length < 0 || out_capacity < 0 || dict_length < 0 || (dict_length > 0 && !dict)) return -1;
+  register_thread();
+  const size_t dict_len = (size_t)dict_length, capacity = (size_t)out_capacity;
+  const uint64_t src_len = (uint64_t)src_length, src_off = (uint64_t)src_offset;
+  const int verify = (flags & VERIFY_CHECKSUMS) != 0;
+  const int checksum_ok = !verify || checksum_available(checksum_type);
+  size_t used = 0;
+  int32_t b = 0;
+  for (; b < n; b++) {
+    double *r = results + 2 * (size_t)b;
+    const double offset_d = handles[2 * (size_t)b], size_d = handles[2 * (size_t)b + 1];
+    r[0] = (double)used;
+    if (size_d > max_block_bytes || offset_d + size_d + BLOCK_TRAILER_BYTES > limit) {
+      r[1] = REDO;
+      continue;
+    }
+    const uint64_t offset = (uint64_t)offset_d, size = (uint64_t)size_d;
+    if (!checksum_ok || offset < src_off || offset - src_off + size + BLOCK_TRAILER_BYTES > src_len) {
+      r[1] = NOT_HANDLED;
+      continue;
+    }
+    const uint8_t *block = src + (offset - src_off);
+    const uint8_t type = (flags & RAW_BLOCKS) ? COMPRESSION_NONE : block[size];
+    const int framed = ((type == COMPRESSION_ZSTD || type == COMPRESSION_ZSTD_NOT_FINAL) && zstd.decompress) ||
+                       ((type == COMPRESSION_LZ4 || type == COMPRESSION_LZ4HC) && lz4_decompress);
+    if (type != COMPRESSION_NONE && !(type == COMPRESSION_SNAPPY && snappy_uncompress) && !framed) {
+      r[1] = NOT_HANDLED;
+      continue;
+    }
+    /* Whether it fits, before the checksum: a block that does not is done by the next call. */
+    size_t declared = (size_t)size;
+    if (type == COMPRESSION_SNAPPY) {
+      /* Snappy's densest element, a 3-byte copy, yields 64 bytes: a larger claim is damage. */
+      if (snappy_length((const char *)block, (size_t)size, &declared) != 0 || (double)declared > max_output || declared > 22 * size + 32) {
+        r[1] = REDO;
+        continue;
+      }
+    }
+    if (!framed && declared > capacity - used) break;
+    if (verify) {
+      uint32_t computed = block_checksum(checksum_type, block, (size_t)size + 1);
+      if (format_version >= 6) computed += context_modifier(context_base, offset);
+      if (computed != fixed32(block + size + 1)) {
+        r[1] = REDO;
+        continue;
+      }
+    }
+    if (type == COMPRESSION_NONE) {
+      memcpy(out + used, block, (size_t)size);
+    } else if (type == COMPRESSION_SNAPPY) {
+      size_t out_len = declared;
+      if (snappy_uncompress((const char *)block, (size_t)size, (char *)out + used, &out_len) != 0 || out_len != declared) {
+        r[1] = REDO;
+        continue;
+      }
+    } else {
+      const int64_t d = decompress_framed(type, block, (size_t)size, format_version, max_output, dict, dict_len, dict_id, out + used, capacity - used);
+      if (d == OUT_FULL) break;
+      if (d < 0) {
+        r[1] = (double)d;
+        continue;
+      }
+      declared = (size_t)d;
+    }
+    r[1] = (double)declared;
+    used += declared;
+  }
   return b;
 }
 

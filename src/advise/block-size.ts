@@ -23,7 +23,8 @@
 import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { Property } from '../format/properties.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
-import { type ColumnFamilyOptions, compressionForLevel } from '../db/options.js'
+import { type ColumnFamilyOptions, compressionForLevel, type DbOptions } from '../db/options.js'
+import { columnFamilySections, encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
 import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
 import { recompressLayouts } from '../recompress/layouts.js'
 import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
@@ -131,7 +132,11 @@ function rawBytes(path: string): number {
 }
 
 /** The setting RocksDB gives `level`'s new files today, as recompress's matrix takes it. */
-function levelSetting(options: ColumnFamilyOptions, cf: ColumnFamilyView, level: number): { setting: LevelFiles['setting']; label: string } | null {
+function levelSetting(
+  options: ColumnFamilyOptions,
+  cf: Parameters<typeof levelContext>[0],
+  level: number,
+): { setting: LevelFiles['setting']; label: string } | null {
   const { compression, opts } = compressionForLevel(options, level, levelContext(cf, level, options))
   let type = compressionTypeFromOptionName(compression)
   // The pre-1.0 zstd id writes the same frames.
@@ -207,7 +212,21 @@ export function levelProjection(
  * The block size advice of one column family: every candidate projected over its levels, the
  * read side stated, and the recommendation under the objective.
  */
-export async function adviseBlockSize(cf: ColumnFamilyView, options: ColumnFamilyOptions, o: BlockSizeOptions): Promise<BlockSizeAdvice | null> {
+/** A column family's live table files by level, as advise's inputs group them (held paths; missing files left out). */
+export interface BlockSizeColumnFamily {
+  name: string
+  levels: { level: number; files: { path: string; size: number }[] }[]
+}
+
+/** A column family of a database as adviseBlockSize takes it. */
+export function blockSizeColumnFamily(cf: ColumnFamilyView): BlockSizeColumnFamily {
+  return {
+    name: cf.name,
+    levels: cf.levels.map((files, level) => ({ level, files: files.filter((f) => f.exists).map((f) => ({ path: f.path, size: f.fileSize })) })),
+  }
+}
+
+export async function adviseBlockSize(cf: BlockSizeColumnFamily, options: ColumnFamilyOptions, o: BlockSizeOptions): Promise<BlockSizeAdvice | null> {
   const today = options.blockSize
   const sizes = [...new Set([...BLOCK_SIZE_CANDIDATES, today])].sort((a, b) => a - b)
   const layouts: TableLayout[] = sizes.map((blockSize) => ({
@@ -218,18 +237,21 @@ export async function adviseBlockSize(cf: ColumnFamilyView, options: ColumnFamil
   }))
   const notes: string[] = []
   const levels: LevelFiles[] = []
-  const deepest = cf.levels.reduce((d, files, i) => (files.some((f) => f.exists) ? i : d), -1)
-  for (const [level, files] of cf.levels.entries()) {
-    const live = files.filter((f) => f.exists)
-    if (live.length === 0) continue
-    const s = levelSetting(options, cf, level)
+  // RocksDB's level context (bottommost, base level) from the level sizes, indexed by level.
+  const depth = Math.max(-1, ...cf.levels.filter((l) => l.files.length > 0).map((l) => l.level))
+  const shape = {
+    levels: Array.from({ length: depth + 1 }, (_, i) => (cf.levels.find((l) => l.level === i)?.files ?? []).map((f) => ({ fileSize: f.size }))),
+  }
+  for (const { level, files } of cf.levels) {
+    if (files.length === 0) continue
+    const s = levelSetting(options, shape, level)
     if (!s) {
       notes.push(
-        `L${level}: compression ${compressionForLevel(options, level, levelContext(cf, level, options)).compression} is not one sstkit writes: left out`,
+        `L${level}: compression ${compressionForLevel(options, level, levelContext(shape, level, options)).compression} is not one sstkit writes: left out`,
       )
       continue
     }
-    levels.push({ level, bottommost: level === deepest, ...s, files: live.map((f) => ({ path: f.path, raw: rawBytes(f.path) })) })
+    levels.push({ level, bottommost: level === depth, ...s, files: files.map((f) => ({ path: f.path, raw: rawBytes(f.path) })) })
   }
   const allFiles = levels.reduce((n, l) => n + l.files.length, 0)
   if (allFiles === 0) return null
@@ -397,4 +419,47 @@ export function decideBlockSize(
       )
     }
   }
+}
+
+/** What attachBlockSizes needs of advise's run. */
+export interface BlockSizeRun extends Omit<BlockSizeOptions, 'budgetMs'> {
+  /** Wall time for every column family's block size together, ms (split evenly; two files a level are always re-cut). */
+  budgetMs: number
+}
+
+/**
+ * advise's hook: the block size advice of every column family of a database with an OPTIONS
+ * file, put on its column family's advice (`blockSize`). `groups` are advise's inputs (a column
+ * family and level, its files).
+ */
+export async function attachBlockSizes(
+  families: { name: string; blockSize?: BlockSizeAdvice }[],
+  groups: readonly { columnFamily: string; level: number | null; files: readonly { path: string; size: number }[] }[],
+  options: DbOptions,
+  run: BlockSizeRun,
+): Promise<void> {
+  const names = families.map((f) => f.name).filter((n) => options.columnFamilies.some((c) => c.name === n && c.tableFactory !== null))
+  for (const family of families) {
+    const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
+    if (!cfOptions || !names.includes(family.name)) continue
+    const levels = groups
+      .filter((g) => g.columnFamily === family.name && g.level !== null)
+      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size })) }))
+    const advice = await adviseBlockSize({ name: family.name, levels }, cfOptions, { ...run, budgetMs: run.budgetMs / Math.max(1, names.length) })
+    if (advice) family.blockSize = advice
+  }
+}
+
+/** Today's OPTIONS file text with each advised block_size set in its column family's table section. */
+export function applyBlockSizes(text: string, path: string, advices: readonly BlockSizeAdvice[]): string {
+  const file = parseOptionsFile(text, path)
+  let changed = false
+  for (const a of advices) {
+    if (a.recommended === null || a.recommended === a.today) continue
+    const table = columnFamilySections(file, a.columnFamily)?.table
+    if (!table) continue
+    table.entries.set('block_size', String(a.recommended))
+    changed = true
+  }
+  return changed ? encodeOptionsFile(file) : text
 }

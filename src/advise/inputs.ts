@@ -6,15 +6,17 @@
 import { type BlobColumnFamilyInput, blobInputs } from './blob.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { exactText } from '../format/exact-text.js'
 import { PROPERTIES_BLOCK } from '../format/metaindex.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel, type DbOptions } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
-import type { Advice } from './model.js'
+import type { Advice } from '../types/advice.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
-import { settingFromOptions } from './settings.js'
+import { settingFromOptions } from '../db/today-setting.js'
+import type { ListedFile } from './unreadable.js'
 
 export interface ResolvedInputs {
   groups: GroupInput[]
@@ -33,6 +35,8 @@ export interface ResolvedInputs {
   options?: { parsed: DbOptions; text: string } | null
   /** Column families with live blob files (integrated BlobDB), for advise/blob.ts. */
   blobColumnFamilies?: BlobColumnFamilyInput[]
+  /** Every live table file the MANIFEST lists (paths in the database directory), read or not. */
+  listed?: ListedFile[]
 }
 
 /** `pin`: hold the database's current version for the run (db/pin.ts), so that RocksDB writing and compacting meanwhile changes nothing read. */
@@ -154,7 +158,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
   notes.push(...db.warnings)
   let optionsText: string | null = null
   try {
-    optionsText = db.options ? readFileSync(db.options.path, 'utf8') : null
+    optionsText = db.options ? exactText(readFileSync(db.options.path)) : null
   } catch {
     // RocksDB replaced it since it was parsed: no diff or --write-options from it.
   }
@@ -173,7 +177,10 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     const shown = db.unlistedFiles.slice(0, 3).join(', ') + (db.unlistedFiles.length > 3 ? ', ...' : '')
     finding = `${db.manifestPath}: lists no live table file while ${db.unlistedFiles.length} lie in the directory (${shown}): the MANIFEST may have been cut short; nothing to advise on`
   } else if (listed > 0 && groups.length === 0) {
-    finding = `${dir}: every live table file the MANIFEST lists (${listed}) is missing on disk (the first: ${db.missingFiles[0].path}); nothing to advise on`
+    const unlisted = db.unlistedFiles.length
+      ? `; ${db.unlistedFiles.length} table file(s) on disk it does not list (${db.unlistedFiles.slice(0, 3).join(', ')}${db.unlistedFiles.length > 3 ? ', ...' : ''})`
+      : ''
+    finding = `${dir}: every live table file the MANIFEST lists (${listed}) is missing on disk (the first: ${db.missingFiles[0].path})${unlisted}; nothing to advise on`
   }
   return {
     groups,
@@ -201,6 +208,9 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     notes,
     dynamicLevels,
     blobColumnFamilies: blobInputs(db.columnFamilies, db.options),
+    listed: db.columnFamilies.flatMap((cf) =>
+      cf.levels.flatMap((files, level) => files.map((f) => ({ columnFamily: cf.name, level, path: pin ? pin.originalPath(f.path) : f.path }))),
+    ),
     finding,
     problem: null,
     // RocksDB cannot open a database with a live file missing (ldb fails on it): a finding, not just a note.

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
-import type { ColumnFamilyAdvice } from '../advise/model.js'
-import { advisedOptionsFile } from '../advise/apply-options.js'
+import type { ColumnFamilyAdvice } from '../types/advice.js'
+import { advisedOptionsFile } from '../db/apply-options.js'
 import { type RewriteFlagValues, rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressBar, progressLine } from '../cli/progress.js'
 import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
@@ -9,7 +9,9 @@ import { isFileError, NotSupportedError } from '../errors.js'
 import { RewriteError, type RewriteResult } from '../index.js'
 import { BLOB_NOT_REWRITTEN } from '../report/blob.js'
 import { rewriteDbModel, rewriteDbSummary, rewriteModel } from '../report/rewrite.js'
-import { type DbRewriteResult, isDatabaseInput, newestOptionsText, rewriteDatabase } from '../rewrite/database.js'
+import { dbOptionsFrom } from '../db/options.js'
+import { parseOptionsFile } from '../format/options-file.js'
+import { type DbRewriteResult, defaultOptionsText, isDatabaseInput, newestOptionsText, rewriteDatabase } from '../rewrite/database.js'
 import { readDbAdvice } from '../rewrite/db-advice.js'
 import { renderTable } from '../report/table.js'
 import { rewriteTargets } from '../rewrite/plan.js'
@@ -123,9 +125,10 @@ A database directory (one holding CURRENT) becomes a new database OUT: every liv
         advice,
         blockSizeFromOptions: !given('block-size') && !given('restart-interval'),
         optionsText: (view) => {
-          const text = newestOptionsText(view)
-          if (text === null || !advice || !view.options) return text
-          return advisedOptionsFile(text, view.options, advice.options as ColumnFamilyAdvice[]).text
+          const text = newestOptionsText(view) ?? defaultOptionsText(view)
+          if (!advice) return text
+          const today = view.options ?? dbOptionsFrom(parseOptionsFile(text), 'OPTIONS')
+          return advisedOptionsFile(text, today, advice.options as ColumnFamilyAdvice[]).text
         },
         force: flags.force,
         jobs: flags.jobs,

@@ -453,7 +453,7 @@ function sortLevels(levels: LiveFile[][], comparator: string | null): void {
  * level >= num_non_empty_levels - 1 (the deepest non-empty level or below); the base level is
  * RocksDB's for the current level sizes (`dynamicBaseLevel`).
  */
-export function levelContext(cf: ColumnFamilyView, level: number, options: ColumnFamilyOptions): LevelContext {
+export function levelContext(cf: { readonly levels: readonly (readonly { fileSize: number }[])[] }, level: number, options: ColumnFamilyOptions): LevelContext {
   const numNonEmptyLevels = cf.levels.reduce((n, files, i) => (files.length > 0 ? i + 1 : n), 0)
   const levelBytes = cf.levels.map((files) => files.reduce((s, f) => s + f.fileSize, 0))
   return {

@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { compressionOptionName } from '../codec/compression.js'
 import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL } from '../codec/setting.js'
 import { CorruptionError } from '../format/errors.js'
+import { exactText } from '../format/exact-text.js'
 import {
   OPTIONS_SECTION,
   columnFamilySections,
@@ -144,7 +145,8 @@ export function readNewestOptions(dir: string): DbOptions | null {
 }
 
 export function readOptionsFile(path: string): DbOptions {
-  return dbOptionsFrom(parseOptionsFile(readFileSync(path, 'utf8'), path), path)
+  // Column family names are bytes: read exactly (format/exact-text.ts), so that they match the MANIFEST's.
+  return dbOptionsFrom(parseOptionsFile(exactText(readFileSync(path)), path), path)
 }
 
 /** The typed view of a parsed OPTIONS file. */

@@ -327,7 +327,8 @@ function runChanges(dir: string, live: Set<number>, atStart: Set<number>): RunCh
     now = new Set()
   }
   let deletedFiles = 0
-  for (const n of live) if (!now.has(n)) deletedFiles++
+  // a live file missing from the start (the MANIFEST lists it, the disk never had it) was not deleted during the run
+  for (const n of live) if (atStart.has(n) && !now.has(n)) deletedFiles++
   let addedFiles = 0
   for (const n of now) if (!live.has(n) && !atStart.has(n)) addedFiles++
   let manifestNow: string | null = null

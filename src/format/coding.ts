@@ -6,6 +6,7 @@
  * in the file the bad bytes are.
  */
 import { CorruptionError } from './errors.js'
+import { exactTextBytes } from './exact-text.js'
 
 /** Longest legal varint32 (7 bits per byte). */
 export const MAX_VARINT32_BYTES = 5
@@ -208,15 +209,13 @@ export function escapeBytes(b: Uint8Array): string {
 
 /**
  * A name or text read from a file (a meta block's name, a property's name or value), for people and JSON:
- * as it is when all printable ASCII, else escaped as escapeBytes escapes keys (its bytes: latin1 where every
- * character is one, else UTF-8; a byte that was not UTF-8 shows as U+FFFD's), so that damage never puts raw
- * control bytes into a line.
+ * as it is when all printable ASCII, else its bytes (UTF-8, and a byte that was not UTF-8 as itself:
+ * format/exact-text.ts) escaped as escapeBytes escapes keys, so that damage never puts raw control
+ * bytes into a line.
  */
 export function escapeText(s: string): string {
   if (/^[\x20-\x7e]*$/.test(s)) return s
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for
-  const bytes = /^[\x00-\xff]*$/.test(s) ? Buffer.from(s, 'latin1') : Buffer.from(s, 'utf8')
-  return escapeBytes(bytes)
+  return escapeBytes(exactTextBytes(s))
 }
 
 /** Lower-case hex of the bytes: the one hex encoder (reports, sst_dump emulation, the browser). */

@@ -7,6 +7,7 @@
  * user-collected property, kept as raw bytes (a few well-known ones decoded).
  */
 import { BlockBuilder, BlockIter } from './block.js'
+import { exactText } from './exact-text.js'
 import { Cursor, compareBytes, encodeVarint, escapeBytesShort, readFixed32, readFixed64, utf8 } from './coding.js'
 import { CorruptionError } from './errors.js'
 
@@ -169,7 +170,7 @@ export function decodeProperties(block: Uint8Array, base: number): TableProperti
       throw new CorruptionError(`properties block: keys are not sorted or repeat ('${escapeBytesShort(key)}')`, base + it.entryOffset)
     }
     prev = key.slice()
-    const name = utf8(key)
+    const name = exactText(key)
     const value = it.value.slice()
     raw.push({ name, value, valueOffset: base + it.valueStart })
     if (NUMERIC.has(name)) {
@@ -177,7 +178,7 @@ export function decodeProperties(block: Uint8Array, base: number): TableProperti
       const v = c.varint64Big()
       known.set(name, v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v)
     } else if (STRING.has(name)) {
-      known.set(name, utf8(value))
+      known.set(name, exactText(value))
     } else if (BINARY.has(name)) {
       known.set(name, value)
     } else {

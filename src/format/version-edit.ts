@@ -17,6 +17,7 @@
  * record RocksDB wrote decodes and re-encodes to the same bytes (tested on real MANIFESTs).
  */
 import { Cursor, encodeVarint } from './coding.js'
+import { exactText, exactTextBytes } from './exact-text.js'
 import { CorruptionError, NotSupportedError } from './errors.js'
 import { INTERNAL_KEY_TRAILER_BYTES, MAX_SEQUENCE_NUMBER } from './internal-key.js'
 
@@ -202,7 +203,6 @@ export function emptyVersionEdit(): VersionEdit {
 }
 
 const TEXT = new TextDecoder('utf-8', { fatal: false })
-const UTF8 = new TextEncoder()
 
 /**
  * Decode one VersionEdit. `base` is the file offset of `bytes[0]` (for messages), `what` names
@@ -280,7 +280,7 @@ export function decodeVersionEdit(bytes: Uint8Array, base = 0, what = 'VersionEd
         edit.columnFamily = c.varint32()
         break
       case VersionEditTag.ColumnFamilyAdd:
-        edit.columnFamilyAdd = TEXT.decode(c.lengthPrefixed())
+        edit.columnFamilyAdd = exactText(c.lengthPrefixed())
         break
       case VersionEditTag.ColumnFamilyDrop:
         edit.columnFamilyDrop = true
@@ -481,7 +481,7 @@ class Out {
     return this.bytes(encodeVarint(v))
   }
   prefixed(b: Uint8Array | string): this {
-    const bytes = typeof b === 'string' ? UTF8.encode(b) : b
+    const bytes = typeof b === 'string' ? exactTextBytes(b) : b
     return this.varint(bytes.length).bytes(bytes)
   }
   fixed64(v: bigint): this {

@@ -12,7 +12,7 @@ import { blobSummaryLine } from './advise-blob.js'
 import { createRequire } from 'node:module'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
-import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
+import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import {
   blobLines,
   escapeName,
@@ -40,6 +40,7 @@ import {
   stopText,
   todayBytes,
   todayLabel,
+  unreadableRows,
 } from './advise.js'
 
 type ECharts = typeof import('echarts')
@@ -325,6 +326,9 @@ function databaseTable(advice: Advice): string {
       l.todayOptions ? text(l.todayOptions.label) + (optionsDiffer(l) ? ' <span class="warn">(differs)</span>' : '') : '',
       text(l.todayRatio.toFixed(2)),
     ]),
+  )
+  rows.push(
+    ...unreadableRows(advice, (n, first) => (first ? `<code>${cfName(n)}</code>` : ''), 9, 6).map((r) => r.map((c) => (typeof c === 'number' ? text(c) : c))),
   )
   for (const name of advice.source.emptyColumnFamilies ?? []) rows.push([`<code>${cfName(name)}</code>`, 'empty', '0', '', '', '', '', '', ''])
   return htmlTable(

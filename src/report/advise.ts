@@ -9,7 +9,9 @@
  */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
-import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
+import { hasRawBytes } from '../format/exact-text.js'
+import { escapeOptionString } from '../format/options-file.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
 import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
@@ -33,13 +35,16 @@ const CF_NAME_WIDTH = 20
 
 /** A fraction as signed percentage points, the sign the change's own: "+8.6", "-50.4". */
 function signedPoints(v: number, digits: number): string {
-  return signedPercent(v, digits).slice(0, -1)
+  // a bound that rounds to zero has no sign ("-0.0" reads as a loss)
+  return Math.abs(v * 100).toFixed(digits) === (0).toFixed(digits) ? (0).toFixed(digits) : signedPercent(v, digits).slice(0, -1)
 }
 
 export { escapeName, formatSize, NOISY_MARK, printable, signedPercent, wrapWords }
 
-/** "-18.4% (-18.9..-17.9)": the change and its 95% interval. */
+/** "-18.4% (-18.9..-17.9)": the change and its 95% interval; "-<0.1%" alone where all three round to less than 0.1. */
 export function formatChange(c: Interval): string {
+  const tiny = (v: number) => Math.abs(v) < 0.0005
+  if (tiny(c.estimate) && tiny(c.low) && tiny(c.high)) return c.estimate === 0 ? '0.0%' : `${c.estimate < 0 ? '-' : '+'}<0.1%`
   return `${signedPercent(c.estimate)} (${signedPoints(c.low, 1)}..${signedPoints(c.high, 1)})`
 }
 
@@ -208,15 +213,19 @@ export function versionLine(advice: Advice): string | null {
 export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
   if (cf.optionsChange) {
     if (cf.optionsChange.length === 0) return { code: '', diff: true }
-    const lines = [`[CFOptions "${cf.name}"]`]
+    // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
+    const lines = [`[CFOptions "${rawBytesEscaped(escapeOptionString(cf.name))}"]`]
     for (const c of cf.optionsChange) {
       if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
       lines.push(`+  ${c.key}=${c.advised}`)
     }
     return { code: lines.join('\n'), diff: true }
   }
-  return { code: cf.optionsText.replace(/\n+$/, ''), diff: false }
+  return { code: rawBytesEscaped(cf.optionsText.replace(/\n+$/, '')), diff: false }
 }
+
+/** A name's bytes that are not UTF-8 (format/exact-text.ts) as \xNN: a terminal would show each as U+FFFD. */
+const rawBytesEscaped = (s: string) => s.replace(/[\udc80-\udcff]/g, (c) => `\\x${(c.charCodeAt(0) & 0xff).toString(16)}`)
 
 /** Which release the options are written for, or that it is unknown. */
 export function releaseLine(advice: Advice): string | null {
@@ -243,7 +252,11 @@ export function optionsFootnotes(advice: Advice, cf: Advice['columnFamilies'][nu
       out.push(`${n.key} as written needs RocksDB ${n.since === null ? 'of a release to come' : `≥ ${n.since}`} (${n.why.join(', ')})`)
     }
   }
-  if (cf.optionsChange?.length) out.push("replace these lines of today's section (RocksDB keeps the last of duplicate keys): or use --write-options FILE")
+  if (hasRawBytes(cf.name)) out.push("the name's bytes that are not UTF-8 are shown as \\xNN: --write-options FILE writes them as they are")
+  if (cf.optionsChange?.length)
+    out.push(
+      "replace these lines in today's section (RocksDB keeps the last of duplicate keys, so adding them below is not enough), or write the whole file with --write-options FILE",
+    )
   return out
 }
 
@@ -378,7 +391,11 @@ const LEVEL_COLUMNS: Column[] = [{ header: 'Column family' }, { header: 'Level' 
 type NameCell = (cf: Pick<ColumnFamilyAdvice, 'name'>, firstLevel: boolean) => Cell
 /** Names escaped and shortened for a terminal, no two alike. */
 function textNames(advice: Advice): NameCell {
-  const names = [...advice.columnFamilies.map((c) => c.name), ...(advice.source.emptyColumnFamilies ?? [])]
+  const names = [
+    ...advice.columnFamilies.map((c) => c.name),
+    ...(advice.source.unreadableColumnFamilies ?? []).map((c) => c.name),
+    ...(advice.source.emptyColumnFamilies ?? []),
+  ]
   const short = shortNames(names.map(escapeName), CF_NAME_WIDTH)
   return (cf, first) => (first ? (short.get(escapeName(cf.name)) ?? escapeName(cf.name)) : '')
 }
@@ -391,6 +408,23 @@ function emptyRows(advice: Advice, name: NameCell, columns: number): Cell[][] {
     while (row.length < columns) row.push(row.length === 2 ? 0 : '')
     return row
   })
+}
+
+/**
+ * Rows for the column families whose live tables could not be read (missing or damaged): one per
+ * level, its files counted and said unreadable in the `said` column (the Left out section says why).
+ */
+export function unreadableRows<T>(advice: Advice, name: (n: string, first: boolean) => T, columns: number, said: number): (T | string | number)[][] {
+  const rows: (T | string | number)[][] = []
+  for (const cf of advice.source.unreadableColumnFamilies ?? []) {
+    const levels = [...new Set(cf.files.map((f) => f.level))].sort((a, b) => a - b)
+    for (const [i, level] of levels.entries()) {
+      const row: (T | string | number)[] = [name(cf.name, i === 0), `L${level}`, cf.files.filter((f) => f.level === level).length]
+      while (row.length < columns) row.push(row.length === said ? 'unreadable' : '')
+      rows.push(row)
+    }
+  }
+  return rows
 }
 
 /** One row per level: its column family, its label, then `cells`; with `gap`, a blank row of that width between column families. */
@@ -417,6 +451,8 @@ function databaseModel(advice: Advice, ctx: TextContext): TableModel {
     ],
     7,
   )
+  const unreadable = unreadableRows(advice, (n, first) => textName({ name: n }, first), 7, 5) as Cell[][]
+  if (unreadable.length > 0) rows.push(blankRow(7), ...unreadable)
   const empty = emptyRows(advice, textName, 7)
   if (empty.length > 0) rows.push(blankRow(7), ...empty)
   const levels = advice.columnFamilies.flatMap((c) => c.levels)
@@ -725,7 +761,7 @@ function mdDatabaseModel(advice: Advice): TableModel {
     l.todayOptions ? mdText(l.todayOptions.label) + (optionsDiffer(l) ? ' (differs)' : '') : '',
     l.todayRatio.toFixed(2),
   ])
-  rows.push(...emptyRows(advice, mdName, 9))
+  rows.push(...(unreadableRows(advice, (n) => mdName({ name: n }, true), 9, 6) as Cell[][]), ...emptyRows(advice, mdName, 9))
   return {
     columns: [
       ...LEVEL_COLUMNS,

@@ -49,15 +49,15 @@ export interface PropsJson {
  */
 export function propsJson(file: string, t: Table, options: { identifyFilter?: boolean } = {}): PropsJson {
   const properties: Record<string, number | string> = {}
-  // Names and text read from the file are escaped where not printable ASCII (damage never reaches a line raw).
+  // Text as its exact bytes (format/exact-text.ts): JSON escapes what needs it; propsText escapes for the terminal.
   for (const [name, v] of t.properties.known) {
-    properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : typeof v === 'string' ? escapeText(v) : jsonNumber(v)
+    properties[name] = v instanceof Uint8Array ? knownBinaryText(name, v) : jsonNumber(v)
   }
   const userProperties: PropsJson['userProperties'] = {}
   for (const [name, v] of t.properties.user) {
     const decoded = decodeWellKnownUserProperty(name, v)
-    const value = typeof decoded === 'string' ? escapeText(decoded) : decoded === undefined ? undefined : jsonNumber(decoded)
-    userProperties[escapeText(name)] = { hex: toHex(v), ...(value === undefined ? {} : { value }) }
+    const value = decoded === undefined ? undefined : jsonNumber(decoded)
+    userProperties[name] = { hex: toHex(v), ...(value === undefined ? {} : { value }) }
   }
   const problems: NonNullable<PropsJson['problems']> = []
   const filter = (options.identifyFilter ?? true) ? filterJson(t, problems) : null
@@ -201,11 +201,12 @@ const GROUPS: [string, string[]][] = [
 /** Aligned, grouped text: footer facts, then properties by topic, with short glosses; long values wrap to `maxWidth` columns under themselves. */
 export function propsText(j: PropsJson, maxWidth = 100): string {
   const rows = new Map<string, { value: string; note: string }>()
-  for (const [name, v] of Object.entries(j.properties)) rows.set(name, { value: String(v), note: gloss(name, v) })
-  for (const [name, u] of Object.entries(j.userProperties)) {
+  for (const [name, v] of Object.entries(j.properties)) rows.set(escapeText(name), { value: escapeText(String(v)), note: gloss(name, v) })
+  for (const [raw, u] of Object.entries(j.userProperties)) {
+    const name = escapeText(raw)
     let note = u.value === undefined ? 'user property, raw bytes' : ''
     if (name === Property.BlockBasedTableIndexType && typeof u.value === 'number') note = indexTypeName(u.value)
-    rows.set(name, { value: u.value !== undefined ? String(u.value) : `0x${u.hex}`, note })
+    rows.set(name, { value: u.value !== undefined ? escapeText(String(u.value)) : `0x${u.hex}`, note })
   }
   const width = Math.max(24, ...[...rows.keys()].map((k) => k.length)) + 2
   const line = (k: string, v: string, note = '') => {

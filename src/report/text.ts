@@ -97,7 +97,9 @@ export function jsonNumber(v: number | bigint | string): number | string {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\\]/g
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\\\udc80-\udcff]/g
+/** A control character as \xNN; a byte that was not UTF-8 (U+DC80..U+DCFF, format/exact-text.ts) as the byte's \xNN. */
+const hexEscape = (c: string) => `\\x${(c.charCodeAt(0) & 0xff).toString(16).padStart(2, '0')}`
 
 /**
  * A name for people (a column family's, a file's): control characters as \xNN, and the backslash
@@ -105,10 +107,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\\]/g
  * then neither blanks a table row nor moves the cursor, in text, Markdown and HTML alike.
  */
 export function escapeName(s: string): string {
-  return s.replace(CONTROL, (c) => (c === '\\' ? '\\\\' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+  return s.replace(CONTROL, (c) => (c === '\\' ? '\\\\' : hexEscape(c)))
 }
 
 /** Free text for one line (a note, a message): control characters as \xNN; a backslash stays. */
 export function printable(s: string): string {
-  return s.replace(CONTROL, (c) => (c === '\\' ? c : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+  return s.replace(CONTROL, (c) => (c === '\\' ? c : hexEscape(c)))
 }

@@ -37,7 +37,7 @@ import { cleanupOnExit } from '../util/cleanup.js'
 import { temporaryPath } from '../util/temp-file.js'
 import type { AdvisedLevel, DbAdvice } from './db-advice.js'
 import { defaultFormatVersion, RewriteError, type RewriteOptions, type RewriteResult } from './rewrite.js'
-import { encodeOptionsFile, OPTIONS_SECTION, parseOptionsFile } from '../format/options-file.js'
+import { encodeOptionsFile, escapeOptionString, OPTIONS_SECTION, parseOptionsFile } from '../format/options-file.js'
 import { RewriteThread } from './thread.js'
 
 export interface DbRewriteOptions {
@@ -203,9 +203,9 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
   if (optionsText !== null) {
     optionsName = `OPTIONS-${String(optionsNumber).padStart(6, '0')}`
     writeSynced(join(tmp, optionsName), optionsText)
-  } else if (!view.options) {
-    notes.push('the source has no OPTIONS file (LevelDB has none): none is written; RocksDB opens OUT with the options its caller gives')
   }
+  if (!view.options)
+    notes.push(`the source has no OPTIONS file (LevelDB has none): ${optionsName ?? 'none'} states RocksDB's defaults, the comparator and snappy`)
   const snapshot = snapshotOf(view, { dbId, written, nextFileNumber: optionsNumber + 1 })
   writeSynced(join(tmp, manifestFileName(manifestNumber)), encodeManifest(snapshot))
   writeSynced(join(tmp, 'CURRENT'), currentFileText(manifestNumber))
@@ -416,6 +416,23 @@ export function withWrittenFormatVersion(text: string, flag: number | undefined,
   if (!changed) return text
   notes.push(`OPTIONS: format_version set to the format the tables were written in (${flag ?? 5})`)
   return encodeOptionsFile(file)
+}
+
+/**
+ * An OPTIONS file for a database that has none (LevelDB): RocksDB's defaults but what the database
+ * states (each column family's comparator) and what LevelDB wrote with (snappy), the tables'
+ * format_version (5). RocksDB, and tools that load a database's persisted options, need one.
+ */
+export function defaultOptionsText(view: DatabaseView): string {
+  const sections = ['[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n', '[DBOptions]\n  create_if_missing=false\n']
+  for (const cf of view.columnFamilies) {
+    const name = escapeOptionString(cf.name)
+    sections.push(
+      `[CFOptions "${name}"]\n  comparator=${cf.comparator ?? 'leveldb.BytewiseComparator'}\n  compression=kSnappyCompression\n  num_levels=${Math.max(7, cf.levels.length)}\n`,
+      `[TableOptions/BlockBasedTable "${name}"]\n  format_version=5\n`,
+    )
+  }
+  return `# This is a RocksDB option file.\n#\n# Written by sstkit rewrite for a database that had none.\n#\n\n${sections.join('  \n')}  \n`
 }
 
 /** Today's OPTIONS text of a database (its newest OPTIONS file), or null. */

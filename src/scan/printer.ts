@@ -3,8 +3,7 @@
  * sort among them, as `scan` shows them. The same code runs on the main thread
  * and in scan workers (each over its own chunks of blocks).
  */
-import type { Scratch } from '../codec/output.js'
-import { newScratch } from '../codec/output.js'
+import { type Scratch, newScratch } from '../codec/output.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'
@@ -19,6 +18,10 @@ import { entryJson, entryLine, writeEntryLine, type EntryView } from '../report/
 import type { LineWriter } from '../report/line-writer.js'
 import type { BlobValues } from './blob-values.js'
 import { WasmBlockPrinter } from './wasm-printer.js'
+import { NativeBlockDecoder } from '../verify/native.js'
+import { BlockCheck } from '../verify/block-checker.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
+import { chunkExtent } from '../util/chunk-queue.js'
 
 export interface ScanSpec {
   /** First user key to print (inclusive). */
@@ -63,14 +66,20 @@ export class EntryPrinter {
   private readonly raw: boolean
   /** Prints whole blocks in WebAssembly when nothing needs per-entry JavaScript (see canUseWasm). */
   private readonly wasm: WasmBlockPrinter | null
+  /** With the WebAssembly printer: reads a batch of blocks into its memory in one native call (native/verify-kernel.c). */
+  private readonly decoder: NativeBlockDecoder | null
+  private batch = new Float64Array(2 * BATCH_BLOCKS)
 
   constructor(
     readonly table: Table,
     readonly spec: ScanSpec,
     /** In print order (see sortTombstones); may be empty. */
     readonly tombstones: readonly RangeTombstone[],
-    /** wasm: false prints every block in JavaScript (the reference the fast path is tested against). */
-    options: { wasm?: boolean } = {},
+    /**
+     * wasm: false prints every block in JavaScript (the reference the fast path is tested against);
+     * native: false reads every block on its own (not through the native decoder).
+     */
+    options: { wasm?: boolean; native?: boolean } = {},
   ) {
     this.filtered = !!(spec.from || spec.to || spec.prefix)
     // A range needs the file's own comparator (this throws a usage error without it): under
@@ -84,6 +93,7 @@ export class EntryPrinter {
     this.globalSeqno = table.globalSeqno >= 0 ? new GlobalSeqnoPatch(table.globalSeqno) : null
     const plainText = spec.format === 'text' && !this.filtered && tombstones.length === 0 && this.tsSize === 0 && !this.raw && !spec.blobs
     this.wasm = plainText && options.wasm !== false ? WasmBlockPrinter.create() : null
+    this.decoder = this.wasm && options.native !== false ? createDecoder(table) : null
   }
 
   /** Read [offset, offset + length), the blocks about to be printed, in one go (see ReadWindow.fill). */
@@ -114,6 +124,15 @@ export class EntryPrinter {
     let count = 0
     let first = true
     const wasm = this.wasm
+    if (wasm && this.decoder) {
+      // Nothing here needs per-entry JavaScript (no range, no tombstones): blocks are read a batch at a time.
+      try {
+        result.count = this.printBatches(w, wasm, this.decoder, handles, limit)
+      } finally {
+        wasm.flush(w)
+      }
+      return result
+    }
     try {
       outer: for (const handle of handles) {
         if (count >= limit) break
@@ -189,6 +208,122 @@ export class EntryPrinter {
     return result
   }
 
+  /**
+   * printBlocks with the WebAssembly printer and the native decoder: blocks gathered into
+   * batches of consecutive blocks, each batch's checksums and contents done in one native call
+   * into the printer's memory, where each block prints in place. A block the decoder leaves is
+   * read and printed on its own (printBlock), as printBlocks does every block otherwise.
+   */
+  private printBatches(w: LineWriter, wasm: WasmBlockPrinter, decoder: NativeBlockDecoder, handles: Iterable<BlockHandle>, limit: number): number {
+    let count = 0
+    const batch = this.batch
+    const source = handles[Symbol.iterator]()
+    let more = true
+    // An error of the index is thrown once the blocks before it are printed, as block by block.
+    let indexError: { error: unknown } | null = null
+    while (more && count < limit) {
+      let n = 0
+      let bytes = 0
+      while (n < BATCH_BLOCKS && bytes < BATCH_BYTES) {
+        let r: IteratorResult<BlockHandle>
+        try {
+          r = source.next()
+        } catch (error) {
+          indexError = { error }
+          more = false
+          break
+        }
+        if (r.done) {
+          more = false
+          break
+        }
+        batch[2 * n] = r.value.offset
+        batch[2 * n + 1] = r.value.size
+        bytes += r.value.size
+        n++
+      }
+      if (n > 0) count += this.printBatch(w, wasm, decoder, batch.subarray(0, 2 * n), limit - count)
+    }
+    if (indexError && count < limit) throw indexError.error
+    return count
+  }
+
+  /** The blocks of `pairs` ([offset, size, ...]), at most `limit` entries; returns how many printed. */
+  private printBatch(w: LineWriter, wasm: WasmBlockPrinter, decoder: NativeBlockDecoder, pairs: Float64Array, limit: number): number {
+    const blocks = pairs.length / 2
+    let count = 0
+    let from = 0
+    const extent = chunkExtent(pairs, BLOCK_TRAILER_BYTES, this.table.footer.offset, BATCH_READ_MAX_BYTES)
+    let src: Uint8Array | null = null
+    if (extent) {
+      try {
+        const at = this.window.at(extent.offset, extent.length)
+        src = this.window.bytes.subarray(at, at + extent.length)
+      } catch {
+        src = null // each block's own read meets the problem and words it
+      }
+    }
+    while (from < blocks && count < limit) {
+      if (!src || !extent) {
+        count += this.printBlock(w, pairs[2 * from], pairs[2 * from + 1], limit - count)
+        from++
+        continue
+      }
+      const out = wasm.blockRegion(BATCH_OUTPUT_BYTES)
+      const done = decoder.decode(src, src.length, extent.offset, pairs.subarray(2 * from), out, out.length)
+      const results = decoder.results
+      let b = 0
+      for (; b < done && count < limit; b++) {
+        const length = results[2 * b + 1]
+        const offset = pairs[2 * (from + b)]
+        if (length < 0) break
+        count += this.printDecoded(w, wasm, out.subarray(results[2 * b], results[2 * b] + length), offset, limit - count)
+      }
+      if (count >= limit) break
+      from += b
+      // A block the decoder left (or one too large for the region): read and printed on its own,
+      // over the region's start (the batch goes on from the block after it).
+      if (b < done || done === 0) {
+        count += this.printBlock(w, pairs[2 * from], pairs[2 * from + 1], limit - count)
+        from++
+      }
+    }
+    return count
+  }
+
+  /** One block read on its own (readDataBlock) and printed; returns the entries printed. */
+  private printBlock(w: LineWriter, offset: number, size: number, limit: number): number {
+    const wasm = this.wasm as WasmBlockPrinter
+    const data = this.table.readDataBlock({ offset, size }, { scratch: wasm.scratch, window: this.window })
+    return this.printDecoded(w, wasm, data, offset, limit)
+  }
+
+  /** A block's contents (at file offset `offset`) printed, in WebAssembly as far as it goes, the rest in JavaScript. */
+  private printDecoded(w: LineWriter, wasm: WasmBlockPrinter, data: Uint8Array, offset: number, limit: number): number {
+    const layout = decodeBlockLayout(data, offset, 'data block')
+    let skip = 0
+    // As BlockIter: entries start at restart point 0 (RocksDB always writes 0 there).
+    if (!layout.separatedKV && layout.numRestarts > 0 && readFixed32(data, layout.restartsOffset) === 0) {
+      const k = wasm.printBlock(data, layout.entriesEnd, layout.numRestarts, this.spec.hex, this.table.globalSeqno, limit, w)
+      if (k < 0) return wasm.printedEntries
+      skip = k
+    }
+    let count = skip
+    const it = new BlockIter(data, offset, 'data block', this.table.dataRestartInterval)
+    for (it.seekToFirst(); it.valid && count < limit; it.next()) {
+      if (skip > 0) {
+        skip--
+        continue
+      }
+      const key = this.globalSeqno ? this.globalSeqno.apply(it.key) : it.key
+      if (key.length < 8)
+        throw new CorruptionError(`data block: internal key of ${key.length} bytes is shorter than its 8-byte trailer`, offset + it.entryOffset)
+      writeEntryLine(w, key, it.block, it.valueStart, it.valueEnd, this.spec.hex, this.tsSize)
+      count++
+    }
+    return count
+  }
+
   /** Print tombstones [from, to), at most `limit`; returns how many. */
   printTombstones(w: LineWriter, from: number, to: number, limit: number): number {
     let n = 0
@@ -227,6 +362,25 @@ export class EntryPrinter {
     const s = this.spec
     w.text(s.format === 'jsonl' ? JSON.stringify(entryJson(e, s.hex, s.file)) : entryLine(e, s.hex))
     w.byte(0x0a)
+  }
+}
+
+/** A batch of blocks read in one native call: at most this many blocks, or about this many data bytes. */
+const BATCH_BLOCKS = 256
+const BATCH_BYTES = 256 * 1024
+/** A batch's span is read in one go up to this size (else its blocks are read one by one). */
+const BATCH_READ_MAX_BYTES = 2 << 20
+/** The printer's block region holds this much of a batch's contents at a time. */
+const BATCH_OUTPUT_BYTES = 1 << 20
+
+/** The native decoder of `table`'s data blocks, or null (no kernel here, or a dictionary that does not read: each block's read words it). */
+function createDecoder(table: Table): NativeBlockDecoder | null {
+  try {
+    const dictionary = table.dictionary() ?? undefined
+    const facts = { checksum: table.checksum, footerOffset: table.footer.offset, maxBlockBytes: table.maxBlockBytes, dictionary }
+    return NativeBlockDecoder.create(facts, table.verifyChecksums ? BlockCheck.Checksums : 0)
+  } catch {
+    return null
   }
 }
 

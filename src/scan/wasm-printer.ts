@@ -98,6 +98,11 @@ export class WasmBlockPrinter {
     return this.region.scratch
   }
 
+  /** The block region, at least `bytes` long: a chunk's blocks decoded there one after another print in place. */
+  blockRegion(bytes: number): Uint8Array {
+    return this.region.reserve(bytes)
+  }
+
   private fillTables(): void {
     const b = this.region.bytes
     const view = new DataView(b.buffer)
@@ -185,14 +190,14 @@ export class WasmBlockPrinter {
     maxEntries: number,
     w: ByteOutput,
   ): number {
-    this.region.place(block)
+    const at = this.region.place(block)
     const x = this.x
     // The restart array follows the entries: the kernel checks that its walk lands on each point.
     x.numRestarts.value = numRestarts
     const seq = BigInt(seqOverride)
     const limit = this.outBase + OUT_CAPACITY
     const max = Math.min(maxEntries, 0x7fffffff)
-    let status = kernel(this.blockBase, 0, entriesEnd, 0, this.outEnd, limit, mode, seq, max)
+    let status = kernel(at, 0, entriesEnd, 0, this.outEnd, limit, mode, seq, max)
     for (;;) {
       this.outEnd = x.out.value as number
       if (status === 0) return -1
@@ -201,7 +206,7 @@ export class WasmBlockPrinter {
         return x.count.value as number
       }
       this.flush(w) // 1: the output region is full
-      status = kernel(this.blockBase, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, mode, seq, max)
+      status = kernel(at, x.pos.value as number, entriesEnd, 1, this.outEnd, limit, mode, seq, max)
     }
   }
 

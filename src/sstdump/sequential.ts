@@ -33,10 +33,23 @@ import type { SstDumpStatus } from './status.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockCheck, type BlockChecker, BlockResults } from '../verify/block-checker.js'
 import { createBlockChecker } from '../verify/checkers.js'
+import { NativeBlockDecoder } from '../verify/native.js'
 
 /** check's runs of blocks through verify's block checker: at most this many blocks, spanning at most this many bytes. */
 const CHECKED_RUN_BLOCKS = 256
 const CHECKED_RUN_BYTES = 2 << 20
+/** scan's decoded run is printed from this much of the WebAssembly printer's memory at a time. */
+const DECODED_RUN_BYTES = 1 << 20
+
+/** Whether the table's dictionary reads (else the dumper reads every block, and meets it). */
+function scanDictionaryReads(t: { dictionary(): Uint8Array | null }): boolean {
+  try {
+    t.dictionary()
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Thrown by the stderr probe of a chunk printed out of order. */
 const STDERR_LINE = Symbol('stderr line')
@@ -229,6 +242,8 @@ export class SstDumpBlockPrinter {
   private runHandles = new Float64Array(0)
   /** A run's results: codes only (no keys are kept). */
   private readonly runResults = new BlockResults(0)
+  /** scan's blocks read a run at a time into the WebAssembly printer's memory (the native kernel, where it loads). */
+  private readonly decoder: NativeBlockDecoder | null
 
   constructor(
     private readonly dumper: Dumper,
@@ -272,6 +287,18 @@ export class SstDumpBlockPrinter {
     this.seqOverride = t.globalSeqno
     this.globalSeqno = t.globalSeqno >= 0 ? new GlobalSeqnoPatch(t.globalSeqno) : null
     this.restartInterval = t.dataRestartInterval
+    this.decoder =
+      read === 'scan' && this.wasm && footer && dumper.decompressesByType && scanDictionaryReads(t)
+        ? NativeBlockDecoder.create(
+            {
+              checksum: { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 },
+              footerOffset: footer.offset,
+              maxBlockBytes: t.maxBlockBytes,
+              dictionary: t.dictionary() ?? undefined,
+            },
+            dumper.opts.verifyChecksum ? BlockCheck.Checksums : 0,
+          )
+        : null
   }
 
   /** Entries of `handles` (from entry `skip` of the first); `limit` is not used (the whole file is read). */
@@ -285,7 +312,7 @@ export class SstDumpBlockPrinter {
     this.target = w
     let count = 0
     try {
-      if (this.checker && skip === 0) count = this.countInBatches(w, handles, inOrder)
+      if ((this.checker || this.decoder) && skip === 0) count = this.countInBatches(w, handles, inOrder)
       else {
         for (const handle of handles) {
           count += this.blockEntries(w, handle, skip, inOrder, count)
@@ -306,23 +333,28 @@ export class SstDumpBlockPrinter {
       this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, false, this.buffers)
       return 0
     }
-    const wasm = this.wasm
     const data = this.dumper.readBlock(handle, 'data', this.dumper.opts.verifyChecksum, true, this.buffers)
+    return this.blockContentsEntries(w, data, handle.offset, skip, inOrder, before)
+  }
+
+  /** blockEntries after the read: the block's contents `data` (at file offset `offset`). */
+  private blockContentsEntries(w: LineWriter, data: Uint8Array, offset: number, skip: number, inOrder: boolean, before: number): number {
+    const wasm = this.wasm
     let from = skip
     let count = 0
     if (wasm && from === 0) {
-      const k = this.printInWasm(wasm, data, handle.offset, w)
+      const k = this.printInWasm(wasm, data, offset, w)
       if (k < 0) return wasm.printedEntries
       from = k
       count += k
     }
-    count += this.printInJs(data, handle.offset, from, inOrder, before + count, this.sink)
+    count += this.printInJs(data, offset, from, inOrder, before + count, this.sink)
     this.sink.flush()
     return count
   }
 
   /**
-   * check's blocks in runs of consecutive blocks, each run through the block checker in one call;
+   * check's blocks (scan's, with the decoder: decodeRun) in runs of consecutive blocks, each run through the block checker in one call;
    * a block it does not pass (or leaves) is read here as blockEntries reads it (which meets the problem and
    * words it as the entry-by-entry path does). A run is checked before an error of the index is
    * passed on, so that a damaged block before it is reported first, as one at a time.
@@ -366,10 +398,11 @@ export class SstDumpBlockPrinter {
       handles[2 * i] = run[i].offset
       handles[2 * i + 1] = run[i].size
     }
-    const results = this.runResults
-    results.reset(n)
     const start = run[0].offset
     const length = run[n - 1].offset + run[n - 1].size + BLOCK_TRAILER_BYTES - start
+    if (!this.checker) return this.decodeRun(w, run, handles, start, length, inOrder, before)
+    const results = this.runResults
+    results.reset(n)
     if (start + length <= this.footerOffset) {
       // In place in the window (a parallel chunk's blocks are there already: no read).
       const window = this.buffers.window as ReadWindow
@@ -380,6 +413,49 @@ export class SstDumpBlockPrinter {
     for (let i = 0; i < n; i++) {
       const entries = results.code(i)
       count += entries >= 0 ? entries : this.blockEntries(w, run[i], 0, inOrder, before + count)
+    }
+    return count
+  }
+
+  /**
+   * scan's run of consecutive blocks (see countInBatches): read in one native call into the
+   * WebAssembly printer's memory and printed in place; a block the decoder leaves is read here as
+   * blockEntries reads it (over the region's start: the run goes on from the block after it).
+   */
+  private decodeRun(w: LineWriter, run: BlockHandle[], handles: Float64Array, start: number, length: number, inOrder: boolean, before: number): number {
+    const n = run.length
+    const decoder = this.decoder as NativeBlockDecoder
+    const wasm = this.wasm as WasmBlockPrinter
+    let src: Uint8Array | null = null
+    if (start + length <= this.footerOffset) {
+      // In place in the window (a parallel chunk's blocks are there already: no read).
+      const window = this.buffers.window as ReadWindow
+      try {
+        const at = window.at(start, length)
+        src = window.bytes.subarray(at, at + length)
+      } catch {
+        src = null // each block's own read meets the problem and words it
+      }
+    }
+    let count = 0
+    let from = 0
+    while (from < n) {
+      if (!src) {
+        count += this.blockEntries(w, run[from++], 0, inOrder, before + count)
+        continue
+      }
+      const out = wasm.blockRegion(DECODED_RUN_BYTES)
+      const done = decoder.decode(src, length, start, handles.subarray(2 * from), out, out.length)
+      const results = decoder.results
+      let b = 0
+      for (; b < done; b++) {
+        const size = results[2 * b + 1]
+        if (size < 0) break
+        const data = out.subarray(results[2 * b], results[2 * b] + size)
+        count += this.blockContentsEntries(w, data, run[from + b].offset, 0, inOrder, before + count)
+      }
+      from += b
+      if (b < done || done === 0) count += this.blockEntries(w, run[from++], 0, inOrder, before + count)
     }
     return count
   }

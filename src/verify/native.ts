@@ -46,6 +46,27 @@ type VerifyBlocksCall = (
   keysUsed: Float64Array,
 ) => number
 
+type DecodeBlocksCall = (
+  src: Uint8Array,
+  srcLength: number,
+  srcOffset: number,
+  handles: Float64Array,
+  n: number,
+  flags: number,
+  checksumType: number,
+  contextBase: number,
+  formatVersion: number,
+  limit: number,
+  maxBlockBytes: number,
+  maxOutput: number,
+  dict: Uint8Array | null,
+  dictLength: number,
+  dictId: number,
+  out: Uint8Array,
+  outCapacity: number,
+  results: Float64Array,
+) => number
+
 type VerifyAcrossCall = (
   meta: Int32Array,
   keys: Uint8Array,
@@ -85,7 +106,14 @@ export interface NativeVerifyAbilities {
 }
 
 let loaded:
-  | { call: VerifyBlocksCall; across: VerifyAcrossCall; indexWalk: IndexWalkCall; dictionaryId: () => number; abilities: NativeVerifyAbilities }
+  | {
+      call: VerifyBlocksCall
+      decode: DecodeBlocksCall
+      across: VerifyAcrossCall
+      indexWalk: IndexWalkCall
+      dictionaryId: () => number
+      abilities: NativeVerifyAbilities
+    }
   | null
   | undefined
 
@@ -101,6 +129,9 @@ function load(): typeof loaded {
     const call = lib.func(
       'int32_t sstkit_verify_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, const uint8_t *validTypes, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, const uint8_t *dict, double dictLength, uint32_t dictId, void *meta, void *keys, double keysCapacity, void *keysUsed)',
     ) as VerifyBlocksCall
+    const decode = lib.func(
+      'int32_t sstkit_decode_blocks(const uint8_t *src, double srcLength, double srcOffset, const double *handles, int32_t n, int32_t flags, int32_t checksumType, uint32_t contextBase, int32_t formatVersion, double limit, double maxBlockBytes, double maxOutput, const uint8_t *dict, double dictLength, uint32_t dictId, void *out, double outCapacity, void *results)',
+    ) as DecodeBlocksCall
     const across = lib.func(
       'int32_t sstkit_verify_across(const int32_t *meta, const uint8_t *keys, int32_t n, const uint8_t *indexKeys, const int32_t *indexEnds, int32_t sepIsUserKey, const uint8_t *prevKey, int32_t prevLen, const uint8_t *prevIndex, int32_t prevIndexLen)',
     ) as VerifyAcrossCall
@@ -110,7 +141,7 @@ function load(): typeof loaded {
     const dictionaryId = lib.func('uint32_t sstkit_verify_dictionary_id(void)') as () => number
     const bits = init()
     const abilities = { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0, zstd: (bits & 8) !== 0, lz4: (bits & 16) !== 0 }
-    return { call, across, indexWalk, dictionaryId, abilities }
+    return { call, decode, across, indexWalk, dictionaryId, abilities }
   } catch {
     // not loadable here (another platform's build): the WebAssembly path does the work
     return null
@@ -203,6 +234,79 @@ export class NativeBlockChecker implements BlockChecker {
       bigger.set(out.keys.subarray(0, out.used))
       out.keys = bigger
     }
+  }
+}
+
+/**
+ * scan's and sst-dump's reading of data blocks a chunk at a time (sstkit_decode_blocks): checksums
+ * (when asked) and contents, decompressed one after another into the caller's buffer, in one
+ * call, where reading them block by block took two native calls and a dozen JavaScript steps
+ * each (a quarter of a 4 KiB-block scan). A block it does not pass (or do) is left to the
+ * caller's own block-by-block read, which words the problem: the output is the same.
+ */
+export class NativeBlockDecoder {
+  private readonly dict: Uint8Array | null
+  private readonly dictId: number
+  /** Per block of the last decode: where its contents start in the output, and their length (or a BlockCode). */
+  results = new Float64Array(512)
+
+  /**
+   * A decoder of `table`'s data blocks (`flags`: BlockCheck.Checksums, BlockCheck.RawBlocks), or null
+   * where the kernel is not available (or SSTKIT_NO_NATIVE_VERIFY is set).
+   */
+  static create(table: TableFacts, flags: number): NativeBlockDecoder | null {
+    if (loaded === undefined) loaded = load()
+    return loaded && !process.env.SSTKIT_NO_NATIVE_VERIFY ? new NativeBlockDecoder(loaded.decode, loaded.dictionaryId, table, flags) : null
+  }
+
+  private constructor(
+    private readonly call: DecodeBlocksCall,
+    newDictionaryId: () => number,
+    private readonly table: TableFacts,
+    private readonly flags: number,
+  ) {
+    const dict = table.dictionary && table.dictionary.length > 0 ? table.dictionary : null
+    let dictId = dict ? (dictionaryIds.get(dict) ?? 0) : 0
+    if (dict && dictId === 0) {
+      dictId = newDictionaryId()
+      dictionaryIds.set(dict, dictId)
+    }
+    this.dict = dict
+    this.dictId = dictId
+  }
+
+  /**
+   * Blocks `handles` ([offset, size, ...], inside src[0, srcLength), the bytes read from file
+   * offset srcOffset) decoded into out[0, outCapacity): see `results`. Returns how many blocks
+   * were done (fewer than given when out filled up; 0: the first block's contents need more room).
+   */
+  decode(src: Uint8Array, srcLength: number, srcOffset: number, handles: Float64Array, out: Uint8Array, outCapacity: number): number {
+    const blocks = handles.length / 2
+    if (this.results.length < 2 * blocks) this.results = new Float64Array(2 * blocks)
+    const { checksumType, formatVersion, baseContextChecksum } = this.table.checksum
+    const dict = this.dict
+    const n = this.call(
+      src,
+      srcLength,
+      srcOffset,
+      handles,
+      blocks,
+      this.flags,
+      checksumType,
+      baseContextChecksum >>> 0,
+      formatVersion,
+      this.table.footerOffset,
+      this.table.maxBlockBytes,
+      DEFAULT_MAX_OUTPUT_BYTES,
+      dict,
+      dict ? dict.length : 0,
+      this.dictId,
+      out,
+      outCapacity,
+      this.results,
+    )
+    if (n < 0) throw new Error('native block decoder rejected its arguments')
+    return n
   }
 }
 

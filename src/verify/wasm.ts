@@ -194,12 +194,12 @@ export class WasmOrderChecker {
    */
   check(block: Uint8Array, entriesEnd: number, numRestarts: number, prevKey: Uint8Array | null): number {
     if (prevKey && prevKey.length > this.keyCapacity) return -1
-    this.region.place(block)
+    const at = this.region.place(block)
     if (prevKey) {
       this.region.bytes.set(prevKey, this.prev)
       this.x.prevLen.value = prevKey.length
     }
-    const n = this.x.check(this.blockBase, entriesEnd, numRestarts, prevKey ? 1 : 0)
+    const n = this.x.check(at, entriesEnd, numRestarts, prevKey ? 1 : 0)
     // memory.grow (in place) detaches the view
     if (this.lens.length === 0) this.lens = new Int32Array(this.x.memory.buffer, this.lensAt, 2)
     return n

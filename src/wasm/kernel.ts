@@ -54,16 +54,36 @@ export class BlockRegion {
     return this.view
   }
 
-  /** Put `block` at `base` unless a decoder already wrote it there. */
-  place(block: Uint8Array): void {
-    if (block.buffer !== this.view.buffer || block.byteOffset !== this.base) {
+  /**
+   * Where `block` is in the memory: where a decoder wrote it inside the region (a chunk's blocks
+   * decoded one after another), else copied to `base`.
+   */
+  place(block: Uint8Array): number {
+    let at = block.byteOffset
+    if (block.buffer !== this.view.buffer || at < this.base || at + block.length > this.base + this.capacity) {
       if (block.length > this.capacity) {
         this.capacity = Math.max(block.length, this.capacity * 2)
         this.view = this.grow(this.capacity)
       }
       this.view.set(block, this.base)
+      at = this.base
     }
-    // memory.grow detaches earlier views, the scratch's included
+    this.refreshScratch()
+    return at
+  }
+
+  /** The region, grown to at least `bytes` (growing the memory detaches earlier views). */
+  reserve(bytes: number): Uint8Array {
+    if (bytes > this.capacity) {
+      this.capacity = Math.max(bytes, this.capacity * 2)
+      this.view = this.grow(this.capacity)
+    }
+    this.refreshScratch()
+    return this.scratch.buf
+  }
+
+  /** memory.grow detaches earlier views, the scratch's included. */
+  private refreshScratch(): void {
     if (this.scratch.buf.buffer !== this.view.buffer || this.scratch.buf.length < this.capacity) this.scratch.buf = this.region()
   }
 

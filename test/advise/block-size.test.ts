@@ -10,15 +10,27 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BlockSizeAdvice, type BlockSizeCandidate, adviseBlockSize, decideBlockSize, levelProjection } from '../../src/advise/block-size.js'
+import {
+  type BlockSizeAdvice,
+  type BlockSizeCandidate,
+  adviseBlockSize,
+  applyBlockSizes,
+  blockSizeColumnFamily,
+  decideBlockSize,
+  levelProjection,
+} from '../../src/advise/block-size.js'
 import type { RecompressResult } from '../../src/recompress/engine.js'
 import { openDatabase } from '../../src/db/database.js'
+import { dbOptionsFrom } from '../../src/db/options.js'
+import { parseOptionsFile } from '../../src/format/options-file.js'
 import { openTable } from '../../src/table/reader.js'
 import { measureLevels, rewriteLevels } from '../fixtures/level-rewriter.mjs'
 import { ROOT } from '../helpers.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-block-size-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+const readOptionsText = (text: string) => dbOptionsFrom(parseOptionsFile(text, 'OPTIONS'), 'OPTIONS')
 
 const PRICES = { cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 }
 
@@ -27,14 +39,20 @@ async function advise(dir: string): Promise<BlockSizeAdvice[]> {
   const out: BlockSizeAdvice[] = []
   for (const cf of view.columnFamilies) {
     const options = view.options!.columnFamilies.find((c) => c.name === cf.name)!
-    const a = await adviseBlockSize(cf, options, { objective: 'balanced', dataBlockMissesPerSec: null, prices: PRICES, seed: 0, budgetMs: 60_000 })
+    const a = await adviseBlockSize(blockSizeColumnFamily(cf), options, {
+      objective: 'balanced',
+      dataBlockMissesPerSec: null,
+      prices: PRICES,
+      seed: 0,
+      budgetMs: 60_000,
+    })
     if (a) out.push(a)
   }
   return out
 }
 
 /** A copy of `source` rewritten by RocksDB under its own newest OPTIONS with block_size set; bytes written per column family and level. */
-function rewrittenWith(source: string, blockSize: number): Map<string, number> {
+function rewrittenWith(source: string, blockSize: number, advice: BlockSizeAdvice[]): Map<string, number> {
   const db = join(tmp, `db-${blockSize}`)
   cpSync(source, db, { recursive: true })
   const newest = readdirSync(db)
@@ -42,8 +60,14 @@ function rewrittenWith(source: string, blockSize: number): Map<string, number> {
     .sort()
     .pop()!
   const text = readFileSync(join(db, newest), 'utf8')
-  const edited = text.replace(/^(\s*)block_size=\d+$/gm, `$1block_size=${blockSize}`)
-  expect(edited).not.toBe(text)
+  // As --write-options writes it: today's OPTIONS with each column family's block_size set.
+  const edited = applyBlockSizes(
+    text,
+    newest,
+    advice.map((a) => ({ ...a, recommended: blockSize })),
+  )
+  const parsed = readOptionsText(edited)
+  for (const a of advice) expect(parsed.columnFamilies.find((c) => c.name === a.columnFamily)!.blockSize).toBe(blockSize)
   const optionsFile = join(tmp, `OPTIONS-${blockSize}`)
   writeFileSync(optionsFile, edited)
   const measured = measureLevels(db, rewriteLevels(db, optionsFile), openTable)
@@ -85,7 +109,7 @@ describe('block size per column family on examples/db, come true under real Rock
   })
 
   it.each([16384, 65536])('RocksDB rewriting every level with block_size=%i writes each level as projected', (blockSize) => {
-    const written = rewrittenWith(source, blockSize)
+    const written = rewrittenWith(source, blockSize, advice)
     let levels = 0
     for (const a of advice) {
       const k = a.candidates.findIndex((x) => x.blockSize === blockSize)

@@ -3,12 +3,14 @@
  * tables without properties, LevelDB, names of any bytes, live files left out, blob files. Every
  * database here was written by a real writer (test/fixtures/found/README.md).
  */
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
-import { ROOT, sstkit } from '../helpers.js'
+import type { Advice } from '../../src/types/advice.js'
+import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { LDB } from '../db/ldb.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-found-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -144,6 +146,80 @@ describe('names of any bytes', () => {
     expect(body).toContain('<h2>Column family <code>\\x0a</code></h2>')
     expect(body).toContain('<td><code>empty</code></td><td>empty</td>')
   })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'the printed section headers are the OPTIONS file’s own lines; the OPTIONS file --write-options writes is one the real ldb opens the database with',
+    () => {
+      const copy = join(tmp, 'names-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      // RocksDB writes a newline in a name as \n and the bytes 0x01 and 0x09 as they are (EscapeOptionString).
+      const headers = r.stdout.split('\n').filter((l) => l.startsWith('[CFOptions '))
+      expect(headers).toEqual(NAMES.map((n) => `[CFOptions "${n === '\n' ? '\\n' : n}"]`))
+      const today = readFileSync(join(db, 'OPTIONS-000019'), 'latin1').split('\n')
+      for (const h of headers) expect(today).toContain(h)
+      const sections = (text: string) => text.split('\n').filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written, 'latin1'))).toEqual(sections(today.join('\n')))
+      // ldb --try_load_options opens the database with every column family the newest OPTIONS file names:
+      // a name it parsed differently ("n" for "\n") is a column family that does not exist, and the open fails.
+      const scan = spawnSync(LDB!, [`--db=${copy}`, '--try_load_options', '--column_family=\n', 'scan', '--max_keys=1'], { encoding: 'latin1' })
+      expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+      expect(scan.status).toBe(0)
+    },
+  )
+})
+
+describe('names that are not UTF-8 (RocksDB 7.8.3: column families 0xff, 0xfe, "cao" 0xe9, "café")', () => {
+  const db = join(FOUND, 'names-bytes')
+  const NAMES = ['default', '\udcff', '\udcfe', 'cao\udce9', 'café']
+  const TODAY = ['LZ4', 'ZSTD', 'Snappy', 'NoCompression', 'Zlib']
+
+  it('JSON: each byte that is not UTF-8 as U+DC00 + byte, names kept apart, each matched to its own OPTIONS section', () => {
+    const r = advise([db, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('"name": "\\udcff"')
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.columnFamilies.map((c) => c.name)).toEqual(NAMES)
+    expect(a.columnFamilies.map((c) => c.levels[0].todayCompression)).toEqual(TODAY)
+    // today's compression line comes from each one's own section (no section found: no "today" value)
+    const todayOption = a.columnFamilies.map((c) => c.optionsChange?.find((o) => o.key === 'compression')?.today ?? null)
+    expect(todayOption.filter((t) => t !== null).length).toBeGreaterThanOrEqual(3)
+    expect(todayOption).not.toContain(undefined)
+  })
+
+  it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))(
+    'text shows those bytes as \\xNN; --write-options writes them as they are, and the real ldb opens the database through that file',
+    () => {
+      const copy = join(tmp, 'names-bytes-options')
+      cpSync(db, copy, { recursive: true })
+      const written = join(copy, 'OPTIONS-999999')
+      const r = advise([copy, '--write-options', written])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      expect(r.stdout).not.toContain('\ufffd')
+      expect(r.stdout).toMatch(/^Column family "cao\\xe9"$/m)
+      expect(r.stdout).toContain('[CFOptions "\\xff"]')
+      expect(r.stdout).toContain("the name's bytes that are not UTF-8 are shown as \\xNN")
+      const sections = (b: Buffer) =>
+        b
+          .toString('latin1')
+          .split('\n')
+          .filter((l) => l.startsWith('['))
+      expect(sections(readFileSync(written))).toEqual(sections(readFileSync(join(db, 'OPTIONS-000015'))))
+      // argv of bytes that are not UTF-8: Node passes strings as UTF-8, so the shell's printf makes the name.
+      for (const printf of ['\\377', 'cao\\351']) {
+        const scan = spawnSync('sh', ['-c', `exec "$0" --db="$1" --try_load_options --column_family="$(printf '${printf}')" scan --max_keys=1`, LDB!, copy], {
+          encoding: 'latin1',
+        })
+        expect(scan.stderr + scan.stdout).toMatch(/^k000000 : /)
+        expect(scan.status).toBe(0)
+      }
+    },
+  )
 })
 
 describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties block)', () => {
@@ -201,6 +277,45 @@ describe('live files left out', () => {
     expect(r.stderr).toMatch(
       /^sstkit: \S*manifest-cut\/MANIFEST-000005: lists no live table file while 6 lie in the directory \(.*000020\.sst.*\): the MANIFEST may have been cut short; nothing to advise on\n$/,
     )
+    // --json: the same line, and a document with the finding and the tables on disk
+    const json = advise([join(FOUND, 'manifest-cut'), '--json'])
+    expect(json.status).toBe(1)
+    expect(json.stderr).toBe(r.stderr)
+    const doc = JSON.parse(json.stdout) as Advice
+    expect(doc.finding).toBe(r.stderr.slice('sstkit: '.length, -1))
+    expect(doc.source.unlistedFiles.map((f) => f.slice(-10))).toEqual(['000020.sst', '000021.sst', '000022.sst', '000023.sst', '000024.sst', '000025.sst'])
+  })
+
+  it('every live file missing on disk, tables the MANIFEST does not list there: the finding names both, --json prints it as a document', () => {
+    const copy = join(tmp, 'all-missing')
+    cpSync(join(FOUND, 'decimal-comma'), copy, { recursive: true })
+    const listed = readdirSync(copy).filter((f) => f.endsWith('.sst'))
+    for (const f of listed) rmSync(join(copy, f))
+    // a table written by another database, left where this MANIFEST lists nothing
+    cpSync(join(FOUND, 'names', '000023.sst'), join(copy, '000099.sst'))
+    const r = advise([copy, '--json'])
+    expect(r.status).toBe(1)
+    const line = `${copy}: every live table file the MANIFEST lists (${listed.length}) is missing on disk (the first: ${join(copy, listed[0])}); 1 table file(s) on disk it does not list (${join(copy, '000099.sst')}); nothing to advise on`
+    expect(r.stderr).toBe(`sstkit: ${line}\n`)
+    const doc = JSON.parse(r.stdout) as Advice
+    expect(doc.finding).toBe(line)
+    expect(doc.source.unlistedFiles).toEqual([join(copy, '000099.sst')])
+    expect(doc.problems.map((p) => [p.file, p.message])).toEqual(
+      listed.map((f) => [join(copy, f), 'live file the MANIFEST lists is missing on disk: left out']),
+    )
+  })
+
+  it('a live file missing from the start is left out, and not counted as deleted during the run', () => {
+    const copy = join(tmp, 'one-missing')
+    cpSync(join(FOUND, 'names'), copy, { recursive: true })
+    rmSync(join(copy, '000021.sst'))
+    const r = advise([copy, '--json'])
+    expect(r.status).toBe(1)
+    const doc = JSON.parse(r.stdout) as Advice
+    expect(doc.source.version?.changedDuringRun).toMatchObject({ deletedFiles: 0, addedFiles: 0 })
+    expect(doc.source.unreadableColumnFamilies).toEqual([
+      { name: '\x01', files: [{ file: join(copy, '000021.sst'), level: 0, problem: 'live file the MANIFEST lists is missing on disk: left out' }] },
+    ])
   })
 
   it('every live file left out: one line, exit 1, no report', () => {
@@ -210,11 +325,45 @@ describe('live files left out', () => {
     for (const format of [[], ['--json'], ['--format', 'markdown']]) {
       const r = advise([copy, ...format])
       expect(r.status).toBe(1)
-      expect(r.stdout).toBe('')
       expect(r.stderr).toMatch(
         /^sstkit: every live file \(2\) was left out, nothing to advise on; the first, \S+\/0000(09|10)\.sst: not an SST file: [^\n]*\n$/,
       )
+      if (format[0] !== '--json') {
+        expect(r.stdout).toBe('')
+        continue
+      }
+      // --json: a document with the finding, and the column family named with its unreadable tables
+      const doc = JSON.parse(r.stdout) as Advice
+      expect(doc.finding).toBe(r.stderr.slice('sstkit: '.length, -1))
+      expect(doc.source.unreadableColumnFamilies?.map((c) => [c.name, c.files.map((f) => [f.file.slice(-10), f.level])])).toEqual([
+        [
+          'default',
+          [
+            ['000010.sst', 0],
+            ['000009.sst', 1],
+          ],
+        ],
+      ])
     }
+  })
+
+  it('a column family whose only live table is damaged is still listed (as ldb lists it): JSON, text, Markdown and HTML name its table unreadable', () => {
+    const copy = join(tmp, 'only-table-damaged')
+    cpSync(join(FOUND, 'names'), copy, { recursive: true })
+    // 000021.sst is column family "\x01"'s one table (RocksDB 7.8.3 wrote it)
+    truncateSync(join(copy, '000021.sst'), 100)
+    const page = join(tmp, 'only-table-damaged.html')
+    const r = advise([copy, '--json', '--report', page])
+    expect(r.status).toBe(1)
+    const doc = JSON.parse(r.stdout) as Advice
+    expect(doc.columnFamilies.map((c) => c.name)).not.toContain('\x01')
+    expect(doc.source.unreadableColumnFamilies).toEqual([
+      { name: '\x01', files: [{ file: join(copy, '000021.sst'), level: 0, problem: expect.stringMatching(/^not an SST file: /) }] },
+    ])
+    const text = advise([copy])
+    expect(text.stdout).toMatch(/^│ \\x01 +│ L0 +│ +1 │ +│ +│ unreadable +│ +│$/m)
+    expect(advise([copy, '--format', 'markdown']).stdout).toMatch(/^\| `\\x01` \| L0 \| 1 \|( +\|){3} unreadable \|/m)
+    expect(readFileSync(page, 'utf8')).toContain('<td><code>\\x01</code></td><td>L0</td><td class="num">1</td>')
   })
 
   it('a live file left out is named in the report itself: text, Markdown, HTML', () => {

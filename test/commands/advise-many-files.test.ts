@@ -10,10 +10,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Advice, LevelAdvice } from '../../src/advise/model.js'
-import { advise } from '../../src/advise/advise.js'
+import type { Advice, LevelAdvice } from '../../src/types/advice.js'
+import { adviseGroups } from '../../src/advise/engine.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
-import { defaultSettings } from '../../src/advise/settings.js'
+import { defaultSettings } from '../../src/decide/settings.js'
 import { openDatabase } from '../../src/db/database.js'
 import { testAdviseOptions } from '../advise/options.js'
 import { sstkit, toolPresent } from '../helpers.js'
@@ -116,7 +116,7 @@ describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install ro
     const clock = () => (t += 100)
     const inputs = resolveInputs([DB])
     const budget = 3000
-    const advice = await advise(inputs.groups, { ...testAdviseOptions(inputs, defaultSettings()), timeBudgetMs: budget, jobs: 1, clock })
+    const advice = await adviseGroups(inputs.groups, { ...testAdviseOptions(inputs, defaultSettings()), timeBudgetMs: budget, jobs: 1, clock })
     checkLevels(advice, liveLevels)
     expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(budget * 1.1)
     expect(advice.columnFamilies[0].levels.some((l) => l.sample.blocks > 0)).toBe(true)

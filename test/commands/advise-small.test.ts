@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
-import { defaultSettings, smallDatabaseSettings } from '../../src/advise/settings.js'
+import type { Advice } from '../../src/types/advice.js'
+import { defaultSettings, smallDatabaseSettings } from '../../src/decide/settings.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -29,7 +29,7 @@ describe('advise on a small database', () => {
     const today = new Set(a.columnFamilies.flatMap((cf) => cf.levels.flatMap((l) => (l.today ? [l.today.setting.label] : []))))
     for (const l of labels(a)) expect(small.includes(l) || today.has(l)).toBe(true)
     expect(labels(a)).not.toContain('zstd 12')
-    expect(a.notes.join('\n')).toMatch(/under 10 MiB\): sampled within 1\.8 s, without zstd 9 and 12/)
+    expect(a.notes.join('\n')).toMatch(/under 10 MiB\): a time budget of 1\.8 s, without zstd 9 and 12/)
     // The budget shown is the one asked for (the default); the note says what the small database got.
     expect(a.timeBudgetSec).toBe(60)
     expect(Number.isFinite(a.total.projected.estimate)).toBe(true)

@@ -2,9 +2,8 @@
  * `sstkit rewrite DB -o OUT` on real databases (examples/db and test/fixtures/found, written by
  * RocksDB 7.8.3 and LevelDB 1.23): the output replays to the same column families, levels and
  * files; every table holds the source table's entries; the real ldb 7.8.3 scans every column
- * family as it scans the source's. RocksDB 11.8.1 and the old-format sources: rewrite-db.slow.test.ts.
+ * family as it scans the source's (rewrite-db.slow.test.ts, with RocksDB 11.8.1 and the old-format sources).
  */
-import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,8 +14,7 @@ import { openTable } from '../../src/table/reader.js'
 import { EntryDigest } from '../../src/rewrite/entry-digest.js'
 import { feedEntries } from '../../src/rewrite/rewrite.js'
 import { Property } from '../../src/format/properties.js'
-import { assertFreshBuild, ROOT, sstkit, toolPresent } from '../helpers.js'
-import { LDB } from '../db/ldb.js'
+import { assertFreshBuild, ROOT, sstkit } from '../helpers.js'
 
 assertFreshBuild()
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -198,34 +196,4 @@ describe('sstkit rewrite DB -o OUT', () => {
     expect(s.status).toBe(1)
     expect(openDatabase(out).columnFamilies.flatMap((c) => c.levels.flat()).length).toBe(9)
   })
-})
-
-describe.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))('the real ldb 7.8.3 opens the output', () => {
-  const ldb = (db: string, args: string[]) => spawnSync(LDB!, [`--db=${db}`, ...args], { encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 })
-  const copy = (dir: string) => {
-    const c = fresh()
-    cpSync(dir, c, { recursive: true })
-    return c
-  }
-
-  it.each([EXAMPLE, join(FOUND, 'blob'), join(FOUND, 'names'), join(FOUND, 'leveldb')])(
-    '%s: scan of every column family equals the source, dump_live_files lists the same files',
-    (dir) => {
-      const out = fresh()
-      expect(sstkit(['rewrite', dir, '-o', out, '--compression', 'zstd']).status).toBe(0)
-      for (const cf of openDatabase(dir).columnFamilies) {
-        const want = ldb(copy(dir), [`--column_family=${cf.name}`, 'scan', '--hex'])
-        const got = ldb(copy(out), [`--column_family=${cf.name}`, 'scan', '--hex'])
-        expect(got.status, got.stderr).toBe(0)
-        expect(got.stdout).toBe(want.stdout)
-      }
-      const live = ldb(copy(out), ['dump_live_files'])
-      expect(live.status, live.stderr).toBe(0)
-      const numbers = (text: string) => [...text.matchAll(/^ (\d+):\d+\[/gm)].map((m) => Number(m[1])).sort((a, b) => a - b)
-      const sourceNumbers = openDatabase(dir)
-        .columnFamilies.flatMap((c) => c.levels.flat().map((f) => f.fileNumber))
-        .sort((a, b) => a - b)
-      expect(numbers(live.stdout)).toEqual(sourceNumbers)
-    },
-  )
 })

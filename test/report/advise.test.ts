@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { Advice, LevelAdvice } from '../../src/advise/model.js'
+import type { Advice, LevelAdvice } from '../../src/types/advice.js'
 import {
   formatChange,
   formatCpu,
@@ -55,6 +55,10 @@ describe('advise formats', () => {
     expect(signedPercent(0)).toBe('0.0%')
     expect(formatChange({ estimate: -0.184, low: -0.189, high: -0.179 })).toBe('-18.4% (-18.9..-17.9)')
     expect(formatChange({ estimate: 0.021, low: -0.004, high: 0.046 })).toBe('+2.1% (-0.4..+4.6)')
+    // a change that rounds to nothing is said so once, not as "-0.0% (-0.0..-0.0)"
+    expect(formatChange({ estimate: -0.0002, low: -0.0003, high: -0.0001 })).toBe('-<0.1%')
+    expect(formatChange({ estimate: 0, low: 0, high: 0 })).toBe('0.0%')
+    expect(formatChange({ estimate: -0.001, low: -0.0014, high: -0.0004 })).toBe('-0.1% (-0.1..0.0)')
   })
 
   it('projected bytes with the relative half-width of the interval', () => {

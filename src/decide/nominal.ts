@@ -16,7 +16,7 @@
  * reference speeds.
  */
 import { zstdLevel } from '../codec/setting.js'
-import type { SettingSpec, Timing } from './model.js'
+import type { SettingSpec, Timing } from '../types/advice.js'
 
 const ZSTD_COMPRESS: [level: number, mbps: number][] = [
   [1, 435],
