@@ -35,7 +35,7 @@ const SIZES = {
 }
 /**
  * --exhaustive-only (no advise run) fills the cache for advise's default matrix, read from the
- * built sstkit (dist/advise/settings.js, its one owner); a normal run compares whatever advise's
+ * built sstkit (dist/decide/settings.js, its one owner); a normal run compares whatever advise's
  * JSON lists.
  */
 async function defaultMatrix(runJs) {
@@ -72,7 +72,7 @@ function usage(code) {
   --advice FILE             compare a saved \`sstkit advise DB --json\` output (e.g. merged
                             shards) instead of running advise; wall time and RSS not measured
   --exhaustive-only         no advise run: fill the exhaustive cache for advise's default
-                            matrix (dist/advise/settings.js's defaultSettings), up to the level cap
+                            matrix (dist/decide/settings.js's defaultSettings), up to the level cap
   --come-true               also apply the advice, level by level: advise writes the OPTIONS file
                             (--write-options), real RocksDB 7.8.3 (test/fixtures/level-rewriter.cc,
                             compiled on demand) opens a copy of the database with it and rewrites
@@ -864,9 +864,9 @@ async function simulateLevel(runJs, files, advice, o) {
         'table/reader.js',
         'codec/block-compressor.js',
         'rewrite/rewrite.js',
-        'advise/settings.js',
+        'decide/settings.js',
         'advise/sampling.js',
-        'advise/estimate.js',
+        'decide/estimate.js',
         'advise/population.js',
       ].map(load),
     )

@@ -10,7 +10,7 @@
 // props has its own target: within 20 ms of node's start-up (sstkit - node -e 0 <= 0.020 s).
 //
 //   node bench/per-file.mjs [--quick] [--runs N] [--sizes 8MB,64MB,1GB] [--codecs lz4,zstd,snappy]
-//                           [--blocks 4,16] [--only verify,scan,...] [--cli RUN_JS] [--json] [--regen]
+//                           [--blocks 4,16] [--only verify,scan,...] [--cli RUN_JS] [--baseline RUN_JS] [--json] [--regen]
 //
 // --quick: 8 MB and 64 MB only. Files are generated on first use into bench/data/per-file/
 // (gitignored; the 1 GB ones take a few minutes each). Run `npm run build` first.
@@ -34,16 +34,17 @@ const BYTES_PER_ENTRY = { lz4: 64, snappy: 64, zstd: 53 }
 
 /** Each row: sstkit's command line and the sst_dump command line it is set against (FILE: the file). */
 const COMMANDS = [
-  { name: 'verify', sstkit: ['verify', 'FILE'], sstDump: ['--file=FILE', '--command=check', '--verify_checksum'] },
-  { name: 'scan', sstkit: ['scan', 'FILE'], sstDump: ['--file=FILE', '--command=scan'] },
-  { name: 'scan --hex', sstkit: ['scan', '--hex', 'FILE'], sstDump: ['--file=FILE', '--command=scan', '--output_hex'] },
-  { name: 'sst-dump scan', sstkit: ['sst-dump', '--file=FILE', '--command=scan'], sstDump: ['--file=FILE', '--command=scan'] },
+  { key: 'verify', name: 'verify', sstkit: ['verify', 'FILE'], sstDump: ['--file=FILE', '--command=check', '--verify_checksum'] },
+  { key: 'scan', name: 'scan', sstkit: ['scan', 'FILE'], sstDump: ['--file=FILE', '--command=scan'] },
+  { key: 'scan-hex', name: 'scan --hex', sstkit: ['scan', '--hex', 'FILE'], sstDump: ['--file=FILE', '--command=scan', '--output_hex'] },
+  { key: 'sst-dump-scan', name: 'sst-dump scan', sstkit: ['sst-dump', '--file=FILE', '--command=scan'], sstDump: ['--file=FILE', '--command=scan'] },
   {
+    key: 'sst-dump-check',
     name: 'sst-dump check',
     sstkit: ['sst-dump', '--file=FILE', '--command=check', '--verify_checksum'],
     sstDump: ['--file=FILE', '--command=check', '--verify_checksum'],
   },
-  { name: 'props', sstkit: ['props', 'FILE'], sstDump: ['--file=FILE', '--show_properties'] },
+  { key: 'props', name: 'props', sstkit: ['props', 'FILE'], sstDump: ['--file=FILE', '--show_properties'] },
 ]
 
 function usage(code) {
@@ -54,8 +55,9 @@ function usage(code) {
   --sizes LIST    of 8MB,64MB,1GB (default all)
   --codecs LIST   of lz4,zstd,snappy (default all)
   --blocks LIST   block sizes in KiB, of 4,16 (default both)
-  --only LIST     command rows: ${COMMANDS.map((c) => c.name.replace(' ', '-')).join(',')}
+  --only LIST     command rows: ${COMMANDS.map((c) => c.key).join(',')}
   --cli RUN_JS    time another sstkit build (its bin/run.js)
+  --baseline RUN_JS  also time this build (an earlier commit's bin/run.js) in the same rounds
   --json          the results as JSON on stdout (progress on stderr)
   --regen         write the files again
   -h, --help      this text`
@@ -71,6 +73,7 @@ function parseArgs(argv) {
     blocks: [4, 16],
     only: null,
     cli: join(ROOT, 'bin', 'run.js'),
+    baseline: null,
     json: false,
     regen: false,
   }
@@ -85,11 +88,9 @@ function parseArgs(argv) {
     else if (a === '--sizes') o.sizes = val().split(',')
     else if (a === '--codecs') o.codecs = val().split(',')
     else if (a === '--blocks') o.blocks = val().split(',').map(Number)
-    else if (a === '--only')
-      o.only = val()
-        .split(',')
-        .map((s) => s.replace('-', ' '))
+    else if (a === '--only') o.only = val().split(',')
     else if (a === '--cli') o.cli = resolve(val())
+    else if (a === '--baseline') o.baseline = resolve(val())
     else if (a === '--json') o.json = true
     else if (a === '--regen') o.regen = true
     else if (a === '-h' || a === '--help') usage(0)
@@ -97,7 +98,7 @@ function parseArgs(argv) {
   }
   if (o.runs !== null && (!Number.isInteger(o.runs) || o.runs < 1)) usage(2)
   if (o.sizes.some((s) => !(s in SIZES)) || o.codecs.some((c) => !(c in BYTES_PER_ENTRY)) || o.blocks.some((b) => b !== 4 && b !== 16)) usage(2)
-  if (o.only?.some((n) => !COMMANDS.some((c) => c.name === n))) usage(2)
+  if (o.only?.some((n) => !COMMANDS.some((c) => c.key === n))) usage(2)
   return o
 }
 
@@ -155,13 +156,19 @@ function time(cmd, args) {
   return s
 }
 
+/** A ratio as printed: props has its own target (its time after start-up); past 100 the start-up's noise is all there is. */
+function ratioText(command, ratio) {
+  if (command === 'props') return '-'
+  return ratio >= 100 ? '>100' : ratio.toFixed(2)
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
 const o = parseArgs(process.argv.slice(2))
-const commands = o.only ? COMMANDS.filter((c) => o.only.includes(c.name)) : COMMANDS
+const commands = o.only ? COMMANDS.filter((c) => o.only.includes(c.key)) : COMMANDS
 const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
 const started = new Date()
 const loadBefore = loadavg()[0]
@@ -172,7 +179,7 @@ for (const size of o.sizes)
       const file = ensureFile(codec, blockKiB, size, o.regen)
       const runs = o.runs ?? (size === '1GB' ? 3 : 5)
       const sub = (args) => args.map((a) => a.replace('FILE', file))
-      const times = { node: [], rows: commands.map(() => ({ sstkit: [], sstDump: [] })) }
+      const times = { node: [], rows: commands.map(() => ({ sstkit: [], sstDump: [], baseline: [] })) }
       process.stderr.write(`${codec} ${blockKiB} KiB ${size}: ${runs} rounds `)
       for (let r = 0; r < runs; r++) {
         // One round: node, then each command and its sst_dump counterpart in turn.
@@ -180,6 +187,7 @@ for (const size of o.sizes)
         commands.forEach((c, i) => {
           times.rows[i].sstkit.push(time(process.execPath, [o.cli, ...sub(c.sstkit)]))
           times.rows[i].sstDump.push(time(SST_DUMP, sub(c.sstDump)))
+          if (o.baseline) times.rows[i].baseline.push(time(process.execPath, [o.baseline, ...sub(c.sstkit)]))
         })
         process.stderr.write('.')
       }
@@ -191,21 +199,24 @@ for (const size of o.sizes)
         const after = sstkit - node
         const ratio = sstDump / Math.max(after, 1e-3)
         const met = c.name === 'props' ? after <= PROPS_MARGIN_S : ratio >= 1
-        return { command: c.name, sstkit, sstDump, afterStartup: after, ratio, met }
+        const baseline = o.baseline ? median(times.rows[i].baseline) : null
+        const baselineRatio = baseline === null ? null : sstDump / Math.max(baseline - node, 1e-3)
+        return { command: c.name, sstkit, sstDump, afterStartup: after, ratio, met, baseline, baselineRatio }
       })
       results.push({ codec, blockKiB, size, bytes: statSync(file).size, file, runs, node, rows })
     }
 const loadAfter = loadavg()[0]
 
 if (o.json) {
-  console.log(JSON.stringify({ commit, date: started.toISOString(), loadAverage: [loadBefore, loadAfter], cli: o.cli, results }, null, 2))
+  console.log(JSON.stringify({ commit, date: started.toISOString(), loadAverage: [loadBefore, loadAfter], cli: o.cli, baseline: o.baseline, results }, null, 2))
 } else {
   console.log(
     `commit ${commit}, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
   )
   console.log(`cli ${o.cli}; medians of interleaved rounds; after = sstkit - node -e 0; ratio = sst_dump / after (>= 1: met)`)
   console.log('props: met when after <= 0.020 s\n')
-  const head = ['file', 'command', 'sstkit s', 'node s', 'after s', 'sst_dump s', 'ratio', 'met']
+  if (o.baseline) console.log(`baseline ${o.baseline}, in the same rounds: its time and ratio in the last two columns`)
+  const head = ['file', 'command', 'sstkit s', 'node s', 'after s', 'sst_dump s', 'ratio', 'met', ...(o.baseline ? ['before s', 'before ratio'] : [])]
   const lines = [head]
   for (const f of results)
     for (const r of f.rows)
@@ -216,8 +227,9 @@ if (o.json) {
         f.node.toFixed(3),
         r.afterStartup.toFixed(3),
         r.sstDump.toFixed(3),
-        r.ratio.toFixed(2),
+        ratioText(r.command, r.ratio),
         r.met ? 'yes' : 'NO',
+        ...(o.baseline ? [r.baseline.toFixed(3), ratioText(r.command, r.baselineRatio)] : []),
       ])
   const widths = head.map((_, i) => Math.max(...lines.map((l) => l[i].length)))
   for (const l of lines) console.log(l.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))

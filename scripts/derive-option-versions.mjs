@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Derives src/advise/option-versions.ts: for every option name and syntax `advise` prints, the
+// Derives src/db/option-versions.ts: for every option name and syntax `advise` prints, the
 // first RocksDB release whose OPTIONS parser accepts it, read from RocksDB's own sources at each
 // release (its first vX.Y[.Z] tag, else its X.Y.fb branch) of a local git checkout:
-//   node scripts/derive-option-versions.mjs /path/to/rocksdb > src/advise/option-versions.ts
-//   npx biome format --write src/advise/option-versions.ts
+//   node scripts/derive-option-versions.mjs /path/to/rocksdb > src/db/option-versions.ts
+//   npx biome format --write src/db/option-versions.ts
 // What is read at each tag (test files excluded):
 // - column family option names: a quoted "name" in the options sources (options/, util/options_helper.*,
 //   where the type-info maps and ParseColumnFamilyOption lived before options/ existed);

@@ -18,7 +18,10 @@
  * - rewriting: rewriteFile, rewrittenSize, defaultRewriteOptions,
  *   defaultFormatVersion; writing: TableWriter with FileSink / CountingSink;
  * - synthetic tables for experiments: writeSynth, synthValues;
- * - auto-skip deciders a TableWriter can use: RateDecider, RatioDecider.
+ * - auto-skip deciders a TableWriter can use: RateDecider, RatioDecider;
+ * - advice: advise (a database or SST files to the advice `sstkit advise` prints) with its
+ *   defaults (DEFAULT_TIME_BUDGET_MS, DEFAULT_PRECISION, ...), mergeAdviceParts for shards,
+ *   NothingToAdviseError, MergeError, and the advice's data shapes (Advice, LevelAdvice, ...).
  */
 export * from './reader.js'
 export { recompressFile, DictFileError } from './recompress/engine.js'
@@ -31,6 +34,32 @@ export { TableWriter, FileSink, CountingSink } from './table/writer.js'
 export type { TableWriterOptions, WriteSummary } from './table/writer.js'
 export { writeSynth, synthValues } from './synth/synth.js'
 export type { SynthOptions } from './synth/synth.js'
+export {
+  advise,
+  mergeAdviceParts,
+  NothingToAdviseError,
+  DEFAULT_DICTIONARY,
+  DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
+  DEFAULT_OBJECTIVE,
+  DEFAULT_PRECISION,
+  DEFAULT_SEED,
+  DEFAULT_TIME_BUDGET_MS,
+} from './advise/advise.js'
+export type { AdviseRequest } from './advise/advise.js'
+export { MergeError } from './advise/merge.js'
+export { DEFAULT_PRICES } from './decide/cost.js'
+export type {
+  Advice,
+  ColumnFamilyAdvice,
+  ExplicitLimits,
+  Interval,
+  LevelAdvice,
+  Objective,
+  Prices,
+  SettingEstimate,
+  SettingSpec,
+  Timing,
+} from './types/advice.js'
 export { RateDecider, RatioDecider } from './codec/auto-skip.js'
 export type { AutoSkipStrategy, SkipDecider } from './codec/auto-skip.js'
 export {

@@ -3,7 +3,7 @@
  * only folders of a lower layer. The few imports that break the rule today are listed by name, so
  * a new one fails here and a fixed one must be taken off the list.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './helpers.js'
@@ -14,6 +14,8 @@ const SRC = join(ROOT, 'src')
 const LAYERS: Record<string, number> = {
   'errors.ts': 0,
   util: 0,
+  // the advice's data shapes (types/advice.ts): imports nothing, read by every layer
+  types: 0,
   format: 1,
   io: 1,
   codec: 2,
@@ -21,6 +23,8 @@ const LAYERS: Record<string, number> = {
   table: 4,
   // blob files of the integrated BlobDB, beside the tables: format/, io/ and codec/ only
   blob: 4,
+  // the decision core: estimates, the rule, settings, the CPU model, prices; below recompress and advise, both of which decide with it
+  decide: 4,
   db: 5,
   verify: 5,
   rewrite: 6,
@@ -61,6 +65,8 @@ function folderOf(pathInSrc: string): string {
 interface Edge {
   from: string
   to: string
+  /** A worker thread's entry (`new URL('./worker.js', …)`): a file the thread runs, not a module this one loads. */
+  worker: boolean
 }
 
 /** Every relative import (static, dynamic, `export … from`, worker `new URL`) inside src/. */
@@ -72,9 +78,43 @@ function edges(): Edge[] {
     for (const m of specs) {
       const to = relative(SRC, resolve(dirname(file), m[1] ?? m[2] ?? m[3]))
       if (to.startsWith('..')) continue // package.json and the like, outside src/
-      out.push({ from: relative(SRC, file), to })
+      out.push({ from: relative(SRC, file), to, worker: m[3] !== undefined })
     }
   }
+  return out
+}
+
+/** The strongly connected components of more than one file (or a file importing itself): Tarjan's algorithm. */
+function circles(next: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const out: string[][] = []
+  let counter = 0
+  const visit = (v: string): void => {
+    index.set(v, counter)
+    low.set(v, counter++)
+    stack.push(v)
+    onStack.add(v)
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = []
+      let w: string
+      do {
+        w = stack.pop()!
+        onStack.delete(w)
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1 || (next.get(v) ?? []).includes(v)) out.push(component.sort())
+    }
+  }
+  for (const v of next.keys()) if (!index.has(v)) visit(v)
   return out
 }
 
@@ -83,7 +123,7 @@ describe('layering of src/ (docs/architecture.md)', () => {
 
   it('sees the imports of every folder', () => {
     const folders = new Set(all.map((e) => folderOf(e.from)))
-    for (const f of Object.keys(LAYERS)) if (f !== 'errors.ts' && f !== 'util') expect(folders, f).toContain(f)
+    for (const f of Object.keys(LAYERS)) if (f !== 'errors.ts' && f !== 'util' && f !== 'types') expect(folders, f).toContain(f)
     expect(all.length).toBeGreaterThan(500)
   })
 
@@ -101,6 +141,24 @@ describe('layering of src/ (docs/architecture.md)', () => {
       })
       .map((e) => `${e.from} → ${e.to}`)
     expect([...new Set(upward)].sort()).toEqual([...KNOWN_EXCEPTIONS].sort())
+  })
+
+  it('types/ imports nothing', () => {
+    for (const file of sourceFiles(join(SRC, 'types'))) {
+      const text = readFileSync(file, 'utf8')
+      expect(text, relative(SRC, file)).not.toMatch(/^\s*(import|export)\b[^\n]*\bfrom\s+'/m)
+      expect(text, relative(SRC, file)).not.toMatch(/\bimport\(/)
+    }
+  })
+
+  it('no import circles: the files of src/ import one another without a cycle', () => {
+    const next = new Map<string, string[]>()
+    for (const e of all.filter((x) => !x.worker)) {
+      const to = e.to.replace(/\.js$/, '.ts')
+      const target = existsSync(join(SRC, to)) ? to : to.replace(/\.ts$/, '.tsx')
+      next.set(e.from, [...(next.get(e.from) ?? []), target])
+    }
+    expect(circles(next)).toEqual([])
   })
 
   it('format/ and io/ import only each other, errors.ts', () => {

@@ -32,10 +32,10 @@ import {
   mergeBlobSums,
   sampleBlobFile,
 } from '../recompress/blob-matrix.js'
-import { MIN_GAIN } from './decide.js'
-import type { Advice, Objective } from './model.js'
-import { optionsNeed, optionsText } from './options.js'
-import { atLeast, optionSince, type RocksdbVersion } from './option-syntax.js'
+import { MIN_GAIN } from '../decide/rule.js'
+import type { Advice, BlobAdvice, BlobCandidate, Objective } from '../types/advice.js'
+import { optionsNeed, optionsText } from '../db/compression-options.js'
+import { atLeast, optionSince, type RocksdbVersion } from '../db/option-syntax.js'
 
 /** The codecs advise weighs for blobs, at the library's default level (the only one before 11.2's blob_compression_opts). */
 export const BLOB_CANDIDATES: readonly number[] = [
@@ -62,39 +62,6 @@ export interface BlobColumnFamilyInput {
   /** blob_compression_type in OPTIONS (kXxx), or null when not set or no OPTIONS. */
   blobCompressionType: string | null
   enableBlobFiles: boolean | null
-}
-
-export interface BlobCandidate {
-  /** The OPTIONS name (kZSTD, kLZ4Compression, ...). */
-  option: string
-  label: string
-  /** The blob files' bytes under this setting (headers, records, footers). */
-  bytes: Interval
-  change: Interval
-  ratio: number
-  compressSecPerGB: number | null
-  decompressMBps: number | null
-}
-
-export interface BlobAdvice {
-  columnFamily: string
-  files: number
-  filesRead: number
-  /** Size on disk of the live blob files (the MANIFEST's total where a file is not on disk). */
-  bytes: number
-  /** What the MANIFEST counts as garbage in them (values no longer referenced, until GC or compaction drops them). */
-  garbageBytes: number
-  records: number
-  sampledRecords: number
-  /** blob_compression_type today (OPTIONS), else the files' own, else null. */
-  today: string | null
-  status: 'advised' | 'not sampled'
-  /** The recommended blob_compression_type (null: not sampled, today's kept). */
-  recommended: string | null
-  reason: string
-  /** Whether blob_compression_type was written into the column family's options. */
-  inOptions: boolean
-  candidates: BlobCandidate[]
 }
 
 interface Population {

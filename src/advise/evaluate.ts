@@ -20,10 +20,10 @@ import { ReadWindow } from '../io/byte-source.js'
 import { newScratch } from '../codec/output.js'
 import { messageOf } from '../table/layout.js'
 import { collectYoungGarbage } from '../util/garbage.js'
-import { addBlock, addCertainBlock, emptySums } from './estimate.js'
-import type { SampleSums, SettingSpec } from './model.js'
+import { addBlock, addCertainBlock, emptySums } from '../decide/estimate.js'
+import type { SampleSums, SettingSpec } from '../types/advice.js'
 import { blockDraw } from './sampling.js'
-import { acceptanceOf, dictionaryOptionsOf, typeByte } from './settings.js'
+import { acceptanceOf, dictionaryOptionsOf, typeByte } from '../decide/settings.js'
 
 const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 

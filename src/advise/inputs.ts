@@ -13,9 +13,9 @@ import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '..
 import { compressionForLevel, type DbOptions } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
-import type { Advice } from './model.js'
+import type { Advice } from '../types/advice.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
-import { settingFromOptions } from './settings.js'
+import { settingFromOptions } from '../db/today-setting.js'
 import type { ListedFile } from './unreadable.js'
 
 export interface ResolvedInputs {

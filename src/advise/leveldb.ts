@@ -4,8 +4,8 @@
  * at least MIN_GAIN of the bytes no compression would take, summed over every level. The per-level
  * RocksDB recommendation stays, as a separate suggestion for a migration to RocksDB.
  */
-import { MIN_GAIN } from './decide.js'
-import type { Advice, LevelDbAdvice, SettingEstimate } from './model.js'
+import { MIN_GAIN } from '../decide/rule.js'
+import type { Advice, LevelDbAdvice, SettingEstimate } from '../types/advice.js'
 
 export const LEVELDB_OPTION = { snappy: 'kSnappyCompression', none: 'kNoCompression' } as const
 

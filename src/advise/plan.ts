@@ -5,8 +5,8 @@
  * margin), so that even the run's first round fits the time it is given.
  * Pure: the engine (advise.ts) feeds it its measurements and the time left.
  */
-import type { SettingSpec } from './model.js'
-import { nominalTimings } from './nominal.js'
+import type { SettingSpec } from '../types/advice.js'
+import { nominalTimings } from '../decide/nominal.js'
 
 /** What the run measured of its own costs so far (ms): every round counted, the first included. */
 export interface MeasuredCosts {

@@ -15,9 +15,9 @@ import { openTable, type Table } from '../table/reader.js'
 import { readRawBlock } from '../table/block-reader.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { SstkitError } from '../errors.js'
-import type { SettingSpec } from './model.js'
+import type { SettingSpec } from '../types/advice.js'
 import { blockDraw, fileKey } from './sampling.js'
-import { settingFromProperties } from './settings.js'
+import { settingFromProperties } from '../db/today-setting.js'
 import { compressionFromTrailers } from './trailers.js'
 
 const TRAILER_BYTES = 5

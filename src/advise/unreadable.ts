@@ -3,7 +3,7 @@
  * disk, or damaged): the advice has no level for them, yet they exist (ldb lists them), so the
  * report names them and their tables as unreadable rather than dropping them.
  */
-import type { Advice } from './model.js'
+import type { Advice } from '../types/advice.js'
 
 /** A live table file as the MANIFEST lists it (its path in the database directory). */
 export interface ListedFile {

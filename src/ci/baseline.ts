@@ -4,14 +4,11 @@
  * ratios; timings for information only), how (the measurement settings, which
  * check-size reuses) and with what (sstkit and zstd versions).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
-import { basename, dirname, join, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { DictMode } from '../recompress/config.js'
 import type { RecompressResult } from '../recompress/engine.js'
 import { sstkitVersion, type ZstdVersions, zstdVersions } from './versions.js'
 import { transferable, UsageError } from '../errors.js'
-import { cleanupOnExit } from '../util/cleanup.js'
 
 export const BASELINE_SCHEMA = 'sstkit-baseline'
 /** Where `baseline` writes and `check-size` reads when neither a flag nor the config file says. */
@@ -208,30 +205,6 @@ export function buildBaseline(flags: string[], settings: BaselineSettings, files
 
 export function serializeBaseline(b: Baseline): string {
   return `${JSON.stringify(b, null, 2)}\n`
-}
-
-/**
- * Write `text` to `path` atomically: a temporary file in the same directory,
- * flushed to disk, then renamed over `path`. Readers see the old file or the
- * new one, never a partial one; on failure the old file is untouched.
- */
-export function writeFileAtomic(path: string, text: string | Uint8Array): void {
-  const target = resolve(path)
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  // A signal while the temporary file exists waits for this synchronous write (a handler is installed), then removes it.
-  const removeTmp = cleanupOnExit(() => rmSync(tmp, { force: true }))
-  try {
-    const fd = openSync(tmp, 'wx', 0o644)
-    try {
-      writeSync(fd, typeof text === 'string' ? Buffer.from(text) : text)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(tmp, target)
-  } finally {
-    removeTmp()
-  }
 }
 
 /** How many file × configuration sizes differ between two measurements (a row new in `now` counts as changed). */

@@ -8,10 +8,9 @@ import { resolve } from 'node:path'
 import type { Baseline, BaselineSettings } from './baseline.js'
 import { parseBudget, type Budget, type Metric, type Thresholds } from './compare.js'
 import type { LoadedConfig } from './config.js'
-import type { NamedFile } from './measure.js'
-import { parsePercent, parseSize } from './units.js'
+import { type NamedFile, usesDictionaryBuilder } from './measure.js'
+import { parsePercent, parseSize } from '../cli/units.js'
 import type { ZstdVersions } from './versions.js'
-import { usesDictionaryBuilder } from './measure.js'
 
 export interface ThresholdFlags {
   'max-increase'?: string

@@ -5,7 +5,7 @@
  */
 import type { BaselineFile, SizeRow } from './baseline.js'
 import { formatCount, formatSigned, signedPercent } from '../report/text.js'
-import { exceedsPercent, parseSize, type Percent, ThresholdError } from './units.js'
+import { exceedsPercent, parseSize, type Percent, ThresholdError } from '../cli/units.js'
 
 /** Which byte count is compared. */
 export type Metric = 'file' | 'data' | 'index' | 'filter'

@@ -3,9 +3,8 @@
  * and PR comments, GitHub workflow-command annotations, JUnit XML for test
  * dashboards, and the JSON document.
  */
-import type { TableModel } from '../report/table.js'
+import { type TableModel, renderTable } from '../report/table.js'
 import { type Baseline, changedSizes } from './baseline.js'
-import { renderTable } from '../report/table.js'
 import { METRIC_LABELS, type CheckRow, type Comparison, type Thresholds } from './compare.js'
 import { formatCount, formatSigned, formatSize, signedPercent } from '../report/text.js'
 

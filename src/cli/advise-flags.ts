@@ -7,12 +7,13 @@ import { Flags } from '@oclif/core'
 import { UsageError } from '../errors.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
-import { defaultSettings, settingsFromMatrix } from '../advise/settings.js'
+import { defaultSettings } from '../decide/settings.js'
+import { settingsFromMatrix } from '../advise/matrix.js'
+import { parseSize } from './units.js'
 import { parseShard, type Shard } from '../advise/sampling.js'
-import type { DictMode, Objective, SettingSpec } from '../advise/model.js'
-import type { ExplicitLimits } from '../advise/decide.js'
-import { OBJECTIVES } from '../advise/decide.js'
-import { DEFAULT_PRICES, type Prices } from '../advise/cost.js'
+import type { DictMode, Objective, SettingSpec, ExplicitLimits, Prices } from '../types/advice.js'
+import { OBJECTIVES } from '../decide/rule.js'
+import { DEFAULT_PRICES } from '../decide/cost.js'
 
 export class AdviseFlagError extends UsageError {
   override name = 'AdviseFlagError'
@@ -72,6 +73,38 @@ export function formatConflict(f: { format?: string; wide?: boolean; bytes?: boo
   return null
 }
 
+/** `sstkit advise --help`'s description. */
+export const ADVISE_DESCRIPTION = `Recommend the compression settings of a RocksDB database, per column family and level, with evidence.
+Reads the database as RocksDB opens it (CURRENT, the MANIFEST's live files per column family and level, the newest OPTIONS file), samples data blocks of every level, compresses them under each setting exactly as RocksDB's table builder would (each file's own dictionary, the max_compressed_bytes_per_kb rule), and estimates each level's bytes with a 95% confidence interval (a regression estimator over blocks, against their size on disk today). Sampling stops per level at --precision, or when --time-budget is spent. Then it picks, per level, the setting the --objective asks for, the runner-up and why, and prints the RocksDB options to set in OPTIONS-file syntax.
+Plain SST files or directories of them are grouped by the column family their properties name; their levels are unknown, so each column family gets one setting.`
+
+/** `sstkit advise --help`'s examples. */
+export const ADVISE_EXAMPLES = [
+  { description: 'A RocksDB database directory:', command: '<%= config.bin %> <%= command.id %> examples/db' },
+  { description: 'Plain files, grouped by column family:', command: '<%= config.bin %> <%= command.id %> a.sst b.sst dir/' },
+  {
+    description: 'A pull-request comment within a minute, favouring size:',
+    command: '<%= config.bin %> <%= command.id %> /var/lib/mydb --time-budget 60s --objective size --format markdown > advice.md',
+  },
+  { description: 'A self-contained HTML page with charts:', command: '<%= config.bin %> <%= command.id %> examples/db --report advice.html' },
+  {
+    description: 'Explicit limits instead of an objective:',
+    command: '<%= config.bin %> <%= command.id %> examples/db --max-compress-cpu-ratio 2 --min-decompress-mbps 500',
+  },
+  {
+    description: 'The least compression CPU that keeps the database within 80% of its bytes today (or --max-bytes 500MiB):',
+    command: '<%= config.bin %> <%= command.id %> examples/db --max-bytes 80%',
+  },
+  {
+    description: 'Four machines, each next to its share of the files (shard 0/4 here; 1/4, 2/4 and 3/4 on the others):',
+    command: '<%= config.bin %> <%= command.id %> DB --sample 5% --shard 0/4 --json > part0.json',
+  },
+  {
+    description: 'Then one advice from the four parts:',
+    command: '<%= config.bin %> <%= command.id %> --merge part0.json part1.json part2.json part3.json',
+  },
+]
+
 export const adviseFlags = {
   objective: Flags.string({
     description: `What to optimise for. balanced (default): ${OBJECTIVES.balanced}; with the database's info LOG, each level's multiple is weighted by its measured write rate. size: ${OBJECTIVES.size}. speed: ${OBJECTIVES.speed}. cost: ${OBJECTIVES.cost}.`,
@@ -95,8 +128,8 @@ export const adviseFlags = {
       "Explicit limit instead of an objective: the projected total of every column family and level at most this size (500MiB, 2GB) or share of today's (80%), met at the least compression CPU (a level's CPU counted per GB it holds, so bytes are saved where they cost least, usually the bottommost level); when nothing fits, each level says so and gets its smallest setting.",
   }),
   'time-budget': Flags.string({
-    description: 'Stop sampling when this much time is spent (e.g. 60s, 2m). The output says which levels it stopped.',
-    default: '60s',
+    description:
+      'Stop sampling when this much time is spent (e.g. 60s, 2m; default 60s, and without it a database under 10 MiB answers at once on a smaller matrix). The output says which levels it stopped.',
   }),
   precision: Flags.string({
     description: "Stop sampling a level when every setting's 95% interval is within ±this percentage (0.5% or 0.5).",
@@ -152,7 +185,7 @@ export interface AdviseFlagValues {
   'max-compress-cpu-ratio'?: string
   'min-decompress-mbps'?: string
   'max-bytes'?: string
-  'time-budget': string
+  'time-budget'?: string
   precision: string
   sample?: string
   seed: number
@@ -173,7 +206,8 @@ export interface ParsedAdviseFlags {
   limits: ExplicitLimits | null
   /** --objective cost's prices (null otherwise). */
   prices: Prices | null
-  timeBudgetMs: number
+  /** undefined: not given (the library's default, and a small database answers at once). */
+  timeBudgetMs: number | undefined
   precision: number
   fixedRate: number | null
   shard: Shard | null
@@ -194,7 +228,7 @@ function price(flag: string, v: string): number {
 
 /**
  * `--max-bytes`: `80%` (a share of today's total, above 0) or a size, read by
- * `parseSize` (the command hands in ci/units.ts's, which sits above cli/).
+ * `parseSize` (cli/units.ts's unless a caller hands in another).
  */
 export function parseMaxBytes(spec: string, parseSize: (spec: string) => number): Pick<ExplicitLimits, 'maxBytes' | 'maxBytesShare'> {
   const share = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(spec)
@@ -213,7 +247,7 @@ export function parseMaxBytes(spec: string, parseSize: (spec: string) => number)
   return { maxBytes: bytes }
 }
 
-export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) => number): ParsedAdviseFlags {
+export function parseAdviseFlags(f: AdviseFlagValues, sizeOf: (spec: string) => number = (spec) => parseSize(spec, '--max-bytes')): ParsedAdviseFlags {
   let settings = defaultSettings()
   let notes: string[] = []
   if (f.types !== undefined) {
@@ -233,7 +267,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
   const limits: ExplicitLimits = {}
   if (f['max-compress-cpu-ratio'] !== undefined) limits.maxCompressCpuRatio = positive('--max-compress-cpu-ratio', f['max-compress-cpu-ratio'])
   if (f['min-decompress-mbps'] !== undefined) limits.minDecompressMBps = positive('--min-decompress-mbps', f['min-decompress-mbps'])
-  if (f['max-bytes'] !== undefined) Object.assign(limits, parseMaxBytes(f['max-bytes'], parseSize))
+  if (f['max-bytes'] !== undefined) Object.assign(limits, parseMaxBytes(f['max-bytes'], sizeOf))
   let prices: Prices | null = null
   if (f.objective === 'cost') {
     if (Object.keys(limits).length > 0)
@@ -263,7 +297,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, parseSize: (spec: string) 
     objective: f.objective as Objective,
     limits: Object.keys(limits).length ? limits : null,
     prices,
-    timeBudgetMs: parseDuration('--time-budget', f['time-budget']),
+    timeBudgetMs: f['time-budget'] === undefined ? undefined : parseDuration('--time-budget', f['time-budget']),
     precision: parsePercentShare('--precision', f.precision, 0.5),
     fixedRate,
     shard,

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { existsSync } from 'node:fs'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
-import { parseSize } from '../ci/units.js'
+import { parseSize } from '../cli/units.js'
 import { parseTypes, writeSynth } from '../index.js'
 
 export default class Synth extends SstCommand {

@@ -74,7 +74,7 @@ export function mergeBlobSums(a: BlobSums, b: BlobSums): BlobSums {
 /**
  * The total of c over `records` records whose stored value bytes add up to `stored`, from the
  * sample's sums at inclusion rate `rate`: T = N (c̄ + b (S/N − s̄)), Var ≈ N² (1 − p)/n · Σe²/(n − 2),
- * the interval T ± t(n − 2) √Var (advise/estimate.ts's regression estimator, without its certainty
+ * the interval T ± t(n − 2) √Var (decide/estimate.ts's regression estimator, without its certainty
  * stratum). Exact with every record read.
  */
 export function blobRegression(sums: BlobSums, stored: number, records: number, rate: number): Interval {

@@ -22,7 +22,7 @@ export interface RecompressConfig {
   readonly checksum: boolean
 }
 
-/** recompress's exhaustive zstd levels when --levels is not given (advise's sampled matrix is advise/settings.ts's). */
+/** recompress's exhaustive zstd levels when --levels is not given (advise's sampled matrix is decide/settings.ts's). */
 export const EXHAUSTIVE_ZSTD_LEVELS: readonly number[] = [1, 3, 6, 9, 12, 15, 19]
 
 export class MatrixError extends UsageError {

@@ -3,8 +3,7 @@
  * recommended blob_compression_type and why, and a table of the candidates (projected blob bytes
  * with their 95% interval, change against today, ratio, speeds). Shared by text, Markdown and HTML.
  */
-import type { BlobAdvice } from '../advise/blob.js'
-import type { Interval } from '../advise/model.js'
+import type { BlobAdvice, Interval } from '../types/advice.js'
 import type { TableModel } from './table.js'
 import { escapeName, formatSize, signedPercent } from './text.js'
 

@@ -1,12 +1,12 @@
 /**
- * The advice's prices (advise/cost.ts) in words, tables and one chart, for the text, Markdown and
+ * The advice's prices (decide/cost.ts) in words, tables and one chart, for the text, Markdown and
  * HTML renderers of `advise`: per level, the write rate the info LOG measured, what the
  * recommendation costs in cores against today's setting, and what it saves.
  */
 import type { EChartsOption } from 'echarts'
 import { createRequire } from 'node:module'
-import { formatCores, type LevelCost, money, type SettingCost } from '../advise/cost.js'
-import type { Advice, LevelAdvice } from '../advise/model.js'
+import { formatCores, money } from '../decide/cost.js'
+import type { LevelCost, SettingCost, Advice, LevelAdvice } from '../types/advice.js'
 
 /** Bytes in decimal units, as rates and bills are quoted (41 GB/day). */
 export function decimalBytes(n: number): string {

@@ -12,7 +12,7 @@ import { blobSummaryLine } from './advise-blob.js'
 import { createRequire } from 'node:module'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
-import type { Advice, LevelAdvice, SettingEstimate } from '../advise/model.js'
+import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import {
   blobLines,
   escapeName,

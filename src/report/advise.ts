@@ -9,7 +9,7 @@
  */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
-import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../advise/model.js'
+import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
 import { hasRawBytes } from '../format/exact-text.js'
 import { escapeOptionString } from '../format/options-file.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'

@@ -18,7 +18,14 @@ import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES, orphanedChunks } from '../u
 import { WorkerPool, type PoolSlot } from '../util/worker-pool.js'
 import type { ChunkResult, ScanSpec } from './printer.js'
 import { WASM_OUTPUT_BYTES } from './wasm-printer.js'
-import type { ScanStats } from './scan.js'
+
+/** What a scan did in parallel, for tests and the drop-in's summary. */
+export interface ScanStats {
+  /** Chunks of blocks (0: a serial scan). */
+  chunks: number
+  /** Chunks printed by worker threads. */
+  chunksByWorkers: number
+}
 
 /** Messages to a scan worker: output buffers of earlier answers, written and returned for reuse. */
 export type ScanWorkerRequest = { kind: 'buffers'; buffers: ArrayBuffer[] }

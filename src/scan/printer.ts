@@ -3,8 +3,7 @@
  * sort among them, as `scan` shows them. The same code runs on the main thread
  * and in scan workers (each over its own chunks of blocks).
  */
-import type { Scratch } from '../codec/output.js'
-import { newScratch } from '../codec/output.js'
+import { type Scratch, newScratch } from '../codec/output.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { ReadWindow } from '../io/byte-source.js'

@@ -10,7 +10,9 @@ import type { RangeTombstone } from '../format/range-del.js'
 import { FileByteSource } from '../io/byte-source.js'
 import type { LineWriter } from '../report/line-writer.js'
 import type { Table } from '../table/reader.js'
-import { canUseWorkers, ParallelScan } from './parallel.js'
+import { canUseWorkers, ParallelScan, type ScanStats } from './parallel.js'
+
+export type { ScanStats } from './parallel.js'
 import { EntryPrinter, sortTombstones, type ScanSpec } from './printer.js'
 import { Property } from '../format/properties.js'
 
@@ -37,13 +39,6 @@ export interface ScanOptions {
    * chunks even of a small file and the out-of-order path runs).
    */
   awaitWorkers?: boolean
-}
-
-export interface ScanStats {
-  /** Chunks of blocks (0: a serial scan). */
-  chunks: number
-  /** Chunks printed by worker threads. */
-  chunksByWorkers: number
 }
 
 /** Data bytes per chunk: small enough that a few chunks of output in flight stay a few MB. */

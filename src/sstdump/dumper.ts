@@ -42,7 +42,7 @@ import {
 } from '../format/metaindex.js'
 import { decodeProperties, Property, type TableProperties } from '../format/properties.js'
 import { FileByteSource, ReadWindow } from '../io/byte-source.js'
-import { ChecksumMismatchError } from '../table/block-reader.js'
+import { ChecksumMismatchError, readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
 import { decodeBlobIndex } from '../format/blob-index.js'
 import { decodeWideColumns } from '../format/wide-columns.js'
@@ -716,7 +716,6 @@ function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify:
   })
 }
 
-import { readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
 import { fastDataHandles } from '../verify/native.js'
 import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
 

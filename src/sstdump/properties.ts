@@ -5,9 +5,8 @@
  * (table/unique_id.cc) and the "Raw user collected properties" list.
  */
 import { createRequire } from 'node:module'
-import type { TableProperties } from '../format/properties.js'
+import { type TableProperties, BINARY_PROPERTIES, NUMERIC_PROPERTIES, Property, STRING_PROPERTIES } from '../format/properties.js'
 import { hexUpper } from './sink.js'
-import { BINARY_PROPERTIES, NUMERIC_PROPERTIES, Property, STRING_PROPERTIES } from '../format/properties.js'
 import { formatSeqnoTimeMapProperty } from '../report/sst-dump-text.js'
 
 const M64 = (1n << 64n) - 1n

@@ -5,7 +5,7 @@
  * measure c_i. With sample means c̄, s̄ and the slope b = Σ(c−c̄)(s−s̄) / Σ(s−s̄)²,
  *   T = N · (c̄ + b (S/N − s̄)),   Var(T) ≈ N² (1 − p) / n · Σ e_i² / (n − 2),
  * e_i = (c_i − c̄) − b (s_i − s̄), and the 95% half-width is t(n − 2) √Var.
- * Advise's blocks (advise/estimate.ts) and blob records (recompress/blob-matrix.ts)
+ * Advise's blocks (decide/estimate.ts) and blob records (recompress/blob-matrix.ts)
  * are both estimated with it.
  */
 import { t95 } from './quantiles.js'

@@ -27,9 +27,9 @@ vi.mock('../../src/advise/evaluate.js', async (importOriginal) => {
   }
 })
 
-const { advise } = await import('../../src/advise/advise.js')
+const { adviseGroups: advise } = await import('../../src/advise/engine.js')
 const { resolveInputs } = await import('../../src/advise/inputs.js')
-const { spec } = await import('../../src/advise/settings.js')
+const { spec } = await import('../../src/decide/settings.js')
 
 /** A short matrix (the simulated costs are per setting): a codec without and a zstd level with a dictionary. */
 const SETTINGS = [spec('lz4', null, 'none', false), spec('zstd', 1, 'none', false), spec('zstd', 1, 'finalize', false)]

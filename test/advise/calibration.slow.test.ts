@@ -9,11 +9,11 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { emptySums, mergeSums, regressionEstimate } from '../../src/advise/estimate.js'
+import { emptySums, mergeSums, regressionEstimate } from '../../src/decide/estimate.js'
 import { evaluateFile, type FileTask } from '../../src/advise/evaluate.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import { describeFile } from '../../src/advise/population.js'
-import { spec } from '../../src/advise/settings.js'
+import { spec } from '../../src/decide/settings.js'
 import { ROOT } from '../helpers.js'
 
 const DB = join(ROOT, 'test/fixtures/db-medium')

@@ -8,11 +8,11 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { advise } from '../../src/advise/advise.js'
+import { adviseGroups } from '../../src/advise/engine.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { CENSUS_SHARE, roundRate } from '../../src/advise/sampling.js'
-import { spec } from '../../src/advise/settings.js'
+import { spec } from '../../src/decide/settings.js'
 import { ROOT } from '../helpers.js'
 import { testAdviseOptions } from './options.js'
 
@@ -21,7 +21,7 @@ const SETTINGS = [spec('lz4', null, 'none', false), spec('zstd', 3, 'none', fals
 
 async function run(fixedRate: number | null): Promise<Advice> {
   const inputs = resolveInputs([DB])
-  return advise(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate }))
+  return adviseGroups(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate }))
 }
 
 const levelsOf = (a: Advice) => new Map(a.columnFamilies.flatMap((c) => c.levels.map((l) => [`${c.name} L${l.level}`, l] as const)))

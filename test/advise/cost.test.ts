@@ -1,5 +1,5 @@
 /**
- * advise priced on the database's own workload (src/advise/cost.ts), through the built CLI, on
+ * advise priced on the database's own workload (src/decide/cost.ts), through the built CLI, on
  * databases db_bench 7.8.3 wrote under known workloads (test/fixtures/workload-log.mjs): the JSON
  * carries per level the bytes written over the LOGs' span (within 1% of the tests' own sum of the
  * events), every setting's cores at that rate, and the decisions use them (balanced weighted by
@@ -12,9 +12,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Advice, LevelAdvice } from '../../src/advise/model.js'
-import { levelCost, measureWorkload, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/advise/cost.js'
-import { limitsFor, references } from '../../src/advise/decide.js'
+import type { Advice, LevelAdvice } from '../../src/types/advice.js'
+import { levelCost, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/decide/cost.js'
+import { measureWorkload } from '../../src/advise/workload.js'
+import { limitsFor, references } from '../../src/decide/rule.js'
 import { renderAdviceMarkdown, renderAdviceText } from '../../src/report/advise.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
 import { ROOT, sstkit, toolPresent } from '../helpers.js'

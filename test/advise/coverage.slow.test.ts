@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { advise } from '../../src/advise/advise.js'
+import { adviseGroups } from '../../src/advise/engine.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
-import type { Advice } from '../../src/advise/model.js'
-import { spec } from '../../src/advise/settings.js'
+import type { Advice } from '../../src/types/advice.js'
+import { spec } from '../../src/decide/settings.js'
 import { ROOT } from '../helpers.js'
 import { testAdviseOptions } from './options.js'
 
@@ -32,7 +32,7 @@ const SETTINGS = [
 
 async function run(fixedRate: number, seed: number): Promise<Advice> {
   const inputs = resolveInputs([DB])
-  return advise(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate, seed }))
+  return adviseGroups(inputs.groups, testAdviseOptions(inputs, SETTINGS, { fixedRate, seed }))
 }
 
 function byKey(a: Advice) {

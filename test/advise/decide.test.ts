@@ -4,11 +4,12 @@
  * combination (a brute force over a small matrix).
  */
 import { describe, expect, it } from 'vitest'
-import { budgetChoice, type BudgetLevel, decide, NOT_SAMPLED, withinBytes } from '../../src/advise/decide.js'
-import { emptySums } from '../../src/advise/estimate.js'
-import type { SettingEstimate } from '../../src/advise/model.js'
-import { sharesOpts } from '../../src/advise/options.js'
-import { spec } from '../../src/advise/settings.js'
+import { budgetChoice, type BudgetLevel, withinBytes } from '../../src/decide/max-bytes.js'
+import { decide, NOT_SAMPLED } from '../../src/decide/rule.js'
+import { emptySums } from '../../src/decide/estimate.js'
+import type { SettingEstimate } from '../../src/types/advice.js'
+import { sharesOpts } from '../../src/db/compression-options.js'
+import { spec } from '../../src/decide/settings.js'
 
 const NONE = spec('none', null, 'none', false)
 const LZ4 = spec('lz4', null, 'none', false)

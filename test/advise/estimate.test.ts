@@ -10,7 +10,7 @@ import {
   relativeHalfWidth,
   t95,
   timing,
-} from '../../src/advise/estimate.js'
+} from '../../src/decide/estimate.js'
 import { blockDraw, fileKey, inShard, parseShard } from '../../src/advise/sampling.js'
 
 /** A synthetic population of blocks: stored size s and size under some setting c, correlated as real blocks are. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { evaluateFile } from '../../src/advise/evaluate.js'
-import { spec } from '../../src/advise/settings.js'
+import { spec } from '../../src/decide/settings.js'
 import { recompressFile } from '../../src/recompress/engine.js'
 import { parseTypes } from '../../src/recompress/config.js'
 import { ROOT, fixturePath } from '../helpers.js'

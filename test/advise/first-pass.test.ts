@@ -9,10 +9,12 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type AdviseOptions, advise, advisePopulation } from '../../src/advise/advise.js'
+import type { AdviseOptions } from '../../src/advise/engine-options.js'
+import { adviseGroups } from '../../src/advise/engine.js'
+import { advisePopulation } from '../../src/advise/rounds.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import { MIN_FILES_READ, readPopulation, sizeProportionalOrder } from '../../src/advise/population.js'
-import { spec } from '../../src/advise/settings.js'
+import { spec } from '../../src/decide/settings.js'
 import { ROOT } from '../helpers.js'
 import { RUN_DICT, testAdviseOptions } from './options.js'
 
@@ -94,7 +96,7 @@ describe('the first pass within the time budget', () => {
     const inputs = plainFiles()
     // Each clock read costs 3 s: a 3 s budget is spent by the time sampling first looks at the clock.
     const clock = steppingClock(3000)
-    const a = await advise(inputs.groups, options(inputs, { timeBudgetMs: 3000, clock: clock.now }))
+    const a = await adviseGroups(inputs.groups, options(inputs, { timeBudgetMs: 3000, clock: clock.now }))
     // Past the budget nothing more is started: a few reads of the clock to find that out, no sampling round.
     expect(clock.reads()).toBeLessThanOrEqual(12)
     const levels = a.columnFamilies.flatMap((c) => c.levels)
@@ -116,7 +118,7 @@ describe('the first pass within the time budget', () => {
 
   it('estimates a level from the files read and the mean of their bytes per byte on disk, with the spread between files in its interval', async () => {
     const inputs = plainFiles()
-    const whole = await advise(inputs.groups, options(inputs, { fixedRate: 1 }))
+    const whole = await adviseGroups(inputs.groups, options(inputs, { fixedRate: 1 }))
     const population = readPopulation(inputs.groups, { dict: DICT, seed: 0, deadline: 0, clock: () => 1 })
     const partial = await advisePopulation(population, options(inputs, { fixedRate: 1 }), 0)
     let compared = 0
@@ -131,10 +133,10 @@ describe('the first pass within the time budget', () => {
       expect(l.fileBytes).toBe(truth.fileBytes)
       expect(l.sample.stopped).toBe('time-budget')
       // Each file read, evaluated whole on its own: the estimate is their bytes plus the unread bytes on disk times their mean ratio.
-      const own: { x: number; advice: Awaited<ReturnType<typeof advise>> }[] = []
+      const own: { x: number; advice: Awaited<ReturnType<typeof adviseGroups>> }[] = []
       for (const f of group.files) {
         const one = resolveInputs([f.path])
-        own.push({ x: f.fileSize, advice: await advise(one.groups, options(one, { fixedRate: 1 })) })
+        own.push({ x: f.fileSize, advice: await adviseGroups(one.groups, options(one, { fixedRate: 1 })) })
       }
       const unread = group.pending.reduce((a, f) => a + (f.size ?? 0), 0)
       for (const m of l.matrix) {

@@ -3,10 +3,10 @@
  * seed 0, the precision, dictionary and acceptance defaults of the CLI
  * (src/cli/advise-flags.ts); each test says what it changes.
  */
-import type { AdviseOptions } from '../../src/advise/advise.js'
+import type { AdviseOptions } from '../../src/advise/engine-options.js'
 import type { FileTask } from '../../src/advise/evaluate.js'
 import type { ResolvedInputs } from '../../src/advise/inputs.js'
-import type { SettingSpec } from '../../src/advise/model.js'
+import type { SettingSpec } from '../../src/types/advice.js'
 import { fileKey } from '../../src/advise/sampling.js'
 
 /** The run's dictionary options: 16 KiB trained on 1600 KiB, 64 MiB buffered. */

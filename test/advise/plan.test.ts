@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type FirstRoundAsk, firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts } from '../../src/advise/plan.js'
-import { defaultSettings, spec } from '../../src/advise/settings.js'
+import { defaultSettings, spec } from '../../src/decide/settings.js'
 
 const ask = (over: Partial<FirstRoundAsk>): FirstRoundAsk => ({
   filesRead: 4,

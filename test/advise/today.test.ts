@@ -8,14 +8,15 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { advise } from '../../src/advise/advise.js'
+import { adviseGroups } from '../../src/advise/engine.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
-import type { LevelAdvice } from '../../src/advise/model.js'
-import { compressionOptsText, optionsFor, sharesOpts } from '../../src/advise/options.js'
+import type { LevelAdvice } from '../../src/types/advice.js'
+import { compressionOptsText, optionsFor, sharesOpts } from '../../src/db/compression-options.js'
 import { describeFile } from '../../src/advise/population.js'
 import { evaluateFile } from '../../src/advise/evaluate.js'
-import { MIN_GAIN } from '../../src/advise/decide.js'
-import { sameSetting, settingFromOptions, settingFromProperties, spec, withRunOptions } from '../../src/advise/settings.js'
+import { MIN_GAIN } from '../../src/decide/rule.js'
+import { sameSetting, spec, withRunOptions } from '../../src/decide/settings.js'
+import { settingFromOptions, settingFromProperties } from '../../src/db/today-setting.js'
 import { DEFAULT_COMPRESSION_OPTS } from '../../src/db/options.js'
 import { ROOT } from '../helpers.js'
 import { RUN_DICT, testAdviseOptions, wholeFileTask } from './options.js'
@@ -102,7 +103,7 @@ describe("today's own dictionary options", () => {
 
 describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', async () => {
   const inputs = resolveInputs([EXAMPLE])
-  const advice = await advise(
+  const advice = await adviseGroups(
     inputs.groups,
     testAdviseOptions(
       inputs,
@@ -172,7 +173,7 @@ describe('examples/db (real RocksDB 7.8.3), every level evaluated in full', asyn
 describe("without OPTIONS: today from the file's own properties", async () => {
   // 000009.sst as a plain file: its rocksdb.compression_options say max_dict_bytes=4096; zstd_max_train_bytes=32768.
   const inputs = resolveInputs([join(EXAMPLE, '000009.sst')])
-  const advice = await advise(inputs.groups, testAdviseOptions(inputs, [spec('zstd', 3, 'train', false)], { objective: 'size' }))
+  const advice = await adviseGroups(inputs.groups, testAdviseOptions(inputs, [spec('zstd', 3, 'train', false)], { objective: 'size' }))
 
   it('evaluates today with the dictionary options the file was written with, within 0.3% of its real bytes', () => {
     const l = advice.columnFamilies[0].levels[0]

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { newestOptionsFile } from '../../src/db/options.js'
 import { parseOptionMap, parseOptionsFile } from '../../src/format/options-file.js'
 import { openTable } from '../../src/table/reader.js'

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { BlobAdvice } from '../../src/advise/blob.js'
+import type { BlobAdvice } from '../../src/types/advice.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const FIX = join(ROOT, 'test/fixtures/blob')

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, trunc
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB } from '../db/ldb.js'
 

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MIN_GAIN } from '../../src/advise/decide.js'
-import type { Advice } from '../../src/advise/model.js'
+import { MIN_GAIN } from '../../src/decide/rule.js'
+import type { Advice } from '../../src/types/advice.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const MEDIUM = join(ROOT, 'test/fixtures/db-medium')

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { startWriter } from '../db/live-writer.js'
 import { sstkit } from '../helpers.js'
 

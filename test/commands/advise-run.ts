@@ -1,6 +1,6 @@
 /** `sstkit advise ... --json` for the command tests: exit 0, nothing on stderr, the advice parsed. */
 import { expect } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { sstkit } from '../helpers.js'
 
 export function adviseJson(args: string[]): Advice {

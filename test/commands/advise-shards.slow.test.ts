@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { adviseJson } from './advise-run.js'
 import { ROOT, sstkit } from '../helpers.js'
 

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
-import { defaultSettings, smallDatabaseSettings } from '../../src/advise/settings.js'
+import type { Advice } from '../../src/types/advice.js'
+import { defaultSettings, smallDatabaseSettings } from '../../src/decide/settings.js'
 import { ROOT, sstkit } from '../helpers.js'
 
 const EXAMPLE = join(ROOT, 'examples/db')

@@ -2,7 +2,7 @@ import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, tr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Advice } from '../../src/advise/model.js'
+import type { Advice } from '../../src/types/advice.js'
 import { spawnSync } from 'node:child_process'
 import { parseOptionsFile, encodeOptionsFile } from '../../src/format/options-file.js'
 import { newestOptionsFile } from '../../src/db/options.js'

@@ -1,9 +1,8 @@
 /** The documented CLI contracts, run through the built binary on real fixtures. */
 import { statSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fixturePath, REAL, sstkit } from '../helpers.js'
+import { fixturePath, REAL, sstkit, golden } from '../helpers.js'
 import { parseSstDumpScan } from '../parity/sst-dump-text.js'
-import { golden } from '../helpers.js'
 
 const jsonLines = (s: string) =>
   s

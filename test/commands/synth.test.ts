@@ -1,5 +1,5 @@
 /**
- * `sstkit synth`: --size is read by the one size parser (src/ci/units.ts) — decimal and binary
+ * `sstkit synth`: --size is read by the one size parser (src/cli/units.ts) — decimal and binary
  * units — and a size it cannot read, or no bytes at all, is a one-line usage error (exit 2).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'

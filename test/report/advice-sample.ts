@@ -19,7 +19,7 @@ import type {
   SettingSpec,
   StopReason,
   Timing,
-} from '../../src/advise/model.js'
+} from '../../src/types/advice.js'
 import { prng } from '../../src/util/prng.js'
 
 export const LONG_CF_NAME = 'user_events_by_tenant_and_timestamp_secondary_index'

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { Advice, LevelAdvice } from '../../src/advise/model.js'
+import type { Advice, LevelAdvice } from '../../src/types/advice.js'
 import {
   formatChange,
   formatCpu,

@@ -27,9 +27,20 @@
  * 32x); `cost` picks per level the setting of least compression CPU plus storage, in dollars a
  * month at --cpu-price and --storage-price.
  */
-import { type EventLogSummary, readEventLog } from '../db/event-log.js'
-import { type Choice, decide, type LevelLimits, references } from './decide.js'
-import type { LevelAdvice, SettingEstimate, Timing } from './model.js'
+import type {
+  Choice,
+  LevelLimits,
+  LevelAdvice,
+  LevelCost,
+  MeasuredLevel,
+  MeasuredWorkload,
+  Prices,
+  SettingCost,
+  SettingEstimate,
+  Timing,
+  WorkloadAdvice,
+} from '../types/advice.js'
+import { decide, references } from './rule.js'
 import { nominalTimings } from './nominal.js'
 
 /** Below this span the LOGs are labelled a short span: rates from minutes may not be the day's. */
@@ -44,102 +55,8 @@ export const WEIGHTED_MULTIPLE_MAX = 32
 const BALANCED_UPPER = 3
 const BALANCED_BOTTOM = 8
 
-export interface Prices {
-  /** $ per core-hour. */
-  cpuPerCoreHour: number
-  /** $ per GB-month of storage (GB = 1e9 bytes). */
-  storagePerGBMonth: number
-}
-
 /** On-demand cloud prices of 2026 as a starting point: a vCPU-hour, a GB-month of block storage. */
 export const DEFAULT_PRICES: Readonly<Prices> = Object.freeze({ cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 })
-
-/** One level's writes over the LOGs' span. */
-export interface MeasuredLevel {
-  columnFamily: string
-  level: number
-  /** Bytes written (flush file sizes, compactions' total_output_size). */
-  writtenBytes: number
-  /** Of which compactions' total_output_size. */
-  compactionOutputBytes: number
-  /** file_size of the table files the LOG lists (cancelled compaction outputs are not listed). */
-  fileBytes: number
-  /** Data blocks as stored (table_properties.data_size) of the files the LOG lists. */
-  dataBytes: number
-  /** Raw key + value bytes of those files. */
-  rawBytes: number
-  files: number
-  flushFiles: number
-  /** Of writtenBytes, the file_size of the table files flushes (and WAL recoveries) wrote. */
-  flushBytes: number
-  compactions: number
-  compactionCpuSeconds: number
-  /** CPU the flushes' "Flush lasted … cpu microseconds" lines logged (L0; 0 without such lines). */
-  flushCpuSeconds: number
-  /** The flushes flushCpuSeconds covers (a WAL recovery's flush logs no CPU). */
-  flushCpuFlushes: number
-  /** The file_size of the table files those flushes wrote. */
-  flushCpuFileBytes: number
-  /** Compression of the bytes written, by file bytes (e.g. {"LZ4": 1.0}). */
-  compressionShares: Record<string, number>
-}
-
-export interface MeasuredReads {
-  /** Seconds between statistics dumps the rates are over. */
-  seconds: number
-  /** rocksdb.block.cache.data.miss per second: data blocks read from the files. */
-  dataBlockMissesPerSec: number
-  /** rocksdb.number.block.decompressed per second (reads and compactions). */
-  blocksDecompressedPerSec: number | null
-  /** rocksdb.bytes.read per second (what Get/MultiGet/iterators returned). */
-  userBytesReadPerSec: number | null
-}
-
-export interface MeasuredWorkload {
-  logFiles: string[]
-  events: number
-  firstMicros: number
-  lastMicros: number
-  spanSeconds: number
-  shortSpan: boolean
-  levels: MeasuredLevel[]
-  /** "Flush lasted … cpu microseconds" lines the LOGs hold (none before RocksDB 6.24). */
-  flushCpuLines: number
-  reads: MeasuredReads | null
-  /** Table files whose level or column family the LOGs do not tell, and their bytes (left out). */
-  unattributedBytes: number
-}
-
-/** What advise says about the workload: measured or why not, and the prices when objective cost. */
-export interface WorkloadAdvice {
-  measured: MeasuredWorkload | null
-  /** One line: what was measured over what span, or why nothing was. */
-  note: string
-  /** Which statistics counters the read figures use, or that reads were not measured. */
-  readsNote: string
-  prices: Prices | null
-}
-
-/** One setting at one level's measured rate. */
-export interface SettingCost {
-  label: string
-  /** Compression CPU, cores (CPU-seconds per second), dictionary building included. */
-  cores: number
-  cpuHoursPerDay: number
-  /** Of which dictionary building. */
-  dictCores: number
-  /** Decompression cores for the measured reads (bottommost levels, with statistics); null otherwise. */
-  readCores: number | null
-  /** Bytes written per day under this setting (today's written bytes scaled by its projected size). */
-  writtenPerDay: number
-  /** Against today: the level's stored bytes, and bytes written per day (negative: more). */
-  savedBytes: number
-  savedPerDay: number
-  /** Compression CPU plus storage, $ a month, when priced. */
-  dollarsPerMonth: number | null
-  /** This run's timing of the setting was noisy: its CPU is on the reference speeds (nominal.ts). */
-  referenceSpeeds: boolean
-}
 
 /** A setting's compression s/GB and decompression MB/s: this run's, or the reference speeds where those are noisy or missing. */
 export function speedsOf(x: SettingEstimate): { compressSecPerGB: number; decompressMBps: number | null; reference: boolean } {
@@ -151,130 +68,11 @@ export function speedsOf(x: SettingEstimate): { compressSecPerGB: number; decomp
   return { compressSecPerGB: nominal.compress.value ?? 0, decompressMBps: nominal.decompress.value, reference: true }
 }
 
-export interface LevelCost {
-  /** Bytes written per day today, and the uncompressed input per day sstkit's CPU figures are per. */
-  writtenPerDay: number
-  inputPerDay: number
-  filesPerDay: number
-  /** Per setting, in the level's matrix order. */
-  settings: SettingCost[]
-  today: SettingCost | null
-  recommended: SettingCost
-  /** The compaction CPU RocksDB measured for this level, in cores; null without compactions. */
-  measuredCompactionCores: number | null
-  /** sstkit's model of today's setting on the bytes those compactions wrote (compress + decompress), in cores. */
-  modelCompactionCores: number | null
-  /** One line comparing the two. */
-  modelCheck: string | null
-  /** L0: the flush CPU RocksDB logged, in cores; null without "Flush lasted" lines for this level. */
-  measuredFlushCores: number | null
-  /** sstkit's model of today's setting compressing the bytes those flushes wrote, in cores. */
-  modelFlushCores: number | null
-  /** L0 with flushes: one line comparing the two, or saying the LOG has no flush CPU. */
-  flushCheck: string | null
-}
-
-/** Reads the LOGs of a database directory and says whether they give a workload. */
-export function measureWorkload(dbDir: string, logDir: string | null = null): WorkloadAdvice {
-  try {
-    return workloadFromSummary(readEventLog(dbDir, { logDir }), dbDir)
-  } catch (e) {
-    // an unreadable LOG costs the pricing, not the advice
-    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
-    return {
-      measured: null,
-      note: `cannot read the info LOG of ${dbDir} (${why}): compression CPU is ranked by the fixed rules`,
-      readsNote: 'reads not measured',
-      prices: null,
-    }
-  }
-}
-
-/** The workload of an event log summary, or the one line saying why there is none. */
-export function workloadFromSummary(summary: EventLogSummary, dbDir: string): WorkloadAdvice {
-  const rules = 'compression CPU is ranked by the fixed rules'
-  const none = (why: string): WorkloadAdvice => ({ measured: null, note: `${why}: ${rules}`, readsNote: 'reads not measured', prices: null })
-  if (summary.files.length === 0) return none(`no info LOG in ${dbDir} (deleted, or written to db_log_dir)`)
-  if (summary.events === 0)
-    return none(
-      `the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}) holds no event: info_log_level above INFO, or a LevelDB LOG`,
-    )
-  const levels: MeasuredLevel[] = []
-  for (const cf of summary.columnFamilies)
-    for (const l of cf.levels) {
-      if (l.writtenBytes <= 0) continue
-      const total = Object.values(l.fileBytesByCompression).reduce((a, b) => a + b, 0)
-      levels.push({
-        columnFamily: cf.name,
-        level: l.level,
-        writtenBytes: l.writtenBytes,
-        compactionOutputBytes: l.compactionOutputBytes,
-        fileBytes: l.fileBytes,
-        dataBytes: l.dataBytes,
-        rawBytes: l.rawBytes,
-        files: l.files,
-        flushFiles: l.flushFiles,
-        flushBytes: l.flushBytes,
-        compactions: l.compactions,
-        compactionCpuSeconds: l.compactionCpuMicros / 1e6,
-        flushCpuSeconds: l.flushCpuMicros / 1e6,
-        flushCpuFlushes: l.flushCpuFlushes,
-        flushCpuFileBytes: l.flushCpuFileBytes,
-        compressionShares: Object.fromEntries(Object.entries(l.fileBytesByCompression).map(([k, v]) => [k, total > 0 ? v / total : 0])),
-      })
-    }
-  if (levels.length === 0 || summary.spanSeconds <= 0 || summary.firstMicros === null || summary.lastMicros === null)
-    return none(`the info LOG records no flush or compaction (${summary.events} events)`)
-  const span = summary.spanSeconds
-  const shortSpan = span < SHORT_SPAN_SECONDS
-  const reads = readsOf(summary)
-  const measured: MeasuredWorkload = {
-    logFiles: summary.files.map((f) => f.path),
-    events: summary.events,
-    firstMicros: summary.firstMicros,
-    lastMicros: summary.lastMicros,
-    spanSeconds: span,
-    shortSpan,
-    levels,
-    flushCpuLines: summary.flushCpuLines,
-    reads,
-    unattributedBytes: summary.unattributedBytes,
-  }
-  const written = levels.reduce((a, l) => a + l.writtenBytes, 0)
-  const note = `workload from the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.flushes} flushes, ${summary.compactions} compactions over ${spanText(span)}${shortSpan ? ': a short span, rates may not be the day’s' : ''}): ${gb((written / span) * 86400)}/day written`
-  return {
-    measured,
-    note,
-    readsNote: reads
-      ? `reads from the statistics dumps over ${spanText(reads.seconds)}: rocksdb.block.cache.data.miss (data blocks read from the files, decompressed), ${reads.dataBlockMissesPerSec.toFixed(1)}/s; RocksDB counts them for the whole database, so they are put on each column family's bottommost level`
-      : 'reads not measured (no statistics dumps in the LOG: statistics off): decompression keeps the fixed rule',
-    prices: null,
-  }
-}
-
-function readsOf(summary: EventLogSummary): MeasuredReads | null {
-  const r = summary.reads
-  if (r === null || !(r.seconds > 0) || r.increase['rocksdb.block.cache.data.miss'] === undefined) return null
-  const per = (name: string) => (r.increase[name] === undefined ? null : r.increase[name] / r.seconds)
-  return {
-    seconds: r.seconds,
-    dataBlockMissesPerSec: per('rocksdb.block.cache.data.miss') ?? 0,
-    blocksDecompressedPerSec: per('rocksdb.number.block.decompressed'),
-    userBytesReadPerSec: per('rocksdb.bytes.read'),
-  }
-}
-
 export function spanText(seconds: number): string {
   if (seconds < 120) return `${seconds.toFixed(1)} s`
   if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`
   if (seconds < 2 * 86400) return `${(seconds / 3600).toFixed(1)} h`
   return `${(seconds / 86400).toFixed(1)} days`
-}
-
-function gb(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1)} GB`
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`
-  return `${(bytes / 1e3).toFixed(1)} KB`
 }
 
 export function measuredLevel(workload: WorkloadAdvice | null | undefined, columnFamily: string, level: number | null): MeasuredLevel | null {

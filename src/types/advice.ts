@@ -1,14 +1,9 @@
 /**
- * The advice as data: what `sstkit advise` computes and every renderer (text,
- * Markdown, JSON, HTML) shows. `--json` prints an `Advice` as is; `--merge`
- * reads shards of it back, so every estimate keeps the sufficient statistics
- * (`SampleSums`) that combine exactly.
+ * The advice as data: what `sstkit advise` computes and every renderer (text, Markdown, JSON, HTML)
+ * shows, and what the decision core (src/decide/) reads and writes. `--json` prints an `Advice` as
+ * is; `--merge` reads shards of it back, so every estimate keeps the sufficient statistics
+ * (`SampleSums`) that combine exactly. This file imports nothing: every layer may read it.
  */
-
-import type { PairSums } from '../util/regression.js'
-import type { BlobAdvice } from './blob.js'
-import type { LevelCost, WorkloadAdvice } from './cost.js'
-
 /** A 95% confidence interval around an estimate. */
 export interface Interval {
   estimate: number
@@ -63,7 +58,14 @@ export interface DictOptions {
  * Sums of integers below 2^53, so shards merge exactly: the certainty stratum's,
  * the sampled blocks' regression sums (PairSums), and the timings.
  */
-export interface SampleSums extends PairSums {
+export interface SampleSums {
+  /** Σ over the sampled blocks (outside the certainty stratum) of 1, c, s, c², cs, s² (util/regression.ts PairSums). */
+  n: number
+  sumC: number
+  sumS: number
+  sumCC: number
+  sumCS: number
+  sumSS: number
   /**
    * Blocks evaluated with certainty (the blocks whose bytes RocksDB puts into
    * their file's dictionary: under a dictionary they compress unlike any other
@@ -258,4 +260,184 @@ export interface LevelDbAdvice {
   noneBytes: number
   todayBytes: number
   reason: string
+}
+
+// --- The limits a user gives instead of an objective
+
+export interface ExplicitLimits {
+  /** Compression CPU at most this multiple of today's setting's (or of the fastest codec's when today does not compress). */
+  maxCompressCpuRatio?: number
+  minDecompressMBps?: number
+  /** The projected total (every column family and level, dictionaries included) at most this many bytes... */
+  maxBytes?: number
+  /** ...or at most this share of the total today (`--max-bytes 80%`). */
+  maxBytesShare?: number
+}
+
+/** A level's limits under the objective (decide/rule.ts limitsFor). */
+export interface LevelLimits {
+  maxCompressSecPerGB: number | null
+  minDecompressMBps: number | null
+  /** What the limits are, in a phrase for the reason. */
+  describe: string
+}
+
+/** A setting chosen, and why. */
+export interface Choice {
+  estimate: SettingEstimate
+  reason: string
+}
+
+// --- The write workload of the info LOGs, and each setting priced at it (decide/cost.ts)
+
+export interface Prices {
+  /** $ per core-hour. */
+  cpuPerCoreHour: number
+  /** $ per GB-month of storage (GB = 1e9 bytes). */
+  storagePerGBMonth: number
+}
+
+/** One level's writes over the LOGs' span. */
+export interface MeasuredLevel {
+  columnFamily: string
+  level: number
+  /** Bytes written (flush file sizes, compactions' total_output_size). */
+  writtenBytes: number
+  /** Of which compactions' total_output_size. */
+  compactionOutputBytes: number
+  /** file_size of the table files the LOG lists (cancelled compaction outputs are not listed). */
+  fileBytes: number
+  /** Data blocks as stored (table_properties.data_size) of the files the LOG lists. */
+  dataBytes: number
+  /** Raw key + value bytes of those files. */
+  rawBytes: number
+  files: number
+  flushFiles: number
+  /** Of writtenBytes, the file_size of the table files flushes (and WAL recoveries) wrote. */
+  flushBytes: number
+  compactions: number
+  compactionCpuSeconds: number
+  /** CPU the flushes' "Flush lasted … cpu microseconds" lines logged (L0; 0 without such lines). */
+  flushCpuSeconds: number
+  /** The flushes flushCpuSeconds covers (a WAL recovery's flush logs no CPU). */
+  flushCpuFlushes: number
+  /** The file_size of the table files those flushes wrote. */
+  flushCpuFileBytes: number
+  /** Compression of the bytes written, by file bytes (e.g. {"LZ4": 1.0}). */
+  compressionShares: Record<string, number>
+}
+
+export interface MeasuredReads {
+  /** Seconds between statistics dumps the rates are over. */
+  seconds: number
+  /** rocksdb.block.cache.data.miss per second: data blocks read from the files. */
+  dataBlockMissesPerSec: number
+  /** rocksdb.number.block.decompressed per second (reads and compactions). */
+  blocksDecompressedPerSec: number | null
+  /** rocksdb.bytes.read per second (what Get/MultiGet/iterators returned). */
+  userBytesReadPerSec: number | null
+}
+
+export interface MeasuredWorkload {
+  logFiles: string[]
+  events: number
+  firstMicros: number
+  lastMicros: number
+  spanSeconds: number
+  shortSpan: boolean
+  levels: MeasuredLevel[]
+  /** "Flush lasted … cpu microseconds" lines the LOGs hold (none before RocksDB 6.24). */
+  flushCpuLines: number
+  reads: MeasuredReads | null
+  /** Table files whose level or column family the LOGs do not tell, and their bytes (left out). */
+  unattributedBytes: number
+}
+
+/** What advise says about the workload: measured or why not, and the prices when objective cost. */
+export interface WorkloadAdvice {
+  measured: MeasuredWorkload | null
+  /** One line: what was measured over what span, or why nothing was. */
+  note: string
+  /** Which statistics counters the read figures use, or that reads were not measured. */
+  readsNote: string
+  prices: Prices | null
+}
+
+/** One setting at one level's measured rate. */
+export interface SettingCost {
+  label: string
+  /** Compression CPU, cores (CPU-seconds per second), dictionary building included. */
+  cores: number
+  cpuHoursPerDay: number
+  /** Of which dictionary building. */
+  dictCores: number
+  /** Decompression cores for the measured reads (bottommost levels, with statistics); null otherwise. */
+  readCores: number | null
+  /** Bytes written per day under this setting (today's written bytes scaled by its projected size). */
+  writtenPerDay: number
+  /** Against today: the level's stored bytes, and bytes written per day (negative: more). */
+  savedBytes: number
+  savedPerDay: number
+  /** Compression CPU plus storage, $ a month, when priced. */
+  dollarsPerMonth: number | null
+  /** This run's timing of the setting was noisy: its CPU is on the reference speeds (nominal.ts). */
+  referenceSpeeds: boolean
+}
+
+export interface LevelCost {
+  /** Bytes written per day today, and the uncompressed input per day sstkit's CPU figures are per. */
+  writtenPerDay: number
+  inputPerDay: number
+  filesPerDay: number
+  /** Per setting, in the level's matrix order. */
+  settings: SettingCost[]
+  today: SettingCost | null
+  recommended: SettingCost
+  /** The compaction CPU RocksDB measured for this level, in cores; null without compactions. */
+  measuredCompactionCores: number | null
+  /** sstkit's model of today's setting on the bytes those compactions wrote (compress + decompress), in cores. */
+  modelCompactionCores: number | null
+  /** One line comparing the two. */
+  modelCheck: string | null
+  /** L0: the flush CPU RocksDB logged, in cores; null without "Flush lasted" lines for this level. */
+  measuredFlushCores: number | null
+  /** sstkit's model of today's setting compressing the bytes those flushes wrote, in cores. */
+  modelFlushCores: number | null
+  /** L0 with flushes: one line comparing the two, or saying the LOG has no flush CPU. */
+  flushCheck: string | null
+}
+
+// --- blob_compression_type per column family (advise/blob.ts)
+
+export interface BlobCandidate {
+  /** The OPTIONS name (kZSTD, kLZ4Compression, ...). */
+  option: string
+  label: string
+  /** The blob files' bytes under this setting (headers, records, footers). */
+  bytes: Interval
+  change: Interval
+  ratio: number
+  compressSecPerGB: number | null
+  decompressMBps: number | null
+}
+
+export interface BlobAdvice {
+  columnFamily: string
+  files: number
+  filesRead: number
+  /** Size on disk of the live blob files (the MANIFEST's total where a file is not on disk). */
+  bytes: number
+  /** What the MANIFEST counts as garbage in them (values no longer referenced, until GC or compaction drops them). */
+  garbageBytes: number
+  records: number
+  sampledRecords: number
+  /** blob_compression_type today (OPTIONS), else the files' own, else null. */
+  today: string | null
+  status: 'advised' | 'not sampled'
+  /** The recommended blob_compression_type (null: not sampled, today's kept). */
+  recommended: string | null
+  reason: string
+  /** Whether blob_compression_type was written into the column family's options. */
+  inOptions: boolean
+  candidates: BlobCandidate[]
 }

@@ -22,7 +22,7 @@
  */
 import { t95, Z95 } from '../util/quantiles.js'
 import { addPair, mergePairs, regressionTotal } from '../util/regression.js'
-import type { Interval, SampleSums, Timing } from './model.js'
+import type { Interval, SampleSums, Timing } from '../types/advice.js'
 
 export { t95, Z95 }
 

@@ -10,10 +10,10 @@
  * level_compaction_dynamic_level_bytes, entry i > 0 of compression_per_level
  * applies to level base_level + i - 1.
  */
-import type { DictionaryOptions } from '../recompress/dictionary.js'
+
 import { DEFAULT_COMPRESSION_LEVEL, effectiveLevel } from '../codec/setting.js'
 import { encodeOptionsSection } from '../format/options-file.js'
-import type { SettingSpec } from './model.js'
+import type { DictOptions as DictionaryOptions, SettingSpec } from '../types/advice.js'
 import {
   atLeast,
   bottommostOwnOpts,
@@ -24,7 +24,7 @@ import {
   type RocksdbVersion,
   typeNameSince,
 } from './option-syntax.js'
-import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from './settings.js'
+import { dictionaryOptionsOf, optionName, sameDictOptions, typeByte } from '../decide/settings.js'
 
 /** Types whose behaviour compression_opts' level changes. */
 const LEVELLED = new Set(['zstd', 'zlib', 'lz4hc'])

@@ -9,7 +9,7 @@
  */
 import type { DbOptions } from '../db/options.js'
 import { type OptionsFile, columnFamilySections, encodeOptionsFile, encodeOptionMap, parseOptionMap, parseOptionsFile } from '../format/options-file.js'
-import type { ColumnFamilyAdvice } from './model.js'
+import type { ColumnFamilyAdvice } from '../types/advice.js'
 
 export interface OptionChange {
   key: string

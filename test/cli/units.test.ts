@@ -1,7 +1,7 @@
 /** Sizes, percentages and budgets as written in flags and config files. */
 import { describe, expect, it } from 'vitest'
 import { parseBudget } from '../../src/ci/compare.js'
-import { exceedsPercent, parsePercent, parseSize } from '../../src/ci/units.js'
+import { exceedsPercent, parsePercent, parseSize } from '../../src/cli/units.js'
 
 describe('units', () => {
   it('sizes: decimal and binary units, case-insensitive, spaces allowed', () => {

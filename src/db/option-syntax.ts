@@ -9,7 +9,7 @@
  * zstd's checksum; a max_compressed_bytes_per_kb of its own) is only recommended from that release on.
  */
 import { encodeOptionMap } from '../format/options-file.js'
-import type { SettingSpec } from './model.js'
+import type { SettingSpec } from '../types/advice.js'
 import { OPTION_VERSIONS } from './option-versions.js'
 
 /** major, minor, patch. */

@@ -1,0 +1,104 @@
+/**
+ * The write workload of a database as its info LOGs record it (db/event-log.ts): per column family
+ * and level, bytes flushes and compactions wrote and the CPU RocksDB logged, over the LOGs' span;
+ * the statistics dumps' read counters. decide/cost.ts prices the advice's settings at it.
+ */
+import { type EventLogSummary, readEventLog } from '../db/event-log.js'
+import { SHORT_SPAN_SECONDS, spanText } from '../decide/cost.js'
+import type { MeasuredLevel, MeasuredReads, MeasuredWorkload, WorkloadAdvice } from '../types/advice.js'
+
+/** Reads the LOGs of a database directory and says whether they give a workload. */
+export function measureWorkload(dbDir: string, logDir: string | null = null): WorkloadAdvice {
+  try {
+    return workloadFromSummary(readEventLog(dbDir, { logDir }), dbDir)
+  } catch (e) {
+    // an unreadable LOG costs the pricing, not the advice
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
+    return {
+      measured: null,
+      note: `cannot read the info LOG of ${dbDir} (${why}): compression CPU is ranked by the fixed rules`,
+      readsNote: 'reads not measured',
+      prices: null,
+    }
+  }
+}
+
+/** The workload of an event log summary, or the one line saying why there is none. */
+export function workloadFromSummary(summary: EventLogSummary, dbDir: string): WorkloadAdvice {
+  const rules = 'compression CPU is ranked by the fixed rules'
+  const none = (why: string): WorkloadAdvice => ({ measured: null, note: `${why}: ${rules}`, readsNote: 'reads not measured', prices: null })
+  if (summary.files.length === 0) return none(`no info LOG in ${dbDir} (deleted, or written to db_log_dir)`)
+  if (summary.events === 0)
+    return none(
+      `the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}) holds no event: info_log_level above INFO, or a LevelDB LOG`,
+    )
+  const levels: MeasuredLevel[] = []
+  for (const cf of summary.columnFamilies)
+    for (const l of cf.levels) {
+      if (l.writtenBytes <= 0) continue
+      const total = Object.values(l.fileBytesByCompression).reduce((a, b) => a + b, 0)
+      levels.push({
+        columnFamily: cf.name,
+        level: l.level,
+        writtenBytes: l.writtenBytes,
+        compactionOutputBytes: l.compactionOutputBytes,
+        fileBytes: l.fileBytes,
+        dataBytes: l.dataBytes,
+        rawBytes: l.rawBytes,
+        files: l.files,
+        flushFiles: l.flushFiles,
+        flushBytes: l.flushBytes,
+        compactions: l.compactions,
+        compactionCpuSeconds: l.compactionCpuMicros / 1e6,
+        flushCpuSeconds: l.flushCpuMicros / 1e6,
+        flushCpuFlushes: l.flushCpuFlushes,
+        flushCpuFileBytes: l.flushCpuFileBytes,
+        compressionShares: Object.fromEntries(Object.entries(l.fileBytesByCompression).map(([k, v]) => [k, total > 0 ? v / total : 0])),
+      })
+    }
+  if (levels.length === 0 || summary.spanSeconds <= 0 || summary.firstMicros === null || summary.lastMicros === null)
+    return none(`the info LOG records no flush or compaction (${summary.events} events)`)
+  const span = summary.spanSeconds
+  const shortSpan = span < SHORT_SPAN_SECONDS
+  const reads = readsOf(summary)
+  const measured: MeasuredWorkload = {
+    logFiles: summary.files.map((f) => f.path),
+    events: summary.events,
+    firstMicros: summary.firstMicros,
+    lastMicros: summary.lastMicros,
+    spanSeconds: span,
+    shortSpan,
+    levels,
+    flushCpuLines: summary.flushCpuLines,
+    reads,
+    unattributedBytes: summary.unattributedBytes,
+  }
+  const written = levels.reduce((a, l) => a + l.writtenBytes, 0)
+  const note = `workload from the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.flushes} flushes, ${summary.compactions} compactions over ${spanText(span)}${shortSpan ? ': a short span, rates may not be the day’s' : ''}): ${gb((written / span) * 86400)}/day written`
+  return {
+    measured,
+    note,
+    readsNote: reads
+      ? `reads from the statistics dumps over ${spanText(reads.seconds)}: rocksdb.block.cache.data.miss (data blocks read from the files, decompressed), ${reads.dataBlockMissesPerSec.toFixed(1)}/s; RocksDB counts them for the whole database, so they are put on each column family's bottommost level`
+      : 'reads not measured (no statistics dumps in the LOG: statistics off): decompression keeps the fixed rule',
+    prices: null,
+  }
+}
+
+function readsOf(summary: EventLogSummary): MeasuredReads | null {
+  const r = summary.reads
+  if (r === null || !(r.seconds > 0) || r.increase['rocksdb.block.cache.data.miss'] === undefined) return null
+  const per = (name: string) => (r.increase[name] === undefined ? null : r.increase[name] / r.seconds)
+  return {
+    seconds: r.seconds,
+    dataBlockMissesPerSec: per('rocksdb.block.cache.data.miss') ?? 0,
+    blocksDecompressedPerSec: per('rocksdb.number.block.decompressed'),
+    userBytesReadPerSec: per('rocksdb.bytes.read'),
+  }
+}
+
+function gb(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1)} GB`
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`
+  return `${(bytes / 1e3).toFixed(1)} KB`
+}
