@@ -71,6 +71,11 @@ export interface AdviseRequest {
   maxDictBufferBytes?: number
   /** The RocksDB release to write options for when the database does not say ("7.8" or "7.8.3"). */
   rocksdbVersion?: string
+  /**
+   * Also advise block_size per column family (block-size.ts; a database with an OPTIONS file): in the advice as
+   * columnFamilies[].blockSize and applied by writeOptions. Off by default: the command does not ask for it yet.
+   */
+  blockSizes?: boolean
   /** Write the database's newest OPTIONS file with the advice applied to this path (a database directory only). */
   writeOptions?: string
   /** Notes to put first (e.g. what a caller's own matrix left out). */
@@ -148,7 +153,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective, rocksdbVersion: release.version })
     // block_size per column family (block-size.ts): a database with an OPTIONS file, its whole (not a shard); each
     // level re-cut under the compression advised for it, which --write-options has RocksDB write with the block size.
-    if (inputs.options && inputs.source.kind === 'database' && !request.shard && request.limits == null) {
+    if (request.blockSizes && inputs.options && inputs.source.kind === 'database' && !request.shard && request.limits == null) {
       const run = {
         maxDictBytes,
         trainBytes: defaultTrainBytes(maxDictBytes),

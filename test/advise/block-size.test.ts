@@ -25,7 +25,8 @@ import { dbOptionsFrom } from '../../src/db/options.js'
 import { parseOptionsFile } from '../../src/format/options-file.js'
 import { openTable } from '../../src/table/reader.js'
 import { measureLevels, rewriteLevels } from '../fixtures/level-rewriter.mjs'
-import { ROOT, sstkit } from '../helpers.js'
+import { ROOT } from '../helpers.js'
+import { advise as adviseLibrary } from '../../src/advise/advise.js'
 import type { Advice } from '../../src/types/advice.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-block-size-'))
@@ -197,17 +198,15 @@ describe('levelProjection: a level whose files were sampled', () => {
   })
 })
 
-describe('advise --write-options on examples/db: the advised block size and compression, come true under real RocksDB', () => {
+describe('advise with block sizes and writeOptions on examples/db: the advised block size and compression, come true under real RocksDB', () => {
   let advice: Advice
   let written: Map<string, number>
   let optionsText: string
-  beforeAll(() => {
+  beforeAll(async () => {
     const db = join(tmp, 'advised-db')
     const options = join(tmp, 'advised.OPTIONS')
     cpSync(join(ROOT, 'examples/db'), db, { recursive: true })
-    const r = sstkit(['advise', db, '--write-options', options, '--json'])
-    expect(r.status, r.stderr).toBe(0)
-    advice = JSON.parse(r.stdout) as Advice
+    advice = await adviseLibrary([db], { writeOptions: options, blockSizes: true })
     optionsText = readFileSync(options, 'utf8')
     const measured = measureLevels(db, rewriteLevels(db, options), openTable)
     written = new Map(measured.map((m) => [`${m.columnFamily} L${m.level}`, m.written]))
