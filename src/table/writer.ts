@@ -17,12 +17,11 @@
  */
 import { requireBytes } from '../format/coding.js'
 import { randomInt } from 'node:crypto'
-import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { type AcceptanceRule, attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { compressBlock } from '../codec/compression.js'
 import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
-import { CompressionType, compressionTypeName } from '../format/compression-type.js'
+import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { ChecksumType } from '../format/checksum-type.js'
 import type { BlockHandle } from '../format/block-handle.js'
@@ -34,34 +33,18 @@ import { BlockBuilder } from '../format/block.js'
 import { BlockSpill, type HeldBlock } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
 import { type IndexBuilderOptions, type SeparatorLog, ShortenedIndexBuilder } from '../format/index-block.js'
-import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
+import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode, zstdDictionaryId } from './compression-dict.js'
 import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
-
-/** Where the table's bytes go. */
-export interface TableSink {
-  write(bytes: Uint8Array): void
-  /** A sink that only counts bytes needs no checksums (sizes do not depend on them). */
-  readonly countsOnly?: boolean
-}
-
-export class FileSink implements TableSink {
-  written = 0
-  constructor(private readonly fd: number) {}
-  write(bytes: Uint8Array): void {
-    let done = 0
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done)
-    this.written += bytes.length
-  }
-}
-
-/** Counts bytes only: exact sizes without writing a file. */
-export class CountingSink implements TableSink {
-  written = 0
-  readonly countsOnly = true
-  write(bytes: Uint8Array): void {
-    this.written += bytes.length
-  }
-}
+import { compressionProperty, noBlockCompression, type TableSink, type WriteSummary } from './writer-output.js'
+export {
+  compressionProperty,
+  CountingSink,
+  FileSink,
+  noBlockCompression,
+  type BlockCompressionCounts,
+  type TableSink,
+  type WriteSummary,
+} from './writer-output.js'
 
 export type WriterDictMode = DictionaryMode
 
@@ -147,48 +130,6 @@ export function plainWriterOptions(o: Partial<TableWriterOptions> = {}): TableWr
 /** The index builder options a writer with these options uses (also those a shared SeparatorLog needs). */
 export function indexBuilderOptions(o: Pick<TableWriterOptions, 'formatVersion' | 'shortenSeparators'>): IndexBuilderOptions {
   return { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
-}
-
-/** How a table's blocks were compressed: the counts the writer reports and recompress projects. */
-export interface BlockCompressionCounts {
-  blocksCompressed: number
-  blocksRejected: number
-  /** Data blocks stored raw without an attempt (auto-skip, or a budget too small to try). */
-  blocksBypassed: number
-  /** Index blocks (the index, or its partitions and top level) stored compressed. */
-  indexBlocksCompressed: number
-  /** Index blocks whose compression was tried and rejected. */
-  indexBlocksRejected: number
-  /** The index blocks' uncompressed sizes, summed (without trailers). */
-  indexUncompressedBytes: number
-}
-
-export function noBlockCompression(): BlockCompressionCounts {
-  return { blocksCompressed: 0, blocksRejected: 0, blocksBypassed: 0, indexBlocksCompressed: 0, indexBlocksRejected: 0, indexUncompressedBytes: 0 }
-}
-
-export interface WriteSummary extends BlockCompressionCounts {
-  fileSize: number
-  dataBlocks: number
-  dataBytes: number
-  indexBytes: number
-  filterBytes: number
-  dictBytes: number
-  entries: number
-  rangeDeletions: number
-  indexPartitions: number
-  dictionaryId: number
-}
-
-/** rocksdb.compression: one type name before format_version 7, the BuiltinV2 schema from 7. */
-export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
-  if (formatVersion < 7) return compressionTypeName(configured)
-  if (configured === CompressionType.None) return ';;'
-  const hex = [...usedTypes]
-    .filter((t) => t !== 0)
-    .sort((a, b) => a - b)
-    .map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
-  return `BuiltinV2;${hex.join('')};`
 }
 
 /** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
@@ -732,7 +673,7 @@ export class TableWriter {
       entries: s.entries - this.rangeDeletions,
       rangeDeletions: this.rangeDeletions,
       indexPartitions: partitions,
-      dictionaryId: dictId(this.dictionary),
+      dictionaryId: zstdDictionaryId(this.dictionary),
     }
   }
 
@@ -751,11 +692,6 @@ export class TableWriter {
     this.sink.write(f)
     this.offset += FOOTER_BYTES
   }
-}
-
-function dictId(d: Uint8Array): number {
-  if (d.length < 8 || d[0] !== 0x37 || d[1] !== 0xa4 || d[2] !== 0x30 || d[3] !== 0xec) return 0
-  return new DataView(d.buffer, d.byteOffset).getUint32(4, true)
 }
 
 export { INTERNAL_KEY_TRAILER_BYTES }
