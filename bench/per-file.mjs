@@ -156,6 +156,12 @@ function time(cmd, args) {
   return s
 }
 
+/** A ratio as printed: props has its own target (its time after start-up); past 100 the start-up's noise is all there is. */
+function ratioText(command, ratio) {
+  if (command === 'props') return '-'
+  return ratio >= 100 ? '>100' : ratio.toFixed(2)
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
@@ -221,9 +227,9 @@ if (o.json) {
         f.node.toFixed(3),
         r.afterStartup.toFixed(3),
         r.sstDump.toFixed(3),
-        r.ratio.toFixed(2),
+        ratioText(r.command, r.ratio),
         r.met ? 'yes' : 'NO',
-        ...(o.baseline ? [r.baseline.toFixed(3), r.baselineRatio.toFixed(2)] : []),
+        ...(o.baseline ? [r.baseline.toFixed(3), ratioText(r.command, r.baselineRatio)] : []),
       ])
   const widths = head.map((_, i) => Math.max(...lines.map((l) => l[i].length)))
   for (const l of lines) console.log(l.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '))

@@ -34,6 +34,9 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include "zstd.h"
 
+/* zstd's own XXH64 (lib/common/xxhash.h, namespaced ZSTD_ in its library): what its content checksum hashes with. */
+uint64_t ZSTD_XXH64(const void *input, size_t length, uint64_t seed);
+
 /* CompressionType (format/compression-type.ts). */
 enum { COMPRESSION_SNAPPY = 1, COMPRESSION_LZ4 = 4, COMPRESSION_LZ4HC = 5, COMPRESSION_ZSTD = 7 };
 
@@ -321,5 +324,47 @@ int sstkit_round_trip_blocks(void *p, const uint8_t *src, const uint32_t *lens, 
     if (memcmp(dst + at, raw + at, sizes[i]) != 0) return (int)(i + 1);
     at += sizes[i];
   }
+  return 0;
+}
+
+/*
+ * zstd's content checksum adds nothing to a frame but a flag and a trailer: the Frame_Header_Descriptor's
+ * Content_Checksum_flag (bit 2) and, after the last block, the low 4 bytes of XXH64 (seed 0) of the
+ * content, little-endian; the blocks are the same. So the frames of a setting with the checksum are
+ * those of the same setting without it, flagged, with the trailer: `n` payloads compressed without it
+ * (RocksDB-framed: varint32 size, then the frame; in `src`, lengths `lens`), the blocks they hold
+ * (`raw`, concatenated, lengths `raw_lens`), written framed with it into `dst`. cpu_ns[0] = the thread
+ * CPU time of the hashing, which is what the checksum costs zstd. Returns 0, or -(i + 1) when payload
+ * i is not a zstd frame without a checksum or does not fit.
+ */
+int sstkit_checksum_frames(const uint8_t *src, const uint32_t *lens, const uint8_t *raw, const uint32_t *raw_lens, uint32_t n, uint8_t *dst, double cap,
+                           uint32_t *out_lens, double *cpu_ns) {
+  uint32_t *sums = malloc((n ? n : 1) * sizeof *sums);
+  if (!sums) return -1;
+  double t0 = sstkit_thread_cpu_ns();
+  const uint8_t *r = raw;
+  for (uint32_t i = 0; i < n; i++) {
+    sums[i] = (uint32_t)ZSTD_XXH64(r, raw_lens[i], 0);
+    r += raw_lens[i];
+  }
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+  size_t room = (size_t)cap, used = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t declared;
+    size_t prefix;
+    const uint8_t *p = src;
+    src += lens[i];
+    if (!read_varint32(p, lens[i], &declared, &prefix) || lens[i] < prefix + 5 || declared != raw_lens[i]) return free(sums), -(int)(i + 1);
+    const uint8_t *frame = p + prefix;
+    if (!(frame[0] == 0x28 && frame[1] == 0xB5 && frame[2] == 0x2F && frame[3] == 0xFD) || (frame[4] & 4)) return free(sums), -(int)(i + 1);
+    if (room - used < (size_t)lens[i] + 4) return free(sums), -(int)(i + 1);
+    uint8_t *o = dst + used;
+    memcpy(o, p, lens[i]);
+    o[prefix + 4] |= 4;
+    for (int b = 0; b < 4; b++) o[lens[i] + b] = (uint8_t)(sums[i] >> (8 * b));
+    out_lens[i] = lens[i] + 4;
+    used += lens[i] + 4;
+  }
+  free(sums);
   return 0;
 }

@@ -142,6 +142,21 @@ export class BlockCompressor {
   }
 
   /**
+   * For zstd with the content checksum: the payloads of `raws` made from the same setting's without
+   * it (`plain`), byte for byte what compressing them gives (KernelCodec.withChecksum), the hashing
+   * timed into compressNs. Null where the kernel does not do it: compress them then.
+   */
+  withChecksumFrom(plain: readonly Uint8Array[], raws: readonly Uint8Array[]): Uint8Array[] | null {
+    if (this.compressionType !== CompressionType.ZSTD || !this.zstdChecksum) return null
+    const k = this.kernelCodec()
+    if (!k) return null
+    const before = k.compressNs
+    const out = k.withChecksum(plain, raws)
+    this.compressNs += k.compressNs - before
+    return out
+  }
+
+  /**
    * Decompress each payload and compare it with its block, timed into decompressNs: the index of
    * the first that does not come back, or -1.
    */

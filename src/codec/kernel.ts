@@ -38,7 +38,20 @@ type RoundTripCall = (
   cpuNs: Float64Array,
 ) => number
 
+type ChecksumCall = (
+  src: Uint8Array,
+  lens: Uint32Array,
+  raw: Uint8Array,
+  rawLens: Uint32Array,
+  n: number,
+  dst: Uint8Array,
+  cap: number,
+  outLens: Uint32Array,
+  cpuNs: Float64Array,
+) => number
+
 interface Library {
+  checksumFrames: ChecksumCall
   abilities: number
   newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
   freeCodec: (codec: unknown) => void
@@ -70,6 +83,9 @@ function load(): Library | null {
         'int sstkit_round_trip_blocks(void *codec, const uint8_t *src, const uint32_t *lens, const uint32_t *sizes, uint32_t n, uint8_t *dst, double cap, const uint8_t *raw, double *cpuNs)',
       ) as RoundTripCall,
       threadCpuNs: lib.func('double sstkit_thread_cpu_ns(void)') as () => number,
+      checksumFrames: lib.func(
+        'int sstkit_checksum_frames(const uint8_t *src, const uint32_t *lens, const uint8_t *raw, const uint32_t *rawLens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
+      ) as ChecksumCall,
       zstdVersion: lib.func('uint32_t sstkit_codec_zstd_version(void)') as () => number,
     }
   } catch {
@@ -196,6 +212,35 @@ export class KernelCodec {
     let used = 0
     for (let i = 0; i < n; i++) used += outLens[i]
     const out = this.output.slice(0, used)
+    const payloads: Uint8Array[] = new Array(n)
+    let at = 0
+    for (let i = 0; i < n; i++) {
+      payloads[i] = out.subarray(at, at + outLens[i])
+      at += outLens[i]
+    }
+    return payloads
+  }
+
+  /**
+   * This setting's payloads (zstd with the content checksum) made from the same setting's without
+   * it (`plain`, of `blocks`): the same frames, flagged, with the checksum appended, as zstd writes
+   * them (native/codec-kernel.c sstkit_checksum_frames). The hashing's CPU goes to compressNs: it is
+   * what the checksum adds to the compression.
+   */
+  withChecksum(plain: readonly Uint8Array[], blocks: readonly Uint8Array[]): Uint8Array[] {
+    const n = plain.length
+    if (n === 0) return []
+    const src = this.gather(plain, 'input')
+    const lens = this.lengths(plain, 'lens')
+    const raw = this.gather(blocks, 'raws')
+    const sizes = this.lengths(blocks, 'sizes')
+    let cap = 0
+    for (const p of plain) cap += p.length + 4
+    const out = new Uint8Array(cap)
+    const outLens = new Uint32Array(n)
+    const r = this.lib.checksumFrames(src, lens, raw, sizes, n, out, cap, outLens, this.ns)
+    if (r !== 0) throw new Error(`the codec kernel could not add a checksum to frame ${-r - 1} of ${n}`)
+    this.compressNs += this.ns[0]
     const payloads: Uint8Array[] = new Array(n)
     let at = 0
     for (let i = 0; i < n; i++) {

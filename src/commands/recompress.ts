@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { progressBar, progressLine } from '../cli/progress.js'
+import { progressLine, progressWithEta } from '../cli/progress.js'
 import { autoSkipModes, layoutFlags, matrixFlags, recompressOptions, sourceFlags, tableLayouts } from '../cli/recompress-flags.js'
 import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
@@ -115,12 +115,13 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
         continue
       }
       let report: RecompressReport
+      const bar = progressWithEta(progress, file)
       try {
         report = await recompressLayouts(
           file,
           {
             ...options,
-            onProgress: (done, total) => progress.show(progressBar(file, done, total)),
+            onProgress: (done, total) => bar.update(done, total),
             autoSkip,
             minSampleEvery: flags['min-sample-every'],
             seed: flags.seed,

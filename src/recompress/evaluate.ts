@@ -331,6 +331,7 @@ function evaluateWith(
     }
     return st
   })
+  const { twinOf, checksumTwin } = checksumTwins(states, dictionaries)
   // Extra repeats re-time compression alone, with codecs of the same settings.
   const repeaters = repeat > 1 ? repeatCompressors(states, dictionaries) : null
 
@@ -355,13 +356,20 @@ function evaluateWith(
     // Rotate which configuration goes first: the first to touch a batch pays its cache misses.
     const start = batchNo++ % n
     const raws = batch.map((b) => b.raw)
-    for (let k = 0; k < n; k++) {
-      const st = states[(start + k) % n]
-      const w = st.writer
-      w.compressAhead(raws)
-      for (const b of batch) w.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
+    const write = (st: ConfigState) => {
+      for (const b of batch) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
       roundTripPending(st, repeat)
       if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
+    }
+    for (let k = 0; k < n; k++) {
+      const st = states[(start + k) % n]
+      if (twinOf.has(st)) continue // written right after the setting it is made from
+      const ahead = st.writer.compressAhead(raws)
+      write(st)
+      const twin = checksumTwin.get(st)
+      if (!twin) continue
+      if (!ahead || !twin.writer.checksumAheadFrom(ahead)) twin.writer.compressAhead(raws)
+      write(twin)
     }
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
@@ -484,6 +492,39 @@ function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): v
   const seq = sequenceFrom(readFixed32(key, n - 8), readFixed32(key, n - 4))
   if (s.smallestSeq === null || seq < s.smallestSeq) s.smallestSeq = seq
   if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
+}
+
+/**
+ * zstd settings with the content checksum made from the same setting without it (the same level,
+ * dictionary and auto-skip strategy none): their frames are the plain ones flagged, with the
+ * checksum appended (TableWriter.checksumAheadFrom), so each block is compressed once for both.
+ */
+function checksumTwins(
+  states: ConfigState[],
+  dictionaries: Record<number, Uint8Array>,
+): { twinOf: Map<ConfigState, ConfigState>; checksumTwin: Map<ConfigState, ConfigState> } {
+  const twinOf = new Map<ConfigState, ConfigState>()
+  const checksumTwin = new Map<ConfigState, ConfigState>()
+  const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
+    (a?.length ?? 0) === (b?.length ?? 0) && (!a || !b || a === b || Buffer.compare(a, b) === 0)
+  for (const st of states) {
+    const c = st.config
+    if (c.type !== CompressionType.ZSTD || !c.checksum || st.decider) continue
+    const base = states.find(
+      (o) =>
+        !o.decider &&
+        !o.config.checksum &&
+        o.config.type === c.type &&
+        o.config.level === c.level &&
+        o.config.dict === c.dict &&
+        !checksumTwin.has(o) &&
+        sameBytes(dictionaries[o.config.id], dictionaries[c.id]),
+    )
+    if (!base) continue
+    twinOf.set(st, base)
+    checksumTwin.set(base, st)
+  }
+  return { twinOf, checksumTwin }
 }
 
 /** A compressor per configuration for the extra repeats (none for kNoCompression). */

@@ -103,6 +103,13 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
  * index, 4 KiB blocks, the bytewise comparator recorded; `o` overrides any of it.
  * For tables sstkit makes up (synth, tests), not for rewriting a file.
  */
+/** A batch of data blocks compressed ahead: those tried, their payloads and the batch's compression CPU (ns). */
+export interface AheadBatch {
+  raws: readonly Uint8Array[]
+  payloads: readonly Uint8Array[]
+  ns: number
+}
+
 /** Buffered data blocks compressed per batch once the dictionary is built (32 blocks of 4 KiB: one batch of recompress's feed). */
 const AHEAD_BLOCKS = 32
 
@@ -446,19 +453,41 @@ export class TableWriter {
    * nothing while blocks are buffered for a dictionary, under auto-skip (which decides per block),
    * or where the kernel does not do the setting; the blocks are then compressed one by one as added.
    */
-  compressAhead(raws: readonly Uint8Array[]): void {
+  compressAhead(raws: readonly Uint8Array[]): AheadBatch | null {
     const c = this.dataCompressor
-    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return
-    this.compressBatch(c, raws)
+    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return null
+    return this.compressBatch(c, raws)
   }
 
-  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[]): void {
+  /**
+   * As compressAhead, for zstd with the content checksum, from the batch another writer of the same
+   * setting without it compressed ahead (`plain`, the same blocks): its frames, flagged and
+   * checksummed (BlockCompressor.withChecksumFrom), instead of compressing them again. False where
+   * that cannot be done (the blocks are then compressed as added).
+   */
+  checksumAheadFrom(plain: AheadBatch): boolean {
+    const c = this.dataCompressor
+    if (!c || this.buffered || this.o.skip || !c.batched) return false
+    const before = c.compressNs
+    const payloads = c.withChecksumFrom(plain.payloads, plain.raws)
+    if (!payloads) return false
+    // What compressing them with the checksum costs: the same compression, and the hashing.
+    this.keepAhead(plain.raws, payloads, plain.ns + c.compressNs - before)
+    return true
+  }
+
+  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[]): AheadBatch | null {
     const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
     const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
-    if (tried.length === 0) return
+    if (tried.length === 0) return null
     const before = c.compressNs
     const payloads = c.compressMany(tried)
     const ns = c.compressNs - before
+    this.keepAhead(tried, payloads, ns)
+    return { raws: tried, payloads, ns }
+  }
+
+  private keepAhead(tried: readonly Uint8Array[], payloads: readonly Uint8Array[], ns: number): void {
     let bytes = 0
     for (const r of tried) bytes += r.length
     for (let i = 0; i < tried.length; i++) this.ahead.set(tried[i], { payload: payloads[i], ns: bytes > 0 ? (ns * tried[i].length) / bytes : 0 })

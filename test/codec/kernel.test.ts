@@ -69,6 +69,19 @@ describe('codec kernel', () => {
       })
     }
 
+  for (const level of [1, 3, 19])
+    for (const dict of [undefined, dictionary])
+      it(`zstd ${level}${dict ? ' with a dictionary' : ''}: frames with the content checksum made from those without are zstd's own`, () => {
+        const plain = new BlockCompressor({ compressionType: CompressionType.ZSTD, level, zstdChecksum: false }, 5, dict)
+        const summed = new BlockCompressor({ compressionType: CompressionType.ZSTD, level, zstdChecksum: true }, 5, dict)
+        const raws = [...blocks, randomBytes(4096, 11), new Uint8Array(1)]
+        const expected = javascriptPayloads(CompressionType.ZSTD, level, true, dict, raws)
+        const made = summed.withChecksumFrom(plain.compressMany(raws), raws)!
+        for (let i = 0; i < raws.length; i++) expect(Buffer.from(made[i]).equals(Buffer.from(expected[i])), `block ${i}`).toBe(true)
+        expect(summed.roundTripMany(made, raws)).toBe(-1)
+        expect(plain.withChecksumFrom(plain.compressMany(raws), raws)).toBeNull()
+      })
+
   it('reports the first block that does not come back, and a payload that does not decode', () => {
     const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
     const raws = blocks.slice(0, 5)
