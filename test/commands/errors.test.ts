@@ -169,6 +169,16 @@ describe('usage errors: one line naming the flag and what it accepts', () => {
     [['recompress', SAMPLE, '--sample', '200'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "200"\)$/],
     [['baseline', SAMPLE, '--sample', '1.5'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "1\.5"\)$/],
     [['advise', SAMPLE, '--sample', '150'], /^sstkit: --sample must be above 0% and at most 100% \(got "150"\)$/],
+    // every size flag takes units (8KiB), and says so when it gets something else
+    [
+      ['rewrite', SAMPLE, '-o', '/nonexistent/x.sst', '--block-size', '8x'],
+      /^sstkit: --block-size: expected a size in bytes >= 64, such as 8KiB or 8192 \(got "8x"\)$/,
+    ],
+    [
+      ['rewrite', SAMPLE, '-o', '/nonexistent/x.sst', '--block-size', '10'],
+      /^sstkit: --block-size: expected a size in bytes >= 64, such as 8KiB or 8192 \(got "10", 10 bytes\)$/,
+    ],
+    [['recompress', SAMPLE, '--max-dict-bytes', '16 KB?'], /^sstkit: --max-dict-bytes: expected a size in bytes >= 1, such as 8KiB or 8192 \(got "16 KB\?"\)$/],
   ]
   for (const [args, pattern] of cases) {
     it(args.join(' ').replace(ROOT, '.'), () => {
