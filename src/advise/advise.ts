@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
 import { adviseGroups } from './engine.js'
 import { heldToOriginal, resolveInputs } from './inputs.js'
+import { applyPlan } from './apply-plan.js'
 import { levelDbAdvice } from './leveldb.js'
 import { mergeAdvice } from './merge.js'
 import { unreadableColumnFamilies } from './unreadable.js'
@@ -150,6 +151,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     const unreadable = unreadableColumnFamilies(advice, inputs.listed ?? [])
     if (unreadable.length) advice.source.unreadableColumnFamilies = unreadable
     if (inputs.options) addOptionsChanges(advice.columnFamilies, inputs.options.parsed)
+    advice.applyPlan = applyPlan(advice)
     if (request.writeOptions !== undefined && inputs.options) {
       const { text, note } = advisedOptionsFile(inputs.options.text, inputs.options.parsed, advice.columnFamilies)
       if (note) advice.notes.push(note)

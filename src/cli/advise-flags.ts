@@ -4,6 +4,7 @@
  * the flag and what it accepts.
  */
 import { Flags } from '@oclif/core'
+import { sizeFlag } from './units.js'
 import { UsageError } from '../errors.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
@@ -151,12 +152,12 @@ export const adviseFlags = {
   levels: Flags.string({ description: 'With --types: levels as a range or list (1..19, 1,3,6).' }),
   dict: Flags.string({ description: 'With --types: dictionary modes (none, raw, finalize, train).' }),
   checksum: Flags.string({ description: 'With --types: zstd frame checksum off, on or both.', options: ['off', 'on', 'both'] }),
-  'max-dict-bytes': Flags.integer({
+  'max-dict-bytes': sizeFlag({
     description: "Dictionary size (RocksDB's max_dict_bytes) for the dictionary settings.",
     default: COMPRESSION_DEFAULTS.maxDictBytes,
     min: 1,
   }),
-  'max-dict-buffer-bytes': Flags.integer({
+  'max-dict-buffer-bytes': sizeFlag({
     description: "Data bytes buffered before a file's dictionary is built (max_dict_buffer_bytes).",
     default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,

@@ -4,6 +4,7 @@
  * translation of their values into `RecompressOptions`.
  */
 import { Flags } from '@oclif/core'
+import { sizeFlag } from './units.js'
 import { availableParallelism } from 'node:os'
 import {
   COMPRESSION_DEFAULTS,
@@ -38,19 +39,19 @@ export function matrixFlags(d: MatrixFlagDefaults) {
 
 /** How the blocks are cut, dictionaries built and blocks accepted; repeats and worker threads. */
 export const sourceFlags = {
-  'max-dict-bytes': Flags.integer({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
-  'train-bytes': Flags.integer({
+  'max-dict-bytes': sizeFlag({ description: "Dictionary size (RocksDB's max_dict_bytes).", default: COMPRESSION_DEFAULTS.maxDictBytes, min: 1 }),
+  'train-bytes': sizeFlag({
     description: "Sample budget for train and finalize (RocksDB's zstd_max_train_bytes). Default: 100 × --max-dict-bytes.",
     min: 1,
   }),
-  'max-dict-buffer-bytes': Flags.integer({
+  'max-dict-buffer-bytes': sizeFlag({
     description:
       "Data bytes buffered before the dictionary is built (RocksDB's max_dict_buffer_bytes; 0 = the whole file). Bounds memory. Default 64 MiB, what RocksDB buffers for a 64 MiB target file.",
     default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
   'dict-file': Flags.string({ description: 'Also evaluate this external dictionary (e.g. from `zstd --train`).' }),
-  'block-size': Flags.integer({
+  'block-size': sizeFlag({
     description: "Re-cut the entries into blocks of this size as RocksDB's builder does (sst_dump uses 16384). Default: keep the file's own blocks.",
     min: 64,
   }),

@@ -3,6 +3,8 @@
  * parsed exactly: a threshold at its edge passes and one byte past it fails,
  * without floating-point rounding in between.
  */
+import { Flags } from '@oclif/core'
+import type { OptionFlag } from '@oclif/core/interfaces'
 import { transferable, UsageError } from '../errors.js'
 
 export class ThresholdError extends UsageError {
@@ -71,4 +73,33 @@ export function exceedsPercent(change: number, before: number, limit: Percent): 
   if (change <= 0) return false
   // change / before > num / (100 · 10^scale)  ⇔  change · 100 · 10^scale > num · before
   return BigInt(change) * 100n * 10n ** BigInt(limit.scale) > limit.num * BigInt(before)
+}
+
+interface SizeFlagOptions {
+  description: string
+  min?: number
+  max?: number
+  exclusive?: string[]
+  hidden?: boolean
+}
+
+/** A flag of bytes that takes units as well (`8KiB`, `16384`, `1MB`), checked against its bounds in one usage line. */
+export function sizeFlag(opts: SizeFlagOptions & { default: number }): OptionFlag<number>
+export function sizeFlag(opts: SizeFlagOptions): OptionFlag<number | undefined>
+export function sizeFlag(opts: SizeFlagOptions & { default?: number }): OptionFlag<number | undefined> {
+  const { min = 0, max = Number.MAX_SAFE_INTEGER, ...rest } = opts
+  const bounds = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
+  return Flags.custom<number>({
+    ...rest,
+    parse: async (input) => {
+      let bytes: number
+      try {
+        bytes = parseSize(input)
+      } catch {
+        throw new Error(`expected a size in bytes ${bounds}, such as 8KiB or 8192 (got "${input}")`)
+      }
+      if (bytes < min || bytes > max) throw new Error(`expected a size in bytes ${bounds}, such as 8KiB or 8192 (got "${input}", ${bytes} bytes)`)
+      return bytes
+    },
+  })() as OptionFlag<number | undefined>
 }

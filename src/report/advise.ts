@@ -7,6 +7,7 @@
  *
  * Signed percentages use ASCII '-' and '+', as the recompress report does.
  */
+import { applyPlanLines } from './advise-apply.js'
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
@@ -290,7 +291,7 @@ export function noteLines(advice: Advice): string[] {
     const shown = unlisted.slice(0, 5).join(', ')
     out.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${shown}${unlisted.length > 5 ? ', …' : ''}`)
   }
-  out.push(...blobLines(advice))
+  out.push(...blobLines(advice), ...applyPlanLines(advice.applyPlan))
   return [...out, ...advice.notes].map(printable)
 }
 

@@ -250,6 +250,8 @@ export interface Advice {
   problems: { file: string; offset: number | null; message: string }[]
   /** blob_compression_type per column family with blob files (integrated BlobDB; advise/blob.ts). */
   blobs?: BlobAdvice[]
+  /** For a database that stays online: what applying the advice rewrites, and how (advise/apply-plan.ts). */
+  applyPlan?: ApplyPlan | null
 }
 
 /** LevelDB's one compression option, chosen from the evaluated totals of snappy and no compression. */
@@ -441,3 +443,28 @@ export interface BlobAdvice {
   inOptions: boolean
   candidates: BlobCandidate[]
 }
+
+/** How the advice reaches the bytes of a database that stays online (advise/apply-plan.ts). */
+export interface ApplyPlanColumnFamily {
+  name: string
+  /** Levels whose recommended setting is not today's. */
+  changedLevels: number[]
+  /** Table bytes a full compaction rewrites: every live table of the column family. */
+  rewriteBytes: number
+  uncompressedBytes: number
+  /** What every table is written with by the full compaction: the bottommost level's recommendation. */
+  bottommostSetting: string
+  /** Seconds of CPU (compression and decompression) at the decision's speeds; null where a speed is unknown. */
+  cpuSeconds: number | null
+  /** Extra disk space at the compaction's peak (its outputs before its inputs go), at most the projected size. */
+  temporaryBytes: number
+  /** The application's call, and ldb's equivalent with the database closed. */
+  online: string
+  ldb: string
+}
+
+export interface ApplyPlan {
+  columnFamilies: ApplyPlanColumnFamily[]
+}
+
+/** The level's files are not what the recommendation writes: another setting today, or files of another type (OPTIONS already advised, the files not yet rewritten). */

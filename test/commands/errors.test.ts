@@ -94,11 +94,13 @@ describe('system errors, every command that takes files', () => {
     expect(empty.stderr).toMatch(/^sstkit: warning: .*empty: directory holds no \.sst files$/m)
   })
 
-  // Root reads any file whatever its mode: run as nobody (setpriv), and first check that the
-  // file really is unreadable there, so the test cannot pass without the error happening.
-  const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+  // Root reads any file whatever its mode: run as root without the capabilities that let it
+  // (setpriv drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), still the owner of the checkout, so
+  // the tests run from any path, a private `mktemp -d` clone too; and first check that the file
+  // really is unreadable there, so the test cannot pass without the error happening.
+  const withoutOverride = ['setpriv', '--bounding-set=-dac_override,-dac_read_search']
   const unprivileged = (argv: string[]) => {
-    const prefix = process.getuid?.() === 0 ? asNobody : []
+    const prefix = process.getuid?.() === 0 ? withoutOverride : []
     const [cmd, ...rest] = [...prefix, ...argv]
     return spawnSync(cmd, rest, { encoding: 'utf8', env: { ...process.env, HOME: dir, FORCE_COLOR: '0' }, timeout: 120_000 })
   }
@@ -112,7 +114,6 @@ describe('system errors, every command that takes files', () => {
 
   for (const [name, args] of Object.entries(COMMANDS)) {
     it(`${name}: an unreadable file is "cannot read FILE: permission denied"`, () => {
-      chmodSync(dir, 0o777) // the outputs (baseline, rewrite) are written as nobody too
       const r = unprivileged([process.execPath, join(ROOT, 'bin/run.js'), ...args(join(dir, 'unreadable.sst'))])
       expect(r.status, r.stderr).toBe(2)
       expectOneLine(r.stderr, /cannot read .*unreadable\.sst: permission denied/)
@@ -168,6 +169,16 @@ describe('usage errors: one line naming the flag and what it accepts', () => {
     [['recompress', SAMPLE, '--sample', '200'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "200"\)$/],
     [['baseline', SAMPLE, '--sample', '1.5'], /^sstkit: --sample: expected a whole percentage from 1 to 100, such as 10 or 10% \(got "1\.5"\)$/],
     [['advise', SAMPLE, '--sample', '150'], /^sstkit: --sample must be above 0% and at most 100% \(got "150"\)$/],
+    // every size flag takes units (8KiB), and says so when it gets something else
+    [
+      ['rewrite', SAMPLE, '-o', '/nonexistent/x.sst', '--block-size', '8x'],
+      /^sstkit: --block-size: expected a size in bytes >= 64, such as 8KiB or 8192 \(got "8x"\)$/,
+    ],
+    [
+      ['rewrite', SAMPLE, '-o', '/nonexistent/x.sst', '--block-size', '10'],
+      /^sstkit: --block-size: expected a size in bytes >= 64, such as 8KiB or 8192 \(got "10", 10 bytes\)$/,
+    ],
+    [['recompress', SAMPLE, '--max-dict-bytes', '16 KB?'], /^sstkit: --max-dict-bytes: expected a size in bytes >= 1, such as 8KiB or 8192 \(got "16 KB\?"\)$/],
   ]
   for (const [args, pattern] of cases) {
     it(args.join(' ').replace(ROOT, '.'), () => {

@@ -83,6 +83,19 @@ describe('sstkit rewrite: one file', () => {
     expect(j.dataBlocks).toBeGreaterThan(0)
   })
 
+  it('size flags take units: --block-size 8KiB cuts the blocks --block-size 8192 does', () => {
+    const d = scratch()
+    const [a, b] = [join(d, 'a.sst'), join(d, 'b.sst')]
+    const withUnit = sstkit(['rewrite', SAMPLE, '-o', a, '--compression', 'none', '--block-size', '8KiB', '--json'])
+    const inBytes = sstkit(['rewrite', SAMPLE, '-o', b, '--compression', 'none', '--block-size', '8192', '--json'])
+    expect(withUnit.status, withUnit.stderr).toBe(0)
+    expect(inBytes.status, inBytes.stderr).toBe(0)
+    const blocks = (r: { stdout: string }) => JSON.parse(r.stdout).dataBlocks
+    expect(blocks(withUnit)).toBe(blocks(inBytes))
+    // 8 KiB blocks of this file's 166 KiB of data, not the default 4 KiB
+    expect(blocks(withUnit)).toBeLessThan(JSON.parse(sstkit(['rewrite', SAMPLE, '-o', join(d, 'c.sst'), '--compression', 'none', '--json']).stdout).dataBlocks)
+  })
+
   it('--no-verify writes the same valid file', () => {
     const d = scratch()
     const a = join(d, 'a.sst')

@@ -16,7 +16,7 @@ import { CompressionType } from '../../src/codec/compression.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
 import { ValueType } from '../../src/format/value-type.js'
 import { plainWriterOptions } from '../../src/table/writer.js'
-import { assertFreshBuild, fixturePath, ROOT, SST_DUMP, sstkit } from '../helpers.js'
+import { assertFreshBuild, fixturePath, ROOT, SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 import { type RestartBlockKind, type RestartDamage, restartDamagedCopy, writeSyntheticTableWith } from '../synthetic.js'
 import { verifyFile as verifySource } from '../../src/verify/verify.js'
 
@@ -92,7 +92,7 @@ describe('a restart point off an entry, or at an entry that shares key bytes', (
   })
 })
 
-describe.skipIf(!SST_DUMP)('real RocksDB (sst_dump 7.8.3) on the same tables', () => {
+describe.runIf(toolPresent('sst_dump', SST_DUMP !== null, 'apt-get install rocksdb-tools'))('real RocksDB (sst_dump 7.8.3) on the same tables', () => {
   // 7.8.3 reads format_version 5 and below.
   const readable = damaged.filter((c) => !/fv[67]/.test(c.name))
   const check = (path: string) => spawnSync(SST_DUMP as string, [`--file=${path}`, '--command=check', '--verify_checksum'], { encoding: 'utf8' })
