@@ -477,6 +477,7 @@ function runAdvise(runJs, dir, o) {
  */
 async function comeTrueFull(runJs, dir, advice, optionsFile) {
   if (!existsSync(optionsFile)) throw new Error(`--come-true-full: no ${optionsFile} (the OPTIONS file advise wrote)`)
+  warnUnflushedWal(await unflushedWal(runJs, dir))
   const dist = join(dirname(dirname(runJs)), 'dist')
   const { openTable } = await import(pathToFileURL(join(dist, 'table/reader.js')).href)
   const copyRoot = mkdtempSync(join(dirname(dir), '.sstkit-bench-come-true-'))
@@ -548,6 +549,34 @@ async function comeTrueFull(runJs, dir, advice, optionsFile) {
 }
 
 /**
+ * The WAL files that hold writes no column family has flushed: a live `NNNNNN.log` at or past the
+ * smallest log number the MANIFEST keeps for a column family, and not empty. RocksDB replays them
+ * into L0 when it opens the copy, so L0 then holds more than advise saw; the come-true says so.
+ */
+async function unflushedWal(runJs, dir) {
+  const dist = join(dirname(dirname(runJs)), 'dist')
+  const { openDatabase } = await import(pathToFileURL(join(dist, 'db/database.js')).href)
+  const db = openDatabase(dir)
+  const keep = Math.min(...db.columnFamilies.map((cf) => cf.logNumber))
+  const wal = []
+  for (const name of readdirSync(dir)) {
+    const m = /^(\d+)\.log$/.exec(name)
+    if (!m || Number(m[1]) < keep) continue
+    const size = statSync(join(dir, name)).size
+    if (size > 0) wal.push({ name, size })
+  }
+  return wal
+}
+
+function warnUnflushedWal(wal) {
+  if (wal.length === 0) return
+  const bytes = wal.reduce((a, w) => a + w.size, 0)
+  log(
+    `come-true: WARNING the WAL holds unflushed writes (${wal.map((w) => w.name).join(', ')}, ${bytes} bytes): RocksDB replays them into L0 when it opens the copy, so L0 is compared with more data than advise saw (flush the database first for an exact L0)`,
+  )
+}
+
+/**
  * --come-true: the advice applied by real RocksDB level by level. A copy of the database (table files
  * hard-linked: RocksDB never changes one, and deletes only the copy's links; everything else copied,
  * as RocksDB writes a new MANIFEST, OPTIONS and LOG), every table file rewritten on its own level
@@ -556,6 +585,7 @@ async function comeTrueFull(runJs, dir, advice, optionsFile) {
  */
 async function comeTrueLevels(runJs, dir, advice, optionsFile) {
   if (!existsSync(optionsFile)) throw new Error(`--come-true: no ${optionsFile} (the OPTIONS file advise wrote)`)
+  warnUnflushedWal(await unflushedWal(runJs, dir))
   const dist = join(dirname(dirname(runJs)), 'dist')
   const { openTable } = await import(pathToFileURL(join(dist, 'table/reader.js')).href)
   levelRewriterBinary()

@@ -28,7 +28,7 @@ export default class Advise extends SstCommand {
     if (conflict) this.fail(conflict, ExitCode.Usage)
     // A usage error, or a database or file that cannot be opened as one, is one line with exit 2 (SstCommand.catch).
     const advice = flags.merge ? mergeAdviceParts(paths.map((p) => this.part(p))) : await this.advise(paths, flags)
-    const { problemLine, renderAdviceMarkdown, renderAdviceText } = await import('../report/advise.js')
+    const { problemLine, renderAdviceText } = await import('../report/advise.js')
     if (advice.problems.length) {
       for (const p of advice.problems) process.stderr.write(`sstkit: ${problemLine(p)}\n`)
       this.raise(ExitCode.Finding)
@@ -38,6 +38,7 @@ export default class Advise extends SstCommand {
       writeFileAtomic(flags.report, renderAdviceHtml(advice))
     }
     if (this.jsonEnabled()) return advice
+    const { renderAdviceMarkdown } = await import('../report/advise-markdown.js')
     this.log(flags.format === 'markdown' ? renderAdviceMarkdown(advice) : renderAdviceText(advice, { ...this.tty, bytes: flags.bytes, wide: flags.wide }))
     if (flags.report) this.log(`report written to ${flags.report}`)
     return undefined

@@ -124,7 +124,13 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
     } else if (spec.levels) {
       levels = spec.levels.filter((l) => l === null || (l >= range[0] && l <= range[1]))
       const dropped = spec.levels.filter((l) => l !== null && (l < range[0] || l > range[1]))
-      if (dropped.length) notes.add(`${compressionShortName(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}`)
+      // A type none of whose levels is in the list keeps its default level's row (lz4 beside zstd's --levels 1,3).
+      const kept = levels.length === 0 && spec.types.length > 1
+      if (kept) levels = [null]
+      if (dropped.length)
+        notes.add(
+          `${compressionShortName(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}${kept ? '; its default level evaluated' : ''}`,
+        )
     } else levels = type === CompressionType.ZSTD ? [...EXHAUSTIVE_ZSTD_LEVELS] : [null]
 
     const supported = supportedDictModes(type)

@@ -9,17 +9,13 @@
  * with sstkit's reader and printed as the newest sst_dump prints them
  * (`latest`).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { decompressBlock } from '../codec/compression.js'
 import { unmaskCrc32c } from '../codec/checksum.js'
 import { ChecksumType } from '../format/checksum-type.js'
-import { compressionTypeName, isKnownCompressionType } from '../format/compression-type.js'
 import type { BlockHandle } from '../format/block-handle.js'
-import { BlockIter } from '../format/block.js'
+import type { BlockIter } from '../format/block.js'
 import { encodeInternalKey, GlobalSeqnoPatch, MAX_SEQUENCE_NUMBER } from '../format/internal-key.js'
-import { encodeVarint } from '../format/coding.js'
-import { SstkitError } from '../errors.js'
-import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import {
   BLOCK_BASED_TABLE_MAGIC,
@@ -40,17 +36,35 @@ import {
   PROPERTIES_BLOCK,
   RANGE_DEL_BLOCK,
 } from '../format/metaindex.js'
-import { decodeProperties, Property, type TableProperties } from '../format/properties.js'
+import { Property, type TableProperties } from '../format/properties.js'
 import { FileByteSource, ReadWindow } from '../io/byte-source.js'
-import { ChecksumMismatchError, readRawBlock as readRawBlockImpl } from '../table/block-reader.js'
+import { ChecksumMismatchError } from '../table/block-reader.js'
 import { propertiesChecksumWithSeqnoZeroed, Table, verifyFooterChecksum } from '../table/reader.js'
 import { decodeBlobIndex } from '../format/blob-index.js'
 import { decodeWideColumns } from '../format/wide-columns.js'
 import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
 import { type ByteSink, cString, hexUpper } from './sink.js'
-import { corruption, SstDumpStatus } from './status.js'
+import { corruption, SstDumpStatus, stripOffset, toStatus } from './status.js'
 import { type SstDumpProperties, sstDumpProperties } from './properties.js'
 import { newScratch, type Scratch } from '../codec/output.js'
+import {
+  firstEntry,
+  advance,
+  startsWith,
+  validType,
+  parseIkey783,
+  UNREACHABLE_READ_NUM,
+  QUOTE,
+  SEQ,
+  TYPE,
+  ARROW,
+  NEWLINE,
+  debugString,
+  compressionName783,
+} from './entry-text.js'
+import { fastDataHandles } from '../verify/native.js'
+import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
+import { readTail, ctxOf, rawRead, decodePropertiesStatus } from './reads.js'
 
 export interface DumperOptions {
   verifyChecksum: boolean
@@ -72,32 +86,6 @@ export type BlockKind = 'data' | 'index' | 'meta'
 export interface BlockBuffers {
   window?: ReadWindow
   scratch?: Scratch
-}
-
-/** `Status::ToString()` for an error thrown while reading: our statuses as they are, sstkit's errors as Corruption. */
-export function toStatus(e: unknown): SstDumpStatus {
-  if (e instanceof SstDumpStatus) return e
-  if (e instanceof NotSupportedError) return SstDumpStatus.of('NotSupported', stripOffset(e.message))
-  if (e instanceof CorruptionError) return corruption(stripOffset(e.message))
-  // A Node.js error (its `code` is a string such as ENOENT; an SstkitError's `code` is its kind).
-  if (e instanceof Error && !(e instanceof SstkitError) && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
-  throw e
-}
-
-function stripOffset(m: string): string {
-  return m.replace(/ \(at offset \d+\)$/, '')
-}
-
-function readTail(fd: number, size: number, n: number): Uint8Array {
-  const len = Math.min(n, size)
-  const buf = Buffer.alloc(len)
-  let done = 0
-  while (done < len) {
-    const r = readSync(fd, buf, done, len - done, size - len + done)
-    if (r === 0) break
-    done += r
-  }
-  return buf.subarray(0, done)
 }
 
 /** What `SstFileDumper` prints and keeps for one file. */
@@ -700,123 +688,3 @@ export class Dumper {
 /** Bytes of adjacent data blocks read at once by readDataBlocks, and how many such reads are in flight. */
 const READ_CHUNK = 1 << 20
 const READS_IN_FLIGHT = 2
-
-function ctxOf(footer: Footer) {
-  return { checksumType: footer.checksumType, formatVersion: footer.formatVersion, baseContextChecksum: footer.baseContextChecksum ?? 0 }
-}
-
-function rawRead(source: FileByteSource, footer: Footer, h: BlockHandle, verify: boolean, window?: ReadWindow) {
-  // Local import cycle-free wrapper around the library's block reader.
-  return readRawBlockImpl(source, h, ctxOf(footer), {
-    what: 'block',
-    verifyChecksum: verify,
-    limit: source.size,
-    maxBlockBytes: Number.MAX_SAFE_INTEGER,
-    window,
-  })
-}
-
-import { fastDataHandles } from '../verify/native.js'
-import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
-
-function decodePropertiesStatus(data: Uint8Array, base: number): TableProperties {
-  try {
-    return decodeProperties(data, base)
-  } catch (e) {
-    if (e instanceof CorruptionError && /not sorted/.test(e.message)) throw corruption('properties unsorted')
-    throw corruption('bad block contents')
-  }
-}
-
-/** A data block's iterator at its first entry, failing with sst_dump's statuses (block, then entry). */
-export function firstEntry(data: Uint8Array, offset: number, restartInterval: number): BlockIter {
-  let it: BlockIter
-  try {
-    it = new BlockIter(data, offset, 'data block', restartInterval)
-  } catch {
-    throw corruption('bad block contents')
-  }
-  // sst_dump reads data blocks by linear iteration, which never looks at the restart points.
-  it.checkRestarts = false
-  try {
-    it.seekToFirst()
-  } catch {
-    throw corruption('bad entry in block')
-  }
-  return it
-}
-
-/** The next entry, failing with sst_dump's status. */
-export function advance(it: BlockIter): boolean {
-  try {
-    return it.next()
-  } catch {
-    throw corruption('bad entry in block')
-  }
-}
-
-function startsWith(a: Uint8Array, prefix: Uint8Array): boolean {
-  if (prefix.length > a.length) return false
-  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false
-  return true
-}
-
-/** Types `ParseInternalKey` accepts (`IsExtendedValueType`): 7.8.3 and the newest release. */
-function validType(t: number, latest: boolean): boolean {
-  if (t <= 2 || t === 7 || t === 0x11 || t === 0x14 || t === 0x16 || t === 0x0f) return true
-  return latest ? t === 0x18 || t === 0x1a : t === 0x18
-}
-
-export type ParsedIkey =
-  | { ok: true; userKey: Uint8Array; seq: bigint; type: number }
-  | { ok: false; state: Uint8Array; userKey: Uint8Array; seq: bigint; type: number }
-
-/** `ParseInternalKey(key, &ikey, log_err_key=true)`; on failure `state` is the Status state. */
-export function parseIkey783(key: Uint8Array, latest = false): ParsedIkey {
-  if (key.length < 8) {
-    return {
-      ok: false,
-      state: Buffer.from(`Corrupted Key: Internal Key too small. Size=${key.length}. `),
-      userKey: new Uint8Array(0),
-      seq: MAX_SEQUENCE_NUMBER,
-      type: 0,
-    }
-  }
-  const n = key.length - 8
-  const packed = new DataView(key.buffer, key.byteOffset + n, 8).getBigUint64(0, true)
-  const type = Number(packed & 0xffn)
-  const seq = packed >> 8n
-  const userKey = key.subarray(0, n)
-  if (validType(type, latest)) return { ok: true, userKey, seq, type }
-  return { ok: false, state: Buffer.concat([Buffer.from('Corrupted Key: '), debugString(userKey, seq, type, true, 0)]), userKey, seq, type }
-}
-
-/** A --read_num no file reaches (the default is 2^64 - 1): each entry takes at least 3 bytes of decompressed block. */
-const UNREACHABLE_READ_NUM = 1n << 62n
-
-const QUOTE = Buffer.from("'")
-const SEQ = Buffer.from("' seq:")
-const TYPE = Buffer.from(', type:')
-const ARROW = Buffer.from(' => ')
-const NEWLINE = Buffer.from('\n')
-
-/** `ParsedInternalKey::DebugString(log_err_key=true, hex)` as bytes. */
-export function debugString(userKey: Uint8Array, seq: bigint, type: number, hex: boolean, tsSize: number): Uint8Array {
-  let keyPart: Uint8Array
-  if (tsSize > 0 && userKey.length >= tsSize) {
-    const k = userKey.subarray(0, userKey.length - tsSize)
-    const ts = Buffer.from(userKey.subarray(userKey.length - tsSize)).readBigUInt64LE(0)
-    keyPart = Buffer.concat([hex ? Buffer.from(hexUpper(k), 'latin1') : k, Buffer.from(`|timestamp:${ts}`)])
-  } else keyPart = hex ? Buffer.from(hexUpper(userKey), 'latin1') : userKey
-  return Buffer.concat([Buffer.from("'"), keyPart, Buffer.from(`' seq:${seq}, type:${type}`)])
-}
-
-/** `CompressionTypeToString` of 7.8.3: the built-in names and ZSTDNotFinal; anything else (DisableOption too) prints empty. */
-export function compressionName783(t: number): string {
-  return t !== 0xff && isKnownCompressionType(t) ? compressionTypeName(t) : ''
-}
-
-/** `BlockHandle::ToString(true)` / an encoded handle in hex. */
-export function handleHex(h: BlockHandle): string {
-  return hexUpper(Buffer.concat([encodeVarint(h.offset), encodeVarint(h.size)]))
-}

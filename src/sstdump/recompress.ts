@@ -30,7 +30,8 @@ import { type RecompressReport, type RecompressResult, recompressFile } from '..
 import type { EntryTotals } from '../recompress/evaluate.js'
 import type { Table } from '../table/reader.js'
 import { COMPRESSION_TABLE, DEFAULT_COMPRESSION_LEVEL, type SstDumpArgs } from './args.js'
-import { compressionName783, type Dumper } from './dumper.js'
+import type { Dumper } from './dumper.js'
+import { compressionName783 } from './entry-text.js'
 import type { ByteSink } from './sink.js'
 import { corruption, type SstDumpStatus } from './status.js'
 

@@ -1,5 +1,6 @@
 /** RocksDB `Status` as sst_dump prints it (`Status::ToString()`). */
 import { type ErrorCode, SstkitError, transferable } from '../errors.js'
+import { CorruptionError, NotSupportedError } from '../format/errors.js'
 
 export type StatusCode = 'Corruption' | 'InvalidArgument' | 'NotSupported' | 'IOError' | 'NotFound' | 'Aborted'
 
@@ -46,4 +47,18 @@ transferable(SstDumpStatus)
 
 export function corruption(msg: string, msg2?: string): SstDumpStatus {
   return SstDumpStatus.of('Corruption', msg, msg2)
+}
+
+/** `Status::ToString()` for an error thrown while reading: our statuses as they are, sstkit's errors as Corruption. */
+export function toStatus(e: unknown): SstDumpStatus {
+  if (e instanceof SstDumpStatus) return e
+  if (e instanceof NotSupportedError) return SstDumpStatus.of('NotSupported', stripOffset(e.message))
+  if (e instanceof CorruptionError) return corruption(stripOffset(e.message))
+  // A Node.js error (its `code` is a string such as ENOENT; an SstkitError's `code` is its kind).
+  if (e instanceof Error && !(e instanceof SstkitError) && (e as NodeJS.ErrnoException).code) return SstDumpStatus.of('IOError', e.message)
+  throw e
+}
+
+export function stripOffset(m: string): string {
+  return m.replace(/ \(at offset \d+\)$/, '')
 }

@@ -90,3 +90,9 @@ export function loadDictionaryFile(path: string): { ok: true; bytes: Uint8Array 
   if (size === 0) return { ok: false, problem: `dictionary file ${path} is empty` }
   return { ok: true, bytes: new Uint8Array(readFileSync(path)) }
 }
+
+/** The dictionary ID a zstd dictionary carries in its header (0: a raw dictionary, which has none). */
+export function zstdDictionaryId(d: Uint8Array): number {
+  if (d.length < 8 || d[0] !== 0x37 || d[1] !== 0xa4 || d[2] !== 0x30 || d[3] !== 0xec) return 0
+  return new DataView(d.buffer, d.byteOffset).getUint32(4, true)
+}

@@ -17,14 +17,12 @@
  */
 import { requireBytes } from '../format/coding.js'
 import { randomInt } from 'node:crypto'
-import { writeSync } from 'node:fs'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
-import { type AcceptanceRule, attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
+import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { compressBlock } from '../codec/compression.js'
-import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL, effectiveLevel, usesZstdDictTrainer, type CompressionSetting } from '../codec/setting.js'
-import { CompressionType, compressionTypeName } from '../format/compression-type.js'
+import { effectiveLevel } from '../codec/setting.js'
+import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
-import { ChecksumType } from '../format/checksum-type.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { encodeFooter, FOOTER_BYTES, LATEST_FORMAT_VERSION } from '../format/footer.js'
 import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal-key.js'
@@ -33,188 +31,37 @@ import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
 import { BlockSpill, type HeldBlock } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
-import { type IndexBuilderOptions, type SeparatorLog, ShortenedIndexBuilder } from '../format/index-block.js'
-import { dictionaryFromSamples, planSamples, sampleBudget, type DictionaryMode } from './compression-dict.js'
+import { ShortenedIndexBuilder } from '../format/index-block.js'
+import { dictionaryFromSamples, planSamples, sampleBudget, zstdDictionaryId } from './compression-dict.js'
 import { encodeProperties, encodePropertyNumber, encodePropertyString, Property } from '../format/properties.js'
-
-/** Where the table's bytes go. */
-export interface TableSink {
-  write(bytes: Uint8Array): void
-  /** A sink that only counts bytes needs no checksums (sizes do not depend on them). */
-  readonly countsOnly?: boolean
-}
-
-export class FileSink implements TableSink {
-  written = 0
-  constructor(private readonly fd: number) {}
-  write(bytes: Uint8Array): void {
-    let done = 0
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done)
-    this.written += bytes.length
-  }
-}
-
-/** Counts bytes only: exact sizes without writing a file. */
-export class CountingSink implements TableSink {
-  written = 0
-  readonly countsOnly = true
-  write(bytes: Uint8Array): void {
-    this.written += bytes.length
-  }
-}
-
-export type WriterDictMode = DictionaryMode
-
-/** Counts over one whole data block's entries (for addDataBlock). */
-export interface BlockEntryStats {
-  entries: number
-  deletions: number
-  merges: number
-  rawKeyBytes: number
-  rawValueBytes: number
-  smallestSeq: number | bigint | null
-  largestSeq: number | bigint | null
-}
-
-/** The compression setting (codec/setting.ts; an external dictionary comes as `dictionary`), then the table's layout. */
-export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
-  formatVersion: number
-  checksumType: number
-  dict: WriterDictMode
-  /** Use this dictionary instead of building one (e.g. an external file). */
-  dictionary?: Uint8Array
-  blockSize: number
-  restartInterval: number
-  index: 'binary' | 'partitioned'
-  /** metadata_block_size: index partitions are cut near this size. */
-  metadataBlockSize: number
-  /** enable_index_compression (default true): false stores the index blocks raw, without an attempt. */
-  indexCompression?: boolean
-  /** Carry a full filter over verbatim (valid when the keys are unchanged). */
-  filter?: { metaName: string; bytes: Uint8Array }
-  /** Properties to keep from the source (name -> raw value), updated where the layout changed. */
-  baseProperties: Map<string, Uint8Array>
-  /** Properties to leave out (e.g. a dropped filter's policy). */
-  dropProperties?: string[]
-  /** Where blocks buffered for a dictionary spill, past `memoryBytes` (default 4 MiB); without it they all stay in memory. */
-  spill?: { dir: string; memoryBytes?: number }
-  /** Shorten index separators: only for leveldb.BytewiseComparator. */
-  shortenSeparators?: boolean
-  /** Which release's rule keeps a compressed block (default: RocksDB 8.3+'s max_compressed_bytes_per_kb). */
-  acceptance?: AcceptanceRule
-  /**
-   * A binary index's separators, shared with other writers fed the same data blocks (recompress):
-   * the writer keeps only its blocks' sizes and builds its index from the log at finish. The log's
-   * options must be those the writer would use (indexBuilderOptions).
-   */
-  separatorLog?: SeparatorLog
-  /** Auto-skip: decides per data block whether to attempt compression (see codec/auto-skip.ts). */
-  skip?: {
-    attempt(): boolean
-    record(rejected: boolean, storedBytes: number, rawBytes: number): void
-  }
-}
-
-/**
- * A plain table: format_version 5, XXH3 checksums, no dictionary, a binary
- * index, 4 KiB blocks, the bytewise comparator recorded; `o` overrides any of it.
- * For tables sstkit makes up (synth, tests), not for rewriting a file.
- */
-/** A batch of data blocks compressed ahead: those tried, their payloads and the batch's compression CPU (ns). */
-export interface AheadBatch {
-  raws: readonly Uint8Array[]
-  payloads: readonly Uint8Array[]
-  ns: number
-}
-
-/** Buffered data blocks compressed per batch once the dictionary is built (32 blocks of 4 KiB: one batch of recompress's feed). */
-const AHEAD_BLOCKS = 32
-
-export function plainWriterOptions(o: Partial<TableWriterOptions> = {}): TableWriterOptions {
-  return {
-    formatVersion: 5,
-    checksumType: ChecksumType.XXH3,
-    compressionType: CompressionType.None,
-    level: null,
-    zstdChecksum: false,
-    dict: 'none',
-    maxDictBytes: 0,
-    trainBytes: 0,
-    maxDictBufferBytes: 0,
-    blockSize: 4096,
-    restartInterval: 16,
-    index: 'binary',
-    metadataBlockSize: 4096,
-    maxCompressedBytesPerKb: COMPRESSION_DEFAULTS.maxCompressedBytesPerKb,
-    baseProperties: new Map([[Property.Comparator, new TextEncoder().encode('leveldb.BytewiseComparator')]]),
-    ...o,
-  }
-}
-
-/** The index builder options a writer with these options uses (also those a shared SeparatorLog needs). */
-export function indexBuilderOptions(o: Pick<TableWriterOptions, 'formatVersion' | 'shortenSeparators'>): IndexBuilderOptions {
-  return { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
-}
-
-/** How a table's blocks were compressed: the counts the writer reports and recompress projects. */
-export interface BlockCompressionCounts {
-  blocksCompressed: number
-  blocksRejected: number
-  /** Data blocks stored raw without an attempt (auto-skip, or a budget too small to try). */
-  blocksBypassed: number
-  /** Index blocks (the index, or its partitions and top level) stored compressed. */
-  indexBlocksCompressed: number
-  /** Index blocks whose compression was tried and rejected. */
-  indexBlocksRejected: number
-  /** The index blocks' uncompressed sizes, summed (without trailers). */
-  indexUncompressedBytes: number
-}
-
-export function noBlockCompression(): BlockCompressionCounts {
-  return { blocksCompressed: 0, blocksRejected: 0, blocksBypassed: 0, indexBlocksCompressed: 0, indexBlocksRejected: 0, indexUncompressedBytes: 0 }
-}
-
-export interface WriteSummary extends BlockCompressionCounts {
-  fileSize: number
-  dataBlocks: number
-  dataBytes: number
-  indexBytes: number
-  filterBytes: number
-  dictBytes: number
-  entries: number
-  rangeDeletions: number
-  indexPartitions: number
-  dictionaryId: number
-}
-
-/** rocksdb.compression: one type name before format_version 7, the BuiltinV2 schema from 7. */
-export function compressionProperty(formatVersion: number, configured: number, usedTypes: Set<number>): string {
-  if (formatVersion < 7) return compressionTypeName(configured)
-  if (configured === CompressionType.None) return ';;'
-  const hex = [...usedTypes]
-    .filter((t) => t !== 0)
-    .sort((a, b) => a - b)
-    .map((t) => t.toString(16).toUpperCase().padStart(2, '0'))
-  return `BuiltinV2;${hex.join('')};`
-}
-
-/** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
-export function compressionOptionsProperty(o: TableWriterOptions): string {
-  const level = o.level ?? DEFAULT_COMPRESSION_LEVEL
-  const dictOn = o.dict !== 'none' || (o.dictionary?.length ?? 0) > 0
-  const parts = [
-    'window_bits=-14',
-    `level=${level}`,
-    'strategy=0',
-    `max_dict_bytes=${dictOn ? o.maxDictBytes : 0}`,
-    `zstd_max_train_bytes=${o.dict === 'train' || o.dict === 'finalize' ? o.trainBytes : 0}`,
-    'enabled=0',
-    `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
-    `use_zstd_dict_trainer=${usesZstdDictTrainer(o.dict) ? 1 : 0}`,
-  ]
-  if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
-  return parts.map((p) => `${p}; `).join('')
-}
+import { compressionProperty, noBlockCompression, type TableSink, type WriteSummary } from './writer-output.js'
+export {
+  compressionProperty,
+  CountingSink,
+  FileSink,
+  noBlockCompression,
+  type BlockCompressionCounts,
+  type TableSink,
+  type WriteSummary,
+} from './writer-output.js'
+import {
+  type BlockEntryStats,
+  type TableWriterOptions,
+  type AheadBatch,
+  indexBuilderOptions,
+  compressionOptionsProperty,
+  AHEAD_BLOCKS,
+} from './writer-options.js'
+export {
+  type WriterDictMode,
+  type BlockEntryStats,
+  type TableWriterOptions,
+  type AheadBatch,
+  AHEAD_BLOCKS,
+  plainWriterOptions,
+  indexBuilderOptions,
+  compressionOptionsProperty,
+} from './writer-options.js'
 
 export class TableWriter {
   private offset = 0
@@ -761,7 +608,7 @@ export class TableWriter {
       entries: s.entries - this.rangeDeletions,
       rangeDeletions: this.rangeDeletions,
       indexPartitions: partitions,
-      dictionaryId: dictId(this.dictionary),
+      dictionaryId: zstdDictionaryId(this.dictionary),
     }
   }
 
@@ -780,11 +627,6 @@ export class TableWriter {
     this.sink.write(f)
     this.offset += FOOTER_BYTES
   }
-}
-
-function dictId(d: Uint8Array): number {
-  if (d.length < 8 || d[0] !== 0x37 || d[1] !== 0xa4 || d[2] !== 0x30 || d[3] !== 0xec) return 0
-  return new DataView(d.buffer, d.byteOffset).getUint32(4, true)
 }
 
 export { INTERNAL_KEY_TRAILER_BYTES }

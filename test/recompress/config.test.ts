@@ -33,6 +33,17 @@ describe('buildMatrix', () => {
     expect(m.notes.join('\n')).toMatch(/dictionary mode train does not apply to (snappy|lz4hc)/)
     expect(m.configs.filter((c) => c.type === CompressionType.ZSTD).length).toBe(2 * 2 * 2)
   })
+  it('a type none of whose listed levels it accepts keeps its default level beside the others (lz4 with --levels 1,3)', () => {
+    const m = buildMatrix({ types: parseTypes('lz4,zstd'), levels: [1, 3], dicts: ['none'], checksums: [false] })
+    expect(m.configs.map((c) => [c.type, c.level])).toEqual([
+      [CompressionType.LZ4, null],
+      [CompressionType.ZSTD, 1],
+      [CompressionType.ZSTD, 3],
+    ])
+    expect(m.notes).toContain('lz4 accepts levels -65537..-1: left out 1, 3; its default level evaluated')
+    // alone, it is still nothing to evaluate at the levels asked for
+    expect(() => buildMatrix({ types: parseTypes('lz4'), levels: [1, 3], checksums: [false] })).toThrow(/nothing to evaluate/)
+  })
   it('is a usage error when nothing is left', () => {
     expect(() => buildMatrix({ types: parseTypes('snappy'), dicts: parseDicts('train'), checksums: [false] })).toThrow(/nothing to evaluate/)
     expect(() => parseTypes('xpress')).toThrow(/unknown compression type "xpress"/)

@@ -3,18 +3,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/types/advice.js'
-import {
-  formatChange,
-  formatCpu,
-  formatProjected,
-  mdCode,
-  mdText,
-  renderAdviceMarkdown,
-  renderAdviceText,
-  signedPercent,
-  trimMiddle,
-  wrapWords,
-} from '../../src/report/advise.js'
+import { formatChange, formatCpu, formatProjected, mdCode, mdText, renderAdviceText, signedPercent, trimMiddle, wrapWords } from '../../src/report/advise.js'
+import { renderAdviceMarkdown } from '../../src/report/advise-markdown.js'
 import { formatBytes } from '../../src/report/text.js'
 import { LONG_CF_NAME, sampleAdvice } from './advice-sample.js'
 
