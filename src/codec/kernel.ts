@@ -139,15 +139,23 @@ function payloadBound(n: number): number {
  * One setting's native codec. compress() and roundTrip() take a batch of
  * blocks; the CPU each spent is added to compressNs / decompressNs.
  */
+/**
+ * The buffers a call gathers its blocks into and writes to: one set per thread (module state is
+ * per thread), shared by every codec, as calls are synchronous: dozens of settings side by side
+ * then hold one set, not one each.
+ */
+const scratch = {
+  lens: new Uint32Array(64),
+  sizes: new Uint32Array(64),
+  input: new Uint8Array(0),
+  raws: new Uint8Array(0),
+  output: new Uint8Array(0),
+}
+
 export class KernelCodec {
   compressNs = 0
   decompressNs = 0
   private codec: unknown
-  private lens = new Uint32Array(64)
-  private sizes = new Uint32Array(64)
-  private input = new Uint8Array(0)
-  private raws = new Uint8Array(0)
-  private output = new Uint8Array(0)
   private readonly ns = new Float64Array(1)
   private readonly token = {}
 
@@ -174,8 +182,8 @@ export class KernelCodec {
   private gather(blocks: readonly Uint8Array[], into: 'input' | 'raws'): Uint8Array {
     let total = 0
     for (const b of blocks) total += b.length
-    if (this[into].length < total) this[into] = new Uint8Array(Math.max(total, this[into].length * 2))
-    const buf = this[into]
+    if (scratch[into].length < total) scratch[into] = new Uint8Array(Math.max(total, scratch[into].length * 2))
+    const buf = scratch[into]
     let at = 0
     for (const b of blocks) {
       buf.set(b, at)
@@ -185,8 +193,8 @@ export class KernelCodec {
   }
 
   private lengths(blocks: readonly Uint8Array[], which: 'lens' | 'sizes'): Uint32Array {
-    if (this[which].length < blocks.length) this[which] = new Uint32Array(Math.max(blocks.length, this[which].length * 2))
-    const a = this[which]
+    if (scratch[which].length < blocks.length) scratch[which] = new Uint32Array(Math.max(blocks.length, scratch[which].length * 2))
+    const a = scratch[which]
     for (let i = 0; i < blocks.length; i++) a[i] = blocks[i].length
     return a
   }
@@ -204,14 +212,14 @@ export class KernelCodec {
     let cap = 0
     for (const b of blocks) cap += payloadBound(b.length)
     // Into a reused buffer, then copied out: a fresh one's pages would be faulted in inside the timed call.
-    if (this.output.length < cap) this.output = new Uint8Array(Math.max(cap, this.output.length * 2))
-    const outLens = n <= this.sizes.length ? this.sizes : (this.sizes = new Uint32Array(n * 2))
-    const r = this.lib.compress(this.codec, src, lens, n, this.output, this.output.length, outLens, this.ns)
+    if (scratch.output.length < cap) scratch.output = new Uint8Array(Math.max(cap, scratch.output.length * 2))
+    const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
+    const r = this.lib.compress(this.codec, src, lens, n, scratch.output, scratch.output.length, outLens, this.ns)
     this.compressNs += this.ns[0]
     if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
     let used = 0
     for (let i = 0; i < n; i++) used += outLens[i]
-    const out = this.output.slice(0, used)
+    const out = scratch.output.slice(0, used)
     const payloads: Uint8Array[] = new Array(n)
     let at = 0
     for (let i = 0; i < n; i++) {
@@ -265,8 +273,8 @@ export class KernelCodec {
     const raw = this.gather(blocks, 'raws')
     let total = 0
     for (const b of blocks) total += b.length
-    if (this.output.length < total) this.output = new Uint8Array(Math.max(total, this.output.length * 2))
-    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, this.output, this.output.length, raw, this.ns)
+    if (scratch.output.length < total) scratch.output = new Uint8Array(Math.max(total, scratch.output.length * 2))
+    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, scratch.output, scratch.output.length, raw, this.ns)
     this.decompressNs += this.ns[0]
     return r === 0 ? -1 : Math.abs(r) - 1
   }
