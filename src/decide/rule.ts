@@ -181,11 +181,15 @@ export function decide(
         : `within ${pct(saving)} of the smallest (${smallest.setting.label}) at ${clearlyBelow(chosen.compressSecPerGB, smallest.compressSecPerGB) ? 'less CPU' : 'less cost'}`
     reason = what
   }
-  if (today !== null && today !== chosen && !ok.includes(today) && Number.isFinite(size(today)))
+  // Today's is outside the limits only when its own figures are (the candidates may leave it out for other reasons).
+  if (today !== null && today !== chosen && !meets(today, limits) && Number.isFinite(size(today)))
     reason += `; today's is outside the limits (${limits.describe})`
-  const rest = ok.filter((x) => x !== chosen).sort((a, b) => size(a) - size(b))
+  // The runner-up is an alternative: smaller, or cheaper to compress; never one worse in both.
+  const cpuOf = (x: SettingEstimate) => (x.setting.type === 'none' ? 0 : (x.compressSecPerGB.value ?? 0))
+  const alternative = (x: SettingEstimate) => x !== chosen && Number.isFinite(size(x)) && !(size(x) > size(chosen) && cpuOf(x) > cpuOf(chosen))
+  const rest = ok.filter(alternative).sort((a, b) => size(a) - size(b))
   let runnerUp: Choice | null = null
-  const other = rest[0] ?? xs.filter((x) => x !== chosen && Number.isFinite(size(x))).sort((a, b) => size(a) - size(b))[0]
+  const other = rest[0] ?? xs.filter(alternative).sort((a, b) => size(a) - size(b))[0]
   if (other) {
     const bytes = size(other) / size(chosen) - 1
     runnerUp = {

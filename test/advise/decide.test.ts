@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { budgetChoice, type BudgetLevel, withinBytes } from '../../src/decide/max-bytes.js'
-import { decide, NOT_SAMPLED } from '../../src/decide/rule.js'
+import { decide, limitsFor, NOT_SAMPLED } from '../../src/decide/rule.js'
 import { emptySums } from '../../src/decide/estimate.js'
 import type { SettingEstimate } from '../../src/types/advice.js'
 import { sharesOpts } from '../../src/db/compression-options.js'
@@ -168,5 +168,42 @@ describe('a level of which no block was evaluated', () => {
   it('without a known today: no setting is made up (the engine keeps such a level out of the options)', () => {
     const xs = [Z3, Z9].map(unmeasured)
     expect(() => decide(xs, limits)).toThrow(/not sampled/)
+  })
+})
+
+describe("the rule's reasons and runner-up", () => {
+  const SNAPPY = spec('snappy', null, 'none', false)
+
+  it("never calls today's setting outside the limits when it meets them, though the candidates leave it out", () => {
+    // today's lz4 is the fastest codec: within any multiple of it (here the size objective's 4x for an upper level)
+    const today = estimate(LZ4, 620, 2)
+    const xs = [estimate(Z3, 460, 6), estimate(SNAPPY, 600, 3)]
+    const limits = limitsFor('size', false, [...xs, today], today, null)
+    const { recommended } = decide(xs, limits, today)
+    expect(recommended.estimate.setting).toBe(Z3)
+    expect(recommended.reason).not.toMatch(/outside the limits/)
+  })
+
+  it('says so when today is outside them', () => {
+    const today = estimate(Z9, 410, 30)
+    const xs = [estimate(LZ4, 620, 2), estimate(Z3, 460, 6), today]
+    const limits = limitsFor('size', false, xs, today, null)
+    expect(decide(xs, limits, today).recommended.reason).toMatch(/today's is outside the limits \(within 4x the fastest codec's CPU\)/)
+  })
+
+  it('a runner-up is never worse in both bytes and CPU than the recommendation', () => {
+    const xs = [estimate(Z3, 460, 6), estimate(SNAPPY, 600, 8), estimate(LZ4, 620, 2)]
+    const limits = { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'whatever the CPU' }
+    const { recommended, runnerUp } = decide(xs, limits)
+    expect(recommended.estimate.setting).toBe(Z3)
+    // snappy is larger and slower than zstd 3: no alternative; lz4 is larger but cheaper
+    expect(runnerUp?.estimate.setting).toBe(LZ4)
+    expect(runnerUp?.reason).toMatch(/^\+34\.8% bytes, 0\.3x the compression CPU/)
+  })
+
+  it('no runner-up when every other setting is worse in both', () => {
+    const xs = [estimate(LZ4, 460, 2), estimate(SNAPPY, 600, 8)]
+    const limits = { maxCompressSecPerGB: null, minDecompressMBps: null, describe: 'whatever the CPU' }
+    expect(decide(xs, limits).runnerUp).toBeNull()
   })
 })
