@@ -220,13 +220,7 @@ export class KernelCodec {
     let used = 0
     for (let i = 0; i < n; i++) used += outLens[i]
     const out = scratch.output.slice(0, used)
-    const payloads: Uint8Array[] = new Array(n)
-    let at = 0
-    for (let i = 0; i < n; i++) {
-      payloads[i] = out.subarray(at, at + outLens[i])
-      at += outLens[i]
-    }
-    return payloads
+    return splitByLengths(out, outLens, n)
   }
 
   /**
@@ -249,13 +243,7 @@ export class KernelCodec {
     const r = this.lib.checksumFrames(src, lens, raw, sizes, n, out, cap, outLens, this.ns)
     if (r !== 0) throw new Error(`the codec kernel could not add a checksum to frame ${-r - 1} of ${n}`)
     this.compressNs += this.ns[0]
-    const payloads: Uint8Array[] = new Array(n)
-    let at = 0
-    for (let i = 0; i < n; i++) {
-      payloads[i] = out.subarray(at, at + outLens[i])
-      at += outLens[i]
-    }
-    return payloads
+    return splitByLengths(out, outLens, n)
   }
 
   /**
@@ -286,4 +274,15 @@ export class KernelCodec {
     this.lib.freeCodec(this.codec)
     this.codec = null
   }
+}
+
+/** The first `n` payloads laid end to end in `out`, of the lengths in `lengths`, as views of it. */
+function splitByLengths(out: Uint8Array, lengths: Uint32Array, n: number): Uint8Array[] {
+  const payloads: Uint8Array[] = new Array(n)
+  let at = 0
+  for (let i = 0; i < n; i++) {
+    payloads[i] = out.subarray(at, at + lengths[i])
+    at += lengths[i]
+  }
+  return payloads
 }
