@@ -165,6 +165,9 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         },
         maxCompressedBytesPerKb: DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
         dynamicLevels: inputs.dynamicLevels,
+        todayCompression: new Map(
+          (inputs.options?.parsed.columnFamilies ?? []).map((c) => [c.name, { compression: c.compression, compressionPerLevel: c.compressionPerLevel }]),
+        ),
         source: { ...inputs.source, rocksdbVersion: release.source },
         rocksdbVersion: release.version,
         // the write rate per level, from the database's info LOGs (plain files have none)

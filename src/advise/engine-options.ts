@@ -2,6 +2,7 @@
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import type { ExplicitLimits, Advice, Objective, SettingSpec, Prices, WorkloadAdvice } from '../types/advice.js'
 import type { RocksdbVersion } from '../db/option-syntax.js'
+import type { TodayCompression } from '../db/compression-options.js'
 import type { Shard } from './sampling.js'
 
 export interface AdviseOptions {
@@ -25,6 +26,8 @@ export interface AdviseOptions {
   prices?: Prices | null
   /** Also dynamic level bytes, per column family, when the OPTIONS file says so. */
   dynamicLevels?: Map<string, boolean>
+  /** Today's compression and compression_per_level per column family, from the OPTIONS file (absent: unknown). */
+  todayCompression?: Map<string, TodayCompression>
   source: Advice['source']
   onProgress?: (message: string) => void
   /** Milliseconds, for the time budget (default performance.now; tests inject their own). */
