@@ -4,8 +4,13 @@
  * in or out of key order. Not real RocksDB output: name files synthetic-*.
  */
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { deflateRawSync } from 'node:zlib'
 import { CompressionType } from '../src/codec/compression.js'
+import { type BlockHandle, encodeBlockHandle } from '../src/format/block-handle.js'
+import { BlockBuilder } from '../src/format/block.js'
+import { ChecksumType } from '../src/format/checksum-type.js'
 import { readFixed32, writeFixed32 } from '../src/format/coding.js'
+import { LEGACY_BLOCK_BASED_TABLE_MAGIC, LEGACY_FOOTER_BYTES } from '../src/format/footer.js'
 import { computeStoredChecksum } from '../src/table/block-reader.js'
 import { openTable } from '../src/table/reader.js'
 import { FileSink, plainWriterOptions, TableWriter, type TableWriterOptions } from '../src/table/writer.js'
@@ -181,4 +186,50 @@ export function propertiesEditedCopy(path: string, out: string, from: string, to
   }
   writeFileSync(out, bytes)
   return out
+}
+
+/**
+ * A table in LevelDB's format (48-byte footer with LevelDB's magic, no properties block, CRC32c)
+ * whose data blocks are raw deflate under compression id 4, as Mojang's LevelDB fork (Minecraft
+ * Bedrock worlds, its kZlibRawCompression) writes them. Synthetic: no Mojang writer is available
+ * here, so the blocks are framed by this function (node's deflateRaw), not by that fork.
+ * `blockPayload` may replace a data block's stored bytes (to store ones that are not raw deflate).
+ */
+export function writeSyntheticMojangTable(
+  path: string,
+  entries: Entry[],
+  o: { perBlock?: number; blockPayload?: (deflated: Uint8Array, index: number) => Uint8Array } = {},
+): string {
+  const chunks: Uint8Array[] = []
+  let offset = 0
+  const ctx = { checksumType: ChecksumType.CRC32c, formatVersion: 0, baseContextChecksum: 0 }
+  const put = (payload: Uint8Array, type: number): BlockHandle => {
+    const withTrailer = new Uint8Array(payload.length + 5)
+    withTrailer.set(payload)
+    withTrailer[payload.length] = type
+    writeFixed32(withTrailer, payload.length + 1, computeStoredChecksum(ctx, withTrailer.subarray(0, payload.length + 1), offset))
+    const handle = { offset, size: payload.length }
+    chunks.push(withTrailer)
+    offset += withTrailer.length
+    return handle
+  }
+  const index = new BlockBuilder(1)
+  const perBlock = o.perBlock ?? 50
+  for (let i = 0, n = 0; i < entries.length; i += perBlock, n++) {
+    const block = new BlockBuilder(16)
+    const part = entries.slice(i, i + perBlock)
+    for (const [k, v] of part) block.add(k, v)
+    const deflated = new Uint8Array(deflateRawSync(block.finish()))
+    const handle = put(o.blockPayload ? o.blockPayload(deflated, n) : deflated, 4)
+    index.add(part[part.length - 1][0], encodeBlockHandle(handle))
+  }
+  const metaindex = put(new BlockBuilder(1).finish(), CompressionType.None)
+  const indexHandle = put(index.finish(), CompressionType.None)
+  const footer = new Uint8Array(LEGACY_FOOTER_BYTES)
+  const handles = [...encodeBlockHandle(metaindex), ...encodeBlockHandle(indexHandle)]
+  footer.set(handles)
+  new DataView(footer.buffer).setBigUint64(LEGACY_FOOTER_BYTES - 8, LEGACY_BLOCK_BASED_TABLE_MAGIC, true)
+  chunks.push(footer)
+  writeFileSync(path, Buffer.concat(chunks))
+  return path
 }

@@ -89,10 +89,16 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
             levels: single ? null : choices,
             single,
             dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
+            today: opts.todayCompression?.get(name) ?? null,
           },
           opts.dict,
           version,
         )
+    const onlyBottom = choices.length > 0 && choices.every((c) => c.bottommost)
+    if (onlyBottom && !unknown.length && options.compression === undefined && options.compression_per_level === undefined)
+      notes.push(
+        `${name}: only L${choices[0].level}, the bottommost level, holds data: compression (flushes and the levels above it) is left as it is, with no data there to decide on`,
+      )
     if (unknown.length) notes.push(`${name}: no options printed: ${unknown.map((l) => levelLabelOf(l)).join(', ')} not sampled and today's compression unknown`)
     families.push({
       name,

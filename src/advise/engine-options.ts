@@ -2,6 +2,7 @@
 import type { DictionaryOptions } from '../recompress/dictionary.js'
 import type { ExplicitLimits, Advice, Objective, SettingSpec, Prices, WorkloadAdvice } from '../types/advice.js'
 import type { RocksdbVersion } from '../db/option-syntax.js'
+import type { TodayCompression } from '../db/compression-options.js'
 import type { Shard } from './sampling.js'
 
 export interface AdviseOptions {
@@ -10,6 +11,8 @@ export interface AdviseOptions {
   limits: ExplicitLimits | null
   precision: number
   timeBudgetMs: number
+  /** The share of the time budget kept for what advise() does after the levels (block size): the levels' sampling ends before it. */
+  keptShare?: number
   seed: number
   jobs?: number
   shard: Shard | null
@@ -23,6 +26,8 @@ export interface AdviseOptions {
   prices?: Prices | null
   /** Also dynamic level bytes, per column family, when the OPTIONS file says so. */
   dynamicLevels?: Map<string, boolean>
+  /** Today's compression and compression_per_level per column family, from the OPTIONS file (absent: unknown). */
+  todayCompression?: Map<string, TodayCompression>
   source: Advice['source']
   onProgress?: (message: string) => void
   /** Milliseconds, for the time budget (default performance.now; tests inject their own). */
@@ -35,4 +40,9 @@ export interface AdviseOptions {
   smallDatabase?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
+}
+
+/** The part of the time budget the levels' sampling and timing end within: the budget less what is kept for later. */
+export function levelsBudgetMs(opts: Pick<AdviseOptions, 'timeBudgetMs' | 'keptShare'>): number {
+  return opts.timeBudgetMs * (1 - (opts.keptShare ?? 0))
 }

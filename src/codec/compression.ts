@@ -122,6 +122,38 @@ export function declaredUncompressedSize(type: number, payload: Uint8Array, form
  * for Xpress, custom and reserved types, or a missing system library.
  */
 export function decompressBlock(type: number, payload: Uint8Array, opts: DecompressOptions): Uint8Array {
+  if (type !== CompressionType.LZ4 || opts.formatVersion !== 0) return decompressFramed(type, payload, opts)
+  try {
+    return decompressFramed(type, payload, opts)
+  } catch (err) {
+    if (err instanceof CorruptionError) throw notRocksdbLz4(err, payload, opts)
+    throw err
+  }
+}
+
+/**
+ * Id 4 that does not decode as RocksDB's LZ4 in a table of LevelDB's format (format_version 0): Mojang's
+ * LevelDB fork (Minecraft Bedrock worlds) writes raw deflate under id 4 (its kZlibRawCompression; id 2 is
+ * zlib with a header there). Said so when the block inflates as raw deflate; else the LZ4 error, with the hint.
+ */
+function notRocksdbLz4(err: CorruptionError, payload: Uint8Array, opts: DecompressOptions): Error {
+  let inflated: number | null = null
+  try {
+    inflated = zlibDecompress(payload, opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, false).length
+  } catch {
+    // not raw deflate either
+  }
+  const why = "compression id 4 in a table of LevelDB's format"
+  if (inflated !== null)
+    return new NotSupportedError(
+      `${why} is not RocksDB's LZ4 here: the block inflates as raw deflate (${inflated} bytes), which Mojang's LevelDB fork writes under id 4 (its zlib); sstkit does not read that fork's tables`,
+      opts.offset,
+    )
+  const message = err.message.replace(/ \(at offset \d+\)$/, '')
+  return new CorruptionError(`${message} (${why}: not Mojang's LevelDB zlib either, which would inflate as raw deflate)`, err.offset)
+}
+
+function decompressFramed(type: number, payload: Uint8Array, opts: DecompressOptions): Uint8Array {
   if (type === CompressionType.None) return payload
   const { offset } = opts
   const max = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES

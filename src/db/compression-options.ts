@@ -99,6 +99,13 @@ export interface OptionsPlan {
   single: SettingSpec | null
   /** level_compaction_dynamic_level_bytes, and the base level it implies. */
   dynamicLevels: { baseLevel: number } | null
+  /** Today's `compression` and `compression_per_level` (the OPTIONS file's section); null or absent: unknown. */
+  today?: TodayCompression | null
+}
+
+export interface TodayCompression {
+  compression: string
+  compressionPerLevel: string[]
 }
 
 /** Options as key → value, in the order an OPTIONS file section lists them. */
@@ -131,13 +138,31 @@ export function optionsFor(plan: OptionsPlan, dict: DictionaryOptions, version: 
     out.compression_opts = compressionOptsText(carrier, dict, false, version)
   }
   if (bottom) {
-    if (!upper.length) out.compression = optionName(bottom.setting)
-    // Before 4.9 compression_per_level alone sets the last level; before 5.15 it shares compression_opts.
-    if (version === null || atLeast(version, optionSince('bottommost_compression'))) out.bottommost_compression = optionName(bottom.setting)
+    const bottommostOption = version === null || atLeast(version, optionSince('bottommost_compression'))
+    // Levels above that hold no data were not sampled: `compression` (flushes, upper levels) stays today's.
+    // Before 4.9 compression_per_level alone sets the last level: today's entries above it, where known.
+    if (!upper.length && !bottommostOption) {
+      if (plan.today) out.compression_per_level = [...todayEntries(plan.today, bottom.level, plan.dynamicLevels !== null), optionName(bottom.setting)].join(':')
+      else out.compression = optionName(bottom.setting)
+    }
+    if (bottommostOption) out.bottommost_compression = optionName(bottom.setting)
     if (ownBottom) out.bottommost_compression_opts = compressionOptsText(bottom.setting, dict, true, version)
+    // Before 5.15 the bottommost level reads the one compression_opts.
     else if (!upper.length) out.compression_opts = compressionOptsText(bottom.setting, dict, false, version)
   }
+  // A compression_per_level whose every entry is what `compression` gives, where today has none, changes nothing.
+  const perLevel = out.compression_per_level
+  const compression = out.compression ?? plan.today?.compression
+  if (perLevel !== undefined && plan.today?.compressionPerLevel.length === 0 && perLevel.split(':').every((e) => e === compression))
+    delete out.compression_per_level
   return out
+}
+
+/** Today's compression_per_level entries for L0 up to (not including) `last`: one entry for L0 under dynamic levels (the base level is `last`). */
+function todayEntries(today: TodayCompression, last: number, dynamic: boolean): string[] {
+  const n = today.compressionPerLevel.length
+  const at = (idx: number) => (n === 0 ? today.compression : today.compressionPerLevel[Math.min(idx, n - 1)])
+  return dynamic ? [at(0)] : Array.from({ length: last }, (_, level) => at(level))
 }
 
 /** The carrier of the shared compression_opts: the setting of the upper levels that most needs them (levels first, then dictionaries). */

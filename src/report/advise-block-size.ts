@@ -1,28 +1,23 @@
 /**
  * advise's block size per column family in words: the candidates' projected bytes with their
- * intervals and what each costs a read (text and HTML), the recommendation, the table option to
- * set ([TableOptions/BlockBasedTable "cf"] block_size) with its change, and an SVG chart of size
- * against block size for the HTML report.
+ * intervals and what each costs a read (a table for text and Markdown, a table and an SVG chart of
+ * size against block size for HTML), the recommendation, and the table option to set
+ * ([TableOptions/BlockBasedTable "cf"] block_size) as a change against today's section.
  */
 import type { BlockSizeAdvice, BlockSizeCandidate } from '../advise/block-size.js'
 import { blockSizeLabel } from '../recompress/config.js'
-import { formatSize, signedPercent } from './text.js'
+import { optionsSectionHeader } from './options-section.js'
+import type { TableModel } from './table.js'
+import { escapeName, formatSize, signedPercent } from './text.js'
 
-/** The OPTIONS-file section the advised block size goes in (RocksDB's BlockBasedTableFactory). */
+/** The OPTIONS-file section the advised block size goes in (RocksDB's BlockBasedTableFactory), the name escaped as RocksDB writes it. */
 export function blockSizeSectionTitle(columnFamily: string): string {
-  return `[TableOptions/BlockBasedTable "${columnFamily}"]`
+  return optionsSectionHeader('TableOptions/BlockBasedTable', columnFamily)
 }
 
 /** The table option to set, key → value; empty when today's is kept. */
 export function blockSizeOptions(a: BlockSizeAdvice): Record<string, string> {
   return a.recommended === null || a.recommended === a.today ? {} : { block_size: String(a.recommended) }
-}
-
-/** The section to paste, with the change against today as a comment; '' when today's is kept. */
-export function blockSizeOptionsText(a: BlockSizeAdvice): string {
-  const o = blockSizeOptions(a)
-  if (!o.block_size) return ''
-  return `${blockSizeSectionTitle(a.columnFamily)}\n  block_size=${o.block_size}\n  # was block_size=${a.today}: ${a.reason}`
 }
 
 /** The change against today's table section, as advise shows option changes (a diff); '' when today's is kept. */
@@ -32,29 +27,60 @@ export function blockSizeOptionsDiff(a: BlockSizeAdvice): string {
   return [blockSizeSectionTitle(a.columnFamily), `-  block_size=${a.today}`, `+  block_size=${o.block_size}`].join('\n')
 }
 
-function interval(c: BlockSizeCandidate): string {
+function interval(c: BlockSizeCandidate, exact = false): string {
   const { estimate, low, high } = c.bytes
-  if (low === high) return formatSize(estimate)
+  if (low === high) return formatSize(estimate, exact)
   const half = Math.max(high - estimate, estimate - low) / estimate
-  return `${formatSize(estimate)} ±${(half * 100).toFixed(1)}%`
+  return `${formatSize(estimate, exact)} ±${(half * 100).toFixed(1)}%`
 }
 
-/** One line per candidate, for the text report. */
-export function blockSizeLines(a: BlockSizeAdvice): string[] {
-  const out = [
-    `Block size, column family "${a.columnFamily}" (block_size, shared by its levels; each level under ${a.compression === 'advised' ? 'the compression advised for it' : 'its compression of today'}; ${a.files.evaluated} of ${a.files.of} files re-cut)`,
-  ]
-  const rows = a.candidates.map((c) => {
-    const mark = c.blockSize === a.recommended ? '→' : c.blockSize === a.today ? '=' : ' '
-    const reads = `reads ${formatSize(c.read.bytesReadPerLookup)}, decompresses ${formatSize(c.read.bytesDecompressedPerLookup)} a lookup`
-    const cores = c.read.readCores === null ? '' : `, ${c.read.readCores.toPrecision(2)} cores at the measured misses`
-    const today = c.blockSize === a.today ? ' (today)' : ''
-    return `  ${mark} ${blockSizeLabel(c.blockSize).padStart(6)}  ${interval(c).padStart(16)}  ${(c.blockSize === a.today ? '' : signedPercent(c.change)).padStart(7)}  index ${formatSize(c.indexBytes).padStart(9)}  ${reads}${cores}${today}`
-  })
-  out.push(...rows, `  ${a.recommended === null ? '' : '→ '}${a.reason}`)
-  for (const n of a.notes) out.push(`  note: ${n}`)
-  return out
+/** Under which compression the levels were re-cut, in words. */
+function compressionWords(a: BlockSizeAdvice): string {
+  return a.compression === 'advised' ? 'each level under the compression advised for it' : 'each level under its compression of today'
 }
+
+/** The column family's block size advice in one line: what was re-cut, and the block_size to set (or today's kept) and why. */
+export function blockSizeSummaryLine(a: BlockSizeAdvice): string {
+  const what = `column family "${escapeName(a.columnFamily)}": ${a.files.evaluated} of ${a.files.of} table files re-cut, ${compressionWords(a)}`
+  return a.recommended === null || a.recommended === a.today
+    ? `${what}: block_size stays ${a.today}: ${a.reason}`
+    : `${what}: block_size=${a.recommended} (today ${a.today}): ${a.reason}`
+}
+
+/**
+ * The candidates as a table (text and Markdown): projected bytes with their 95% interval, the
+ * change against today's, the index, and a point lookup's read (bottommost level); the read
+ * cores only where the LOG measured misses.
+ */
+export function blockSizeModel(a: BlockSizeAdvice, exact = false): TableModel {
+  const measured = a.candidates.some((c) => c.read.readCores !== null)
+  return {
+    columns: [
+      { header: 'Block size' },
+      { header: 'Projected (95%)', align: 'right' },
+      { header: 'Change', align: 'right' },
+      { header: 'Index', align: 'right' },
+      { header: 'Read a lookup', align: 'right' },
+      { header: 'Decompressed', align: 'right' },
+      ...(measured ? [{ header: 'Read cores', align: 'right' as const }] : []),
+      { header: '' },
+    ],
+    rows: a.candidates.map((c) => [
+      blockSizeLabel(c.blockSize),
+      interval(c, exact),
+      c.blockSize === a.today ? '' : signedPercent(c.change),
+      formatSize(c.indexBytes, exact),
+      formatSize(c.read.bytesReadPerLookup, exact),
+      formatSize(c.read.bytesDecompressedPerLookup, exact),
+      ...(measured ? [c.read.readCores === null ? '' : c.read.readCores.toPrecision(2)] : []),
+      [c.blockSize === a.recommended && a.recommended !== a.today ? 'recommended' : '', c.blockSize === a.today ? 'today' : ''].filter(Boolean).join(', '),
+    ]),
+  }
+}
+
+/** What a table's columns say, under it (text and Markdown). */
+export const BLOCK_SIZE_LEGEND =
+  'Projected: data and dictionary blocks of every level; a point lookup that misses the block cache reads one data block of the bottommost level (Read a lookup, compressed) and decompresses it (Decompressed, also what the block cache holds per block).'
 
 const CHART_WIDTH = 560
 const CHART_HEIGHT = 220
@@ -73,7 +99,7 @@ export function blockSizeChartSvg(a: BlockSizeAdvice): string {
   const y = (v: number) => pad.top + h - ((v - min) / (max - min || 1)) * h
   const slot = w / a.candidates.length
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="${escapeXml(`projected bytes against block size, column family ${a.columnFamily}`)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="${escapeXml(`projected bytes against block size, column family ${escapeName(a.columnFamily)}`)}">`,
     `<line x1="${pad.left}" y1="${pad.top + h}" x2="${pad.left + w}" y2="${pad.top + h}" stroke="#888"/>`,
   ]
   for (const tick of [min, (min + max) / 2, max]) {
@@ -118,8 +144,8 @@ export function blockSizeHtml(a: BlockSizeAdvice): string {
     .map((x) => `<th>${x}</th>`)
     .join('')
   return [
-    `<section class="block-size"><h3>Block size: ${escapeXml(a.columnFamily)}</h3>`,
-    `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (each level under ${a.compression === 'advised' ? 'the compression advised for it' : 'its compression of today'}; bars: estimate, lines: 95% interval).</figcaption></figure>`,
+    `<section class="block-size"><h3>Block size: ${escapeXml(escapeName(a.columnFamily))}</h3>`,
+    `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (${compressionWords(a)}; bars: estimate, lines: 95% interval).</figcaption></figure>`,
     `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
     `<p>${escapeXml(a.reason)}</p>`,
     ...a.notes.map((n) => `<p class="note">${escapeXml(n)}</p>`),

@@ -7,7 +7,8 @@
 import { applyPlanLines } from './advise-apply.js'
 import type { Advice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
 import { hasRawBytes } from '../format/exact-text.js'
-import { escapeOptionString } from '../format/options-file.js'
+import { blockSizeOptionsDiff } from './advise-block-size.js'
+import { optionsSectionHeader, rawBytesEscaped } from './options-section.js'
 import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
 // ---------------------------------------------------------------------------
@@ -189,23 +190,29 @@ export function versionLine(advice: Advice): string | null {
   return parts.join('; ')
 }
 
-/** The options to set for a column family: a diff against today's OPTIONS section when there is one, else the section to paste. */
+/**
+ * The options to set for a column family: a diff against today's OPTIONS sections when there is one
+ * (its CFOptions section, then its TableOptions/BlockBasedTable section where block_size is advised),
+ * else the section to paste.
+ */
 export function optionsCode(cf: Advice['columnFamilies'][number]): { code: string; diff: boolean } {
   if (cf.optionsChange) {
-    if (cf.optionsChange.length === 0) return { code: '', diff: true }
-    // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
-    const lines = [`[CFOptions "${rawBytesEscaped(escapeOptionString(cf.name))}"]`]
-    for (const c of cf.optionsChange) {
-      if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
-      lines.push(`+  ${c.key}=${c.advised}`)
+    const parts: string[] = []
+    if (cf.optionsChange.length > 0) {
+      // The section header as RocksDB writes it (a newline in the name as \n), so it matches today's file.
+      const lines = [optionsSectionHeader('CFOptions', cf.name)]
+      for (const c of cf.optionsChange) {
+        if (c.today !== null) lines.push(`-  ${c.key}=${c.today}`)
+        lines.push(`+  ${c.key}=${c.advised}`)
+      }
+      parts.push(lines.join('\n'))
     }
-    return { code: lines.join('\n'), diff: true }
+    const table = cf.blockSize ? blockSizeOptionsDiff(cf.blockSize) : ''
+    if (table) parts.push(table)
+    return { code: parts.join('\n'), diff: true }
   }
   return { code: rawBytesEscaped(cf.optionsText.replace(/\n+$/, '')), diff: false }
 }
-
-/** A name's bytes that are not UTF-8 (format/exact-text.ts) as \xNN: a terminal would show each as U+FFFD. */
-const rawBytesEscaped = (s: string) => s.replace(/[\udc80-\udcff]/g, (c) => `\\x${(c.charCodeAt(0) & 0xff).toString(16)}`)
 
 /** Which release the options are written for, or that it is unknown. */
 export function releaseLine(advice: Advice): string | null {
@@ -233,9 +240,10 @@ export function optionsFootnotes(advice: Advice, cf: Advice['columnFamilies'][nu
     }
   }
   if (hasRawBytes(cf.name)) out.push("the name's bytes that are not UTF-8 are shown as \\xNN: --write-options FILE writes them as they are")
-  if (cf.optionsChange?.length)
+  const table = cf.blockSize !== undefined && blockSizeOptionsDiff(cf.blockSize) !== ''
+  if (cf.optionsChange?.length || table)
     out.push(
-      "replace these lines in today's section (RocksDB keeps the last of duplicate keys, so adding them below is not enough), or write the whole file with --write-options FILE",
+      `replace these lines in today's section${cf.optionsChange?.length && table ? 's' : ''} (RocksDB keeps the last of duplicate keys, so adding them below is not enough), or write the whole file with --write-options FILE`,
     )
   return out
 }

@@ -1,5 +1,6 @@
 /** The `advise` report as GitHub-flavoured Markdown for a pull-request comment (deterministic for the same advice). */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
+import { BLOCK_SIZE_LEGEND, blockSizeModel, blockSizeSummaryLine } from './advise-block-size.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import { renderTable, type Cell, type TableModel } from './table.js'
@@ -190,6 +191,17 @@ export function renderAdviceMarkdown(advice: Advice): string {
       out.push('', mdText(blobSummaryLine(b)))
       if (b.candidates.length) out.push('', mdTable(blobCandidatesModel(b)))
     }
+  }
+
+  const blockSizes = advice.columnFamilies.flatMap((cf) => (cf.blockSize ? [cf.blockSize] : []))
+  if (blockSizes.length) {
+    out.push('', '### Block size per column family (block_size)')
+    for (const b of blockSizes) {
+      const m = blockSizeModel(b)
+      out.push('', mdText(blockSizeSummaryLine(b)), '', mdTable({ ...m, rows: m.rows.map((r) => r.map((c) => mdText(String(c)))) }))
+      if (b.notes.length) out.push('', ...b.notes.map((n) => `- ${mdText(n)}`))
+    }
+    out.push('', mdText(BLOCK_SIZE_LEGEND))
   }
 
   if (advice.source.engine === 'leveldb') out.push('', '### LevelDB option to set', '', ...levelDbLines(advice).map((l) => `- ${mdText(l)}`))

@@ -5,6 +5,7 @@
  * advise-format.ts's (re-exported here), shared with the HTML page too.
  */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
+import { BLOCK_SIZE_LEGEND, blockSizeModel, blockSizeSummaryLine } from './advise-block-size.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
@@ -419,6 +420,17 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
       out.push(...prose(blobSummaryLine(b, ctx.exact), ctx.width))
       if (b.candidates.length) out.push(table(blobCandidatesModel(b, ctx.exact), ctx))
     }
+  }
+
+  const blockSizes = advice.columnFamilies.flatMap((cf) => (cf.blockSize ? [cf.blockSize] : []))
+  if (blockSizes.length) {
+    section('Block size per column family (block_size)')
+    for (const b of blockSizes) {
+      out.push(...prose(blockSizeSummaryLine(b), ctx.width))
+      out.push(table(blockSizeModel(b, ctx.exact), ctx))
+      for (const n of b.notes) out.push(...prose(n, ctx.width, '- '))
+    }
+    out.push(...prose(BLOCK_SIZE_LEGEND, ctx.width))
   }
 
   if (advice.source.engine === 'leveldb') {
