@@ -37,9 +37,12 @@ const num = (v: number | null) => (v === null ? '' : formatCount(v))
 /**
  * The comparison as a table. `human`: sizes in KiB/MiB and signed human changes, as every
  * terminal table shows them (exact bytes with `bytes`); otherwise exact counts (Markdown).
+ * `change`: the change in bytes beside the change in percent (default true; the terminal table
+ * leaves it to --wide, which Before and After already say, so that it fits 100 columns).
  */
-export function checkModel(c: Comparison, opts: { reasons?: boolean; human?: boolean; bytes?: boolean } = {}): TableModel {
+export function checkModel(c: Comparison, opts: { reasons?: boolean; human?: boolean; bytes?: boolean; change?: boolean } = {}): TableModel {
   const reasons = opts.reasons ?? c.rows.some((r) => r.reason !== '')
+  const withChange = opts.change ?? true
   const human = opts.human === true
   const size = (v: number | null) => (v === null ? '' : human ? formatSize(v, opts.bytes ?? false) : formatCount(v))
   const change = (v: number) => (human ? `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatSize(Math.abs(v), opts.bytes ?? false)}` : formatSigned(v))
@@ -49,7 +52,7 @@ export function checkModel(c: Comparison, opts: { reasons?: boolean; human?: boo
       { header: 'Config' },
       { header: 'Before', align: 'right' },
       { header: 'After', align: 'right' },
-      { header: 'Change', align: 'right' },
+      ...(withChange ? [{ header: 'Change', align: 'right' as const }] : []),
       { header: 'Change %', align: 'right' },
       { header: 'Status' },
       ...(reasons ? [{ header: 'Why' }] : []),
@@ -59,7 +62,7 @@ export function checkModel(c: Comparison, opts: { reasons?: boolean; human?: boo
       r.config,
       size(r.before),
       size(r.after),
-      r.change === null ? '' : change(r.change),
+      ...(withChange ? [r.change === null ? '' : change(r.change)] : []),
       signedPercent(r.changeFraction, 2),
       statusText(r),
       ...(reasons ? [r.reason] : []),

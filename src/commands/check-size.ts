@@ -57,7 +57,9 @@ Output: a table (worst first), or Markdown (--format markdown, or --markdown), o
     config: Flags.string({ description: 'Config file (default: sstkit.config.json, or the "sstkit" key of package.json).' }),
     format: Flags.string({ description: 'Output format (as layout and recompress spell it).', options: ['table', 'markdown'], default: 'table' }),
     markdown: Flags.boolean({ description: 'Print the report as GitHub-flavoured Markdown (the same as --format markdown).' }),
-    wide: Flags.boolean({ description: 'Show why each row passed or failed in a column of the table (default: a line under the table).' }),
+    wide: Flags.boolean({
+      description: 'Show why each row passed or failed in a column of the table (default: a line under the table), and the change in bytes.',
+    }),
     bytes: Flags.boolean({ description: 'Exact byte counts in the table instead of KiB/MiB (JSON, JUnit and Markdown always have them).' }),
     junit: Flags.string({ description: 'Also write a JUnit XML report to this file.' }),
     jobs: Flags.integer({ description: 'Worker threads (default: all cores). Sizes do not depend on it.', min: 1 }),
@@ -93,8 +95,9 @@ Output: a table (worst first), or Markdown (--format markdown, or --markdown), o
     }
     for (const w of plan.versionWarnings) process.stderr.write(`sstkit: warning: ${w}\n`)
     if (result.rows.length > 0) {
-      // The table fits 100 columns: reasons go under it (in the table with --wide).
-      this.log(renderTable(checkModel(result, { human: true, bytes: flags.bytes, reasons: flags.wide }), 'table', this.tty))
+      // The table fits 100 columns: reasons go under it, the change in bytes is After - Before (both in the table with --wide).
+      const wide = flags.wide === true
+      this.log(renderTable(checkModel(result, { human: true, bytes: flags.bytes, reasons: wide, change: wide }), 'table', this.tty))
       if (!flags.wide) for (const r of result.rows) if (r.reason) this.log(`  ${r.name} ${r.config}: ${r.reason}`)
     }
     for (const n of result.notes) this.log(`note: ${n}`)

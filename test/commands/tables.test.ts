@@ -39,18 +39,31 @@ describe('tables at 100 columns', () => {
     }
   })
 
+  it('check-size with a regression fits too: why each row failed goes under the table', () => {
+    // The sample stored uncompressed: every byte it grew is a regression.
+    expect(sstkit(['rewrite', SAMPLE, '-o', `${SCRATCH}/worse.sst`, '--compression', 'none', '--keep-blocks']).status).toBe(0)
+    const r = sstkit(['check-size', `${SAMPLE}=${SCRATCH}/worse.sst`, '-b', baseline])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stdout).toMatch(/^│ examples\/sample\.sst │ stored +│ .* │ FAIL regression │$/m)
+    expect(r.stdout).not.toMatch(/│ Why|│ Change │/)
+    expect(r.stdout).toMatch(/^ {2}examples\/sample\.sst stored: grew \(no increase allowed\)$/m)
+    expect(widest(r.stdout)).toBeLessThanOrEqual(100)
+  })
+
   it('sizes are human in tables and exact with --bytes: rewrite, baseline, check-size', () => {
     expect(sstkit(['rewrite', SAMPLE, '-o', join(dir, 'r2.sst')]).stdout).toMatch(/56\.4 KiB/)
     const b = sstkit(['baseline', SAMPLE, '--levels', '1', '--no-timings', '--force', '--bytes', '-o', join(dir, 'b2.json')]).stdout
     expect(b).toMatch(/│\s+57785 │/)
     expect(b).not.toMatch(/57,785/)
     const human = sstkit(['check-size', SAMPLE, '-b', baseline]).stdout
-    expect(human).toMatch(/│ stored\s+│ 56\.4 KiB │ 56\.4 KiB │\s+0 B │\s+0\.00% │ unchanged/)
+    expect(human).toMatch(/│ stored\s+│ 56\.4 KiB │ 56\.4 KiB │\s+0\.00% │ unchanged/)
     const exact = sstkit(['check-size', SAMPLE, '-b', baseline, '--bytes']).stdout
-    expect(exact).toMatch(/│ stored\s+│\s+57785 │\s+57785 │\s+0 │/)
+    expect(exact).toMatch(/│ stored\s+│\s+57785 │\s+57785 │\s+0\.00% │/)
+    // The change in bytes with --wide.
+    expect(sstkit(['check-size', SAMPLE, '-b', baseline, '--bytes', '--wide']).stdout).toMatch(/│ stored\s+│\s+57785 │\s+57785 │\s+0 │\s+0\.00% │/)
   })
 
-  it('--wide brings back the columns left out: baseline Compression, check-size Why', () => {
+  it('--wide brings back the columns left out: baseline Compression, check-size Change and Why', () => {
     expect(sstkit(['baseline', SAMPLE, '--levels', '1', '--no-timings', '--force', '--wide', '-o', join(dir, 'b3.json')]).stdout).toMatch(/│ Compression │/)
     expect(sstkit(['check-size', SAMPLE, '-b', baseline, '--wide']).stdout).toMatch(/│ Why\s+│/)
   })
