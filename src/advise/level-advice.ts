@@ -150,8 +150,9 @@ export function levelAdvice(
       blocks: st.blocks,
       uncompressedBytes: sums0.sumU,
       share: st.rate,
-      // Files left unread: the budget, not the precision, bounded this level's interval.
-      stopped: st.group.unread.files > 0 ? 'time-budget' : (st.done ?? 'time-budget'),
+      // What ended this level's sampling. Files left unread with the precision reached are the two-stage design's
+      // (files drawn by size until the interval was narrow enough); left unread otherwise, the clock stopped it.
+      stopped: st.done === null || (st.group.unread.files > 0 && st.done === 'all-blocks') ? 'time-budget' : st.done,
       filesRead: st.totals.files,
     },
     recommended,
