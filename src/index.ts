@@ -38,6 +38,7 @@ export {
   advise,
   mergeAdviceParts,
   NothingToAdviseError,
+  DEFAULT_BLOCK_SIZES,
   DEFAULT_DICTIONARY,
   DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
   DEFAULT_OBJECTIVE,

@@ -16,8 +16,9 @@ import { exactTextBytes } from '../format/exact-text.js'
 import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec } from '../types/advice.js'
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
-import { applyBlockSizes, attachBlockSizes, levelCompressionOf } from './block-size.js'
-import { adviseGroups } from './engine.js'
+import { applyBlockSizes, attachBlockSizes, BLOCK_SIZE_CANDIDATES, levelCompressionOf } from './block-size.js'
+import { adviseGroups, smallDatabaseBudgetMs } from './engine.js'
+import type { AdviseOptions } from './engine-options.js'
 import { heldToOriginal, resolveInputs } from './inputs.js'
 import { applyPlan } from './apply-plan.js'
 import { levelDbAdvice } from './leveldb.js'
@@ -43,7 +44,13 @@ export const DEFAULT_DICTIONARY: Readonly<DictOptions> = Object.freeze({
 /** RocksDB's acceptance rule (max_compressed_bytes_per_kb): a block compressed above it is stored raw. */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
 
-/** The share of the time budget the block size evaluation may take past its floor (two files a level re-cut). */
+/** The block sizes advised among (with today's) per column family of a database with an OPTIONS file: 4, 8, 16, 32 and 64 KiB. */
+export const DEFAULT_BLOCK_SIZES: readonly number[] = BLOCK_SIZE_CANDIDATES
+
+/**
+ * The share of the time budget kept for the block size evaluation (the levels' sampling gets the
+ * rest): it ends within the budget but for its floor (two files a level re-cut).
+ */
 export const BLOCK_SIZE_BUDGET_SHARE = 0.2
 
 export interface AdviseRequest {
@@ -73,10 +80,12 @@ export interface AdviseRequest {
   /** The RocksDB release to write options for when the database does not say ("7.8" or "7.8.3"). */
   rocksdbVersion?: string
   /**
-   * Also advise block_size per column family (block-size.ts; a database with an OPTIONS file): in the advice as
-   * columnFamilies[].blockSize and applied by writeOptions. Off by default: the command does not ask for it yet.
+   * The block sizes to advise block_size among per column family (block-size.ts; with today's): in the advice as
+   * columnFamilies[].blockSize and applied by writeOptions. Default DEFAULT_BLOCK_SIZES; false: not evaluated. Only
+   * for a database directory with an OPTIONS file, not for a shard nor under explicit limits (a note says so when
+   * a list was given).
    */
-  blockSizes?: boolean
+  blockSizes?: readonly number[] | false
   /** Write the database's newest OPTIONS file with the advice applied to this path (a database directory only). */
   writeOptions?: string
   /** Notes to put first (e.g. what a caller's own matrix left out). */
@@ -102,6 +111,7 @@ export class NothingToAdviseError extends Error {
 
 /** The advice for a database directory or SST files (and directories of them). */
 export async function advise(paths: string[], request: AdviseRequest = {}): Promise<Advice> {
+  const began = performance.now()
   const inputs = resolveInputs(paths, { pin: true })
   const pin = inputs.pin
   let held = pin !== undefined
@@ -116,15 +126,32 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     if (inputs.finding) throw new NothingToAdviseError(inputs.finding, { version: 1, source: inputs.source, notes: inputs.notes, problems: inputs.problems })
     const maxDictBytes = request.maxDictBytes ?? DEFAULT_DICTIONARY.maxDictBytes
     const objective = request.objective ?? DEFAULT_OBJECTIVE
+    const timeBudgetMs = request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS
+    const blockSizes = request.blockSizes ?? DEFAULT_BLOCK_SIZES
+    // block_size per column family (block-size.ts): a database with an OPTIONS file, its whole (not a shard), under an objective.
+    const blockSizeSkipped =
+      blockSizes === false || blockSizes.length === 0
+        ? null
+        : !inputs.options || inputs.source.kind !== 'database'
+          ? 'a database directory with an OPTIONS file'
+          : request.shard
+            ? 'the whole database, not a shard'
+            : request.limits != null
+              ? 'an objective, not explicit limits'
+              : null
+    const withBlockSizes = blockSizes !== false && blockSizes.length > 0 && blockSizeSkipped === null
     let advice: Advice
+    let smallBudgetMs: number | null = null
     try {
-      advice = await adviseGroups(inputs.groups, {
+      const engineOptions: AdviseOptions = {
         settings: request.settings ?? defaultSettings(),
         objective,
         limits: request.limits ?? null,
         prices: request.prices ?? null,
         precision: request.precision ?? DEFAULT_PRECISION,
-        timeBudgetMs: request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+        timeBudgetMs,
+        // The block size evaluation's share of the budget is kept for it: the levels' sampling ends before.
+        keptShare: withBlockSizes ? BLOCK_SIZE_BUDGET_SHARE : 0,
         // Without a time budget of its own, a small database answers at once.
         smallAtOnce: request.timeBudgetMs === undefined,
         seed: request.seed ?? DEFAULT_SEED,
@@ -147,7 +174,9 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
         onProgress: request.onProgress,
         startedAt: request.startedAt,
-      })
+      }
+      smallBudgetMs = smallDatabaseBudgetMs(inputs.groups, engineOptions)
+      advice = await adviseGroups(inputs.groups, engineOptions)
     } catch (e) {
       // A message naming a held (linked) file names the database's own.
       if (pin && e instanceof Error) e.message = pin.originalPaths(e.message)
@@ -155,9 +184,9 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     }
     // blob_compression_type per column family with blob files (blob.ts)
     adviseBlobs(advice, inputs.blobColumnFamilies ?? [], { objective, rocksdbVersion: release.version })
-    // block_size per column family (block-size.ts): a database with an OPTIONS file, its whole (not a shard); each
-    // level re-cut under the compression advised for it, which --write-options has RocksDB write with the block size.
-    if (request.blockSizes && inputs.options && inputs.source.kind === 'database' && !request.shard && request.limits == null) {
+    // block_size per column family (block-size.ts): each level re-cut under the compression advised for it, which
+    // --write-options has RocksDB write with the block size; until the time budget's end (a small database's: its own).
+    if (withBlockSizes && inputs.options) {
       const run = {
         maxDictBytes,
         trainBytes: defaultTrainBytes(maxDictBytes),
@@ -167,20 +196,34 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         const l = advice.columnFamilies.find((c) => c.name === columnFamily)?.levels.find((x) => x.level === level)
         return l?.recommended ? levelCompressionOf(l.recommended.estimate.setting, run, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB) : null
       }
-      await attachBlockSizes(
+      request.onProgress?.('block_size: re-cutting table files under each candidate')
+      const started = request.startedAt ?? began
+      const end = started + (smallBudgetMs ?? timeBudgetMs)
+      // The files the levels' advice left out (unreadable) are left out here too.
+      const leftOut = new Set(advice.problems.map((p) => p.file))
+      const groups = inputs.groups.map((g) => ({ ...g, files: g.files.filter((f) => !leftOut.has(f.path)) }))
+      const { notes, problems } = await attachBlockSizes(
         advice.columnFamilies,
-        inputs.groups,
+        groups,
         inputs.options.parsed,
         {
           objective,
+          candidates: blockSizes as readonly number[],
           dataBlockMissesPerSec: advice.workload?.measured?.reads?.dataBlockMissesPerSec ?? null,
           prices: request.prices ?? DEFAULT_PRICES,
           seed: request.seed ?? DEFAULT_SEED,
-          budgetMs: BLOCK_SIZE_BUDGET_SHARE * (request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS),
+          budgetMs: Math.max(0, end - performance.now()),
+          floorAnyTime: smallBudgetMs !== null,
+          // --sample: the same share of each level's files, not the clock.
+          fileShare: request.sampleRate ?? null,
           jobs: request.jobs,
         },
         advised,
       )
+      advice.notes.push(...notes)
+      advice.problems.push(...problems.filter((p) => !leftOut.has(p.file)))
+    } else if (blockSizeSkipped !== null && request.blockSizes) {
+      advice.notes.push(`block_size not advised: it needs ${blockSizeSkipped}`)
     }
     if (pin) {
       held = false

@@ -6,7 +6,7 @@
  * tools/ldb_cmd.cc CompactorCommand): it merges every level of the column family into the
  * bottommost one, so every table is rewritten, under the bottommost level's setting; the upper
  * levels take theirs as new data is flushed and compacted. Per column family whose advice changes
- * a level: the bytes rewritten, the CPU at the speeds the decision used (compressing every byte
+ * a level or its block_size (written by the same compaction): the bytes rewritten, the CPU at the speeds the decision used (compressing every byte
  * under the bottommost setting, decompressing today's tables), and the temporary space (a
  * compaction's outputs exist before its inputs are deleted: up to the projected size).
  */
@@ -31,7 +31,10 @@ export function applyPlan(advice: Advice): ApplyPlan | null {
   for (const cf of advice.columnFamilies) {
     const levels = cf.levels.filter((l) => l.level !== null)
     const changedLevels = levels.filter(changed).map((l) => l.level as number)
-    if (changedLevels.length === 0) continue
+    // A new block_size (a table option) reaches the existing tables the same way: when they are rewritten.
+    const b = cf.blockSize
+    const blockSize = b && b.recommended !== null && b.recommended !== b.today ? b.recommended : null
+    if (changedLevels.length === 0 && blockSize === null) continue
     const bottom = levels.reduce((a, b) => ((b.level as number) > (a.level as number) ? b : a))
     const speed = bottom.recommended.estimate.compressSecPerGB.value
     let cpu: number | null = 0
@@ -47,6 +50,7 @@ export function applyPlan(advice: Advice): ApplyPlan | null {
     columnFamilies.push({
       name: cf.name,
       changedLevels,
+      blockSize,
       rewriteBytes: levels.reduce((s, l) => s + l.fileBytes, 0),
       uncompressedBytes: uncompressed,
       bottommostSetting: bottom.recommended.estimate.setting.label,

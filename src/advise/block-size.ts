@@ -52,8 +52,17 @@ export interface BlockSizeOptions {
   /** $ per core-hour and per GB-month (storage against read CPU under cost and balanced). */
   prices: { cpuPerCoreHour: number; storagePerGBMonth: number }
   seed: number
-  /** Wall time the column family's evaluation may take, ms: files are evaluated until it is spent (at least two per level, or all). */
+  /** The block sizes evaluated besides today's (default BLOCK_SIZE_CANDIDATES). */
+  candidates?: readonly number[]
+  /**
+   * Wall time the column family's evaluation may take, ms: files are evaluated until it is spent. Each level needs
+   * two (or all) for its interval: when the time ends before, the column family is not advised (a reason says so).
+   */
   budgetMs: number
+  /** A small database: its two files a level are re-cut whatever the clock (a few megabytes bound their cost). */
+  floorAnyTime?: boolean
+  /** A fixed share of each level's files (advise --sample) instead of the time: at least two, whatever the clock. */
+  fileShare?: number | null
   jobs?: number
 }
 
@@ -175,6 +184,23 @@ export function levelProjection(
  * The block size advice of one column family: every candidate projected over its levels, the
  * read side stated, and the recommendation under the objective.
  */
+/** A column family whose block size could not be projected (within its time, or a file could not be read), and why. */
+export interface BlockSizeNotAdvised {
+  columnFamily: string
+  notAdvised: string
+  /** The file that could not be read (a problem of the run, as the levels' own). */
+  problem?: { file: string; offset: number | null; message: string }
+}
+
+function unreadable(columnFamily: string, file: string, e: unknown): BlockSizeNotAdvised {
+  const message = e instanceof Error ? e.message : String(e)
+  return {
+    columnFamily,
+    notAdvised: `${file} could not be re-cut (${message})`,
+    problem: { file, offset: (e as { offset?: number }).offset ?? null, message: `${message}; block_size of its column family not advised` },
+  }
+}
+
 /** A column family's live table files by level, as advise's inputs group them (held paths; missing files left out). */
 export interface BlockSizeColumnFamily {
   name: string
@@ -199,9 +225,9 @@ export async function adviseBlockSize(
   options: ColumnFamilyOptions,
   o: BlockSizeOptions,
   compressionOf?: (level: number) => { setting: LevelCompression; label: string } | null,
-): Promise<BlockSizeAdvice | null> {
+): Promise<BlockSizeAdvice | BlockSizeNotAdvised | null> {
   const today = options.blockSize
-  const sizes = [...new Set([...BLOCK_SIZE_CANDIDATES, today])].sort((a, b) => a - b)
+  const sizes = [...new Set([...(o.candidates ?? BLOCK_SIZE_CANDIDATES), today])].sort((a, b) => a - b)
   const layouts: TableLayout[] = sizes.map((blockSize) => ({
     blockSize,
     restartInterval: options.blockRestartInterval,
@@ -224,7 +250,15 @@ export async function adviseBlockSize(
       )
       continue
     }
-    levels.push({ level, bottommost: level === depth, ...s, files: files.map((f) => ({ path: f.path, raw: rawBytes(f.path) })) })
+    const read: { path: string; raw: number }[] = []
+    for (const f of files) {
+      try {
+        read.push({ path: f.path, raw: rawBytes(f.path) })
+      } catch (e) {
+        return unreadable(cf.name, f.path, e)
+      }
+    }
+    levels.push({ level, bottommost: level === depth, ...s, files: read })
   }
   const allFiles = levels.reduce((n, l) => n + l.files.length, 0)
   if (allFiles === 0) return null
@@ -242,20 +276,38 @@ export async function adviseBlockSize(
   const runs: FileRun[][] = levels.map(() => [])
   const started = performance.now()
   const jobs = o.jobs ?? 1
+  let short = false
   for (let round = 0; ; round++) {
     let any = false
     for (const [li, l] of levels.entries()) {
       if (round >= l.files.length) continue
-      if (round >= 2 && performance.now() - started > o.budgetMs) continue
+      if (o.fileShare != null) {
+        if (round >= Math.max(2, Math.ceil(o.fileShare * l.files.length))) continue
+      } else if (performance.now() - started >= o.budgetMs && !(round < 2 && o.floorAnyTime)) {
+        short ||= round < 2
+        continue
+      }
       const f = l.files[order[li][round]]
-      runs[li].push({ raw: f.raw, results: await evaluateFile(f.path, l, layouts, jobs) })
+      try {
+        runs[li].push({ raw: f.raw, results: await evaluateFile(f.path, l, layouts, jobs) })
+      } catch (e) {
+        return unreadable(cf.name, f.path, e)
+      }
       any = true
     }
     if (!any) break
   }
   const evaluated = runs.reduce((n, r) => n + r.length, 0)
+  // A level with one file re-cut of several would have an interval of nothing: no projection rather than a false one.
+  if (short)
+    return {
+      columnFamily: cf.name,
+      notAdvised: `the time budget's share for it (${(o.budgetMs / 1000).toFixed(1)} s) ended before two table files of every level were re-cut (${evaluated} of ${allFiles})`,
+    }
   if (evaluated < allFiles)
-    notes.push(`${evaluated} of ${allFiles} table files re-cut within the time budget: the other levels' bytes are ratio estimates (95% intervals)`)
+    notes.push(
+      `${evaluated} of ${allFiles} table files re-cut ${o.fileShare != null ? `(--sample: ${+(o.fileShare * 100).toFixed(2)}% of each level's, at least two)` : 'within the time budget'}: the other levels' bytes are ratio estimates (95% intervals)`,
+    )
   if (levels.some((l) => l.setting.dict !== 'none'))
     notes.push('levels with a dictionary: each file re-cut gets its own dictionary from blocks of the candidate size, as RocksDB builds one')
 
@@ -397,14 +449,15 @@ export function decideBlockSize(
 
 /** What attachBlockSizes needs of advise's run. */
 export interface BlockSizeRun extends Omit<BlockSizeOptions, 'budgetMs'> {
-  /** Wall time for every column family's block size together, ms (split evenly; two files a level are always re-cut). */
+  /** Wall time for every column family's block size together, ms (each column family: the time left over those left). */
   budgetMs: number
 }
 
 /**
  * advise's hook: the block size advice of every column family of a database with an OPTIONS
  * file, put on its column family's advice (`blockSize`). `groups` are advise's inputs (a column
- * family and level, its files).
+ * family and level, its files; those left out already taken out). Returns a note per column family
+ * not advised, and the files that could not be read.
  */
 export async function attachBlockSizes(
   families: { name: string; blockSize?: BlockSizeAdvice }[],
@@ -412,21 +465,38 @@ export async function attachBlockSizes(
   options: DbOptions,
   run: BlockSizeRun,
   compressionOf?: (columnFamily: string, level: number) => { setting: LevelCompression; label: string } | null,
-): Promise<void> {
+): Promise<{ notes: string[]; problems: NonNullable<BlockSizeNotAdvised['problem']>[] }> {
   const names = families.map((f) => f.name).filter((n) => options.columnFamilies.some((c) => c.name === n && c.tableFactory !== null))
+  const end = performance.now() + run.budgetMs
+  const notes: string[] = []
+  const problems: NonNullable<BlockSizeNotAdvised['problem']>[] = []
+  let left = names.length
   for (const family of families) {
     const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
     if (!cfOptions || !names.includes(family.name)) continue
     const levels = groups
       .filter((g) => g.columnFamily === family.name && g.level !== null)
-      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size ?? statSync(f.path).size })) }))
+      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size ?? sizeOnDisk(f.path) })) }))
     const advice = await adviseBlockSize(
       { name: family.name, levels },
       cfOptions,
-      { ...run, budgetMs: run.budgetMs / Math.max(1, names.length) },
+      { ...run, budgetMs: Math.max(0, end - performance.now()) / left-- },
       compressionOf && ((level) => compressionOf(family.name, level)),
     )
-    if (advice) family.blockSize = advice
+    if (advice && 'notAdvised' in advice) {
+      notes.push(`block_size of column family "${family.name}" not advised: ${advice.notAdvised}`)
+      if (advice.problem) problems.push(advice.problem)
+    } else if (advice) family.blockSize = advice
+  }
+  return { notes, problems }
+}
+
+/** A file's size, 0 when it cannot be read (its re-cut then says why). */
+function sizeOnDisk(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
   }
 }
 

@@ -11,6 +11,8 @@ export interface AdviseOptions {
   limits: ExplicitLimits | null
   precision: number
   timeBudgetMs: number
+  /** The share of the time budget kept for what advise() does after the levels (block size): the levels' sampling ends before it. */
+  keptShare?: number
   seed: number
   jobs?: number
   shard: Shard | null
@@ -38,4 +40,9 @@ export interface AdviseOptions {
   smallDatabase?: boolean
   /** When the run began on `clock` (the command: 0, the process's start); default: when advise() is called. */
   startedAt?: number
+}
+
+/** The part of the time budget the levels' sampling and timing end within: the budget less what is kept for later. */
+export function levelsBudgetMs(opts: Pick<AdviseOptions, 'timeBudgetMs' | 'keptShare'>): number {
+  return opts.timeBudgetMs * (1 - (opts.keptShare ?? 0))
 }

@@ -7,7 +7,7 @@ import type { Advice, SettingSpec } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
 import { type GroupInput, MIN_FILES_READ, readPopulation } from './population.js'
 import { defaultSettings, smallDatabaseSettings } from '../decide/settings.js'
-import type { AdviseOptions } from './engine-options.js'
+import { type AdviseOptions, levelsBudgetMs } from './engine-options.js'
 import { threadsFor } from './round-tasks.js'
 import { advisePopulation, formatSeconds } from './rounds.js'
 
@@ -39,6 +39,11 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
     : `${what}: a time budget of ${formatSeconds(budget)} (--time-budget gives it more)`
   // One thread: starting a worker costs more than it would save on a few megabytes.
   return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
+}
+
+/** The time budget a small database answers within (forSmallDatabase), ms; null when it is not answered at once. */
+export function smallDatabaseBudgetMs(inputs: GroupInput[], opts: AdviseOptions): number | null {
+  return forSmallDatabase(inputs, opts)?.opts.timeBudgetMs ?? null
 }
 
 function sizeOnDisk(path: string): number {
@@ -77,7 +82,7 @@ async function adviseWithin(inputs: GroupInput[], opts: AdviseOptions): Promise<
     population = readPopulation(inputs, {
       dict: usesDictionaries ? opts.dict : null,
       seed: opts.seed,
-      deadline: fixed ? Number.POSITIVE_INFINITY : started + FIRST_PASS_SHARE * opts.timeBudgetMs,
+      deadline: fixed ? Number.POSITIVE_INFINITY : started + FIRST_PASS_SHARE * levelsBudgetMs(opts),
       clock,
       filesPerLevel: fixed ? Number.POSITIVE_INFINITY : MIN_FILES_READ,
     })

@@ -11,7 +11,7 @@ import { AdvisePool } from './pool.js'
 import { type LevelGroup, levelTotals, MIN_FILES_READ, readFile, type readPopulation } from './population.js'
 import { inShard, roundRate } from './sampling.js'
 import { firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts, type UnitCosts } from './plan.js'
-import type { AdviseOptions } from './engine-options.js'
+import { type AdviseOptions, levelsBudgetMs } from './engine-options.js'
 import { type GroupState, initState, label, levelDiskBytes, sampled, widest, widestBytes } from './level-estimate.js'
 import { buildDictionaries, noisyCount, retime, type Run, runRound, TIMING_MEASUREMENT_MS, TIMING_PASSES, TIMING_RATES, threadsFor } from './round-tasks.js'
 import { assemble } from './assemble.js'
@@ -118,7 +118,8 @@ export async function advisePopulation(
   }
   let budgetHit = false
   const fixed = opts.fixedRate !== null
-  const samplingEnd = opts.timeBudgetMs * SAMPLING_END
+  const budgetMs = levelsBudgetMs(opts)
+  const samplingEnd = budgetMs * SAMPLING_END
   // When sampling began and how many levels' first rounds sampled: the budget that would reach every level (the not-sampled note).
   const firstRounds = { from: elapsed(), sampled: 0 }
   try {
@@ -143,7 +144,7 @@ export async function advisePopulation(
               Math.max(0, samplingEnd - elapsed()),
               [pick, ...first.filter((s) => s !== pick)].map((s) => leastFirstRound(s, run)),
             )
-        const left = fixed || evidenceFirst ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * opts.timeBudgetMs
+        const left = fixed || evidenceFirst ? Number.POSITIVE_INFINITY : samplingEnd - elapsed() + BUDGET_SLACK * budgetMs
         if (!(await firstRound(pick, run, share, left))) {
           pick.done = 'time-budget'
           budgetHit = true
@@ -162,8 +163,7 @@ export async function advisePopulation(
     // A fixed sample (--sample) has no time budget: timing again takes at most a tenth of the time sampling took.
     // Under a budget, timing again also takes at most RETIME_SHARE of the time so far: a database sampled in a second
     // (a small one) is not kept for the budget's timing passes; its noisy settings are ranked on reference speeds.
-    const timingEnd =
-      opts.fixedRate === null ? Math.min(opts.timeBudgetMs * TIMING_END, elapsed() * (1 + RETIME_SHARE)) : elapsed() * (1 + FIXED_SAMPLE_TIMING_SHARE)
+    const timingEnd = opts.fixedRate === null ? Math.min(budgetMs * TIMING_END, elapsed() * (1 + RETIME_SHARE)) : elapsed() * (1 + FIXED_SAMPLE_TIMING_SHARE)
     const retimed = new Set(states.filter((st) => sampled(st)))
     let msPerRetimed = 0
     retiming: for (let pass = 0; pass < TIMING_PASSES && retimed.size > 0; pass++) {
@@ -199,6 +199,7 @@ export async function advisePopulation(
       `not sampled (the time budget ended first): ${missing.map((st) => label(st.group)).join(', ')}; ${missing.length === 1 ? 'it keeps' : 'they keep'} today's setting${reachingBudget(
         firstRounds,
         states.reduce((a, st) => a + leastFirstRound(st, run), 0),
+        1 - (opts.keptShare ?? 0),
       )}`,
     )
 
@@ -212,9 +213,9 @@ export async function advisePopulation(
  * ", a --time-budget of about N s would sample every level": every level's least first round at the
  * costs the run measured, with a margin; '' when no level was sampled (nothing measured).
  */
-function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number): string {
+function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number, levelsShare: number): string {
   if (firstRounds.sampled === 0) return ''
-  const ms = (firstRounds.from + leastMs * REACH_MARGIN) / SAMPLING_END
+  const ms = (firstRounds.from + leastMs * REACH_MARGIN) / SAMPLING_END / levelsShare
   const step = ms < 10_000 ? 1000 : 5000
   return `; a --time-budget of about ${formatSeconds(Math.ceil(ms / step) * step)} would sample every level`
 }

@@ -7,7 +7,8 @@ import { Flags } from '@oclif/core'
 import { sizeFlag } from './units.js'
 import { UsageError } from '../errors.js'
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
-import { parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
+import { parseByteSizes, parseChecksums, parseDicts, parseLevels } from '../recompress/config.js'
+import { DEFAULT_BLOCK_SIZES } from '../advise/advise.js'
 import { defaultSettings } from '../decide/settings.js'
 import { settingsFromMatrix } from '../advise/matrix.js'
 import { parseSize } from './units.js'
@@ -61,7 +62,11 @@ const MERGE_EXCLUSIVE = [
   'checksum',
   'max-dict-bytes',
   'max-dict-buffer-bytes',
+  'block-size',
 ]
+
+/** The largest block size advise evaluates (a candidate's blocks of every file re-cut are held while it is written). */
+export const MAX_ADVISE_BLOCK_SIZE = 1 << 20
 
 /**
  * Flags of the table format that do nothing beside `--format markdown`: a usage error (oclif's
@@ -162,6 +167,9 @@ export const adviseFlags = {
     default: COMPRESSION_DEFAULTS.maxDictBufferBytes,
     min: 0,
   }),
+  'block-size': Flags.string({
+    description: `The block sizes to advise block_size among, per column family, besides today's: a list (4KiB,16KiB,64KiB or bytes; default ${DEFAULT_BLOCK_SIZES.map((b) => `${b >> 10}KiB`).join(',')}), or none to leave block size out. A database directory with an OPTIONS file, under an objective (not --shard, not explicit limits).`,
+  }),
   format: Flags.string({ description: 'Output format (--json for everything).', options: ['table', 'markdown'], default: 'table', exclusive: ['json'] }),
   report: Flags.string({ description: 'Also write a self-contained HTML page with charts to this file.' }),
   'rocksdb-version': Flags.string({
@@ -198,6 +206,7 @@ export interface AdviseFlagValues {
   checksum?: string
   'max-dict-bytes': number
   'max-dict-buffer-bytes': number
+  'block-size'?: string
 }
 
 export interface ParsedAdviseFlags {
@@ -212,6 +221,22 @@ export interface ParsedAdviseFlags {
   precision: number
   fixedRate: number | null
   shard: Shard | null
+  /** --block-size: the candidates, false for none; undefined: not given (the library's default). */
+  blockSizes: readonly number[] | false | undefined
+}
+
+/** `--block-size`: `none`, or a list of sizes (at most MAX_ADVISE_BLOCK_SIZE each). */
+export function parseAdviseBlockSizes(spec: string): readonly number[] | false {
+  if (spec.trim().toLowerCase() === 'none') return false
+  let sizes: number[]
+  try {
+    sizes = parseByteSizes(spec, 'block size', 64)
+  } catch (e) {
+    throw new AdviseFlagError(`--block-size: ${(e as Error).message}, or none`)
+  }
+  const big = sizes.find((b) => b > MAX_ADVISE_BLOCK_SIZE)
+  if (big !== undefined) throw new AdviseFlagError(`--block-size: ${big} is above advise's largest block size, ${MAX_ADVISE_BLOCK_SIZE >> 10}KiB`)
+  return sizes.sort((a, b) => a - b)
 }
 
 function positive(flag: string, v: string): number {
@@ -292,6 +317,15 @@ export function parseAdviseFlags(f: AdviseFlagValues, sizeOf: (spec: string) => 
   }
   const fixedRate = f.sample !== undefined ? parsePercentShare('--sample', f.sample) : null
   if (shard && fixedRate === null) throw new AdviseFlagError('--shard needs --sample (a fixed share of blocks), so that the shards together are one run')
+  const blockSizes = f['block-size'] === undefined ? undefined : parseAdviseBlockSizes(f['block-size'])
+  // Block size is advised over the whole database under an objective: a list beside these would be silently ignored.
+  if (blockSizes) {
+    if (shard) throw new AdviseFlagError('--block-size is advised over the whole database, not a --shard (give --block-size none, or leave it out)')
+    if (Object.keys(limits).length > 0)
+      throw new AdviseFlagError(
+        '--block-size is advised under an objective: it does not combine with --max-compress-cpu-ratio, --min-decompress-mbps or --max-bytes',
+      )
+  }
   return {
     settings,
     notes,
@@ -302,5 +336,6 @@ export function parseAdviseFlags(f: AdviseFlagValues, sizeOf: (spec: string) => 
     precision: parsePercentShare('--precision', f.precision, 0.5),
     fixedRate,
     shard,
+    blockSizes,
   }
 }

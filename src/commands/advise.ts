@@ -45,7 +45,7 @@ export default class Advise extends SstCommand {
   }
 
   private async advise(paths: string[], flags: Parameters<typeof parseAdviseFlags>[0] & Record<string, unknown>): Promise<Advice> {
-    const { settings, notes, objective, limits, prices, timeBudgetMs, precision, fixedRate, shard } = parseAdviseFlags(flags)
+    const { settings, notes, objective, limits, prices, timeBudgetMs, precision, fixedRate, shard, blockSizes } = parseAdviseFlags(flags)
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     try {
       const advice = await advise(paths, {
@@ -56,6 +56,7 @@ export default class Advise extends SstCommand {
         maxDictBufferBytes: flags['max-dict-buffer-bytes'],
         rocksdbVersion: flags['rocksdb-version'] as string | undefined,
         writeOptions: flags['write-options'] as string | undefined,
+        blockSizes,
         onProgress: (m) => progress.show(m),
         // The budget counts from the process's start (performance.now()'s origin): reading the MANIFEST is part of it.
         startedAt: 0,

@@ -499,6 +499,8 @@ export interface ApplyPlanColumnFamily {
   name: string
   /** Levels whose recommended setting is not today's. */
   changedLevels: number[]
+  /** The advised block_size every table is rewritten with (null: today's kept; absent in JSON written before block size was advised). */
+  blockSize?: number | null
   /** Table bytes a full compaction rewrites: every live table of the column family. */
   rewriteBytes: number
   uncompressedBytes: number

@@ -36,6 +36,9 @@ describe('the apply plan of a database', () => {
       // examples/db's OPTIONS say what its files are: a level changes where the recommended setting is not today's.
       const want = levels.filter((l) => l.today?.setting.label !== l.recommended.estimate.setting.label).map((l) => l.level)
       expect(cf.changedLevels).toEqual(want)
+      // The advised block size is written by the same compaction.
+      const b = advice.columnFamilies.find((c) => c.name === cf.name)!.blockSize!
+      expect(cf.blockSize).toBe(b.recommended)
       expect(cf.rewriteBytes).toBe(levels.reduce((s, l) => s + l.fileBytes, 0))
       expect(cf.bottommostSetting).toBe(levels.at(-1)!.recommended.estimate.setting.label)
       expect(cf.temporaryBytes).toBeGreaterThan(0)
@@ -43,6 +46,9 @@ describe('the apply plan of a database', () => {
       expect(cf.online).toContain('bottommost_level_compaction=kForceOptimized')
     }
     expect(text.stdout.replace(/\s+/g, ' ')).toContain(`ldb --db=${db} --try_load_options --column_family=default compact`)
+    const b = advice.columnFamilies[0].blockSize!
+    if (b.recommended !== null)
+      expect(text.stdout.replace(/\s+/g, ' ')).toMatch(new RegExp(`column family "default" \\(the advice changes [^)]*block_size to ${b.recommended}\\)`))
   })
 
   it.runIf(toolPresent('ldb', LDB !== null, 'apt-get install rocksdb-tools'))('ldb runs it: every table on one level, under the bottommost setting', () => {

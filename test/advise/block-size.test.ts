@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type BlockSizeAdvice,
   type BlockSizeCandidate,
+  type BlockSizeNotAdvised,
   adviseBlockSize,
   applyBlockSizes,
   blockSizeColumnFamily,
@@ -36,9 +37,9 @@ const readOptionsText = (text: string) => dbOptionsFrom(parseOptionsFile(text, '
 
 const PRICES = { cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 }
 
-async function advise(dir: string): Promise<BlockSizeAdvice[]> {
+async function advise(dir: string, budget: { budgetMs: number; floorAnyTime?: boolean } = { budgetMs: 60_000 }) {
   const view = openDatabase(dir)
-  const out: BlockSizeAdvice[] = []
+  const out: (BlockSizeAdvice | BlockSizeNotAdvised)[] = []
   for (const cf of view.columnFamilies) {
     const options = view.options!.columnFamilies.find((c) => c.name === cf.name)!
     const a = await adviseBlockSize(blockSizeColumnFamily(cf), options, {
@@ -46,12 +47,18 @@ async function advise(dir: string): Promise<BlockSizeAdvice[]> {
       dataBlockMissesPerSec: null,
       prices: PRICES,
       seed: 0,
-      budgetMs: 60_000,
+      ...budget,
     })
     if (a) out.push(a)
   }
   return out
 }
+
+const advised = (xs: (BlockSizeAdvice | BlockSizeNotAdvised)[]): BlockSizeAdvice[] =>
+  xs.map((a) => {
+    if ('notAdvised' in a) throw new Error(`${a.columnFamily}: ${a.notAdvised}`)
+    return a
+  })
 
 /** A copy of `source` rewritten by RocksDB under its own newest OPTIONS with block_size set; bytes written per column family and level. */
 function rewrittenWith(source: string, blockSize: number, advice: BlockSizeAdvice[]): Map<string, number> {
@@ -87,7 +94,7 @@ describe('block size per column family on examples/db, come true under real Rock
   const source = join(ROOT, 'examples/db')
   let advice: BlockSizeAdvice[]
   beforeAll(async () => {
-    advice = await advise(source)
+    advice = advised(await advise(source))
   }, 120_000)
 
   it('projects every candidate and today for each column family, every file re-cut (exact)', () => {
@@ -140,6 +147,25 @@ describe('block size per column family on examples/db, come true under real Rock
       for (const c of a.candidates) if (c.blockSize < chosen.blockSize) expect(c.bytes.estimate).toBeGreaterThan(smallest * 1.02)
     }
   })
+})
+
+describe('block size within its time', () => {
+  it('a column family whose two files a level are not re-cut in time is not advised, and says why; a small database’s are re-cut whatever the clock', async () => {
+    const source = join(ROOT, 'examples/db')
+    const none = await advise(source, { budgetMs: 0 })
+    expect(none.map((a) => a.columnFamily)).toEqual(['default', 'events'])
+    for (const a of none)
+      expect('notAdvised' in a && a.notAdvised).toMatch(
+        /^the time budget's share for it \(0\.0 s\) ended before two table files of every level were re-cut \(0 of \d+\)$/,
+      )
+    const floor = advised(await advise(source, { budgetMs: 0, floorAnyTime: true }))
+    const view = openDatabase(source)
+    for (const a of floor) {
+      const levels = view.columnFamilies.find((c) => c.name === a.columnFamily)!.levels.filter((l) => l.length > 0)
+      expect(a.files.evaluated).toBe(levels.reduce((n, l) => n + Math.min(2, l.length), 0))
+      expect(a.levels.every((l) => l.evaluated === Math.min(2, l.files))).toBe(true)
+    }
+  }, 60_000)
 })
 
 describe('decideBlockSize', () => {
@@ -198,7 +224,7 @@ describe('levelProjection: a level whose files were sampled', () => {
   })
 })
 
-describe('advise with block sizes and writeOptions on examples/db: the advised block size and compression, come true under real RocksDB', () => {
+describe('advise (block sizes by default) with writeOptions on examples/db: the advised block size and compression, come true under real RocksDB', () => {
   let advice: Advice
   let written: Map<string, number>
   let optionsText: string
@@ -206,7 +232,7 @@ describe('advise with block sizes and writeOptions on examples/db: the advised b
     const db = join(tmp, 'advised-db')
     const options = join(tmp, 'advised.OPTIONS')
     cpSync(join(ROOT, 'examples/db'), db, { recursive: true })
-    advice = await adviseLibrary([db], { writeOptions: options, blockSizes: true })
+    advice = await adviseLibrary([db], { writeOptions: options })
     optionsText = readFileSync(options, 'utf8')
     const measured = measureLevels(db, rewriteLevels(db, options), openTable)
     written = new Map(measured.map((m) => [`${m.columnFamily} L${m.level}`, m.written]))

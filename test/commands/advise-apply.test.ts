@@ -108,12 +108,26 @@ describe('sstkit advise --write-options, applied by real RocksDB', () => {
     }
   })
 
-  it('the bytes RocksDB wrote come true to the projection, within its interval (±0.1% for dictionary framing)', () => {
+  it('writes the advised block_size into the table section, and ldb persists it', () => {
+    const after = parseOptionsFile(readFileSync(written, 'utf8'))
+    const persisted = parseOptionsFile(readFileSync(newestOptionsFile(db)!, 'utf8'))
+    for (const cf of advice.columnFamilies) {
+      const b = cf.blockSize!
+      const table = (f: typeof after) => f.sections.find((s) => s.title === 'TableOptions/BlockBasedTable' && s.argument === cf.name)!.entries.get('block_size')
+      expect(table(after), cf.name).toBe(String(b.recommended ?? b.today))
+      expect(table(persisted), cf.name).toBe(String(b.recommended ?? b.today))
+    }
+  })
+
+  it('the bytes RocksDB wrote come true to the projection (at the advised block size where it changes), within its interval (±0.1% for dictionary framing)', () => {
     const bytes = writtenBytes(db)
     for (const cf of advice.columnFamilies) {
       const levels = cf.levels.filter((l) => l.dataBlocks > 0)
       expect(levels.map((l) => l.bottommost)).toEqual([true])
-      const projected = levels[0].recommended.estimate.bytes
+      // --write-options wrote the block size too: the block size advice's projection of that level at it.
+      const b = cf.blockSize!
+      const k = b.candidates.findIndex((c) => c.blockSize === (b.recommended ?? b.today))
+      const projected = b.recommended === null ? levels[0].recommended.estimate.bytes : b.levels.find((l) => l.level === levels[0].level)!.bytes[k]
       const real = bytes.get(cf.name)!
       expect(real, cf.name).toBeGreaterThanOrEqual(projected.low * 0.999)
       expect(real, cf.name).toBeLessThanOrEqual(projected.high * 1.001)

@@ -49,6 +49,25 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     }
   })
 
+  it('advises block_size per column family by default: today, each candidate with its projected bytes and interval, the recommendation', () => {
+    for (const cf of advice.columnFamilies) {
+      const b = cf.blockSize!
+      expect(b.columnFamily).toBe(cf.name)
+      expect(b.today).toBe(cf.name === 'default' ? 4096 : 8192)
+      expect(b.candidates.map((c) => c.blockSize)).toEqual([...new Set([4096, 8192, 16384, 32768, 65536, b.today])].sort((x, y) => x - y))
+      for (const c of b.candidates) {
+        expect(Object.keys(c.bytes).sort()).toEqual(['estimate', 'high', 'low'])
+        // Every file re-cut within the 120 s: exact.
+        expect(c.bytes.low).toBe(c.bytes.estimate)
+        expect(c.bytes.high).toBe(c.bytes.estimate)
+      }
+      expect(b.files).toEqual({ evaluated: b.files.of, of: cf.levels.reduce((n, l) => n + l.files, 0) })
+      // Recommended only with a saving whose interval is wholly below today's.
+      const today = b.candidates.find((c) => c.blockSize === b.today)!
+      if (b.recommended !== null) expect(b.candidates.find((c) => c.blockSize === b.recommended)!.bytes.high).toBeLessThan(today.bytes.low)
+    }
+  })
+
   it('small levels are evaluated whole: the estimate is exact, the interval has no width', () => {
     for (const l of advice.columnFamilies.flatMap((c) => c.levels)) {
       expect(l.sample.stopped).toBe('all-blocks')
@@ -65,13 +84,29 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     expect(text.stdout).toMatch(/^[-+] {2}[a-z_]+=/m)
     for (const line of text.stdout.split('\n')) if (!options.has(line) && !diffLine.test(line)) expect(line.length, line).toBeLessThanOrEqual(100)
     expect(text.stdout).toMatch(/RocksDB options to set/)
+    // The block size: its section, and its table section's change with the column family's options.
+    expect(text.stdout).toContain('\nBlock size per column family (block_size)\n')
+    for (const cf of advice.columnFamilies) {
+      const b = cf.blockSize!
+      if (b.recommended === null) expect(text.stdout).toContain(`column family "${cf.name}": ${b.files.evaluated} of`)
+      else expect(text.stdout).toContain(`[TableOptions/BlockBasedTable "${cf.name}"]\n-  block_size=${b.today}\n+  block_size=${b.recommended}\n`)
+    }
     const md = sstkit(['advise', EXAMPLE, '--format', 'markdown', '--time-budget', '120s'])
     expect(md.stdout).toMatch(/^\|.*\|$/m)
     expect(md.stdout).toMatch(/```diff\n\[CFOptions "default"\]\n[-+] {2}\w+=/)
+    expect(md.stdout).toContain('\n### Block size per column family (block_size)\n')
     const page = join(tmp, 'advice.html')
     const html = sstkit(['advise', EXAMPLE, '--report', page, '--time-budget', '120s'])
     expect(html.status).toBe(0)
     expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
+    expect(readFileSync(page, 'utf8')).toContain('<section class="block-size">')
+  })
+
+  it('--block-size chooses the candidates (today always among them), none leaves block size out', () => {
+    const chosen = adviseJson([EXAMPLE, '--time-budget', '120s', '--block-size', '16KiB'])
+    for (const cf of chosen.columnFamilies) expect(cf.blockSize!.candidates.map((c) => c.blockSize)).toEqual([cf.blockSize!.today, 16384])
+    const none = adviseJson([EXAMPLE, '--block-size', 'none'])
+    expect(none.columnFamilies.every((cf) => cf.blockSize === undefined)).toBe(true)
   })
 })
 
@@ -155,7 +190,8 @@ describe('sstkit advise on plain files and damaged databases', () => {
 
   it('--max-bytes: the least CPU that keeps the total within the limit, or each level its smallest and says so', () => {
     const base = [MEDIUM, ...FEW, '--sample', '30%']
-    const free = adviseJson(base)
+    // Block size is not this test's subject (and not evaluated under --max-bytes): left out of the free run too.
+    const free = adviseJson([...base, '--block-size', 'none'])
     const today = free.total.todayBytes
     const fit = adviseJson([...base, '--max-bytes', '85%'])
     expect(fit.total.maxBytes).toEqual({ bytes: 0.85 * today, met: true })
@@ -190,6 +226,10 @@ describe('sstkit advise on plain files and damaged databases', () => {
       [['--types', 'brotli'], /unknown compression type "brotli"/],
       [['--max-bytes', '1XB'], /--max-bytes takes a size such as 500MiB/],
       [['--max-bytes', '0%'], /--max-bytes must be above 0%/],
+      [['--block-size', '2MiB'], /--block-size: 2097152 is above advise's largest block size/],
+      [['--block-size', '16KiB', '--max-bytes', '80%'], /--block-size is advised under an objective/],
+      [['--block-size', '16KiB', '--shard', '0/2', '--sample', '5%'], /--block-size is advised over the whole database, not a --shard/],
+      [['--merge', '--block-size', 'none'], /--block-size cannot be used together with --merge/],
     ] as [string[], RegExp][]) {
       const r = sstkit(['advise', EXAMPLE, ...args])
       expect(r.status, args.join(' ')).toBe(2)
