@@ -11,7 +11,7 @@
  * inputs (timings aside).
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
-import { newTrainingLock, shareTrainingLock } from '../codec/zdict.js'
+import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
 import { collectGarbage } from '../util/garbage.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
@@ -39,9 +39,9 @@ export class AdvisePool {
   private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
 
   constructor(readonly lanes: number) {
-    // Lanes train their files' dictionaries one at a time (codec/zdict.ts): the workers get the lock as their data.
-    const lock = lanes > 1 && canUseWorkers ? newTrainingLock() : null
-    shareTrainingLock(lock)
+    // Lanes train their files' dictionaries one at a time (codec/peak-lock.ts): the workers get the lock as their data.
+    const lock = lanes > 1 && canUseWorkers ? newPeakLock() : null
+    sharePeakLock(lock)
     this.pool = lock ? new WorkerPool<AdviseRequest, AdviseReply>(WORKER_URL, lanes - 1, lock, { resourceLimits: WORKER_LIMITS }) : null
   }
 
@@ -105,7 +105,7 @@ export class AdvisePool {
 
   async close(): Promise<void> {
     if (!this.pool) return
-    shareTrainingLock(null)
+    sharePeakLock(null)
     this.pool.close()
     await Promise.all(this.pool.stragglers.map((s) => s.worker.terminate()))
   }

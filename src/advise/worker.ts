@@ -1,5 +1,5 @@
 /** Worker-thread entry of advise: evaluate one file task at a time (see pool.ts). */
-import { shareTrainingLock } from '../codec/zdict.js'
+import { sharePeakLock } from '../codec/peak-lock.js'
 import { errorToTransfer } from '../errors.js'
 import { collectGarbage } from '../util/garbage.js'
 import { poolWorker } from '../util/worker-pool.js'
@@ -7,7 +7,7 @@ import { evaluateFile } from './evaluate.js'
 import { type AdviseReply, type AdviseRequest, TASK_COLLECT_GROWTH_BYTES } from './pool.js'
 
 const side = poolWorker<SharedArrayBuffer, AdviseRequest, AdviseReply>()
-shareTrainingLock(side.data)
+sharePeakLock(side.data)
 side.ready()
 
 side.listen((m) => {

@@ -10,6 +10,7 @@
 import type { LibraryHandle } from 'koffi'
 import { SstkitError, transferable } from '../errors.js'
 import { koffi, loadLibrary } from './native.js'
+import { withPeakLock } from './peak-lock.js'
 
 /** Magic number that starts a zstd-format (trained or finalized) dictionary. */
 export const ZSTD_DICT_MAGIC = 0xec30a437
@@ -81,41 +82,11 @@ function check(result: number | bigint, what: string): number {
   return Number(result)
 }
 
-/**
- * Threads that train dictionaries side by side (advise's lanes) can share a
- * lock so that one trains at a time: ZDICT_trainFromBuffer's fastCover tables
- * take ~10 MB while it runs (measured on 1.6 MB of samples), freed on return,
- * so concurrent trainings add up in the process's peak RSS.
- */
-let trainingLock: Int32Array | null = null
-
-/** A lock for shareTrainingLock(), to hand to every thread that trains (0 free, 1 held). */
-export function newTrainingLock(): SharedArrayBuffer {
-  return new SharedArrayBuffer(4)
-}
-
-/** Train under `lock` from now on in this thread (null: no lock). */
-export function shareTrainingLock(lock: SharedArrayBuffer | null): void {
-  trainingLock = lock ? new Int32Array(lock) : null
-}
-
-function exclusively<T>(run: () => T): T {
-  const lock = trainingLock
-  if (!lock) return run()
-  while (Atomics.compareExchange(lock, 0, 0, 1) !== 0) Atomics.wait(lock, 0, 1)
-  try {
-    return run()
-  } finally {
-    Atomics.store(lock, 0, 0)
-    Atomics.notify(lock, 0, 1)
-  }
-}
-
 /** ZDICT_trainFromBuffer: a dictionary of at most `capacity` bytes (RocksDB's `train` mode). */
 export function trainDictionary(samples: Uint8Array, sampleLengths: readonly number[], capacity: number): Uint8Array {
   if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
   const dict = new Uint8Array(capacity)
-  const n = exclusively(() => check(zdict().train(dict, capacity, samples, sizes(sampleLengths), sampleLengths.length), 'ZDICT_trainFromBuffer'))
+  const n = withPeakLock(() => check(zdict().train(dict, capacity, samples, sizes(sampleLengths), sampleLengths.length), 'ZDICT_trainFromBuffer'))
   return dict.slice(0, n)
 }
 

@@ -7,6 +7,7 @@
  * the worker script is not built. Results never depend on the number of jobs:
  * each task is a pure function of its inputs (timings aside).
  */
+import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluate, type EvaluateTask, type TaskResult } from './evaluate.js'
@@ -41,7 +42,10 @@ export type Workers = WorkerPool<WorkerRequest, WorkerMessage>
 export function startWorkers(jobs: number, tasks: number): Workers | null {
   const workers = canUseWorkers ? Math.min(jobs, tasks) - 1 : 0
   if (workers <= 0) return null
-  return new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, null, { resourceLimits: WORKER_LIMITS })
+  // Lanes train dictionaries and compress large index blocks one at a time (codec/peak-lock.ts): the workers get the lock as their data.
+  const lock = newPeakLock()
+  sharePeakLock(lock)
+  return new WorkerPool<WorkerRequest, WorkerMessage>(WORKER_URL, workers, lock, { resourceLimits: WORKER_LIMITS })
 }
 
 /** Close the workers, stopping any still inside a task after the close wait (after a failure elsewhere). */
@@ -49,6 +53,7 @@ export async function closeWorkers(pool: Workers | null): Promise<void> {
   if (!pool) return
   pool.close()
   await Promise.all(pool.stragglers.map((s) => s.worker.terminate()))
+  sharePeakLock(null)
 }
 
 /**

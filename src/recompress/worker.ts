@@ -1,11 +1,13 @@
 /** Worker-thread entry: evaluate one task at a time, reporting progress (see pool.ts). */
+import { sharePeakLock } from '../codec/peak-lock.js'
 import { errorToTransfer } from '../errors.js'
 import { collectGarbage } from '../util/garbage.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { evaluate } from './evaluate.js'
 import type { WorkerMessage, WorkerRequest } from './pool.js'
 
-const side = poolWorker<null, WorkerRequest, WorkerMessage>()
+const side = poolWorker<SharedArrayBuffer, WorkerRequest, WorkerMessage>()
+sharePeakLock(side.data)
 side.ready()
 
 side.listen((m) => {

@@ -20,6 +20,7 @@ import { randomInt } from 'node:crypto'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { compressBlock } from '../codec/compression.js'
+import { withPeakLock } from '../codec/peak-lock.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -340,11 +341,7 @@ export class TableWriter {
       framed = c.compress(raw)
       ns = c.compressNs - before
     } else {
-      // Index blocks (a few per table) go through the thread's one shared context (compressBlock): a
-      // context of its own per writer, sized for a whole index (~50 MB at zstd 19 for a 3 MB index), is
-      // native memory freed only when the thread next returns to its event loop, and recompress
-      // finishes dozens of writers in one go.
-      framed = compressBlock(t, raw, { formatVersion: this.o.formatVersion, level: this.o.level ?? undefined, zstdChecksum: this.o.zstdChecksum })
+      framed = compressIndexBlock(raw, this.o)
     }
     if (!keepsCompressed(framed.length, raw.length, perKb, acceptance)) return { payload: raw, type: -1, ns }
     return { payload: framed, type: t, ns }
@@ -630,3 +627,30 @@ export class TableWriter {
 }
 
 export { INTERNAL_KEY_TRAILER_BYTES }
+
+/** Index blocks from this size are compressed holding the peak lock (codec/peak-lock.ts). */
+const LARGE_INDEX_BYTES = 64 << 10
+
+/**
+ * An index block compressed as RocksDB compresses it (no dictionary). zstd's context for a whole
+ * index is large (~16 MB at level 15 or 19 for a 0.6 MB index, ~50 MB for 3 MB), and zstd keeps a context
+ * at its largest: one is made for the block and freed on return (the codec kernel's), a large one
+ * one thread at a time. Elsewhere (the other codecs' small contexts, no kernel) through the
+ * thread's one shared context (compressBlock), never one per writer: recompress finishes dozens
+ * of writers in one go.
+ */
+function compressIndexBlock(raw: Uint8Array, o: TableWriterOptions): Uint8Array {
+  if (o.compressionType === CompressionType.ZSTD) {
+    const once = () => {
+      const c = new BlockCompressor(o, o.formatVersion)
+      try {
+        return c.batched ? c.compress(raw) : null
+      } finally {
+        c.close()
+      }
+    }
+    const framed = raw.length >= LARGE_INDEX_BYTES ? withPeakLock(once) : once()
+    if (framed) return framed
+  }
+  return compressBlock(o.compressionType, raw, { formatVersion: o.formatVersion, level: o.level ?? undefined, zstdChecksum: o.zstdChecksum })
+}

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DictionaryBuildError, newTrainingLock, shareTrainingLock, trainDictionary } from '../../src/codec/zdict.js'
+import { newPeakLock, sharePeakLock } from '../../src/codec/peak-lock.js'
+import { DictionaryBuildError, trainDictionary } from '../../src/codec/zdict.js'
 import { concat, kvText } from './helpers.js'
 
 // Synthetic samples (text records): these tests are about the lock, not about matching RocksDB's dictionaries.
@@ -34,12 +35,12 @@ function holdLockElsewhere(lock: SharedArrayBuffer, released: SharedArrayBuffer)
 }
 
 describe('the dictionary training lock', () => {
-  afterEach(() => shareTrainingLock(null))
+  afterEach(() => sharePeakLock(null))
 
   it('leaves the dictionary unchanged and the lock free after training', () => {
     const alone = trainDictionary(samples, lengths, 16384)
-    const lock = newTrainingLock()
-    shareTrainingLock(lock)
+    const lock = newPeakLock()
+    sharePeakLock(lock)
     const locked = trainDictionary(samples, lengths, 16384)
     expect(locked.length).toBeGreaterThan(0)
     expect(Buffer.from(locked).equals(Buffer.from(alone))).toBe(true)
@@ -47,16 +48,16 @@ describe('the dictionary training lock', () => {
   })
 
   it('frees the lock when training fails', () => {
-    const lock = newTrainingLock()
-    shareTrainingLock(lock)
+    const lock = newPeakLock()
+    sharePeakLock(lock)
     // Two samples are too few for ZDICT.
     expect(() => trainDictionary(samples.subarray(0, 2 * SAMPLE_BYTES), [SAMPLE_BYTES, SAMPLE_BYTES], 16384)).toThrow(DictionaryBuildError)
     expect(Atomics.load(new Int32Array(lock), 0)).toBe(0)
   })
 
   it('waits while another thread holds the lock', async () => {
-    const lock = newTrainingLock()
-    shareTrainingLock(lock)
+    const lock = newPeakLock()
+    sharePeakLock(lock)
     const released = new SharedArrayBuffer(4)
     const worker = await holdLockElsewhere(lock, released)
     trainDictionary(samples, lengths, 16384)
