@@ -1,7 +1,7 @@
 /**
  * The `advise` report as one self-contained HTML page: inline CSS, charts as
- * inline SVG rendered here by Apache ECharts' server-side renderer, no
- * scripts, and a Content-Security-Policy that forbids every request.
+ * inline SVG rendered by Apache ECharts' server-side renderer (advise-chart.ts),
+ * no scripts, and a Content-Security-Policy that forbids every request.
  *
  * Per column family and level: a size-against-CPU chart of every evaluated
  * setting (x = compression CPU, log scale; y = change against today's bytes,
@@ -9,10 +9,9 @@
  * marked and labelled, the Pareto front as a line; then the tables.
  */
 import { blobSummaryLine } from './advise-blob.js'
-import { createRequire } from 'node:module'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
 import { blockSizeHtml } from './advise-block-size.js'
-import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts'
+import { escapeHtml, renderedLevelChart } from './advise-chart.js'
 import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import {
   blobLines,
@@ -44,253 +43,7 @@ import {
   unreadableRows,
 } from './advise.js'
 
-type ECharts = typeof import('echarts')
-
-export const CHART_WIDTH = 760
-export const CHART_HEIGHT = 440
-
-/** Series names, in series order: the page's tests and readers find the series by them. */
-export const SERIES = {
-  settings: 'evaluated settings',
-  interval: '95% interval',
-  pareto: 'Pareto front',
-  today: 'today',
-  recommended: 'recommended',
-} as const
-
-export const CHART_COLORS = { settings: '#4a6fd1', interval: '#8c9bc4', pareto: '#2e9e5b', today: '#d9822b', recommended: '#c8264d' }
-
-/** ECharts is large: loaded on the first HTML report only, so that other commands start without it. */
-let echartsModule: ECharts | undefined
-function loadEcharts(): ECharts {
-  echartsModule ??= createRequire(import.meta.url)('echarts') as ECharts
-  return echartsModule
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
-}
-
-// ---------------------------------------------------------------------------
-// Charts
-
-/** Settings without a measured compression CPU (no compression) sit at the left edge of the log axis. */
-function cpuFloor(matrix: SettingEstimate[]): number {
-  const positive = matrix.map((e) => e.compressSecPerGB.value ?? 0).filter((v) => v > 0)
-  const least = positive.length > 0 ? Math.min(...positive) : 1
-  return 10 ** Math.floor(Math.log10(least))
-}
-
-interface Point {
-  value: [number, number]
-  name: string
-}
-
-function pointOf(e: SettingEstimate, floor: number): Point {
-  const cpu = e.compressSecPerGB.value
-  return { value: [cpu !== null && cpu > floor ? cpu : floor, e.change.estimate * 100], name: e.setting.label }
-}
-
-/** [x, y, yLow, yHigh, xLow, xHigh, noisy]: one error bar pair per setting. */
-function intervalDatum(e: SettingEstimate, floor: number): number[] {
-  const [x, y] = pointOf(e, floor).value
-  const t = e.compressSecPerGB
-  const xLow = t.low !== null && t.low > floor ? t.low : x
-  const xHigh = t.high !== null && t.high > floor ? t.high : x
-  return [x, y, e.change.low * 100, e.change.high * 100, xLow, xHigh, t.noisy ? 1 : 0]
-}
-
-const CAP = 3
-
-/** Error bars: vertical for the size interval, horizontal for the CPU interval (dashed when noisy). */
-const renderErrorBars: CustomSeriesRenderItem = (_params, api) => {
-  const at = (x: number, y: number) => api.coord([x, y])
-  const [x, y, yLow, yHigh, xLow, xHigh, noisy] = [0, 1, 2, 3, 4, 5, 6].map((i) => Number(api.value(i)))
-  const lo = at(x, yLow)
-  const hi = at(x, yHigh)
-  const left = at(xLow, y)
-  const right = at(xHigh, y)
-  const stroke = { stroke: CHART_COLORS.interval, lineWidth: 1 }
-  const line = (x1: number, y1: number, x2: number, y2: number, dashed = false) => ({
-    type: 'line' as const,
-    shape: { x1, y1, x2, y2 },
-    style: dashed ? { ...stroke, lineDash: [3, 2] } : stroke,
-  })
-  return {
-    type: 'group',
-    children: [
-      line(lo[0], lo[1], hi[0], hi[1]),
-      line(lo[0] - CAP, lo[1], lo[0] + CAP, lo[1]),
-      line(hi[0] - CAP, hi[1], hi[0] + CAP, hi[1]),
-      line(left[0], left[1], right[0], right[1], noisy === 1),
-    ],
-  }
-}
-
-/**
- * Where the sizes fall in two far-apart groups (typically no compression far
- * above every compressor), cut the empty span out of the y axis so the
- * compressors are not squeezed into a sliver.
- */
-function sizeAxisBreak(matrix: SettingEstimate[]): { start: number; end: number; gap: string }[] {
-  const spans = matrix.map((e) => [e.change.low * 100, e.change.high * 100]).sort((a, b) => a[0] - b[0])
-  if (spans.length < 2) return []
-  const total = Math.max(...spans.map((s) => s[1])) - spans[0][0]
-  let best = { from: 0, to: 0 }
-  let reach = spans[0][1]
-  for (const [low, high] of spans.slice(1)) {
-    if (low - reach > best.to - best.from) best = { from: reach, to: low }
-    reach = Math.max(reach, high)
-  }
-  const gap = best.to - best.from
-  if (total <= 0 || gap < total * 0.5) return []
-  // Round ends (to the step of the span kept), so the labels at the break read well.
-  const step = 10 ** Math.floor(Math.log10(Math.max(1e-9, (total - gap) / 2)))
-  const start = Math.ceil((best.from + (total - gap) * 0.1) / step) * step
-  const end = Math.floor((best.to - (total - gap) * 0.1) / step) * step
-  return end > start ? [{ start, end, gap: '4%' }] : []
-}
-
-function chartOption(l: LevelAdvice): EChartsOption {
-  const floor = cpuFloor(l.matrix)
-  const rec = l.recommended.estimate
-  const special = new Set([rec.setting.label, l.today?.setting.label])
-  const noisyStyle = { color: '#ffffff', borderColor: CHART_COLORS.settings, borderWidth: 1.5 }
-  const front = l.matrix
-    .filter((e) => e.pareto)
-    .map((e) => ({ ...pointOf(e, floor), label: { show: !special.has(e.setting.label) } }))
-    .sort((a, b) => a.value[0] - b.value[0] || b.value[1] - a.value[1])
-  const label = (text: string, color: string, position: 'top' | 'bottom') => ({
-    show: true,
-    formatter: text,
-    color,
-    fontWeight: 'bold' as const,
-    fontSize: 12,
-    position,
-    distance: 10,
-  })
-  const todayIsRecommended = l.today?.setting.label === rec.setting.label
-  // Each label on the side away from the other point, so neither covers the other.
-  const recBelowToday = l.today !== null && rec.change.estimate < l.today.change.estimate
-  const recSide = recBelowToday ? 'bottom' : 'top'
-  const todaySide = recBelowToday ? 'top' : 'bottom'
-  const series: SeriesOption[] = [
-    {
-      name: SERIES.settings,
-      type: 'scatter',
-      symbolSize: 8,
-      itemStyle: { color: CHART_COLORS.settings, opacity: 1 },
-      data: l.matrix.map((e) => ({
-        ...pointOf(e, floor),
-        ...(e.compressSecPerGB.noisy || e.decompressMBps.noisy ? { itemStyle: noisyStyle } : {}),
-      })),
-      z: 3,
-    },
-    {
-      name: SERIES.interval,
-      type: 'custom',
-      renderItem: renderErrorBars,
-      itemStyle: { color: CHART_COLORS.interval },
-      data: l.matrix.map((e) => intervalDatum(e, floor)),
-      encode: { x: [0, 4, 5], y: [1, 2, 3] },
-      z: 2,
-    },
-    {
-      name: SERIES.pareto,
-      type: 'line',
-      symbol: 'circle',
-      symbolSize: 5,
-      itemStyle: { color: CHART_COLORS.pareto },
-      lineStyle: { color: CHART_COLORS.pareto, width: 2 },
-      label: { show: true, formatter: '{b}', fontSize: 10, color: '#255e3b', position: 'right' },
-      labelLayout: { hideOverlap: true },
-      data: front,
-      z: 4,
-    },
-  ]
-  if (l.today) {
-    series.push({
-      name: SERIES.today,
-      type: 'scatter',
-      symbol: 'diamond',
-      symbolSize: 16,
-      itemStyle: { color: CHART_COLORS.today, opacity: 1 },
-      label: { ...label(`today: ${l.today.setting.label}`, CHART_COLORS.today, todaySide), show: !todayIsRecommended },
-      labelLayout: { hideOverlap: true },
-      data: [pointOf(l.today, floor)],
-      z: 5,
-    })
-  } else {
-    series.push({ name: SERIES.today, type: 'scatter', data: [] })
-  }
-  series.push({
-    name: SERIES.recommended,
-    type: 'scatter',
-    symbol: 'circle',
-    symbolSize: 20,
-    itemStyle: { color: 'rgba(0,0,0,0)', borderColor: CHART_COLORS.recommended, borderWidth: 3, opacity: 1 },
-    label: label(`recommended${todayIsRecommended ? ' (as today)' : ''}: ${rec.setting.label}`, CHART_COLORS.recommended, recSide),
-    labelLayout: { hideOverlap: true },
-    data: [pointOf(rec, floor)],
-    z: 6,
-  })
-  return {
-    animation: false,
-    backgroundColor: '#ffffff',
-    textStyle: { fontFamily: 'sans-serif' },
-    grid: { left: 70, right: 40, top: 60, bottom: 60 },
-    legend: { top: 8, data: [SERIES.settings, SERIES.pareto, SERIES.today, SERIES.recommended, SERIES.interval] },
-    xAxis: {
-      type: 'log',
-      logBase: 10,
-      min: floor,
-      name: 'compression CPU, s/GB (log scale)',
-      nameLocation: 'middle',
-      nameGap: 32,
-      splitLine: { show: true, lineStyle: { color: '#eeeeee' } },
-    },
-    yAxis: {
-      type: 'value',
-      name: 'size change vs today, %',
-      nameLocation: 'middle',
-      nameGap: 48,
-      scale: true,
-      breaks: sizeAxisBreak(l.matrix),
-      // Equal zigzag spans: ECharts picks each span at random between them, and the page must not change from run to run.
-      breakArea: { expandOnClick: false, zigzagMinSpan: 8, zigzagMaxSpan: 8 },
-      axisLabel: { formatter: (v: number) => `${Number(v.toPrecision(6))}%` },
-      splitLine: { lineStyle: { color: '#eeeeee' } },
-    },
-    series,
-  }
-}
-
-/** zrender numbers ids and classes with process-wide counters: renumber them per chart so ids stay unique on the page and the page is the same for the same advice. */
-function stableIds(svg: string, prefix: string): string {
-  const seen = new Map<string, string>()
-  return svg.replace(/\bzr\d+-(cls-|ani-|[cgps])(\d+)\b/g, (m: string, kind: string) => {
-    let id = seen.get(m)
-    if (id === undefined) {
-      id = `${prefix}-${kind}${seen.size}`
-      seen.set(m, id)
-    }
-    return id
-  })
-}
-
-/** One level's chart as an SVG string. */
-export function renderLevelChart(l: LevelAdvice, idPrefix: string): string {
-  const echarts = loadEcharts()
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: CHART_WIDTH, height: CHART_HEIGHT })
-  try {
-    chart.setOption(chartOption(l))
-    return stableIds(chart.renderToSVGString(), idPrefix)
-  } finally {
-    chart.dispose()
-  }
-}
+export { CHART_COLORS, CHART_HEIGHT, CHART_WIDTH, escapeHtml, SERIES } from './advise-chart.js'
 
 // ---------------------------------------------------------------------------
 // Tables
@@ -478,10 +231,6 @@ footer { color: #5b6475; font-size: 12px; padding-bottom: 24px; }
 function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): string {
   const id = `cf${cfIndex}-l${levelIndex}`
   const noisy = l.matrix.filter((e) => e.compressSecPerGB.noisy || e.decompressMBps.noisy).map((e) => e.setting.label)
-  const caption = [
-    `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(todayBytes(l))}; bars: 95% intervals.`,
-    noisy.length > 0 ? ` Hollow, dashed: noisy timing (${noisy.map(escapeHtml).join(', ')}), shown but not ranked on.` : '',
-  ].join('')
   if (notSampled(l))
     return [
       `<article class="level" id="${id}" data-level="${text(levelLabel(l))}" data-settings="0" data-pareto="0" data-sampled="false">`,
@@ -490,10 +239,18 @@ function levelSection(l: LevelAdvice, cfIndex: number, levelIndex: number): stri
       recommendationTable(l),
       '</article>',
     ].join('\n')
+  const chart = renderedLevelChart(l, id)
+  const caption = [
+    `${l.matrix.length} settings; x: compression CPU (settings without compression at the left edge); y: projected size against today's ${formatSize(todayBytes(l))}; bars: 95% intervals.`,
+    ' Labelled: the recommendation, today and the Pareto front',
+    chart.unlabelled.length > 0 ? ` (but ${chart.unlabelled.map(escapeHtml).join(', ')}: no room)` : '',
+    '; every point names its setting on hover.',
+    noisy.length > 0 ? ` Noisy timing (${noisy.map(escapeHtml).join(', ')}; a dashed CPU bar where compression's was): shown but not ranked on.` : '',
+  ].join('')
   return [
     `<article class="level" id="${id}" data-level="${text(levelLabel(l))}" data-settings="${l.matrix.length}" data-pareto="${l.matrix.filter((e) => e.pareto).length}">`,
     `<h3>${text(levelLabel(l))}: ${text(l.files)} files, ${text(formatSize(l.fileBytes))}, ${text(l.todayCompression)} today</h3>`,
-    `<figure class="chart">\n${renderLevelChart(l, id)}\n<figcaption>${caption}</figcaption>\n</figure>`,
+    `<figure class="chart">\n${chart.svg}\n<figcaption>${caption}</figcaption>\n</figure>`,
     recommendationTable(l),
     ...costHtml(l),
     l.autoSkip ? `<p class="warn">${text(l.autoSkip.note)}</p>` : '',

@@ -165,6 +165,69 @@ describe('the page in headless Chromium', () => {
     })
   })
 
+  it('labels cover no other label and no point, inside the plot; every point filled and named on hover', async () => {
+    const wanted = levels.map((l) => {
+      const rec = l.recommended.estimate.setting.label
+      const asToday = l.today?.setting.label === rec
+      return [
+        `recommended${asToday ? ' (as today)' : ''}: ${rec}`,
+        ...(l.today && !asToday ? [`today: ${l.today.setting.label}`] : []),
+        ...l.matrix.filter((e) => e.pareto && e.setting.label !== rec && e.setting.label !== l.today?.setting.label).map((e) => e.setting.label),
+      ]
+    })
+    const facts = await page.$$eval(
+      'article.level figure.chart > svg',
+      (svgs, wanted) =>
+        svgs.map((svg, i) => {
+          const box = (e: { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } }) => {
+            const r = e.getBoundingClientRect()
+            return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }
+          }
+          const labels = [...svg.querySelectorAll('text')]
+            .filter((t) => wanted[i].includes(t.textContent ?? ''))
+            .map((t) => ({ text: t.textContent, ...box(t) }))
+          const markers = [...svg.querySelectorAll('[ecmeta_ssr_type="chart"]')]
+            .filter((e) => ['0', '2', '3', '4'].includes(e.getAttribute('ecmeta_series_index') ?? ''))
+            .map((e) => ({
+              series: e.getAttribute('ecmeta_series_index'),
+              fill: e.getAttribute('fill'),
+              title: e.querySelector('title')?.textContent ?? null,
+              ...box(e),
+            }))
+          return { labels, markers }
+        }),
+      wanted,
+    )
+    const cover = (a: { left: number; right: number; top: number; bottom: number }, b: typeof a) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5
+    let labelled = 0
+    levels.forEach((l, i) => {
+      const { labels, markers } = facts[i]
+      const where = `${l.columnFamily} L${l.level}`
+      labelled += labels.length
+      // The recommendation and today always; the front where there is room.
+      const shown = labels.map((t) => t.text)
+      expect(shown, where).toContain(wanted[i][0])
+      if (l.today && l.today.setting.label !== l.recommended.estimate.setting.label) expect(shown, where).toContain(wanted[i][1])
+      for (const [a, la] of labels.entries()) {
+        for (const lb of labels.slice(a + 1)) expect(cover(la, lb), `${where}: "${la.text}" over "${lb.text}"`).toBe(false)
+        for (const m of markers) expect(cover(la, m), `${where}: "${la.text}" over the point of ${m.title}`).toBe(false)
+      }
+      // Every point filled (noisy timings are said by a dashed bar and the caption), and named on hover.
+      const settings = markers.filter((m) => m.series === '0')
+      expect(
+        settings.map((m) => m.fill),
+        where,
+      ).toEqual(l.matrix.map(() => CHART_COLORS.settings))
+      expect(
+        settings.map((m) => m.title),
+        where,
+      ).toEqual(l.matrix.map((e) => e.setting.label))
+    })
+    // Most of the front is labelled, not just the two.
+    expect(labelled).toBeGreaterThan(levels.length * 3)
+  })
+
   it('shows the column families, the tables and the options', async () => {
     const names = await page.$$eval('section.cf', (s) => s.map((e) => e.getAttribute('data-name')))
     expect(names).toEqual(['default', LONG_CF_NAME])
