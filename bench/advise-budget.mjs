@@ -99,16 +99,16 @@ function run(db, extra) {
   const wall = (performance.now() - t0) / 1000
   const m = /__TIME__ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '')
   if (r.status !== 0 && r.status !== 1) throw new Error(`advise ${db} exited ${r.status}: ${(r.stderr ?? '').split('\n')[0]}`)
-  // A finding with nothing to advise on (a MANIFEST cut short) prints one line and no advice.
+  // A finding with nothing to advise on (a MANIFEST cut short): one line, and under --json a document without advice.
   const advice = r.stdout.trim() ? JSON.parse(r.stdout) : { timeBudgetSec: null, columnFamilies: [] }
-  const levels = advice.columnFamilies.flatMap((cf) =>
+  const levels = (advice.columnFamilies ?? []).flatMap((cf) =>
     cf.levels.map((l) => ({ where: `${cf.name} L${l.level}`, blocks: l.sample.blocks, stopped: l.sample.stopped })),
   )
   return {
     wallSeconds: wall,
     cpuSeconds: m ? Number(m[1]) + Number(m[2]) : null,
     peakRssMB: m ? Number(m[3]) / 1024 : null,
-    budgetSeconds: advice.timeBudgetSec,
+    budgetSeconds: advice.timeBudgetSec ?? null,
     levels: levels.length,
     notSampled: levels.filter((l) => l.stopped === 'not-sampled').map((l) => l.where),
   }

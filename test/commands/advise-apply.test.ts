@@ -88,7 +88,8 @@ describe('sstkit advise --write-options, applied by real RocksDB', () => {
       const changed = new Set(cf.optionsChange!.map((c) => c.key))
       for (const [k, value] of old.entries) if (!changed.has(k)) expect(section.entries.get(k)).toBe(value)
     }
-    const text = sstkit(['advise', db, '--time-budget', '5s'])
+    // The JSON's budget: the same matrix, and time enough on a busy machine to sample every level.
+    const text = sstkit(['advise', db, '--time-budget', '20s'])
     const first = advice.columnFamilies[0].optionsChange![0]
     if (first.today !== null) expect(text.stdout).toContain(`\n-  ${first.key}=${first.today}\n`)
     expect(text.stdout).toContain(`\n+  ${first.key}=${first.advised}\n`)
