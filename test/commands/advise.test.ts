@@ -100,7 +100,7 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     expect(html.status).toBe(0)
     expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
     expect(readFileSync(page, 'utf8')).toContain('<section class="block-size">')
-  })
+  }, 240_000)
 
   it('--block-size chooses the candidates (today always among them), none leaves block size out', () => {
     const chosen = adviseJson([EXAMPLE, '--time-budget', '120s', '--block-size', '16KiB'])

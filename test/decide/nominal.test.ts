@@ -4,7 +4,7 @@
  * blob decision on them too.
  */
 import { describe, expect, it } from 'vitest'
-import { nominalDictionaryMs, nominalTimings } from '../../src/decide/nominal.js'
+import { DICT_BUFFERING_SEC_PER_GB, nominalDictionaryMs, nominalTimings } from '../../src/decide/nominal.js'
 import { spec } from '../../src/decide/settings.js'
 import { chooseBlob } from '../../src/advise/blob.js'
 import type { BlobCandidate } from '../../src/types/advice.js'
@@ -67,5 +67,14 @@ describe('blob advice on the reference speeds', () => {
     const withZlib = [...fast, candidate('kZlibCompression', 'zlib', 400, 1, 1e6)]
     expect(chooseBlob(withZlib, 'balanced').pick.label).toBe('zstd')
     expect(chooseBlob(withZlib, 'size').pick.label).toBe('zlib')
+  })
+})
+
+describe("RocksDB's dictionary buffering", () => {
+  it('is charged to every dictionary setting per GB of input, on top of the codec (bench/README.md: 0.71 s on 103 MB)', () => {
+    const plain = nominalTimings(spec('zstd', 3, 'none', false)).compress.value!
+    for (const dict of ['raw', 'finalize', 'train'] as const)
+      expect(nominalTimings(spec('zstd', 3, dict, false)).compress.value! - plain).toBeCloseTo(DICT_BUFFERING_SEC_PER_GB, 9)
+    expect(DICT_BUFFERING_SEC_PER_GB).toBeCloseTo(0.71 / 0.103, 0)
   })
 })
