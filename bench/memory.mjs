@@ -17,9 +17,16 @@
 // settings) takes hours of CPU on the 224 MB file (zstd 19 alone ~1 MB/s): its row runs on
 // bench/data/memory-16mb.sst (16 MB, the same generator), and on the large file with --full.
 // `browse` (a terminal UI) is measured by bench/browse.mjs in tmux, not here.
+//
+// The files most databases are made of: recompress's default matrix on 8 MB and 64 MB files of
+// 4 KiB blocks, LZ4 and ZSTD, written by the real db_bench 7.8.3 (fillrandom, seed 1, 200-byte
+// values, then one compaction into one file; bench/data/memory-<codec>-4k-<size>.sst, made on
+// first use), each next to the real sst_dump's --command=recompress on the same file and bare
+// node (`node -e 0`) in the same run: those rows are references, not held to the target.
+// `--only 'recompress default'` runs those rows alone (the 64 MB ones take ~5 minutes each).
 
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -55,17 +62,19 @@ const only = opt('only', '')
 const timeoutS = Number(opt('timeout', '600'))
 
 if (!existsSync(GNU_TIME)) throw new Error('needs GNU time (/usr/bin/time: apt-get install -y time) for peak RSS')
-if (!existsSync(file)) {
+const wants = (name) => !only.length || only.some((o) => name.startsWith(o))
+const needsMain = ['props', 'layout', 'scan', 'verify', 'recompress (', 'recompress --', 'rewrite', 'baseline', 'check-size', 'sst-dump', 'synth'].some(wants)
+if (needsMain && !existsSync(file)) {
   if (opt('file')) throw new Error(`${file} does not exist`)
   mkdirSync(dirname(file), { recursive: true })
   process.stderr.write(`generating ${file} with ldb (about 224 MB, a few minutes)...\n`)
   await generateSst(file)
 }
-if (!existsSync(midFile)) {
+if (['recompress (16', 'recompress --dict'].some(wants) && !existsSync(midFile)) {
   process.stderr.write(`generating ${midFile} with ldb (16 MB)...\n`)
   await generateSst(midFile, { entries: 95_000, minBytes: 1 })
 }
-if (!existsSync(db)) {
+if (['verify DB', 'layout --summary DB', 'advise DB'].some(wants) && !existsSync(db)) {
   if (opt('db')) throw new Error(`${db} does not exist`)
   generateDb(db)
 }
@@ -124,6 +133,27 @@ const cases = [
       ]
     : []),
 ]
+/** The 4 KiB-block files of recompress's default-matrix rows: codec, nominal size, entries of 200-byte values (measured bytes per entry: LZ4 76, ZSTD 61). */
+const SMALL_FILES = [
+  { codec: 'lz4', size: '8 MB', entries: 105_263 },
+  { codec: 'zstd', size: '8 MB', entries: 131_147 },
+  { codec: 'lz4', size: '64 MB', entries: 842_105 },
+  { codec: 'zstd', size: '64 MB', entries: 1_049_180 },
+]
+const smallFile = (f) => join(HERE, 'data', `memory-${f.codec}-4k-${f.size.replace(' ', '').toLowerCase()}.sst`)
+cases.push({ name: 'recompress default: node -e 0 (reference)', cmd: process.execPath, argv: ['-e', '0'], subject: 'none', reference: true })
+for (const f of SMALL_FILES) {
+  const label = `${f.size} ${f.codec.toUpperCase()} 4 KiB`
+  cases.push({ name: `recompress default, ${label}`, argv: ['recompress', smallFile(f)], small: f })
+  cases.push({
+    name: `recompress default: sst_dump --command=recompress, ${label} (reference)`,
+    cmd: '/usr/bin/sst_dump',
+    argv: [`--file=${smallFile(f)}`, '--command=recompress'],
+    small: f,
+    reference: true,
+  })
+}
+
 const selected = only.length ? cases.filter((c) => only.some((o) => c.name.startsWith(o))) : cases
 for (const c of [...selected]) if (c.needs && !selected.some((s) => s.name === c.needs)) selected.unshift(cases.find((s) => s.name === c.needs))
 
@@ -153,11 +183,45 @@ function generateDb(dir) {
   renameSync(tmp, dir)
 }
 
+/** A 4 KiB-block file of db_bench 7.8.3 (fillrandom, then one compaction into one table), into a temp dir then renamed. */
+function generateSmallFile(f, path) {
+  const tmp = `${path}.db.tmp`
+  rmSync(tmp, { recursive: true, force: true })
+  mkdirSync(dirname(path), { recursive: true })
+  process.stderr.write(`generating ${path} with db_bench (${f.entries} entries)...\n`)
+  const r = spawnSync(
+    '/usr/bin/db_bench',
+    [
+      '--benchmarks=fillrandom,compact',
+      `--db=${tmp}`,
+      `--num=${f.entries}`,
+      '--value_size=200',
+      `--compression_type=${f.codec}`,
+      '--block_size=4096',
+      '--seed=1',
+      '--target_file_size_base=4294967296',
+      '--write_buffer_size=67108864',
+      '--disable_wal=1',
+      '--threads=1',
+      '--statistics=0',
+      '--histogram=0',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 },
+  )
+  if (r.status !== 0) throw new Error(`db_bench failed (exit ${r.status}): ${String(r.stderr).trim().split('\n').pop()}`)
+  const tables = readdirSync(tmp)
+    .filter((n) => n.endsWith('.sst'))
+    .map((n) => join(tmp, n))
+  if (tables.length !== 1) throw new Error(`db_bench left ${tables.length} tables in ${tmp}, expected one`)
+  renameSync(tables[0], path)
+  rmSync(tmp, { recursive: true, force: true })
+}
+
 /** One run under GNU time: wall seconds, CPU seconds (user + sys, all threads), peak RSS MB, exit status. */
-function measure(argv) {
+function measure(argv, cmd = RUN_JS) {
   const t0 = performance.now()
   // bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
-  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', RUN_JS, ...argv], {
+  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', cmd, ...argv], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
     timeout: timeoutS * 1000,
@@ -178,12 +242,24 @@ function measure(argv) {
 const rows = []
 try {
   for (const c of selected) {
+    if (c.small && !existsSync(smallFile(c.small))) generateSmallFile(c.small, smallFile(c.small))
     process.stderr.write(`${c.name} ...`)
-    const r = measure(c.argv)
+    const r = measure(c.argv, c.cmd)
     // 0 ok, 1 a finding (check-size may find a change): both measured; anything else is a failure to run.
     const ran = r.status === 0 || r.status === 1
-    const pass = ran && r.peakRssMB !== null && r.peakRssMB <= TARGET_MB
-    rows.push({ command: c.name, subject: c.subject === 'db' ? db : c.subject === 'many' ? manyFiles : c.subject === 'mid' ? midFile : file, ...r, pass })
+    const pass = ran && r.peakRssMB !== null && (c.reference || r.peakRssMB <= TARGET_MB)
+    const subject = c.small
+      ? smallFile(c.small)
+      : c.subject === 'none'
+        ? null
+        : c.subject === 'db'
+          ? db
+          : c.subject === 'many'
+            ? manyFiles
+            : c.subject === 'mid'
+              ? midFile
+              : file
+    rows.push({ command: c.name, subject, reference: c.reference === true, ...r, pass })
     process.stderr.write(` ${r.wallSeconds.toFixed(2)} s, ${r.peakRssMB?.toFixed(0) ?? '-'} MB${ran ? '' : ` (exit ${r.status}: ${r.stderr})`}\n`)
   }
 } finally {
@@ -195,12 +271,14 @@ if (flag('json')) {
   console.log(JSON.stringify({ file, db: existsSync(db) ? db : null, targetMB: TARGET_MB, rows }, null, 2))
 } else {
   const w = Math.max(...rows.map((r) => r.command.length))
-  console.log(`file: ${file}`)
-  console.log(`16 MB file: ${midFile}`)
+  const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
+  console.log(`commit ${commit}, ${new Date().toISOString().slice(0, 10)}`)
+  if (rows.some((r) => r.subject === file)) console.log(`file: ${file}`)
+  if (rows.some((r) => r.subject === midFile)) console.log(`16 MB file: ${midFile}`)
   if (existsSync(db)) console.log(`database (advise): ${db}`)
   console.log(`${'command'.padEnd(w)}  ${'wall s'.padStart(7)}  ${'CPU s'.padStart(7)}  ${'peak RSS'.padStart(9)}  vs ${TARGET_MB} MB`)
   for (const r of rows) {
-    const verdict = r.pass ? 'PASS' : r.status === 0 || r.status === 1 ? 'FAIL' : `FAIL (exit ${r.status})`
+    const verdict = !r.pass ? (r.status === 0 || r.status === 1 ? 'FAIL' : `FAIL (exit ${r.status})`) : r.reference ? '-' : 'PASS'
     console.log(
       `${r.command.padEnd(w)}  ${r.wallSeconds.toFixed(2).padStart(7)}  ${(r.cpuSeconds?.toFixed(2) ?? '-').padStart(7)}  ${`${r.peakRssMB?.toFixed(0) ?? '-'} MB`.padStart(9)}  ${verdict}`,
     )

@@ -9,11 +9,11 @@
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
 import { optionsRelease } from '../db/option-syntax.js'
-import { DEFAULT_PRICES } from '../decide/cost.js'
+import { DEFAULT_PRICES, SHORT_SPAN_SECONDS, spanText } from '../decide/cost.js'
 import { defaultSettings } from '../decide/settings.js'
 import { UsageError } from '../errors.js'
 import { exactTextBytes } from '../format/exact-text.js'
-import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec } from '../types/advice.js'
+import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec, WorkloadAdvice } from '../types/advice.js'
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
 import { applyBlockSizes, attachBlockSizes, BLOCK_SIZE_CANDIDATES, levelCompressionOf } from './block-size.js'
@@ -25,7 +25,7 @@ import { levelDbAdvice } from './leveldb.js'
 import { mergeAdvice } from './merge.js'
 import { unreadableColumnFamilies } from './unreadable.js'
 import type { Shard } from './sampling.js'
-import { measureWorkload } from './workload.js'
+import { atWriteRate, measureWorkload } from './workload.js'
 
 /** What `advise` optimises for unless told. */
 export const DEFAULT_OBJECTIVE: Objective = 'balanced'
@@ -58,6 +58,8 @@ export interface AdviseRequest {
   objective?: Objective
   /** Explicit limits instead of an objective. */
   limits?: ExplicitLimits | null
+  /** Bytes flushed a day to price on instead of the info LOG's measured rate (its shape across levels kept; workload.ts atWriteRate). */
+  writeRate?: number | null
   /** The cost objective's prices (default decide/cost.ts DEFAULT_PRICES). */
   prices?: Prices | null
   /** Default DEFAULT_TIME_BUDGET_MS; when not given, a database under 10 MiB answers at once on a smaller matrix. */
@@ -107,6 +109,11 @@ export class NothingToAdviseError extends Error {
   ) {
     super(message)
   }
+}
+
+/** The LOG's workload, at the rate given when there is one. */
+function workloadAt(w: WorkloadAdvice, writeRate: number | null): WorkloadAdvice {
+  return writeRate === null ? w : atWriteRate(w, writeRate)
 }
 
 /** The advice for a database directory or SST files (and directories of them). */
@@ -174,7 +181,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         source: { ...inputs.source, rocksdbVersion: release.source },
         rocksdbVersion: release.version,
         // the write rate per level, from the database's info LOGs (plain files have none)
-        workload: inputs.source.kind === 'database' ? measureWorkload(paths[0]) : null,
+        workload: inputs.source.kind === 'database' ? workloadAt(measureWorkload(paths[0]), request.writeRate ?? null) : null,
         onProgress: request.onProgress,
         startedAt: request.startedAt,
       }
@@ -233,6 +240,11 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
       advice = heldToOriginal(advice, pin)
     }
     advice.notes.unshift(...(request.notes ?? []), ...inputs.notes, ...release.notes)
+    const short = advice.workload?.measured?.shortSpan ? advice.workload.measured : null
+    if (objective === 'cost' && short)
+      advice.notes.push(
+        `--objective cost: the info LOG spans ${spanText(short.spanSeconds)}, under the ${spanText(SHORT_SPAN_SECONDS)} a measured write rate is priced from (a burst is not the day's rate): the levels are decided by the balanced rules and their costs shown, not chosen on; give --write-rate (bytes flushed a day) to price them`,
+      )
     advice.problems.unshift(...inputs.problems)
     const unreadable = unreadableColumnFamilies(advice, inputs.listed ?? [])
     if (unreadable.length) advice.source.unreadableColumnFamilies = unreadable

@@ -9,7 +9,8 @@
  *
  * The decision follows the objective as for a bottommost level (blobs are written once at flush
  * and read by every Get of a large value): balanced, the smallest within 8x the fastest codec's
- * compression CPU that decompresses at least 1/5 as fast as the fastest; size, the smallest; speed,
+ * compression CPU that decompresses at least 1/16 as fast as the fastest (BOTTOMMOST_MIN_DECOMPRESS_SHARE),
+ * all on the reference speeds as the levels are; size, the smallest; speed,
  * within 1.25x and half as fast. A candidate within MIN_GAIN of a faster one loses to it.
  */
 import { performance } from 'node:perf_hooks'
@@ -32,7 +33,8 @@ import {
   mergeBlobSums,
   sampleBlobFile,
 } from '../recompress/blob-matrix.js'
-import { MIN_GAIN } from '../decide/rule.js'
+import { BOTTOMMOST_MIN_DECOMPRESS_SHARE, MIN_GAIN } from '../decide/rule.js'
+import { nominalTimings } from '../decide/nominal.js'
 import type { Advice, BlobAdvice, BlobCandidate, Objective } from '../types/advice.js'
 import { optionsNeed, optionsText } from '../db/compression-options.js'
 import { atLeast, optionSince, type RocksdbVersion } from '../db/option-syntax.js'
@@ -194,28 +196,40 @@ function timeSettings(
   })
 }
 
+/**
+ * A blob candidate's speeds as decisions take them: the reference speeds (decide/nominal.ts), as
+ * for the SST levels, so that runs agree; the candidates' own fields keep this run's timings.
+ */
+function referenceSpeeds(c: BlobCandidate): { cpu: number; dec: number | null } {
+  if (c.option === 'kNoCompression') return { cpu: 0, dec: null }
+  const t = nominalTimings({ type: c.label, level: null, dict: 'none', checksum: false, label: c.label })
+  return { cpu: t.compress.value ?? 0, dec: t.decompress.value }
+}
+
 /** The recommended candidate under the objective, and why. */
 export function chooseBlob(candidates: BlobCandidate[], objective: Objective): { pick: BlobCandidate; reason: string } {
   const compressing = candidates.filter((c) => c.option !== 'kNoCompression')
-  const cpus = compressing.map((c) => c.compressSecPerGB).filter((v): v is number => v !== null && v > 0)
-  const decs = compressing.map((c) => c.decompressMBps).filter((v): v is number => v !== null && v > 0)
+  const cpus = compressing.map((c) => referenceSpeeds(c).cpu).filter((v) => v > 0)
+  const decs = compressing.map((c) => referenceSpeeds(c).dec).filter((v): v is number => v !== null && v > 0)
   const fastestCpu = cpus.length ? Math.min(...cpus) : null
   const fastestDec = decs.length ? Math.max(...decs) : null
+  const share = BOTTOMMOST_MIN_DECOMPRESS_SHARE
   const [cpuK, decK, describe] =
     objective === 'size'
       ? [null, null, 'the smallest']
       : objective === 'speed'
         ? [1.25, 0.5, "the smallest within 1.25x the fastest codec's CPU that decompresses at least half as fast as the fastest"]
-        : [8, 0.2, "the smallest within 8x the fastest codec's CPU that decompresses at least 1/5 as fast as the fastest"]
+        : [8, share, `the smallest within 8x the fastest codec's CPU that decompresses at least 1/${Math.round(1 / share)} as fast as the fastest`]
+  const cpuOf = (c: BlobCandidate) => referenceSpeeds(c).cpu
   const meets = (c: BlobCandidate) =>
     c.option === 'kNoCompression' ||
-    ((cpuK === null || fastestCpu === null || (c.compressSecPerGB ?? 0) <= cpuK * fastestCpu) &&
-      (decK === null || fastestDec === null || (c.decompressMBps ?? Number.POSITIVE_INFINITY) >= decK * fastestDec))
+    ((cpuK === null || fastestCpu === null || cpuOf(c) <= cpuK * fastestCpu) &&
+      (decK === null || fastestDec === null || (referenceSpeeds(c).dec ?? Number.POSITIVE_INFINITY) >= decK * fastestDec))
   const eligible = candidates.filter(meets).sort((a, b) => a.bytes.estimate - b.bytes.estimate)
   let pick = eligible[0] ?? candidates[0]
   // A faster setting within MIN_GAIN of the smallest is worth more than the last percent.
-  const cheaper = eligible.filter((c) => c.bytes.estimate <= pick.bytes.estimate * (1 + MIN_GAIN) && (c.compressSecPerGB ?? 0) < (pick.compressSecPerGB ?? 0))
-  if (cheaper.length) pick = cheaper.sort((a, b) => (a.compressSecPerGB ?? 0) - (b.compressSecPerGB ?? 0))[0]
+  const cheaper = eligible.filter((c) => c.bytes.estimate <= pick.bytes.estimate * (1 + MIN_GAIN) && cpuOf(c) < cpuOf(pick))
+  if (cheaper.length) pick = cheaper.sort((a, b) => cpuOf(a) - cpuOf(b))[0]
   const change = pick.change.estimate
   return {
     pick,

@@ -13,7 +13,7 @@ import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { threadCpuMs } from '../codec/kernel.js'
 import { RoundTripError } from '../recompress/evaluate.js'
-import { collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
+import { type BuiltDictionary, collectSampleSets, finalizedDictionary, trainedDictionary, type DictionaryOptions } from '../recompress/dictionary.js'
 import { defaultFormatVersion } from '../rewrite/rewrite.js'
 import { openTable, type Table } from '../table/reader.js'
 import { ReadWindow } from '../io/byte-source.js'
@@ -65,7 +65,7 @@ export interface FileTask {
 }
 
 /** A file's dictionaries by kind (raw, train, finalize/LEVEL), with the time each took to build. */
-export type FileDictionaries = Record<string, { bytes: Uint8Array; ms: number }>
+export type FileDictionaries = Record<string, BuiltDictionary>
 
 export interface FileTaskResult {
   sums: Record<number, SampleSums>
@@ -106,7 +106,7 @@ export function dictKey(s: SettingSpec): string {
 }
 
 /** The dictionaries the task's settings need: handed over by the task, else built from the file as RocksDB's builder would. */
-function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uint8Array; ms: number }> {
+function dictionariesFor(table: Table, task: FileTask): Map<string, BuiltDictionary> {
   const built = new Map(Object.entries(task.dictionaries ?? {}))
   const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec)))
   // Settings that share dictionary options share the buffered blocks' samples.
@@ -121,7 +121,7 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, { bytes: Uin
 }
 
 /** Build the dictionaries of settings that share dictionary options `o`, from the file's buffered blocks, into `built`. */
-function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: DictionaryOptions, built: Map<string, { bytes: Uint8Array; ms: number }>): void {
+function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: DictionaryOptions, built: Map<string, BuiltDictionary>): void {
   const needRaw = wanted.some((x) => x.spec.dict === 'raw')
   const needTrain = wanted.some((x) => x.spec.dict === 'train' || x.spec.dict === 'finalize')
   const budgets = [...(needRaw ? [o.maxDictBytes] : []), ...(needTrain ? [o.trainBytes] : [])]
@@ -137,7 +137,7 @@ function buildWithOptions(table: Table, wanted: { spec: SettingSpec }[], o: Dict
     if (x.spec.dict === 'raw') bytes = raw!.bytes
     else if (x.spec.dict === 'train') bytes = trainedDictionary(train!, o.maxDictBytes)
     else bytes = finalizedDictionary(train!, o.maxDictBytes, zstdLevel(x.spec.level))
-    built.set(key, { bytes, ms: threadCpuMs() - t1 })
+    built.set(key, { bytes, ms: threadCpuMs() - t1, sampleBytes: (x.spec.dict === 'raw' ? raw! : train!).bytes.length })
   }
 }
 
@@ -199,7 +199,7 @@ export function evaluateTable(table: Table, task: FileTask): FileTaskResult {
   const formatVersion = defaultFormatVersion(table.formatVersion)
   let states: SettingState[] | null = null
   const setUp = (): SettingState[] => {
-    const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
+    const dicts = task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, BuiltDictionary>()
     return task.settings.map(({ id, spec }) => {
       const type = typeByte(spec)
       let dictionary: Uint8Array | undefined
@@ -352,8 +352,7 @@ function timeTable(table: Table, task: FileTask, plan: { rates: number; bytesPer
     }
     if (held >= TIMING_HOLD_BYTES) break
   }
-  const dicts =
-    blocks.length && task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, { bytes: Uint8Array; ms: number }>()
+  const dicts = blocks.length && task.settings.some((x) => x.spec.dict !== 'none') ? dictionariesFor(table, task) : new Map<string, BuiltDictionary>()
   for (const { id, spec } of task.settings) {
     const sums = emptySums()
     result.sums[id] = sums

@@ -7,7 +7,6 @@ import { type BlobColumnFamilyInput, blobInputs } from './blob.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { exactText } from '../format/exact-text.js'
-import { PROPERTIES_BLOCK } from '../format/metaindex.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel, type DbOptions } from '../db/options.js'
@@ -228,7 +227,8 @@ function sizeOnDisk(path: string): number | null {
 
 /**
  * LevelDB wrote the database: it has no OPTIONS file (the caller checks), and its first live table
- * that opens has no properties block (RocksDB has written one into every table since 2013).
+ * that opens has no properties block (RocksDB has written one into every table since 2013: named
+ * `rocksdb.stats` up to 2.6, as found/rocksdb-2.5's tables have it).
  */
 function isLevelDb(db: DatabaseView): boolean {
   for (const file of db.columnFamilies.flatMap((cf) => cf.levels.flat())) {
@@ -236,7 +236,7 @@ function isLevelDb(db: DatabaseView): boolean {
     try {
       const table = openTable(file.path)
       try {
-        return table.metaBlock(PROPERTIES_BLOCK) === null
+        return table.propertiesHandle === null
       } finally {
         table.close()
       }

@@ -9,26 +9,32 @@ import { emptySums } from '../decide/estimate.js'
 import { atLeast, laterRelease, minimumRelease, supportedBy } from '../db/option-syntax.js'
 import { nominalTimings } from '../decide/nominal.js'
 import { spec, withRunOptions } from '../decide/settings.js'
-import { balancedDecider, costDecider, DEFAULT_PRICES, rateWeightedLimits } from '../decide/cost.js'
+import { balancedDecider, costDecider, DEFAULT_PRICES, pricedWorkload, rateWeightedLimits } from '../decide/cost.js'
 import type { AdviseOptions } from './engine-options.js'
-import { estimateOf, type GroupState, sampled, scaleOf, todayInterval, todayOf, todaySetting, withDictionary } from './level-estimate.js'
+import { dictSecPerGB, estimateOf, type GroupState, sampled, scaleOf, todayInterval, todayOf, todaySetting, withDictionary } from './level-estimate.js'
 
-/** A level's matrix, and the same with the CPU figures decisions rank on (reference speeds where this run's are noisy). */
-function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: SettingEstimate[]; noisy: boolean; today: SettingEstimate | null } {
+/**
+ * A level's matrix (this run's timings, shown), and the same with the CPU figures decisions rank
+ * on: the reference speeds (decide/nominal.ts) and the reference model of each dictionary's
+ * building. Bytes are this run's sample, exact for a seed; CPU from the model is the same on any
+ * run, so the same database and seed get the same advice however busy the machine (docs/cpu.md).
+ */
+function rankedMatrix(st: GroupState): { matrix: SettingEstimate[]; ranked: SettingEstimate[]; today: SettingEstimate | null } {
   const todayBytes = todayOf(st)
   const matrix = st.settings.map((_, i) => estimateOf(st, i, todayBytes))
   markPareto(matrix)
   const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
-  // Rank on this run's timings only when none of them is noisy; else on the reference speeds (nominal.ts).
-  const noisy = matrix.some((x) => x.setting.type !== 'none' && (x.compressSecPerGB.noisy || x.decompressMBps.noisy))
-  const ranked = noisy
-    ? matrix.map((x) => ({
-        ...x,
-        compressSecPerGB: withDictionary(nominalTimings(x.setting).compress, x.dictSecPerGB),
-        decompressMBps: nominalTimings(x.setting).decompress,
-      }))
-    : matrix
-  return { matrix, ranked, noisy, today }
+  const ranked = matrix.map((x, i) => {
+    const dictSec = dictSecPerGB(st, i, true)
+    return {
+      ...x,
+      compressSecPerGB: withDictionary(nominalTimings(x.setting).compress, dictSec),
+      decompressMBps: nominalTimings(x.setting).decompress,
+      dictSecPerGB: dictSec,
+      dictMsPerFile: x.dictReferenceMsPerFile,
+    }
+  })
+  return { matrix, ranked, today }
 }
 
 /** The ranked settings within the explicit CPU and decompression limits (all of them when none is). */
@@ -53,10 +59,35 @@ type Decider = (
 
 /** The objective's limits for a level, weighted by the LOG's measured write rate where balanced has one (cost.ts). */
 function levelLimits(st: GroupState, opts: AdviseOptions, ranked: SettingEstimate[], today: SettingEstimate | null): LevelLimits {
-  // cost without a measured workload cannot price CPU: the balanced rules decide
-  const objective = opts.objective === 'cost' && !opts.workload?.measured ? 'balanced' : opts.objective
+  const objective = deciding(opts)
   const limits = limitsFor(objective, st.group.bottommost, ranked, today, opts.limits)
-  return rateWeightedLimits(limits, opts.objective, opts.limits !== null, st.group, ranked, opts.workload)
+  return rateWeightedLimits(limits, objective, opts.limits !== null, st.group, ranked, opts.workload)
+}
+
+/** The objective that decides: cost without a workload it may price on (measured over a long enough span, or --write-rate) is decided by the balanced rules. */
+function deciding(opts: AdviseOptions): AdviseOptions['objective'] {
+  return opts.objective === 'cost' && !pricedWorkload(opts.workload) ? 'balanced' : opts.objective
+}
+
+/**
+ * The settings whose own timings in this run, clear of noise, put them on the other side of the
+ * CPU limit than the reference speeds do ("zstd 3 inside"): said with the choice, never acted on,
+ * so that the decision stays the same from run to run.
+ */
+function timingsDisagree(st: GroupState, opts: AdviseOptions, matrix: SettingEstimate[], ranked: SettingEstimate[], limits: LevelLimits): string[] {
+  if (limits.maxCompressSecPerGB === null) return []
+  const today = st.todayIndex !== null ? matrix[st.todayIndex] : null
+  const own = levelLimits(st, opts, matrix, today).maxCompressSecPerGB
+  if (own === null) return []
+  const out: string[] = []
+  matrix.forEach((x, i) => {
+    const t = x.compressSecPerGB
+    if (x.setting.type === 'none' || t.noisy || t.low === null || t.high === null || !Number.isFinite(x.bytes.estimate)) return
+    const inside = (ranked[i].compressSecPerGB.value ?? 0) <= (limits.maxCompressSecPerGB as number)
+    if (inside && t.low > own) out.push(`${x.setting.label} outside`)
+    else if (!inside && t.high <= own) out.push(`${x.setting.label} inside`)
+  })
+  return out
 }
 
 /** The objective's decider for a level: with a measured workload, cost.ts's (dictionary building counted under balanced, pricing under cost); else decide(). */
@@ -64,8 +95,9 @@ function levelDecider(st: GroupState, opts: AdviseOptions): Decider {
   if (opts.limits !== null || !opts.workload?.measured) return decide
   const s0 = st.sums[0]
   const todayRatio = s0.sumS + s0.certainS > 0 ? s0.sumU / (s0.sumS + s0.certainS) : 0
-  if (opts.objective === 'balanced') return balancedDecider(st.group, todayRatio, opts.workload)
-  if (opts.objective !== 'cost') return decide
+  const objective = deciding(opts)
+  if (objective === 'balanced') return balancedDecider(st.group, todayRatio, opts.workload)
+  if (objective !== 'cost') return decide
   return costDecider(st.group, todayRatio, st.blocks > 0 ? s0.sumU / st.blocks : 0, opts.workload, opts.prices ?? DEFAULT_PRICES)
 }
 
@@ -81,13 +113,19 @@ export function levelAdvice(
     if (opts.shard !== null) advice.matrix = st.settings.map((_, i) => estimateOf(st, i, todayOf(st)))
     return advice
   }
-  const { matrix, ranked, noisy, today } = rankedMatrix(st)
+  const { matrix, ranked, today } = rankedMatrix(st)
   const limits = levelLimits(st, opts, ranked, today ? ranked[matrix.indexOf(today)] : null)
   const candidates = filter ? ranked.filter((x) => filter(x.setting)) : ranked
   const rankedToday = today ? ranked[matrix.indexOf(today)] : null
-  const choice = decider(candidates.length ? candidates : ranked, limits, rankedToday, noisy ? 'reference speeds' : null)
-  // The figures shown with a choice are those it was ranked on (reference speeds where this run's timings are noisy).
-  const recommended = { ...choice.recommended, reason: choice.recommended.reason + (noisy ? ' (timings noisy here: CPU ranked on reference speeds)' : '') }
+  const choice = decider(candidates.length ? candidates : ranked, limits, rankedToday, 'reference speeds')
+  // The figures shown with a choice are those it was ranked on: the reference speeds.
+  const otherSide = timingsDisagree(st, opts, matrix, ranked, limits)
+  const recommended = otherSide.length
+    ? {
+        ...choice.recommended,
+        reason: `${choice.recommended.reason}; this run's own timings put ${otherSide.join(', ')} of the limit (ranked on the reference speeds, as every run is)`,
+      }
+    : choice.recommended
   const runnerUp = choice.runnerUp
   const sums0 = st.sums[0]
   const todayRatio = sums0.sumS + sums0.certainS > 0 ? sums0.sumU / (sums0.sumS + sums0.certainS) : 0
@@ -107,13 +145,14 @@ export function levelAdvice(
     todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),
     todayRatio,
     today: rankedToday,
-    cpuBasis: noisy ? 'reference' : 'measured',
+    cpuBasis: 'reference',
     sample: {
       blocks: st.blocks,
       uncompressedBytes: sums0.sumU,
       share: st.rate,
-      // Files left unread: the budget, not the precision, bounded this level's interval.
-      stopped: st.group.unread.files > 0 ? 'time-budget' : (st.done ?? 'time-budget'),
+      // What ended this level's sampling. Files left unread with the precision reached are the two-stage design's
+      // (files drawn by size until the interval was narrow enough); left unread otherwise, the clock stopped it.
+      stopped: st.done === null || (st.group.unread.files > 0 && st.done === 'all-blocks') ? 'time-budget' : st.done,
       filesRead: st.totals.files,
     },
     recommended,
@@ -176,6 +215,7 @@ function notSampledAdvice(st: GroupState, opts: AdviseOptions): LevelAdvice {
     dictFilesBuilt: 0,
     dictBytesBuilt: 0,
     dictMsPerFile: 0,
+    dictReferenceMsPerFile: 0,
     pareto: false,
     sums: emptySums(),
   }
@@ -193,7 +233,7 @@ function notSampledAdvice(st: GroupState, opts: AdviseOptions): LevelAdvice {
     todayOptions: st.group.optionsSetting && withRunOptions(st.group.optionsSetting, opts.dict, opts.maxCompressedBytesPerKb),
     todayRatio: 0,
     today: null,
-    cpuBasis: 'measured',
+    cpuBasis: 'reference',
     sample: { blocks: st.blocks, uncompressedBytes: 0, share: st.rate, stopped: 'not-sampled', filesRead: st.totals.files },
     recommended: { estimate, reason: `${NOT_SAMPLED}: keep today's setting` },
     runnerUp: null,

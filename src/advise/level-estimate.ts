@@ -20,7 +20,7 @@ export interface GroupState {
   rate: number
   sums: SampleSums[]
   /** Dictionaries built per setting: how many files, their bytes (trailers included) and build time. */
-  dict: { files: number; bytes: number; ms: number; dataBytes: number }[]
+  dict: { files: number; bytes: number; ms: number; referenceMs: number; dataBytes: number }[]
   todayCompression: string
   done: StopReason | null
   blocks: number
@@ -66,7 +66,7 @@ export function initState(group: LevelGroup, settings: SettingSpec[], opts: Pick
     todayIndex,
     rate: 0,
     sums: all.map(() => emptySums()),
-    dict: all.map(() => ({ files: 0, bytes: 0, ms: 0, dataBytes: 0 })),
+    dict: all.map(() => ({ files: 0, bytes: 0, ms: 0, referenceMs: 0, dataBytes: 0 })),
     todayCompression: compressionNames(group),
     done: totals.dataBlocks === 0 && group.pending.length === 0 ? 'all-blocks' : null,
     blocks: 0,
@@ -163,15 +163,21 @@ function levelBytes(st: GroupState, i: number, withinOnly: boolean): Interval {
   return extrapolate(st, read.estimate, (read.high - read.low) / 2, fileRatios(st, i, dict))
 }
 
-/** Dictionary building, seconds per GB of the input it is built for: CPU a setting with a dictionary spends once per file. */
-export function dictSecPerGB(st: GroupState, i: number): number {
+/**
+ * Dictionary building, seconds per GB of the input it is built for: CPU a setting with a
+ * dictionary spends once per file. `reference`: on the reference model (decide/nominal.ts),
+ * which decisions rank on; else this run's timing.
+ */
+export function dictSecPerGB(st: GroupState, i: number, reference = false): number {
   const d = st.dict[i]
-  if (st.settings[i].dict === 'none' || d.files === 0 || d.ms <= 0) return 0
+  const ms = reference ? d.referenceMs : d.ms
+  if (st.settings[i].dict === 'none' || d.files === 0 || ms <= 0) return 0
   const s0 = st.sums[0]
   const ratio = s0.sumS + s0.certainS > 0 ? s0.sumU / (s0.sumS + s0.certainS) : 1
   const input = d.dataBytes * ratio
-  // Built for too little input, the time is a fixed start-up cost, not a rate: not counted.
-  return input >= MIN_DICT_TIMED_INPUT ? d.ms / 1000 / (input / 1e9) : 0
+  if (input <= 0) return 0
+  // Timed over too little input, the time is a fixed start-up cost, not a rate: not counted. The model has no start-up cost.
+  return reference || input >= MIN_DICT_TIMED_INPUT ? ms / 1000 / (input / 1e9) : 0
 }
 
 /** A compression timing with the dictionary's CPU per GB added (the interval moves with it). */
@@ -215,6 +221,7 @@ export function estimateOf(st: GroupState, i: number, todayBytes: number, within
     dictFilesBuilt: st.dict[i].files,
     dictBytesBuilt: st.dict[i].bytes,
     dictMsPerFile: st.dict[i].ms / files,
+    dictReferenceMsPerFile: st.dict[i].referenceMs / files,
     pareto: false,
     sums,
   }

@@ -61,6 +61,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
           files: same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0),
           bytes: same.reduce((a, l) => a + l!.matrix[i].dictBytesBuilt, 0),
           ms: same.reduce((a, l) => a + l!.matrix[i].dictMsPerFile * l!.matrix[i].dictFilesBuilt, 0),
+          referenceMs: same.reduce((a, l) => a + l!.matrix[i].dictReferenceMsPerFile * l!.matrix[i].dictFilesBuilt, 0),
           // The data the dictionaries were built for: the level's, in the share of its files built.
           dataBytes: (level.dataBytes * same.reduce((a, l) => a + l!.matrix[i].dictFilesBuilt, 0)) / Math.max(1, level.files),
         })),

@@ -46,7 +46,8 @@ const PRIOR_FILE_MS = 5
 export function priorBlockMs(settings: SettingSpec[], uncompressedBytesPerBlock: number, lanes: number): number {
   let msPerMB = 0
   for (const s of settings) {
-    const t = nominalTimings(s)
+    // The codec's work only: sstkit does not buffer and replay blocks as RocksDB's builder does for a dictionary.
+    const t = nominalTimings({ ...s, dict: 'none' })
     msPerMB += (t.compress.value ?? 0) + (t.decompress.value ? 1000 / t.decompress.value : 0)
   }
   const mb = uncompressedBytesPerBlock / 1e6

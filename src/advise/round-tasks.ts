@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os'
 import { zstdLevel } from '../codec/setting.js'
 import { addTimings, mergeSums } from '../decide/estimate.js'
+import { nominalDictionaryMs } from '../decide/nominal.js'
 import { dictKey, type FileTask, type FileTaskResult } from './evaluate.js'
 import type { Advice, SettingSpec } from '../types/advice.js'
 import type { AdvisePool } from './pool.js'
@@ -168,6 +169,7 @@ export async function buildDictionaries(st: GroupState, run: Run, indices: numbe
       own[id] = d.bytes.length > 0 ? d.bytes.length + BLOCK_TRAILER_BYTES : 0
       acc.bytes += own[id]
       acc.ms += d.ms
+      acc.referenceMs += nominalDictionaryMs(spec, d.sampleBytes)
       acc.dataBytes += files[k].f.dataBytes
     }
     st.fileDictBytes.set(files[k].fi, own)

@@ -192,7 +192,9 @@ export async function advisePopulation(
   const unread = states.filter((st) => st.group.unread.files > 0).map((st) => st.group)
   if (unread.length > 0) notes.push(unreadNote(unread))
   if (budgetHit)
-    notes.push(`the time budget (${formatSeconds(opts.timeBudgetMs)}) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%`)
+    notes.push(
+      `the time budget (${formatSeconds(opts.timeBudgetMs)}) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%: how far it got depends on this machine's speed, so another run may sample more or fewer blocks and advise differently (--sample fixes the sample, and with it the answer)`,
+    )
   const missing = states.filter((st) => !sampled(st))
   if (missing.length > 0)
     notes.push(

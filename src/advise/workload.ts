@@ -85,6 +85,26 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
   }
 }
 
+/**
+ * The workload at a write rate the user gave (`--write-rate`: bytes flushed a day, what enters L0):
+ * the LOG's shape across column families and levels, its rates scaled together so that the
+ * flushes write that much a day. A rate given is trusted whatever the LOG's span.
+ */
+export function atWriteRate(workload: WorkloadAdvice, flushedPerDay: number): WorkloadAdvice {
+  const m = workload.measured
+  if (!m) return { ...workload, note: `${workload.note}; --write-rate is not used: there is no per-level shape to scale` }
+  const flushed = m.levels.reduce((a, l) => a + l.flushBytes, 0)
+  if (!(flushed > 0)) return { ...workload, note: `${workload.note}; --write-rate is not used: the LOG records no flush to scale from` }
+  const measuredPerDay = (flushed / m.spanSeconds) * 86400
+  // Rates are bytes over the span: a longer span scales every one of them down together.
+  const spanSeconds = m.spanSeconds * (measuredPerDay / flushedPerDay)
+  return {
+    ...workload,
+    measured: { ...m, spanSeconds, shortSpan: false, writeRate: { flushedPerDay, logSpanSeconds: m.spanSeconds } },
+    note: `${workload.note}; priced at --write-rate ${gb(flushedPerDay)}/day flushed (the LOG measured ${gb(measuredPerDay)}/day), its shape across levels kept`,
+  }
+}
+
 function readsOf(summary: EventLogSummary): MeasuredReads | null {
   const r = summary.reads
   if (r === null || !(r.seconds > 0) || r.increase['rocksdb.block.cache.data.miss'] === undefined) return null

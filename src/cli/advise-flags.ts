@@ -125,6 +125,10 @@ export const adviseFlags = {
   'storage-price': Flags.string({
     description: `With --objective cost: $ per GB-month of storage (default ${DEFAULT_PRICES.storagePerGBMonth}).`,
   }),
+  'write-rate': Flags.string({
+    description:
+      "Bytes flushed a day (e.g. 50GB) to price compression CPU at, instead of the rate the info LOG measured; the LOG's shape across levels is kept. --objective cost prices a LOG spanning under an hour only with it.",
+  }),
   'max-compress-cpu-ratio': Flags.string({
     description: "Explicit limit instead of an objective: compression CPU at most this multiple of today's setting's (e.g. 2).",
   }),
@@ -190,6 +194,7 @@ export const adviseFlags = {
 export interface AdviseFlagValues {
   objective: string
   'cpu-price'?: string
+  'write-rate'?: string
   'storage-price'?: string
   'max-compress-cpu-ratio'?: string
   'min-decompress-mbps'?: string
@@ -216,6 +221,8 @@ export interface ParsedAdviseFlags {
   limits: ExplicitLimits | null
   /** --objective cost's prices (null otherwise). */
   prices: Prices | null
+  /** --write-rate: bytes flushed a day (null: the LOG's own rate). */
+  writeRate: number | null
   /** undefined: not given (the library's default, and a small database answers at once). */
   timeBudgetMs: number | undefined
   precision: number
@@ -332,6 +339,7 @@ export function parseAdviseFlags(f: AdviseFlagValues, sizeOf: (spec: string) => 
     objective: f.objective as Objective,
     limits: Object.keys(limits).length ? limits : null,
     prices,
+    writeRate: f['write-rate'] === undefined ? null : positive('--write-rate', String(parseSize(f['write-rate'], '--write-rate'))),
     timeBudgetMs: f['time-budget'] === undefined ? undefined : parseDuration('--time-budget', f['time-budget']),
     precision: parsePercentShare('--precision', f.precision, 0.5),
     fixedRate,

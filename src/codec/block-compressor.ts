@@ -128,13 +128,14 @@ export class BlockCompressor {
   /**
    * The framed payloads of `raws` (each as compress() gives it; every one a view of one new
    * array, kept as long as the caller likes), timed into compressNs: in one native call where
-   * the kernel does the setting.
+   * the kernel does the setting. `reuse`: the kernel's payloads are views of one of two arrays
+   * it reuses in turn, valid until the call after next (KernelCodec.compress).
    */
-  compressMany(raws: readonly Uint8Array[]): Uint8Array[] {
+  compressMany(raws: readonly Uint8Array[], reuse = false): Uint8Array[] {
     const k = this.kernelCodec()
     if (k) {
       const before = k.compressNs
-      const out = k.compress(raws)
+      const out = k.compress(raws, reuse)
       this.compressNs += k.compressNs - before
       return out
     }
@@ -144,14 +145,14 @@ export class BlockCompressor {
   /**
    * For zstd with the content checksum: the payloads of `raws` made from the same setting's without
    * it (`plain`), byte for byte what compressing them gives (KernelCodec.withChecksum), the hashing
-   * timed into compressNs. Null where the kernel does not do it: compress them then.
+   * timed into compressNs. Null where the kernel does not do it: compress them then. `reuse`: as compressMany's.
    */
-  withChecksumFrom(plain: readonly Uint8Array[], raws: readonly Uint8Array[]): Uint8Array[] | null {
+  withChecksumFrom(plain: readonly Uint8Array[], raws: readonly Uint8Array[], reuse = false): Uint8Array[] | null {
     if (this.compressionType !== CompressionType.ZSTD || !this.zstdChecksum) return null
     const k = this.kernelCodec()
     if (!k) return null
     const before = k.compressNs
-    const out = k.withChecksum(plain, raws)
+    const out = k.withChecksum(plain, raws, reuse)
     this.compressNs += k.compressNs - before
     return out
   }

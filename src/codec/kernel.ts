@@ -158,6 +158,9 @@ export class KernelCodec {
   private codec: unknown
   private readonly ns = new Float64Array(1)
   private readonly token = {}
+  /** The two output buffers reused in turn (compress and withChecksum with `reuse`). */
+  private readonly kept = [new Uint8Array(0), new Uint8Array(0)]
+  private turn = 0
 
   private constructor(
     private readonly lib: Library,
@@ -200,10 +203,24 @@ export class KernelCodec {
   }
 
   /**
-   * The framed payloads of `blocks`, each a view of one new array per call (held by the caller
-   * as long as it likes), RocksDB's framing included.
+   * An array of at least `bytes` for a call's payloads: a new one, or with `reuse` one of this
+   * codec's two, taken in turn (its payloads then last until the call after next).
    */
-  compress(blocks: readonly Uint8Array[]): Uint8Array[] {
+  private outputFor(bytes: number, reuse: boolean): Uint8Array {
+    if (!reuse) return new Uint8Array(bytes)
+    this.turn ^= 1
+    if (this.kept[this.turn].length < bytes)
+      this.kept[this.turn] = new Uint8Array(Math.max(bytes, this.kept[this.turn].length + (this.kept[this.turn].length >> 2)))
+    return this.kept[this.turn]
+  }
+
+  /**
+   * The framed payloads of `blocks`, RocksDB's framing included, each a view of one new array per
+   * call (held by the caller as long as it likes), or with `reuse` of one of this codec's two
+   * output arrays, valid until the call after next (no garbage per call: recompress compresses
+   * each batch under dozens of settings).
+   */
+  compress(blocks: readonly Uint8Array[], reuse = false): Uint8Array[] {
     if (!this.codec) throw new Error('KernelCodec used after close()')
     const n = blocks.length
     if (n === 0) return []
@@ -219,7 +236,8 @@ export class KernelCodec {
     if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
     let used = 0
     for (let i = 0; i < n; i++) used += outLens[i]
-    const out = scratch.output.slice(0, used)
+    const out = this.outputFor(used, reuse)
+    out.set(scratch.output.subarray(0, used))
     return splitByLengths(out, outLens, n)
   }
 
@@ -227,9 +245,9 @@ export class KernelCodec {
    * This setting's payloads (zstd with the content checksum) made from the same setting's without
    * it (`plain`, of `blocks`): the same frames, flagged, with the checksum appended, as zstd writes
    * them (native/codec-kernel.c sstkit_checksum_frames). The hashing's CPU goes to compressNs: it is
-   * what the checksum adds to the compression.
+   * what the checksum adds to the compression. `reuse`: as compress's.
    */
-  withChecksum(plain: readonly Uint8Array[], blocks: readonly Uint8Array[]): Uint8Array[] {
+  withChecksum(plain: readonly Uint8Array[], blocks: readonly Uint8Array[], reuse = false): Uint8Array[] {
     const n = plain.length
     if (n === 0) return []
     const src = this.gather(plain, 'input')
@@ -238,7 +256,7 @@ export class KernelCodec {
     const sizes = this.lengths(blocks, 'sizes')
     let cap = 0
     for (const p of plain) cap += p.length + 4
-    const out = new Uint8Array(cap)
+    const out = this.outputFor(cap, reuse)
     const outLens = new Uint32Array(n)
     const r = this.lib.checksumFrames(src, lens, raw, sizes, n, out, cap, outLens, this.ns)
     if (r !== 0) throw new Error(`the codec kernel could not add a checksum to frame ${-r - 1} of ${n}`)

@@ -45,11 +45,11 @@ export default class Advise extends SstCommand {
   }
 
   private async advise(paths: string[], flags: Parameters<typeof parseAdviseFlags>[0] & Record<string, unknown>): Promise<Advice> {
-    const { settings, notes, objective, limits, prices, timeBudgetMs, precision, fixedRate, shard, blockSizes } = parseAdviseFlags(flags)
+    const { settings, notes, objective, limits, prices, writeRate, timeBudgetMs, precision, fixedRate, shard, blockSizes } = parseAdviseFlags(flags)
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     try {
       const advice = await advise(paths, {
-        ...{ settings, notes, objective, limits, prices, timeBudgetMs, precision, shard, sampleRate: fixedRate },
+        ...{ settings, notes, objective, limits, prices, writeRate, timeBudgetMs, precision, shard, sampleRate: fixedRate },
         seed: flags.seed,
         jobs: flags.jobs,
         maxDictBytes: flags['max-dict-bytes'],

@@ -37,14 +37,23 @@ import type {
   Prices,
   SettingCost,
   SettingEstimate,
-  Timing,
   WorkloadAdvice,
 } from '../types/advice.js'
 import { decide, references } from './rule.js'
 import { nominalTimings } from './nominal.js'
 
-/** Below this span the LOGs are labelled a short span: rates from minutes may not be the day's. */
+/**
+ * Below this span the LOGs are a short span: rates from minutes may not be the day's (a burst, a
+ * bulk load, a benchmark). `--objective cost` prices on a short span's rates only when the user
+ * gives the rate (--write-rate); else the balanced rules decide, and a note says so.
+ */
 export const SHORT_SPAN_SECONDS = 3600
+
+/** The workload `--objective cost` may price on: measured over at least SHORT_SPAN_SECONDS, or at a rate the user gave. */
+export function pricedWorkload(workload: WorkloadAdvice | null | undefined): MeasuredWorkload | null {
+  const m = workload?.measured
+  return m && !m.shortSpan ? m : null
+}
 export const HOURS_PER_DAY = 24
 /** Hours in a month (365.25 × 24 / 12), for $/core-hour → $/month. */
 export const HOURS_PER_MONTH = 730.5
@@ -58,12 +67,13 @@ const BALANCED_BOTTOM = 8
 /** On-demand cloud prices of 2026 as a starting point: a vCPU-hour, a GB-month of block storage. */
 export const DEFAULT_PRICES: Readonly<Prices> = Object.freeze({ cpuPerCoreHour: 0.04, storagePerGBMonth: 0.08 })
 
-/** A setting's compression s/GB and decompression MB/s: this run's, or the reference speeds where those are noisy or missing. */
+/**
+ * A setting's compression s/GB and decompression MB/s as prices and decisions take them: the
+ * reference speeds (nominal.ts), the same on every run; this run's own timings are shown in the
+ * matrix, never priced on.
+ */
 export function speedsOf(x: SettingEstimate): { compressSecPerGB: number; decompressMBps: number | null; reference: boolean } {
-  const usable = (t: Timing) => t.value !== null && t.value > 0 && !t.noisy
-  if (x.setting.type === 'none') return { compressSecPerGB: 0, decompressMBps: null, reference: false }
-  if (usable(x.compressSecPerGB) && usable(x.decompressMBps))
-    return { compressSecPerGB: x.compressSecPerGB.value!, decompressMBps: x.decompressMBps.value, reference: false }
+  if (x.setting.type === 'none') return { compressSecPerGB: 0, decompressMBps: null, reference: true }
   const nominal = nominalTimings(x.setting)
   return { compressSecPerGB: nominal.compress.value ?? 0, decompressMBps: nominal.decompress.value, reference: true }
 }
@@ -112,7 +122,7 @@ export function settingCost(
   const inputGBps = inputPerSecond(m, shape, span) / 1e9
   const speeds = speedsOf(x)
   const compress = speeds.compressSecPerGB * inputGBps
-  const dictCores = x.setting.dict === 'none' ? 0 : (x.dictMsPerFile / 1000) * (m.files / span)
+  const dictCores = x.setting.dict === 'none' ? 0 : (x.dictReferenceMsPerFile / 1000) * (m.files / span)
   const cores = compress + dictCores
   const readCores = readCoresOf(x, shape, workload)
   const writtenPerDay = (m.writtenBytes / span) * 86400
@@ -341,7 +351,16 @@ export function costDecider(
     if (priced.length === 0) return { recommended: { estimate: today ?? candidates[0], reason: "keep today's setting: nothing evaluated" }, runnerUp: null }
     const [best, next] = priced
     const rate = m ? '' : ' (no write to this level in the LOG: storage only)'
-    const reason = `least total ${money(best.d.total)}/month: compression ${money(best.d.cpu)} + storage ${money(best.d.storage)}${rate}`
+    // The arithmetic behind the figures: what the compression is priced on, what the storage is.
+    const input = m && w ? (inputPerSecond(m, shape, w.spanSeconds) * 86400) / 1e9 : 0
+    const cpuWhy =
+      m && w && best.x.setting.type !== 'none'
+        ? ` (${input.toPrecision(3)} GB/day of input at ${speedsOf(best.x).compressSecPerGB.toPrecision(3)} s/GB, $${prices.cpuPerCoreHour}/core-hour)`
+        : m && w
+          ? ` (stored raw: ${input.toPrecision(3)} GB/day of input compressed by nothing)`
+          : ''
+    const storageWhy = ` (${(best.x.bytes.estimate / 1e9).toPrecision(3)} GB at $${prices.storagePerGBMonth}/GB-month)`
+    const reason = `least total ${money(best.d.total)}/month: compression ${money(best.d.cpu)}${cpuWhy} + storage ${money(best.d.storage)}${storageWhy}${rate}`
     return {
       recommended: { estimate: best.x, reason },
       runnerUp: next
@@ -369,7 +388,7 @@ export function balancedDecider(
   const shape: LevelShape = { ...group, todayRatio, meanBlockBytes: 0 }
   const inputGBps = inputPerSecond(m, shape, w.spanSeconds) / 1e9
   const filesPerSec = m.files / w.spanSeconds
-  const dictSecPerGB = (x: SettingEstimate) => (x.setting.dict === 'none' || inputGBps <= 0 ? 0 : ((x.dictMsPerFile / 1000) * filesPerSec) / inputGBps)
+  const dictSecPerGB = (x: SettingEstimate) => (x.setting.dict === 'none' || inputGBps <= 0 ? 0 : ((x.dictReferenceMsPerFile / 1000) * filesPerSec) / inputGBps)
   return (candidates, given, today) => {
     if (given.maxCompressSecPerGB === null) return decide(candidates, given, today)
     // What NEGLIGIBLE_CORES buys per input GB at this level's rate: a looser limit than the multiple on a database written slowly.

@@ -10,10 +10,12 @@
  * JavaScript (the kernel does not do them): their compression's overhead is
  * small beside the codec, their decompression's is not, so theirs keep the
  * earlier figures (16 KiB blocks of key-value text). zstd levels 12 and 15 are
- * interpolated log-linearly between the measured levels 9 and 19. Decisions use
- * only ratios between settings; the pricing (cost.ts) takes the figures as they
- * are where this run's own timing is noisy, and marks those costs as on
- * reference speeds.
+ * interpolated log-linearly between the measured levels 9 and 19.
+ *
+ * Every decision ranks on these figures, never on a run's own timings, so that the
+ * same database and seed give the same advice on an idle machine and on a busy one
+ * (docs/cpu.md); a run's timings are shown beside them. Dictionary building is
+ * modelled the same way, from the bytes ZDICT is given (nominalDictionaryMs).
  */
 import { zstdLevel } from '../codec/setting.js'
 import type { SettingSpec, Timing } from '../types/advice.js'
@@ -48,7 +50,20 @@ function exact(value: number | null): Timing {
   return { value, low: value, high: value, noisy: false }
 }
 
-/** The reference compression CPU (s/GB) and decompression speed (MB/s) of a setting. */
+/**
+ * What RocksDB's table builder spends on a dictionary beyond compressing with it and building it,
+ * s per GB of input: it buffers the file's data blocks until the dictionary is built, then replays
+ * them into the index and filter builders. bench/cpu-vs-rocksdb.mjs measured a dictionary
+ * setting's compaction at 0.71 s of CPU over its per-block timer on 103 MB of db_bench input
+ * (RocksDB 7.8.3, zstd 3 dict=raw; the same for finalize and train; 2026-12-06, bench/README.md).
+ */
+export const DICT_BUFFERING_SEC_PER_GB = 6.9
+
+/**
+ * The reference compression CPU (s/GB) and decompression speed (MB/s) of a setting; with a
+ * dictionary, RocksDB's buffering of the file's blocks (DICT_BUFFERING_SEC_PER_GB) included, its
+ * building not (nominalDictionaryMs: per file, from the samples).
+ */
 export function nominalTimings(s: SettingSpec): { compress: Timing; decompress: Timing } {
   if (s.type === 'none') return { compress: exact(null), decompress: exact(null) }
   let c = s.type === 'zstd' ? zstdCompressMBps(zstdLevel(s.level)) : (COMPRESS[s.type] ?? 100)
@@ -57,5 +72,28 @@ export function nominalTimings(s: SettingSpec): { compress: Timing; decompress: 
     c *= CHECKSUM_COMPRESS
     d *= CHECKSUM_DECOMPRESS
   }
-  return { compress: exact(1e9 / (c * 1e6)), decompress: exact(d) }
+  const buffering = s.dict === 'none' ? 0 : DICT_BUFFERING_SEC_PER_GB
+  return { compress: exact(1e9 / (c * 1e6) + buffering), decompress: exact(d) }
+}
+
+/**
+ * ZDICT's CPU over the samples a dictionary is built from, as sstkit's kernel method times it
+ * (thread CPU, best of 4, the same db_bench data; at 53fe7be on 2026-12-06): training
+ * (ZDICT_trainFromBuffer) grows sub-linearly with the samples, 52 ms for 0.2 MB to 310 ms for
+ * 3.3 MB, fitted as TRAIN_MS_PER_MB × MB^TRAIN_EXPONENT within 10%; finalizing
+ * (ZDICT_finalizeDictionary) compresses the samples at the setting's level plus
+ * FINALIZE_MS_PER_MB of statistics (level 1: 9 ms, 3: 12 ms, 19: 262 ms for 1.6 MB). A raw
+ * dictionary is its samples: nothing to build.
+ */
+const TRAIN_MS_PER_MB = 144
+const TRAIN_EXPONENT = 0.645
+const FINALIZE_MS_PER_MB = 4.5
+
+/** The reference CPU (ms) of building a setting's dictionary from `sampleBytes` of samples. */
+export function nominalDictionaryMs(s: SettingSpec, sampleBytes: number): number {
+  if (s.type !== 'zstd' || sampleBytes <= 0) return 0
+  const mb = sampleBytes / 1e6
+  if (s.dict === 'train') return TRAIN_MS_PER_MB * mb ** TRAIN_EXPONENT
+  if (s.dict === 'finalize') return mb * (1000 / zstdCompressMBps(zstdLevel(s.level)) + FINALIZE_MS_PER_MB)
+  return 0
 }

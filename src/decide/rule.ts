@@ -180,7 +180,11 @@ export function decide(
       runnerUp: { estimate: chosen, reason: `${bytes >= 0 ? '+' : '−'}${pct(Math.abs(bytes))} bytes${cpuComparison(chosen, today, speeds)}` },
     }
   }
-  if (chosen.setting.type === 'none' && chosen === smallest) reason = 'the data does not compress: store it raw'
+  if (today !== null && chosen === today && chosen !== smallest) {
+    // Today's won the tie among settings within MIN_GAIN of the smallest: the smallest saves too little to change.
+    const saving = 1 - size(smallest) / size(today)
+    reason = `keep today's setting: ${smallest.setting.label} would save only ${pct(saving)} (a change must save at least ${pct(MIN_GAIN)})`
+  } else if (chosen.setting.type === 'none' && chosen === smallest) reason = 'the data does not compress: store it raw'
   else if (chosen === smallest) reason = `smallest ${limits.describe}`
   else {
     const saving = 1 - size(smallest) / size(chosen)

@@ -116,6 +116,8 @@ export function finalizedDictionary(samples: Samples, maxDictBytes: number, leve
 export interface BuiltDictionary {
   bytes: Uint8Array
   ms: number
+  /** The sample bytes it was built from (what the reference model of its building is priced on, decide/nominal.ts). */
+  sampleBytes: number
 }
 
 /** Whether a configuration's dictionary is built from the file's own data (its samples). */
@@ -155,11 +157,11 @@ export function buildDictionaries(
   let trained: BuiltDictionary | undefined
   const finalized = new Map<number, BuiltDictionary>()
   for (const c of configs) {
-    if (c.dict === 'raw') out.set(c.id, { bytes: rawDictionary(raw!), ms: 0 })
+    if (c.dict === 'raw') out.set(c.id, { bytes: rawDictionary(raw!), ms: 0, sampleBytes: raw!.bytes.length })
     else if (c.dict === 'train') {
       if (!trained) {
         const r = timed(() => trainedDictionary(train!, opts.maxDictBytes))
-        trained = { bytes: r.v, ms: r.ms }
+        trained = { bytes: r.v, ms: r.ms, sampleBytes: train!.bytes.length }
       }
       out.set(c.id, trained)
     } else if (c.dict === 'finalize') {
@@ -167,7 +169,7 @@ export function buildDictionaries(
       let f = finalized.get(level)
       if (!f) {
         const r = timed(() => finalizedDictionary(train!, opts.maxDictBytes, level))
-        f = { bytes: r.v, ms: r.ms }
+        f = { bytes: r.v, ms: r.ms, sampleBytes: train!.bytes.length }
         finalized.set(level, f)
       }
       out.set(c.id, f)

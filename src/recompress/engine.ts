@@ -552,7 +552,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const stored = storedBaseline(shape, decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
-  if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0 })
+  if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0, sampleBytes: 0 })
   const byId = new Map<string, ConfigMeasurement>()
   for (const o of outputs) for (const m of o.results) byId.set(`${m.id}/${m.strategy}`, m)
   // Every task reads the same blocks; report skipped ones once.

@@ -80,6 +80,7 @@ export function estimateOfResult(r: RecompressResult, repeats: number, layoutSho
     dictFilesBuilt: r.dictBytes > 0 ? 1 : 0,
     dictBytesBuilt: r.dictBytes,
     dictMsPerFile: r.dictMs,
+    dictReferenceMsPerFile: r.dictMs,
     pareto: r.marks.includes('pareto'),
     // Sampling sums: every block's size was measured, so only the totals mean anything (no variance to carry; a
     // sampled decompression time is already scaled to every block, its interval in decompressMBps).

@@ -104,7 +104,7 @@ export function costTable(l: LevelAdvice): CostTable | null {
     ...(priced ? [{ header: '$/month', numeric: true }] : []),
   ]
   const rows = c.settings.map((s) => [
-    `${s.label === l.recommended.estimate.setting.label ? '→ ' : ''}${s.label}${c.today?.label === s.label ? ' (today)' : ''}${s.referenceSpeeds ? ' ~' : ''}`,
+    `${s.label === l.recommended.estimate.setting.label ? '→ ' : ''}${s.label}${c.today?.label === s.label ? ' (today)' : ''}`,
     cores(s.cores),
     s.cpuHoursPerDay.toFixed(2),
     ...(reads ? [s.readCores === null ? '' : cores(s.readCores)] : []),
@@ -116,9 +116,9 @@ export function costTable(l: LevelAdvice): CostTable | null {
   return { columns, rows }
 }
 
-export const COST_LEGEND = '~ CPU on reference speeds: this run timed the setting too noisily to price it'
+export const COST_LEGEND = "CPU at sstkit's reference speeds (docs/cpu.md), which every decision ranks on: the same on every run"
 
-/** Whether any priced setting is on reference speeds (for the legend of the cost tables). */
+/** Whether any priced setting is on reference speeds (every one is, since decisions rank on them): the cost tables' legend. */
 export function anyReferenceSpeeds(advice: Advice): boolean {
   return pricedLevels(advice).some(({ c }) => c.settings.some((s) => s.referenceSpeeds))
 }

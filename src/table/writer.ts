@@ -355,11 +355,13 @@ export class TableWriter {
    * the codec kernel where it does the setting, the batch timed as one (codec/kernel.ts). Does
    * nothing while blocks are buffered for a dictionary, under auto-skip (which decides per block),
    * or where the kernel does not do the setting; the blocks are then compressed one by one as added.
+   * Into a counting sink, which keeps nothing, the payloads (those onDataBlock sees too) live in two
+   * arrays the compressor reuses in turn: each is valid until the compressAhead after next.
    */
   compressAhead(raws: readonly Uint8Array[]): AheadBatch | null {
     const c = this.dataCompressor
     if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return null
-    return this.compressBatch(c, raws)
+    return this.compressBatch(c, raws, this.sink.countsOnly === true)
   }
 
   /**
@@ -372,19 +374,19 @@ export class TableWriter {
     const c = this.dataCompressor
     if (!c || this.buffered || this.o.skip || !c.batched) return false
     const before = c.compressNs
-    const payloads = c.withChecksumFrom(plain.payloads, plain.raws)
+    const payloads = c.withChecksumFrom(plain.payloads, plain.raws, this.sink.countsOnly === true)
     if (!payloads) return false
     // What compressing them with the checksum costs: the same compression, and the hashing.
     this.keepAhead(plain.raws, payloads, plain.ns + c.compressNs - before)
     return true
   }
 
-  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[]): AheadBatch | null {
+  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[], reuse = false): AheadBatch | null {
     const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
     const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
     if (tried.length === 0) return null
     const before = c.compressNs
-    const payloads = c.compressMany(tried)
+    const payloads = c.compressMany(tried, reuse)
     const ns = c.compressNs - before
     this.keepAhead(tried, payloads, ns)
     return { raws: tried, payloads, ns }
@@ -399,7 +401,8 @@ export class TableWriter {
   /**
    * Observes each data block's compression: recompress times it and checks the round trip.
    * `compressMs` is the block's compression CPU (its share of its batch's where compressed ahead);
-   * `attempted` whether compression was tried at all.
+   * `attempted` whether compression was tried at all. A payload compressed ahead into a counting
+   * sink is valid until the compressAhead after next (compressAhead).
    */
   onDataBlock?: (raw: Uint8Array, compressed: Uint8Array | null, compressMs: number, attempted: boolean) => void
 

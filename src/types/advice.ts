@@ -113,8 +113,10 @@ export interface SettingEstimate {
   /** Dictionaries actually built (files) and their bytes, trailers included: additive over shards. */
   dictFilesBuilt: number
   dictBytesBuilt: number
-  /** Dictionary building, ms per file (0 without a dictionary). */
+  /** Dictionary building, ms per file (0 without a dictionary): this run's timing. */
   dictMsPerFile: number
+  /** The same on the reference model (decide/nominal.ts), from the samples each dictionary was built from: what decisions rank on. */
+  dictReferenceMsPerFile: number
   /** On the size-against-CPU Pareto front of this level. */
   pareto: boolean
   sums: SampleSums
@@ -146,8 +148,9 @@ export interface LevelAdvice {
   /** Today's setting evaluated like the others (null when it is not one sstkit can evaluate, or the level was not sampled). */
   today: SettingEstimate | null
   /**
-   * What the CPU figures of `today`, `recommended` and `runnerUp` are: this run's timings, or reference speeds
-   * (nominal.ts, plus the dictionary building measured here) where this run's were too noisy to rank on. `matrix`
+   * What the CPU figures of `today`, `recommended` and `runnerUp` are: the reference speeds and the reference
+   * model of dictionary building (decide/nominal.ts), which every decision ranks on so that runs agree
+   * ('reference'); 'measured' only in advice written by releases that ranked on a run's own timings. `matrix`
    * always holds this run's timings.
    */
   cpuBasis: 'measured' | 'reference'
@@ -395,8 +398,11 @@ export interface MeasuredWorkload {
   events: number
   firstMicros: number
   lastMicros: number
+  /** The span every rate is over: the LOGs', or under --write-rate the span at which their bytes flow at that rate. */
   spanSeconds: number
   shortSpan: boolean
+  /** --write-rate: the bytes flushed a day given, and the LOGs' own span. */
+  writeRate?: { flushedPerDay: number; logSpanSeconds: number }
   levels: MeasuredLevel[]
   /** "Flush lasted … cpu microseconds" lines the LOGs hold (none before RocksDB 6.24). */
   flushCpuLines: number

@@ -32,12 +32,12 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('free CPU buys the smallest setting; dear CPU stores raw where the LOG saw writes', () => {
-    const storage = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '0', '--storage-price', '1000'])
+    const storage = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '0', '--storage-price', '1000', '--write-rate', '20GB'])
     for (const l of levelsOf(storage)) {
       const smallest = Math.min(...l.matrix.map((x) => x.bytes.estimate))
       expect(l.recommended.estimate.bytes.estimate).toBe(smallest)
     }
-    const cpu = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '1000000', '--storage-price', '0'])
+    const cpu = advise([dbs.overwrite, ...WHOLE, '--objective', 'cost', '--cpu-price', '1000000', '--storage-price', '0', '--write-rate', '20GB'])
     const priced = levelsOf(cpu).filter((l) => l.cost)
     expect(priced.length).toBeGreaterThan(0)
     for (const l of priced) expect(l.recommended.estimate.setting.type).toBe('none')

@@ -34,6 +34,7 @@ function estimate(setting: ReturnType<typeof spec>, bytes: number, cpu: number):
     dictFilesBuilt: 0,
     dictBytesBuilt: 0,
     dictMsPerFile: 0,
+    dictReferenceMsPerFile: 0,
     pareto: false,
     sums: emptySums(),
   }

@@ -82,6 +82,31 @@ describe('codec kernel', () => {
         expect(plain.withChecksumFrom(plain.compressMany(raws), raws)).toBeNull()
       })
 
+  it('with reuse, gives the same payloads in two arrays taken in turn, each valid until the call after next', () => {
+    const plain = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
+    const summed = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: true }, 5)
+    // The third smaller than the first, so that it fits the first's array.
+    const batches = [blocks.slice(0, 8), blocks.slice(8, 14), blocks.slice(2, 6)]
+    const expected = batches.map((b) => javascriptPayloads(CompressionType.ZSTD, 3, false, undefined, b))
+    const expectedSummed = batches.map((b) => javascriptPayloads(CompressionType.ZSTD, 3, true, undefined, b))
+    const same = (got: Uint8Array[], want: Uint8Array[]) => got.length === want.length && got.every((p, i) => Buffer.from(p).equals(Buffer.from(want[i])))
+    const first = plain.compressMany(batches[0], true)
+    const firstSummed = summed.withChecksumFrom(first, batches[0], true)!
+    const second = plain.compressMany(batches[1], true)
+    const secondSummed = summed.withChecksumFrom(second, batches[1], true)!
+    // The first call's payloads outlive the second call.
+    expect(same(first, expected[0]) && same(firstSummed, expectedSummed[0])).toBe(true)
+    expect(same(second, expected[1]) && same(secondSummed, expectedSummed[1])).toBe(true)
+    expect(second[0].buffer).not.toBe(first[0].buffer)
+    const third = plain.compressMany(batches[2], true)
+    expect(same(third, expected[2])).toBe(true)
+    // The third takes the first's array again; without reuse, every call has its own.
+    expect(third[0].buffer).toBe(first[0].buffer)
+    expect(plain.compressMany(batches[0])[0].buffer).not.toBe(plain.compressMany(batches[0])[0].buffer)
+    plain.close()
+    summed.close()
+  })
+
   it('reports the first block that does not come back, and a payload that does not decode', () => {
     const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
     const raws = blocks.slice(0, 5)

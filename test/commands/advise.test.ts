@@ -100,7 +100,7 @@ describe('sstkit advise on a database written by real RocksDB', () => {
     expect(md.status).toBe(0)
     expect(readFileSync(page, 'utf8')).toMatch(/<svg/)
     expect(readFileSync(page, 'utf8')).toContain('<section class="block-size">')
-  })
+  }, 240_000)
 
   it('--block-size chooses the candidates (today always among them), none leaves block size out', () => {
     const chosen = adviseJson([EXAMPLE, '--time-budget', '120s', '--block-size', '16KiB'])
@@ -215,7 +215,7 @@ describe('sstkit advise on plain files and damaged databases', () => {
     expect(text.stdout).toMatch(/--max-bytes +│ +│ +1\.00 KiB │ +does not fit │/)
     const md = sstkit(['advise', ...base, '--max-bytes', '85%', '--format', 'markdown'])
     expect(md.stdout).toMatch(/- \*\*--max-bytes:\*\* .*: the projected total fits/)
-  })
+  }, 240_000)
 
   it('usage errors are exit 2 and name the flag', () => {
     for (const [args, message] of [

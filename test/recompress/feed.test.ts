@@ -21,7 +21,7 @@ describe('the shared source pass', () => {
     const { out, ins } = makeFeed(2)
     const writer = new FeedWriter(out)
     const sent = [[block(1, 100), block(2, 0), block(3, 20000)], [block(4, 5)]]
-    const dictionaries = new Map([[3, { bytes: Uint8Array.of(1, 2, 3), ms: 4.5 }]])
+    const dictionaries = new Map([[3, { bytes: Uint8Array.of(1, 2, 3), ms: 4.5, sampleBytes: 3 }]])
     writer.dictionaries(dictionaries)
     for (const b of sent) writer.post(b)
     writer.end()

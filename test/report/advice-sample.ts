@@ -150,6 +150,7 @@ function estimateOf(c: Codec, shape: LevelShape, todayBytes: number, rnd: () => 
     rejectedShare: rejected / n,
     dictBytes,
     dictMsPerFile: c.dict === 'train' ? 118 : c.dict === 'finalize' ? 13 : 0,
+    dictReferenceMsPerFile: c.dict === 'train' ? 200 : c.dict === 'finalize' ? 12 : 0,
     pareto: false,
     dictFilesBuilt: 0,
     dictBytesBuilt: 0,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/types/advice.js'
-import { levelCost, NEGLIGIBLE_CORES, rateWeightedLimits, speedsOf } from '../../src/decide/cost.js'
+import { levelCost, NEGLIGIBLE_CORES, rateWeightedLimits, SHORT_SPAN_SECONDS, speedsOf } from '../../src/decide/cost.js'
 import { measureWorkload } from '../../src/advise/workload.js'
 import { limitsFor, references } from '../../src/decide/rule.js'
 import { renderAdviceText } from '../../src/report/advise.js'
@@ -40,11 +40,14 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   const dbs: Record<string, string> = {}
   let balanced: Advice
   let cfsCost: Advice
+  let cfsShort: Advice
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-'))
     for (const name of ['fill', 'cfs', 'quiet', 'reopen']) dbs[name] = writeWorkload(name, join(dir, name))
     balanced = advise([dbs.fill, ...WHOLE])
-    cfsCost = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
+    // db_bench's LOG spans seconds: cost prices it only at a rate given.
+    cfsCost = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1', '--write-rate', '20GB'])
+    cfsShort = advise([dbs.cfs, ...WHOLE, '--objective', 'cost', '--cpu-price', '0.05', '--storage-price', '0.1'])
   }, 180_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -216,8 +219,30 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       if (!l.cost) continue
       const least = Math.min(...l.cost.settings.map((s) => s.dollarsPerMonth!))
       expect(l.cost.recommended.dollarsPerMonth).toBeCloseTo(least, 12)
-      expect(l.recommended.reason).toMatch(/^least total \S+\/month: compression \S+ \+ storage \S+/)
+      // The arithmetic behind the figures: the input a day at the setting's speed, the bytes at the storage price.
+      expect(l.recommended.reason).toMatch(
+        /^least total \S+\/month: compression \S+ \((\S+ GB\/day of input at \S+ s\/GB, \$0\.05\/core-hour|stored raw: \S+ GB\/day of input compressed by nothing)\) \+ storage \S+ \(\S+ GB at \$0\.1\/GB-month\)/,
+      )
     }
+    // At the rate given: the LOG's shape kept, its flushes scaled to 20 GB a day.
+    const m = a.workload!.measured!
+    expect(m.writeRate?.flushedPerDay).toBe(20e9)
+    const flushed = m.levels.reduce((n, l) => n + l.flushBytes, 0)
+    expect((flushed / m.spanSeconds) * 86400).toBeCloseTo(20e9, -3)
+    expect(a.workload!.note).toMatch(/priced at --write-rate 20\.0 GB\/day flushed \(the LOG measured \S+ \S+\/day\)/)
+  })
+
+  it('--objective cost on a LOG spanning under an hour, without --write-rate: the balanced rules decide, and a note says why', () => {
+    const m = cfsShort.workload!.measured!
+    expect(m.shortSpan).toBe(true)
+    expect(m.spanSeconds).toBeLessThan(SHORT_SPAN_SECONDS)
+    expect(cfsShort.notes.join('\n')).toMatch(
+      /--objective cost: the info LOG spans \S+ s, under the 60\.0 min a measured write rate is priced from .*give --write-rate/,
+    )
+    const balancedCfs = advise([dbs.cfs, ...WHOLE])
+    const picks = (a: Advice) => levelsOf(a).map((l) => [l.columnFamily, l.level, l.recommended.estimate.setting.label, l.recommended.reason])
+    expect(picks(cfsShort)).toEqual(picks(balancedCfs))
+    for (const l of levelsOf(cfsShort)) expect(l.recommended.reason).not.toMatch(/least total/)
   })
 
   it('a LOG without events (info_log_level=WARN): one line, the fixed rules, no prices', () => {
