@@ -480,6 +480,7 @@ export async function attachBlockSizes(
     .filter((f) => names.includes(f.name))
     .map((family) => ({ family, levels: levelsOf(family.name) }))
     .sort((a, b) => bytes(b.levels) - bytes(a.levels))
+  const notAdvised = new Map<string, BlockSizeNotAdvised>()
   let left = order.length
   for (const { family, levels } of order) {
     const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
@@ -490,10 +491,15 @@ export async function attachBlockSizes(
       { ...run, budgetMs: Math.max(0, end - performance.now()) / left-- },
       compressionOf && ((level) => compressionOf(family.name, level)),
     )
-    if (advice && 'notAdvised' in advice) {
-      notes.push(`block_size of column family "${family.name}" not advised: ${advice.notAdvised}`)
-      if (advice.problem) problems.push(advice.problem)
-    } else if (advice) family.blockSize = advice
+    if (advice && 'notAdvised' in advice) notAdvised.set(family.name, advice)
+    else if (advice) family.blockSize = advice
+  }
+  // Notes and problems in the column families' order, whatever order they were evaluated in.
+  for (const family of families) {
+    const n = notAdvised.get(family.name)
+    if (!n) continue
+    notes.push(`block_size of column family "${family.name}" not advised: ${n.notAdvised}`)
+    if (n.problem) problems.push(n.problem)
   }
   return { notes, problems }
 }
