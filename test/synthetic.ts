@@ -191,8 +191,8 @@ export function propertiesEditedCopy(path: string, out: string, from: string, to
 /**
  * A table in LevelDB's format (48-byte footer with LevelDB's magic, no properties block, CRC32c)
  * whose data blocks are raw deflate under compression id 4, as Mojang's LevelDB fork (Minecraft
- * Bedrock worlds, its kZlibRawCompression) writes them. Synthetic: no Mojang writer is available
- * here, so the blocks are framed by this function (node's deflateRaw), not by that fork.
+ * Bedrock worlds, its ZlibCompressorRaw) writes them, but the index kept raw. Synthetic: framed by this
+ * function (node's deflateRaw), not by that fork; the fork's own table is test/fixtures/found/mojang-zlib.
  * `blockPayload` may replace a data block's stored bytes (to store ones that are not raw deflate).
  */
 export function writeSyntheticMojangTable(

@@ -22,7 +22,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
-import { collectGarbage } from '../util/garbage.js'
+import { collectGarbage, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
@@ -382,7 +382,7 @@ function evaluateWith(
     batchBytes = 0
     // Each batch leaves its blocks and read windows behind as dead buffers (util/garbage.ts), and JS
     // objects that a young collection promotes: looked at every batch (a look costs microseconds).
-    collectGarbage(BATCH_COLLECT_GROWTH_BYTES)
+    if (collectGarbage(BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
   }
   const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
@@ -405,7 +405,7 @@ function evaluateWith(
   for (const s of states) {
     const sum = s.writer.finish()
     // Each writer's index is built at finish (~0.6 MB on a file of 32,000 blocks, and its builder's garbage).
-    collectGarbage(BATCH_COLLECT_GROWTH_BYTES)
+    if (collectGarbage(BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
     // The last block is written at finish: its round trip and repeats.
     roundTripPending(s, repeat)
     if (repeaters) repeatCompression(s, repeaters.get(s)!, repeat)

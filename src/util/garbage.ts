@@ -14,6 +14,7 @@
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import { createRequire } from 'node:module'
 
 /**
  * This thread's ArrayBuffer contents (with its few other external bytes), as V8 counts them:
@@ -118,4 +119,23 @@ function reapplyGrowthFactor(): void {
   } catch {
     youngKeptSmall = false // not allowed here: V8's own sizing
   }
+}
+
+let trimmer: ((pad: number) => number) | null | undefined
+/**
+ * Give the pages malloc holds free back to the system (glibc's malloc_trim, through koffi; a
+ * no-op elsewhere). The buffers a collection frees go back to malloc's arenas, where memory
+ * between live blocks stays in the RSS: after a lane's collections, trimming took recompress's
+ * default matrix on an 8 MB ZSTD file from 136 to 129 MB, at no CPU measured.
+ */
+export function trimMallocArenas(): void {
+  if (trimmer === undefined) {
+    try {
+      const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
+      trimmer = koffi.load('libc.so.6').func('int malloc_trim(size_t)') as (pad: number) => number
+    } catch {
+      trimmer = null // not glibc
+    }
+  }
+  trimmer?.(0)
 }

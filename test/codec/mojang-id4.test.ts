@@ -1,8 +1,9 @@
 /**
  * Compression id 4 in a table of LevelDB's format: RocksDB's LZ4, but Mojang's LevelDB fork (Minecraft
- * Bedrock worlds) writes raw deflate under it (kZlibRawCompression = 0x4 in that fork's options.h; its
- * id 2 is zlib with a header). The tables here are SYNTHETIC (test/synthetic.ts writeSyntheticMojangTable):
- * no Mojang writer is available here, so they stand for that fork's framing, not for its bytes.
+ * Bedrock worlds) writes raw deflate under it (its ZlibCompressorRaw; kZlibRawCompression = 0x4 in later
+ * forks; its id 2 is zlib with a header). The tables here are SYNTHETIC (test/synthetic.ts
+ * writeSyntheticMojangTable), for what no real table shows: a damaged id-4 block, and id 4 in RocksDB's own
+ * formats. A table the fork itself wrote: test/commands/mojang-zlib.test.ts (test/fixtures/found/mojang-zlib).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
