@@ -45,7 +45,7 @@ export interface CliResult {
 }
 
 /** Run the built `sstkit` binary (as users do). */
-export function sstkit(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): CliResult {
+export function sstkit(args: string[], opts: { input?: string; env?: Record<string, string>; timeout?: number } = {}): CliResult {
   assertFreshBuild()
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {
     cwd: ROOT,
@@ -53,7 +53,7 @@ export function sstkit(args: string[], opts: { input?: string; env?: Record<stri
     input: opts.input,
     env: { ...process.env, ...opts.env, FORCE_COLOR: '0' },
     maxBuffer: 256 * 1024 * 1024,
-    timeout: 120_000,
+    timeout: opts.timeout ?? 120_000,
   })
   if (r.error) throw r.error
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }

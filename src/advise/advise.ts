@@ -17,7 +17,7 @@ import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpe
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
 import { applyBlockSizes, attachBlockSizes, BLOCK_SIZE_CANDIDATES, levelCompressionOf } from './block-size.js'
-import { adviseGroups, smallDatabaseBudgetMs } from './engine.js'
+import { adviseGroups, liveBytes, SMALL_DATABASE_BYTES, smallDatabaseBudgetMs } from './engine.js'
 import type { AdviseOptions } from './engine-options.js'
 import { heldToOriginal, resolveInputs } from './inputs.js'
 import { applyPlan } from './apply-plan.js'
@@ -147,6 +147,9 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
               ? 'an objective, not explicit limits'
               : null
     const withBlockSizes = blockSizes !== false && blockSizes.length > 0 && blockSizeSkipped === null
+    // A database under SMALL_DATABASE_BYTES: its levels keep the whole budget, and its block size re-cuts its two files a
+    // level whatever the clock (a few megabytes bound their cost), so that neither depends on how busy the machine is.
+    const small = withBlockSizes && liveBytes(inputs.groups) < SMALL_DATABASE_BYTES
     let advice: Advice
     let smallBudgetMs: number | null = null
     try {
@@ -158,7 +161,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         precision: request.precision ?? DEFAULT_PRECISION,
         timeBudgetMs,
         // The block size evaluation's share of the budget is kept for it: the levels' sampling ends before.
-        keptShare: withBlockSizes ? BLOCK_SIZE_BUDGET_SHARE : 0,
+        keptShare: withBlockSizes && !small ? BLOCK_SIZE_BUDGET_SHARE : 0,
         // Without a time budget of its own, a small database answers at once.
         smallAtOnce: request.timeBudgetMs === undefined,
         seed: request.seed ?? DEFAULT_SEED,
@@ -220,7 +223,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
           prices: request.prices ?? DEFAULT_PRICES,
           seed: request.seed ?? DEFAULT_SEED,
           budgetMs: Math.max(0, end - performance.now()),
-          floorAnyTime: smallBudgetMs !== null,
+          floorAnyTime: small,
           // --sample: the same share of each level's files, not the clock.
           fileShare: request.sampleRate ?? null,
           jobs: request.jobs,

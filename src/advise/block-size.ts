@@ -470,23 +470,36 @@ export async function attachBlockSizes(
   const end = performance.now() + run.budgetMs
   const notes: string[] = []
   const problems: NonNullable<BlockSizeNotAdvised['problem']>[] = []
-  let left = names.length
-  for (const family of families) {
-    const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
-    if (!cfOptions || !names.includes(family.name)) continue
-    const levels = groups
-      .filter((g) => g.columnFamily === family.name && g.level !== null)
+  const levelsOf = (name: string) =>
+    groups
+      .filter((g) => g.columnFamily === name && g.level !== null)
       .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size ?? sizeOnDisk(f.path) })) }))
+  const bytes = (levels: ReturnType<typeof levelsOf>) => levels.reduce((n, l) => n + l.files.reduce((m, f) => m + f.size, 0), 0)
+  // The largest column family first: where block size moves the most bytes, should the time not reach them all.
+  const order = families
+    .filter((f) => names.includes(f.name))
+    .map((family) => ({ family, levels: levelsOf(family.name) }))
+    .sort((a, b) => bytes(b.levels) - bytes(a.levels))
+  const notAdvised = new Map<string, BlockSizeNotAdvised>()
+  let left = order.length
+  for (const { family, levels } of order) {
+    const cfOptions = options.columnFamilies.find((c) => c.name === family.name)
+    if (!cfOptions) continue
     const advice = await adviseBlockSize(
       { name: family.name, levels },
       cfOptions,
       { ...run, budgetMs: Math.max(0, end - performance.now()) / left-- },
       compressionOf && ((level) => compressionOf(family.name, level)),
     )
-    if (advice && 'notAdvised' in advice) {
-      notes.push(`block_size of column family "${family.name}" not advised: ${advice.notAdvised}`)
-      if (advice.problem) problems.push(advice.problem)
-    } else if (advice) family.blockSize = advice
+    if (advice && 'notAdvised' in advice) notAdvised.set(family.name, advice)
+    else if (advice) family.blockSize = advice
+  }
+  // Notes and problems in the column families' order, whatever order they were evaluated in.
+  for (const family of families) {
+    const n = notAdvised.get(family.name)
+    if (!n) continue
+    notes.push(`block_size of column family "${family.name}" not advised: ${n.notAdvised}`)
+    if (n.problem) problems.push(n.problem)
   }
   return { notes, problems }
 }

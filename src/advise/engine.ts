@@ -28,8 +28,7 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
   const labels = (xs: SettingSpec[]) => xs.map((s) => s.label).join(',')
   // Asked for (no --time-budget), with the default matrix (no --types): a matrix of one's own gets the budget.
   if (!opts.smallAtOnce || opts.fixedRate !== null || labels(opts.settings) !== labels(defaultSettings())) return null
-  let bytes = 0
-  for (const g of inputs) for (const f of g.files) bytes += f.size ?? sizeOnDisk(f.path)
+  const bytes = liveBytes(inputs)
   if (bytes >= SMALL_DATABASE_BYTES) return null
   const narrowed = opts.objective !== 'size'
   const budget = Math.min(opts.timeBudgetMs, SMALL_DATABASE_BUDGET_MS)
@@ -39,6 +38,13 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
     : `${what}: a time budget of ${formatSeconds(budget)} (--time-budget gives it more)`
   // One thread: starting a worker costs more than it would save on a few megabytes.
   return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
+}
+
+/** The bytes of the inputs' live files. */
+export function liveBytes(inputs: GroupInput[]): number {
+  let bytes = 0
+  for (const g of inputs) for (const f of g.files) bytes += f.size ?? sizeOnDisk(f.path)
+  return bytes
 }
 
 /** The time budget a small database answers within (forSmallDatabase), ms; null when it is not answered at once. */

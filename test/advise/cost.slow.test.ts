@@ -41,7 +41,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     const priced = levelsOf(cpu).filter((l) => l.cost)
     expect(priced.length).toBeGreaterThan(0)
     for (const l of priced) expect(l.recommended.estimate.setting.type).toBe('none')
-  }, 120_000)
+  }, 300_000)
 
   it('statistics on: reads priced on the bottommost level from rocksdb.block.cache.data.miss, and said so', () => {
     const a = advise([dbs.statistics, ...WHOLE])
@@ -65,7 +65,7 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
       }
     }
     expect(bottom).toBeGreaterThan(0)
-  }, 120_000)
+  }, 300_000)
 
   it('without a measured workload: says so, and the balanced rules decide', () => {
     const cost = advise([dbs.quiet, ...WHOLE, '--objective', 'cost'])
