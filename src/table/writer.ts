@@ -21,6 +21,7 @@ import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { compressBlock } from '../codec/compression.js'
 import { withPeakLock } from '../codec/peak-lock.js'
+import { collectGarbage, trimMallocArenas } from '../util/garbage.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -652,7 +653,14 @@ function compressIndexBlock(raw: Uint8Array, o: TableWriterOptions): Uint8Array 
         c.close()
       }
     }
-    const framed = raw.length >= LARGE_INDEX_BYTES ? withPeakLock(once) : once()
+    // A large one on as little memory as the thread can hold: its dead buffers collected and given back first.
+    const framed =
+      raw.length >= LARGE_INDEX_BYTES
+        ? withPeakLock(() => {
+            if (collectGarbage(0)) trimMallocArenas()
+            return once()
+          })
+        : once()
     if (framed) return framed
   }
   return compressBlock(o.compressionType, raw, { formatVersion: o.formatVersion, level: o.level ?? undefined, zstdChecksum: o.zstdChecksum })
