@@ -1,4 +1,4 @@
-/** The `verify` report: one line per clean file, a CORRUPT line and its problems otherwise. */
+/** The `verify` report: one line per clean file, a CORRUPT (or NOT SUPPORTED) line and its problems otherwise. */
 import { printableLine } from '../errors.js'
 import { blockCountText } from './layout.js'
 
@@ -27,16 +27,20 @@ export interface VerifyProblemJson {
   block: string
   offset: number | null
   message: string
+  /** sstkit does not read this format or codec: not damage. */
+  unsupported?: true
 }
 
 /**
- * The human report of one verified file: OK with counts, or CORRUPT with each problem; then
- * its notes, and one line when key order was not checked at all.
+ * The human report of one verified file: OK with counts, or CORRUPT with each problem (NOT
+ * SUPPORTED when every problem is a format or codec sstkit does not read: an intact file is never
+ * called corrupt for that); then its notes, and one line when key order was not checked at all.
  */
 export function verifyText(r: VerifyJson): string {
+  const verdict = r.problems.length > 0 && r.problems.every((p) => p.unsupported) ? 'NOT SUPPORTED' : 'CORRUPT'
   const lines = r.ok
     ? [`${r.file}: OK (${blockCountText(r.blocksChecked)}, ${r.dataBlocks} data blocks, ${r.entries} entries, ${r.rangeDeletions} range deletions)`]
-    : [`${r.file}: CORRUPT (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'})`]
+    : [`${r.file}: ${verdict} (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'})`]
   for (const p of r.problems) lines.push(`  ${problemLine(p)}`)
   for (const n of r.notes) lines.push(`  note: ${problemLine(n)}`)
   // A table that records no comparator was still compared bytewise: its notes say what that found.

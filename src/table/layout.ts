@@ -57,6 +57,8 @@ export interface LayoutBlock {
   readonly checksum: 'ok' | 'mismatch' | 'unchecked'
   /** Why the block could not be read or decoded, if so. */
   readonly problem?: string
+  /** The problem is a format or codec sstkit does not read (a NotSupportedError), not damage. */
+  readonly unsupported?: true
 }
 
 export interface LayoutTotals {
@@ -146,7 +148,7 @@ interface PendingBlock {
 
 /** A walk failure becomes the block's problem when describing the block found none. */
 function withWalkError(b: LayoutBlock, walkError: unknown): LayoutBlock {
-  return walkError !== undefined && !b.problem ? { ...b, problem: messageOf(walkError) } : b
+  return walkError !== undefined && !b.problem ? { ...b, problem: messageOf(walkError), ...unsupportedOf(walkError) } : b
 }
 
 /**
@@ -286,6 +288,7 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
   let raw: RawBlock
   let checksum: LayoutBlock['checksum'] = 'ok'
   let problem: string | undefined
+  let unsupported: { unsupported?: true } = {}
   try {
     raw = table.readRaw(p.handle, `${p.kind} block`, false)
   } catch (e) {
@@ -304,6 +307,7 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
     try {
       uncompressedSize = declaredUncompressedSize(raw.compressionType, raw.payload, table.formatVersion, raw.handle.offset) ?? null
     } catch (e) {
+      if (problem === undefined) unsupported = unsupportedOf(e)
       problem ??= messageOf(e)
     }
   }
@@ -312,6 +316,7 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
       const dict = p.isData ? (table.dictionary() ?? undefined) : undefined
       uncompressedSize = decompressRawBlock(raw, table.formatVersion, `${p.kind} block`, dict).length
     } catch (e) {
+      if (problem === undefined) unsupported = unsupportedOf(e)
       problem ??= messageOf(e)
     }
   }
@@ -326,8 +331,13 @@ function describeBlock(table: Table, p: Pick<PendingBlock, 'kind' | 'name' | 'ha
     uncompressedSize,
     storedChecksum: raw.storedChecksum,
     checksum,
-    ...(problem ? { problem } : {}),
+    ...(problem ? { problem, ...unsupported } : {}),
   }
+}
+
+/** `{ unsupported: true }` for an error that is a format or codec sstkit does not read, else nothing. */
+function unsupportedOf(e: unknown): { unsupported?: true } {
+  return e instanceof NotSupportedError ? { unsupported: true } : {}
 }
 
 function problemBlock(kind: BlockKind, name: string, handle: BlockHandle, e: unknown): LayoutBlock {
@@ -343,6 +353,7 @@ function problemBlock(kind: BlockKind, name: string, handle: BlockHandle, e: unk
     storedChecksum: null,
     checksum: 'unchecked',
     problem: messageOf(e),
+    ...unsupportedOf(e),
   }
 }
 

@@ -16,7 +16,7 @@
  */
 import { BlockIter } from '../format/block.js'
 import { ChecksumType } from '../format/checksum-type.js'
-import { errorCode, SstkitError } from '../errors.js'
+import { errorCode, NotSupportedError, SstkitError } from '../errors.js'
 import { decodeFooter, FOOTER_BYTES } from '../format/footer.js'
 import { bytewiseComparator, compareUserToInternal } from '../format/internal-key.js'
 import { COMPRESSION_DICT_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
@@ -48,6 +48,8 @@ export interface VerifyProblem {
   readonly block: string
   readonly offset: number | null
   readonly message: string
+  /** A format or codec sstkit does not read (a NotSupportedError), not damage: absent otherwise. */
+  readonly unsupported?: true
 }
 
 export interface VerifyResult {
@@ -253,14 +255,14 @@ class Findings {
     this.policy = orderPolicy(table)
   }
 
-  add(block: string, offset: number | null, message: string): void {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ block, offset, message })
+  add(block: string, offset: number | null, message: string, unsupported = false): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(unsupported ? { block, offset, message, unsupported } : { block, offset, message })
   }
 
-  /** An error while reading the structure at `offset`: a problem there (or where the error says). */
+  /** An error while reading the structure at `offset`: a problem there (or where the error says); one sstkit cannot read, so marked. */
   addError(block: string, offset: number | null, e: unknown, prefix = ''): void {
     const p = problemOf(e, offset)
-    this.add(block, p.offset, prefix + p.message)
+    this.add(block, p.offset, prefix + p.message, e instanceof NotSupportedError)
   }
 
   /** A key or separator out of order: a problem, or under an assumed comparator one summarising note. */
@@ -307,7 +309,7 @@ function checkMetaBlocks(table: Table, findings: Findings): number {
     if (!b.problem) continue
     // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
     const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
-    findings.add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at))
+    findings.add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at), b.unsupported === true)
   }
   return checked
 }

@@ -65,14 +65,17 @@ describe("a table of Mojang's LevelDB fork (raw deflate under id 4, written by t
     expect(r.stderr).toBe(`sstkit: ${TABLE}: ${INDEX_LINE}\n`)
   })
 
-  it('verify: the index block named, as not RocksDB’s LZ4 here; exit 1', () => {
+  it('verify: the index block named, as not RocksDB’s LZ4 here; an intact file is NOT SUPPORTED, never CORRUPT; exit 1', () => {
     const r = sstkit(['verify', TABLE])
     expect(r.status).toBe(1)
+    expect(r.stdout).toMatch(/: NOT SUPPORTED \(\d+ problems?\)\n/)
+    expect(r.stdout).not.toContain('CORRUPT')
     expect(r.stdout).toContain(`index at offset ${INDEX_OFFSET}: index block: ${NOT_LZ4}`)
     expectNoLz4ErrorNorTrace(r.stdout + r.stderr)
     const j = JSON.parse(sstkit(['verify', TABLE, '--json']).stdout)
     const problems = (Array.isArray(j) ? j[0] : j).problems as { block: string; offset: number; message: string }[]
-    expect(problems[0]).toMatchObject({ block: 'index', offset: INDEX_OFFSET })
+    expect(problems[0]).toMatchObject({ block: 'index', offset: INDEX_OFFSET, unsupported: true })
+    expect(problems.every((p) => (p as { unsupported?: boolean }).unsupported === true)).toBe(true)
     expect(problems[0].message).toContain(NOT_LZ4)
   })
 
