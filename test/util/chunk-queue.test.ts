@@ -2,7 +2,7 @@
  * The shared chunk queue (src/util/chunk-queue.ts) on one thread: the
  * protocol's rules (order, room, close) and chunkExtent's refusals. Several
  * threads claiming from it are tested through scan and verify
- * (test/scan/parallel.test.ts, test/verify/parallel.test.ts).
+ * (test/scan/parallel.slow.test.ts, test/verify/parallel.slow.test.ts).
  */
 import { describe, expect, it } from 'vitest'
 import { ChunkQueue, chunkExtent, MAX_CHUNK_HANDLES } from '../../src/util/chunk-queue.js'
