@@ -18,14 +18,14 @@
  *   npm run build && UPDATE_GOLDEN=1 npx vitest run test/golden
  * and review the change with `git diff test/golden`.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { ROOT, sstkit } from '../helpers.js'
-import { formatGolden, type GoldenCase, parseGolden } from './datadriven.js'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from '../helpers.js'
+import { parseGolden } from './datadriven.js'
+import { describeGoldenFiles } from './runner.js'
 
 const DIR = join(ROOT, 'test/golden/advise')
-const UPDATE = process.env.UPDATE_GOLDEN === '1'
 const FILES = readdirSync(DIR)
   .filter((f) => f.endsWith('.txt'))
   .sort()
@@ -130,30 +130,4 @@ describe('advise golden files', () => {
   })
 })
 
-for (const file of FILES) {
-  describe(file, () => {
-    const path = join(DIR, file)
-    const golden = parseGolden(readFileSync(path, 'utf8'), file)
-    const actual: GoldenCase[] = []
-
-    for (const [i, expected] of golden.cases.entries()) {
-      it(`$ sstkit ${expected.args.join(' ')}`, () => {
-        const r = sstkit(expected.args)
-        const got: GoldenCase = { args: expected.args, stdout: normalise(r.stdout), stderr: normalise(r.stderr), status: r.status }
-        actual[i] = got
-        if (UPDATE) return
-        expect(got.stdout, 'stdout').toBe(expected.stdout)
-        expect(got.stderr, 'stderr').toBe(expected.stderr)
-        expect(got.status, 'exit code').toBe(expected.status)
-      })
-    }
-
-    afterAll(() => {
-      if (!UPDATE || actual.length !== golden.cases.length || actual.includes(undefined as never)) return
-      const text = formatGolden({ header: golden.header, cases: actual })
-      const back = parseGolden(text, file)
-      if (JSON.stringify(back.cases) !== JSON.stringify(actual)) throw new Error(`${file}: output does not round-trip through the golden format`)
-      writeFileSync(path, text)
-    })
-  })
-}
+describeGoldenFiles(DIR, FILES, normalise)
