@@ -154,7 +154,7 @@ function fileRatios(st: GroupState, i: number, dict: number): { ratios: number[]
     const y = s.certainC + a * restBlocks + b * restBytes + residuals
     return y / Math.max(1, f.fileSize)
   })
-  // Small files were read whatever their draw: they are their own, not a sample of the unread files.
+  // Small files are read whatever their draw: they are their own, not a sample of the unread files.
   const large = st.group.files.flatMap((f, fi) => (f.small ? [] : [fi]))
   return { ratios: large.map((fi) => ratios[fi]), dicts: st.settings[i].dict === 'none' ? [] : large.map((fi) => dicts[fi]) }
 }

@@ -46,7 +46,7 @@ export interface PopulationFile {
    * a regression fitted on full blocks would extrapolate to badly whenever the sample missed it).
    */
   certain: number[]
-  /** Read first, whatever its draw, and left out of the ratios the unread files are estimated at (smallFirst). */
+  /** Read early, whatever its draw, and left out of the ratios the unread files are estimated at (smallEarly). */
   small?: boolean
 }
 
@@ -210,22 +210,26 @@ export function sizeProportionalOrder<T extends InputFile>(files: T[], seed: num
   return keyed.sort((a, b) => a.key - b.key || a.i - b.i).map((k) => k.f)
 }
 
-/** Files under this share of their level's median size on disk are read first (smallFirst). */
+/** Files under this share of their level's median size on disk are read early (smallEarly). */
 export const SMALL_FILE_SHARE = 0.25
 
 /**
- * A level's small files (under SMALL_FILE_SHARE of the median), marked and put first, the rest in their
- * size-proportional order: a compaction's last output file is unlike the others in more than size (its
- * dictionary is sampled from all of its blocks, not the first target-size bytes of them, and its fixed parts
- * weigh more), so no ratio of the large files read predicts it, while reading it costs little. They are read
- * with certainty, and the unread files are estimated from the large files read alone.
+ * A level's files in the order they are read: the first MIN_FILES_READ large ones of the size-proportional
+ * order (read whatever the clock says), then its small files (under SMALL_FILE_SHARE of the median, marked),
+ * then the other large ones. A compaction's last output file is unlike the others in more than size (its
+ * dictionary is sampled from all of its blocks, not from the first target-size bytes of them, and its fixed
+ * parts weigh more), so no ratio of the large files read predicts it, while reading it costs little. The unread
+ * files are estimated from the large files read alone; a small file the time budget leaves unread is
+ * estimated with them.
  */
-export function smallFirst<T extends InputFile & { size: number }>(ordered: T[]): T[] {
+export function smallEarly<T extends InputFile & { size: number }>(ordered: T[]): T[] {
   if (ordered.length < 3) return ordered
   const sizes = ordered.map((f) => f.size).sort((a, b) => a - b)
-  const median = sizes[sizes.length >> 1]
-  const small = ordered.filter((f) => f.size < SMALL_FILE_SHARE * median).map((f) => ({ ...f, small: true }))
-  return small.length === 0 ? ordered : [...small, ...ordered.filter((f) => !(f.size < SMALL_FILE_SHARE * median))]
+  const limit = SMALL_FILE_SHARE * sizes[sizes.length >> 1]
+  const small = ordered.filter((f) => f.size < limit).map((f) => ({ ...f, small: true }))
+  if (small.length === 0) return ordered
+  const large = ordered.filter((f) => !(f.size < limit))
+  return [...large.slice(0, MIN_FILES_READ), ...small, ...large.slice(MIN_FILES_READ)]
 }
 
 /** Read one file for the population, or report it and leave it out. */
@@ -260,7 +264,7 @@ export function readPopulation(
   const cap = o.filesPerLevel ?? Number.POSITIVE_INFINITY
   const queues = inputs.map((g) => {
     const sized = g.files.map((f) => ({ ...f, size: f.size ?? sizeOnDisk(f.path) }))
-    return smallFirst(sizeProportionalOrder(sized, o.seed, (f) => f.size))
+    return smallEarly(sizeProportionalOrder(sized, o.seed, (f) => f.size))
   })
   const read = inputs.map(() => [] as { i: number; file: PopulationFile }[])
   const next = inputs.map(() => 0)
@@ -269,7 +273,7 @@ export function readPopulation(
     queues.forEach((q, g) => {
       if (next[g] >= q.length || read[g].length >= cap) return
       // Every level gets MIN_FILES_READ files whatever the clock says: without them it has no interval at all.
-      if (read[g].filter((r) => !r.file.small).length >= MIN_FILES_READ && o.clock() >= o.deadline) return
+      if (read[g].length >= MIN_FILES_READ && o.clock() >= o.deadline) return
       const f = q[next[g]++]
       progressed = true
       const file = readFile(f, o.dict, inputs[g].optionsSetting, problems, inputs[g].targetFileSize)

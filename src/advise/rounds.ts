@@ -233,7 +233,7 @@ export function formatSeconds(ms: number): string {
  */
 export const MIN_SPREAD_FILES = 4
 
-/** Files read in their size-proportional draw (not small ones read first: population.ts smallFirst). */
+/** Files read in their size-proportional draw (not small ones read early: population.ts smallEarly). */
 function largeRead(st: GroupState): number {
   return st.group.files.filter((f) => !f.small).length
 }
