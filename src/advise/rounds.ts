@@ -211,8 +211,8 @@ export async function advisePopulation(
 }
 
 /**
- * ", a --time-budget of about N s would sample every level": every level's least first round at the
- * costs the run measured, with a margin; '' when no level was sampled (nothing measured).
+ * The --time-budget, ms, that would sample every level (the not-sampled note's): every level's least first
+ * round at the costs the run measured, with a margin; null when no level was sampled (nothing measured).
  */
 function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number, levelsShare: number): number | null {
   if (firstRounds.sampled === 0) return null
