@@ -23,10 +23,17 @@ function deflated(raw: Uint8Array, dictionary?: Uint8Array): Uint8Array {
 }
 
 describe('zlib inflate through libz', () => {
-  it('gives Node\'s bytes for blocks of every size, one stream reused across them, with and without a dictionary', () => {
+  it("gives Node's bytes for blocks of every size, one stream reused across them, with and without a dictionary", () => {
     const dictionary = kvText(8192, 7)
     for (const dict of [undefined, dictionary, undefined]) {
-      for (const [n, seed] of [[0, 1], [1, 2], [100, 3], [4096, 4], [65536, 5], [4096, 4]]) {
+      for (const [n, seed] of [
+        [0, 1],
+        [1, 2],
+        [100, 3],
+        [4096, 4],
+        [65536, 5],
+        [4096, 4],
+      ]) {
         const raw = kvText(n, seed)
         const z = deflated(raw, dict)
         const got = zlibDecompress(z, raw.length, true, dict)
