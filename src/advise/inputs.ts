@@ -9,7 +9,7 @@ import { basename, join } from 'node:path'
 import { exactText } from '../format/exact-text.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
-import { compressionForLevel, type DbOptions } from '../db/options.js'
+import { compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
 import type { Advice } from '../types/advice.js'
@@ -121,10 +121,13 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     for (const { level, files } of used) {
       const bottommost = level > 0 && level === deepest
       let optionsSetting = null
+      let target = 0
       if (cfOptions) {
         // L0 files are flushes: compression_per_level[0], never the bottommost override.
-        const c = compressionForLevel(cfOptions, level, levelContext(cf, level, cfOptions))
+        const context = levelContext(cf, level, cfOptions)
+        const c = compressionForLevel(cfOptions, level, context)
         optionsSetting = settingFromOptions(c.compression, c.opts)
+        target = targetFileSize(cfOptions, level, context.baseLevel ?? 1)
       }
       groups.push({
         columnFamily: cf.name,
@@ -132,6 +135,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
         bottommost,
         files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber, size: f.fileSize })),
         optionsSetting,
+        targetFileSize: target,
       })
     }
   }
