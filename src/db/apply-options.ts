@@ -9,8 +9,7 @@
  */
 import type { DbOptions } from '../db/options.js'
 import { type OptionsFile, columnFamilySections, encodeOptionsFile, encodeOptionMap, parseOptionMap, parseOptionsFile } from '../format/options-file.js'
-import type { ColumnFamilyAdvice } from '../types/advice.js'
-import type { AdviceNote } from '../types/advice.js'
+import type { AdviceNote, BlockSizeAdvice, ColumnFamilyAdvice } from '../types/advice.js'
 
 export interface OptionChange {
   key: string
@@ -80,4 +79,18 @@ export function advisedOptionsFile(text: string, today: DbOptions, families: Col
   const { file, missing } = applyAdvice(parseOptionsFile(text, today.path), families)
   const note: AdviceNote | null = missing.length ? { code: 'write-options-missing-sections', file: today.path, columnFamilies: missing } : null
   return { text: encodeOptionsFile(file), note }
+}
+
+/** Today's OPTIONS file text with each advised block_size set in its column family's table section. */
+export function applyBlockSizes(text: string, path: string, advices: readonly Pick<BlockSizeAdvice, 'columnFamily' | 'today' | 'recommended'>[]): string {
+  const file = parseOptionsFile(text, path)
+  let changed = false
+  for (const a of advices) {
+    if (a.recommended === null || a.recommended === a.today) continue
+    const table = columnFamilySections(file, a.columnFamily)?.table
+    if (!table) continue
+    table.entries.set('block_size', String(a.recommended))
+    changed = true
+  }
+  return changed ? encodeOptionsFile(file) : text
 }

@@ -14,7 +14,7 @@
  * values in a section after the keys and store a value offset at restart points.
  *
  * The decoder (decodeBlockLayout, BlockIter) and the encoder (BlockBuilder,
- * as RocksDB's BlockBuilder writes: no hash index, no separated values) live here.
+ * as RocksDB's BlockBuilder writes: no hash index; values inline or separated) live here.
  */
 import { readFixed32, varintLength } from './coding.js'
 import { CorruptionError } from './errors.js'
@@ -414,22 +414,35 @@ export class BlockIter {
 export const DEFAULT_RESTART_INTERVAL = 16
 
 export class BlockBuilder {
-  /** Entry bytes, grown by doubling; written in place (no per-entry allocation). */
+  /** Entry bytes (keys only, in the separated layout), grown by doubling; written in place (no per-entry allocation). */
   private buf = new Uint8Array(4096)
   private size = 0
+  /** The separated key/value layout's values section, grown the same way. */
+  private values = new Uint8Array(0)
+  private valuesSize = 0
   private restarts: number[] = [0]
   private counter = 0
   private lastKey = new Uint8Array(64)
   private lastKeyLength = 0
-  /** RocksDB's running estimate: entry bytes + restart array + footer. */
-  private estimate = 8
+  /** RocksDB's running estimate: entry bytes + restart array + footer (+ values-section offset). */
+  private estimate: number
 
   constructor(
     readonly restartInterval = DEFAULT_RESTART_INTERVAL,
     readonly useDeltaEncoding = true,
     /** Index blocks of format_version >= 4: no value_len; values after a shared key are deltas. */
     readonly useValueDeltaEncoding = false,
-  ) {}
+    /** Data blocks of separate_key_value_in_data_block (RocksDB 11): values in a section after the keys. */
+    readonly separateValues = false,
+  ) {
+    if (separateValues && useValueDeltaEncoding) throw new RangeError('BlockBuilder: the separated key/value layout is for data blocks')
+    this.estimate = this.emptyEstimate()
+    if (separateValues) this.values = new Uint8Array(4096)
+  }
+
+  private emptyEstimate(): number {
+    return this.separateValues ? 12 : 8
+  }
 
   get empty(): boolean {
     return this.size === 0
@@ -444,6 +457,8 @@ export class BlockBuilder {
     const fullValue = !this.useValueDeltaEncoding || this.counter >= this.restartInterval
     let e = this.estimate + keyLength + (fullValue ? valueLength : Math.floor(valueLength / 2))
     if (this.counter >= this.restartInterval) e += 4
+    // The separated layout stores the value offset at each restart point.
+    if (this.separateValues && (this.counter === 0 || this.counter >= this.restartInterval)) e += varintLength(this.valuesSize)
     e += 4 + varintLength(keyLength)
     if (fullValue) e += varintLength(valueLength)
     return e
@@ -461,20 +476,32 @@ export class BlockBuilder {
       while (shared < n && key[shared] === last[shared]) shared++
     }
     const before = this.size
+    const valuesBefore = this.valuesSize
     const v = shared !== 0 && this.useValueDeltaEncoding && deltaValue ? deltaValue : value
-    this.reserve(15 + key.length - shared + v.length)
+    this.reserve(20 + key.length - shared + (this.separateValues ? 0 : v.length))
     this.putVarint(shared)
     this.putVarint(key.length - shared)
     if (!this.useValueDeltaEncoding) this.putVarint(value.length)
+    if (this.separateValues && this.counter === 0) this.putVarint(this.valuesSize)
     this.buf.set(key.subarray(shared), this.size)
     this.size += key.length - shared
-    this.buf.set(v, this.size)
-    this.size += v.length
+    if (this.separateValues) {
+      if (this.valuesSize + v.length > this.values.length) {
+        const grown = new Uint8Array(Math.max(this.values.length * 2, this.valuesSize + v.length))
+        grown.set(this.values.subarray(0, this.valuesSize))
+        this.values = grown
+      }
+      this.values.set(v, this.valuesSize)
+      this.valuesSize += v.length
+    } else {
+      this.buf.set(v, this.size)
+      this.size += v.length
+    }
     if (this.lastKey.length < key.length) this.lastKey = new Uint8Array(key.length * 2)
     this.lastKey.set(key)
     this.lastKeyLength = key.length
     this.counter++
-    this.estimate += this.size - before
+    this.estimate += this.size - before + this.valuesSize - valuesBefore
   }
 
   private reserve(n: number): void {
@@ -497,24 +524,34 @@ export class BlockBuilder {
 
   /** The finished block; the builder is reset for the next one. */
   finish(): Uint8Array {
-    const out = new Uint8Array(this.size + 4 * this.restarts.length + 4)
+    const sep = this.separateValues
+    const out = new Uint8Array(this.size + this.valuesSize + 4 * this.restarts.length + (sep ? 8 : 4))
     out.set(this.buf.subarray(0, this.size))
     let p = this.size
+    if (sep) {
+      out.set(this.values.subarray(0, this.valuesSize), p)
+      p += this.valuesSize
+    }
     const view = new DataView(out.buffer)
     for (const r of this.restarts) {
       view.setUint32(p, r, true)
       p += 4
     }
-    view.setUint32(p, this.restarts.length, true)
+    if (sep) {
+      view.setUint32(p, this.size, true)
+      p += 4
+    }
+    view.setUint32(p, (this.restarts.length | (sep ? SEPARATED_KV_BIT : 0)) >>> 0, true)
     this.reset()
     return out
   }
 
   reset(): void {
     this.size = 0
+    this.valuesSize = 0
     this.restarts = [0]
     this.counter = 0
     this.lastKeyLength = 0
-    this.estimate = 8
+    this.estimate = this.emptyEstimate()
   }
 }

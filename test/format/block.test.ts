@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BlockIter, decodeBlockLayout } from '../../src/format/block.js'
+import { BlockBuilder, BlockIter, decodeBlockLayout } from '../../src/format/block.js'
 import { CorruptionError } from '../../src/format/errors.js'
 import { buildBlock } from './synthetic-block.js'
 
@@ -117,6 +117,23 @@ describe('separated key/value data blocks (RocksDB 11 layout, synthetic bytes)',
 
   const entries: [string, string][] = Array.from({ length: 10 }, (_, i) => [`k${i}`, `value-${i}`.repeat((i % 3) + 1)])
   const b = separated(entries, 4)
+
+  it("BlockBuilder's separated layout is these bytes, and reads back (values of 0 to 300 bytes, intervals 1, 3, 4)", () => {
+    const small = new BlockBuilder(4, true, false, true)
+    for (const [k, v] of entries) small.add(Buffer.from(k), Buffer.from(v))
+    expect(Buffer.from(small.finish()).equals(Buffer.from(b))).toBe(true)
+    const many: [string, string][] = Array.from({ length: 23 }, (_, i) => [`key${String(i).padStart(3, '0')}`, 'x'.repeat((i * 37) % 301)])
+    for (const interval of [1, 3, 4]) {
+      const builder = new BlockBuilder(interval, true, false, true)
+      for (const [k, v] of many) builder.add(Buffer.from(k), Buffer.from(v))
+      const built = builder.finish()
+      const it = new BlockIter(built, 0, 'data block', interval)
+      const seen: [string, string][] = []
+      for (it.seekToFirst(); it.valid; it.next()) seen.push([text(it.key), text(it.value)])
+      expect(seen).toEqual(many)
+      expect(builder.empty).toBe(true)
+    }
+  })
 
   it('reads keys from the keys section and values from the values section', () => {
     const it = new BlockIter(b, 0, 'data block', 4)
