@@ -234,8 +234,9 @@ await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.
 // The sizes from which verify and the drop-in start a worker, for bin/run.js to start it before the
 // command loads: read from their owners (src/verify/verify.ts, src/sstdump/sequential.ts), not copied.
 const { WORKERS_FROM_BYTES } = await import(join(dist, 'verify', 'verify.js'))
-const { PARALLEL_THRESHOLD } = await import(join(dist, 'sstdump', 'sequential.js'))
-writeFileSync(join(out, '_early-worker-sizes.json'), `${JSON.stringify({ verify: WORKERS_FROM_BYTES, sstDump: PARALLEL_THRESHOLD })}\n`)
+const { PARALLEL_THRESHOLD, CHECK_PARALLEL_THRESHOLD } = await import(join(dist, 'sstdump', 'sequential.js'))
+const sizes = { verify: WORKERS_FROM_BYTES, sstDump: PARALLEL_THRESHOLD, sstDumpCheck: CHECK_PARALLEL_THRESHOLD }
+writeFileSync(join(out, '_early-worker-sizes.json'), `${JSON.stringify(sizes)}\n`)
 // The workers: one file each, no splitting (a worker shares no module with the thread that starts it).
 const workers = await build({ ...options, entryPoints: WORKERS })
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
