@@ -114,6 +114,7 @@ export function compressionOptionsProperty(o: TableWriterOptions): string {
     `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
     `use_zstd_dict_trainer=${usesZstdDictTrainer(o.dict) ? 1 : 0}`,
   ]
-  if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
+  // 11.8 and on append the configured compression type as a pseudo-option (`_type`).
+  if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`, `_type=${o.compressionType}`)
   return parts.map((p) => `${p}; `).join('')
 }

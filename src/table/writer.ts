@@ -499,6 +499,7 @@ export class TableWriter {
     // Index.
     let indexHandle: BlockHandle
     let indexSize: number
+    let indexProperty: number | null = null
     let partitions = 0
     let topLevelSize = 0
     let keysAreUserKeys: boolean
@@ -538,6 +539,8 @@ export class TableWriter {
       }
       indexHandle = this.writeMaybeCompressed(block)
       indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
+      // RocksDB records the index block's uncompressed size (ShortenedIndexBuilder::IndexSize) + trailer.
+      indexProperty = block.length + BLOCK_TRAILER_BYTES
     }
     if (this.o.formatVersion >= 6) meta.push({ name: INDEX_BLOCK, handle: indexHandle })
     let dictBytes = 0
@@ -553,7 +556,7 @@ export class TableWriter {
     const num = (name: string, v: number | bigint) => props.set(name, encodePropertyNumber(v))
     const str = (name: string, v: string) => props.set(name, encodePropertyString(v))
     num(Property.DataSize, s.dataBytes)
-    num(Property.IndexSize, indexSize)
+    num(Property.IndexSize, indexProperty ?? indexSize)
     props.delete(Property.IndexPartitions)
     props.delete(Property.TopLevelIndexSize)
     if (partitions > 0) {
@@ -577,10 +580,11 @@ export class TableWriter {
       num(Property.KeySmallestSeqno, s.smallestSeq)
       num(Property.KeyLargestSeqno, s.largestSeq!)
     }
+    // Written when non-zero (RocksDB 11.8 counts the blocks of a table without compression as bypassed too); the source's count is not ours.
+    props.delete(Property.NumDataBlocksCompressionRejected)
+    props.delete(Property.NumDataBlocksCompressionBypassed)
     if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionRejected, s.blocksRejected)
-    if (s.blocksBypassed > 0 && this.o.formatVersion >= 7 && this.o.compressionType !== CompressionType.None) {
-      num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
-    }
+    if (s.blocksBypassed > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
     str(Property.Compression, compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
     str(Property.CompressionOptions, compressionOptionsProperty(this.o))
     // The index type user property follows the index actually written.
