@@ -229,6 +229,8 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   if (existsSync(output) && !o.force) throw new RewriteError('usage', `${output} exists (use --force to replace it)`)
   if (o.keepBlocks && (o.ingestible || o.salvage))
     throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible or salvage (they change the blocks)')
+  if (o.keepBlocks && o.separateKeyValue !== undefined)
+    throw new RewriteError('usage', 'keepBlocks cannot be combined with separateKeyValue (the kept blocks keep their layout)')
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
   const table = log ? openForSalvage(input) : openTable(input)
