@@ -85,7 +85,7 @@ function largeFile(paths, min) {
   return 0
 }
 
-/** The file sizes from which verify and sst-dump start a worker (their owners' constants, written by the build). */
+/** The file sizes from which verify and sst-dump's scan and check start a worker (their owners' constants, written by the build). */
 function earlyWorkerSizes() {
   return JSON.parse(readFileSync(new URL('../dist/bundle/_early-worker-sizes.json', import.meta.url), 'utf8'))
 }
@@ -103,15 +103,18 @@ function verifyWantsWorker(args) {
   )
 }
 
-/** Whether `sst-dump ARGS` will likely start a worker: a whole-file check or scan of a file of at least the drop-in's parallel size. */
+/**
+ * Whether `sst-dump ARGS` will likely start a worker: a whole-file scan, or check (also no
+ * --command: a read that prints nothing), of a file of at least the drop-in's parallel size for it.
+ */
 function sstDumpWantsWorker(args) {
   if (require('node:os').availableParallelism() < 2) return false
-  const command = args.find((a) => a.startsWith('--command='))?.slice(10) ?? 'scan'
-  if ((command !== 'check' && command !== 'scan') || args.some((a) => /^--(from|to|prefix|read_num)=/.test(a))) return false
+  const command = args.find((a) => a.startsWith('--command='))?.slice(10) ?? ''
+  if ((command !== 'check' && command !== 'scan' && command !== '') || args.some((a) => /^--(from|to|prefix|read_num)=/.test(a))) return false
   return (
     largeFile(
       args.map((a) => (a.startsWith('--file=') ? a.slice(7) : a)).filter((a) => !a.startsWith('-')),
-      earlyWorkerSizes().sstDump,
+      command === 'scan' ? earlyWorkerSizes().sstDump : earlyWorkerSizes().sstDumpCheck,
     ) > 0
   )
 }

@@ -175,6 +175,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
         },
         maxCompressedBytesPerKb: DEFAULT_MAX_COMPRESSED_BYTES_PER_KB,
         dynamicLevels: inputs.dynamicLevels,
+        baseLevels: inputs.baseLevels,
         todayCompression: new Map(
           (inputs.options?.parsed.columnFamilies ?? []).map((c) => [c.name, { compression: c.compression, compressionPerLevel: c.compressionPerLevel }]),
         ),

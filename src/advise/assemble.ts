@@ -79,6 +79,9 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
       .filter((l) => l.level !== null && l.dataBlocks > 0)
       .map((l) => ({ level: l.level!, bottommost: l.bottommost, setting: l.recommended.estimate.setting }))
     const single = levels.length === 1 && levels[0].level === null ? levels[0].recommended.estimate.setting : null
+    // compression_per_level under dynamic level bytes: entry 0 is L0's, entry 1 the base level's (RocksDB's GetCompressionType).
+    const dataLevels = choices.filter((c) => c.level > 0).map((c) => c.level)
+    const baseLevel = opts.dynamicLevels?.get(name) ? (opts.baseLevels?.get(name) ?? (dataLevels.length ? Math.min(...dataLevels) : 1)) : null
     // A level neither sampled nor known today (no OPTIONS, no compression property): no option can be written for it.
     const unknown = levels.filter((l) => l.recommended.estimate.setting.type === UNKNOWN_TYPE)
     const options = unknown.length
@@ -88,7 +91,7 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
             columnFamily: name,
             levels: single ? null : choices,
             single,
-            dynamicLevels: opts.dynamicLevels?.get(name) ? { baseLevel: Math.min(...choices.filter((c) => c.level > 0).map((c) => c.level), 1) } : null,
+            dynamicLevels: baseLevel === null ? null : { baseLevel },
             today: opts.todayCompression?.get(name) ?? null,
           },
           opts.dict,
@@ -103,6 +106,7 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
     families.push({
       name,
       dynamicLevels: opts.dynamicLevels?.get(name) ?? false,
+      baseLevel,
       levels,
       options,
       optionsText: unknown.length ? '' : optionsText(name, options),

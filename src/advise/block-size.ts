@@ -25,7 +25,6 @@ import { CompressionType, compressionShortName, compressionTypeFromOptionName, c
 import { Property } from '../format/properties.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
 import { type ColumnFamilyOptions, compressionForLevel, type DbOptions } from '../db/options.js'
-import { columnFamilySections, encodeOptionsFile, parseOptionsFile } from '../format/options-file.js'
 import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
 import { recompressLayouts } from '../recompress/layouts.js'
 import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
@@ -514,19 +513,7 @@ function sizeOnDisk(path: string): number {
   }
 }
 
-/** Today's OPTIONS file text with each advised block_size set in its column family's table section. */
-export function applyBlockSizes(text: string, path: string, advices: readonly BlockSizeAdvice[]): string {
-  const file = parseOptionsFile(text, path)
-  let changed = false
-  for (const a of advices) {
-    if (a.recommended === null || a.recommended === a.today) continue
-    const table = columnFamilySections(file, a.columnFamily)?.table
-    if (!table) continue
-    table.entries.set('block_size', String(a.recommended))
-    changed = true
-  }
-  return changed ? encodeOptionsFile(file) : text
-}
+export { applyBlockSizes } from '../db/apply-options.js'
 
 /** An advised setting (types/advice.ts SettingSpec) as a level's compression; null for a codec sstkit does not write. */
 export function levelCompressionOf(

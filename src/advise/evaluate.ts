@@ -23,7 +23,7 @@ import { collectYoungGarbage } from '../util/garbage.js'
 import { addBlock, addCertainBlock, emptySums } from '../decide/estimate.js'
 import type { SampleSums, SettingSpec } from '../types/advice.js'
 import { blockDraw } from './sampling.js'
-import { acceptanceOf, dictionaryOptionsOf, typeByte } from '../decide/settings.js'
+import { acceptanceOf, bufferLimited, dictionaryOptionsOf, typeByte } from '../decide/settings.js'
 
 const TRAILER_BYTES = BLOCK_TRAILER_BYTES
 
@@ -50,6 +50,8 @@ export interface FileTask {
   certain: number[]
   settings: { id: number; spec: SettingSpec }[]
   dict: DictionaryOptions
+  /** The target file size RocksDB writes the file's level with: it bounds the dictionary's buffer (bufferLimited). */
+  targetFileSize?: number
   maxCompressedBytesPerKb: number
   /**
    * A timing pass: sizes are not counted again; the blocks in the rate range are
@@ -112,11 +114,12 @@ function dictionariesFor(table: Table, task: FileTask): Map<string, BuiltDiction
   // Settings that share dictionary options share the buffered blocks' samples.
   const byOptions = new Map<string, { spec: SettingSpec }[]>()
   for (const x of wanted) {
-    const o = dictionaryOptionsOf(x.spec, task.dict)
+    const o = bufferLimited(dictionaryOptionsOf(x.spec, task.dict), task.targetFileSize ?? 0)
     const k = `${o.maxDictBytes}/${o.trainBytes}/${o.maxDictBufferBytes}`
     byOptions.set(k, [...(byOptions.get(k) ?? []), x])
   }
-  for (const group of byOptions.values()) buildWithOptions(table, group, dictionaryOptionsOf(group[0].spec, task.dict), built)
+  for (const group of byOptions.values())
+    buildWithOptions(table, group, bufferLimited(dictionaryOptionsOf(group[0].spec, task.dict), task.targetFileSize ?? 0), built)
   return built
 }
 

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path'
 import { exactText } from '../format/exact-text.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
-import { compressionForLevel, type DbOptions } from '../db/options.js'
+import { compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
 import type { Advice } from '../types/advice.js'
@@ -22,6 +22,8 @@ export interface ResolvedInputs {
   source: Advice['source']
   notes: string[]
   dynamicLevels: Map<string, boolean>
+  /** Under dynamic level bytes, the base level RocksDB computes for today's level sizes (where L0 compacts to). */
+  baseLevels: Map<string, number>
   /** A usage problem (one line), when the paths cannot be advised on. */
   problem: string | null
   /** Findings before any file is read: live files the MANIFEST lists that are missing on disk (exit 1). */
@@ -81,6 +83,7 @@ export function resolveInputs(paths: string[], options: { pin?: boolean } = {}):
     source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] },
     notes,
     dynamicLevels: new Map(),
+    baseLevels: new Map(),
     problem: null,
     problems: [],
     finding: null,
@@ -101,6 +104,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
     source: { kind: 'files', paths, manifest: null, optionsFile: null, unlistedFiles: [] },
     notes: [],
     dynamicLevels: new Map(),
+    baseLevels: new Map(),
     problem: message,
     problems: [],
     finding: null,
@@ -111,20 +115,25 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
   const notes: string[] = []
   const groups: GroupInput[] = []
   const dynamicLevels = new Map<string, boolean>()
+  const baseLevels = new Map<string, number>()
   // Missing on disk, or (pinned) deleted by RocksDB before the file could be held.
   const missing = new Set([...db.missingFiles, ...(pin?.info.vanished ?? [])].map((f) => f.fileNumber))
   for (const cf of db.columnFamilies) {
     const cfOptions = db.options?.columnFamilies.find((c) => c.name === cf.name) ?? null
     dynamicLevels.set(cf.name, cfOptions?.levelCompactionDynamicLevelBytes ?? false)
+    if (cfOptions?.levelCompactionDynamicLevelBytes) baseLevels.set(cf.name, levelContext(cf, 0, cfOptions).baseLevel ?? 1)
     const used = cf.levels.map((files, level) => ({ level, files: files.filter((f) => !missing.has(f.fileNumber)) })).filter((l) => l.files.length > 0)
     const deepest = used.length ? used[used.length - 1].level : -1
     for (const { level, files } of used) {
       const bottommost = level > 0 && level === deepest
       let optionsSetting = null
+      let target = 0
       if (cfOptions) {
         // L0 files are flushes: compression_per_level[0], never the bottommost override.
-        const c = compressionForLevel(cfOptions, level, levelContext(cf, level, cfOptions))
+        const context = levelContext(cf, level, cfOptions)
+        const c = compressionForLevel(cfOptions, level, context)
         optionsSetting = settingFromOptions(c.compression, c.opts)
+        target = targetFileSize(cfOptions, level, context.baseLevel ?? 1)
       }
       groups.push({
         columnFamily: cf.name,
@@ -132,6 +141,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
         bottommost,
         files: files.map((f) => ({ path: f.path, fileNumber: f.fileNumber, size: f.fileSize })),
         optionsSetting,
+        targetFileSize: target,
       })
     }
   }
@@ -206,6 +216,7 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
     },
     notes,
     dynamicLevels,
+    baseLevels,
     blobColumnFamilies: blobInputs(db.columnFamilies, db.options),
     listed: db.columnFamilies.flatMap((cf) =>
       cf.levels.flatMap((files, level) => files.map((f) => ({ columnFamily: cf.name, level, path: pin ? pin.originalPath(f.path) : f.path }))),

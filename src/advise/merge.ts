@@ -77,6 +77,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
     }
   }
   const dynamicLevels = new Map(first.columnFamilies.map((c) => [c.name, c.dynamicLevels]))
+  const baseLevels = new Map(first.columnFamilies.flatMap((c) => (c.baseLevel === null || c.baseLevel === undefined ? [] : [[c.name, c.baseLevel] as const])))
   const { sampleRate, maxCompressedBytesPerKb, ...dict } = first.evaluation
   const advice = assemble(
     states,
@@ -92,6 +93,7 @@ export function mergeAdvice(parts: Advice[]): Advice {
       dict,
       maxCompressedBytesPerKb,
       dynamicLevels,
+      baseLevels,
       source: { ...first.source, paths: [...new Set(parts.flatMap((p) => p.source.paths))] },
       // The shards read the same LOGs and OPTIONS: the first part's workload prices and weighs the merge, and its
       // release's syntax writes the options.

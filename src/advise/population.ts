@@ -18,6 +18,7 @@ import { SstkitError } from '../errors.js'
 import type { SettingSpec } from '../types/advice.js'
 import { blockDraw, fileKey } from './sampling.js'
 import { settingFromProperties } from '../db/today-setting.js'
+import { bufferLimited } from '../decide/settings.js'
 import { compressionFromTrailers } from './trailers.js'
 
 const TRAILER_BYTES = 5
@@ -59,6 +60,8 @@ export interface LevelGroup {
   unread: { files: number; fileBytes: number }
   /** What the OPTIONS file says this level gets today, when there is one. */
   optionsSetting: SettingSpec | null
+  /** The target file size RocksDB writes this level's files with (options.ts targetFileSize; 0: none, unknown). */
+  targetFileSize?: number
 }
 
 /** A live file as the MANIFEST lists it (or a plain file): `size` its bytes on disk when the list says (else looked up). */
@@ -75,6 +78,8 @@ export interface GroupInput {
   bottommost: boolean
   files: InputFile[]
   optionsSetting: SettingSpec | null
+  /** As LevelGroup's. */
+  targetFileSize?: number
 }
 
 /**
@@ -86,6 +91,7 @@ export function describeFile(
   fileNumber: number | null,
   dict: DictionaryOptions | null = null,
   optionsSetting: SettingSpec | null = null,
+  targetFileSize = 0,
 ): PopulationFile {
   const table = openTable(path)
   try {
@@ -93,7 +99,8 @@ export function describeFile(
     const compression = propertyString(table.properties, Property.Compression) ?? compressionFromTrailers(table) ?? 'unknown'
     const propertiesSetting = settingFromProperties(compression, propertyString(table.properties, Property.CompressionOptions))
     const todayDict = (optionsSetting ?? propertiesSetting)?.dictOptions
-    const dictionaryContent = dictionaryContentBlocks(table, [...(dict ? [dict] : []), ...(todayDict ? [todayDict] : [])])
+    const dicts = [...(dict ? [dict] : []), ...(todayDict ? [todayDict] : [])].map((d) => bufferLimited(d, targetFileSize))
+    const dictionaryContent = dictionaryContentBlocks(table, dicts)
     let dataBlocks = 0
     let dataBytes = 0
     let last: number | null = null
@@ -135,7 +142,7 @@ function dictionaryContentBlocks(table: Table, dicts: DictionaryOptions[]): numb
   const sizes: number[] = []
   const offsets: number[] = []
   let total = 0
-  // 0: no limit but the file (RocksDB buffers up to the target file size).
+  // 0: no limit but the file (bufferLimited applied the target file size).
   const limitOf = (d: DictionaryOptions) => (d.maxDictBufferBytes === 0 ? Number.POSITIVE_INFINITY : d.maxDictBufferBytes)
   const limit = Math.max(...dicts.map(limitOf))
   const window = new ReadWindow(table.source)
@@ -205,9 +212,10 @@ export function readFile(
   dict: DictionaryOptions | null,
   optionsSetting: SettingSpec | null,
   problems: { file: string; offset: number | null; message: string }[],
+  targetFileSize = 0,
 ): PopulationFile | null {
   try {
-    return describeFile(f.path, f.fileNumber, dict, optionsSetting)
+    return describeFile(f.path, f.fileNumber, dict, optionsSetting, targetFileSize)
   } catch (e) {
     problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
     return null
@@ -241,7 +249,7 @@ export function readPopulation(
       if (read[g].length >= MIN_FILES_READ && o.clock() >= o.deadline) return
       const f = q[next[g]++]
       progressed = true
-      const file = readFile(f, o.dict, inputs[g].optionsSetting, problems)
+      const file = readFile(f, o.dict, inputs[g].optionsSetting, problems, inputs[g].targetFileSize)
       if (file) read[g].push({ i: next[g] - 1, file })
     })
   }
@@ -252,6 +260,7 @@ export function readPopulation(
       level: g.level,
       bottommost: g.bottommost,
       optionsSetting: g.optionsSetting,
+      targetFileSize: g.targetFileSize ?? 0,
       files: read[k].map((r) => r.file),
       pending,
       unread: { files: pending.length, fileBytes: pending.reduce((a, f) => a + (f.size ?? 0), 0) },

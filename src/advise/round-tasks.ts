@@ -110,6 +110,7 @@ export async function retime(st: GroupState, run: Run): Promise<boolean> {
         dictionaries: st.fileDicts.get(st.group.files.indexOf(f)),
         settings: [{ id: i, spec: st.settings[i] }],
         dict: opts.dict,
+        targetFileSize: st.group.targetFileSize,
         maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
         timing: { rates: TIMING_RATES, bytesPerRate },
       } satisfies FileTask,
@@ -147,6 +148,7 @@ export async function buildDictionaries(st: GroupState, run: Run, indices: numbe
         certain: [],
         settings: needing,
         dict: opts.dict,
+        targetFileSize: st.group.targetFileSize,
         maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
         dictionariesOnly: true,
       } satisfies FileTask,
@@ -199,6 +201,7 @@ export async function runRound(st: GroupState, rateLow: number, rateHigh: number
           dictionaries: st.fileDicts.get(fi),
           settings: settingIndices.map((i) => ({ id: i, spec: st.settings[i] })),
           dict: opts.dict,
+          targetFileSize: st.group.targetFileSize,
           maxCompressedBytesPerKb: opts.maxCompressedBytesPerKb,
         },
       })

@@ -347,7 +347,7 @@ async function admitMore(st: GroupState, run: Run, leftMs: number): Promise<bool
   const added: number[] = []
   const usesDictionaries = st.settings.some((s) => s.dict !== 'none')
   for (const f of taken) {
-    const file = readFile(f, usesDictionaries ? run.opts.dict : null, st.group.optionsSetting, run.problems)
+    const file = readFile(f, usesDictionaries ? run.opts.dict : null, st.group.optionsSetting, run.problems, st.group.targetFileSize)
     if (!file) continue
     st.group.files.push(file)
     st.mine.push(true)

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { statSync } from 'node:fs'
 import type { ColumnFamilyAdvice } from '../types/advice.js'
-import { advisedOptionsFile } from '../db/apply-options.js'
+import { advisedOptionsFile, applyBlockSizes } from '../db/apply-options.js'
 import { type RewriteFlagValues, rewriteFlags, rewriteOptions } from '../cli/rewrite-flags.js'
 import { progressBar, progressLine } from '../cli/progress.js'
 import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
@@ -117,18 +117,22 @@ A database directory (one holding CURRENT) becomes a new database OUT: every liv
     const base = this.usage(() => rewriteOptions(flags))
     const advice = flags.advice === undefined ? null : this.usage(() => readDbAdvice(flags.advice as string))
     const given = (name: string) => this.argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+    const blockSizeFromOptions = !given('block-size') && !given('restart-interval')
     const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
     let result: DbRewriteResult
     try {
       result = await rewriteDatabase(input, flags.output, {
         base,
         advice,
-        blockSizeFromOptions: !given('block-size') && !given('restart-interval'),
+        blockSizeFromOptions,
         optionsText: (view) => {
           const text = newestOptionsText(view) ?? defaultOptionsText(view)
           if (!advice) return text
           const today = view.options ?? dbOptionsFrom(parseOptionsFile(text), 'OPTIONS')
-          return advisedOptionsFile(text, today, advice.options as ColumnFamilyAdvice[]).text
+          const advised = advisedOptionsFile(text, today, advice.options as ColumnFamilyAdvice[]).text
+          if (!blockSizeFromOptions) return advised
+          const blockSizes = [...advice.blockSizes].map(([columnFamily, b]) => ({ columnFamily, ...b }))
+          return applyBlockSizes(advised, today.path, blockSizes)
         },
         force: flags.force,
         jobs: flags.jobs,

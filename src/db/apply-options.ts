@@ -9,7 +9,7 @@
  */
 import type { DbOptions } from '../db/options.js'
 import { type OptionsFile, columnFamilySections, encodeOptionsFile, encodeOptionMap, parseOptionMap, parseOptionsFile } from '../format/options-file.js'
-import type { ColumnFamilyAdvice } from '../types/advice.js'
+import type { BlockSizeAdvice, ColumnFamilyAdvice } from '../types/advice.js'
 
 export interface OptionChange {
   key: string
@@ -81,4 +81,18 @@ export function advisedOptionsFile(text: string, today: DbOptions, families: Col
     ? `--write-options: ${today.path} has no section for column famil${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}: left as is`
     : null
   return { text: encodeOptionsFile(file), note }
+}
+
+/** Today's OPTIONS file text with each advised block_size set in its column family's table section. */
+export function applyBlockSizes(text: string, path: string, advices: readonly Pick<BlockSizeAdvice, 'columnFamily' | 'today' | 'recommended'>[]): string {
+  const file = parseOptionsFile(text, path)
+  let changed = false
+  for (const a of advices) {
+    if (a.recommended === null || a.recommended === a.today) continue
+    const table = columnFamilySections(file, a.columnFamily)?.table
+    if (!table) continue
+    table.entries.set('block_size', String(a.recommended))
+    changed = true
+  }
+  return changed ? encodeOptionsFile(file) : text
 }

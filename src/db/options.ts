@@ -60,6 +60,9 @@ export interface ColumnFamilyOptions {
   compactionStyle: string
   maxBytesForLevelBase: number
   maxBytesForLevelMultiplier: number
+  /** target_file_size_base and _multiplier: a compaction's output files, and the dictionary buffer of each (advise). */
+  targetFileSizeBase: number
+  targetFileSizeMultiplier: number
   // From [TableOptions/BlockBasedTable "name"].
   blockSize: number
   formatVersion: number
@@ -120,6 +123,8 @@ const DEFAULTS = {
   compactionStyle: 'kCompactionStyleLevel',
   maxBytesForLevelBase: 256 * 1024 * 1024,
   maxBytesForLevelMultiplier: 10,
+  targetFileSizeBase: 64 * 1024 * 1024,
+  targetFileSizeMultiplier: 1,
   blockSize: 4096,
   formatVersion: 6,
   checksum: 'kXXH3',
@@ -194,6 +199,8 @@ function columnFamilyOptions(file: OptionsFile, name: string, path: string, note
     compactionStyle: read(cf, 'compaction_style', DEFAULTS.compactionStyle, text),
     maxBytesForLevelBase: read(cf, 'max_bytes_for_level_base', DEFAULTS.maxBytesForLevelBase, int),
     maxBytesForLevelMultiplier: read(cf, 'max_bytes_for_level_multiplier', DEFAULTS.maxBytesForLevelMultiplier, double),
+    targetFileSizeBase: read(cf, 'target_file_size_base', DEFAULTS.targetFileSizeBase, int),
+    targetFileSizeMultiplier: read(cf, 'target_file_size_multiplier', DEFAULTS.targetFileSizeMultiplier, int),
     blockSize: read(table, 'block_size', DEFAULTS.blockSize, int),
     formatVersion: read(table, 'format_version', DEFAULTS.formatVersion, int),
     checksum: read(table, 'checksum', DEFAULTS.checksum, text),
@@ -363,4 +370,18 @@ export function dynamicBaseLevel(cf: ColumnFamilyOptions, levelBytes: number[]):
     cur = Math.floor(cur / mult)
   }
   return base
+}
+
+/**
+ * The target file size RocksDB's table builder gets for a file it writes on `level`
+ * (MaxFileSizeForLevel: target_file_size_base on the first level, times the multiplier per level
+ * below the next, counted from the base level under level_compaction_dynamic_level_bytes), or 0
+ * where it gets none: a flush (L0), or a compaction style other than levelled.
+ */
+export function targetFileSize(cf: ColumnFamilyOptions, level: number, baseLevel: number): number {
+  if (level <= 0 || cf.compactionStyle !== 'kCompactionStyleLevel') return 0
+  const index = cf.levelCompactionDynamicLevelBytes && level >= baseLevel ? level - baseLevel : level
+  let size = cf.targetFileSizeBase
+  for (let i = 2; i <= index; i++) size *= Math.max(1, cf.targetFileSizeMultiplier)
+  return Math.min(size, Number.MAX_SAFE_INTEGER)
 }

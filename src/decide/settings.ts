@@ -82,6 +82,18 @@ export function dictionaryOptionsOf(s: SettingSpec, run: DictOptions): DictOptio
   return s.dictOptions ?? run
 }
 
+/**
+ * The buffer RocksDB's builder samples a file's dictionary from (BlockBasedTableBuilder::Rep's
+ * buffer_limit): max_dict_buffer_bytes and the file's target file size, the smaller where both are
+ * set (0: unlimited); a flush gets no target. Compaction outputs hold more raw bytes than their target
+ * size, so their dictionary comes from the file's first target-size bytes of blocks only.
+ */
+export function bufferLimited(o: DictOptions, targetFileSize: number): DictOptions {
+  if (!(targetFileSize > 0)) return o
+  const limit = o.maxDictBufferBytes === 0 ? targetFileSize : Math.min(o.maxDictBufferBytes, targetFileSize)
+  return limit === o.maxDictBufferBytes ? o : { ...o, maxDictBufferBytes: limit }
+}
+
 /** The acceptance rule a setting is evaluated with: its own, else the run's. */
 export function acceptanceOf(s: SettingSpec, runMaxCompressedBytesPerKb: number): number {
   return s.maxCompressedBytesPerKb ?? runMaxCompressedBytesPerKb

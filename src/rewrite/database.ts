@@ -175,7 +175,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
     }
     columnFamilies.push({
       name: cf.name,
-      levels: levelReport(cf.name, jobs, results, o.advice),
+      levels: levelReport(cf.name, jobs, results, o.advice, o.blockSizeFromOptions),
       blobFiles: cf.blobFiles.length,
       blobBytes,
       blobCompression: advisedBlob,
@@ -240,6 +240,14 @@ function planJobs(view: DatabaseView, pin: PinnedDatabase, o: DbRewriteOptions, 
   const unadvised = new Set<string>()
   for (const cf of view.columnFamilies) {
     const cfOptions = view.options?.columnFamilies.find((c) => c.name === cf.name)
+    const advisedBlockSize = o.advice?.blockSizes.get(cf.name)
+    if (advisedBlockSize && cf.levels.some((l) => l.length > 0)) {
+      notes.push(
+        o.blockSizeFromOptions
+          ? `column family "${cf.name}": every table written with the advised block_size ${advisedBlockSize.recommended} (today ${advisedBlockSize.today}), and the OPTIONS file says so`
+          : `column family "${cf.name}": the advised block_size ${advisedBlockSize.recommended} not applied: --block-size or --restart-interval given`,
+      )
+    }
     for (const f of cf.levels.flat()) {
       const advised = o.advice?.levels.find((l) => l.columnFamily === cf.name && l.level === f.level)
       if (o.advice && !advised) unadvised.add(`"${cf.name}" L${f.level}`)
@@ -248,6 +256,7 @@ function planJobs(view: DatabaseView, pin: PinnedDatabase, o: DbRewriteOptions, 
         options.blockSize = cfOptions.blockSize
         options.restartInterval = cfOptions.blockRestartInterval
       }
+      if (o.blockSizeFromOptions && advisedBlockSize) options.blockSize = advisedBlockSize.recommended
       jobs.push({
         source: f.path,
         original: pin.originalPath(f.path),
@@ -321,7 +330,7 @@ function named(job: Job, e: unknown): unknown {
   return new RewriteError(kind === 'usage' ? 'corruption' : kind, `source table of column family "${job.columnFamily}" (L${job.level}) ${line}`, { cause: e })
 }
 
-function levelReport(cf: string, jobs: Job[], results: Map<Job, RewriteResult>, advice: DbAdvice | null): LevelWritten[] {
+function levelReport(cf: string, jobs: Job[], results: Map<Job, RewriteResult>, advice: DbAdvice | null, blockSizeApplied: boolean): LevelWritten[] {
   const byLevel = new Map<number, LevelWritten>()
   for (const job of jobs) {
     if (job.columnFamily !== cf) continue
@@ -340,7 +349,10 @@ function levelReport(cf: string, jobs: Job[], results: Map<Job, RewriteResult>, 
   }
   for (const l of byLevel.values()) {
     const a = advice?.levels.find((x) => x.columnFamily === cf && x.level === l.level)
-    if (a) l.projected = { ...a.projected, within: l.dataBytes >= a.projected.low && l.dataBytes <= a.projected.high }
+    // With its block size applied too, the projection is the block size advice's for the level (none when it was re-cut under today's compression).
+    const blockSize = blockSizeApplied ? advice?.blockSizes.get(cf) : undefined
+    const p = blockSize ? blockSize.projected?.get(l.level) : a?.projected
+    if (a && p) l.projected = { ...p, within: l.dataBytes >= p.low && l.dataBytes <= p.high }
   }
   return [...byLevel.values()].sort((a, b) => a.level - b.level)
 }

@@ -1,8 +1,8 @@
 /**
  * The JSON `sstkit advise --json` writes, read as a rewrite's plan: per column family and level
  * the recommended setting (type, level, dictionary mode with its options, zstd checksum, acceptance
- * rule) and its projected bytes, per column family with blob files the recommended
- * blob_compression_type. Only what a rewrite needs is read, each field checked: a file that is not
+ * rule) and its projected bytes, per column family its advised block_size (where it differs from
+ * today's) and, with blob files, the recommended blob_compression_type. Only what a rewrite needs is read, each field checked: a file that is not
  * advise's JSON is one usage line naming the field.
  */
 import { readFileSync } from 'node:fs'
@@ -29,10 +29,19 @@ export interface AdvisedLevel {
 export interface DbAdvice {
   path: string
   levels: AdvisedLevel[]
+  /** Column family → the block_size advised where it differs from today's (every table of it is rewritten with it). */
+  blockSizes: Map<string, AdvisedBlockSize>
   /** Column family → recommended blob_compression_type (kZSTD, ...), where advise has one. */
   blobCompression: Map<string, string>
   /** Column family → the OPTIONS lines advise wrote for it (for the OPTIONS file with the advice applied). */
   options: { name: string; options: Record<string, string> }[]
+}
+
+export interface AdvisedBlockSize {
+  today: number
+  recommended: number
+  /** Per level, advise's projection of its data bytes at the recommended block size under the level's advised setting (null: the block sizes were evaluated under today's compression, so there is none for both changes). */
+  projected: Map<number, { estimate: number; low: number; high: number }> | null
 }
 
 type Json = Record<string, unknown>
@@ -53,10 +62,18 @@ export function readDbAdvice(path: string): DbAdvice {
   const num = (o: Json, key: string, where: string): number => (typeof o[key] === 'number' ? (o[key] as number) : bad(`${where}.${key} is not a number`))
   const levels: AdvisedLevel[] = []
   const options: DbAdvice['options'] = []
+  const blockSizes: DbAdvice['blockSizes'] = new Map()
   for (const [i, cf] of doc.columnFamilies.entries()) {
     const where = `columnFamilies[${i}]`
     if (!isObject(cf) || typeof cf.name !== 'string' || !Array.isArray(cf.levels)) return bad(`${where} has no name and levels`)
     if (isObject(cf.options)) options.push({ name: cf.name, options: cf.options as Record<string, string> })
+    if (cf.blockSize !== undefined) {
+      const b = isObject(cf.blockSize) ? cf.blockSize : bad(`${where}.blockSize is not an object`)
+      const today = num(b, 'today', `${where}.blockSize`)
+      const recommended = b.recommended === null ? null : num(b, 'recommended', `${where}.blockSize`)
+      if (recommended !== null && (!Number.isInteger(recommended) || recommended < 1)) return bad(`${where}.blockSize.recommended is not a block size`)
+      if (recommended !== null && recommended !== today) blockSizes.set(cf.name, { today, recommended, projected: blockSizeProjections(b, recommended) })
+    }
     for (const [j, l] of cf.levels.entries()) {
       const at = `${where}.levels[${j}]`
       if (!isObject(l)) return bad(`${at} is not an object`)
@@ -98,7 +115,21 @@ export function readDbAdvice(path: string): DbAdvice {
     for (const b of doc.blobs)
       if (isObject(b) && typeof b.columnFamily === 'string' && typeof b.recommended === 'string') blobCompression.set(b.columnFamily, b.recommended)
   }
-  return { path, levels, blobCompression, options }
+  return { path, levels, blockSizes, blobCompression, options }
+}
+
+/** advise's per-level bytes at the recommended block size, when it re-cut the levels under their advised settings. */
+function blockSizeProjections(b: Json, recommended: number): AdvisedBlockSize['projected'] {
+  if (b.compression !== 'advised' || !Array.isArray(b.candidates) || !Array.isArray(b.levels)) return null
+  const i = b.candidates.findIndex((c) => isObject(c) && c.blockSize === recommended)
+  if (i < 0) return null
+  const out = new Map<number, { estimate: number; low: number; high: number }>()
+  for (const l of b.levels) {
+    const bytes = isObject(l) && Array.isArray(l.bytes) ? l.bytes[i] : null
+    if (isObject(l) && typeof l.level === 'number' && isObject(bytes) && [bytes.estimate, bytes.low, bytes.high].every((x) => typeof x === 'number'))
+      out.set(l.level, { estimate: bytes.estimate as number, low: bytes.low as number, high: bytes.high as number })
+  }
+  return out
 }
 
 function isObject(v: unknown): v is Json {

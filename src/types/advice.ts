@@ -176,6 +176,8 @@ export interface ColumnFamilyAdvice {
   name: string
   /** level_compaction_dynamic_level_bytes, as the OPTIONS file says (false when unknown). */
   dynamicLevels: boolean
+  /** Under dynamic level bytes, the base level compression_per_level counts from (its entry 1); null otherwise. */
+  baseLevel: number | null
   levels: LevelAdvice[]
   /** The RocksDB options to set, as key → value in OPTIONS-file syntax. */
   options: Record<string, string>

@@ -107,7 +107,14 @@ describe('sstkit rewrite DB -o OUT', () => {
         const want = level.recommended.estimate.setting
         const written = result.columnFamilies.find((c: { name: string }) => c.name === cf.name).levels.find((l: { level: number }) => l.level === level.level)
         expect(written.setting).toBe(want.label)
-        expect(written.projected.estimate).toBe(level.recommended.estimate.bytes.estimate)
+        // With a block size advised, the level is projected at that size under its setting (the block size advice's).
+        const bs = cf.blockSize
+        const at =
+          bs && bs.recommended !== null && bs.recommended !== bs.today
+            ? bs.candidates.findIndex((c: { blockSize: number }) => c.blockSize === bs.recommended)
+            : -1
+        const projected = at < 0 ? level.recommended.estimate.bytes : bs.levels.find((l: { level: number }) => l.level === level.level).bytes[at]
+        expect(written.projected.estimate).toBe(projected.estimate)
         // examples/db is small: advise reads every block, and the bytes written are its projection.
         expect(written.projected.within).toBe(true)
         for (const f of db.columnFamilies.find((c) => c.name === cf.name)!.levels[level.level]) {
@@ -121,6 +128,7 @@ describe('sstkit rewrite DB -o OUT', () => {
     const options = readFileSync(join(out, result.options), 'utf8')
     for (const cf of advice.columnFamilies)
       for (const [k, v] of Object.entries(cf.options)) if (k === 'compression_per_level') expect(options).toContain(`${k}=${v}`)
+    for (const cf of advice.columnFamilies) if (cf.blockSize?.recommended) expect(options).toContain(`block_size=${cf.blockSize.recommended}\n`)
   })
 
   it('a LevelDB database becomes a RocksDB database: .sst tables with properties, a RocksDB MANIFEST', () => {

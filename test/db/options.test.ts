@@ -10,8 +10,10 @@ import {
   DEFAULT_COMPRESSION_OPTS,
   dynamicBaseLevel,
   readNewestOptions,
+  targetFileSize,
   type ColumnFamilyOptions,
 } from '../../src/db/options.js'
+import { bufferLimited } from '../../src/decide/settings.js'
 import { COMPRESSION_DICT_BLOCK } from '../../src/format/metaindex.js'
 import { openTable } from '../../src/table/reader.js'
 import { ROOT } from '../helpers.js'
@@ -186,6 +188,8 @@ const cf = (over: Partial<ColumnFamilyOptions> = {}): ColumnFamilyOptions => ({
   compactionStyle: 'kCompactionStyleLevel',
   maxBytesForLevelBase: 256 << 20,
   maxBytesForLevelMultiplier: 10,
+  targetFileSizeBase: 64 << 20,
+  targetFileSizeMultiplier: 1,
   blockSize: 4096,
   formatVersion: 5,
   checksum: 'kCRC32c',
@@ -265,6 +269,26 @@ describe('dynamicBaseLevel (VersionStorageInfo::CalculateBaseBytes)', () => {
     // 100 GiB on L6: 10 GiB L5, 1 GiB L4, 102 MiB L3 <= 256 MiB: base L3.
     expect(dynamicBaseLevel(dyn, [0, 0, 0, 0, 0, 0, 100 * GiB])).toBe(3)
     expect(dynamicBaseLevel(dyn, [0, 0, 0, 0, 0, 0, 100_000 * GiB])).toBe(1)
+  })
+})
+
+describe('targetFileSize (MutableCFOptions max_file_size, MaxFileSizeForLevel) and the dictionary buffer it bounds', () => {
+  const MiB = 1 << 20
+  it('L0 is a flush (no target); L1 the base, then times the multiplier per level', () => {
+    const o = cf({ targetFileSizeBase: 2 * MiB, targetFileSizeMultiplier: 3 })
+    expect([0, 1, 2, 3].map((l) => targetFileSize(o, l, 1))).toEqual([0, 2 * MiB, 6 * MiB, 18 * MiB])
+    expect(targetFileSize(cf({ compactionStyle: 'kCompactionStyleUniversal' }), 3, -1)).toBe(0)
+  })
+  it('with dynamic level bytes, counted from the base level', () => {
+    const o = cf({ targetFileSizeBase: 2 * MiB, targetFileSizeMultiplier: 3, levelCompactionDynamicLevelBytes: true })
+    expect([4, 5, 6].map((l) => targetFileSize(o, l, 4))).toEqual([2 * MiB, 2 * MiB, 6 * MiB])
+  })
+  it("the buffer is the smaller of max_dict_buffer_bytes and the target, 0 meaning the other's", () => {
+    const d = { maxDictBytes: 16384, trainBytes: 1 << 20, maxDictBufferBytes: 64 * MiB }
+    expect(bufferLimited(d, 0)).toBe(d)
+    expect(bufferLimited(d, MiB).maxDictBufferBytes).toBe(MiB)
+    expect(bufferLimited(d, 128 * MiB).maxDictBufferBytes).toBe(64 * MiB)
+    expect(bufferLimited({ ...d, maxDictBufferBytes: 0 }, MiB).maxDictBufferBytes).toBe(MiB)
   })
 })
 

@@ -409,7 +409,7 @@ function optionsOf(text: string): Record<string, string> {
 
 function columnFamily(name: string, shapes: LevelShape[], optionsText: string, seed: number): ColumnFamilyAdvice {
   const rnd = prng(seed)
-  return { name, dynamicLevels: false, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
+  return { name, dynamicLevels: false, baseLevel: null, levels: shapes.map((s) => levelOf(name, s, rnd)), options: optionsOf(optionsText), optionsText }
 }
 
 function totalOf(cfs: ColumnFamilyAdvice[]): Advice['total'] {
