@@ -14,9 +14,10 @@
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
 // - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so do the plain
-//   `props [--json] PATH...` and `verify [--jobs N] [--json] PATH...` (src/entry/props-main.ts and
-//   verify-main.ts say which command lines, and why they print what oclif would); oclif's config,
-//   parser and code were ~50 ms of props' ~150, ~80 ms of verify's.
+//   `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...` and `scan [--hex] PATH...`
+//   (src/entry/props-main.ts, verify-main.ts and scan-main.ts say which command lines, and why
+//   they print what oclif would); oclif's config, parser and code were ~50 ms of props' ~150,
+//   ~80 ms of verify's, ~75 ms of CPU of scan's.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
 //   no plugin to find and read.
@@ -57,6 +58,8 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
 } else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify.js', 'verifyMain'))) {
   // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
+} else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan.js', 'scanMain'))) {
+  // Done: `scan [--hex] PATH...` (src/entry/scan-main.ts); any other is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
   if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
@@ -120,7 +123,7 @@ function sstDumpWantsWorker(args) {
 }
 
 /**
- * A command's plain path (`main` of dist/bundle/`file`: src/entry/props-main.ts, verify-main.ts)
+ * A command's plain path (`main` of dist/bundle/`file`: src/entry/props-main.ts, verify-main.ts, scan-main.ts)
  * when its command line allows; false: left to oclif.
  */
 async function runWithoutOclif(file, main) {

@@ -16,9 +16,9 @@
 // - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
-// - `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...` and the `sst-dump` drop-in,
-//   which bin/run.js runs without oclif, are one file each (`_props.js`, `_verify.js`,
-//   `_sst-dump.js`: builds without splitting): they share no module with the commands.
+// - `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and
+//   the `sst-dump` drop-in, which bin/run.js runs without oclif, are one file each (`_props.js`,
+//   `_verify.js`, `_scan.js`, `_sst-dump.js`: builds without splitting): they share no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -222,13 +222,14 @@ const options = {
   metafile: !!process.env.META,
 }
 const result = await build({ ...options, entryPoints, splitting: true })
-// `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...` and the drop-in without oclif
+// `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and the drop-in without oclif
 // (bin/run.js): one file each, sharing no chunk with the commands, since a module costs its
 // resolution (~0.5 ms each) on top of its compile (the drop-in's 20 chunks and the modules its
 // check and scan import: ~0.04 s of CPU of a 64 MB check).
 const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
 const verify = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
 const sstDump = await build({ ...options, entryPoints: [{ in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' }] })
+const scan = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'scan-main.js'), out: '_scan' }] })
 // bin/run.js's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
 await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.js'), out: '_early-workers' }] })
 // The sizes from which verify and the drop-in start a worker, for bin/run.js to start it before the
@@ -244,3 +245,4 @@ if (process.env.META) writeFileSync(`${process.env.META}.workers.json`, JSON.str
 if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.verify.json`, JSON.stringify(verify.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.sst-dump.json`, JSON.stringify(sstDump.metafile))
+if (process.env.META) writeFileSync(`${process.env.META}.scan.json`, JSON.stringify(scan.metafile))
