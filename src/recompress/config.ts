@@ -177,6 +177,8 @@ export interface TableLayout {
   indexCompression: boolean
   /** null: rewrite's default (the file's own format_version). */
   formatVersion: number | null
+  /** separate_key_value_in_data_block (RocksDB 11) of re-cut blocks; null with the file's own blocks (kept as stored). */
+  separateKeyValue: boolean | null
 }
 
 /** format_versions sstkit's writer writes. */
@@ -236,6 +238,7 @@ export interface LayoutSpec {
   restartIntervals?: number[]
   indexCompression?: boolean[]
   formatVersions?: number[]
+  separateKeyValue?: boolean[]
 }
 
 /**
@@ -243,14 +246,19 @@ export interface LayoutSpec {
  * blocks, so it needs a block size to re-cut them with.
  */
 export function layoutMatrix(spec: LayoutSpec): TableLayout[] {
-  if (spec.restartIntervals && !spec.blockSizes) {
-    throw new MatrixError('--restart-interval re-encodes the data blocks: give --block-size to re-cut them (the file keeps its own blocks otherwise)')
+  for (const [given, flag] of [
+    [spec.restartIntervals, '--restart-interval'],
+    [spec.separateKeyValue, '--separate-key-value'],
+  ] as const) {
+    if (given && !spec.blockSizes)
+      throw new MatrixError(`${flag} re-encodes the data blocks: give --block-size to re-cut them (the file keeps its own blocks otherwise)`)
   }
   const out: TableLayout[] = []
   for (const blockSize of spec.blockSizes ?? [null])
     for (const restartInterval of blockSize === null ? [null] : (spec.restartIntervals ?? [DEFAULT_RESTART_INTERVAL]))
-      for (const indexCompression of spec.indexCompression ?? [true])
-        for (const formatVersion of spec.formatVersions ?? [null]) out.push({ blockSize, restartInterval, indexCompression, formatVersion })
+      for (const separateKeyValue of blockSize === null ? [null] : (spec.separateKeyValue ?? [false]))
+        for (const indexCompression of spec.indexCompression ?? [true])
+          for (const formatVersion of spec.formatVersions ?? [null]) out.push({ blockSize, restartInterval, separateKeyValue, indexCompression, formatVersion })
   return out
 }
 
@@ -262,13 +270,13 @@ export function blockSizeLabel(n: number): string {
 }
 
 /** The layout's fields, in label order. */
-export const LAYOUT_FIELDS = ['blockSize', 'restartInterval', 'indexCompression', 'formatVersion'] as const
+export const LAYOUT_FIELDS = ['blockSize', 'restartInterval', 'separateKeyValue', 'indexCompression', 'formatVersion'] as const
 export type LayoutField = (typeof LAYOUT_FIELDS)[number]
 
 /**
  * A layout for people, naming the fields in `shown` (default: those set apart from the default
- * layout: own blocks, restart interval 16, index compressed, the file's format_version): "16KiB",
- * "4KiB restart=4 index=raw fv7"; '' when nothing is shown.
+ * layout: own blocks, restart interval 16, values inline, index compressed, the file's format_version):
+ * "16KiB", "4KiB restart=4 kv=separated index=raw fv7"; '' when nothing is shown.
  */
 export function layoutLabel(l: TableLayout, shown?: ReadonlySet<LayoutField>): string {
   const show = (f: LayoutField, differs: boolean) => (shown ? shown.has(f) : differs)
@@ -276,6 +284,7 @@ export function layoutLabel(l: TableLayout, shown?: ReadonlySet<LayoutField>): s
   if (show('blockSize', l.blockSize !== null)) parts.push(l.blockSize === null ? 'own blocks' : blockSizeLabel(l.blockSize))
   if (show('restartInterval', l.restartInterval !== null && l.restartInterval !== DEFAULT_RESTART_INTERVAL) && l.restartInterval !== null)
     parts.push(`restart=${l.restartInterval}`)
+  if (show('separateKeyValue', l.separateKeyValue === true) && l.separateKeyValue !== null) parts.push(l.separateKeyValue ? 'kv=separated' : 'kv=inline')
   if (show('indexCompression', !l.indexCompression)) parts.push(l.indexCompression ? 'index=compressed' : 'index=raw')
   if (show('formatVersion', l.formatVersion !== null) && l.formatVersion !== null) parts.push(`fv${l.formatVersion}`)
   return parts.join(' ')

@@ -83,6 +83,8 @@ export interface RecompressResult extends BlockCompressionCounts {
   blockSize: number | null
   /** block_restart_interval of re-cut blocks (null: the file's own blocks, as stored). */
   restartInterval: number | null
+  /** separate_key_value_in_data_block of re-cut blocks (null: the file's own blocks, as stored). */
+  separateKeyValue: boolean | null
   /** enable_index_compression. */
   indexCompression: boolean
   /** format_version of the table written. */
@@ -399,7 +401,7 @@ function resultOf(
   dict: BuiltDictionary | undefined,
   sampling: boolean,
   storedSize: number,
-  layout: Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>,
+  layout: Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'separateKeyValue' | 'indexCompression' | 'formatVersion'>,
 ): RecompressResult {
   const dictBytes = m.dictBytes
   const compressMs = median(m.compressMs)
@@ -569,6 +571,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const layout = {
     blockSize: opts.source.blockSize,
     restartInterval: opts.source.blockSize === null ? null : (opts.source.restartInterval ?? DEFAULT_RESTART_INTERVAL),
+    separateKeyValue: opts.source.blockSize === null ? null : (opts.source.separateKeyValue ?? false),
     indexCompression: opts.table?.indexCompression ?? true,
     formatVersion: opts.table?.formatVersion ?? defaultFormatVersion(storedFormatVersion),
   }

@@ -62,17 +62,22 @@ describe('table layouts (--block-size, --restart-interval, --index-compression, 
   })
 
   it("every combination a layout, block size outermost; the file's own blocks when no size is given", () => {
-    expect(layoutMatrix({})).toEqual([{ blockSize: null, restartInterval: null, indexCompression: true, formatVersion: null }])
+    expect(layoutMatrix({})).toEqual([{ blockSize: null, restartInterval: null, separateKeyValue: null, indexCompression: true, formatVersion: null }])
     const l = layoutMatrix({ blockSizes: [4096, 16384], restartIntervals: [4, 16], formatVersions: [5, 7] })
     expect(l).toHaveLength(8)
-    expect(l[0]).toEqual({ blockSize: 4096, restartInterval: 4, indexCompression: true, formatVersion: 5 })
-    expect(l[7]).toEqual({ blockSize: 16384, restartInterval: 16, indexCompression: true, formatVersion: 7 })
+    expect(l[0]).toEqual({ blockSize: 4096, restartInterval: 4, separateKeyValue: false, indexCompression: true, formatVersion: 5 })
+    expect(l[7]).toEqual({ blockSize: 16384, restartInterval: 16, separateKeyValue: false, indexCompression: true, formatVersion: 7 })
     expect(() => layoutMatrix({ restartIntervals: [4] })).toThrow(/give --block-size/)
+    const kv = layoutMatrix({ blockSizes: [4096], separateKeyValue: [true, false] })
+    expect(kv.map((x) => x.separateKeyValue)).toEqual([true, false])
+    expect(() => layoutMatrix({ separateKeyValue: [true] })).toThrow(/--separate-key-value re-encodes the data blocks: give --block-size/)
   })
 
   it('labels name what differs from the default layout, or the fields asked for', () => {
-    const l = { blockSize: 16384, restartInterval: 16, indexCompression: false, formatVersion: null }
+    const l = { blockSize: 16384, restartInterval: 16, separateKeyValue: false, indexCompression: false, formatVersion: null }
     expect(layoutLabel(l)).toBe('16KiB index=raw')
+    expect(layoutLabel({ ...l, separateKeyValue: true })).toBe('16KiB kv=separated index=raw')
+    expect(layoutLabel(l, new Set(['separateKeyValue'] as const))).toBe('kv=inline')
     expect(layoutLabel({ ...l, blockSize: 5000, restartInterval: 4, formatVersion: 7 }, new Set(['restartInterval', 'formatVersion'] as const))).toBe(
       'restart=4 fv7',
     )
