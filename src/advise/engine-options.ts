@@ -26,6 +26,8 @@ export interface AdviseOptions {
   prices?: Prices | null
   /** Also dynamic level bytes, per column family, when the OPTIONS file says so. */
   dynamicLevels?: Map<string, boolean>
+  /** Under dynamic level bytes, the base level per column family (inputs.ts); absent: the first level below L0 that holds data. */
+  baseLevels?: Map<string, number>
   /** Today's compression and compression_per_level per column family, from the OPTIONS file (absent: unknown). */
   todayCompression?: Map<string, TodayCompression>
   source: Advice['source']

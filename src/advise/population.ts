@@ -6,6 +6,7 @@
  */
 import { statSync } from 'node:fs'
 import { basename } from 'node:path'
+import { compressionPropertyName } from '../format/compression-type.js'
 import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
 import { Property, propertyNumber, propertyString } from '../format/properties.js'
 import { declaredUncompressedSize } from '../codec/compression.js'
@@ -353,6 +354,6 @@ export function levelTotals(g: LevelGroup): {
 
 /** The compression the files name, e.g. "LZ4" or "LZ4+ZSTD" when mixed. */
 export function compressionNames(g: LevelGroup): string {
-  const names = [...new Set(g.files.map((f) => f.compression))].sort()
+  const names = [...new Set(g.files.map((f) => compressionPropertyName(f.compression)))].sort()
   return names.length ? names.join('+') : 'none'
 }

@@ -118,7 +118,7 @@ export function verifyBlobFile(file: BlobFile): BlobVerifyResult {
   } else if (walkedToEnd && file.footer.blobCount !== BigInt(records)) {
     add({ part: 'footer', offset: file.recordsEnd, message: `blob count ${file.footer.blobCount}, but the file holds ${records} records` })
   }
-  if (dropped > 0) problems[problems.length - 1].message += ` (and ${dropped} more problems)`
+  if (dropped > 0) problems[problems.length - 1].message += ` (and ${dropped} more ${dropped === 1 ? 'problem' : 'problems'})`
   return {
     ok: problems.length === 0,
     records,

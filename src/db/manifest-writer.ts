@@ -204,7 +204,14 @@ export interface WrittenFile {
  */
 export function snapshotOf(
   view: DatabaseView,
-  o: { dbId: string; written?: ReadonlyMap<number, WrittenFile>; nextFileNumber?: number; now?: number },
+  o: {
+    dbId: string
+    written?: ReadonlyMap<number, WrittenFile>
+    /** Blob files written again: their new totals and garbage. */
+    blobs?: ReadonlyMap<number, Pick<ManifestBlobFile, 'totalBlobBytes' | 'garbageBlobCount' | 'garbageBlobBytes'>>
+    nextFileNumber?: number
+    now?: number
+  },
 ): ManifestSnapshot {
   const now = o.now ?? Math.floor(Date.now() / 1000)
   const columnFamilies = view.columnFamilies.map((cf) => ({
@@ -231,7 +238,7 @@ export function snapshotOf(
         markedForCompaction: f.markedForCompaction,
       }
     }),
-    blobFiles: cf.blobFiles.map((b) => ({ ...b })),
+    blobFiles: cf.blobFiles.map((b) => ({ ...b, ...o.blobs?.get(b.blobFileNumber) })),
   }))
   return {
     dbId: o.dbId,

@@ -7,7 +7,7 @@ import {
   compressionOptionName,
   compressionShortName,
   CompressionType,
-  compressionTypeFromName,
+  compressionPropertyTypes,
   compressionTypeFromOptionName,
   compressionTypeFromShortName,
 } from '../format/compression-type.js'
@@ -56,10 +56,10 @@ export function settingFromOptions(optionTypeName: string, o: CompressionOptsLik
  */
 export function settingFromProperties(compression: string | undefined, options: string | undefined): SettingSpec | null {
   if (compression === undefined) return null
-  // fv7 files record e.g. "BuiltinV2;07;": the type byte in hex.
-  const v2 = /^BuiltinV2;([0-9a-fA-F]{2});/.exec(compression)
-  const type = v2 ? parseInt(v2[1], 16) : compressionTypeFromName(compression)
-  if (type === undefined) return null
+  // fv7 files record e.g. "BuiltinV2;07;": the type bytes in hex (the first where several).
+  const types = compressionPropertyTypes(compression)
+  if (types === undefined) return null
+  const type = types[0]
   const optionTypeName = compressionOptionName(type)
   let opts: CompressionOptsLike
   try {

@@ -1,21 +1,23 @@
 /**
- * Reference speeds, for ranking settings when this run's own timings are too
- * noisy to rank on (a loaded machine, a level too small to time). Measured by
- * the method advise and recompress time with (docs/cpu.md: the codec kernel's
- * thread CPU per batch of blocks, as RocksDB's table builder pays it), best of
- * 5 rounds, on the 2,223 data blocks (4 KiB, 8.9 MB) of a db_bench 7.8.3
- * database (filluniquerandom 40,000 keys, 200-byte values of ratio 0.5; the
- * data test/recompress/cpu-vs-rocksdb.slow.test.ts holds against RocksDB), at
- * 5c5c9e9 on 2026-12-06: MB/s of input. zlib and bzip2 are timed through
- * JavaScript (the kernel does not do them): their compression's overhead is
- * small beside the codec, their decompression's is not, so theirs keep the
- * earlier figures (16 KiB blocks of key-value text). zstd levels 12 and 15 are
- * interpolated log-linearly between the measured levels 9 and 19.
- *
- * Every decision ranks on these figures, never on a run's own timings, so that the
- * same database and seed give the same advice on an idle machine and on a busy one
- * (docs/cpu.md); a run's timings are shown beside them. Dictionary building is
+ * Reference speeds: every advise decision, limit and price ranks CPU on these figures, never on a
+ * run's own timings, so that the same database and seed give the same advice on an idle machine
+ * and on a busy one (docs/cpu.md); a run's timings are shown beside them. Dictionary building is
  * modelled the same way, from the bytes ZDICT is given (nominalDictionaryMs).
+ *
+ * Compression, MB/s of input: measured by the method advise and recompress time with (docs/cpu.md:
+ * the codec kernel's thread CPU per batch of blocks, as RocksDB's table builder pays it), best of
+ * 5 rounds, on the 2,223 data blocks (4 KiB, 8.9 MB) of a db_bench 7.8.3 database
+ * (filluniquerandom 40,000 keys, 200-byte values of ratio 0.5; the data
+ * test/recompress/cpu-vs-rocksdb.slow.test.ts holds against RocksDB), at 5c5c9e9 on 2026-12-06;
+ * LZ4HC on the same data by the same test's timings (47 ms, 2026-12-06); zlib and bzip2, which
+ * the kernel does not do, timed around each call (their codecs dwarf the call). zstd levels 12
+ * and 15 are interpolated log-linearly between the measured levels 9 and 19.
+ *
+ * Decompression, MB/s of output: RocksDB 7.8.3's own timer around each block's decompression
+ * (rocksdb.decompression.times.nanos, median) reading the same data back under each setting with
+ * a block cache smaller than the data (test/fixtures/compaction-cpu.mjs), 2026-12-06: what
+ * RocksDB's read path spends per block, its buffer allocation included, which a codec alone does
+ * not show (LZ4 in a batch through the kernel: 10,560 MB/s; RocksDB: 5,300).
  */
 import { zstdLevel } from '../codec/setting.js'
 import type { SettingSpec, Timing } from '../types/advice.js'
@@ -28,10 +30,10 @@ const ZSTD_COMPRESS: [level: number, mbps: number][] = [
   [19, 7],
 ]
 
-const COMPRESS: Record<string, number> = { snappy: 1800, lz4: 1529, lz4hc: 277, zlib: 70, bzip2: 8 }
-/** zstd's decompression barely depends on the level (969 MB/s at 1, 938 at 3, 882 at 9, 715 at 19): level 3's. */
-const DECOMPRESS: Record<string, number> = { snappy: 6193, lz4: 10560, lz4hc: 8844, zlib: 478, bzip2: 48, zstd: 938 }
-/** zstd frame checksum at level 3: compression 323 -> 313 MB/s, decompression 938 -> 884 MB/s. */
+const COMPRESS: Record<string, number> = { snappy: 1800, lz4: 1529, lz4hc: 189, zlib: 70, bzip2: 8 }
+/** zstd's decompression barely depends on the level (RocksDB: 680-706 MB/s at 1, 3 and 6): level 3's. */
+const DECOMPRESS: Record<string, number> = { snappy: 3650, lz4: 5300, lz4hc: 5300, zlib: 327, bzip2: 27, zstd: 695 }
+/** zstd frame checksum at level 3, as the kernel times it: compression 323 -> 313 MB/s, decompression 938 -> 884 MB/s (the ratio applied). */
 const CHECKSUM_COMPRESS = 313 / 323
 const CHECKSUM_DECOMPRESS = 884 / 938
 

@@ -9,7 +9,7 @@
  * The blob forms must end exactly after the compression byte. file_number 0
  * marks a blob stored in the same SST (embedded blob records, 11.6+).
  */
-import { Cursor } from './coding.js'
+import { Cursor, encodeVarint } from './coding.js'
 import { CorruptionError } from './errors.js'
 
 /** An unsigned 64-bit field: a number when exactly representable, else a bigint. */
@@ -65,4 +65,22 @@ export function decodeBlobIndex(bytes: Uint8Array, base = 0): BlobIndex {
   return type === BlobIndexType.Blob
     ? { kind: 'blob', fileNumber, offset, size, compression }
     : { kind: 'blobTtl', expiration, fileNumber, offset, size, compression }
+}
+
+/** Encode a blob index as RocksDB's BlobIndex::EncodeBlob / EncodeBlobTTL / EncodeInlinedTTL write it. */
+export function encodeBlobIndex(index: BlobIndex): Uint8Array {
+  const parts: Uint8Array[] = []
+  if (index.kind === 'inlinedTtl') parts.push(Uint8Array.of(BlobIndexType.InlinedTTL), encodeVarint(index.expiration), index.value)
+  else {
+    if (index.kind === 'blob') parts.push(Uint8Array.of(BlobIndexType.Blob))
+    else parts.push(Uint8Array.of(BlobIndexType.BlobTTL), encodeVarint(index.expiration))
+    parts.push(encodeVarint(index.fileNumber), encodeVarint(index.offset), encodeVarint(index.size), Uint8Array.of(index.compression))
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
 }

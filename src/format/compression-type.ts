@@ -113,3 +113,25 @@ export function compressionTypeFromOptionName(name: string): number | undefined 
 export function compressionTypeFromName(name: string): number | undefined {
   return NAMES.find((x) => x.name === name)?.type
 }
+
+/**
+ * The types a rocksdb.compression property names: one CompressionTypeToString name before
+ * format_version 7; from 7 the compression manager's schema "BuiltinV2;0407;" (the type bytes
+ * the file used, two hex digits each; ";;" for none). undefined: neither form.
+ */
+export function compressionPropertyTypes(property: string): number[] | undefined {
+  if (property === ';;') return [CompressionType.None]
+  const v2 = /^BuiltinV2;((?:[0-9a-fA-F]{2})*);/.exec(property)
+  if (v2) {
+    const types = (v2[1].match(/../g) ?? []).map((h) => parseInt(h, 16))
+    return types.length ? types : [CompressionType.None]
+  }
+  const t = compressionTypeFromName(property)
+  return t === undefined ? undefined : [t]
+}
+
+/** A rocksdb.compression property as RocksDB's type names ("LZ4", "LZ4+ZSTD" for a BuiltinV2 file that used both); other values as they are. */
+export function compressionPropertyName(property: string): string {
+  const types = compressionPropertyTypes(property)
+  return types ? types.map(compressionTypeName).join('+') : property
+}

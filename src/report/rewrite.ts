@@ -80,7 +80,14 @@ export function rewriteDbSummary(r: DbRewriteResult): string[] {
     `${r.output}: ${formatBytes(r.sourceBytes)} of tables rewritten to ${formatBytes(r.writtenBytes)} (${signedPercent(r.sourceBytes > 0 ? (r.writtenBytes - r.sourceBytes) / r.sourceBytes : null)}); ${r.manifest}${r.options ? `, ${r.options}` : ''}, CURRENT, IDENTITY written${r.verified ? '; read back and checked' : ''}`,
   ]
   const blobs = r.columnFamilies.reduce((n, cf) => n + cf.blobFiles, 0)
-  if (blobs > 0) out.push(`${blobs} blob file(s) copied as they are`)
+  const recompressed = r.columnFamilies.reduce((n, cf) => n + cf.blobRecompressed, 0)
+  if (recompressed > 0) {
+    const before = r.columnFamilies.reduce((n, cf) => n + (cf.blobRecompressed > 0 ? cf.blobBytes : 0), 0)
+    const after = r.columnFamilies.reduce((n, cf) => n + (cf.blobRecompressed > 0 ? cf.blobWrittenBytes : 0), 0)
+    out.push(
+      `${recompressed} blob file(s) written again under the advised blob_compression_type: ${formatBytes(before)} to ${formatBytes(after)} (${signedPercent(before > 0 ? (after - before) / before : null)})${blobs > recompressed ? `; ${blobs - recompressed} copied as they are` : ''}`,
+    )
+  } else if (blobs > 0) out.push(`${blobs} blob file(s) copied as they are`)
   if (r.wals.length > 0)
     out.push(`write-ahead logs copied, replayed by RocksDB when it opens ${r.output}: ${r.wals.map((w) => `${w.file} (${formatBytes(w.bytes)})`).join(', ')}`)
   return out

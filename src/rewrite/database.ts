@@ -1,7 +1,8 @@
 /**
  * A whole database rewritten: every live table of every column family written again on its level
  * (the same entries, sequence numbers and key ranges; rewrite.ts per file, on worker threads), the
- * blob files and write-ahead logs copied as they are, an OPTIONS file, a new IDENTITY and a
+ * write-ahead logs copied as they are, the blob files copied or written again under the advised
+ * blob compression (blob-files.ts: the tables' blob indexes then moved with them), an OPTIONS file, a new IDENTITY and a
  * MANIFEST written from scratch (db/manifest-writer.ts), so that RocksDB opens the output as the
  * source's version: the same column families, levels and files, in a new physical form. A LevelDB
  * database becomes a RocksDB one (block-based tables with properties, `.sst` names).
@@ -19,6 +20,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readSync,
   readFileSync,
   renameSync,
   rmdirSync,
@@ -28,16 +30,19 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { isFileError } from '../errors.js'
-import { type DatabaseView, isDatabaseDir, openDatabase, tableFileName, walFilesOnDisk } from '../db/database.js'
+import { databaseNoteText, type DatabaseView, isDatabaseDir, openDatabase, tableFileName, walFilesOnDisk } from '../db/database.js'
 import { currentFileText, encodeManifest, manifestFileName, newDbId, snapshotOf, type WrittenFile } from '../db/manifest-writer.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
-import { compressionShortName } from '../format/compression-type.js'
+import { compressionShortName, compressionTypeFromOptionName } from '../format/compression-type.js'
 import { cleanupOnExit } from '../util/cleanup.js'
 import { temporaryPath } from '../util/temp-file.js'
 import type { AdvisedLevel, DbAdvice } from './db-advice.js'
 import { defaultFormatVersion, RewriteError, type RewriteOptions, type RewriteResult } from './rewrite.js'
 import { encodeOptionsFile, escapeOptionString, OPTIONS_SECTION, parseOptionsFile } from '../format/options-file.js'
 import { RewriteThread } from './thread.js'
+import { blobChangeLabel, type BlobFileWritten, type BlobRemap, unreferenced } from './blob-files.js'
+import { BLOB_FOOTER_SIZE, BLOB_HEADER_SIZE, decodeBlobFileHeader } from '../format/blob-file.js'
+import { WRITABLE_TYPES } from '../codec/setting.js'
 
 export interface DbRewriteOptions {
   /** The per-file options every level gets without advice (the flags). */
@@ -80,7 +85,17 @@ export interface DbRewriteResult {
   output: string
   manifest: string
   options: string | null
-  columnFamilies: { name: string; levels: LevelWritten[]; blobFiles: number; blobBytes: number; blobCompression: string | null }[]
+  columnFamilies: {
+    name: string
+    levels: LevelWritten[]
+    blobFiles: number
+    /** The source's blob files' bytes, and the output's. */
+    blobBytes: number
+    blobWrittenBytes: number
+    /** The advised blob_compression_type, and how many blob files were written again under it (the others copied as they are). */
+    blobCompression: string | null
+    blobRecompressed: number
+  }[]
   /** Write-ahead logs copied: RocksDB replays them when it opens OUT (their entries are not in the tables). */
   wals: { file: string; bytes: number }[]
   sourceBytes: number
@@ -141,13 +156,19 @@ function checkOutput(dir: string, output: string, force: boolean): void {
 
 async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: string, o: DbRewriteOptions): Promise<DbRewriteResult> {
   const view = pin.view
-  const notes: string[] = [...view.warnings]
+  const notes: string[] = view.warnings.map(databaseNoteText)
   if (view.missingFiles.length > 0) {
     const f = view.missingFiles[0]
     throw new RewriteError('corruption', `${pin.originalPath(f.path)}: live table file of column family "${f.columnFamily}" (L${f.level}) is missing`)
   }
   mkdirSync(tmp)
   const jobs = planJobs(view, pin, o, notes)
+  // Blob files under an advised compression first: the tables' blob indexes are moved to where their records went.
+  const recompressed = await recompressBlobFiles(view, pin, o, tmp, notes)
+  for (const job of jobs) {
+    const remaps = recompressed.byColumnFamily.get(job.columnFamily)
+    if (remaps) job.options = { ...job.options, blobRemaps: remaps }
+  }
   const results = await runJobs(jobs, o, tmp)
   const written = new Map<number, WrittenFile>()
   for (const [job, r] of results) {
@@ -157,28 +178,41 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
       largestSeqno: r.seqnos ? BigInt(r.seqnos.largest) : undefined,
     })
   }
-  // Blob files: copied as they are (recompressing a blob file is not done: blob_compression_type applies to the ones RocksDB writes next).
+  // The other blob files are copied as they are.
   let highest = view.nextFileNumber
   const columnFamilies: DbRewriteResult['columnFamilies'] = []
+  const blobTotals = new Map<number, BlobTotals>()
   for (const cf of view.columnFamilies) {
     let blobBytes = 0
+    let blobWrittenBytes = 0
+    let recompressedFiles = 0
     for (const b of cf.blobFiles) {
-      copyFileSync(b.path, join(tmp, basename(b.path)))
-      blobBytes += statSync(b.path).size
       highest = Math.max(highest, b.blobFileNumber + 1)
+      blobBytes += statSync(b.path).size
+      const w = recompressed.files.get(b.blobFileNumber)
+      if (!w) {
+        copyFileSync(b.path, join(tmp, basename(b.path)))
+        blobWrittenBytes += statSync(b.path).size
+        continue
+      }
+      recompressedFiles++
+      blobWrittenBytes += w.fileSize
+      const garbage = unreferenced(w.remap)
+      if (garbage.count !== b.garbageBlobCount)
+        notes.push(
+          `blob file ${pin.originalPath(b.path)}: ${garbage.count} of its records are pointed at by no live table, where the MANIFEST counted ${b.garbageBlobCount} as garbage: the new MANIFEST counts ${garbage.count}`,
+        )
+      blobTotals.set(b.blobFileNumber, { totalBlobBytes: w.blobBytes, garbageBlobCount: garbage.count, garbageBlobBytes: garbage.bytes })
     }
     const advisedBlob = o.advice?.blobCompression.get(cf.name) ?? null
-    if (cf.blobFiles.length > 0 && advisedBlob) {
-      notes.push(
-        `column family "${cf.name}": ${cf.blobFiles.length} blob file(s) copied as they are; blob_compression_type=${advisedBlob} applies to the blob files RocksDB writes from now on`,
-      )
-    }
     columnFamilies.push({
       name: cf.name,
       levels: levelReport(cf.name, jobs, results, o.advice, o.blockSizeFromOptions),
       blobFiles: cf.blobFiles.length,
       blobBytes,
       blobCompression: advisedBlob,
+      blobRecompressed: recompressedFiles,
+      blobWrittenBytes,
     })
   }
   // Write-ahead logs from the oldest any column family still needs: RocksDB replays them on open.
@@ -206,11 +240,11 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
   }
   if (!view.options)
     notes.push(`the source has no OPTIONS file (LevelDB has none): ${optionsName ?? 'none'} states RocksDB's defaults, the comparator and snappy`)
-  const snapshot = snapshotOf(view, { dbId, written, nextFileNumber: optionsNumber + 1 })
+  const snapshot = snapshotOf(view, { dbId, written, blobs: blobTotals, nextFileNumber: optionsNumber + 1 })
   writeSynced(join(tmp, manifestFileName(manifestNumber)), encodeManifest(snapshot))
   writeSynced(join(tmp, 'CURRENT'), currentFileText(manifestNumber))
   syncDir(tmp)
-  verifyOutput(view, tmp, written)
+  verifyOutput(view, tmp, written, blobTotals)
   if (wals.length > 0) {
     notes.push(
       `${wals.length} write-ahead log(s) copied (${wals.map((w) => w.file).join(', ')}): RocksDB replays them when it opens OUT; their entries are not in the tables until it flushes`,
@@ -231,6 +265,89 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
     notes,
     verified: o.base.verify,
     ms: 0,
+  }
+}
+
+interface BlobTotals {
+  totalBlobBytes: number
+  garbageBlobCount: number
+  garbageBlobBytes: number
+}
+
+/** A blob file's header and footer: the bytes besides its records. */
+const BLOB_FILE_OVERHEAD = BLOB_HEADER_SIZE + BLOB_FOOTER_SIZE
+
+/**
+ * Each blob file of a column family with an advised blob_compression_type other than its own,
+ * written again under it (blob-files.ts) on a worker thread; the others are left to be copied,
+ * with a note where the advice cannot be applied.
+ */
+async function recompressBlobFiles(
+  view: DatabaseView,
+  pin: PinnedDatabase,
+  o: DbRewriteOptions,
+  tmp: string,
+  notes: string[],
+): Promise<{ files: Map<number, BlobFileWritten>; byColumnFamily: Map<string, BlobRemap[]> }> {
+  const files = new Map<number, BlobFileWritten>()
+  const byColumnFamily = new Map<string, BlobRemap[]>()
+  const todo: { cf: string; path: string; original: string; fileNumber: number; type: number }[] = []
+  for (const cf of view.columnFamilies) {
+    const advised = o.advice?.blobCompression.get(cf.name)
+    if (!advised || cf.blobFiles.length === 0) continue
+    const type = compressionTypeFromOptionName(advised)
+    if (type === undefined || !WRITABLE_TYPES.includes(type)) {
+      notes.push(`column family "${cf.name}": blob_compression_type=${advised} is not a type sstkit writes: its blob files copied as they are`)
+      continue
+    }
+    let same = 0
+    for (const b of cf.blobFiles) {
+      const original = pin.originalPath(b.path)
+      if (b.checksumMethod !== '') {
+        notes.push(`blob file ${original}: copied as it is: its file checksum (${b.checksumMethod}) in the MANIFEST is not recomputed`)
+        continue
+      }
+      if (blobFileCompression(b.path) === type) same++
+      else todo.push({ cf: cf.name, path: b.path, original, fileNumber: b.blobFileNumber, type })
+    }
+    if (same > 0) notes.push(`column family "${cf.name}": ${same} blob file(s) already in ${advised}, copied as they are`)
+  }
+  if (todo.length === 0) return { files, byColumnFamily }
+  const thread = new RewriteThread()
+  try {
+    for (const [i, t] of todo.entries()) {
+      o.onProgress?.({ filesDone: i, files: todo.length, bytesDone: 0, bytes: 0, current: t.original })
+      let w: BlobFileWritten
+      try {
+        w = await thread.recompressBlob(t.path, join(tmp, basename(t.path)), t.fileNumber, t.type)
+      } catch (e) {
+        if (!(e instanceof Error) || !(e instanceof RewriteError || isFileError(e))) throw e
+        throw new RewriteError('corruption', `blob file of column family "${t.cf}" ${e.message.replaceAll(t.path, t.original)}`, { cause: e })
+      }
+      files.set(t.fileNumber, w)
+      byColumnFamily.set(t.cf, [...(byColumnFamily.get(t.cf) ?? []), w.remap])
+    }
+  } finally {
+    await thread.close()
+  }
+  for (const [cf, remaps] of byColumnFamily) {
+    const written = remaps.map((r) => files.get(r.fileNumber) as BlobFileWritten)
+    notes.push(
+      `column family "${cf}": ${remaps.length} blob file(s) written again (${blobChangeLabel(written[0].sourceCompression, written[0].remap.compression)}), every blob index of its tables moved to the new offsets and sizes`,
+    )
+  }
+  return { files, byColumnFamily }
+}
+
+/** The compression byte of a blob file's header. */
+function blobFileCompression(path: string): number {
+  const fd = openSync(path, 'r')
+  try {
+    const header = Buffer.alloc(BLOB_HEADER_SIZE)
+    readSync(fd, header, 0, BLOB_HEADER_SIZE, 0)
+    return decodeBlobFileHeader(header).compression
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -358,7 +475,7 @@ function levelReport(cf: string, jobs: Job[], results: Map<Job, RewriteResult>, 
 }
 
 /** The written directory read back as RocksDB would: the same column families, levels, files, keys and seqnos. */
-function verifyOutput(source: DatabaseView, tmp: string, written: Map<number, WrittenFile>): void {
+function verifyOutput(source: DatabaseView, tmp: string, written: Map<number, WrittenFile>, blobs: ReadonlyMap<number, BlobTotals>): void {
   const out = openDatabase(tmp)
   const fail = (what: string): never => {
     throw new RewriteError('corruption', `verification of the written database failed: ${what}`)
@@ -384,6 +501,17 @@ function verifyOutput(source: DatabaseView, tmp: string, written: Map<number, Wr
     })
   })
   if (out.lastSequence !== source.lastSequence) fail(`last sequence ${out.lastSequence}, not ${source.lastSequence}`)
+  for (const cf of out.columnFamilies) {
+    const theirs = source.columnFamilies.find((c) => c.id === cf.id)?.blobFiles ?? []
+    if (cf.blobFiles.length !== theirs.length) fail(`column family "${cf.name}" has ${cf.blobFiles.length} blob files, not ${theirs.length}`)
+    for (const b of cf.blobFiles) {
+      const want = blobs.get(b.blobFileNumber) ?? theirs.find((t) => t.blobFileNumber === b.blobFileNumber)
+      const size = existsSync(b.path) ? statSync(b.path).size : -1
+      const sizeOk = blobs.has(b.blobFileNumber) ? size === BLOB_FILE_OVERHEAD + b.totalBlobBytes : size >= 0
+      if (!want || b.totalBlobBytes !== want.totalBlobBytes || b.garbageBlobCount !== want.garbageBlobCount || !sizeOk)
+        fail(`blob file #${b.blobFileNumber} of column family "${cf.name}" is not what the MANIFEST says`)
+    }
+  }
 }
 
 function writeSynced(path: string, data: string | Uint8Array): void {

@@ -35,6 +35,7 @@ import { ValueType } from '../format/value-type.js'
 import { compressionSetting } from '../codec/setting.js'
 import { Property } from '../format/properties.js'
 import { equalBytes } from '../format/coding.js'
+import { type BlobRemap, remapBlobIndex } from './blob-files.js'
 
 export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
   /** Default: the input's format_version, or 5 for older inputs. */
@@ -55,6 +56,8 @@ export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties
   salvage?: boolean
   /** Blocks buffered for a dictionary stay in memory up to this (default 4 MiB), then spill next to the output. */
   spillMemoryBytes?: number
+  /** Blob files written again (blob-files.ts): every blob index pointing into one is moved to its record's new offset, size and compression. */
+  blobRemaps?: BlobRemap[]
 }
 
 export interface RewriteResult extends WriteSummary {
@@ -129,8 +132,18 @@ export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' 
     notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
   }
   if (o.ingestible) ingestibleProperties(base)
-  const { keepBlocks: _keep, autoSkip, minSampleEvery, seed, ingestible: _ing, salvage: _salvage, spillMemoryBytes: _spill, ...rest } = o as RewriteOptions
-  void [_keep, _ing, _salvage, _spill]
+  const {
+    keepBlocks: _keep,
+    autoSkip,
+    minSampleEvery,
+    seed,
+    ingestible: _ing,
+    salvage: _salvage,
+    spillMemoryBytes: _spill,
+    blobRemaps: _remaps,
+    ...rest
+  } = o as RewriteOptions
+  void [_keep, _ing, _salvage, _spill, _remaps]
   const random = prng(seed ?? 0)
   const skip =
     autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
@@ -227,8 +240,10 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   const t0 = performance.now()
   if (resolve(input) === resolve(output) || sameFile(input, output)) throw new RewriteError('usage', `refusing to write over the input file ${input}`)
   if (existsSync(output) && !o.force) throw new RewriteError('usage', `${output} exists (use --force to replace it)`)
-  if (o.keepBlocks && (o.ingestible || o.salvage))
-    throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible or salvage (they change the blocks)')
+  if (o.keepBlocks && (o.ingestible || o.salvage || o.blobRemaps?.length))
+    throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible, salvage or moved blob indexes (they change the blocks)')
+  if (o.keepBlocks && o.separateKeyValue !== undefined)
+    throw new RewriteError('usage', 'keepBlocks cannot be combined with separateKeyValue (the kept blocks keep their layout)')
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
   const table = log ? openForSalvage(input) : openTable(input)
@@ -246,7 +261,8 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
     writer = new TableWriter(sink, options)
     // What the writer is fed, digested: the check of the written file needs no second pass over the input.
     const fed = o.keepBlocks ? null : new EntryDigest()
-    if (fed) notes.push(...feedEntries(table, o, tee(writer, fed), log ?? undefined))
+    const remaps = o.blobRemaps?.length ? new Map(o.blobRemaps.map((r) => [r.fileNumber, r])) : null
+    if (fed) notes.push(...feedEntries(table, o, remapped(tee(writer, fed), remaps), log ?? undefined))
     else copyEntries(table, writer, true)
     if (log) {
       notes.push(...salvageNotes(log))
@@ -278,6 +294,19 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
     throw e
   } finally {
     table.close()
+  }
+}
+
+/** `sink` with each blob index into a remapped blob file moved (blob-files.ts); `sink` itself when there is none. */
+function remapped(sink: EntrySink, remaps: ReadonlyMap<number, BlobRemap> | null): EntrySink {
+  if (!remaps) return sink
+  return {
+    add: (key, value) => {
+      // The type is the low byte of the little-endian trailer (seq << 8 | type).
+      const moved = key.length >= 8 && key[key.length - 8] === ValueType.BlobIndex ? remapBlobIndex(value, remaps) : null
+      sink.add(key, moved ?? value)
+    },
+    addRangeTombstone: (start, end) => sink.addRangeTombstone(start, end),
   }
 }
 

@@ -11,7 +11,8 @@ import type { RewriteOptions, RewriteResult } from './rewrite.js'
 import { cleanupOnExit } from '../util/cleanup.js'
 import { removeOwnTemporaries } from '../util/temp-file.js'
 import { DEFAULT_LIMITS } from '../util/worker-pool.js'
-import type { RewriteReply, RewriteRequest } from './worker.js'
+import type { BlobRequest, RewriteReply, RewriteRequest } from './worker.js'
+import type { BlobFileWritten } from './blob-files.js'
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
 
@@ -39,27 +40,44 @@ export class RewriteThread {
     if (this.dead) throw this.dead
     const done = cleanupOnExit(() => removeOwnTemporaries(output))
     try {
-      const reply = await new Promise<RewriteReply>((resolve, reject) => {
-        const onError = (e: Error) => {
-          this.worker.off('message', onMessage)
-          reject(e)
-        }
-        const onMessage = (m: RewriteReply) => {
-          this.worker.off('error', onError)
-          resolve(m)
-        }
-        this.worker.once('message', onMessage)
-        this.worker.once('error', onError)
-        this.worker.postMessage({ input, output, options } satisfies RewriteRequest)
-      })
+      const reply = await this.ask({ input, output, options })
       if ('result' in reply) return reply.result
-      const error = errorFromTransfer(reply.error)
-      if (reply.unopenable) unopenable.add(error)
-      throw error
+      throw this.failure(reply)
     } finally {
       // The worker removed its temporary file on any failure, and renamed it on success: nothing to remove.
       done()
     }
+  }
+
+  /** recompressBlobFile on the worker (output is a new file in a directory its caller removes on a failure or a signal). */
+  async recompressBlob(input: string, output: string, fileNumber: number, compression: number): Promise<BlobFileWritten> {
+    if (this.dead) throw this.dead
+    const reply = await this.ask({ blob: { input, output, fileNumber, compression } })
+    if ('blob' in reply) return reply.blob
+    throw this.failure(reply)
+  }
+
+  private failure(reply: RewriteReply): Error {
+    if (!('error' in reply)) return new Error('unexpected reply from the rewrite thread')
+    const error = errorFromTransfer(reply.error)
+    if (reply.unopenable) unopenable.add(error)
+    return error
+  }
+
+  private ask(request: RewriteRequest | BlobRequest): Promise<RewriteReply> {
+    return new Promise<RewriteReply>((resolve, reject) => {
+      const onError = (e: Error) => {
+        this.worker.off('message', onMessage)
+        reject(e)
+      }
+      const onMessage = (m: RewriteReply) => {
+        this.worker.off('error', onError)
+        resolve(m)
+      }
+      this.worker.once('message', onMessage)
+      this.worker.once('error', onError)
+      this.worker.postMessage(request)
+    })
   }
 
   /** Let the worker end: it closes its port and its thread ends by itself. */

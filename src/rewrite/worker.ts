@@ -1,9 +1,11 @@
 /**
  * The worker thread of thread.ts: rewrites one file per message, as rewriteFile does on
- * any thread, and answers with its result or its error (as data: errors.ts errorToTransfer).
+ * any thread (or a blob file, as recompressBlobFile does), and answers with its result or its
+ * error (as data: errors.ts errorToTransfer).
  */
 import { parentPort } from 'node:worker_threads'
 import { errorToTransfer, type TransferredError } from '../errors.js'
+import { type BlobFileWritten, recompressBlobFile } from './blob-files.js'
 import { isUnopenableInput, type RewriteOptions, type RewriteResult, rewriteFile } from './rewrite.js'
 
 export interface RewriteRequest {
@@ -12,16 +14,22 @@ export interface RewriteRequest {
   options: RewriteOptions
 }
 
-export type RewriteReply = { result: RewriteResult } | { error: TransferredError; unopenable: boolean }
+/** A blob file written again under another compression (blob-files.ts). */
+export interface BlobRequest {
+  blob: { input: string; output: string; fileNumber: number; compression: number }
+}
+
+export type RewriteReply = { result: RewriteResult } | { blob: BlobFileWritten } | { error: TransferredError; unopenable: boolean }
 
 const port = parentPort
 if (port) {
-  port.on('message', (r: RewriteRequest | null) => {
+  port.on('message', (r: RewriteRequest | BlobRequest | null) => {
     // null: no more files. Closing the port lets the thread end by itself (never terminated inside a native call).
     if (r === null) return port.close()
     let reply: RewriteReply
     try {
-      reply = { result: rewriteFile(r.input, r.output, r.options) }
+      if ('blob' in r) reply = { blob: recompressBlobFile(r.blob.input, r.blob.output, r.blob.fileNumber, r.blob.compression) }
+      else reply = { result: rewriteFile(r.input, r.output, r.options) }
     } catch (e) {
       reply = { error: errorToTransfer(e), unopenable: isUnopenableInput(e) }
     }

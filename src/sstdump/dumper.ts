@@ -62,7 +62,7 @@ import {
   debugString,
   compressionName783,
 } from './entry-text.js'
-import { fastDataHandles } from '../verify/native.js'
+import { fastDataHandleBatches, fastDataHandles } from '../verify/native.js'
 import { formatBlobIndex, formatWideColumns, DEBIAN_ROCKSDB, LATEST_ROCKSDB } from '../report/sst-dump-text.js'
 import { readTail, ctxOf, rawRead, decodePropertiesStatus } from './reads.js'
 
@@ -330,6 +330,11 @@ export class Dumper {
   /** Data block handles in index order, without their keys (a one-block index walked by verify's native kernel where it loads). */
   dataHandles(): Generator<BlockHandle> {
     return this.indexWalk(fastDataHandles(this.table!))
+  }
+
+  /** dataHandles() in batches of [offset, size, ...] pairs (each valid until the next): no object per block. */
+  dataHandleBatches(): Generator<Float64Array> {
+    return this.indexWalk(fastDataHandleBatches(this.table!))
   }
 
   /** A walk of the index, its errors as the index iterator's statuses. */

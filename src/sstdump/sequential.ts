@@ -35,7 +35,7 @@ import type { SstDumpStatus } from './status.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { BlockCheck, type BlockChecker, BlockResults } from '../verify/block-checker.js'
 import { createBlockChecker } from '../verify/checkers.js'
-import { NativeBlockDecoder } from '../verify/native.js'
+import { NativeBlockDecoder, packHandles } from '../verify/native.js'
 
 /** check's runs of blocks through verify's block checker: at most this many blocks, spanning at most this many bytes. */
 const CHECKED_RUN_BLOCKS = 256
@@ -94,6 +94,12 @@ const WORKER_URL = new URL('./worker.js', import.meta.url)
  * (bin/run.js starts a worker early from it, through the build).
  */
 export const PARALLEL_THRESHOLD = 32 * 1024 * 1024
+/**
+ * check and verify print nothing: a 64 MB file's data blocks take one thread ~0.1 s (LZ4) to
+ * ~0.3 s (ZSTD) to decode, and a worker's ~0.1 s start made them slower there, and costlier in CPU
+ * (checked 0.11-0.16 s more of it on 64 MB files of each codec; commit 92b2bc3, 2026-12-06, load 11).
+ */
+export const CHECK_PARALLEL_THRESHOLD = 128 * 1024 * 1024
 /** Data bytes per parallel chunk: scan's chunk size; check's, whose chunks print nothing, four times that (verify's twice). */
 const CHUNK_BYTES = 256 * 1024
 const CHECK_CHUNK_BYTES = 1024 * 1024
@@ -104,7 +110,7 @@ export interface SequentialOptions {
   jobs?: number
   /** Data bytes per chunk (default 256 KiB). */
   chunkBytes?: number
-  /** Go parallel from this many bytes of data blocks (default 32 MiB). */
+  /** Go parallel from this many bytes of data blocks (default 32 MiB for scan, 128 MiB for check and verify). */
   parallelThreshold?: number
   /** Wait for the workers before printing (tests: so that workers take chunks of small files). */
   awaitWorkers?: boolean
@@ -137,7 +143,8 @@ function readAll(dumper: Dumper, read: ReadKind, out: ByteSink, err: ByteSink, o
     const handles = blockHandlesOf(dumper)
     const jobs = Math.max(1, Math.floor(options.jobs ?? availableParallelism()))
     const dataBytes = Number(dumper.props?.num.get(Property.DataSize) ?? 0n)
-    if (jobs > 1 && canUseWorkers && dataBytes >= (options.parallelThreshold ?? PARALLEL_THRESHOLD)) {
+    const threshold = options.parallelThreshold ?? (read === 'scan' ? PARALLEL_THRESHOLD : CHECK_PARALLEL_THRESHOLD)
+    if (jobs > 1 && canUseWorkers && dataBytes >= threshold) {
       const data: SstDumpWorkerData = { path: dumper.path, fsPath: dumper.fsPath, opts: dumper.opts, read }
       const chunkBytes = Math.max(1, options.chunkBytes ?? (read === 'check' ? CHECK_CHUNK_BYTES : CHUNK_BYTES))
       const spec = { format: 'text', hex: false } as const // scan's worker data, unused by sst-dump's workers
@@ -156,7 +163,7 @@ function readAll(dumper: Dumper, read: ReadKind, out: ByteSink, err: ByteSink, o
         return { entries, status: null }
       }
     }
-    entries = printer.printBlocks(w, handles, 0, Infinity).count
+    entries = printer.printInOrder(w, dumper.dataHandleBatches())
     return { entries, status: null }
   } catch (e) {
     return { entries, status: toStatus(e) }
@@ -206,6 +213,15 @@ function blockHandlesOf(dumper: Dumper): Generator<BlockHandle> {
   return dumper.dataHandles()
 }
 
+/** Block `i` of [offset, size, ...] pairs. */
+function handleAt(pairs: Float64Array, i: number): BlockHandle {
+  return { offset: pairs[2 * i], size: pairs[2 * i + 1] }
+}
+
+function* handlesOfBatches(batches: Iterable<Float64Array>): Generator<BlockHandle> {
+  for (const b of batches) for (let i = 0; i < b.length; i += 2) yield { offset: b[i], size: b[i + 1] }
+}
+
 function* withFirst(first: BlockHandle, rest: Iterator<BlockHandle>): Generator<BlockHandle> {
   yield first
   for (let h = rest.next(); !h.done; h = rest.next()) yield h.value
@@ -241,7 +257,10 @@ export class SstDumpBlockPrinter {
   /** check's block checker (src/verify/block-checker.ts: the native kernel, where it loads), and where its blocks end. */
   private readonly checker: BlockChecker | null
   private readonly footerOffset: number
-  private runHandles = new Float64Array(0)
+  /** The run of blocks being gathered ([offset, size, ...]; see countInBatches). */
+  private readonly runHandles = new Float64Array(2 * CHECKED_RUN_BLOCKS)
+  /** printBlocks' handles, packed for countInBatches. */
+  private readonly packed = new Float64Array(2 * CHECKED_RUN_BLOCKS)
   /** A run's results: codes only (no keys are kept). */
   private readonly runResults = new BlockResults(0)
   /** scan's blocks read a run at a time into the WebAssembly printer's memory (the native kernel, where it loads). */
@@ -314,7 +333,7 @@ export class SstDumpBlockPrinter {
     this.target = w
     let count = 0
     try {
-      if ((this.checker || this.decoder) && skip === 0) count = this.countInBatches(w, handles, inOrder)
+      if ((this.checker || this.decoder) && skip === 0) count = this.countInBatches(w, packHandles(handles[Symbol.iterator](), this.packed), inOrder)
       else {
         for (const handle of handles) {
           count += this.blockEntries(w, handle, skip, inOrder, count)
@@ -327,6 +346,19 @@ export class SstDumpBlockPrinter {
       this.target = null
     }
     return { count, stop: false, tombstonesFrom: ti, tombstonesTo: ti }
+  }
+
+  /** The entries of the blocks of `batches` ([offset, size, ...] each), in file order, as printBlocks; returns how many. */
+  printInOrder(w: LineWriter, batches: Iterable<Float64Array>): number {
+    if (!this.checker && !this.decoder) return this.printBlocks(w, handlesOfBatches(batches), 0, Infinity).count
+    this.target = w
+    try {
+      return this.countInBatches(w, batches, true)
+    } finally {
+      this.wasm?.flush(w)
+      this.sink.flush()
+      this.target = null
+    }
   }
 
   /** One block's entries from entry `skip` on, printed (scan) or counted (check); verify reads it. `before`: entries printBlocks has so far. */
@@ -361,16 +393,17 @@ export class SstDumpBlockPrinter {
    * words it as the entry-by-entry path does). A run is checked before an error of the index is
    * passed on, so that a damaged block before it is reported first, as one at a time.
    */
-  private countInBatches(w: LineWriter, handles: Iterable<BlockHandle>, inOrder: boolean): number {
+  private countInBatches(w: LineWriter, batches: Iterable<Float64Array>, inOrder: boolean): number {
     let count = 0
-    const run: BlockHandle[] = []
+    const run = this.runHandles
+    let n = 0
     const flush = () => {
-      if (run.length > 0) count += this.countRun(w, run, inOrder, count)
-      run.length = 0
+      if (n > 0) count += this.countRun(w, run.subarray(0, 2 * n), inOrder, count)
+      n = 0
     }
-    const it = handles[Symbol.iterator]()
+    const it = batches[Symbol.iterator]()
     for (;;) {
-      let r: IteratorResult<BlockHandle>
+      let r: IteratorResult<Float64Array>
       try {
         r = it.next()
       } catch (e) {
@@ -378,31 +411,29 @@ export class SstDumpBlockPrinter {
         throw e
       }
       if (r.done) break
-      const h = r.value
-      if (run.length > 0) {
-        const first = run[0]
-        const prev = run[run.length - 1]
-        const follows = h.offset >= prev.offset + prev.size + BLOCK_TRAILER_BYTES
-        if (!follows || run.length >= CHECKED_RUN_BLOCKS || h.offset + h.size + BLOCK_TRAILER_BYTES - first.offset > CHECKED_RUN_BYTES) flush()
+      const batch = r.value
+      for (let i = 0; i < batch.length; i += 2) {
+        const offset = batch[i]
+        const size = batch[i + 1]
+        if (n > 0) {
+          const follows = offset >= run[2 * n - 2] + run[2 * n - 1] + BLOCK_TRAILER_BYTES
+          if (!follows || n >= CHECKED_RUN_BLOCKS || offset + size + BLOCK_TRAILER_BYTES - run[0] > CHECKED_RUN_BYTES) flush()
+        }
+        run[2 * n] = offset
+        run[2 * n + 1] = size
+        n++
       }
-      run.push(h)
     }
     flush()
     return count
   }
 
-  /** Entries of a run of consecutive blocks (see countInBatches). */
-  private countRun(w: LineWriter, run: BlockHandle[], inOrder: boolean, before: number): number {
-    const n = run.length
-    if (this.runHandles.length < 2 * n) this.runHandles = new Float64Array(2 * n)
-    const handles = this.runHandles.subarray(0, 2 * n)
-    for (let i = 0; i < n; i++) {
-      handles[2 * i] = run[i].offset
-      handles[2 * i + 1] = run[i].size
-    }
-    const start = run[0].offset
-    const length = run[n - 1].offset + run[n - 1].size + BLOCK_TRAILER_BYTES - start
-    if (!this.checker) return this.decodeRun(w, run, handles, start, length, inOrder, before)
+  /** Entries of a run of consecutive blocks (`handles`: [offset, size, ...]; see countInBatches). */
+  private countRun(w: LineWriter, handles: Float64Array, inOrder: boolean, before: number): number {
+    const n = handles.length / 2
+    const start = handles[0]
+    const length = handles[2 * n - 2] + handles[2 * n - 1] + BLOCK_TRAILER_BYTES - start
+    if (!this.checker) return this.decodeRun(w, handles, start, length, inOrder, before)
     const results = this.runResults
     results.reset(n)
     if (start + length <= this.footerOffset) {
@@ -414,7 +445,7 @@ export class SstDumpBlockPrinter {
     let count = 0
     for (let i = 0; i < n; i++) {
       const entries = results.code(i)
-      count += entries >= 0 ? entries : this.blockEntries(w, run[i], 0, inOrder, before + count)
+      count += entries >= 0 ? entries : this.blockEntries(w, handleAt(handles, i), 0, inOrder, before + count)
     }
     return count
   }
@@ -424,8 +455,8 @@ export class SstDumpBlockPrinter {
    * WebAssembly printer's memory and printed in place; a block the decoder leaves is read here as
    * blockEntries reads it (over the region's start: the run goes on from the block after it).
    */
-  private decodeRun(w: LineWriter, run: BlockHandle[], handles: Float64Array, start: number, length: number, inOrder: boolean, before: number): number {
-    const n = run.length
+  private decodeRun(w: LineWriter, handles: Float64Array, start: number, length: number, inOrder: boolean, before: number): number {
+    const n = handles.length / 2
     const decoder = this.decoder as NativeBlockDecoder
     const wasm = this.wasm as WasmBlockPrinter
     let src: Uint8Array | null = null
@@ -443,7 +474,7 @@ export class SstDumpBlockPrinter {
     let from = 0
     while (from < n) {
       if (!src) {
-        count += this.blockEntries(w, run[from++], 0, inOrder, before + count)
+        count += this.blockEntries(w, handleAt(handles, from++), 0, inOrder, before + count)
         continue
       }
       const out = wasm.blockRegion(DECODED_RUN_BYTES)
@@ -454,10 +485,10 @@ export class SstDumpBlockPrinter {
         const size = results[2 * b + 1]
         if (size < 0) break
         const data = out.subarray(results[2 * b], results[2 * b] + size)
-        count += this.blockContentsEntries(w, data, run[from + b].offset, 0, inOrder, before + count)
+        count += this.blockContentsEntries(w, data, handles[2 * (from + b)], 0, inOrder, before + count)
       }
       from += b
-      if (b < done || done === 0) count += this.blockEntries(w, run[from++], 0, inOrder, before + count)
+      if (b < done || done === 0) count += this.blockEntries(w, handleAt(handles, from++), 0, inOrder, before + count)
     }
     return count
   }

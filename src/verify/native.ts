@@ -455,6 +455,60 @@ export function* fastDataHandles(table: Table): Generator<BlockHandle> {
 /** Entries fastDataHandles asks the kernel for at a time. */
 const HANDLE_BATCH = 1024
 
+/**
+ * fastDataHandles in batches: each a view of [offset, size, ...] pairs, valid until the next, with
+ * no object per block where the kernel walks the index. An error of the index comes after the
+ * batch of the handles before it, as fastDataHandles would have yielded them first.
+ */
+export function* fastDataHandleBatches(table: Table): Generator<Float64Array> {
+  const handles = new Float64Array(2 * HANDLE_BATCH)
+  if (table.isPartitionedIndex || table.indexEncoding.hasFirstKey || !nativeVerifyAbilities()) return yield* packHandles(table.dataHandles(), handles)
+  const top = table.topIndex()
+  top.seekToFirst()
+  if (!top.valid) return
+  const first = { next: top.iter.valueEnd, offset: top.handle.offset, size: top.handle.size, key: top.key }
+  const walk = NativeIndexWalk.create(top.iter.block, top.iter.layout, top.encoding.valueIsDeltaEncoded, first)
+  if (!walk) return yield* packHandles(table.dataHandles(), handles)
+  handles[0] = first.offset
+  handles[1] = first.size
+  let n = 1
+  const keyEnds = new Int32Array(HANDLE_BATCH)
+  let keys = new Uint8Array(64 * 1024)
+  for (;;) {
+    const got = walk.next(HANDLE_BATCH - n, Number.MAX_SAFE_INTEGER, handles.subarray(2 * n), keys, 0, keyEnds)
+    n += got
+    if (walk.stop !== IndexWalkStop.Limit) break
+    if (n === HANDLE_BATCH) {
+      yield handles.subarray(0, 2 * n)
+      n = 0
+    } else if (got === 0) keys = new Uint8Array(2 * keys.length) // the keys did not fit
+  }
+  if (n > 0) yield handles.subarray(0, 2 * n)
+  if (walk.stop === IndexWalkStop.End) return
+  const rest = table.dataHandles()
+  for (let i = 0; i < walk.entries; i++) rest.next()
+  yield* packHandles(rest, handles)
+}
+
+/** `handles` packed into batches of `into` (each valid until the next); an error of theirs comes after the batch before it. */
+export function* packHandles(handles: Iterator<BlockHandle>, into: Float64Array): Generator<Float64Array> {
+  let n = 0
+  try {
+    for (let r = handles.next(); !r.done; r = handles.next()) {
+      into[2 * n] = r.value.offset
+      into[2 * n + 1] = r.value.size
+      if (2 * ++n === into.length) {
+        yield into.subarray(0, 2 * n)
+        n = 0
+      }
+    }
+  } catch (e) {
+    if (n > 0) yield into.subarray(0, 2 * n)
+    throw e
+  }
+  if (n > 0) yield into.subarray(0, 2 * n)
+}
+
 /** A 256-byte table marking `types`. */
 function typeTable(types: readonly number[]): Uint8Array {
   const t = new Uint8Array(256)

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest'
 import { CompressionType, compressFormatVersion, compressionOptionName, compressionTypeName } from '../../src/codec/compression.js'
+import { compressionPropertyName, compressionPropertyTypes } from '../../src/format/compression-type.js'
+import { compressionProperty } from '../../src/table/writer-output.js'
 
 describe('compression type names', () => {
   it('CompressionTypeToString for built-in types', () => {
@@ -50,5 +52,20 @@ describe('compression type names', () => {
 
   it('compress_format_version is 2 from format_version 2 on', () => {
     expect([0, 1, 2, 3, 5, 6, 7].map(compressFormatVersion)).toEqual([1, 1, 2, 2, 2, 2, 2])
+  })
+
+  it('the rocksdb.compression property in both forms: a type name before format_version 7, the BuiltinV2 schema from 7', () => {
+    expect(compressionPropertyTypes('LZ4')).toEqual([4])
+    expect(compressionPropertyTypes('BuiltinV2;04;')).toEqual([4])
+    expect(compressionPropertyTypes('BuiltinV2;0407;')).toEqual([4, 7])
+    expect(compressionPropertyTypes(';;')).toEqual([0])
+    expect(compressionPropertyTypes('MyManager;x;')).toBeUndefined()
+    expect(compressionPropertyName('BuiltinV2;04;')).toBe('LZ4')
+    expect(compressionPropertyName('BuiltinV2;0407;')).toBe('LZ4+ZSTD')
+    expect(compressionPropertyName(';;')).toBe('NoCompression')
+    expect(compressionPropertyName('MyManager;x;')).toBe('MyManager;x;')
+    // What sstkit's writer records at format_version 7 reads back as the types it used.
+    expect(compressionPropertyTypes(compressionProperty(7, CompressionType.ZSTD, new Set([0, 7])))).toEqual([7])
+    expect(compressionPropertyTypes(compressionProperty(7, CompressionType.None, new Set()))).toEqual([0])
   })
 })

@@ -40,7 +40,7 @@ describe.runIf(
     const r = sstkit(['rewrite', EXAMPLE, '-o', out, '--advice', join(work, 'advice.json')])
     expect(r.status, r.stderr).toBe(0)
     stderr = r.stderr
-  })
+  }, 180_000)
 
   it('advise recommends a block size other than today for both column families (else this test shows nothing)', () => {
     for (const cf of advised) {
