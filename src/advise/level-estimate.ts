@@ -5,7 +5,7 @@
 import { emptySums, regressionEstimate, relativeHalfWidth, timing, withUnreadFiles } from '../decide/estimate.js'
 import type { FileDictionaries } from './evaluate.js'
 import type { Interval, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from '../types/advice.js'
-import { compressionNames, type LevelGroup, levelTotals } from './population.js'
+import { compressionNames, type LevelGroup, levelTotals, MIN_SPREAD_FILES } from './population.js'
 import { sameSetting, withRunOptions } from '../decide/settings.js'
 import type { AdviseOptions } from './engine-options.js'
 
@@ -123,7 +123,7 @@ export function todayOf(st: GroupState): number {
 function extrapolate(st: GroupState, readEstimate: number, readHalf: number, ratios: number[], dicts: number[] = []): Interval {
   const squares = st.group.pending.reduce((a, f) => a + (f.size ?? 0) ** 2, 0)
   const fixed = { perFile: dicts, unreadFiles: dicts.length > 0 ? st.group.unread.files : 0 }
-  return withUnreadFiles({ estimate: readEstimate, half: readHalf }, ratios, st.group.unread.fileBytes, squares, fixed)
+  return withUnreadFiles({ estimate: readEstimate, half: readHalf }, ratios, st.group.unread.fileBytes, squares, fixed, MIN_SPREAD_FILES)
 }
 
 /** The pooled regression's intercept and slope over the sampled blocks (estimate.ts), for each file's own total. */

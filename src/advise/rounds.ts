@@ -8,7 +8,7 @@
 import { rateFor } from '../decide/estimate.js'
 import type { Advice, AdviceNote } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
-import { type LevelGroup, levelTotals, MIN_FILES_READ, readFile, type readPopulation } from './population.js'
+import { type LevelGroup, levelTotals, MIN_FILES_READ, MIN_SPREAD_FILES, readFile, type readPopulation } from './population.js'
 import { inShard, roundRate } from './sampling.js'
 import { firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts, type UnitCosts } from './plan.js'
 import { type AdviseOptions, levelsBudgetMs } from './engine-options.js'
@@ -220,13 +220,6 @@ function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs:
   const step = ms < 10_000 ? 1000 : 5000
   return Math.ceil(ms / step) * step
 }
-
-/**
- * Fewest files read before a level whose other files are unread may stop on precision: the spread between
- * two or three files is too unsteady to rest an interval on (Student's t assumes normal ratios; files of
- * mixed data are not: on a 3-column-family database, levels with 2 of 4-9 files read covered 62% at 95%).
- */
-export const MIN_SPREAD_FILES = 4
 
 /** Files read in their size-proportional draw (not small ones read early: population.ts smallEarly). */
 function largeRead(st: GroupState): number {

@@ -180,8 +180,9 @@ export function clearlyBelow(a: Timing, b: Timing): boolean {
  * block), per file read, and how many files are unread: each unread file gets
  * their mean, with their spread. Left in the ratio, a small file's dictionary
  * (16 KiB of a 60 KiB tail file) would be priced at a large file's share of its
- * size. With one file read the spread is unknown: the unread part is taken
- * as uncertain as itself. The low end is never below the files read (the
+ * size. With one file read the spread is unknown, and with fewer than
+ * `minSpread` too unsteady to rest on: the unread part is taken as uncertain
+ * as itself. The low end is never below the files read (the
  * unread files hold no fewer than no bytes).
  */
 export function withUnreadFiles(
@@ -190,6 +191,7 @@ export function withUnreadFiles(
   unreadBytes: number,
   unreadSquares: number,
   fixed: { perFile: readonly number[]; unreadFiles: number } = { perFile: [], unreadFiles: 0 },
+  minSpread = 2,
 ): Interval {
   const m = ratios.length
   const mean = m > 0 ? ratios.reduce((a, b) => a + b, 0) / m : 0
@@ -197,7 +199,7 @@ export function withUnreadFiles(
   const fixedMean = k > 0 ? fixed.perFile.reduce((a, b) => a + b, 0) / k : 0
   const u = fixed.unreadFiles
   const estimate = read.estimate + unreadBytes * mean + u * fixedMean
-  if (m < 2) {
+  if (m < Math.max(2, minSpread)) {
     const half = read.half + unreadBytes * mean + u * fixedMean
     return { estimate, low: read.estimate - read.half, high: estimate + half }
   }

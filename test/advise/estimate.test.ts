@@ -177,8 +177,10 @@ describe('the spread between files (levels whose files were not all read)', () =
     // Every file read: nothing to extrapolate, the files' own interval.
     expect(withUnreadFiles({ estimate: 10, half: 1 }, [0.3, 0.4], 0, 0)).toEqual({ estimate: 10, low: 9, high: 11 })
     expect(withUnreadFiles({ estimate: 10, half: 1 }, [0.3, 0.4], 0, 0, { perFile: [5, 5], unreadFiles: 0 })).toEqual({ estimate: 10, low: 9, high: 11 })
-    // One file read: the unread part is as uncertain as itself.
+    // One file read: the unread part is as uncertain as itself; so with fewer files than minSpread (advise: four).
     expect(withUnreadFiles({ estimate: 10, half: 0 }, [0.5], 100, 100 * 100)).toEqual({ estimate: 60, low: 10, high: 110 })
+    expect(withUnreadFiles({ estimate: 10, half: 0 }, [0.5, 0.5, 0.5], 100, 100 * 100, undefined, 4)).toEqual({ estimate: 60, low: 10, high: 110 })
+    expect(withUnreadFiles({ estimate: 10, half: 0 }, [0.5, 0.5, 0.5, 0.5], 100, 100 * 100, undefined, 4)).toEqual({ estimate: 60, low: 60, high: 60 })
     expect(t95(2)).toBeCloseTo(4.303, 3)
     expect(t95(1000)).toBeCloseTo(1.96, 2)
   })
