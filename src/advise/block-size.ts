@@ -24,7 +24,8 @@ import { statSync } from 'node:fs'
 import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { Property } from '../format/properties.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
-import { type ColumnFamilyOptions, compressionForLevel, type DbOptions } from '../db/options.js'
+import { type ColumnFamilyOptions, compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
+import { bufferLimited } from '../decide/settings.js'
 import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
 import { recompressLayouts } from '../recompress/layouts.js'
 import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
@@ -243,7 +244,10 @@ export async function adviseBlockSize(
   }
   for (const { level, files } of cf.levels) {
     if (files.length === 0) continue
-    const s = compressionOf?.(level) ?? levelSetting(options, shape, level)
+    const found = compressionOf?.(level) ?? levelSetting(options, shape, level)
+    // RocksDB samples a file's dictionary from the blocks it buffers, up to the level's target file size too.
+    const target = targetFileSize(options, level, levelContext(shape, level, options).baseLevel ?? 1)
+    const s = found && { ...found, setting: { ...found.setting, maxDictBufferBytes: bufferLimited(found.setting, target).maxDictBufferBytes } }
     if (!s) {
       notes.push({
         code: 'block-size-level-left-out',
