@@ -10,7 +10,7 @@ import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
 import { openTable, type Table } from '../table/reader.js'
 import type { BlockCompressionCounts } from '../table/writer.js'
-import { buildMatrix, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
+import { buildMatrix, matrixNoteText, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { defaultFormatVersion } from '../rewrite/rewrite.js'
@@ -472,7 +472,9 @@ function estimatedBlocks(table: Table, source: SourceOptions): number {
 }
 
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
-  const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
+  const matrix = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
+  const { configs } = matrix
+  const notes = matrix.notes.map(matrixNoteText)
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const table = openTable(file)
   const storedFormatVersion = table.formatVersion

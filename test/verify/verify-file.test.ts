@@ -28,7 +28,9 @@ describe('verifyFile: one typed outcome per file', () => {
     const o = verifyFile(join(BAD, 'metaindex-flip.sst'))
     expect(o.kind).toBe('findings')
     if (o.kind === 'unopenable') return expect.unreachable()
-    expect(o.problems).toEqual([expect.objectContaining({ block: 'metaindex', offset: 9369, message: expect.stringMatching(/metaindex block checksum mismatch/) })])
+    expect(o.problems).toEqual([
+      expect.objectContaining({ block: 'metaindex', offset: 9369, message: expect.stringMatching(/metaindex block checksum mismatch/) }),
+    ])
   })
 
   it('unopenable without a readable footer, or for a missing file', () => {
