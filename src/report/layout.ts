@@ -252,7 +252,8 @@ export function writeTableTotals(walk: TableLayoutWalk, run: LayoutRun, write: (
   // In Markdown a line right under a table is one more row of it.
   if (view.format === 'markdown' && walk.problems > 0) write('\n')
   for (const line of walk.problemLines) write(`${line}\n`)
-  if (walk.problems > walk.problemLines.length) write(`... and ${walk.problems - walk.problemLines.length} more ${walk.problems - walk.problemLines.length === 1 ? 'problem' : 'problems'}\n`)
+  if (walk.problems > walk.problemLines.length)
+    write(`... and ${walk.problems - walk.problemLines.length} more ${walk.problems - walk.problemLines.length === 1 ? 'problem' : 'problems'}\n`)
 }
 
 /** The blocks table, its column widths fixed from what the file can hold. */
