@@ -48,17 +48,17 @@ if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
   // The drop-in parses sst_dump's own flags (src/sstdump): oclif has nothing to do, and scripts
   // call it once per file, so it starts without oclif (bench/sst-dump.mjs).
   checkEngine(pjson.engines?.node)
-  const { sstDumpMain } = await import('../dist/bundle/_sst-dump.js')
+  const { sstDumpMain } = loadPlainBundle('_sst-dump')
   process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
 } else if ((unknownCommand = unknownCommandLine(process.argv.slice(2)))) {
   // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
   process.stderr.write(`sstkit: ${unknownCommand}\n`)
   process.exitCode = 2
-} else if (process.argv[2] === 'props' && (await runWithoutOclif('_props.js', 'propsMain'))) {
+} else if (process.argv[2] === 'props' && (await runWithoutOclif('_props', 'propsMain'))) {
   // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
-} else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify.js', 'verifyMain'))) {
+} else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify', 'verifyMain'))) {
   // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
-} else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan.js', 'scanMain'))) {
+} else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan', 'scanMain'))) {
   // Done: `scan [--hex] PATH...` (src/entry/scan-main.ts); any other is oclif's.
 } else {
   // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
@@ -123,12 +123,34 @@ function sstDumpWantsWorker(args) {
 }
 
 /**
- * A command's plain path (`main` of dist/bundle/`file`: src/entry/props-main.ts, verify-main.ts, scan-main.ts)
+ * The exports of dist/bundle/`name`.cjs (a plain path's bundle: scripts/bundle-cli.mjs), compiled
+ * with V8's cached data of it (`name`.cjs.cache, written by the build) where this Node accepts it:
+ * Node 20 caches no compiled module, and compiling was most of props' time after node's start.
+ * SSTKIT_WRITE_CODE_CACHE=1 (the build) writes the cache at exit, with what the run compiled.
+ */
+function loadPlainBundle(name) {
+  const path = fileURLToPath(new URL(`../dist/bundle/${name}.cjs`, import.meta.url))
+  let cachedData
+  try {
+    cachedData = readFileSync(`${path}.cache`)
+  } catch {}
+  const { Script } = require('node:vm')
+  // CommonJS's own wrapper, on the first line: the bundle's line numbers stay its own.
+  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`
+  const script = new Script(source, { filename: path, cachedData })
+  const bundle = { exports: {} }
+  script.runInThisContext()(bundle.exports, module.createRequire(path), bundle, path, fileURLToPath(new URL('../dist/bundle', import.meta.url)))
+  if (process.env.SSTKIT_WRITE_CODE_CACHE === '1') process.once('exit', () => require('node:fs').writeFileSync(`${path}.cache`, script.createCachedData()))
+  return bundle.exports
+}
+
+/**
+ * A command's plain path (`main` of dist/bundle/`name`.cjs: src/entry/props-main.ts, verify-main.ts, scan-main.ts)
  * when its command line allows; false: left to oclif.
  */
-async function runWithoutOclif(file, main) {
+async function runWithoutOclif(name, main) {
   checkEngine(pjson.engines?.node)
-  const code = (await import(`../dist/bundle/${file}`))[main](process.argv.slice(3))
+  const code = loadPlainBundle(name)[main](process.argv.slice(3))
   if (code === null) return false
   process.exitCode = code
   return true

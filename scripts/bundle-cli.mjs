@@ -20,6 +20,7 @@
 //   the `sst-dump` drop-in, which bin/run.js runs without oclif, are one file each (`_props.js`,
 //   `_verify.js`, `_scan.js`, `_sst-dump.js`: builds without splitting): they share no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
+import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -226,10 +227,20 @@ const result = await build({ ...options, entryPoints, splitting: true })
 // (bin/run.js): one file each, sharing no chunk with the commands, since a module costs its
 // resolution (~0.5 ms each) on top of its compile (the drop-in's 20 chunks and the modules its
 // check and scan import: ~0.04 s of CPU of a 64 MB check).
-const props = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
-const verify = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
-const sstDump = await build({ ...options, entryPoints: [{ in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' }] })
-const scan = await build({ ...options, entryPoints: [{ in: join(dist, 'entry', 'scan-main.js'), out: '_scan' }] })
+// They are CommonJS (`.cjs`), which bin/run.js compiles as a vm.Script with V8's cached data of
+// the code a run of it compiled (written below): Node 20 has no compile cache for modules, and
+// compiling them was ~20 ms of CPU of props' ~30 after node's start (commit 3ce6428, 2026-12-06).
+const plainOptions = {
+  ...options,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  banner: { js: "const __sstkitMetaUrl = require('node:url').pathToFileURL(__filename).href" },
+  define: { 'import.meta.url': '__sstkitMetaUrl' },
+}
+const props = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'props-main.js'), out: '_props' }] })
+const verify = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
+const sstDump = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' }] })
+const scan = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'scan-main.js'), out: '_scan' }] })
 // bin/run.js's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
 await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.js'), out: '_early-workers' }] })
 // The sizes from which verify and the drop-in start a worker, for bin/run.js to start it before the
@@ -240,6 +251,21 @@ const sizes = { verify: WORKERS_FROM_BYTES, sstDump: PARALLEL_THRESHOLD, sstDump
 writeFileSync(join(out, '_early-worker-sizes.json'), `${JSON.stringify(sizes)}\n`)
 // The workers: one file each, no splitting (a worker shares no module with the thread that starts it).
 const workers = await build({ ...options, entryPoints: WORKERS })
+// Each plain entry's code cache: what a run on the sample file compiled (bin/run.js writes it at
+// exit under SSTKIT_WRITE_CODE_CACHE). A cache another Node rejects costs nothing but the compile.
+const sample = join(root, 'examples', 'sample.sst')
+for (const args of [
+  ['props', sample],
+  ['verify', sample],
+  ['scan', sample],
+  ['sst-dump', `--file=${sample}`, '--command=scan'],
+]) {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, SSTKIT_WRITE_CODE_CACHE: '1' },
+  })
+  if (r.status !== 0) throw new Error(`bundle-cli: \`sstkit ${args[0]}\` of the sample failed (exit ${r.status}): ${String(r.stderr).trim()}`)
+}
 if (process.env.META) writeFileSync(process.env.META, JSON.stringify(result.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.workers.json`, JSON.stringify(workers.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.stringify(props.metafile))

@@ -14,19 +14,20 @@
  *   NotSupportedError, ChecksumMismatchError, UsageError; the feature errors
  *   below (MatrixError, DictFileError, RewriteError);
  * - recompression: recompressFile and its matrix (buildMatrix, parseTypes,
- *   parseLevels, parseDicts, parseChecksums);
+ *   parseLevels, parseDicts, parseChecksums; matrixNoteText words the matrix's notes);
  * - rewriting: rewriteFile, rewrittenSize, defaultRewriteOptions,
  *   defaultFormatVersion; writing: TableWriter with FileSink / CountingSink;
  * - synthetic tables for experiments: writeSynth, synthValues;
  * - auto-skip deciders a TableWriter can use: RateDecider, RatioDecider;
  * - advice: advise (a database or SST files to the advice `sstkit advise` prints) with its
  *   defaults (DEFAULT_TIME_BUDGET_MS, DEFAULT_PRECISION, ...), mergeAdviceParts for shards,
- *   NothingToAdviseError, MergeError, and the advice's data shapes (Advice, LevelAdvice, ...).
+ *   NothingToAdviseError, MergeError, and the advice's data shapes (Advice, LevelAdvice, ...;
+ *   its notes are coded, AdviceNote: `sstkit advise --json` writes each one's sentence beside it).
  */
 export * from './reader.js'
 export { recompressFile, DictFileError } from './recompress/engine.js'
 export type { RecompressOptions, RecompressReport, RecompressResult, StoredBaseline } from './recompress/engine.js'
-export { buildMatrix, parseLevels, parseTypes, parseDicts, parseChecksums, MatrixError } from './recompress/config.js'
+export { buildMatrix, matrixNoteText, parseLevels, parseTypes, parseDicts, parseChecksums, MatrixError } from './recompress/config.js'
 export type { DictMode, RecompressConfig, MatrixSpec } from './recompress/config.js'
 export { rewriteFile, rewrittenSize, RewriteError, defaultFormatVersion, defaultRewriteOptions } from './rewrite/rewrite.js'
 export type { RewriteOptions, RewriteResult } from './rewrite/rewrite.js'
@@ -51,6 +52,11 @@ export { MergeError } from './advise/merge.js'
 export { DEFAULT_PRICES } from './decide/cost.js'
 export type {
   Advice,
+  AdviceNote,
+  BlockSizeNote,
+  MatrixNote,
+  ReadsNote,
+  WorkloadNote,
   ColumnFamilyAdvice,
   ExplicitLimits,
   Interval,

@@ -122,3 +122,8 @@ export function assertFreshBuild(): void {
   }
   buildChecked = true
 }
+
+/** The sentences `advise --json` writes beside its coded notes (`{code, ...values, text}`), in order. */
+export function jsonNoteTexts(advice: { notes: readonly object[] }): string[] {
+  return advice.notes.map((n) => (n as { text: string }).text)
+}

@@ -24,6 +24,7 @@ describe('the public surface', () => {
       'RewriteError',
       'recompressFile',
       'buildMatrix',
+      'matrixNoteText',
       'parseTypes',
       'parseLevels',
       'parseDicts',

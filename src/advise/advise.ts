@@ -9,11 +9,11 @@
 import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
 import { addOptionsChanges, advisedOptionsFile } from '../db/apply-options.js'
 import { optionsRelease } from '../db/option-syntax.js'
-import { DEFAULT_PRICES, SHORT_SPAN_SECONDS, spanText } from '../decide/cost.js'
+import { DEFAULT_PRICES, SHORT_SPAN_SECONDS } from '../decide/cost.js'
 import { defaultSettings } from '../decide/settings.js'
 import { UsageError } from '../errors.js'
 import { exactTextBytes } from '../format/exact-text.js'
-import type { Advice, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec, WorkloadAdvice } from '../types/advice.js'
+import type { Advice, AdviceNote, DictOptions, ExplicitLimits, Objective, Prices, SettingSpec, WorkloadAdvice } from '../types/advice.js'
 import { writeFileAtomic } from '../util/temp-file.js'
 import { adviseBlobs, mergeBlobAdvice } from './blob.js'
 import { applyBlockSizes, attachBlockSizes, BLOCK_SIZE_CANDIDATES, levelCompressionOf } from './block-size.js'
@@ -91,7 +91,7 @@ export interface AdviseRequest {
   /** Write the database's newest OPTIONS file with the advice applied to this path (a database directory only). */
   writeOptions?: string
   /** Notes to put first (e.g. what a caller's own matrix left out). */
-  notes?: string[]
+  notes?: AdviceNote[]
   onProgress?: (message: string) => void
   /** When the run began on performance.now()'s clock (the CLI: 0, the process's start); default: now. */
   startedAt?: number
@@ -136,15 +136,15 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     const timeBudgetMs = request.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS
     const blockSizes = request.blockSizes ?? DEFAULT_BLOCK_SIZES
     // block_size per column family (block-size.ts): a database with an OPTIONS file, its whole (not a shard), under an objective.
-    const blockSizeSkipped =
+    const blockSizeSkipped: (AdviceNote & { code: 'block-size-skipped' })['needs'] | null =
       blockSizes === false || blockSizes.length === 0
         ? null
         : !inputs.options || inputs.source.kind !== 'database'
-          ? 'a database directory with an OPTIONS file'
+          ? 'database-with-options'
           : request.shard
-            ? 'the whole database, not a shard'
+            ? 'whole-database'
             : request.limits != null
-              ? 'an objective, not explicit limits'
+              ? 'objective'
               : null
     const withBlockSizes = blockSizes !== false && blockSizes.length > 0 && blockSizeSkipped === null
     // A database under SMALL_DATABASE_BYTES: its levels keep the whole budget, and its block size re-cuts its two files a
@@ -234,7 +234,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
       advice.notes.push(...notes)
       advice.problems.push(...problems.filter((p) => !leftOut.has(p.file)))
     } else if (blockSizeSkipped !== null && request.blockSizes) {
-      advice.notes.push(`block_size not advised: it needs ${blockSizeSkipped}`)
+      advice.notes.push({ code: 'block-size-skipped', needs: blockSizeSkipped })
     }
     if (pin) {
       held = false
@@ -242,10 +242,7 @@ export async function advise(paths: string[], request: AdviseRequest = {}): Prom
     }
     advice.notes.unshift(...(request.notes ?? []), ...inputs.notes, ...release.notes)
     const short = advice.workload?.measured?.shortSpan ? advice.workload.measured : null
-    if (objective === 'cost' && short)
-      advice.notes.push(
-        `--objective cost: the info LOG spans ${spanText(short.spanSeconds)}, under the ${spanText(SHORT_SPAN_SECONDS)} a measured write rate is priced from (a burst is not the day's rate): the levels are decided by the balanced rules and their costs shown, not chosen on; give --write-rate (bytes flushed a day) to price them`,
-      )
+    if (objective === 'cost' && short) advice.notes.push({ code: 'cost-short-log-span', spanSeconds: short.spanSeconds, shortSpanSeconds: SHORT_SPAN_SECONDS })
     advice.problems.unshift(...inputs.problems)
     const unreadable = unreadableColumnFamilies(advice, inputs.listed ?? [])
     if (unreadable.length) advice.source.unreadableColumnFamilies = unreadable

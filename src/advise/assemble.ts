@@ -5,7 +5,7 @@
  */
 import { budgetChoice, withinBytes } from '../decide/max-bytes.js'
 import { MIN_GAIN, OBJECTIVES } from '../decide/rule.js'
-import type { ExplicitLimits, Advice, ColumnFamilyAdvice, LevelAdvice, SettingEstimate, SettingSpec } from '../types/advice.js'
+import type { ExplicitLimits, Advice, AdviceNote, ColumnFamilyAdvice, LevelAdvice, SettingEstimate, SettingSpec } from '../types/advice.js'
 import { type LevelChoice, needsOpts, optionsFor, optionsNeed, optionsText, sharesOpts } from '../db/compression-options.js'
 import { bottommostOwnOpts, optionSince, supportedBy } from '../db/option-syntax.js'
 import { Z95 } from '../util/quantiles.js'
@@ -13,8 +13,9 @@ import { attachCosts, DEFAULT_PRICES, NEGLIGIBLE_CORES } from '../decide/cost.js
 import type { AdviseOptions } from './engine-options.js'
 import { type GroupState, sampled, scaleOf, todayOf } from './level-estimate.js'
 import { levelAdvice, UNKNOWN_TYPE, withinOtherLimits, withNewerRelease } from './level-advice.js'
+import { sameNote } from './notes.js'
 
-export function assemble(states: GroupState[], opts: AdviseOptions, inherited: string[]): Advice {
+export function assemble(states: GroupState[], opts: AdviseOptions, inherited: AdviceNote[]): Advice {
   const notes = [...inherited]
   const byFamily = new Map<string, GroupState[]>()
   for (const st of states) byFamily.set(st.group.columnFamily, [...(byFamily.get(st.group.columnFamily) ?? []), st])
@@ -99,10 +100,8 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
         )
     const onlyBottom = choices.length > 0 && choices.every((c) => c.bottommost)
     if (onlyBottom && !unknown.length && options.compression === undefined && options.compression_per_level === undefined)
-      notes.push(
-        `${name}: only L${choices[0].level}, the bottommost level, holds data: compression (flushes and the levels above it) is left as it is, with no data there to decide on`,
-      )
-    if (unknown.length) notes.push(`${name}: no options printed: ${unknown.map((l) => levelLabelOf(l)).join(', ')} not sampled and today's compression unknown`)
+      notes.push({ code: 'only-bottommost-level', columnFamily: name, level: choices[0].level })
+    if (unknown.length) notes.push({ code: 'options-not-printed', columnFamily: name, levels: unknown.map((l) => l.level) })
     families.push({
       name,
       dynamicLevels: opts.dynamicLevels?.get(name) ?? false,
@@ -131,28 +130,21 @@ export function assemble(states: GroupState[], opts: AdviseOptions, inherited: s
         : { estimate: 0, low: 0, high: 0 },
     maxBytes: budget ? { bytes: budget.maxBytes, met: budget.met } : null,
   }
-  const add = (n: string) => {
-    if (!notes.includes(n)) notes.push(n)
+  // Once each: a merge of shards inherits the notes this adds.
+  const add = (n: AdviceNote) => {
+    if (!notes.some((m) => sameNote(m, n))) notes.push(n)
   }
-  if (states.some((s) => s.group.level === null))
-    add('no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)')
+  if (states.some((s) => s.group.level === null)) add({ code: 'no-manifest' })
   const workload = opts.workload ? { ...opts.workload, prices: opts.objective === 'cost' && !opts.limits ? (opts.prices ?? DEFAULT_PRICES) : null } : null
   attachCosts(families, workload)
   if (opts.workload) {
     add(opts.workload.note)
     if (opts.workload.measured) add(opts.workload.readsNote)
-    if (opts.objective === 'balanced' && !opts.limits && opts.workload.measured)
-      add(
-        `balanced: each level's CPU multiple is weighted by the write rate the info LOG measured there (a level written at w times the average rate gets the multiple divided by w, between 1.25x and 32x; on L2 and below never tighter than ${NEGLIGIBLE_CORES} cores at the level's rate)`,
-      )
-    if (opts.objective === 'cost' && !opts.limits && !opts.workload.measured)
-      add('objective cost without a measured workload: compression CPU cannot be priced, so the balanced rules decide')
+    if (opts.objective === 'balanced' && !opts.limits && opts.workload.measured) add({ code: 'balanced-write-weighted', negligibleCores: NEGLIGIBLE_CORES })
+    if (opts.objective === 'cost' && !opts.limits && !opts.workload.measured) add({ code: 'cost-without-workload' })
   }
   // Only where a compression_per_level is printed: without one, the base level changes nothing.
-  if (families.some((f) => f.dynamicLevels && f.options.compression_per_level !== undefined))
-    add(
-      'level_compaction_dynamic_level_bytes is on: compression_per_level entry i > 0 applies to level base_level + i - 1, and the RocksDB options advised are written that way',
-    )
+  if (families.some((f) => f.dynamicLevels && f.options.compression_per_level !== undefined)) add({ code: 'dynamic-level-bytes' })
   return {
     version: 1,
     source: opts.source,
@@ -220,8 +212,4 @@ function bytesBudget(
     maxBytes,
     describe,
   }
-}
-
-function levelLabelOf(l: Pick<LevelAdvice, 'columnFamily' | 'level'>): string {
-  return l.level === null ? 'its files' : `L${l.level}`
 }

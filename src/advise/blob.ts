@@ -35,7 +35,7 @@ import {
 } from '../recompress/blob-matrix.js'
 import { BOTTOMMOST_MIN_DECOMPRESS_SHARE, MIN_GAIN } from '../decide/rule.js'
 import { nominalTimings } from '../decide/nominal.js'
-import type { Advice, BlobAdvice, BlobCandidate, Objective } from '../types/advice.js'
+import type { Advice, AdviceNote, BlobAdvice, BlobCandidate, Objective } from '../types/advice.js'
 import { optionsNeed, optionsText } from '../db/compression-options.js'
 import { atLeast, optionSince, type RocksdbVersion } from '../db/option-syntax.js'
 
@@ -79,7 +79,7 @@ interface Population {
   raw: BlobSums
   sums: BlobSums[]
   values: Uint8Array[]
-  notes: string[]
+  notes: AdviceNote[]
   /** Live blob files missing, unopenable or damaged: findings (the command exits 1). */
   problems: { file: string; offset: number | null; message: string }[]
   compressions: Set<number>
@@ -129,9 +129,7 @@ function measure(input: BlobColumnFamilyInput, settings: BlobSetting[], lz4OneSh
         message: "live blob file the MANIFEST lists is missing on disk: counted at the MANIFEST's bytes, not read",
       })
   if (chosen.length < onDisk.length)
-    pop.notes.push(
-      `${chosen.length} of ${onDisk.length} files read (${(BLOB_ADVISE_READ_BYTES / 1024 ** 3).toFixed(0)} GiB of record headers at most), an evenly spread choice; the others are scaled by their size on disk`,
-    )
+    pop.notes.push({ code: 'blob-files-sampled', columnFamily: input.name, read: chosen.length, files: onDisk.length, maxBytes: BLOB_ADVISE_READ_BYTES })
   const keepBytes = { left: BLOB_TIMING_BYTES }
   for (const { f, size } of chosen) {
     let blob: BlobFile
@@ -254,7 +252,7 @@ export function adviseBlobs(advice: Advice, inputs: BlobColumnFamilyInput[], opt
   const out: BlobAdvice[] = []
   for (const input of inputs) {
     const pop = measure(input, settings, lz4OneShot)
-    advice.notes.push(...pop.notes.map((n) => `column family "${input.name}" blob files: ${n}`))
+    advice.notes.push(...pop.notes)
     advice.problems.push(...pop.problems)
     const filesToday = pop.compressions.size === 1 ? compressionOptionName([...pop.compressions][0]) : null
     const today = input.blobCompressionType ?? filesToday

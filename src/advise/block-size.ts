@@ -32,7 +32,7 @@ import type { RecompressResult } from '../recompress/engine.js'
 import { openTable } from '../table/reader.js'
 import { prng } from '../util/prng.js'
 import { t95 } from '../util/quantiles.js'
-import type { BlockSizeAdvice, BlockSizeCandidate, BytesInterval, SettingSpec } from '../types/advice.js'
+import type { AdviceNote, BlockSizeAdvice, BlockSizeCandidate, BlockSizeNote, BytesInterval, SettingSpec } from '../types/advice.js'
 
 /** The block sizes advise evaluates besides today's. */
 export const BLOCK_SIZE_CANDIDATES: readonly number[] = [4096, 8192, 16384, 32768, 65536]
@@ -186,7 +186,7 @@ export function levelProjection(
 /** A column family whose block size could not be projected (within its time, or a file could not be read), and why. */
 export interface BlockSizeNotAdvised {
   columnFamily: string
-  notAdvised: string
+  notAdvised: AdviceNote & { code: 'block-size-out-of-time' | 'block-size-unreadable' }
   /** The file that could not be read (a problem of the run, as the levels' own). */
   problem?: { file: string; offset: number | null; message: string }
 }
@@ -195,7 +195,7 @@ function unreadable(columnFamily: string, file: string, e: unknown): BlockSizeNo
   const message = e instanceof Error ? e.message : String(e)
   return {
     columnFamily,
-    notAdvised: `${file} could not be re-cut (${message})`,
+    notAdvised: { code: 'block-size-unreadable', columnFamily, file, message },
     problem: { file, offset: (e as { offset?: number }).offset ?? null, message: `${message}; block_size of its column family not advised` },
   }
 }
@@ -230,10 +230,11 @@ export async function adviseBlockSize(
   const layouts: TableLayout[] = sizes.map((blockSize) => ({
     blockSize,
     restartInterval: options.blockRestartInterval,
+    separateKeyValue: options.raw['table.separate_key_value_in_data_block'] === 'true',
     indexCompression: options.raw['table.enable_index_compression'] !== 'false',
     formatVersion: options.formatVersion,
   }))
-  const notes: string[] = []
+  const notes: BlockSizeNote[] = []
   const levels: LevelFiles[] = []
   // RocksDB's level context (bottommost, base level) from the level sizes, indexed by level.
   const depth = Math.max(-1, ...cf.levels.filter((l) => l.files.length > 0).map((l) => l.level))
@@ -244,9 +245,11 @@ export async function adviseBlockSize(
     if (files.length === 0) continue
     const s = compressionOf?.(level) ?? levelSetting(options, shape, level)
     if (!s) {
-      notes.push(
-        `L${level}: compression ${compressionForLevel(options, level, levelContext(shape, level, options)).compression} is not one sstkit writes: left out`,
-      )
+      notes.push({
+        code: 'block-size-level-left-out',
+        level,
+        compression: compressionForLevel(options, level, levelContext(shape, level, options)).compression,
+      })
       continue
     }
     const read: { path: string; raw: number }[] = []
@@ -301,14 +304,10 @@ export async function adviseBlockSize(
   if (short)
     return {
       columnFamily: cf.name,
-      notAdvised: `the time budget's share for it (${(o.budgetMs / 1000).toFixed(1)} s) ended before two table files of every level were re-cut (${evaluated} of ${allFiles})`,
+      notAdvised: { code: 'block-size-out-of-time', columnFamily: cf.name, budgetMs: o.budgetMs, recut: evaluated, files: allFiles },
     }
-  if (evaluated < allFiles)
-    notes.push(
-      `${evaluated} of ${allFiles} table files re-cut ${o.fileShare != null ? `(--sample: ${+(o.fileShare * 100).toFixed(2)}% of each level's, at least two)` : 'within the time budget'}: the other levels' bytes are ratio estimates (95% intervals)`,
-    )
-  if (levels.some((l) => l.setting.dict !== 'none'))
-    notes.push('levels with a dictionary: each file re-cut gets its own dictionary from blocks of the candidate size, as RocksDB builds one')
+  if (evaluated < allFiles) notes.push({ code: 'block-size-files-sampled', recut: evaluated, files: allFiles, fileShare: o.fileShare ?? null })
+  if (levels.some((l) => l.setting.dict !== 'none')) notes.push({ code: 'block-size-dictionaries' })
 
   const bottom = levels.findIndex((l) => l.bottommost)
   const interval = (p: { estimate: number; variance: number; df: number }): BytesInterval => {
@@ -464,10 +463,10 @@ export async function attachBlockSizes(
   options: DbOptions,
   run: BlockSizeRun,
   compressionOf?: (columnFamily: string, level: number) => { setting: LevelCompression; label: string } | null,
-): Promise<{ notes: string[]; problems: NonNullable<BlockSizeNotAdvised['problem']>[] }> {
+): Promise<{ notes: AdviceNote[]; problems: NonNullable<BlockSizeNotAdvised['problem']>[] }> {
   const names = families.map((f) => f.name).filter((n) => options.columnFamilies.some((c) => c.name === n && c.tableFactory !== null))
   const end = performance.now() + run.budgetMs
-  const notes: string[] = []
+  const notes: AdviceNote[] = []
   const problems: NonNullable<BlockSizeNotAdvised['problem']>[] = []
   const levelsOf = (name: string) =>
     groups
@@ -497,7 +496,7 @@ export async function attachBlockSizes(
   for (const family of families) {
     const n = notAdvised.get(family.name)
     if (!n) continue
-    notes.push(`block_size of column family "${family.name}" not advised: ${n.notAdvised}`)
+    notes.push(n.notAdvised)
     if (n.problem) problems.push(n.problem)
   }
   return { notes, problems }

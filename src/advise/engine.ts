@@ -3,13 +3,13 @@
  * sampling rounds (rounds.ts). A small database answers at once, on a smaller matrix.
  */
 import { statSync } from 'node:fs'
-import type { Advice, SettingSpec } from '../types/advice.js'
+import type { Advice, AdviceNote, SettingSpec } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
 import { type GroupInput, MIN_FILES_READ, readPopulation } from './population.js'
 import { defaultSettings, smallDatabaseSettings } from '../decide/settings.js'
 import { type AdviseOptions, levelsBudgetMs } from './engine-options.js'
 import { threadsFor } from './round-tasks.js'
-import { advisePopulation, formatSeconds } from './rounds.js'
+import { advisePopulation } from './rounds.js'
 
 /** The first pass (the files' indexes and dictionary framing) ends at this share of the time budget at the latest. */
 const FIRST_PASS_SHARE = 0.15
@@ -24,7 +24,7 @@ const SMALL_DATABASE_BUDGET_MS = 1800
  * default one: its time budget is SMALL_DATABASE_BUDGET_MS and, unless --objective size, its matrix the
  * small database's (settings.ts). Null: not small, or not asked.
  */
-function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: AdviseOptions; note: string } | null {
+function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: AdviseOptions; note: AdviceNote } | null {
   const labels = (xs: SettingSpec[]) => xs.map((s) => s.label).join(',')
   // Asked for (no --time-budget), with the default matrix (no --types): a matrix of one's own gets the budget.
   if (!opts.smallAtOnce || opts.fixedRate !== null || labels(opts.settings) !== labels(defaultSettings())) return null
@@ -32,10 +32,7 @@ function forSmallDatabase(inputs: GroupInput[], opts: AdviseOptions): { opts: Ad
   if (bytes >= SMALL_DATABASE_BYTES) return null
   const narrowed = opts.objective !== 'size'
   const budget = Math.min(opts.timeBudgetMs, SMALL_DATABASE_BUDGET_MS)
-  const what = `live files of ${(bytes / 1e6).toFixed(1)} MB (under ${SMALL_DATABASE_BYTES >> 20} MiB)`
-  const note = narrowed
-    ? `${what}: a time budget of ${formatSeconds(budget)}, without zstd 9 and 12 and raw or trained dictionaries (their CPU outweighs what they could save at this size; --types or --time-budget evaluates them)`
-    : `${what}: a time budget of ${formatSeconds(budget)} (--time-budget gives it more)`
+  const note: AdviceNote = { code: 'small-database', bytes, limitBytes: SMALL_DATABASE_BYTES, timeBudgetMs: budget, narrowed }
   // One thread: starting a worker costs more than it would save on a few megabytes.
   return { opts: { ...opts, settings: narrowed ? smallDatabaseSettings() : opts.settings, timeBudgetMs: budget, jobs: 1, smallDatabase: true }, note }
 }

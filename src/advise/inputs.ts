@@ -12,7 +12,7 @@ import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '..
 import { compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
-import type { Advice } from '../types/advice.js'
+import type { Advice, AdviceNote } from '../types/advice.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
 import { settingFromOptions } from '../db/today-setting.js'
 import type { ListedFile } from './unreadable.js'
@@ -20,7 +20,7 @@ import type { ListedFile } from './unreadable.js'
 export interface ResolvedInputs {
   groups: GroupInput[]
   source: Advice['source']
-  notes: string[]
+  notes: AdviceNote[]
   dynamicLevels: Map<string, boolean>
   /** Under dynamic level bytes, the base level RocksDB computes for today's level sizes (where L0 compacts to). */
   baseLevels: Map<string, number>
@@ -53,7 +53,7 @@ export function resolveInputs(paths: string[], options: { pin?: boolean } = {}):
     }
   }
   const files: string[] = []
-  const notes: string[] = []
+  const notes: AdviceNote[] = []
   for (const p of paths) {
     let dir: boolean
     try {
@@ -70,7 +70,7 @@ export function resolveInputs(paths: string[], options: { pin?: boolean } = {}):
       .filter((n) => n.endsWith('.sst'))
       .sort()
       .map((n) => join(p, n))
-    if (ssts.length === 0) notes.push(`${p} holds no .sst files`)
+    if (ssts.length === 0) notes.push({ code: 'directory-without-sst', path: p })
     files.push(...ssts)
   }
   if (files.length === 0) {
@@ -112,7 +112,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
 }
 
 function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): ResolvedInputs {
-  const notes: string[] = []
+  const notes: AdviceNote[] = []
   const groups: GroupInput[] = []
   const dynamicLevels = new Map<string, boolean>()
   const baseLevels = new Map<string, number>()
@@ -145,24 +145,18 @@ function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): Reso
       })
     }
   }
-  if (db.missingFiles.length)
-    notes.push(
-      `${db.missingFiles.length} live file(s) the MANIFEST lists are missing on disk and were left out: ${db.missingFiles.map((f) => f.path).join(', ')}`,
-    )
+  if (db.missingFiles.length) notes.push({ code: 'live-files-missing', files: db.missingFiles.map((f) => f.path) })
   if (pin?.info.vanished.length)
-    notes.push(
-      `${pin.info.vanished.length} live file(s) were deleted by RocksDB before they could be held (the database kept changing through ${pin.info.attempts} versions) and were left out: ${pin.info.vanished.map((f) => pin.originalPath(f.path)).join(', ')}`,
-    )
+    notes.push({ code: 'live-files-vanished', files: pin.info.vanished.map((f) => pin.originalPath(f.path)), versions: pin.info.attempts })
   if (pin?.info.unpinnedFiles)
-    notes.push(
-      `${pin.info.unpinnedFiles} live file(s) could not be held (${pin.info.method === 'none' ? 'no hard links or descriptors here' : 'past the open-file limit'}) and are read in place: one RocksDB deletes meanwhile is reported as unreadable`,
-    )
+    notes.push({
+      code: 'live-files-not-held',
+      files: pin.info.unpinnedFiles,
+      why: pin.info.method === 'none' ? 'no-links-or-descriptors' : 'open-file-limit',
+    })
   const leveldb = !db.options && isLevelDb(db)
-  if (leveldb)
-    notes.push(
-      'a LevelDB database (no OPTIONS file; tables without a properties block): LevelDB has one option, compression (snappy or none); the RocksDB options below are for a migration to RocksDB',
-    )
-  else if (!db.options) notes.push('no OPTIONS file: today is what the files themselves say')
+  if (leveldb) notes.push({ code: 'leveldb-database' })
+  else if (!db.options) notes.push({ code: 'no-options-file' })
   else notes.push(...db.options.notes)
   notes.push(...db.warnings)
   let optionsText: string | null = null

@@ -3,6 +3,7 @@ import { compressionShortName } from '../format/compression-type.js'
 import { buildMatrix, parseTypes, type RecompressConfig } from '../recompress/config.js'
 import { spec } from '../decide/settings.js'
 import type { DictMode, SettingSpec } from '../types/advice.js'
+import type { MatrixNote } from '../types/advice.js'
 
 /** Settings from --types/--levels/--dict/--checksum, through the recompression matrix's rules. */
 export function settingsFromMatrix(
@@ -10,7 +11,7 @@ export function settingsFromMatrix(
   levels?: (number | null)[],
   dicts?: DictMode[],
   checksums: boolean[] = [false],
-): { settings: SettingSpec[]; notes: string[] } {
+): { settings: SettingSpec[]; notes: MatrixNote[] } {
   const { configs, notes } = buildMatrix({ types: parseTypes(types), levels, dicts, checksums })
   return { settings: configs.map(fromConfig), notes }
 }

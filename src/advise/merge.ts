@@ -6,6 +6,7 @@ import { sameSetting } from '../decide/settings.js'
 import { UsageError } from '../errors.js'
 import type { GroupState } from './level-estimate.js'
 import { assemble } from './assemble.js'
+import { uniqueNotes, withoutText } from './notes.js'
 
 /**
  * Combine the JSON of `--shard K/N` runs into the advice one run gives: the
@@ -24,6 +25,9 @@ export function mergeAdvice(parts: Advice[]): Advice {
     seen.add(p.shard.index)
     if (p.seed !== first.seed || JSON.stringify(p.evaluation) !== JSON.stringify(first.evaluation))
       throw new MergeError('--merge: parts were run with different seeds or settings')
+    // Notes are coded ({code, ...}); a release that wrote them as sentences wrote other shapes too.
+    if (!(p.notes ?? []).every((n) => typeof n === 'object' && n !== null && typeof n.code === 'string'))
+      throw new MergeError(`--merge: shard ${p.shard.index}/${count} was written by an earlier sstkit (its notes are sentences): run every shard with this one`)
   }
   if (seen.size !== count) throw new MergeError(`--merge: ${count - seen.size} of ${count} shards missing`)
   const states: GroupState[] = []
@@ -97,11 +101,11 @@ export function mergeAdvice(parts: Advice[]): Advice {
       source: { ...first.source, paths: [...new Set(parts.flatMap((p) => p.source.paths))] },
       // The shards read the same LOGs and OPTIONS: the first part's workload prices and weighs the merge, and its
       // release's syntax writes the options.
-      workload: first.workload ?? null,
+      workload: first.workload ? { ...first.workload, note: withoutText(first.workload.note), readsNote: withoutText(first.workload.readsNote) } : null,
       prices: first.workload?.prices ?? null,
       rocksdbVersion: parseRocksdbVersion(first.source.rocksdbVersion?.version ?? null),
     },
-    [...new Set(parts.flatMap((p) => p.notes))],
+    uniqueNotes(parts.flatMap((p) => p.notes)),
   )
   // Every shard of a database reports its missing live files: each problem once.
   const problems = new Map(parts.flatMap((p) => p.problems ?? []).map((q) => [JSON.stringify([q.file, q.offset, q.message]), q]))

@@ -6,7 +6,7 @@
  * (pool.ts), each lane a share of the settings, so results do not depend on --jobs.
  */
 import { rateFor } from '../decide/estimate.js'
-import type { Advice } from '../types/advice.js'
+import type { Advice, AdviceNote } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
 import { type LevelGroup, levelTotals, MIN_FILES_READ, readFile, type readPopulation } from './population.js'
 import { inShard, roundRate } from './sampling.js'
@@ -100,7 +100,7 @@ export async function advisePopulation(
 ): Promise<Advice> {
   const clock = opts.clock ?? (() => performance.now())
   const elapsed = () => clock() - started
-  const notes: string[] = []
+  const notes: AdviceNote[] = []
   const states = groups.filter((g) => g.files.length + g.pending.length > 0).map((g) => initState(g, opts.settings, opts))
   let position = 0
   for (const st of states) st.mine = st.group.files.map(() => inShard(opts.shard, position++))
@@ -191,19 +191,18 @@ export async function advisePopulation(
   }
   const unread = states.filter((st) => st.group.unread.files > 0).map((st) => st.group)
   if (unread.length > 0) notes.push(unreadNote(unread))
-  if (budgetHit)
-    notes.push(
-      `the time budget (${formatSeconds(opts.timeBudgetMs)}) ended sampling before every level reached ±${(opts.precision * 100).toFixed(1)}%: how far it got depends on this machine's speed, so another run may sample more or fewer blocks and advise differently (--sample fixes the sample, and with it the answer)`,
-    )
+  if (budgetHit) notes.push({ code: 'time-budget-ended', timeBudgetMs: opts.timeBudgetMs, precision: opts.precision })
   const missing = states.filter((st) => !sampled(st))
   if (missing.length > 0)
-    notes.push(
-      `not sampled (the time budget ended first): ${missing.map((st) => label(st.group)).join(', ')}; ${missing.length === 1 ? 'it keeps' : 'they keep'} today's setting${reachingBudget(
+    notes.push({
+      code: 'levels-not-sampled',
+      levels: missing.map((st) => ({ columnFamily: st.group.columnFamily, level: st.group.level })),
+      budgetMs: reachingBudget(
         firstRounds,
         states.reduce((a, st) => a + leastFirstRound(st, run), 0),
         1 - (opts.keptShare ?? 0),
-      )}`,
-    )
+      ),
+    })
 
   const advice = assemble(states, opts, notes)
   advice.problems = problems
@@ -212,18 +211,14 @@ export async function advisePopulation(
 }
 
 /**
- * ", a --time-budget of about N s would sample every level": every level's least first round at the
- * costs the run measured, with a margin; '' when no level was sampled (nothing measured).
+ * The --time-budget, ms, that would sample every level (the not-sampled note's): every level's least first
+ * round at the costs the run measured, with a margin; null when no level was sampled (nothing measured).
  */
-function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number, levelsShare: number): string {
-  if (firstRounds.sampled === 0) return ''
+function reachingBudget(firstRounds: { from: number; sampled: number }, leastMs: number, levelsShare: number): number | null {
+  if (firstRounds.sampled === 0) return null
   const ms = (firstRounds.from + leastMs * REACH_MARGIN) / SAMPLING_END / levelsShare
   const step = ms < 10_000 ? 1000 : 5000
-  return `; a --time-budget of about ${formatSeconds(Math.ceil(ms / step) * step)} would sample every level`
-}
-
-export function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`
+  return Math.ceil(ms / step) * step
 }
 
 /** More files rather than more blocks: the spread between files is at least half the level's variance, or no block is left. */
@@ -378,11 +373,11 @@ async function moreBlocks(st: GroupState, run: Run, leftMs: number): Promise<boo
 }
 
 /** The levels whose files were not all read, and what that means for their estimates. */
-function unreadNote(groups: LevelGroup[]): string {
+function unreadNote(groups: LevelGroup[]): AdviceNote {
   const files = groups.reduce((a, g) => a + g.unread.files, 0)
   const all = groups.reduce((a, g) => a + g.unread.files + g.files.length, 0)
-  const where = groups.map((g) => `${label(g)} ${g.files.length} of ${g.files.length + g.unread.files}`).join(', ')
-  return `files drawn in proportion to their size, ${all - files} of ${all} read (${where}): the other files' bytes are estimated from those read, and their levels' intervals include the spread between files`
+  const levels = groups.map((g) => ({ columnFamily: g.columnFamily, level: g.level, read: g.files.length, files: g.files.length + g.unread.files }))
+  return { code: 'files-sampled', read: all - files, files: all, levels }
 }
 
 /** The next sampling rate for a level, or null when the time left (`budgetMs − spentMs`) leaves no room for another round. */

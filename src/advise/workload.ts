@@ -4,8 +4,8 @@
  * the statistics dumps' read counters. decide/cost.ts prices the advice's settings at it.
  */
 import { type EventLogSummary, readEventLog } from '../db/event-log.js'
-import { SHORT_SPAN_SECONDS, spanText } from '../decide/cost.js'
-import type { MeasuredLevel, MeasuredReads, MeasuredWorkload, WorkloadAdvice } from '../types/advice.js'
+import { SHORT_SPAN_SECONDS } from '../decide/cost.js'
+import type { MeasuredLevel, MeasuredReads, MeasuredWorkload, WorkloadAdvice, WorkloadNote } from '../types/advice.js'
 
 /** Reads the LOGs of a database directory and says whether they give a workload. */
 export function measureWorkload(dbDir: string, logDir: string | null = null): WorkloadAdvice {
@@ -14,24 +14,15 @@ export function measureWorkload(dbDir: string, logDir: string | null = null): Wo
   } catch (e) {
     // an unreadable LOG costs the pricing, not the advice
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
-    return {
-      measured: null,
-      note: `cannot read the info LOG of ${dbDir} (${why}): compression CPU is ranked by the fixed rules`,
-      readsNote: 'reads not measured',
-      prices: null,
-    }
+    return { measured: null, note: { code: 'workload-log-unreadable', dir: dbDir, reason: why }, readsNote: { code: 'reads-not-measured' }, prices: null }
   }
 }
 
 /** The workload of an event log summary, or the one line saying why there is none. */
 export function workloadFromSummary(summary: EventLogSummary, dbDir: string): WorkloadAdvice {
-  const rules = 'compression CPU is ranked by the fixed rules'
-  const none = (why: string): WorkloadAdvice => ({ measured: null, note: `${why}: ${rules}`, readsNote: 'reads not measured', prices: null })
-  if (summary.files.length === 0) return none(`no info LOG in ${dbDir} (deleted, or written to db_log_dir)`)
-  if (summary.events === 0)
-    return none(
-      `the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}) holds no event: info_log_level above INFO, or a LevelDB LOG`,
-    )
+  const none = (note: WorkloadNote): WorkloadAdvice => ({ measured: null, note, readsNote: { code: 'reads-not-measured' }, prices: null })
+  if (summary.files.length === 0) return none({ code: 'workload-no-log', dir: dbDir })
+  if (summary.events === 0) return none({ code: 'workload-no-events', logFiles: summary.files.length })
   const levels: MeasuredLevel[] = []
   for (const cf of summary.columnFamilies)
     for (const l of cf.levels) {
@@ -57,7 +48,7 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
       })
     }
   if (levels.length === 0 || summary.spanSeconds <= 0 || summary.firstMicros === null || summary.lastMicros === null)
-    return none(`the info LOG records no flush or compaction (${summary.events} events)`)
+    return none({ code: 'workload-no-writes', events: summary.events })
   const span = summary.spanSeconds
   const shortSpan = span < SHORT_SPAN_SECONDS
   const reads = readsOf(summary)
@@ -74,13 +65,18 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
     unattributedBytes: summary.unattributedBytes,
   }
   const written = levels.reduce((a, l) => a + l.writtenBytes, 0)
-  const note = `workload from the info LOG (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.flushes} flushes, ${summary.compactions} compactions over ${spanText(span)}${shortSpan ? ': a short span, rates may not be the day’s' : ''}): ${gb((written / span) * 86400)}/day written`
   return {
     measured,
-    note,
-    readsNote: reads
-      ? `reads from the statistics dumps over ${spanText(reads.seconds)}: rocksdb.block.cache.data.miss (data blocks read from the files, decompressed), ${reads.dataBlockMissesPerSec.toFixed(1)}/s; RocksDB counts them for the whole database, so they are put on each column family's bottommost level`
-      : 'reads not measured (no statistics dumps in the LOG: statistics off): decompression keeps the fixed rule',
+    note: {
+      code: 'workload-measured',
+      logFiles: summary.files.length,
+      flushes: summary.flushes,
+      compactions: summary.compactions,
+      spanSeconds: span,
+      shortSpan,
+      writtenPerDay: (written / span) * 86400,
+    },
+    readsNote: reads ? { code: 'reads-measured', seconds: reads.seconds, dataBlockMissesPerSec: reads.dataBlockMissesPerSec } : { code: 'reads-no-statistics' },
     prices: null,
   }
 }
@@ -92,16 +88,16 @@ export function workloadFromSummary(summary: EventLogSummary, dbDir: string): Wo
  */
 export function atWriteRate(workload: WorkloadAdvice, flushedPerDay: number): WorkloadAdvice {
   const m = workload.measured
-  if (!m) return { ...workload, note: `${workload.note}; --write-rate is not used: there is no per-level shape to scale` }
+  if (!m) return { ...workload, note: { ...workload.note, writeRate: { used: false, why: 'no-shape' } } }
   const flushed = m.levels.reduce((a, l) => a + l.flushBytes, 0)
-  if (!(flushed > 0)) return { ...workload, note: `${workload.note}; --write-rate is not used: the LOG records no flush to scale from` }
+  if (!(flushed > 0)) return { ...workload, note: { ...workload.note, writeRate: { used: false, why: 'no-flush' } } }
   const measuredPerDay = (flushed / m.spanSeconds) * 86400
   // Rates are bytes over the span: a longer span scales every one of them down together.
   const spanSeconds = m.spanSeconds * (measuredPerDay / flushedPerDay)
   return {
     ...workload,
     measured: { ...m, spanSeconds, shortSpan: false, writeRate: { flushedPerDay, logSpanSeconds: m.spanSeconds } },
-    note: `${workload.note}; priced at --write-rate ${gb(flushedPerDay)}/day flushed (the LOG measured ${gb(measuredPerDay)}/day), its shape across levels kept`,
+    note: { ...workload.note, writeRate: { used: true, flushedPerDay, measuredPerDay } },
   }
 }
 
@@ -115,10 +111,4 @@ function readsOf(summary: EventLogSummary): MeasuredReads | null {
     blocksDecompressedPerSec: per('rocksdb.number.block.decompressed'),
     userBytesReadPerSec: per('rocksdb.bytes.read'),
   }
-}
-
-function gb(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1)} GB`
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`
-  return `${(bytes / 1e3).toFixed(1)} KB`
 }

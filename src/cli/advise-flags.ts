@@ -14,6 +14,7 @@ import { settingsFromMatrix } from '../advise/matrix.js'
 import { parseSize } from './units.js'
 import { parseShard, type Shard } from '../advise/sampling.js'
 import type { DictMode, Objective, SettingSpec, ExplicitLimits, Prices } from '../types/advice.js'
+import type { MatrixNote } from '../types/advice.js'
 import { OBJECTIVES } from '../decide/rule.js'
 import { DEFAULT_PRICES } from '../decide/cost.js'
 
@@ -216,7 +217,7 @@ export interface AdviseFlagValues {
 
 export interface ParsedAdviseFlags {
   settings: SettingSpec[]
-  notes: string[]
+  notes: MatrixNote[]
   objective: Objective
   limits: ExplicitLimits | null
   /** --objective cost's prices (null otherwise). */
@@ -282,7 +283,7 @@ export function parseMaxBytes(spec: string, parseSize: (spec: string) => number)
 
 export function parseAdviseFlags(f: AdviseFlagValues, sizeOf: (spec: string) => number = (spec) => parseSize(spec, '--max-bytes')): ParsedAdviseFlags {
   let settings = defaultSettings()
-  let notes: string[] = []
+  let notes: MatrixNote[] = []
   if (f.types !== undefined) {
     try {
       ;({ settings, notes } = settingsFromMatrix(

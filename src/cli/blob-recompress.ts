@@ -10,7 +10,7 @@ import { readNewestOptions } from '../db/options.js'
 import { writerRelease } from '../db/rocksdb-version.js'
 import { FileByteSource } from '../io/byte-source.js'
 import { type BlobMatrixContext, type BlobMatrixReport, type BlobSetting, blobMatrixReport, lz4OneShotFor, sampleBlobFile } from '../recompress/blob-matrix.js'
-import { buildMatrix, MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes } from '../recompress/config.js'
+import { buildMatrix, MatrixError, matrixNoteText, parseChecksums, parseDicts, parseLevels, parseTypes } from '../recompress/config.js'
 
 /** Flags of recompress that have no meaning for a blob file's records. */
 const SST_ONLY_FLAGS = [
@@ -48,7 +48,7 @@ export function blobSettings(flags: BlobFlagValues, given: ReadonlySet<string>):
     dicts: ['none'],
     checksums: given.has('checksum') ? parseChecksums(flags.checksum ?? 'off') : [false],
   })
-  return { settings: matrix.configs.map((c) => ({ type: c.type, level: c.level, checksum: c.checksum })), notes: matrix.notes }
+  return { settings: matrix.configs.map((c) => ({ type: c.type, level: c.level, checksum: c.checksum })), notes: matrix.notes.map(matrixNoteText) }
 }
 
 /** The release that wrote the database a blob file is in (its OPTIONS or LOG), or null. */

@@ -92,6 +92,10 @@ export const layoutFlags = {
     description: 'Compress the index block (enable_index_compression): on, off or both.',
     options: ['on', 'off', 'both'],
   }),
+  'separate-key-value': Flags.string({
+    description: "Re-cut data blocks with their values after the keys (RocksDB 11's separate_key_value_in_data_block): on, off or both. Needs --block-size.",
+    options: ['on', 'off', 'both'],
+  }),
   'format-version': Flags.string({
     description: `format_version of the tables written (${WRITABLE_FORMAT_VERSIONS[0]}..${WRITABLE_FORMAT_VERSIONS.at(-1)}), a list or range: 5,7. Default: the file's own.`,
   }),
@@ -103,6 +107,7 @@ export interface LayoutFlagValues {
   'restart-interval'?: string
   'index-compression'?: string
   'format-version'?: string
+  'separate-key-value'?: string
   sample?: number
 }
 
@@ -115,6 +120,7 @@ export function tableLayouts(f: LayoutFlagValues): TableLayout[] {
     blockSizes,
     restartIntervals: f['restart-interval'] !== undefined ? parseCounts(f['restart-interval'], 'restart interval', 1, 1 << 16) : undefined,
     indexCompression: f['index-compression'] !== undefined ? parseOnOff(f['index-compression'], '--index-compression') : undefined,
+    separateKeyValue: f['separate-key-value'] !== undefined ? parseOnOff(f['separate-key-value'], '--separate-key-value') : undefined,
     formatVersions: f['format-version'] !== undefined ? parseCounts(f['format-version'], 'format_version', fv[0], fv[fv.length - 1]) : undefined,
   })
 }

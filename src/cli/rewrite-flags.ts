@@ -56,6 +56,10 @@ export const rewriteFlags = {
       'Rewrite an input that verify flags: keep the data blocks that still read, drop the rest and say what was dropped (without it such an input is refused, exit 1).',
   }),
   'restart-interval': Flags.integer({ description: 'Data block restart interval.', default: 16, min: 1 }),
+  'separate-key-value': Flags.boolean({
+    description: "Data blocks with their values after the keys (RocksDB 11's separate_key_value_in_data_block; RocksDB before 11.0 cannot read them).",
+    exclusive: ['keep-blocks'],
+  }),
   'format-version': Flags.integer({ description: "Output format_version, 2..7 (default: the input's, or 5 for older inputs).", min: 2, max: 7 }),
   'checksum-type': Flags.string({ description: "Block checksum (default: the input's).", options: [...CHECKSUM_SHORT_NAMES] }),
   index: Flags.string({ description: 'Index kind.', options: ['binary', 'partitioned'], default: 'binary' }),
@@ -90,6 +94,7 @@ export interface RewriteFlagValues {
   'block-size': number
   'keep-blocks': boolean
   'restart-interval': number
+  'separate-key-value': boolean
   'format-version'?: number
   'checksum-type'?: string
   index: string
@@ -115,6 +120,7 @@ export function rewriteOptions(f: RewriteFlagValues): RewriteOptions {
     blockSize: f['block-size'],
     keepBlocks: f['keep-blocks'],
     restartInterval: f['restart-interval'],
+    separateKeyValue: f['separate-key-value'] ? true : undefined,
     formatVersion: f['format-version'],
     checksumType: f['checksum-type'] !== undefined ? checksumTypeFromShortName(f['checksum-type']) : undefined,
     index: f.index as 'binary' | 'partitioned',

@@ -37,7 +37,7 @@ export default class Advise extends SstCommand {
       const { renderAdviceHtml } = await import('../report/advise-html.js')
       writeFileAtomic(flags.report, renderAdviceHtml(advice))
     }
-    if (this.jsonEnabled()) return advice
+    if (this.jsonEnabled()) return (await import('../report/advise-notes.js')).adviceJson(advice)
     const { renderAdviceMarkdown } = await import('../report/advise-markdown.js')
     this.log(flags.format === 'markdown' ? renderAdviceMarkdown(advice) : renderAdviceText(advice, { ...this.tty, bytes: flags.bytes, wide: flags.wide }))
     if (flags.report) this.log(`report written to ${flags.report}`)
@@ -68,7 +68,7 @@ export default class Advise extends SstCommand {
       // Nothing can be read: one line, a finding, and no report of empty tables (under --json, a document with the finding).
       const { problemLine } = await import('../report/advise.js')
       const finding = `${e.message}${e.firstProblem ? `; the first, ${problemLine(e.firstProblem)}` : ''}`
-      if (this.jsonEnabled()) this.logJson({ ...e.document, finding })
+      if (this.jsonEnabled()) this.logJson({ ...(await import('../report/advise-notes.js')).adviceJson(e.document), finding })
       this.fail(finding, ExitCode.Finding)
     }
   }

@@ -9,7 +9,7 @@
  */
 import type { DbOptions } from '../db/options.js'
 import { type OptionsFile, columnFamilySections, encodeOptionsFile, encodeOptionMap, parseOptionMap, parseOptionsFile } from '../format/options-file.js'
-import type { BlockSizeAdvice, ColumnFamilyAdvice } from '../types/advice.js'
+import type { AdviceNote, BlockSizeAdvice, ColumnFamilyAdvice } from '../types/advice.js'
 
 export interface OptionChange {
   key: string
@@ -75,11 +75,9 @@ export function addOptionsChanges(families: ColumnFamilyAdvice[], today: DbOptio
  * Today's OPTIONS file (`text`, read from `today.path`) with the advice applied, as text to write;
  * `note` names the column families it has no section for (left as they are).
  */
-export function advisedOptionsFile(text: string, today: DbOptions, families: ColumnFamilyAdvice[]): { text: string; note: string | null } {
+export function advisedOptionsFile(text: string, today: DbOptions, families: ColumnFamilyAdvice[]): { text: string; note: AdviceNote | null } {
   const { file, missing } = applyAdvice(parseOptionsFile(text, today.path), families)
-  const note = missing.length
-    ? `--write-options: ${today.path} has no section for column famil${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}: left as is`
-    : null
+  const note: AdviceNote | null = missing.length ? { code: 'write-options-missing-sections', file: today.path, columnFamilies: missing } : null
   return { text: encodeOptionsFile(file), note }
 }
 

@@ -33,6 +33,7 @@ import { internalKeyComparator, userComparatorByName } from '../format/internal-
 import { LogReader, type DroppedTail } from '../format/log-record.js'
 import { decodeVersionEdit, type NewFileEntry, type VersionEdit } from '../format/version-edit.js'
 import { FileByteSource } from '../io/byte-source.js'
+import type { DatabaseNote } from '../types/advice.js'
 import { dynamicBaseLevel, readNewestOptions, type ColumnFamilyOptions, type DbOptions, type LevelContext } from './options.js'
 
 export interface LiveFile {
@@ -110,8 +111,8 @@ export interface DatabaseView {
   droppedTail: DroppedTail | null
   /** The MANIFEST's bytes read: the version of the database this view is (a live MANIFEST grows past it). */
   manifestBytes: number
-  /** One-line notes on what looks off but does not stop reading (see `databaseWarnings`). */
-  warnings: string[]
+  /** What looks off but does not stop reading (see `databaseWarnings`; databaseNoteText words them). */
+  warnings: DatabaseNote[]
 }
 
 const CURRENT = 'CURRENT'
@@ -381,26 +382,47 @@ export function openDatabase(dir: string, manifest?: { path: string; readFrom: s
  * num_levels (RocksDB refuses to open such a DB), column families without OPTIONS sections,
  * files kept in other db_paths / cf_paths.
  */
-export function databaseWarnings(view: DatabaseView): string[] {
-  const out: string[] = []
+export function databaseWarnings(view: DatabaseView): DatabaseNote[] {
+  const out: DatabaseNote[] = []
   const t = view.droppedTail
-  if (t) out.push(`${view.manifestPath}: the last ${t.bytes} bytes (from offset ${t.offset}) are an incomplete record (${t.reason}); ignored, as RocksDB does`)
+  if (t) out.push({ code: 'manifest-tail-ignored', file: view.manifestPath, bytes: t.bytes, offset: t.offset, reason: t.reason })
   for (const cf of view.columnFamilies) {
     const cfo = view.options?.columnFamilies.find((c) => c.name === cf.name)
-    if (view.options && !cfo) out.push(`column family "${cf.name}" has no [CFOptions] section in ${view.options.path}`)
-    if (cfo && cf.levels.length > cfo.numLevels) {
-      out.push(
-        `column family "${cf.name}" has files on level ${cf.levels.length - 1} but num_levels is ${cfo.numLevels} (RocksDB would not open it with these options)`,
-      )
-    }
+    if (view.options && !cfo) out.push({ code: 'column-family-without-options', columnFamily: cf.name, file: view.options.path })
+    if (cfo && cf.levels.length > cfo.numLevels)
+      out.push({ code: 'column-family-beyond-num-levels', columnFamily: cf.name, level: cf.levels.length - 1, numLevels: cfo.numLevels })
     const elsewhere = cf.levels.flat().filter((f) => f.pathId > 0)
-    if (elsewhere.length > 0) {
-      out.push(
-        `column family "${cf.name}": ${elsewhere.length} file(s) (first #${elsewhere[0].fileNumber}) live in db_paths/cf_paths[${elsewhere[0].pathId}], outside ${view.dir}`,
-      )
-    }
+    if (elsewhere.length > 0)
+      out.push({
+        code: 'column-family-files-elsewhere',
+        columnFamily: cf.name,
+        files: elsewhere.length,
+        firstFileNumber: elsewhere[0].fileNumber,
+        pathId: elsewhere[0].pathId,
+        dir: view.dir,
+      })
   }
   return out
+}
+
+/** A database note in words: rewrite's notes, and advise's (report/advise-notes.ts). */
+export function databaseNoteText(n: DatabaseNote): string {
+  switch (n.code) {
+    case 'options-section-skipped':
+      return `${n.file}:${n.line}: section ${n.section} is not one sstkit knows: skipped`
+    case 'option-not-used':
+      return `${n.problem}; advise does not use it: RocksDB's default ${n.default} stands in`
+    case 'option-decimal-comma':
+      return `${n.file}:${n.line}: ${n.key}=${n.value} is written with a decimal comma (by a writer under a locale that writes one): read as ${n.readAs}`
+    case 'manifest-tail-ignored':
+      return `${n.file}: the last ${n.bytes} bytes (from offset ${n.offset}) are an incomplete record (${n.reason}); ignored, as RocksDB does`
+    case 'column-family-without-options':
+      return `column family "${n.columnFamily}" has no [CFOptions] section in ${n.file}`
+    case 'column-family-beyond-num-levels':
+      return `column family "${n.columnFamily}" has files on level ${n.level} but num_levels is ${n.numLevels} (RocksDB would not open it with these options)`
+    case 'column-family-files-elsewhere':
+      return `column family "${n.columnFamily}": ${n.files} file(s) (first #${n.firstFileNumber}) live in db_paths/cf_paths[${n.pathId}], outside ${n.dir}`
+  }
 }
 
 /** RocksDB's MakeTableFileName: six-digit zero-padded number + ".sst". */

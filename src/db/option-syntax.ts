@@ -10,6 +10,7 @@
  */
 import { encodeOptionMap } from '../format/options-file.js'
 import type { SettingSpec } from '../types/advice.js'
+import type { AdviceNote } from '../types/advice.js'
 import { OPTION_VERSIONS } from './option-versions.js'
 
 /** major, minor, patch. */
@@ -135,7 +136,7 @@ export const NEWEST_RELEASE_READ = OPTION_VERSIONS.newestRelease
 export interface OptionsRelease {
   version: RocksdbVersion | null
   source: { version: string; from: 'OPTIONS' | 'LOG' | 'flag' } | null
-  notes: string[]
+  notes: AdviceNote[]
 }
 
 /**
@@ -149,7 +150,7 @@ export function optionsRelease(own: OptionsRelease['source'], flag: string | und
   if (own && ownVersion) {
     const notes =
       given && versionText(given) !== versionText(ownVersion)
-        ? [`--rocksdb-version ${flag} left aside: the database's ${own.from} says RocksDB ${own.version}, and the options are written for it`]
+        ? [{ code: 'rocksdb-version-flag-ignored' as const, flag: flag as string, from: own.from, version: own.version }]
         : []
     return { version: ownVersion, source: own, notes }
   }
@@ -157,8 +158,6 @@ export function optionsRelease(own: OptionsRelease['source'], flag: string | und
   return {
     version: null,
     source: null,
-    notes: [
-      "the database's RocksDB release is unknown (no rocksdb_version in OPTIONS, no LOG header; --rocksdb-version sets it): the options are in the newest syntax, and each says the release it needs",
-    ],
+    notes: [{ code: 'rocksdb-version-unknown' }],
   }
 }

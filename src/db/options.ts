@@ -19,6 +19,7 @@ import { compressionOptionName } from '../codec/compression.js'
 import { COMPRESSION_DEFAULTS, DEFAULT_COMPRESSION_LEVEL } from '../codec/setting.js'
 import { CorruptionError } from '../format/errors.js'
 import { exactText } from '../format/exact-text.js'
+import type { DatabaseNote } from '../types/advice.js'
 import {
   OPTIONS_SECTION,
   columnFamilySections,
@@ -79,8 +80,8 @@ export interface DbOptions {
   path: string
   rocksdbVersion: string | null
   columnFamilies: ColumnFamilyOptions[]
-  /** One line each: values read otherwise than written (a decimal comma), values ignored, sections skipped. */
-  notes: string[]
+  /** Values read otherwise than written (a decimal comma), values ignored, sections skipped (databaseNoteText words them). */
+  notes: DatabaseNote[]
 }
 
 /**
@@ -157,34 +158,36 @@ export function readOptionsFile(path: string): DbOptions {
 /** The typed view of a parsed OPTIONS file. */
 export function dbOptionsFrom(file: OptionsFile, path: string): DbOptions {
   const version = file.sections.find((s) => s.title === OPTIONS_SECTION.Version)
-  const notes = file.skipped.map((s) => `${path}:${s.line}: section ${s.title} is not one sstkit knows: skipped`)
+  const notes: DatabaseNote[] = file.skipped.map((s) => ({ code: 'options-section-skipped', file: path, line: s.line, section: s.title }))
   const columnFamilies = file.sections
     .filter((s) => s.title === OPTIONS_SECTION.CFOptions && s.argument !== null)
     .map((s) => columnFamilyOptions(file, s.argument as string, path, notes))
   return { path, rocksdbVersion: version?.entries.get('rocksdb_version') ?? null, columnFamilies, notes }
 }
 
-function columnFamilyOptions(file: OptionsFile, name: string, path: string, notes: string[]): ColumnFamilyOptions {
+function columnFamilyOptions(file: OptionsFile, name: string, path: string, notes: DatabaseNote[]): ColumnFamilyOptions {
   const sections = columnFamilySections(file, name)
   if (!sections) throw new CorruptionError(`${path}: no [CFOptions "${name}"] section`)
   const { cf, table } = sections
   const raw: Record<string, string> = Object.fromEntries(cf.entries)
   if (table) for (const [k, v] of table.entries) raw[`table.${k}`] = v
   // One value of a section, parsed where it is set; `where` cites the file, the value's own line and the key.
-  const read = <T>(section: OptionsSection | null, key: string, fallback: T, parse: (v: string, where: string) => T): T => {
+  const read = <T>(section: OptionsSection | null, key: string, fallback: T, parse: (v: string, where: string, at: { line: number; key: string }) => T): T => {
     const v = section?.entries.get(key)
     if (section === null || v === undefined || v === '') return fallback
-    const where = `${path}:${section.lines.get(key) ?? section.line}: ${key}`
+    const line = section.lines.get(key) ?? section.line
+    const where = `${path}:${line}: ${key}`
     try {
-      return parse(v, where)
+      return parse(v, where, { line, key })
     } catch (e) {
       if (!(e instanceof CorruptionError) || COMPRESSION_KEYS.has(key)) throw e
-      notes.push(`${e.message}; advise does not use it: RocksDB's default ${String(fallback)} stands in`)
+      notes.push({ code: 'option-not-used', problem: e.message, default: String(fallback) })
       return fallback
     }
   }
   const int = (v: string, where: string) => parseIntOption(v, where)
-  const double = (v: string, where: string) => parseDoubleOption(v, where, notes)
+  const double = (v: string, where: string, at: { line: number; key: string }) =>
+    parseDoubleOption(v, where, (readAs) => notes.push({ code: 'option-decimal-comma', file: path, ...at, value: v, readAs }))
   const text = (v: string) => v
   const perLevel = read(cf, 'compression_per_level', '', text)
   return {
@@ -219,12 +222,12 @@ const DOUBLE = /^\s*([+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?)\s*$/
  * gives the same value whenever the fraction is zero, as it is for every double RocksDB's own
  * defaults write.
  */
-export function parseDoubleOption(v: string, where: string, notes: string[] = []): number {
+export function parseDoubleOption(v: string, where: string, onDecimalComma?: (readAs: number) => void): number {
   const m = DOUBLE.exec(v)
   if (!m) throw new CorruptionError(`${where}: '${v}' is not a number`)
   const n = Number(m[1].replace(',', '.'))
   if (!Number.isFinite(n)) throw new CorruptionError(`${where}: '${v}' is not a number`)
-  if (m[1].includes(',')) notes.push(`${where}=${v} is written with a decimal comma (by a writer under a locale that writes one): read as ${n}`)
+  if (m[1].includes(',')) onDecimalComma?.(n)
   return n
 }
 

@@ -6,6 +6,7 @@ import { CompressionType, COMPRESSION_SHORT_NAMES, compressionShortName, compres
 import { BUILT_DICT_MODES, levelRange, supportedDictModes, validateSetting, type DictMode } from '../codec/setting.js'
 import { transferable, UsageError } from '../errors.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
+import type { MatrixNote } from '../types/advice.js'
 
 export type { DictMode } from '../codec/setting.js'
 /** The modes --dict accepts (an external file comes through --dict-file). */
@@ -108,18 +109,35 @@ export interface MatrixSpec {
 
 export interface Matrix {
   configs: RecompressConfig[]
-  /** Combinations left out, and why (e.g. "train applies to zstd only"). */
-  notes: string[]
+  /** Combinations left out, and why (matrixNoteText words them). */
+  notes: MatrixNote[]
+}
+
+/** A matrix note in words: recompress's notes, and advise's (report/advise-notes.ts). */
+export function matrixNoteText(n: MatrixNote): string {
+  switch (n.code) {
+    case 'matrix-type-has-no-levels':
+      return `${n.type} has no levels: --levels ignored`
+    case 'matrix-levels-out-of-range':
+      return `${n.type} accepts levels ${n.min}..${n.max}: left out ${n.leftOut.join(', ')}${n.defaultLevelKept ? '; its default level evaluated' : ''}`
+    case 'matrix-dict-mode-not-applicable':
+      return `dictionary mode ${n.modes.join(', ')} does not apply to ${n.type}`
+  }
 }
 
 export function buildMatrix(spec: MatrixSpec): Matrix {
   const configs: RecompressConfig[] = []
-  const notes = new Set<string>()
+  // One note of each, in the order first met (a type's notes differ from another's by its name).
+  const notes = new Map<string, MatrixNote>()
+  const note = (n: MatrixNote) => {
+    const key = JSON.stringify(n)
+    if (!notes.has(key)) notes.set(key, n)
+  }
   for (const type of spec.types) {
     const range = levelRange(type)
     let levels: (number | null)[]
     if (range === null) {
-      if (spec.levels && spec.types.length === 1) notes.add(`${compressionShortName(type)} has no levels: --levels ignored`)
+      if (spec.levels && spec.types.length === 1) note({ code: 'matrix-type-has-no-levels', type: compressionShortName(type) })
       levels = [null]
     } else if (spec.levels) {
       levels = spec.levels.filter((l) => l === null || (l >= range[0] && l <= range[1]))
@@ -128,15 +146,20 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
       const kept = levels.length === 0 && spec.types.length > 1
       if (kept) levels = [null]
       if (dropped.length)
-        notes.add(
-          `${compressionShortName(type)} accepts levels ${range[0]}..${range[1]}: left out ${dropped.join(', ')}${kept ? '; its default level evaluated' : ''}`,
-        )
+        note({
+          code: 'matrix-levels-out-of-range',
+          type: compressionShortName(type),
+          min: range[0],
+          max: range[1],
+          leftOut: dropped as number[],
+          defaultLevelKept: kept,
+        })
     } else levels = type === CompressionType.ZSTD ? [...EXHAUSTIVE_ZSTD_LEVELS] : [null]
 
     const supported = supportedDictModes(type)
     let dicts: DictMode[] = spec.dicts ?? (type === CompressionType.ZSTD ? [...DICT_MODES] : ['none'])
     const unsupported = dicts.filter((d) => !supported.includes(d))
-    if (unsupported.length) notes.add(`dictionary mode ${unsupported.join(', ')} does not apply to ${compressionShortName(type)}`)
+    if (unsupported.length) note({ code: 'matrix-dict-mode-not-applicable', type: compressionShortName(type), modes: unsupported })
     dicts = dicts.filter((d) => supported.includes(d))
     if (spec.dictFile && supported.includes('file')) dicts = [...dicts, 'file']
 
@@ -150,8 +173,9 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
           configs.push({ id: configs.length, type, level, dict, checksum })
         }
   }
-  if (configs.length === 0) throw new MatrixError(`these flags leave nothing to evaluate${notes.size ? `: ${[...notes].join('; ')}` : ''}`)
-  return { configs, notes: [...notes] }
+  if (configs.length === 0)
+    throw new MatrixError(`these flags leave nothing to evaluate${notes.size ? `: ${[...notes.values()].map(matrixNoteText).join('; ')}` : ''}`)
+  return { configs, notes: [...notes.values()] }
 }
 
 export function configLabel(c: RecompressConfig): string {
@@ -177,6 +201,8 @@ export interface TableLayout {
   indexCompression: boolean
   /** null: rewrite's default (the file's own format_version). */
   formatVersion: number | null
+  /** separate_key_value_in_data_block (RocksDB 11) of re-cut blocks; null with the file's own blocks (kept as stored). */
+  separateKeyValue: boolean | null
 }
 
 /** format_versions sstkit's writer writes. */
@@ -236,6 +262,7 @@ export interface LayoutSpec {
   restartIntervals?: number[]
   indexCompression?: boolean[]
   formatVersions?: number[]
+  separateKeyValue?: boolean[]
 }
 
 /**
@@ -243,14 +270,19 @@ export interface LayoutSpec {
  * blocks, so it needs a block size to re-cut them with.
  */
 export function layoutMatrix(spec: LayoutSpec): TableLayout[] {
-  if (spec.restartIntervals && !spec.blockSizes) {
-    throw new MatrixError('--restart-interval re-encodes the data blocks: give --block-size to re-cut them (the file keeps its own blocks otherwise)')
+  for (const [given, flag] of [
+    [spec.restartIntervals, '--restart-interval'],
+    [spec.separateKeyValue, '--separate-key-value'],
+  ] as const) {
+    if (given && !spec.blockSizes)
+      throw new MatrixError(`${flag} re-encodes the data blocks: give --block-size to re-cut them (the file keeps its own blocks otherwise)`)
   }
   const out: TableLayout[] = []
   for (const blockSize of spec.blockSizes ?? [null])
     for (const restartInterval of blockSize === null ? [null] : (spec.restartIntervals ?? [DEFAULT_RESTART_INTERVAL]))
-      for (const indexCompression of spec.indexCompression ?? [true])
-        for (const formatVersion of spec.formatVersions ?? [null]) out.push({ blockSize, restartInterval, indexCompression, formatVersion })
+      for (const separateKeyValue of blockSize === null ? [null] : (spec.separateKeyValue ?? [false]))
+        for (const indexCompression of spec.indexCompression ?? [true])
+          for (const formatVersion of spec.formatVersions ?? [null]) out.push({ blockSize, restartInterval, separateKeyValue, indexCompression, formatVersion })
   return out
 }
 
@@ -262,13 +294,13 @@ export function blockSizeLabel(n: number): string {
 }
 
 /** The layout's fields, in label order. */
-export const LAYOUT_FIELDS = ['blockSize', 'restartInterval', 'indexCompression', 'formatVersion'] as const
+export const LAYOUT_FIELDS = ['blockSize', 'restartInterval', 'separateKeyValue', 'indexCompression', 'formatVersion'] as const
 export type LayoutField = (typeof LAYOUT_FIELDS)[number]
 
 /**
  * A layout for people, naming the fields in `shown` (default: those set apart from the default
- * layout: own blocks, restart interval 16, index compressed, the file's format_version): "16KiB",
- * "4KiB restart=4 index=raw fv7"; '' when nothing is shown.
+ * layout: own blocks, restart interval 16, values inline, index compressed, the file's format_version):
+ * "16KiB", "4KiB restart=4 kv=separated index=raw fv7"; '' when nothing is shown.
  */
 export function layoutLabel(l: TableLayout, shown?: ReadonlySet<LayoutField>): string {
   const show = (f: LayoutField, differs: boolean) => (shown ? shown.has(f) : differs)
@@ -276,6 +308,7 @@ export function layoutLabel(l: TableLayout, shown?: ReadonlySet<LayoutField>): s
   if (show('blockSize', l.blockSize !== null)) parts.push(l.blockSize === null ? 'own blocks' : blockSizeLabel(l.blockSize))
   if (show('restartInterval', l.restartInterval !== null && l.restartInterval !== DEFAULT_RESTART_INTERVAL) && l.restartInterval !== null)
     parts.push(`restart=${l.restartInterval}`)
+  if (show('separateKeyValue', l.separateKeyValue === true) && l.separateKeyValue !== null) parts.push(l.separateKeyValue ? 'kv=separated' : 'kv=inline')
   if (show('indexCompression', !l.indexCompression)) parts.push(l.indexCompression ? 'index=compressed' : 'index=raw')
   if (show('formatVersion', l.formatVersion !== null) && l.formatVersion !== null) parts.push(`fv${l.formatVersion}`)
   return parts.join(' ')

@@ -82,6 +82,7 @@ export function collectSampleSets(table: Table, source: SourceOptions, opts: Dic
       chosen.map((b) => starts[b]),
       skipped,
       source.restartInterval,
+      source.separateKeyValue,
     )) {
       for (const w of wanted.get(chosen[j++])!) outs[w.set].set(data.subarray(0, w.take), w.at)
     }

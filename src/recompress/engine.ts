@@ -10,7 +10,7 @@ import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
 import { openTable, type Table } from '../table/reader.js'
 import type { BlockCompressionCounts } from '../table/writer.js'
-import { buildMatrix, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
+import { buildMatrix, matrixNoteText, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
 import { effectiveLevel } from '../codec/setting.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { defaultFormatVersion } from '../rewrite/rewrite.js'
@@ -83,6 +83,8 @@ export interface RecompressResult extends BlockCompressionCounts {
   blockSize: number | null
   /** block_restart_interval of re-cut blocks (null: the file's own blocks, as stored). */
   restartInterval: number | null
+  /** separate_key_value_in_data_block of re-cut blocks (null: the file's own blocks, as stored). */
+  separateKeyValue: boolean | null
   /** enable_index_compression. */
   indexCompression: boolean
   /** format_version of the table written. */
@@ -399,7 +401,7 @@ function resultOf(
   dict: BuiltDictionary | undefined,
   sampling: boolean,
   storedSize: number,
-  layout: Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>,
+  layout: Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'separateKeyValue' | 'indexCompression' | 'formatVersion'>,
 ): RecompressResult {
   const dictBytes = m.dictBytes
   const compressMs = median(m.compressMs)
@@ -470,7 +472,9 @@ function estimatedBlocks(table: Table, source: SourceOptions): number {
 }
 
 export async function recompressFile(file: string, opts: RecompressOptions): Promise<RecompressReport> {
-  const { configs, notes } = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
+  const matrix = buildMatrix({ ...opts.matrix, dictFile: opts.dictFile !== undefined })
+  const { configs } = matrix
+  const notes = matrix.notes.map(matrixNoteText)
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const table = openTable(file)
   const storedFormatVersion = table.formatVersion
@@ -569,6 +573,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const layout = {
     blockSize: opts.source.blockSize,
     restartInterval: opts.source.blockSize === null ? null : (opts.source.restartInterval ?? DEFAULT_RESTART_INTERVAL),
+    separateKeyValue: opts.source.blockSize === null ? null : (opts.source.separateKeyValue ?? false),
     indexCompression: opts.table?.indexCompression ?? true,
     formatVersion: opts.table?.formatVersion ?? defaultFormatVersion(storedFormatVersion),
   }

@@ -15,7 +15,7 @@ import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import { SeparatorLog } from '../format/index-block.js'
-import { BlockBuilder, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
+import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { readFixed32 } from '../format/coding.js'
 import { sequenceFrom } from '../format/internal-key.js'
@@ -24,7 +24,7 @@ import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import { type ReadStats, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
+import { type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
@@ -282,6 +282,8 @@ function evaluateWith(
         maxDictBufferBytes: task.maxDictBufferBytes,
         blockSize: task.source.blockSize ?? 4096,
         restartInterval: task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL,
+        // Re-cut blocks are in the layout asked for; the file's own keep theirs (and its properties).
+        separateKeyValue: task.source.blockSize === null ? undefined : (task.source.separateKeyValue ?? false),
         formatVersion: task.table?.formatVersion ?? undefined,
         indexCompression: task.table?.indexCompression,
         index: 'binary',
@@ -452,7 +454,7 @@ function readBlocks(
   }
   if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
-    const builder = new BlockBuilder(task.source.restartInterval ?? DEFAULT_RESTART_INTERVAL)
+    const builder = recutBuilder(task.source)
     const policy = new FlushBySizePolicy(task.source.blockSize!)
     let firstKey: Uint8Array | null = null
     let lastKey = new Uint8Array(64)

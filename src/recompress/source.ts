@@ -21,6 +21,8 @@ export interface SourceOptions {
   blockSize: number | null
   /** Re-cut blocks' restart interval (block_restart_interval; default RocksDB's 16). */
   restartInterval?: number
+  /** Re-cut blocks in the separated key/value layout (RocksDB 11's separate_key_value_in_data_block; default inline). */
+  separateKeyValue?: boolean
   /** Evaluate this percentage of blocks (1..100), evenly spread and deterministic. */
   samplePercent: number
   /**
@@ -133,8 +135,9 @@ export function* recutAt(
   starts: readonly EntryPosition[],
   skipped: SkippedBlock[],
   restartInterval = DEFAULT_RESTART_INTERVAL,
+  separateKeyValue = false,
 ): Generator<Uint8Array> {
-  const builder = new BlockBuilder(restartInterval)
+  const builder = new BlockBuilder(restartInterval, true, false, separateKeyValue)
   const policy = new FlushBySizePolicy(blockSize)
   const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
   let k = 0
@@ -214,8 +217,13 @@ export function* storedEntries(
   }
 }
 
+/** The block builder of re-cut blocks under these options. */
+export function recutBuilder(opts: Pick<SourceOptions, 'restartInterval' | 'separateKeyValue'>): BlockBuilder {
+  return new BlockBuilder(opts.restartInterval ?? DEFAULT_RESTART_INTERVAL, true, false, opts.separateKeyValue ?? false)
+}
+
 function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts?: EntryPosition[]): Generator<SourceBlock> {
-  const builder = new BlockBuilder(opts.restartInterval ?? DEFAULT_RESTART_INTERVAL)
+  const builder = recutBuilder(opts)
   const policy = new FlushBySizePolicy(opts.blockSize!)
   let index = 0
   let firstKey: Uint8Array | undefined

@@ -29,11 +29,17 @@ export function resultLabel(
   return layout ? `${setting} ${layout}` : setting
 }
 
-type LayoutFields = Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'indexCompression' | 'formatVersion'>
+type LayoutFields = Pick<RecompressResult, 'blockSize' | 'restartInterval' | 'separateKeyValue' | 'indexCompression' | 'formatVersion'>
 
 /** A result's table layout (config.ts TableLayout). */
 export function layoutOfResult(r: LayoutFields): TableLayout {
-  return { blockSize: r.blockSize, restartInterval: r.restartInterval, indexCompression: r.indexCompression, formatVersion: r.formatVersion }
+  return {
+    blockSize: r.blockSize,
+    restartInterval: r.restartInterval,
+    separateKeyValue: r.separateKeyValue ?? null,
+    indexCompression: r.indexCompression,
+    formatVersion: r.formatVersion,
+  }
 }
 
 /** The layout fields that differ between the results (none: one layout): their labels name those. */

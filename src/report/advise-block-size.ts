@@ -6,6 +6,7 @@
  */
 import type { BlockSizeAdvice, BlockSizeCandidate } from '../advise/block-size.js'
 import { blockSizeLabel } from '../recompress/config.js'
+import { noteText } from './advise-notes.js'
 import { optionsSectionHeader } from './options-section.js'
 import type { TableModel } from './table.js'
 import { escapeName, formatSize, signedPercent } from './text.js'
@@ -148,7 +149,7 @@ export function blockSizeHtml(a: BlockSizeAdvice): string {
     `<figure class="chart">${blockSizeChartSvg(a)}<figcaption>Projected data and dictionary bytes of the column family against block_size (${compressionWords(a)}; bars: estimate, lines: 95% interval).</figcaption></figure>`,
     `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
     `<p>${escapeXml(a.reason)}</p>`,
-    ...a.notes.map((n) => `<p class="note">${escapeXml(n)}</p>`),
+    ...a.notes.map((n) => `<p class="note">${escapeXml(noteText(n))}</p>`),
     '</section>',
   ].join('\n')
 }

@@ -6,6 +6,7 @@
 import type { EChartsOption } from 'echarts'
 import { createRequire } from 'node:module'
 import { formatCores, money } from '../decide/cost.js'
+import { noteText } from './advise-notes.js'
 import type { LevelCost, SettingCost, Advice, LevelAdvice } from '../types/advice.js'
 
 /** Bytes in decimal units, as rates and bills are quoted (41 GB/day). */
@@ -79,7 +80,7 @@ export function costLines(levels: LevelAdvice[]): string[] {
 
 /** One line for the header: the workload note, or nothing when the advice has no workload part. */
 export function workloadLine(advice: Advice): string | null {
-  return advice.workload ? advice.workload.note : null
+  return advice.workload ? noteText(advice.workload.note) : null
 }
 
 export interface CostTable {

@@ -8,6 +8,7 @@ import { applyPlanLines } from './advise-apply.js'
 import type { Advice, Interval, LevelAdvice, SettingEstimate, StopReason, Timing } from '../types/advice.js'
 import { hasRawBytes } from '../format/exact-text.js'
 import { blockSizeOptionsDiff } from './advise-block-size.js'
+import { noteText } from './advise-notes.js'
 import { optionsSectionHeader, rawBytesEscaped } from './options-section.js'
 import { escapeName, formatBytes, formatSize, NOISY_MARK, printable, signedPercent, wrapWords } from './text.js'
 
@@ -279,7 +280,7 @@ export function noteLines(advice: Advice): string[] {
     out.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${shown}${unlisted.length > 5 ? ', …' : ''}`)
   }
   out.push(...blobLines(advice), ...applyPlanLines(advice.applyPlan))
-  return [...out, ...advice.notes].map(printable)
+  return [...out, ...advice.notes.map(noteText)].map(printable)
 }
 
 /** How the RocksDB sections of a LevelDB database's advice are labelled. */

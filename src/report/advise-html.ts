@@ -11,6 +11,7 @@
 import { blobSummaryLine } from './advise-blob.js'
 import { costSentence, costTable, renderCostChart, COST_LEGEND, anyReferenceSpeeds, checkLines } from './advise-cost.js'
 import { blockSizeHtml } from './advise-block-size.js'
+import { noteText } from './advise-notes.js'
 import { escapeHtml, renderedLevelChart } from './advise-chart.js'
 import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import {
@@ -286,8 +287,8 @@ function workloadSection(advice: Advice): string {
   return [
     '<section id="workload">',
     '<h2>Workload</h2>',
-    `<p>${text(w.note)}</p>`,
-    w.measured ? `<p>${text(w.readsNote)}</p>` : '',
+    `<p>${text(noteText(w.note))}</p>`,
+    w.measured ? `<p>${text(noteText(w.readsNote))}</p>` : '',
     chart
       ? `<figure class="chart">\n${chart}\n<figcaption>Compression cores per level at the write rate the info LOG measured: today's setting and the recommendation (bars); bytes written per day today (line).${anyReferenceSpeeds(advice) ? ` ${text(COST_LEGEND)}.` : ''}</figcaption>\n</figure>`
       : '',
@@ -320,7 +321,7 @@ function notesList(advice: Advice): string {
   for (const cf of advice.columnFamilies) for (const l of cf.levels) if (l.autoSkip) notes.push(`${escapeName(cf.name)} ${levelLabel(l)}: ${l.autoSkip.note}`)
   const unlisted = advice.source.unlistedFiles
   if (unlisted.length > 0) notes.push(`${unlisted.length} SST file(s) on disk that the MANIFEST does not list were left out: ${unlisted.join(', ')}`)
-  notes.push(...(advice.blobs ?? []).map((b) => blobSummaryLine(b)), ...blobLines(advice), ...advice.notes)
+  notes.push(...(advice.blobs ?? []).map((b) => blobSummaryLine(b)), ...blobLines(advice), ...advice.notes.map(noteText))
   if (notes.length === 0) return ''
   return `<ul class="notes">${notes.map((n) => `<li>${text(printable(n))}</li>`).join('')}</ul>`
 }

@@ -1,6 +1,7 @@
 /** The `advise` report as GitHub-flavoured Markdown for a pull-request comment (deterministic for the same advice). */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { BLOCK_SIZE_LEGEND, blockSizeModel, blockSizeSummaryLine } from './advise-block-size.js'
+import { noteText } from './advise-notes.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import { renderTable, type Cell, type TableModel } from './table.js'
@@ -199,7 +200,7 @@ export function renderAdviceMarkdown(advice: Advice): string {
     for (const b of blockSizes) {
       const m = blockSizeModel(b)
       out.push('', mdText(blockSizeSummaryLine(b)), '', mdTable({ ...m, rows: m.rows.map((r) => r.map((c) => mdText(String(c)))) }))
-      if (b.notes.length) out.push('', ...b.notes.map((n) => `- ${mdText(n)}`))
+      if (b.notes.length) out.push('', ...b.notes.map((n) => `- ${mdText(noteText(n))}`))
     }
     out.push('', mdText(BLOCK_SIZE_LEGEND))
   }

@@ -6,6 +6,7 @@
  */
 import { blobCandidatesModel, blobSummaryLine } from './advise-blob.js'
 import { BLOCK_SIZE_LEGEND, blockSizeModel, blockSizeSummaryLine } from './advise-block-size.js'
+import { noteText } from './advise-notes.js'
 import { anyReferenceSpeeds, COST_LEGEND, costLines, costTable } from './advise-cost.js'
 import type { Advice, ColumnFamilyAdvice, LevelAdvice, SettingEstimate } from '../types/advice.js'
 import { renderTable, type Cell, type Column, type TableModel } from './table.js'
@@ -428,7 +429,7 @@ export function renderAdviceText(advice: Advice, opts: AdviceTextOptions = {}): 
     for (const b of blockSizes) {
       out.push(...prose(blockSizeSummaryLine(b), ctx.width))
       out.push(table(blockSizeModel(b, ctx.exact), ctx))
-      for (const n of b.notes) out.push(...prose(n, ctx.width, '- '))
+      for (const n of b.notes) out.push(...prose(noteText(n), ctx.width, '- '))
     }
     out.push(...prose(BLOCK_SIZE_LEGEND, ctx.width))
   }

@@ -17,6 +17,7 @@ export interface RecompressChoice {
   /** The table layout (the file's own blocks: blockSize null). */
   blockSize: number | null
   restartInterval: number | null
+  separateKeyValue: boolean | null
   indexCompression: boolean
   formatVersion: number
   /** As the table's Setting column shows it, e.g. "zstd 3 dict=finalize" (with several layouts, "zstd 3 16KiB"). */
@@ -35,7 +36,7 @@ export interface RecompressVerdict {
 
 function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstimate, RecompressResult>): RecompressChoice {
   const r = results.get(x)!
-  const { blockSize, restartInterval, indexCompression, formatVersion } = r
+  const { blockSize, restartInterval, separateKeyValue, indexCompression, formatVersion } = r
   return {
     type: r.type,
     level: r.level,
@@ -43,6 +44,7 @@ function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstima
     checksum: r.checksum,
     blockSize,
     restartInterval,
+    separateKeyValue,
     indexCompression,
     formatVersion,
     label: x.setting.label,

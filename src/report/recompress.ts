@@ -142,7 +142,17 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
   // The table layout's columns: in CSV always, in the wide table when the rows span several layouts.
   const layoutColumns = csv || layoutFieldsShown(report.results).size > 0
   const layout = (r: RecompressResult | null): Cell[] =>
-    !layoutColumns ? [] : r === null ? ['', '', '', ''] : [r.blockSize ?? 'own', r.restartInterval ?? '', r.indexCompression ? 'on' : 'off', r.formatVersion]
+    !layoutColumns
+      ? []
+      : r === null
+        ? ['', '', '', '', '']
+        : [
+            r.blockSize ?? 'own',
+            r.restartInterval ?? '',
+            r.separateKeyValue === null ? '' : r.separateKeyValue ? 'separated' : 'inline',
+            r.indexCompression ? 'on' : 'off',
+            r.formatVersion,
+          ]
   const rows: Cell[][] = [
     [
       storedLabel(report),
@@ -207,6 +217,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       ? [
           { header: 'Block size', align: 'right' as const },
           { header: 'Restart interval', align: 'right' as const },
+          { header: 'Values' },
           { header: 'Index compression' },
           { header: 'Format version', align: 'right' as const },
         ]

@@ -30,7 +30,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { isFileError } from '../errors.js'
-import { type DatabaseView, isDatabaseDir, openDatabase, tableFileName, walFilesOnDisk } from '../db/database.js'
+import { databaseNoteText, type DatabaseView, isDatabaseDir, openDatabase, tableFileName, walFilesOnDisk } from '../db/database.js'
 import { currentFileText, encodeManifest, manifestFileName, newDbId, snapshotOf, type WrittenFile } from '../db/manifest-writer.js'
 import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
 import { compressionShortName, compressionTypeFromOptionName } from '../format/compression-type.js'
@@ -161,7 +161,7 @@ function checkOutput(dir: string, output: string, force: boolean): void {
 
 async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: string, o: DbRewriteOptions): Promise<DbRewriteResult> {
   const view = pin.view
-  const notes: string[] = [...view.warnings]
+  const notes: string[] = view.warnings.map(databaseNoteText)
   if (view.missingFiles.length > 0) {
     const f = view.missingFiles[0]
     throw new RewriteError('corruption', `${pin.originalPath(f.path)}: live table file of column family "${f.columnFamily}" (L${f.level}) is missing`)

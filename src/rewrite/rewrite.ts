@@ -242,6 +242,8 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   if (existsSync(output) && !o.force) throw new RewriteError('usage', `${output} exists (use --force to replace it)`)
   if (o.keepBlocks && (o.ingestible || o.salvage || o.blobRemaps?.length))
     throw new RewriteError('usage', 'keepBlocks cannot be combined with ingestible, salvage or moved blob indexes (they change the blocks)')
+  if (o.keepBlocks && o.separateKeyValue !== undefined)
+    throw new RewriteError('usage', 'keepBlocks cannot be combined with separateKeyValue (the kept blocks keep their layout)')
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
   const table = log ? openForSalvage(input) : openTable(input)

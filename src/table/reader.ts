@@ -169,10 +169,14 @@ export class Table {
       throw new NotSupportedError(`unknown index type ${this.indexType} in property ${INDEX_TYPE_PROPERTY}`)
     }
     this.keyFormat = init.keyFormat
+    // Where the properties cannot be read (a damaged metaindex), what RocksDB's builder writes at this format_version:
+    // index values delta-encoded from 4 on (no value lengths in the block: read otherwise, every handle would be wrong),
+    // user keys from 3 on. The properties were introduced with those versions, so a readable one always has them.
+    const fv = footer.formatVersion
     this.indexEncoding = {
       // Raw-key tables index by their (raw) user keys.
-      keyIsUserKey: this.keyFormat === 'raw' || propertyNumber(props, Property.IndexKeyIsUserKey) === 1,
-      valueIsDeltaEncoded: propertyNumber(props, Property.IndexValueIsDeltaEncoded) === 1,
+      keyIsUserKey: this.keyFormat === 'raw' || (propertyNumber(props, Property.IndexKeyIsUserKey) ?? (fv >= 3 ? 1 : 0)) === 1,
+      valueIsDeltaEncoded: (propertyNumber(props, Property.IndexValueIsDeltaEncoded) ?? (fv >= 4 ? 1 : 0)) === 1,
       hasFirstKey: this.indexType === IndexType.BinarySearchWithFirstKey,
     }
     const recorded = propertyString(props, Property.Comparator)

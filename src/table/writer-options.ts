@@ -5,7 +5,7 @@ import { CompressionType } from '../format/compression-type.js'
 import { ChecksumType } from '../format/checksum-type.js'
 import type { IndexBuilderOptions, SeparatorLog } from '../format/index-block.js'
 import type { DictionaryMode } from './compression-dict.js'
-import { Property } from '../format/properties.js'
+import { encodePropertyNumber, Property } from '../format/properties.js'
 
 export type WriterDictMode = DictionaryMode
 
@@ -29,6 +29,13 @@ export interface TableWriterOptions extends Omit<CompressionSetting, 'dict'> {
   dictionary?: Uint8Array
   blockSize: number
   restartInterval: number
+  /**
+   * Data blocks built here (add()) in RocksDB 11's separated key/value layout
+   * (separate_key_value_in_data_block), recorded in the properties with the restart interval, which
+   * a reader needs to find the values. undefined: inline for blocks built here; blocks that come
+   * whole (addDataBlock) keep what the source's properties say.
+   */
+  separateKeyValue?: boolean
   index: 'binary' | 'partitioned'
   /** metadata_block_size: index partitions are cut near this size. */
   metadataBlockSize: number
@@ -100,6 +107,14 @@ export function indexBuilderOptions(o: Pick<TableWriterOptions, 'formatVersion' 
   return { userKeys: o.formatVersion >= 3, deltaValues: o.formatVersion >= 4, valueTypeForSeek: 0x18, shorten: o.shortenSeparators ?? true }
 }
 
+/** The properties saying how data blocks built by the writer are laid out (RocksDB 11 writes both, 11.0 and on). */
+export function layoutProperties(props: Map<string, Uint8Array>, o: Pick<TableWriterOptions, 'separateKeyValue' | 'restartInterval'>): void {
+  if (o.separateKeyValue === undefined) return
+  if (o.separateKeyValue) props.set(Property.SeparateKeyValueInDataBlock, encodePropertyNumber(1))
+  else props.delete(Property.SeparateKeyValueInDataBlock)
+  if (o.separateKeyValue || props.has(Property.DataBlockRestartInterval)) props.set(Property.DataBlockRestartInterval, encodePropertyNumber(o.restartInterval))
+}
+
 /** rocksdb.compression_options in the shape of the RocksDB release that writes this format_version. */
 export function compressionOptionsProperty(o: TableWriterOptions): string {
   const level = o.level ?? DEFAULT_COMPRESSION_LEVEL
@@ -114,6 +129,8 @@ export function compressionOptionsProperty(o: TableWriterOptions): string {
     `max_dict_buffer_bytes=${dictOn ? o.maxDictBufferBytes : 0}`,
     `use_zstd_dict_trainer=${usesZstdDictTrainer(o.dict) ? 1 : 0}`,
   ]
-  if (o.formatVersion >= 7) parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`)
+  // 11.8 and on append the configured compression type as a pseudo-option (`_type`).
+  if (o.formatVersion >= 7)
+    parts.push(`max_compressed_bytes_per_kb=${o.maxCompressedBytesPerKb}`, `checksum=${o.zstdChecksum ? 1 : 0}`, `_type=${o.compressionType}`)
   return parts.map((p) => `${p}; `).join('')
 }

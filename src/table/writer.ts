@@ -52,6 +52,7 @@ import {
   type AheadBatch,
   indexBuilderOptions,
   compressionOptionsProperty,
+  layoutProperties,
   AHEAD_BLOCKS,
 } from './writer-options.js'
 export {
@@ -82,6 +83,8 @@ export class TableWriter {
     estimate: number
   } | null = null
   private readonly rangeDel = new BlockBuilder(1)
+  /** Entries were added one by one (add()): the data blocks are this writer's, in its layout. */
+  private builtBlocks = false
   private rangeDeletions = 0
   private lastKey: Uint8Array | null = null
   private buffered: BlockSpill | null = null
@@ -111,7 +114,7 @@ export class TableWriter {
     if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION)
       throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
-    this.dataBuilder = new BlockBuilder(o.restartInterval)
+    this.dataBuilder = new BlockBuilder(o.restartInterval, true, false, o.separateKeyValue === true)
     this.flush = new FlushBySizePolicy(o.blockSize)
     const indexOpts = indexBuilderOptions(o)
     const logged = o.separatorLog !== undefined && o.index === 'binary'
@@ -132,6 +135,7 @@ export class TableWriter {
     requireBytes(value, 'TableWriter.add: the value')
     if (this.flush.shouldFlush(this.dataBuilder, key.length, value.length)) this.finishDataBlock(key)
     this.dataBuilder.add(key, value)
+    this.builtBlocks = true
     this.blockFirstKey ??= key.slice()
     this.lastKey = key.slice()
     const p = parseInternalKey(key)
@@ -499,6 +503,7 @@ export class TableWriter {
     // Index.
     let indexHandle: BlockHandle
     let indexSize: number
+    let indexProperty: number | null = null
     let partitions = 0
     let topLevelSize = 0
     let keysAreUserKeys: boolean
@@ -538,6 +543,8 @@ export class TableWriter {
       }
       indexHandle = this.writeMaybeCompressed(block)
       indexSize = indexHandle.size + BLOCK_TRAILER_BYTES
+      // RocksDB records the index block's uncompressed size (ShortenedIndexBuilder::IndexSize) + trailer.
+      indexProperty = block.length + BLOCK_TRAILER_BYTES
     }
     if (this.o.formatVersion >= 6) meta.push({ name: INDEX_BLOCK, handle: indexHandle })
     let dictBytes = 0
@@ -553,7 +560,7 @@ export class TableWriter {
     const num = (name: string, v: number | bigint) => props.set(name, encodePropertyNumber(v))
     const str = (name: string, v: string) => props.set(name, encodePropertyString(v))
     num(Property.DataSize, s.dataBytes)
-    num(Property.IndexSize, indexSize)
+    num(Property.IndexSize, indexProperty ?? indexSize)
     props.delete(Property.IndexPartitions)
     props.delete(Property.TopLevelIndexSize)
     if (partitions > 0) {
@@ -577,10 +584,13 @@ export class TableWriter {
       num(Property.KeySmallestSeqno, s.smallestSeq)
       num(Property.KeyLargestSeqno, s.largestSeq!)
     }
+    // Written when non-zero (RocksDB 11.8 counts the blocks of a table without compression as bypassed too); the source's count is not ours.
+    props.delete(Property.NumDataBlocksCompressionRejected)
+    props.delete(Property.NumDataBlocksCompressionBypassed)
     if (s.blocksRejected > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionRejected, s.blocksRejected)
-    if (s.blocksBypassed > 0 && this.o.formatVersion >= 7 && this.o.compressionType !== CompressionType.None) {
-      num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
-    }
+    if (s.blocksBypassed > 0 && this.o.formatVersion >= 7) num(Property.NumDataBlocksCompressionBypassed, s.blocksBypassed)
+    // Blocks built here are in the layout asked for (inline by default); whole blocks keep the source's word unless told.
+    layoutProperties(props, { ...this.o, separateKeyValue: this.o.separateKeyValue ?? (this.builtBlocks ? false : undefined) })
     str(Property.Compression, compressionProperty(this.o.formatVersion, this.o.compressionType, this.usedTypes))
     str(Property.CompressionOptions, compressionOptionsProperty(this.o))
     // The index type user property follows the index actually written.

@@ -1,7 +1,7 @@
 /**
  * The advice as data: what `sstkit advise` computes and every renderer (text, Markdown, JSON, HTML)
- * shows, and what the decision core (src/decide/) reads and writes. `--json` prints an `Advice` as
- * is; `--merge` reads shards of it back, so every estimate keeps the sufficient statistics
+ * shows, and what the decision core (src/decide/) reads and writes. `--json` prints an `Advice`, each
+ * note with its `text` beside; `--merge` reads shards of it back, so every estimate keeps the sufficient statistics
  * (`SampleSums`) that combine exactly. This file imports nothing: every layer may read it.
  */
 /** A 95% confidence interval around an estimate. */
@@ -236,7 +236,8 @@ export interface BlockSizeAdvice {
   files: { evaluated: number; of: number }
   /** Per level: today's compression (held for every candidate), its files, and its projection per candidate (candidates' order). */
   levels: { level: number; setting: string; files: number; evaluated: number; bytes: BytesInterval[] }[]
-  notes: string[]
+  /** Coded (advice-notes.ts); report/advise-notes.ts words them. */
+  notes: BlockSizeNote[]
 }
 
 export interface DatabaseVersion {
@@ -296,7 +297,8 @@ export interface Advice {
     /** `--max-bytes` in bytes, and whether the recommended settings' projected total fits it (null without the limit). */
     maxBytes: { bytes: number; met: boolean } | null
   }
-  notes: string[]
+  /** Coded (advice-notes.ts): `{code, ...values}`; report/advise-notes.ts words them, and `--json` adds each one's `text`. */
+  notes: AdviceNote[]
   /** The write workload of the database's info LOGs (a database only; absent for plain files). */
   workload?: WorkloadAdvice | null
   /** Set (under --json, exit 1) when nothing could be advised on: the one-line finding; the rest of the document may be partial. */
@@ -416,10 +418,10 @@ export interface MeasuredWorkload {
 /** What advise says about the workload: measured or why not, and the prices when objective cost. */
 export interface WorkloadAdvice {
   measured: MeasuredWorkload | null
-  /** One line: what was measured over what span, or why nothing was. */
-  note: string
+  /** What was measured over what span, or why nothing was. */
+  note: WorkloadNote
   /** Which statistics counters the read figures use, or that reads were not measured. */
-  readsNote: string
+  readsNote: ReadsNote
   prices: Prices | null
 }
 
@@ -528,3 +530,97 @@ export interface ApplyPlan {
 }
 
 /** The level's files are not what the recommendation writes: another setting today, or files of another type (OPTIONS already advised, the files not yet rewritten). */
+
+// --- The notes: each a `code` and the values its sentence is written from. The engine says what it found;
+// report/advise-notes.ts writes the English (text, Markdown, HTML, and the `text` beside each note in
+// `advise --json`). docs/advise-reference.md lists the codes.
+
+/** A level as a note names it: `level` null for plain files (no MANIFEST). */
+export interface NoteLevel {
+  columnFamily: string
+  level: number | null
+}
+
+/** What a matrix from flags (--types, --levels, --dict) left out; recompress's matrix notes too (recompress/config.ts). */
+export type MatrixNote =
+  | { code: 'matrix-type-has-no-levels'; type: string }
+  | { code: 'matrix-levels-out-of-range'; type: string; min: number; max: number; leftOut: number[]; defaultLevelKept: boolean }
+  | { code: 'matrix-dict-mode-not-applicable'; type: string; modes: string[] }
+
+/** What a database's OPTIONS file and MANIFEST say that does not stop reading (db/options.ts, db/database.ts). */
+export type DatabaseNote =
+  | { code: 'options-section-skipped'; file: string; line: number; section: string }
+  /** `problem`: the value's error, naming the file, line and key. */
+  | { code: 'option-not-used'; problem: string; default: string }
+  | { code: 'option-decimal-comma'; file: string; line: number; key: string; value: string; readAs: number }
+  | { code: 'manifest-tail-ignored'; file: string; bytes: number; offset: number; reason: string }
+  | { code: 'column-family-without-options'; columnFamily: string; file: string }
+  | { code: 'column-family-beyond-num-levels'; columnFamily: string; level: number; numLevels: number }
+  | { code: 'column-family-files-elsewhere'; columnFamily: string; files: number; firstFileNumber: number; pathId: number; dir: string }
+
+/** --write-rate on a workload: not used (and why), or the rate its prices are at. */
+export type WriteRateNote = { used: false; why: 'no-shape' | 'no-flush' } | { used: true; flushedPerDay: number; measuredPerDay: number }
+
+/** What the info LOG gave for pricing (WorkloadAdvice.note). */
+export type WorkloadNote = (
+  | { code: 'workload-log-unreadable'; dir: string; reason: string }
+  | { code: 'workload-no-log'; dir: string }
+  | { code: 'workload-no-events'; logFiles: number }
+  | { code: 'workload-no-writes'; events: number }
+  | {
+      code: 'workload-measured'
+      logFiles: number
+      flushes: number
+      compactions: number
+      /** The LOGs' own span. */
+      spanSeconds: number
+      shortSpan: boolean
+      writtenPerDay: number
+    }
+) & { writeRate?: WriteRateNote }
+
+/** What the statistics dumps gave for reads (WorkloadAdvice.readsNote). */
+export type ReadsNote =
+  | { code: 'reads-not-measured' }
+  | { code: 'reads-no-statistics' }
+  | { code: 'reads-measured'; seconds: number; dataBlockMissesPerSec: number }
+
+/** The notes of one column family's block size advice (BlockSizeAdvice.notes). */
+export type BlockSizeNote =
+  | { code: 'block-size-level-left-out'; level: number; compression: string }
+  | { code: 'block-size-files-sampled'; recut: number; files: number; fileShare: number | null }
+  | { code: 'block-size-dictionaries' }
+
+/** A note of the advice (Advice.notes). */
+export type AdviceNote =
+  | MatrixNote
+  | DatabaseNote
+  | WorkloadNote
+  | ReadsNote
+  | { code: 'directory-without-sst'; path: string }
+  | { code: 'live-files-missing'; files: string[] }
+  | { code: 'live-files-vanished'; files: string[]; versions: number }
+  | { code: 'live-files-not-held'; files: number; why: 'no-links-or-descriptors' | 'open-file-limit' }
+  | { code: 'leveldb-database' }
+  | { code: 'no-options-file' }
+  | { code: 'rocksdb-version-flag-ignored'; flag: string; from: 'OPTIONS' | 'LOG' | 'flag'; version: string }
+  | { code: 'rocksdb-version-unknown' }
+  | { code: 'small-database'; bytes: number; limitBytes: number; timeBudgetMs: number; narrowed: boolean }
+  | { code: 'files-sampled'; read: number; files: number; levels: (NoteLevel & { read: number; files: number })[] }
+  | { code: 'time-budget-ended'; timeBudgetMs: number; precision: number }
+  /** `budgetMs`: a --time-budget that would sample every level (null: none estimated). */
+  | { code: 'levels-not-sampled'; levels: NoteLevel[]; budgetMs: number | null }
+  | { code: 'only-bottommost-level'; columnFamily: string; level: number }
+  | { code: 'options-not-printed'; columnFamily: string; levels: (number | null)[] }
+  | { code: 'no-manifest' }
+  | { code: 'balanced-write-weighted'; negligibleCores: number }
+  | { code: 'cost-without-workload' }
+  | { code: 'cost-short-log-span'; spanSeconds: number; shortSpanSeconds: number }
+  | { code: 'dynamic-level-bytes' }
+  | { code: 'blob-files-sampled'; columnFamily: string; read: number; files: number; maxBytes: number }
+  | { code: 'block-size-skipped'; needs: 'database-with-options' | 'whole-database' | 'objective' }
+  | { code: 'block-size-out-of-time'; columnFamily: string; budgetMs: number; recut: number; files: number }
+  | { code: 'block-size-unreadable'; columnFamily: string; file: string; message: string }
+  | { code: 'write-options-missing-sections'; file: string; columnFamilies: string[] }
+
+export type AdviceNoteCode = AdviceNote['code']

@@ -28,6 +28,7 @@ import { openTable } from '../../src/table/reader.js'
 import { measureLevels, rewriteLevels } from '../fixtures/level-rewriter.mjs'
 import { ROOT } from '../helpers.js'
 import { advise as adviseLibrary } from '../../src/advise/advise.js'
+import { noteText } from '../../src/report/advise-notes.js'
 import type { Advice } from '../../src/types/advice.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-block-size-'))
@@ -56,7 +57,7 @@ async function advise(dir: string, budget: { budgetMs: number; floorAnyTime?: bo
 
 const advised = (xs: (BlockSizeAdvice | BlockSizeNotAdvised)[]): BlockSizeAdvice[] =>
   xs.map((a) => {
-    if ('notAdvised' in a) throw new Error(`${a.columnFamily}: ${a.notAdvised}`)
+    if ('notAdvised' in a) throw new Error(`${a.columnFamily}: ${noteText(a.notAdvised)}`)
     return a
   })
 
@@ -154,10 +155,12 @@ describe('block size within its time', () => {
     const source = join(ROOT, 'examples/db')
     const none = await advise(source, { budgetMs: 0 })
     expect(none.map((a) => a.columnFamily)).toEqual(['default', 'events'])
-    for (const a of none)
-      expect('notAdvised' in a && a.notAdvised).toMatch(
-        /^the time budget's share for it \(0\.0 s\) ended before two table files of every level were re-cut \(0 of \d+\)$/,
+    for (const a of none) {
+      expect('notAdvised' in a && a.notAdvised).toMatchObject({ code: 'block-size-out-of-time', columnFamily: a.columnFamily, budgetMs: 0, recut: 0 })
+      expect('notAdvised' in a && noteText(a.notAdvised)).toMatch(
+        /^block_size of column family "\w+" not advised: the time budget's share for it \(0\.0 s\) ended before two table files of every level were re-cut \(0 of \d+\)$/,
       )
+    }
     const floor = advised(await advise(source, { budgetMs: 0, floorAnyTime: true }))
     const view = openDatabase(source)
     for (const a of floor) {

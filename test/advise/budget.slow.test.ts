@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { noteText } from '../../src/report/advise-notes.js'
 import { ROOT } from '../helpers.js'
 import { RUN_DICT, testAdviseOptions } from './options.js'
 
@@ -58,7 +59,8 @@ describe('advise within its time budget on a simulated machine', () => {
     expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(budget * 1.1)
     // Whatever was left out says so, and every level has a finite projection.
     for (const l of levels) expect(Number.isFinite(l.recommended.estimate.bytes.estimate)).toBe(true)
-    if (levels.some((l) => l.sample.stopped === 'not-sampled')) expect(advice.notes.join('\n')).toMatch(/not sampled/)
+    const notSampled = levels.filter((l) => l.sample.stopped === 'not-sampled').map((l) => ({ columnFamily: l.columnFamily, level: l.level }))
+    if (notSampled.length) expect(advice.notes.find((n) => n.code === 'levels-not-sampled')).toMatchObject({ levels: notSampled })
   })
 
   it.each([
@@ -69,9 +71,9 @@ describe('advise within its time budget on a simulated machine', () => {
     async (budget, blockMs, dictFileMs) => {
       const first = await run(budget, blockMs, dictFileMs)
       expect(first.levels.some((l) => l.sample.stopped === 'not-sampled')).toBe(true)
-      const m = /a --time-budget of about (\d+(?:\.\d+)?) s would sample every level/.exec(first.advice.notes.join('\n'))
-      expect(m).not.toBeNull()
-      const suggested = Number(m?.[1]) * 1000
+      const note = first.advice.notes.find((n) => n.code === 'levels-not-sampled')
+      const suggested = note?.budgetMs ?? Number.NaN
+      expect(noteText(note!)).toContain(`; a --time-budget of about ${suggested / 1000} s would sample every level`)
       expect(suggested).toBeGreaterThan(budget)
       const again = await run(suggested, blockMs, dictFileMs)
       expect(again.levels.filter((l) => l.sample.stopped === 'not-sampled').map((l) => `${l.columnFamily} L${l.level}`)).toEqual([])

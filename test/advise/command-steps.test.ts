@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { addOptionsChanges, advisedOptionsFile } from '../../src/db/apply-options.js'
-import type { ColumnFamilyAdvice } from '../../src/types/advice.js'
+import { noteText } from '../../src/report/advise-notes.js'
+import type { AdviceNote, ColumnFamilyAdvice } from '../../src/types/advice.js'
 import { optionsRelease } from '../../src/db/option-syntax.js'
 import { dbOptionsFrom, newestOptionsFile, readOptionsFile } from '../../src/db/options.js'
 import { parseOptionsFile } from '../../src/format/options-file.js'
@@ -24,8 +25,11 @@ describe('optionsRelease', () => {
     expect(r).toEqual({
       version: [7, 8, 3],
       source: { version: '7.8.3', from: 'OPTIONS' },
-      notes: ["--rocksdb-version 9.1 left aside: the database's OPTIONS says RocksDB 7.8.3, and the options are written for it"],
+      notes: [{ code: 'rocksdb-version-flag-ignored', flag: '9.1', from: 'OPTIONS', version: '7.8.3' }],
     })
+    expect(noteText((r as { notes: AdviceNote[] }).notes[0])).toBe(
+      "--rocksdb-version 9.1 left aside: the database's OPTIONS says RocksDB 7.8.3, and the options are written for it",
+    )
     expect(optionsRelease({ version: '7.8.3', from: 'LOG' }, '7.8.3')).toMatchObject({ notes: [] })
   })
 
@@ -33,7 +37,8 @@ describe('optionsRelease', () => {
     expect(optionsRelease(null, '6.29')).toEqual({ version: [6, 29, 0], source: { version: '6.29', from: 'flag' }, notes: [] })
     const none = optionsRelease(null, undefined)
     expect(none).toMatchObject({ version: null, source: null })
-    expect('notes' in none && none.notes[0]).toMatch(/RocksDB release is unknown/)
+    expect('notes' in none && none.notes).toEqual([{ code: 'rocksdb-version-unknown' }])
+    expect('notes' in none && noteText(none.notes[0])).toMatch(/RocksDB release is unknown/)
   })
 
   it('a --rocksdb-version that is not X.Y[.Z] is a problem, whatever the database says', () => {
@@ -47,7 +52,8 @@ describe('advisedOptionsFile and addOptionsChanges', () => {
       family('default', { compression: 'kZSTD' }),
       family('nosuch', { compression: 'kLZ4Compression' }),
     ])
-    expect(note).toBe(`--write-options: ${newest} has no section for column family nosuch: left as is`)
+    expect(note).toEqual({ code: 'write-options-missing-sections', file: newest, columnFamilies: ['nosuch'] })
+    expect(noteText(note!)).toBe(`--write-options: ${newest} has no section for column family nosuch: left as is`)
     const cf = readOptionsFileText(advised).columnFamilies.find((c) => c.name === 'default')!
     expect(cf.raw.compression).toBe('kZSTD')
     expect(advisedOptionsFile(text, today, []).note).toBeNull()

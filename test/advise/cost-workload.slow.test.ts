@@ -19,13 +19,17 @@ import { limitsFor, references } from '../../src/decide/rule.js'
 import { renderAdviceText } from '../../src/report/advise.js'
 import { renderAdviceMarkdown } from '../../src/report/advise-markdown.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
-import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { noteText } from '../../src/report/advise-notes.js'
+import { jsonNoteTexts, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { sumEvents } from '../db/event-log-sum.js'
 // @ts-expect-error: a plain .mjs generator without declarations
 import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
 
 /** Every block evaluated: the small databases are read whole, so runs are quick and exact. */
 const WHOLE = ['--sample', '100%']
+
+/** The sentence `advise --json` writes beside a coded note. */
+const text = (note: object) => (note as { text: string }).text
 
 function advise(args: string[]): Advice {
   const r = sstkit(['advise', ...args, '--json'])
@@ -65,8 +69,10 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     }
     // a db_bench run of seconds: labelled a short span
     expect(measured.shortSpan).toBe(true)
-    expect(w!.note).toMatch(/short span/)
-    expect(w!.readsNote).toMatch(/reads not measured/)
+    expect(w!.note).toMatchObject({ code: 'workload-measured', shortSpan: true, spanSeconds: measured.spanSeconds })
+    expect(text(w!.note)).toMatch(/short span/)
+    expect(w!.readsNote).toMatchObject({ code: 'reads-no-statistics' })
+    expect(text(w!.readsNote)).toMatch(/reads not measured/)
   })
 
   it('every setting of a measured level is priced: cores = CPU per GB × input GB/s, CPU-hours = cores × 24', () => {
@@ -156,7 +162,8 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   })
 
   it('balanced weighs each level by its measured rate and says so', () => {
-    expect(balanced.notes.some((n) => /weighted by the write rate the info LOG measured/.test(n))).toBe(true)
+    expect(balanced.notes.find((n) => n.code === 'balanced-write-weighted')).toMatchObject({ negligibleCores: NEGLIGIBLE_CORES })
+    expect(jsonNoteTexts(balanced).some((n) => /weighted by the write rate the info LOG measured/.test(n))).toBe(true)
     const w = balanced.workload!
     const rated = levelsOf(balanced).filter((l) => w.measured!.levels.some((m) => m.columnFamily === l.columnFamily && m.level === l.level))
     // which levels hold files depends on db_bench's background compactions: L0 always, others as they ran
@@ -229,14 +236,16 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     expect(m.writeRate?.flushedPerDay).toBe(20e9)
     const flushed = m.levels.reduce((n, l) => n + l.flushBytes, 0)
     expect((flushed / m.spanSeconds) * 86400).toBeCloseTo(20e9, -3)
-    expect(a.workload!.note).toMatch(/priced at --write-rate 20\.0 GB\/day flushed \(the LOG measured \S+ \S+\/day\)/)
+    expect(a.workload!.note.writeRate).toMatchObject({ used: true, flushedPerDay: 20e9 })
+    expect(text(a.workload!.note)).toMatch(/priced at --write-rate 20\.0 GB\/day flushed \(the LOG measured \S+ \S+\/day\)/)
   })
 
   it('--objective cost on a LOG spanning under an hour, without --write-rate: the balanced rules decide, and a note says why', () => {
     const m = cfsShort.workload!.measured!
     expect(m.shortSpan).toBe(true)
     expect(m.spanSeconds).toBeLessThan(SHORT_SPAN_SECONDS)
-    expect(cfsShort.notes.join('\n')).toMatch(
+    expect(cfsShort.notes.find((n) => n.code === 'cost-short-log-span')).toMatchObject({ spanSeconds: m.spanSeconds, shortSpanSeconds: SHORT_SPAN_SECONDS })
+    expect(jsonNoteTexts(cfsShort).join('\n')).toMatch(
       /--objective cost: the info LOG spans \S+ s, under the 60\.0 min a measured write rate is priced from .*give --write-rate/,
     )
     const balancedCfs = advise([dbs.cfs, ...WHOLE])
@@ -248,8 +257,9 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   it('a LOG without events (info_log_level=WARN): one line, the fixed rules, no prices', () => {
     const a = advise([dbs.quiet, ...WHOLE])
     expect(a.workload?.measured).toBeNull()
-    expect(a.workload?.note).toMatch(/holds no event: info_log_level above INFO, or a LevelDB LOG: compression CPU is ranked by the fixed rules/)
-    expect(a.notes.filter((n) => /info LOG/.test(n))).toHaveLength(1)
+    expect(a.workload?.note).toMatchObject({ code: 'workload-no-events' })
+    expect(text(a.workload!.note)).toMatch(/holds no event: info_log_level above INFO, or a LevelDB LOG: compression CPU is ranked by the fixed rules/)
+    expect(jsonNoteTexts(a).filter((n) => /info LOG/.test(n))).toHaveLength(1)
     for (const l of levelsOf(a)) expect(l.cost ?? null).toBeNull()
   })
 })
@@ -310,14 +320,15 @@ describe('no usable LOG', () => {
   it('no LOG at all: one line saying so', () => {
     const w = measureWorkload(join(ROOT, 'test/fixtures/db-medium'))
     expect(w.measured).toBeNull()
-    expect(w.note).toMatch(/^no info LOG in .*db-medium \(deleted, or written to db_log_dir\): compression CPU is ranked by the fixed rules$/)
+    expect(w.note).toEqual({ code: 'workload-no-log', dir: join(ROOT, 'test/fixtures/db-medium') })
+    expect(noteText(w.note)).toMatch(/^no info LOG in .*db-medium \(deleted, or written to db_log_dir\): compression CPU is ranked by the fixed rules$/)
   })
 
   it('a LOG that is not a file: one line, never a stack trace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sstkit-cost-nolog-'))
     try {
       mkdirSync(join(dir, 'LOG'))
-      expect(measureWorkload(dir).note).toMatch(/^no info LOG in /)
+      expect(measureWorkload(dir).note).toEqual({ code: 'workload-no-log', dir })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/types/advice.js'
 import { speedsOf } from '../../src/decide/cost.js'
-import { sstkit, toolPresent } from '../helpers.js'
+import { jsonNoteTexts, sstkit, toolPresent } from '../helpers.js'
 // @ts-expect-error: a plain .mjs generator without declarations
 import { DB_BENCH, writeWorkload } from '../fixtures/workload-log.mjs'
 
@@ -48,7 +48,8 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
     const w = a.workload!
     const reads = w.measured!.reads!
     expect(reads.dataBlockMissesPerSec).toBeGreaterThan(0)
-    expect(w.readsNote).toMatch(/rocksdb\.block\.cache\.data\.miss .* put on each column family's bottommost level/)
+    expect(w.readsNote).toMatchObject({ code: 'reads-measured', dataBlockMissesPerSec: reads.dataBlockMissesPerSec })
+    expect((w.readsNote as { text?: string }).text).toMatch(/rocksdb\.block\.cache\.data\.miss .* put on each column family's bottommost level/)
     let bottom = 0
     for (const l of levelsOf(a)) {
       if (!l.cost) continue
@@ -70,7 +71,8 @@ describe.runIf(toolPresent('db_bench', DB_BENCH !== null, 'apt-get install rocks
   it('without a measured workload: says so, and the balanced rules decide', () => {
     const cost = advise([dbs.quiet, ...WHOLE, '--objective', 'cost'])
     const balanced = advise([dbs.quiet, ...WHOLE])
-    expect(cost.notes.some((n) => /objective cost without a measured workload: .* the balanced rules decide/.test(n))).toBe(true)
+    expect(cost.notes.map((n) => n.code)).toContain('cost-without-workload')
+    expect(jsonNoteTexts(cost).some((n) => /objective cost without a measured workload: .* the balanced rules decide/.test(n))).toBe(true)
     expect(levelsOf(cost).map((l) => l.recommended.estimate.setting.label)).toEqual(levelsOf(balanced).map((l) => l.recommended.estimate.setting.label))
     for (const l of levelsOf(cost)) expect(l.recommended.reason).not.toMatch(/least total/)
   }, 120_000)

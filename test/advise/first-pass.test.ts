@@ -15,6 +15,7 @@ import { advisePopulation } from '../../src/advise/rounds.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
 import { MIN_FILES_READ, readPopulation, sizeProportionalOrder } from '../../src/advise/population.js'
 import { spec } from '../../src/decide/settings.js'
+import { noteText } from '../../src/report/advise-notes.js'
 import { ROOT } from '../helpers.js'
 import { RUN_DICT, testAdviseOptions } from './options.js'
 
@@ -112,7 +113,9 @@ describe('the first pass within the time budget', () => {
       for (const v of [l.recommended.estimate.bytes.estimate, l.recommended.estimate.bytes.low, l.recommended.estimate.bytes.high])
         expect(Number.isFinite(v)).toBe(true)
     }
-    expect(a.notes.join('\n')).toMatch(/not sampled \(the time budget ended first\)/)
+    const notSampled = a.notes.find((n) => n.code === 'levels-not-sampled')
+    expect(notSampled).toMatchObject({ levels: levels.map((l) => ({ columnFamily: l.columnFamily, level: l.level })) })
+    expect(noteText(notSampled!)).toMatch(/^not sampled \(the time budget ended first\): .*; (it keeps|they keep) today's setting/)
     expect(Number.isFinite(a.total.projected.estimate) && Number.isFinite(a.total.change.estimate)).toBe(true)
   })
 
@@ -158,6 +161,7 @@ describe('the first pass within the time budget', () => {
       }
     }
     expect(compared).toBeGreaterThanOrEqual(2 * SETTINGS.length)
-    expect(partial.notes.join('\n')).toMatch(/4 of 9 read/)
+    expect(partial.notes.find((n) => n.code === 'files-sampled')).toMatchObject({ read: 4, files: 9 })
+    expect(partial.notes.map(noteText).join('\n')).toMatch(/files drawn in proportion to their size, 4 of 9 read \(/)
   }, 120_000)
 })

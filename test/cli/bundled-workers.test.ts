@@ -19,8 +19,9 @@ const bundle = dist('bundle')
 describe('bundled workers', () => {
   it('every `new URL(..., import.meta.url)` of the bundle names a file that exists', () => {
     const urls = new Set<string>()
-    for (const f of readdirSync(bundle).filter((n) => n.endsWith('.js'))) {
-      for (const m of readFileSync(join(bundle, f), 'utf8').matchAll(/new URL\("([^"]+)",import\.meta\.url\)/g)) urls.add(m[1])
+    // The plain paths' CommonJS bundles (.cjs) name their own URL __sstkitMetaUrl.
+    for (const f of readdirSync(bundle).filter((n) => n.endsWith('.js') || n.endsWith('.cjs'))) {
+      for (const m of readFileSync(join(bundle, f), 'utf8').matchAll(/new URL\("([^"]+)",(?:import\.meta\.url|__sstkitMetaUrl)\)/g)) urls.add(m[1])
     }
     expect([...urls]).toContain('./_verify-worker.js')
     expect([...urls]).toContain('./_sst-dump-worker.js')

@@ -125,5 +125,15 @@ describe('advise on a BlobDB database', () => {
       const cf = j.columnFamilies.find((c: { name: string }) => c.name === b.columnFamily)
       expect(cf.options.blob_compression_type).toBe(b.recommended)
     }
+    // The shards' notes, compared as code and values: each once in the merge, with its sentence.
+    const key = ({ text: _, ...n }: { text: string }) => JSON.stringify(n)
+    expect(new Set(j.notes.map(key)).size).toBe(j.notes.length)
+    for (const n of parts.flatMap((p) => JSON.parse(readFileSync(p, 'utf8')).notes)) expect(j.notes).toContainEqual(n)
+    // A shard whose notes are sentences (an earlier sstkit's JSON) is not merged.
+    const old = JSON.parse(readFileSync(parts[1], 'utf8'))
+    writeFileSync(parts[1], JSON.stringify({ ...old, notes: ['no OPTIONS file: today is what the files themselves say'] }))
+    const refused = sstkit(['advise', '--merge', ...parts, '--json'])
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toBe('sstkit: --merge: shard 1/2 was written by an earlier sstkit (its notes are sentences): run every shard with this one\n')
   })
 })

@@ -25,9 +25,12 @@ describe('all data on L1, the bottommost level (bottom-only: LZ4 today)', () => 
     expect(cf.levels[0].recommended.estimate.setting.type).toBe('zstd')
     expect(Object.keys(cf.options)).toEqual(['bottommost_compression', 'bottommost_compression_opts'])
     expect(cf.optionsChange?.map((c) => c.key)).toEqual(['bottommost_compression', 'bottommost_compression_opts'])
-    expect(a.notes).toContain(
-      'default: only L1, the bottommost level, holds data: compression (flushes and the levels above it) is left as it is, with no data there to decide on',
-    )
+    expect(a.notes).toContainEqual({
+      code: 'only-bottommost-level',
+      columnFamily: 'default',
+      level: 1,
+      text: 'default: only L1, the bottommost level, holds data: compression (flushes and the levels above it) is left as it is, with no data there to decide on',
+    })
   })
 })
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/types/advice.js'
-import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { jsonNoteTexts, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB } from '../db/ldb.js'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-found-'))
@@ -70,9 +70,16 @@ describe('OPTIONS files as RocksDB reads them', () => {
     expect(r.status).toBe(0)
     const a = JSON.parse(r.stdout) as Advice
     expect(a.columnFamilies.map((c) => c.levels.map((l) => l.level))).toEqual([[0, 1]])
-    expect(a.notes).toContain(
-      `${join(FOUND, 'decimal-comma/OPTIONS-000007')}:${line}: max_bytes_for_level_multiplier=10,000000 is written with a decimal comma (by a writer under a locale that writes one): read as 10`,
-    )
+    const file = join(FOUND, 'decimal-comma/OPTIONS-000007')
+    expect(a.notes).toContainEqual({
+      code: 'option-decimal-comma',
+      file,
+      line,
+      key: 'max_bytes_for_level_multiplier',
+      value: '10,000000',
+      readAs: 10,
+      text: `${file}:${line}: max_bytes_for_level_multiplier=10,000000 is written with a decimal comma (by a writer under a locale that writes one): read as 10`,
+    })
   })
 
   it('a value advise needs that cannot be read is one line citing the value’s own line, exit 2; one it does not need is a note', () => {
@@ -91,9 +98,23 @@ describe('OPTIONS files as RocksDB reads them', () => {
     const r = advise([copy, '--json'])
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)
-    const notes = (JSON.parse(r.stdout) as Advice).notes
-    expect(notes).toContain(`${path}:${experimental}: section [Experimental "x"] is not one sstkit knows: skipped`)
-    expect(notes.join('\n')).toMatch(/:\d+: block_restart_interval: 'sixteen' is not a number; advise does not use it: RocksDB's default 16 stands in/)
+    const a = JSON.parse(r.stdout) as Advice
+    expect(a.notes).toContainEqual({
+      code: 'options-section-skipped',
+      file: path,
+      line: experimental,
+      section: '[Experimental "x"]',
+      text: `${path}:${experimental}: section [Experimental "x"] is not one sstkit knows: skipped`,
+    })
+    // The value's own line in the file as edited (the section added above it moved it down).
+    const restart = edited.split('\n').findIndex((l) => l.trim().startsWith('block_restart_interval=')) + 1
+    const problem = `${path}:${restart}: block_restart_interval: 'sixteen' is not a number`
+    expect(a.notes).toContainEqual({
+      code: 'option-not-used',
+      problem,
+      default: '16',
+      text: `${problem}; advise does not use it: RocksDB's default 16 stands in`,
+    })
   })
 })
 
@@ -247,7 +268,8 @@ describe('a LevelDB database (LevelDB 1.23: snappy, tables without a properties 
     ])
     expect(a.leveldb?.compression).toBe('kSnappyCompression')
     expect(a.leveldb!.snappyBytes).toBeLessThan(a.leveldb!.noneBytes)
-    expect(a.notes.join('\n')).toMatch(/a LevelDB database/)
+    expect(a.notes.map((n) => n.code)).toContain('leveldb-database')
+    expect(jsonNoteTexts(a).join('\n')).toMatch(/a LevelDB database/)
   })
 
   it('text, Markdown and HTML: the LevelDB option first, the RocksDB options labelled as a migration', () => {
@@ -416,11 +438,13 @@ describe('the dynamic-level note (RocksDB 11.8.1: level_compaction_dynamic_level
     const bottom = JSON.parse(advise([join(FOUND, 'v11-compacted'), '--json']).stdout) as Advice
     expect(bottom.columnFamilies.map((c) => [c.dynamicLevels, c.levels.map((l) => l.level)])).toEqual([[true, [6]]])
     expect(bottom.columnFamilies[0].options.compression_per_level).toBeUndefined()
-    expect(bottom.notes.join('\n')).not.toMatch(NOTE)
+    expect(bottom.notes.map((n) => n.code)).not.toContain('dynamic-level-bytes')
+    expect(jsonNoteTexts(bottom).join('\n')).not.toMatch(NOTE)
     const layered = JSON.parse(advise([join(ROOT, 'test/fixtures/db/v11'), '--json']).stdout) as Advice
     expect(layered.columnFamilies.every((c) => c.dynamicLevels)).toBe(true)
     // events holds data on L0 only: its one entry would be what compression gives, so it has none.
     expect(layered.columnFamilies.filter((c) => c.options.compression_per_level !== undefined).map((c) => c.name)).toEqual(['default'])
-    expect(layered.notes.join('\n')).toMatch(NOTE)
+    expect(layered.notes.map((n) => n.code)).toContain('dynamic-level-bytes')
+    expect(jsonNoteTexts(layered).join('\n')).toMatch(NOTE)
   })
 })

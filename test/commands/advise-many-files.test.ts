@@ -19,7 +19,7 @@ import { renderAdviceMarkdown } from '../../src/report/advise-markdown.js'
 import { renderAdviceHtml } from '../../src/report/advise-html.js'
 import { openDatabase } from '../../src/db/database.js'
 import { testAdviseOptions } from '../advise/options.js'
-import { sstkit, toolPresent } from '../helpers.js'
+import { jsonNoteTexts, sstkit, toolPresent } from '../helpers.js'
 
 const DB_BENCH = '/usr/bin/db_bench'
 const tmp = mkdtempSync(join(tmpdir(), 'sstkit-advise-many-'))
@@ -107,7 +107,9 @@ describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install ro
     const advice = JSON.parse(r.stdout) as Advice
     checkLevels(advice, liveLevels)
     // Files are drawn, not all read: the note says how many were.
-    expect(advice.notes.join('\n')).toMatch(/files drawn in proportion to their size, \d+ of \d+ read/)
+    const drawn = advice.notes.find((n) => n.code === 'files-sampled')
+    expect(drawn).toMatchObject({ code: 'files-sampled', read: expect.any(Number), files: expect.any(Number) })
+    expect(jsonNoteTexts(advice).join('\n')).toMatch(/files drawn in proportion to their size, \d+ of \d+ read/)
     // No number in the JSON is NaN or infinite (JSON would have made it null).
     expect(r.stdout).not.toMatch(/NaN|Infinity/)
     for (const n of numbers(advice)) expect(Number.isFinite(n.value), n.path).toBe(true)
@@ -151,7 +153,8 @@ describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install ro
       expect(text.stdout).toMatch(/not sampled/)
       expect(markdown.stdout).toMatch(/not sampled/)
       expect(html).toMatch(/not sampled/)
-      expect(advice.notes.join('\n')).toMatch(/not sampled \(the time budget ended first\)/)
+      expect(advice.notes.find((n) => n.code === 'levels-not-sampled')).toMatchObject({ levels: expect.any(Array) })
+      expect(jsonNoteTexts(advice).join('\n')).toMatch(/not sampled \(the time budget ended first\)/)
     }
   }, 30_000)
 })

@@ -93,7 +93,13 @@ describe('sstkit advise for a RocksDB release', () => {
   it("a database's own release wins over the flag; without OPTIONS files it is read from the LOG's header", () => {
     const own = adviseJson([EXAMPLE, ...ZSTD3, '--rocksdb-version', '6.2'])
     expect(own.source.rocksdbVersion).toEqual({ version: '7.8.3', from: 'OPTIONS' })
-    expect(own.notes.join('\n')).toContain("--rocksdb-version 6.2 left aside: the database's OPTIONS says RocksDB 7.8.3")
+    expect(own.notes).toContainEqual({
+      code: 'rocksdb-version-flag-ignored',
+      flag: '6.2',
+      from: 'OPTIONS',
+      version: '7.8.3',
+      text: "--rocksdb-version 6.2 left aside: the database's OPTIONS says RocksDB 7.8.3, and the options are written for it",
+    })
     // A copy opened once by the real ldb 7.8.3 (which writes a LOG), then without its OPTIONS files.
     expect(LDB).not.toBeNull()
     const db = join(tmp, 'db')

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Advice } from '../../src/types/advice.js'
-import { ROOT, sstkit, toolPresent } from '../helpers.js'
+import { jsonNoteTexts, ROOT, sstkit, toolPresent } from '../helpers.js'
 
 const DB = join(ROOT, 'test/fixtures/found/rocksdb-2.5')
 const TABLE = join(DB, '000006.sst')
@@ -33,8 +33,9 @@ describe('RocksDB 2.5 (properties under rocksdb.stats, no OPTIONS file)', () => 
     const a = JSON.parse(r.stdout) as Advice
     expect(a.source.engine).not.toBe('leveldb')
     expect(a.leveldb ?? null).toBeNull()
-    expect(a.notes.join('\n')).not.toMatch(/LevelDB/)
-    expect(a.notes).toContain('no OPTIONS file: today is what the files themselves say')
+    expect(a.notes.map((n) => n.code)).not.toContain('leveldb-database')
+    expect(jsonNoteTexts(a).join('\n')).not.toMatch(/LevelDB/)
+    expect(a.notes).toContainEqual({ code: 'no-options-file', text: 'no OPTIONS file: today is what the files themselves say' })
     expect(a.columnFamilies[0].levels.map((l) => [l.level, l.entries])).toEqual([[2, 2000]])
   })
 })

@@ -148,7 +148,10 @@ describe('sstkit advise on plain files and damaged databases', () => {
       expect(cf.levels[0].level).toBeNull()
       expect(Object.keys(cf.options)).toEqual(['compression', 'compression_opts'])
     }
-    expect(a.notes.join(' ')).toMatch(/levels are unknown/)
+    expect(a.notes).toContainEqual({
+      code: 'no-manifest',
+      text: 'no MANIFEST: levels are unknown, so each column family gets one setting (compression and compression_opts)',
+    })
   })
 
   it('files on disk the MANIFEST does not list are reported and left out', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { blockChecksum, ChecksumType } from '../../src/codec/checksum.js'
-import { currentManifest, isDatabaseDir, openDatabase, type DatabaseView } from '../../src/db/database.js'
+import { currentManifest, databaseNoteText, isDatabaseDir, openDatabase, type DatabaseView } from '../../src/db/database.js'
 import { fromHex, toHex } from '../../src/format/coding.js'
 import { CorruptionError } from '../../src/format/errors.js'
 import { encodeInternalKey } from '../../src/format/internal-key.js'
@@ -148,7 +148,8 @@ describe('fixture databases against the ldb 7.8.3 goldens', () => {
     const offset = Number(/last record at (\d+)/.exec(log)![1])
     const view = openDatabase(dbFixture('layered-damaged-trunc'))
     expect(view.droppedTail).toEqual({ offset, bytes: 12, reason: 'truncated record payload' })
-    expect(view.warnings).toEqual([
+    expect(view.warnings).toEqual([{ code: 'manifest-tail-ignored', file: view.manifestPath, bytes: 12, offset, reason: 'truncated record payload' }])
+    expect(view.warnings.map(databaseNoteText)).toEqual([
       `${view.manifestPath}: the last 12 bytes (from offset ${offset}) are an incomplete record (truncated record payload); ignored, as RocksDB does`,
     ])
     expect(view.manifestRecords).toBe(openDatabase(dbFixture('layered')).manifestRecords - 1)
@@ -353,7 +354,13 @@ describe('replay rules (synthetic MANIFESTs)', () => {
       edit({ columnFamily: 1, columnFamilyAdd: 'extra' }),
     ])
     writeFileSync(join(dir, 'OPTIONS-000004'), '[DBOptions]\n[CFOptions "default"]\n  num_levels=3\n')
-    expect(openDatabase(dir).warnings).toEqual([
+    const warnings = openDatabase(dir).warnings
+    expect(warnings).toEqual([
+      { code: 'column-family-beyond-num-levels', columnFamily: 'default', level: 5, numLevels: 3 },
+      { code: 'column-family-files-elsewhere', columnFamily: 'default', files: 1, firstFileNumber: 8, pathId: 2, dir },
+      { code: 'column-family-without-options', columnFamily: 'extra', file: join(dir, 'OPTIONS-000004') },
+    ])
+    expect(warnings.map(databaseNoteText)).toEqual([
       'column family "default" has files on level 5 but num_levels is 3 (RocksDB would not open it with these options)',
       `column family "default": 1 file(s) (first #8) live in db_paths/cf_paths[2], outside ${dir}`,
       `column family "extra" has no [CFOptions] section in ${join(dir, 'OPTIONS-000004')}`,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compressionOptionName, compressionTypeName } from '../../src/codec/compression.js'
-import { levelContext, openDatabase, type LiveFile } from '../../src/db/database.js'
+import { databaseNoteText, levelContext, openDatabase, type LiveFile } from '../../src/db/database.js'
 import {
   compressionForLevel,
   compressionOpts,
@@ -315,6 +315,11 @@ describe('compression options values', () => {
     const o = readNewestOptions(dir)!
     expect(o.columnFamilies[0]).toMatchObject({ maxBytesForLevelMultiplier: 10, maxBytesForLevelBase: 64 << 20, blockSize: 4096, blockRestartInterval: 16 })
     expect(o.notes).toEqual([
+      { code: 'options-section-skipped', file, line: 8, section: '[Future "x"]' },
+      { code: 'option-decimal-comma', file, line: 3, key: 'max_bytes_for_level_multiplier', value: '10,000000', readAs: 10 },
+      { code: 'option-not-used', problem: `${file}:7: block_restart_interval: 'sixteen' is not a number`, default: '16' },
+    ])
+    expect(o.notes.map(databaseNoteText)).toEqual([
       `${file}:8: section [Future "x"] is not one sstkit knows: skipped`,
       `${file}:3: max_bytes_for_level_multiplier=10,000000 is written with a decimal comma (by a writer under a locale that writes one): read as 10`,
       `${file}:7: block_restart_interval: 'sixteen' is not a number; advise does not use it: RocksDB's default 16 stands in`,

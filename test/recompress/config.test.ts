@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildMatrix, MatrixError, parseChecksums, parseDicts, parseLevels, parseTypes } from '../../src/index.js'
+import { buildMatrix, MatrixError, matrixNoteText, parseChecksums, parseDicts, parseLevels, parseTypes } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { layoutLabel, layoutMatrix, parseByteSizes, parseCounts, parseOnOff, varyingLayoutFields } from '../../src/recompress/config.js'
 
@@ -29,8 +29,16 @@ describe('buildMatrix', () => {
     expect(snappy.map((c) => [c.level, c.dict, c.checksum])).toEqual([[null, 'none', false]])
     const lz4hc = m.configs.filter((c) => c.type === CompressionType.LZ4HC)
     expect(lz4hc.map((c) => c.level)).toEqual([3]) // 19 is beyond LZ4HC's 1..12
-    expect(m.notes.join('\n')).toMatch(/lz4hc accepts levels 1..12: left out 19/)
-    expect(m.notes.join('\n')).toMatch(/dictionary mode train does not apply to (snappy|lz4hc)/)
+    expect(m.notes).toEqual([
+      { code: 'matrix-dict-mode-not-applicable', type: 'snappy', modes: ['train'] },
+      { code: 'matrix-levels-out-of-range', type: 'lz4hc', min: 1, max: 12, leftOut: [19], defaultLevelKept: false },
+      { code: 'matrix-dict-mode-not-applicable', type: 'lz4hc', modes: ['train'] },
+    ])
+    expect(m.notes.map(matrixNoteText)).toEqual([
+      'dictionary mode train does not apply to snappy',
+      'lz4hc accepts levels 1..12: left out 19',
+      'dictionary mode train does not apply to lz4hc',
+    ])
     expect(m.configs.filter((c) => c.type === CompressionType.ZSTD).length).toBe(2 * 2 * 2)
   })
   it('a type none of whose listed levels it accepts keeps its default level beside the others (lz4 with --levels 1,3)', () => {
@@ -40,7 +48,7 @@ describe('buildMatrix', () => {
       [CompressionType.ZSTD, 1],
       [CompressionType.ZSTD, 3],
     ])
-    expect(m.notes).toContain('lz4 accepts levels -65537..-1: left out 1, 3; its default level evaluated')
+    expect(m.notes.map(matrixNoteText)).toEqual(['lz4 accepts levels -65537..-1: left out 1, 3; its default level evaluated'])
     // alone, it is still nothing to evaluate at the levels asked for
     expect(() => buildMatrix({ types: parseTypes('lz4'), levels: [1, 3], checksums: [false] })).toThrow(/nothing to evaluate/)
   })
@@ -62,17 +70,22 @@ describe('table layouts (--block-size, --restart-interval, --index-compression, 
   })
 
   it("every combination a layout, block size outermost; the file's own blocks when no size is given", () => {
-    expect(layoutMatrix({})).toEqual([{ blockSize: null, restartInterval: null, indexCompression: true, formatVersion: null }])
+    expect(layoutMatrix({})).toEqual([{ blockSize: null, restartInterval: null, separateKeyValue: null, indexCompression: true, formatVersion: null }])
     const l = layoutMatrix({ blockSizes: [4096, 16384], restartIntervals: [4, 16], formatVersions: [5, 7] })
     expect(l).toHaveLength(8)
-    expect(l[0]).toEqual({ blockSize: 4096, restartInterval: 4, indexCompression: true, formatVersion: 5 })
-    expect(l[7]).toEqual({ blockSize: 16384, restartInterval: 16, indexCompression: true, formatVersion: 7 })
+    expect(l[0]).toEqual({ blockSize: 4096, restartInterval: 4, separateKeyValue: false, indexCompression: true, formatVersion: 5 })
+    expect(l[7]).toEqual({ blockSize: 16384, restartInterval: 16, separateKeyValue: false, indexCompression: true, formatVersion: 7 })
     expect(() => layoutMatrix({ restartIntervals: [4] })).toThrow(/give --block-size/)
+    const kv = layoutMatrix({ blockSizes: [4096], separateKeyValue: [true, false] })
+    expect(kv.map((x) => x.separateKeyValue)).toEqual([true, false])
+    expect(() => layoutMatrix({ separateKeyValue: [true] })).toThrow(/--separate-key-value re-encodes the data blocks: give --block-size/)
   })
 
   it('labels name what differs from the default layout, or the fields asked for', () => {
-    const l = { blockSize: 16384, restartInterval: 16, indexCompression: false, formatVersion: null }
+    const l = { blockSize: 16384, restartInterval: 16, separateKeyValue: false, indexCompression: false, formatVersion: null }
     expect(layoutLabel(l)).toBe('16KiB index=raw')
+    expect(layoutLabel({ ...l, separateKeyValue: true })).toBe('16KiB kv=separated index=raw')
+    expect(layoutLabel(l, new Set(['separateKeyValue'] as const))).toBe('kv=inline')
     expect(layoutLabel({ ...l, blockSize: 5000, restartInterval: 4, formatVersion: 7 }, new Set(['restartInterval', 'formatVersion'] as const))).toBe(
       'restart=4 fv7',
     )

@@ -20,7 +20,16 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { codecOf, compactedTable, haveDbBench, rocksDbCompressionCpu, rocksDbReference, SETTINGS, TRAIN_BYTES, writeDatabase } from '../fixtures/compaction-cpu.mjs'
+import {
+  codecOf,
+  compactedTable,
+  haveDbBench,
+  rocksDbCompressionCpu,
+  rocksDbReference,
+  SETTINGS,
+  TRAIN_BYTES,
+  writeDatabase,
+} from '../fixtures/compaction-cpu.mjs'
 import { codecKernelLoaded } from '../../src/codec/kernel.js'
 import { sstkitCompressionCpu } from '../fixtures/sstkit-cpu.mjs'
 import { nominalDictionaryMs, nominalTimings } from '../../src/decide/nominal.js'
@@ -85,7 +94,11 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
         const model = nominalTimings(spec(codecOf(setting), setting.level, 'none', false)).decompress.value!
         return { name: s.name, rocksdb: s.decompressMBps, sstkit: ours.get(s.name)!.decompressMBps, model }
       })
-    console.log(reads.map((r) => `${r.name} decompression MB/s: RocksDB ${r.rocksdb.toFixed(0)}, sstkit ${r.sstkit.toFixed(0)}, reference model ${r.model.toFixed(0)}`).join('\n'))
+    console.log(
+      reads
+        .map((r) => `${r.name} decompression MB/s: RocksDB ${r.rocksdb.toFixed(0)}, sstkit ${r.sstkit.toFixed(0)}, reference model ${r.model.toFixed(0)}`)
+        .join('\n'),
+    )
     console.log(rows.map((r) => `${r.name}: RocksDB ${(r.rocksdb * 1e3).toFixed(1)} ms, sstkit ${(r.sstkit * 1e3).toFixed(1)} ms`).join('\n'))
   }, 600_000)
 

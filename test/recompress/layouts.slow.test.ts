@@ -99,7 +99,7 @@ describe.runIf(ldbPresent)('recompress layouts vs the files ldb 7.8.3 writes wit
   ]
 
   function layout(o: Partial<TableLayout>): TableLayout {
-    return { blockSize: 4096, restartInterval: 16, indexCompression: true, formatVersion: null, ...o }
+    return { blockSize: 4096, restartInterval: 16, separateKeyValue: false, indexCompression: true, formatVersion: null, ...o }
   }
 
   let source = ''

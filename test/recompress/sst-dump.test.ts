@@ -124,7 +124,7 @@ describe('recompress sizes vs sst_dump 7.8.3 --command=recompress (examples/samp
 
   it('block sizes 4 KiB and 64 KiB in one run (recompressLayouts, one row per setting and block size): data and index to the byte (one properties-block offset on every row)', async () => {
     const types = Object.values(TYPE_BY_NAME).filter((t) => t !== CompressionType.ZSTD)
-    const layouts = [4096, 65536].map((blockSize) => ({ blockSize, restartInterval: 16, indexCompression: true, formatVersion: null }))
+    const layouts = [4096, 65536].map((blockSize) => ({ blockSize, restartInterval: 16, separateKeyValue: false, indexCompression: true, formatVersion: null }))
     const run = (matrix: RecompressOptions['matrix']) =>
       recompressLayouts(
         SAMPLE,

@@ -33,7 +33,7 @@ const advice: BlockSizeAdvice = {
   reason: '16KiB: -10.0% bytes against 4KiB, the smallest block size within 2% of the smallest bytes (64KiB: -11.0%)',
   files: { evaluated: 4, of: 9 },
   levels: [],
-  notes: ['4 of 9 table files re-cut within the time budget'],
+  notes: [{ code: 'block-size-files-sampled', recut: 4, files: 9, fileShare: null }],
 }
 
 describe('advise block size report', () => {

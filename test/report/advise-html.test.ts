@@ -59,7 +59,7 @@ describe('renderAdviceHtml', () => {
     a.columnFamilies[0].levels[1].recommended.estimate.setting.label = 'zstd <b>3</b> & "x"'
     a.columnFamilies[0].levels[1].recommended.reason = "it's <i>best</i>"
     a.columnFamilies[0].optionsText = `[CFOptions "${evil}"]`
-    a.notes = ['</li><script>x</script>']
+    a.notes = [{ code: 'directory-without-sst', path: '</li><script>x</script>' }]
     const page = renderAdviceHtml(a)
     expect(page).not.toMatch(/<script|<b>|<i>|<\/li><script/i)
     expect(page).toContain(escapeHtml(evil))

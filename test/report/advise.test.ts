@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Advice, LevelAdvice } from '../../src/types/advice.js'
 import { formatChange, formatCpu, formatProjected, mdCode, mdText, renderAdviceText, signedPercent, trimMiddle, wrapWords } from '../../src/report/advise.js'
 import { renderAdviceMarkdown } from '../../src/report/advise-markdown.js'
+import { noteText } from '../../src/report/advise-notes.js'
 import { formatBytes } from '../../src/report/text.js'
 import { LONG_CF_NAME, sampleAdvice } from './advice-sample.js'
 
@@ -167,6 +168,10 @@ describe('renderAdviceText', () => {
     for (const s of ['all blocks', 'precision reached', 'time budget spent', 'fixed sample size']) expect(text).toContain(s)
     expect(text).toContain('009914.sst')
     expect(text).toContain('auto-skip would save about 31%')
+    // The engine's notes in words, each once (wrapped to the width).
+    const flat = text.replace(/\s+/g, ' ')
+    for (const n of advice.notes) expect(flat.split(noteText(n)).length - 1, n.code).toBe(1)
+    expect(flat).toContain('the time budget (60 s) ended sampling before every level reached ±0.5%')
   })
 
   it('bytes: true prints exact integers instead of human units', () => {

@@ -34,6 +34,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTable, rewriteFile, type RewriteOptions, type RewriteResult, defaultRewriteOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
+import { decodeBlockLayout } from '../../src/format/block.js'
 import { internalUniqueId, newFiles, patchManifest } from './manifest.js'
 import { toolPresent } from '../helpers.js'
 import { Rocks, rocksdbJs, type Entry } from './rocksdb-js.js'
@@ -63,6 +64,9 @@ CASES.push(
   ['fv7 zstd, CRC32c checksums', { formatVersion: 7, checksumType: 1 }],
   ['fv5 zstd (older format, same reader)', { formatVersion: 5 }],
   ['fv7 lz4, keeping the block boundaries (--keep-blocks)', { formatVersion: 7, compressionType: C.LZ4, keepBlocks: true }],
+  ['fv7 zstd, values after the keys (separate_key_value_in_data_block)', { formatVersion: 7, separateKeyValue: true }],
+  ['fv7 none, values after the keys, restart interval 3', { formatVersion: 7, compressionType: C.None, separateKeyValue: true, restartInterval: 3 }],
+  ['fv5 lz4, values after the keys, 1 KiB blocks', { formatVersion: 5, compressionType: C.LZ4, separateKeyValue: true, blockSize: 1024 }],
 )
 
 describe.runIf(toolPresent('@harperfast/rocksdb-js-linux-x64-glibc', rocksdbJs !== null, 'npm run rocksdb11, on linux x64'))(
@@ -181,6 +185,10 @@ describe.runIf(toolPresent('@harperfast/rocksdb-js-linux-x64-glibc', rocksdbJs !
         for (const sst of ssts(dir)) {
           const t = openTable(join(dir, sst))
           expect(t.formatVersion).toBe(o.formatVersion)
+          // The layout asked for is the one written: every data block's footer, and the property RocksDB reads it by.
+          const separated = [...t.dataBlocks()].map((b) => decodeBlockLayout(t.readBlock(b.handle, 'data block', true), b.handle.offset).separatedKV)
+          expect(new Set(separated)).toEqual(new Set([o.separateKeyValue === true]))
+          expect(t.properties.known.get('rocksdb.separate.key.value.in.data.block') ?? 0).toBe(o.separateKeyValue ? 1 : 0)
           t.close()
         }
         const ours = ssts(dir)

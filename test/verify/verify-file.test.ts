@@ -23,6 +23,16 @@ describe('verifyFile: one typed outcome per file', () => {
     expect(meta.problems).toEqual([expect.objectContaining({ block: 'table', message: expect.stringMatching(/index block handle claims/) })])
   })
 
+  it("a damaged metaindex is the one problem: the index is read as RocksDB wrote it at the file's format_version, not as if undelta-encoded", () => {
+    // fv5: index values delta-encoded; without the properties to say so, each handle read otherwise names a data block that is not there.
+    const o = verifyFile(join(BAD, 'metaindex-flip.sst'))
+    expect(o.kind).toBe('findings')
+    if (o.kind === 'unopenable') return expect.unreachable()
+    expect(o.problems).toEqual([
+      expect.objectContaining({ block: 'metaindex', offset: 9369, message: expect.stringMatching(/metaindex block checksum mismatch/) }),
+    ])
+  })
+
   it('unopenable without a readable footer, or for a missing file', () => {
     for (const name of ['bad-magic.sst', 'three-bytes.sst', 'empty.sst', 'fv99.sst', 'no-such-file.sst']) {
       expect(verifyFile(join(BAD, name)).kind, name).toBe('unopenable')
