@@ -103,7 +103,7 @@ export function sampled(st: GroupState): boolean {
 export function todayInterval(st: GroupState): Interval {
   const exact = st.totals.dataBytes + st.totals.dictBytes
   if (st.group.unread.files === 0 || st.group.files.length === 0) return { estimate: exact, low: exact, high: exact }
-  const ratios = st.group.files.map((f) => (f.dataBytes + f.dictBytes) / Math.max(1, f.fileSize))
+  const ratios = st.group.files.filter((f) => !f.small).map((f) => (f.dataBytes + f.dictBytes) / Math.max(1, f.fileSize))
   // The estimate is the one every report shows for today (the files read's figures scaled by size on disk), the spread
   // between files that of the unread files' part.
   const spread = extrapolate(st, exact, 0, ratios)
@@ -116,10 +116,14 @@ export function todayOf(st: GroupState): number {
   return todayInterval(st).estimate
 }
 
-/** The level's total from the files read (estimate and half-width) and their ratios: with the unread files (estimate.ts). */
-function extrapolate(st: GroupState, readEstimate: number, readHalf: number, ratios: number[]): Interval {
+/**
+ * The level's total from the files read (estimate and half-width) and their ratios, with the unread files (estimate.ts);
+ * `dicts`: each file read's dictionary block, a fixed part of every file.
+ */
+function extrapolate(st: GroupState, readEstimate: number, readHalf: number, ratios: number[], dicts: number[] = []): Interval {
   const squares = st.group.pending.reduce((a, f) => a + (f.size ?? 0) ** 2, 0)
-  return withUnreadFiles({ estimate: readEstimate, half: readHalf }, ratios, st.group.unread.fileBytes, squares)
+  const fixed = { perFile: dicts, unreadFiles: dicts.length > 0 ? st.group.unread.files : 0 }
+  return withUnreadFiles({ estimate: readEstimate, half: readHalf }, ratios, st.group.unread.fileBytes, squares, fixed)
 }
 
 /** The pooled regression's intercept and slope over the sampled blocks (estimate.ts), for each file's own total. */
@@ -133,22 +137,26 @@ function fitted(sums: SampleSums): { a: number; b: number } {
 }
 
 /**
- * Each read file's own estimated total under setting i (its certain blocks, the pooled regression over its
+ * Each read file's own estimated data bytes under setting i (its certain blocks, the pooled regression over its
  * other blocks corrected by its own sampled residuals: a generalized regression estimate per file, exact when
- * every block was read) and its dictionary, over its size on disk.
+ * every block was read) over its size on disk, and its dictionary block apart (a fixed part of every file).
  */
-function fileRatios(st: GroupState, i: number, dict: number): number[] {
+function fileRatios(st: GroupState, i: number, dict: number): { ratios: number[]; dicts: number[] } {
   const { a, b } = fitted(st.sums[i])
   const meanDict = st.dict[i].files > 0 ? st.dict[i].bytes / st.dict[i].files : st.group.files.length > 0 ? dict / st.group.files.length : 0
   const p = Math.max(st.rate, 1e-9)
-  return st.group.files.map((f, fi) => {
+  const dicts = st.group.files.map((_, fi) => (st.settings[i].dict === 'none' ? 0 : (st.fileDictBytes.get(fi)?.[i] ?? meanDict)))
+  const ratios = st.group.files.map((f, fi) => {
     const s = st.fileSums.get(fi)?.[i] ?? { n: 0, sumC: 0, sumS: 0, certainN: 0, certainC: 0, certainS: 0 }
     const restBlocks = Math.max(0, f.dataBlocks - s.certainN)
     const restBytes = Math.max(0, f.dataBytes - s.certainS)
     const residuals = st.rate >= 1 ? s.sumC - a * s.n - b * s.sumS : (s.sumC - a * s.n - b * s.sumS) / p
-    const y = s.certainC + a * restBlocks + b * restBytes + residuals + (st.fileDictBytes.get(fi)?.[i] ?? meanDict)
+    const y = s.certainC + a * restBlocks + b * restBytes + residuals
     return y / Math.max(1, f.fileSize)
   })
+  // Small files are read whatever their draw: they are their own, not a sample of the unread files.
+  const large = st.group.files.flatMap((f, fi) => (f.small ? [] : [fi]))
+  return { ratios: large.map((fi) => ratios[fi]), dicts: st.settings[i].dict === 'none' ? [] : large.map((fi) => dicts[fi]) }
 }
 
 /**
@@ -160,7 +168,8 @@ function levelBytes(st: GroupState, i: number, withinOnly: boolean): Interval {
   const dict = dictTotal(st, i)
   const read: Interval = { estimate: data.estimate + dict, low: data.low + dict, high: data.high + dict }
   if (st.group.unread.files === 0 || withinOnly) return read
-  return extrapolate(st, read.estimate, (read.high - read.low) / 2, fileRatios(st, i, dict))
+  const { ratios, dicts } = fileRatios(st, i, dict)
+  return extrapolate(st, read.estimate, (read.high - read.low) / 2, ratios, dicts)
 }
 
 /**
@@ -195,7 +204,9 @@ export const MIN_TIMED_INPUT = 64 << 10
 export function estimateOf(st: GroupState, i: number, todayBytes: number, withinOnly = false): SettingEstimate {
   const sums = st.sums[i]
   const bytes = levelBytes(st, i, withinOnly)
-  const dict = dictTotal(st, i) * scaleOf(st)
+  // The unread files' dictionaries at the mean of those built (a dictionary's size does not scale with its file's).
+  const built = st.dict[i]
+  const dict = dictTotal(st, i) + (dictTotal(st, i) > 0 && built.files > 0 ? (st.group.unread.files * built.bytes) / built.files : 0)
   const change: Interval = {
     estimate: bytes.estimate / todayBytes - 1,
     low: bytes.low / todayBytes - 1,

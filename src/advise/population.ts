@@ -47,6 +47,8 @@ export interface PopulationFile {
    * a regression fitted on full blocks would extrapolate to badly whenever the sample missed it).
    */
   certain: number[]
+  /** Read early, whatever its draw, and left out of the ratios the unread files are estimated at (smallEarly). */
+  small?: boolean
 }
 
 export interface LevelGroup {
@@ -70,6 +72,8 @@ export interface InputFile {
   path: string
   fileNumber: number | null
   size?: number
+  /** See PopulationFile's. */
+  small?: boolean
 }
 
 /** A file as a database lists it, or a plain file (fileNumber null, level unknown). */
@@ -207,6 +211,28 @@ export function sizeProportionalOrder<T extends InputFile>(files: T[], seed: num
   return keyed.sort((a, b) => a.key - b.key || a.i - b.i).map((k) => k.f)
 }
 
+/** Files under this share of their level's median size on disk are read early (smallEarly). */
+export const SMALL_FILE_SHARE = 0.25
+
+/**
+ * A level's files in the order they are read: the first MIN_FILES_READ large ones of the size-proportional
+ * order (read whatever the clock says), then its small files (under SMALL_FILE_SHARE of the median, marked),
+ * then the other large ones. A compaction's last output file is unlike the others in more than size (its
+ * dictionary is sampled from all of its blocks, not from the first target-size bytes of them, and its fixed
+ * parts weigh more), so no ratio of the large files read predicts it, while reading it costs little. The unread
+ * files are estimated from the large files read alone; a small file the time budget leaves unread is
+ * estimated with them.
+ */
+export function smallEarly<T extends InputFile & { size: number }>(ordered: T[]): T[] {
+  if (ordered.length < 3) return ordered
+  const sizes = ordered.map((f) => f.size).sort((a, b) => a - b)
+  const limit = SMALL_FILE_SHARE * sizes[sizes.length >> 1]
+  const small = ordered.filter((f) => f.size < limit).map((f) => ({ ...f, small: true }))
+  if (small.length === 0) return ordered
+  const large = ordered.filter((f) => !(f.size < limit))
+  return [...large.slice(0, MIN_FILES_READ), ...small, ...large.slice(MIN_FILES_READ)]
+}
+
 /** Read one file for the population, or report it and leave it out. */
 export function readFile(
   f: InputFile,
@@ -216,7 +242,8 @@ export function readFile(
   targetFileSize = 0,
 ): PopulationFile | null {
   try {
-    return describeFile(f.path, f.fileNumber, dict, optionsSetting, targetFileSize)
+    const file = describeFile(f.path, f.fileNumber, dict, optionsSetting, targetFileSize)
+    return f.small ? { ...file, small: true } : file
   } catch (e) {
     problems.push({ file: f.path, offset: (e as { offset?: number }).offset ?? null, message: `${(e as Error).message}; left out` })
     return null
@@ -238,7 +265,7 @@ export function readPopulation(
   const cap = o.filesPerLevel ?? Number.POSITIVE_INFINITY
   const queues = inputs.map((g) => {
     const sized = g.files.map((f) => ({ ...f, size: f.size ?? sizeOnDisk(f.path) }))
-    return sizeProportionalOrder(sized, o.seed, (f) => f.size)
+    return smallEarly(sizeProportionalOrder(sized, o.seed, (f) => f.size))
   })
   const read = inputs.map(() => [] as { i: number; file: PopulationFile }[])
   const next = inputs.map(() => 0)

@@ -169,27 +169,41 @@ export function clearlyBelow(a: Timing, b: Timing): boolean {
  * Two-stage sampling's first stage: a level whose files were not all read.
  * The m files read were drawn in proportion to their size on disk x
  * (population.ts), so the mean of their ratios r = y / x (y: a file's own
- * estimated bytes under a setting) estimates the level's bytes per byte on
- * disk without bias; the unread files, of U bytes on disk in all, are
- * estimated at that ratio. The variance of their part is the spread of the
- * ratios between files, s², for the mean (U² s² / m) and for the unread files'
- * own deviations from it (Σ x² s² over the unread files, `unreadSquares`); the
+ * estimated bytes under a setting, less its fixed part) estimates the level's
+ * bytes per byte on disk without bias; the unread files, of U bytes on disk in
+ * all, are estimated at that ratio. The variance of their part is the spread of
+ * the ratios between files, s², for the mean (U² s² / m) and for the unread
+ * files' own deviations from it (Σ x² s² over the unread files, `unreadSquares`); the
  * files read add `readHalf`, the half-width of their own estimate (block
  * sampling within them). The spread takes Student's t for m − 1 degrees of
- * freedom. With one file read the spread is unknown: the unread part is taken
+ * freedom. `fixed`: a part every file has whatever its size (its dictionary
+ * block), per file read, and how many files are unread: each unread file gets
+ * their mean, with their spread. Left in the ratio, a small file's dictionary
+ * (16 KiB of a 60 KiB tail file) would be priced at a large file's share of its
+ * size. With one file read the spread is unknown: the unread part is taken
  * as uncertain as itself. The low end is never below the files read (the
  * unread files hold no fewer than no bytes).
  */
-export function withUnreadFiles(read: { estimate: number; half: number }, ratios: readonly number[], unreadBytes: number, unreadSquares: number): Interval {
+export function withUnreadFiles(
+  read: { estimate: number; half: number },
+  ratios: readonly number[],
+  unreadBytes: number,
+  unreadSquares: number,
+  fixed: { perFile: readonly number[]; unreadFiles: number } = { perFile: [], unreadFiles: 0 },
+): Interval {
   const m = ratios.length
   const mean = m > 0 ? ratios.reduce((a, b) => a + b, 0) / m : 0
-  const estimate = read.estimate + unreadBytes * mean
+  const k = fixed.perFile.length
+  const fixedMean = k > 0 ? fixed.perFile.reduce((a, b) => a + b, 0) / k : 0
+  const u = fixed.unreadFiles
+  const estimate = read.estimate + unreadBytes * mean + u * fixedMean
   if (m < 2) {
-    const half = read.half + unreadBytes * mean
+    const half = read.half + unreadBytes * mean + u * fixedMean
     return { estimate, low: read.estimate - read.half, high: estimate + half }
   }
   const s2 = ratios.reduce((a, r) => a + (r - mean) ** 2, 0) / (m - 1)
-  const between = s2 * ((unreadBytes * unreadBytes) / m + unreadSquares)
+  const f2 = k > 1 ? fixed.perFile.reduce((a, d) => a + (d - fixedMean) ** 2, 0) / (k - 1) : 0
+  const between = s2 * ((unreadBytes * unreadBytes) / m + unreadSquares) + f2 * ((u * u) / Math.max(1, k) + u)
   const half = Math.sqrt(read.half ** 2 + t95(m - 1) ** 2 * between)
   // The unread files hold no fewer than no bytes: the files read are a floor.
   return { estimate, low: Math.max(read.estimate - read.half, estimate - half), high: estimate + half }

@@ -176,9 +176,46 @@ describe('the spread between files (levels whose files were not all read)', () =
     }
     // Every file read: nothing to extrapolate, the files' own interval.
     expect(withUnreadFiles({ estimate: 10, half: 1 }, [0.3, 0.4], 0, 0)).toEqual({ estimate: 10, low: 9, high: 11 })
+    expect(withUnreadFiles({ estimate: 10, half: 1 }, [0.3, 0.4], 0, 0, { perFile: [5, 5], unreadFiles: 0 })).toEqual({ estimate: 10, low: 9, high: 11 })
     // One file read: the unread part is as uncertain as itself.
     expect(withUnreadFiles({ estimate: 10, half: 0 }, [0.5], 100, 100 * 100)).toEqual({ estimate: 60, low: 10, high: 110 })
     expect(t95(2)).toBeCloseTo(4.303, 3)
     expect(t95(1000)).toBeCloseTo(1.96, 2)
+  })
+})
+
+describe('a fixed part of every file (its dictionary block) outside the ratio', () => {
+  it("prices an unread small file at its dictionary plus its data, not at a large file's share of its size", () => {
+    // Four 1 MB files read and a 60 KB tail file unread, each with a 16 KiB dictionary and data at 0.78 of its size.
+    const dict = 16389
+    const read = [1.09e6, 1.09e6, 1.09e6, 1.09e6]
+    const tail = 6e4
+    const truth = [...read, tail].reduce((a, x) => a + 0.78 * x + dict, 0)
+    const readTotal = read.reduce((a, x) => a + 0.78 * x + dict, 0)
+    const asRatio = withUnreadFiles(
+      { estimate: readTotal, half: 0 },
+      read.map((x) => (0.78 * x + dict) / x),
+      tail,
+      tail * tail,
+    )
+    const apart = withUnreadFiles(
+      { estimate: readTotal, half: 0 },
+      read.map(() => 0.78),
+      tail,
+      tail * tail,
+      { perFile: read.map(() => dict), unreadFiles: 1 },
+    )
+    expect(apart.estimate).toBeCloseTo(truth, 3)
+    // In the ratio, the tail's dictionary is priced at 60 KB x 16 KiB / 1.09 MB: 15.5 KB short.
+    expect(truth - asRatio.estimate).toBeGreaterThan(15e3)
+  })
+
+  it('adds the spread of the fixed parts between files', () => {
+    const same = withUnreadFiles({ estimate: 100, half: 0 }, [0.5, 0.5, 0.5], 30, 300, { perFile: [4, 4, 4], unreadFiles: 3 })
+    expect(same).toEqual({ estimate: 127, low: 127, high: 127 })
+    const varied = withUnreadFiles({ estimate: 100, half: 0 }, [0.5, 0.5, 0.5], 30, 300, { perFile: [2, 4, 6], unreadFiles: 3 })
+    expect(varied.estimate).toBe(127)
+    // s² = 4 for the fixed parts: 4 · (3²/3 + 3) = 24, times t95(2)².
+    expect(varied.high - varied.estimate).toBeCloseTo(t95(2) * Math.sqrt(24), 6)
   })
 })

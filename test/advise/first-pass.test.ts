@@ -7,13 +7,13 @@
  * charges a fixed time per reading, never the wall clock.
  */
 import { statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AdviseOptions } from '../../src/advise/engine-options.js'
 import { adviseGroups } from '../../src/advise/engine.js'
 import { advisePopulation } from '../../src/advise/rounds.js'
 import { resolveInputs } from '../../src/advise/inputs.js'
-import { MIN_FILES_READ, readPopulation, sizeProportionalOrder } from '../../src/advise/population.js'
+import { MIN_FILES_READ, readPopulation, sizeProportionalOrder, smallEarly } from '../../src/advise/population.js'
 import { spec } from '../../src/decide/settings.js'
 import { noteText } from '../../src/report/advise-notes.js'
 import { ROOT } from '../helpers.js'
@@ -54,6 +54,8 @@ describe('the first pass within the time budget', () => {
     expect(problems).toEqual([])
     // Two files per level without looking at the clock; then one clock read per file tried: 1 s, 2 s read, 3 s stops.
     expect(groups.map((g) => g.files.length).reduce((a, b) => a + b)).toBe(2 * MIN_FILES_READ + 2)
+    // A level's small file is read right after its first two large ones: db-medium's 000015.sst, 71 KB beside 270-680 KB.
+    expect(groups.flatMap((g) => g.files.filter((f) => f.small).map((f) => basename(f.path)))).toEqual(['000015.sst'])
     for (const [k, g] of groups.entries()) {
       expect(g.files.length).toBeGreaterThanOrEqual(MIN_FILES_READ)
       expect(g.files.length + g.unread.files).toBe(inputs.groups[k].files.length)
@@ -62,11 +64,13 @@ describe('the first pass within the time budget', () => {
       const rest = inputs.groups[k].files.filter((f) => !read.has(f.path))
       expect(g.unread.fileBytes).toBe(rest.reduce((a, f) => a + statSync(f.path).size, 0))
       expect(g.pending.map((f) => f.path).sort()).toEqual(rest.map((f) => f.path).sort())
-      // Files are read in the level's size-proportional order: the read ones are its first.
-      const order = sizeProportionalOrder(
-        inputs.groups[k].files.map((f) => ({ ...f, size: statSync(f.path).size })),
-        0,
-        (f) => f.size,
+      // Files are read in the level's size-proportional order, small ones first: the read ones are its first.
+      const order = smallEarly(
+        sizeProportionalOrder(
+          inputs.groups[k].files.map((f) => ({ ...f, size: statSync(f.path).size })),
+          0,
+          (f) => f.size,
+        ),
       ).map((f) => f.path)
       expect([...g.files.map((f) => f.path), ...g.pending.map((f) => f.path)]).toEqual(order)
     }
@@ -82,6 +86,15 @@ describe('the first pass within the time budget', () => {
     // A cap per level: the rest pending even with time to spare.
     const capped = readPopulation(inputs.groups, { dict: DICT, seed: 0, deadline: Number.POSITIVE_INFINITY, clock: () => 0, filesPerLevel: 3 })
     expect(capped.groups.map((g) => g.files.length)).toEqual([3, 3])
+  })
+
+  it("reads a level's small files (under a quarter of its median size) right after its first two large ones", () => {
+    const files = [1000, 1000, 200, 1000, 260, 1000, 100].map((size, i) => ({ path: `f${i}.sst`, fileNumber: i + 1, size }))
+    const got = smallEarly(files)
+    expect(got.map((f) => f.path)).toEqual(['f0.sst', 'f1.sst', 'f2.sst', 'f6.sst', 'f3.sst', 'f4.sst', 'f5.sst'])
+    expect(got.map((f) => Boolean((f as { small?: boolean }).small))).toEqual([false, false, true, true, false, false, false])
+    // Two files: both are read anyway.
+    expect(smallEarly(files.slice(0, 3).slice(1))).toEqual(files.slice(1, 3))
   })
 
   it('draws files in proportion to their size: a file twice as large is read first about twice as often', () => {
@@ -129,7 +142,8 @@ describe('the first pass within the time budget', () => {
       const l = cf.levels[0]
       const group = population.groups.find((g) => g.columnFamily === cf.name)!
       const truth = whole.columnFamilies.find((c) => c.name === cf.name)!.levels[0]
-      expect(l.sample.filesRead).toBe(MIN_FILES_READ)
+      const large = group.files.map((f) => !f.small)
+      expect(l.sample.filesRead).toBe(MIN_FILES_READ + large.filter((x) => !x).length)
       expect(l.sample.filesRead).toBeLessThan(l.files)
       // The level's size on disk is known exactly.
       expect(l.files).toBe(truth.files)
@@ -147,8 +161,12 @@ describe('the first pass within the time budget', () => {
         // Today's own entry (its own dictionary options) is in a file's matrix only where that file is today's.
         if (found.some((x) => !x)) continue
         const ys = found.map((x) => x!.bytes.estimate)
-        const mean = ys.reduce((a, y, k) => a + y / own[k].x, 0) / ys.length
-        const expected = ys.reduce((a, b) => a + b, 0) + unread * mean
+        // The unread files at the large files' mean data bytes per byte on disk, plus their mean dictionary block each.
+        const ds = found.map((x) => x!.dictBytes)
+        const ks = own.flatMap((_, k) => (large[k] ? [k] : []))
+        const mean = ks.reduce((a, k) => a + (ys[k] - ds[k]) / own[k].x, 0) / ks.length
+        const dict = ks.reduce((a, k) => a + ds[k], 0) / ks.length
+        const expected = ys.reduce((a, b) => a + b, 0) + unread * mean + group.pending.length * dict
         expect(m.bytes.estimate / expected, `${cf.name} ${m.setting.label}`).toBeCloseTo(1, 9)
         // Every block of the files read was evaluated: the whole width is the spread between files.
         expect(m.bytes.high, `${cf.name} ${m.setting.label}`).toBeGreaterThan(m.bytes.low)

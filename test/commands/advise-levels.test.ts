@@ -18,6 +18,7 @@ import { openTable } from '../../src/table/reader.js'
 import {
   BLOCK_SIZE_ZSTD_TOLERANCE,
   compareLevels,
+  DICT_ZSTD_TOLERANCE,
   EXACT_TOLERANCE,
   type LevelComeTrue,
   measureLevels,
@@ -92,7 +93,10 @@ describe.each([
       expect(r.written, what).not.toBeNull()
       expect(r.inside, what).toBe(true)
       if (r.exact) expect(Math.abs(r.deviation!), what).toBeLessThanOrEqual(r.tolerance)
-      expect(r.tolerance).toBe(r.blockSize !== null && r.setting!.startsWith('zstd') ? BLOCK_SIZE_ZSTD_TOLERANCE : EXACT_TOLERANCE)
+      const zstd = r.setting!.startsWith('zstd')
+      expect(r.tolerance).toBe(
+        r.blockSize !== null && zstd ? BLOCK_SIZE_ZSTD_TOLERANCE : zstd && r.setting!.includes('dict=') ? DICT_ZSTD_TOLERANCE : EXACT_TOLERANCE,
+      )
     }
     expect(rows.filter((r) => !r.exact).length).toBeGreaterThanOrEqual(sampledLevels)
     // examples/db's block size changes (every column family's): its levels were held to that projection.
