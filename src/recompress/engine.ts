@@ -111,6 +111,12 @@ export interface RecompressResult extends BlockCompressionCounts {
   /** Median over repeats; decompression estimated for every compressed block from those round-tripped (exact when all were). */
   compressMs: number
   decompressMs: number
+  /**
+   * Thread CPU of writing the whole table, ms, from the first pass (sst_dump's write test less its
+   * reading of the input: the blocks are cut once for every row): data blocks compressed and placed,
+   * index and meta blocks built; block checksums not computed (the table is counted, not written).
+   */
+  writeCpuMs: number
   /** (max - min) / median over repeats; 0 with one repeat. */
   compressSpread: number
   decompressSpread: number
@@ -442,6 +448,7 @@ function resultOf(
     vsNoSkip: null,
     compressMs,
     decompressMs,
+    writeCpuMs: m.writeMs,
     compressSpread: spread(m.compressMs),
     decompressSpread: spread(m.decompressMs),
     compressMBps,

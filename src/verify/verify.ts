@@ -255,7 +255,12 @@ class Findings {
     this.policy = orderPolicy(table)
   }
 
+  /** The damaged index block (or partition) data block handles were read from, if any: a data block's problem may be its handle's. */
+  damagedIndex: { kind: string; offset: number } | null = null
+
   add(block: string, offset: number | null, message: string, unsupported = false): void {
+    if (block === 'data block' && this.damagedIndex)
+      message += ` (its handle was read from the damaged ${this.damagedIndex.kind} block at offset ${this.damagedIndex.offset})`
     if (this.problems.length < MAX_PROBLEMS) this.problems.push(unsupported ? { block, offset, message, unsupported } : { block, offset, message })
   }
 
@@ -309,6 +314,7 @@ function checkMetaBlocks(table: Table, findings: Findings): number {
     if (!b.problem) continue
     // A block whose handle points outside the file is reported where the handle is stored (its message gives the handle).
     const at = inFile(table, b) ? b.offset : handleHolder(table, b.kind)
+    if ((b.kind === 'index' || b.kind === 'index partition') && !b.unsupported) findings.damagedIndex ??= { kind: b.kind, offset: b.offset }
     findings.add(blockLabel(b.kind, b.name), at, at === null ? b.problem : withoutOffset(b.problem, at), b.unsupported === true)
   }
   return checked

@@ -35,6 +35,7 @@ function sizes(a: Advice) {
   )
 }
 
+// Each test runs advise several times (up to 76 s under load 13 on 2 cores): a timeout of its own.
 describe('sstkit advise: --jobs, --seed and shards', () => {
   it('the same seed gives the same sizes for any --jobs', () => {
     const one = adviseJson([MEDIUM, ...FEW, '--sample', '30%', '--jobs', '1'])
@@ -51,7 +52,7 @@ describe('sstkit advise: --jobs, --seed and shards', () => {
     if (JSON.stringify(settings(one)) === JSON.stringify(settings(two))) expect(blockSizes(two)).toEqual(blockSizes(one))
     const other = adviseJson([MEDIUM, ...FEW, '--sample', '30%', '--seed', '7', '--block-size', 'none'])
     expect(sizes(other)).not.toEqual(sizes(one))
-  })
+  }, 300_000)
 
   it('N shards merged give the one-run sizes exactly', () => {
     // Shards do not advise block size (a column family's files are spread over them): the one run leaves it out too.
@@ -70,7 +71,7 @@ describe('sstkit advise: --jobs, --seed and shards', () => {
     const missing = sstkit(['advise', '--merge', parts[0], parts[1]])
     expect(missing.status).toBe(2)
     expect(missing.stderr).toMatch(/1 of 3 shards missing/)
-  })
+  }, 300_000)
 
   it("shards merged keep the info LOG's workload: the same costs and the same rate-weighted choices as one run, in the database's release syntax", () => {
     const whole = adviseJson([EXAMPLE, '--sample', '50%', '--block-size', 'none'])
@@ -93,5 +94,5 @@ describe('sstkit advise: --jobs, --seed and shards', () => {
     // The workload's note among the merged notes once, with its sentence (compared as code and values, not words).
     expect(merged.notes.filter((n) => n.code === whole.workload!.note.code)).toEqual([whole.workload!.note])
     expect(merged.columnFamilies.map((c) => c.optionsText)).toEqual(whole.columnFamilies.map((c) => c.optionsText))
-  })
+  }, 300_000)
 })

@@ -190,6 +190,7 @@ describe('round trip: the engine on a file that is sampled', () => {
       compressNoisy: _g,
       roundTripBlocks: _h,
       marks: _i,
+      writeCpuMs: _j,
       ...sizes
     } = s
     expect(e).toMatchObject(sizes)
