@@ -84,7 +84,12 @@ export const rewriteFlags = {
   }),
   'min-sample-every': Flags.integer({ description: 'ratio auto-skip: sample a block at least every N skipped blocks.', default: 64, min: 1 }),
   seed: Flags.integer({ description: "Seed of auto-skip's random choices.", default: 0 }),
-  verify: Flags.boolean({ description: 'Read the output back and compare every entry before renaming it into place.', default: true, allowNo: true }),
+  verify: Flags.boolean({
+    description:
+      'Read the output back and compare every entry before renaming it into place (a database: every table, blob value and copied file against a second read of the source).',
+    default: true,
+    allowNo: true,
+  }),
   force: Flags.boolean({ description: 'Replace an existing output.' }),
 }
 

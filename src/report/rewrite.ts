@@ -77,8 +77,16 @@ export function rewriteDbModel(r: DbRewriteResult): TableModel {
 /** The lines after the table: what was written, the WALs RocksDB replays, the blob files copied. */
 export function rewriteDbSummary(r: DbRewriteResult): string[] {
   const out = [
-    `${r.output}: ${formatBytes(r.sourceBytes)} of tables rewritten to ${formatBytes(r.writtenBytes)} (${signedPercent(r.sourceBytes > 0 ? (r.writtenBytes - r.sourceBytes) / r.sourceBytes : null)}); ${r.manifest}${r.options ? `, ${r.options}` : ''}, CURRENT, IDENTITY written${r.verified ? '; read back and checked' : ''}`,
+    `${r.output}: ${formatBytes(r.sourceBytes)} of tables rewritten to ${formatBytes(r.writtenBytes)} (${signedPercent(r.sourceBytes > 0 ? (r.writtenBytes - r.sourceBytes) / r.sourceBytes : null)}); ${r.manifest}${r.options ? `, ${r.options}` : ''}, CURRENT, IDENTITY written${r.verified && !r.verification ? '; read back and checked' : ''}`,
   ]
+  const v = r.verification
+  if (v) {
+    const blobs = v.blobValues > 0 ? ` (${v.blobValues} blob values read from both databases' blob files)` : ''
+    const files = v.filesCompared > 0 ? `; ${v.filesCompared} copied file(s), ${formatBytes(v.bytesCompared)}, byte for byte` : ''
+    out.push(
+      `read back beside a second read of the source: ${v.tables} table(s), ${v.entries} entries${blobs} and ${v.rangeTombstones} range tombstones the same${files}`,
+    )
+  }
   const blobs = r.columnFamilies.reduce((n, cf) => n + cf.blobFiles, 0)
   const recompressed = r.columnFamilies.reduce((n, cf) => n + cf.blobRecompressed, 0)
   if (recompressed > 0) {

@@ -40,9 +40,12 @@ import type { AdvisedLevel, DbAdvice } from './db-advice.js'
 import { defaultFormatVersion, RewriteError, type RewriteOptions, type RewriteResult } from './rewrite.js'
 import { encodeOptionsFile, escapeOptionString, OPTIONS_SECTION, parseOptionsFile } from '../format/options-file.js'
 import { RewriteThread } from './thread.js'
+import { type Copied, type DbVerification, verifyAgainstSource } from './db-check.js'
 import { blobChangeLabel, type BlobFileWritten, type BlobRemap, unreferenced } from './blob-files.js'
 import { BLOB_FOOTER_SIZE, BLOB_HEADER_SIZE, decodeBlobFileHeader } from '../format/blob-file.js'
 import { WRITABLE_TYPES } from '../codec/setting.js'
+
+export type { DbVerification }
 
 export interface DbRewriteOptions {
   /** The per-file options every level gets without advice (the flags). */
@@ -104,6 +107,8 @@ export interface DbRewriteResult {
   salvaged: string[]
   notes: string[]
   verified: boolean
+  /** What the check against a second read of the source compared (null: --no-verify). */
+  verification: DbVerification | null
   ms: number
 }
 
@@ -182,6 +187,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
   let highest = view.nextFileNumber
   const columnFamilies: DbRewriteResult['columnFamilies'] = []
   const blobTotals = new Map<number, BlobTotals>()
+  const copied: Copied[] = []
   for (const cf of view.columnFamilies) {
     let blobBytes = 0
     let blobWrittenBytes = 0
@@ -192,6 +198,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
       const w = recompressed.files.get(b.blobFileNumber)
       if (!w) {
         copyFileSync(b.path, join(tmp, basename(b.path)))
+        copied.push({ original: b.path, copy: join(tmp, basename(b.path)), label: `blob file ${basename(b.path)}`, prefix: false })
         blobWrittenBytes += statSync(b.path).size
         continue
       }
@@ -222,6 +229,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
     highest = Math.max(highest, w.number + 1)
     if (w.number < minLog) continue
     copyFileSync(w.path, join(tmp, basename(w.path)))
+    copied.push({ original: w.path, copy: join(tmp, basename(w.path)), label: `write-ahead log ${basename(w.path)}`, prefix: true })
     const bytes = statSync(join(tmp, basename(w.path))).size
     if (bytes > 0) wals.push({ file: basename(w.path), bytes })
   }
@@ -245,6 +253,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
   writeSynced(join(tmp, 'CURRENT'), currentFileText(manifestNumber))
   syncDir(tmp)
   verifyOutput(view, tmp, written, blobTotals)
+  const verification = o.base.verify ? await verifyAgainstSource(view, tmp, jobs, results, copied, o.jobs ?? 1, o.onProgress) : null
   if (wals.length > 0) {
     notes.push(
       `${wals.length} write-ahead log(s) copied (${wals.map((w) => w.file).join(', ')}): RocksDB replays them when it opens OUT; their entries are not in the tables until it flushes`,
@@ -264,6 +273,7 @@ async function writeInto(dir: string, pin: PinnedDatabase, tmp: string, output: 
     salvaged,
     notes,
     verified: o.base.verify,
+    verification,
     ms: 0,
   }
 }
@@ -368,7 +378,8 @@ function planJobs(view: DatabaseView, pin: PinnedDatabase, o: DbRewriteOptions, 
     for (const f of cf.levels.flat()) {
       const advised = o.advice?.levels.find((l) => l.columnFamily === cf.name && l.level === f.level)
       if (o.advice && !advised) unadvised.add(`"${cf.name}" L${f.level}`)
-      const options: RewriteOptions = { ...o.base, ...(advised ? advisedOptions(advised) : {}), force: false }
+      // The per-table check is the database's, against a second read of the source (verifyAgainstSource).
+      const options: RewriteOptions = { ...o.base, ...(advised ? advisedOptions(advised) : {}), force: false, verify: false }
       if (o.blockSizeFromOptions && cfOptions) {
         options.blockSize = cfOptions.blockSize
         options.restartInterval = cfOptions.blockRestartInterval

@@ -11,7 +11,8 @@ import type { RewriteOptions, RewriteResult } from './rewrite.js'
 import { cleanupOnExit } from '../util/cleanup.js'
 import { removeOwnTemporaries } from '../util/temp-file.js'
 import { DEFAULT_LIMITS } from '../util/worker-pool.js'
-import type { BlobRequest, RewriteReply, RewriteRequest } from './worker.js'
+import type { BlobRequest, CompareRequest, RewriteReply, RewriteRequest } from './worker.js'
+import type { TableCompared, TablePair } from './db-verify.js'
 import type { BlobFileWritten } from './blob-files.js'
 
 const WORKER_URL = new URL('./worker.js', import.meta.url)
@@ -57,6 +58,25 @@ export class RewriteThread {
     throw this.failure(reply)
   }
 
+  /** compareTables on the worker. */
+  async compareTable(pair: TablePair): Promise<TableCompared> {
+    const reply = await this.checked({ compare: pair })
+    if ('compared' in reply && typeof reply.compared !== 'number') return reply.compared
+    throw this.failure(reply)
+  }
+
+  /** compareBytes on the worker: the bytes compared. */
+  async compareFile(original: string, copy: string, label: string, prefix: boolean): Promise<number> {
+    const reply = await this.checked({ compare: { original, copy, label, prefix } })
+    if ('compared' in reply && typeof reply.compared === 'number') return reply.compared
+    throw this.failure(reply)
+  }
+
+  private checked(request: CompareRequest): Promise<RewriteReply> {
+    if (this.dead) throw this.dead
+    return this.ask(request)
+  }
+
   private failure(reply: RewriteReply): Error {
     if (!('error' in reply)) return new Error('unexpected reply from the rewrite thread')
     const error = errorFromTransfer(reply.error)
@@ -64,7 +84,7 @@ export class RewriteThread {
     return error
   }
 
-  private ask(request: RewriteRequest | BlobRequest): Promise<RewriteReply> {
+  private ask(request: RewriteRequest | BlobRequest | CompareRequest): Promise<RewriteReply> {
     return new Promise<RewriteReply>((resolve, reject) => {
       const onError = (e: Error) => {
         this.worker.off('message', onMessage)

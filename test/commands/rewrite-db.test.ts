@@ -76,7 +76,17 @@ describe('sstkit rewrite DB -o OUT', () => {
     const r = sstkit(['rewrite', EXAMPLE, '-o', out, '--compression', 'lz4'])
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)
-    expect(r.stdout).toMatch(/MANIFEST-\d+, OPTIONS-\d+, CURRENT, IDENTITY written; read back and checked/)
+    expect(r.stdout).toMatch(/MANIFEST-\d+, OPTIONS-\d+, CURRENT, IDENTITY written\n/)
+    // The check reads every table of the output and of the source again: as many entries as the source's tables hold.
+    const sourceEntries = openDatabase(EXAMPLE)
+      .columnFamilies.flatMap((c) => c.levels.flat())
+      .reduce((sum, f) => {
+        const t = openTable(f.path)
+        const k = Number(t.properties.known.get(Property.NumEntries)) - Number(t.properties.known.get(Property.NumRangeDeletions) ?? 0)
+        t.close()
+        return sum + k
+      }, 0)
+    expect(r.stdout).toContain(`read back beside a second read of the source: 9 table(s), ${sourceEntries} entries and 0 range tombstones the same`)
     expectSameDatabase(EXAMPLE, out)
     expect(snapshot(EXAMPLE)).toEqual(before)
     expect(existsSync(join(EXAMPLE, 'LOCK'))).toBe(false)
@@ -129,6 +139,27 @@ describe('sstkit rewrite DB -o OUT', () => {
     for (const cf of advice.columnFamilies)
       for (const [k, v] of Object.entries(cf.options)) if (k === 'compression_per_level') expect(options).toContain(`${k}=${v}`)
     for (const cf of advice.columnFamilies) if (cf.blockSize?.recommended) expect(options).toContain(`block_size=${cf.blockSize.recommended}\n`)
+  })
+
+  it('the check reads both databases again (range tombstones too); --no-verify skips it', () => {
+    const db = join(ROOT, 'test/fixtures/db/versions')
+    const r = sstkit(['rewrite', db, '-o', fresh(), '--json'])
+    expect(r.status, r.stderr).toBe(0)
+    const v = JSON.parse(r.stdout).verification
+    const t = openTable(join(db, '000008.sst'))
+    const ranges = Number(t.properties.known.get(Property.NumRangeDeletions))
+    expect(v).toEqual({
+      tables: 1,
+      entries: Number(t.properties.known.get(Property.NumEntries)) - ranges,
+      rangeTombstones: ranges,
+      blobValues: 0,
+      filesCompared: expect.any(Number),
+      bytesCompared: expect.any(Number),
+    })
+    t.close()
+    const skipped = sstkit(['rewrite', db, '-o', fresh(), '--json', '--no-verify'])
+    expect(skipped.status, skipped.stderr).toBe(0)
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ verified: false, verification: null })
   })
 
   it('a LevelDB database becomes a RocksDB database: .sst tables with properties, a RocksDB MANIFEST', () => {

@@ -304,10 +304,9 @@ describe('keys and terminal', () => {
     await b.press('?')
     expect(b.frame()).toContain('this help (any key but q closes it; q quits)')
     await b.press('q')
-    await new Promise((r) => setTimeout(r, 50))
-    const last = b.frame()
+    const last = await b.settle()
     await b.press('2')
-    expect(b.frame()).toBe(last)
+    expect(await b.settle()).toBe(last)
   })
 
   it('h and ? show the help; any key but q closes it; q quits', async () => {
@@ -324,11 +323,10 @@ describe('keys and terminal', () => {
     s = b.frame()
     expect(s).toContain('rocksdb.num.entries')
     await b.press('q')
-    await new Promise((r) => setTimeout(r, 50))
     // after q the app has unmounted: further keys change nothing
-    const last = b.frame()
+    const last = await b.settle()
     await b.press('2')
-    expect(b.frame()).toBe(last)
+    expect(await b.settle()).toBe(last)
   })
 
   it('follows the terminal size: narrower screens cut keys and values with an ellipsis', async () => {

@@ -25,6 +25,8 @@ export interface Browser {
   press(...keys: string[]): Promise<void>
   /** Wait until the screen satisfies `pred` (or contains the string); fails with the last screen after `ms`. */
   waitFor(pred: string | RegExp | ((screen: string) => boolean), ms?: number): Promise<string>
+  /** Wait until the screen has not changed for `quietMs` (a key's effects drawn, however loaded the machine); the screen. */
+  settle(quietMs?: number): Promise<string>
   rerender(size: { width: number; height: number }): void
   close(): void
 }
@@ -63,6 +65,19 @@ export async function browse(file: string, opts: { width?: number; height?: numb
         if (Date.now() > end) throw new Error(`screen did not show ${String(pred)} within ${ms} ms; it shows:\n${s}`)
         await sleep(10)
       }
+    },
+    async settle(quietMs = 200) {
+      const end = Date.now() + 10_000
+      let s = frame()
+      let since = Date.now()
+      while (Date.now() - since < quietMs && Date.now() < end) {
+        await sleep(10)
+        if (frame() !== s) {
+          s = frame()
+          since = Date.now()
+        }
+      }
+      return s
     },
     rerender(sz) {
       r.rerender(createElement(App, { model, ...sz, redrawMs: 1 }))
