@@ -14,6 +14,8 @@ import {
   type RewriteOptions,
 } from '../index.js'
 import { resolveCompression } from '../rewrite/plan.js'
+import { RewriteError } from '../rewrite/rewrite.js'
+import { CompressionType } from '../format/compression-type.js'
 
 export const rewriteFlags = {
   output: Flags.string({
@@ -56,6 +58,12 @@ export const rewriteFlags = {
       'Rewrite an input that verify flags: keep the data blocks that still read, drop the rest and say what was dropped (without it such an input is refused, exit 1).',
   }),
   'restart-interval': Flags.integer({ description: 'Data block restart interval.', default: 16, min: 1 }),
+  'compression-strategy': Flags.integer({
+    description:
+      "zlib's deflate strategy (RocksDB's CompressionOptions::strategy, which only zlib takes): 0 default, 1 filtered, 2 Huffman only, 3 RLE, 4 fixed.",
+    min: 0,
+    max: 4,
+  }),
   'separate-key-value': Flags.boolean({
     description: "Data blocks with their values after the keys (RocksDB 11's separate_key_value_in_data_block; RocksDB before 11.0 cannot read them).",
     exclusive: ['keep-blocks'],
@@ -100,6 +108,7 @@ export interface RewriteFlagValues {
   'keep-blocks': boolean
   'restart-interval': number
   'separate-key-value': boolean
+  'compression-strategy'?: number
   'format-version'?: number
   'checksum-type'?: string
   index: string
@@ -117,6 +126,8 @@ export interface RewriteFlagValues {
 /** RewriteOptions from the flags; throws a usage RewriteError on a bad or unsupported setting. */
 export function rewriteOptions(f: RewriteFlagValues): RewriteOptions {
   const compression = resolveCompression({ compression: f.compression, level: f.level, dict: f.dict, zstdChecksum: f.checksum === 'on' })
+  if (f['compression-strategy'] !== undefined && compression.compressionType !== CompressionType.Zlib)
+    throw new RewriteError('usage', "--compression-strategy is zlib's deflate strategy: it needs --compression zlib")
   return {
     ...compression,
     maxDictBytes: f['max-dict-bytes'],
@@ -126,6 +137,7 @@ export function rewriteOptions(f: RewriteFlagValues): RewriteOptions {
     keepBlocks: f['keep-blocks'],
     restartInterval: f['restart-interval'],
     separateKeyValue: f['separate-key-value'] ? true : undefined,
+    strategy: f['compression-strategy'],
     formatVersion: f['format-version'],
     checksumType: f['checksum-type'] !== undefined ? checksumTypeFromShortName(f['checksum-type']) : undefined,
     index: f.index as 'binary' | 'partitioned',

@@ -22,7 +22,7 @@ import { KernelCodec, threadCpuMs } from './kernel.js'
 import { effectiveLevel, type CompressionSetting } from './setting.js'
 import { ZstdCodec } from './zstd.js'
 
-export type BlockCompressorSetting = Pick<CompressionSetting, 'compressionType' | 'level' | 'zstdChecksum'>
+export type BlockCompressorSetting = Pick<CompressionSetting, 'compressionType' | 'level' | 'zstdChecksum' | 'strategy'>
 
 /**
  * Which RocksDB release's rule keeps a compressed block (block_based_table_builder.cc):
@@ -62,6 +62,7 @@ function writeVarint(buffer: Uint8Array, n: number): void {
 export class BlockCompressor {
   readonly compressionType: number
   readonly level: number | null
+  readonly strategy: number | undefined
   readonly zstdChecksum: boolean
   readonly formatVersion: number
   /** undefined when none (an empty dictionary is none). */
@@ -83,6 +84,7 @@ export class BlockCompressor {
   constructor(setting: BlockCompressorSetting, formatVersion: number, dictionary?: Uint8Array) {
     this.compressionType = setting.compressionType
     this.level = setting.level
+    this.strategy = setting.strategy
     this.zstdChecksum = setting.zstdChecksum
     this.formatVersion = formatVersion
     this.current = dictionary && dictionary.length > 0 ? dictionary : undefined
@@ -209,6 +211,7 @@ export class BlockCompressor {
       level: this.level ?? undefined,
       dictionary: this.dictionary,
       zstdChecksum: this.zstdChecksum,
+      strategy: this.strategy,
     })
   }
 

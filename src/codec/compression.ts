@@ -229,6 +229,8 @@ export interface CompressOptions {
   zstdChecksum?: boolean
   /** LZ4 without a dictionary compressed one-shot, as RocksDB 10.8+ does (lz4.ts). */
   lz4OneShot?: boolean
+  /** CompressionOptions::strategy: zlib's deflate strategy, which no other codec takes (as in RocksDB). */
+  strategy?: number
 }
 
 /**
@@ -259,7 +261,7 @@ export function compressBlock(type: number, raw: Uint8Array, opts: CompressOptio
   }
   switch (type) {
     case CompressionType.Zlib:
-      return withSizePrefix(raw.length, zlibCompress(raw, { level: level!, dictionary: opts.dictionary }))
+      return withSizePrefix(raw.length, zlibCompress(raw, { level: level!, dictionary: opts.dictionary, strategy: opts.strategy }))
     case CompressionType.BZip2:
       return withSizePrefix(raw.length, bzip2Compress(raw))
     case CompressionType.LZ4:

@@ -61,6 +61,8 @@ export interface CompressionSetting {
   trainBytes: number
   maxDictBufferBytes: number
   maxCompressedBytesPerKb: number
+  /** CompressionOptions::strategy: zlib's deflate strategy (0..4; default 0); the other codecs ignore it, as RocksDB's do. */
+  strategy?: number
 }
 
 /** A setting with RocksDB's defaults for everything not given (trainBytes follows maxDictBytes). */

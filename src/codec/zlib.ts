@@ -50,6 +50,8 @@ function inflateWithNode(src: Uint8Array, limit: number, known: boolean, diction
 export interface ZlibCompressOptions {
   level: number
   dictionary?: Uint8Array
+  /** deflate's strategy (CompressionOptions::strategy; default Z_DEFAULT_STRATEGY, 0). */
+  strategy?: number
 }
 
 /** RocksDB's Zlib_Compress parameters (CompressionOptions defaults; memLevel is fixed). */
@@ -150,19 +152,21 @@ interface DeflateState {
 
 let state: DeflateState | undefined
 
-function streamFor(z: Libz, s: DeflateState, level: number): unknown {
-  let strm = s.streams.get(level)
+function streamFor(z: Libz, s: DeflateState, level: number, strategy: number): unknown {
+  // One stream per level and strategy (levels -1..9, strategies 0..4).
+  const key = (level + 1) * 8 + strategy
+  let strm = s.streams.get(key)
   if (strm === undefined) {
     const k = koffi()
     strm = k.alloc(z.streamType, 1)
     // zalloc / zfree / opaque must be NULL: zlib then uses malloc / free.
     new Uint8Array(k.view(strm, z.streamBytes)).fill(0)
-    const rc = z.deflateInit2(strm, level, Z_DEFLATED, WINDOW_BITS, MEM_LEVEL, zlib.constants.Z_DEFAULT_STRATEGY, z.version, z.streamBytes)
+    const rc = z.deflateInit2(strm, level, Z_DEFLATED, WINDOW_BITS, MEM_LEVEL, strategy, z.version, z.streamBytes)
     if (rc !== Z_OK) {
       k.free(strm)
-      throw new Error(`deflateInit2 failed (${rc}) at level ${level}`)
+      throw new Error(`deflateInit2 failed (${rc}) at level ${level}, strategy ${strategy}`)
     }
-    s.streams.set(level, strm)
+    s.streams.set(key, strm)
   } else {
     z.reset(strm)
   }
@@ -179,7 +183,7 @@ function ensureNative(ptr: unknown, have: number, need: number): { ptr: unknown;
 }
 
 /**
- * deflateInit2(level, Z_DEFLATED, -14, memLevel 8, Z_DEFAULT_STRATEGY), the
+ * deflateInit2(level, Z_DEFLATED, -14, memLevel 8, strategy (default Z_DEFAULT_STRATEGY)), the
  * dictionary through deflateSetDictionary, then one deflate(Z_FINISH) into
  * deflateBound bytes: RocksDB's Zlib_Compress.
  */
@@ -190,7 +194,7 @@ export function zlibCompress(raw: Uint8Array, opts: ZlibCompressOptions): Uint8A
   const k = koffi()
   state ??= { streams: new Map(), input: null, inputBytes: 0, output: null, outputBytes: 0 }
   const s = state
-  const strm = streamFor(z, s, opts.level)
+  const strm = streamFor(z, s, opts.level, opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY)
   const dict = opts.dictionary
   if (dict && dict.length > 0) {
     const rc = z.setDictionary(strm, dict, dict.length)
@@ -263,7 +267,7 @@ export function zlibCompressWithNode(raw: Uint8Array, opts: ZlibCompressOptions)
     level: opts.level,
     windowBits: -WINDOW_BITS,
     memLevel: MEM_LEVEL,
-    strategy: zlib.constants.Z_DEFAULT_STRATEGY,
+    strategy: opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY,
   }
   if (opts.dictionary && opts.dictionary.length > 0) zopts.dictionary = opts.dictionary
   return plainBytes(zlib.deflateRawSync(raw, zopts))
