@@ -673,5 +673,10 @@ function compressIndexBlock(raw: Uint8Array, o: TableWriterOptions): Uint8Array 
         : once()
     if (framed) return framed
   }
-  return compressBlock(o.compressionType, raw, { formatVersion: o.formatVersion, level: o.level ?? undefined, zstdChecksum: o.zstdChecksum, strategy: o.strategy })
+  return compressBlock(o.compressionType, raw, {
+    formatVersion: o.formatVersion,
+    level: o.level ?? undefined,
+    zstdChecksum: o.zstdChecksum,
+    strategy: o.strategy,
+  })
 }
