@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import { type DatabaseView, openDatabase, tableFileName } from '../db/database.js'
-import type { TablePair } from './db-verify.js'
+import { compareTables, type TablePair } from './db-verify.js'
 import type { RewriteResult } from './rewrite.js'
 import { RewriteThread } from './thread.js'
 
@@ -74,18 +74,19 @@ export async function verifyAgainstSource(
   const queue = [...pairs]
   const lanes = Math.max(1, Math.min(jobCount, queue.length))
   const lane = async () => {
-    const thread = new RewriteThread()
+    // One lane checks on this thread: another thread's heap would add to the peak beside this one's.
+    const thread = lanes > 1 ? new RewriteThread() : null
     try {
       for (let p = queue.shift(); p; p = queue.shift()) {
         onProgress?.({ filesDone: total.tables, files: pairs.length, bytesDone: 0, bytes: 0, current: `verifying ${p.label}` })
-        const c = await thread.compareTable(p)
+        const c = thread ? await thread.compareTable(p) : compareTables(p)
         total.tables++
         total.entries += c.entries
         total.rangeTombstones += c.tombstones
         total.blobValues += c.blobValues
       }
     } finally {
-      await thread.close()
+      await thread?.close()
     }
   }
   await Promise.all(Array.from({ length: lanes }, lane))

@@ -50,7 +50,8 @@ export function compareTables(p: TablePair): TableCompared {
   const blobs = new BlobFiles()
   try {
     output = openTable(p.output, { verifyChecksums: true })
-    const v = verifyTable(output)
+    // One thread: tables are checked --jobs at a time already, and verify's own workers would add an isolate each (~40 MB).
+    const v = verifyTable(output, { jobs: 1 })
     if (!v.ok) {
       const x = v.problems[0]
       fail(`${p.label}: ${x.block}${x.offset !== null ? ` at offset ${x.offset}` : ''}: ${x.message}`)
