@@ -70,9 +70,16 @@ const rows = rocksDbReference(rocks).map(({ name, reference, withBuffering, sett
   }
 })
 const lz4 = { rocksdb: rocks.lz4DecompressMBps, sstkit: ours.get('lz4').decompressMBps, other: theirs?.get('lz4').decompressMBps ?? null }
+// Each setting's output read back by RocksDB (db_bench readseq, its per-block timer) against sstkit's round trips of the same setting.
+const reads = rocks.settings.map((s) => ({
+  name: s.name,
+  rocksdb: s.decompressMBps,
+  sstkit: ours.get(s.name).decompressMBps,
+  other: theirs?.get(s.name).decompressMBps ?? null,
+}))
 
 if (args.includes('--json')) {
-  console.log(JSON.stringify({ keys, rounds, uncompressedBytes: rocks.settings[0].compressedInputBytes, rows, lz4 }, null, 2))
+  console.log(JSON.stringify({ keys, rounds, uncompressedBytes: rocks.settings[0].compressedInputBytes, rows, lz4, reads }, null, 2))
 } else {
   const mb = (rocks.settings[0].compressedInputBytes / 1e6).toFixed(0)
   console.log(`compression CPU, seconds, on ${mb} MB of key-values (db_bench ${keys} keys), best of ${rounds} rounds`)
@@ -91,4 +98,10 @@ if (args.includes('--json')) {
       ].join('\t'),
     )
   console.log(`LZ4 decompression, MB/s: RocksDB ${lz4.rocksdb.toFixed(0)}, sstkit ${lz4.sstkit.toFixed(0)}${theirs ? `, compare ${lz4.other.toFixed(0)}` : ''}`)
+  console.log("decompression of each setting's output, MB/s (RocksDB: readseq, its per-block timer, median x blocks)")
+  console.log(['setting', 'RocksDB', 'sstkit', 'sstkit/RocksDB', ...(theirs ? ['compare'] : [])].join('\t'))
+  for (const r of reads)
+    console.log(
+      [r.name, r.rocksdb.toFixed(0), r.sstkit.toFixed(0), `${(r.sstkit / r.rocksdb).toFixed(2)}x`, ...(theirs ? [r.other.toFixed(0)] : [])].join('\t'),
+    )
 }
