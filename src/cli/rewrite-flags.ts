@@ -29,7 +29,8 @@ export const rewriteFlags = {
     exclusive: ['compression', 'level', 'dict', 'checksum'],
   }),
   jobs: Flags.integer({
-    description: 'A database input: tables written (and checked) at once, each on a worker thread (default 1, within 150 MB peak RSS: 138 MB on a 1.06 GB database of 64 MiB tables; 2 took 207 MB).',
+    description:
+      'A database input: tables written (and checked) at once, each on a worker thread (default 1, within 150 MB peak RSS: 138 MB on a 1.06 GB database of 64 MiB tables; 2 took 207 MB).',
     min: 1,
     max: 64,
   }),
