@@ -24,6 +24,7 @@ const SST_ONLY_FLAGS = [
   'train-bytes',
   'max-dict-buffer-bytes',
   'max-compressed-bytes-per-kb',
+  'compression-strategy',
 ]
 
 export interface BlobFlagValues {

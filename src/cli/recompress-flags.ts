@@ -17,6 +17,7 @@ import {
   type MatrixSpec,
   type RecompressOptions,
 } from '../index.js'
+import { ZLIB_STRATEGY_NAMES } from '../codec/setting.js'
 import { layoutMatrix, parseByteSizes, parseCounts, parseOnOff, type TableLayout, WRITABLE_FORMAT_VERSIONS } from '../recompress/config.js'
 
 /** Defaults of the matrix flags; a command without a default leaves the flag undefined. */
@@ -35,6 +36,14 @@ export function matrixFlags(d: MatrixFlagDefaults) {
     dict: Flags.string({ description: d.dictHelp }),
     checksum: Flags.string({ description: 'zstd frame checksum: off, on or both.', options: ['off', 'on', 'both'], default: d.checksum }),
   }
+}
+
+/** --compression-strategy: recompress's CompressionOptions::strategy list (zlib's rows only). */
+export const strategyFlags = {
+  'compression-strategy': Flags.string({
+    description:
+      "zlib's deflate strategies (RocksDB's CompressionOptions::strategy, which only zlib takes): 0 default, 1 filtered, 2 Huffman only, 3 RLE, 4 fixed; a list or range (0..4): each zlib setting evaluated under each, a row apiece.",
+  }),
 }
 
 /** How the blocks are cut, dictionaries built and blocks accepted; repeats and worker threads. */
@@ -131,6 +140,7 @@ export interface RecompressFlagValues {
   levels?: string
   dict?: string
   checksum?: string
+  'compression-strategy'?: string
   'max-dict-bytes': number
   'train-bytes'?: number
   'max-dict-buffer-bytes': number
@@ -143,12 +153,14 @@ export interface RecompressFlagValues {
 }
 
 /** The matrix the flags describe; throws MatrixError (a usage error) on bad values. */
-export function matrixSpec(f: Pick<RecompressFlagValues, 'types' | 'levels' | 'dict' | 'checksum'>): MatrixSpec {
+export function matrixSpec(f: Pick<RecompressFlagValues, 'types' | 'levels' | 'dict' | 'checksum' | 'compression-strategy'>): MatrixSpec {
+  const strategy = f['compression-strategy']
   return {
     types: parseTypes(f.types ?? 'zstd'),
     levels: f.levels !== undefined ? parseLevels(f.levels) : undefined,
     dicts: f.dict !== undefined ? parseDicts(f.dict) : undefined,
     checksums: parseChecksums(f.checksum ?? 'both'),
+    ...(strategy !== undefined ? { strategies: parseCounts(strategy, 'compression strategy', 0, ZLIB_STRATEGY_NAMES.length - 1) } : {}),
   }
 }
 

@@ -41,7 +41,12 @@ export const COMPRESSION_DEFAULTS = Object.freeze({
   zstdChecksum: false,
   /** max_compressed_bytes_per_kb: a block must shrink to 7/8 or is stored raw. */
   maxCompressedBytesPerKb: 896,
+  /** CompressionOptions::strategy: zlib's Z_DEFAULT_STRATEGY. */
+  strategy: 0,
 })
+
+/** CompressionOptions::strategy values, as zlib names them (deflateInit2's strategy; the one codec RocksDB 11.8.1 hands it to). */
+export const ZLIB_STRATEGY_NAMES: readonly string[] = ['default', 'filtered', 'huffman-only', 'rle', 'fixed']
 
 /** zstd_max_train_bytes when not given: 100 × max_dict_bytes. */
 export function defaultTrainBytes(maxDictBytes: number = COMPRESSION_DEFAULTS.maxDictBytes): number {
@@ -61,7 +66,7 @@ export interface CompressionSetting {
   trainBytes: number
   maxDictBufferBytes: number
   maxCompressedBytesPerKb: number
-  /** CompressionOptions::strategy: zlib's deflate strategy (0..4; default 0); the other codecs ignore it, as RocksDB's do. */
+  /** CompressionOptions::strategy: zlib's deflate strategy (0..4; default COMPRESSION_DEFAULTS.strategy); the other codecs ignore it, as RocksDB's do. */
   strategy?: number
 }
 

@@ -15,6 +15,7 @@ import { NotSupportedError } from '../format/errors.js'
 import type { TypeObject } from 'koffi'
 import { koffi, loadLibrary } from './native.js'
 import { OutputOverflow, plainBytes } from './output.js'
+import { COMPRESSION_DEFAULTS } from './setting.js'
 
 /**
  * Inflate `src`, producing at most `limit` bytes. A block of known size goes through the system libz
@@ -194,7 +195,7 @@ export function zlibCompress(raw: Uint8Array, opts: ZlibCompressOptions): Uint8A
   const k = koffi()
   state ??= { streams: new Map(), input: null, inputBytes: 0, output: null, outputBytes: 0 }
   const s = state
-  const strm = streamFor(z, s, opts.level, opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY)
+  const strm = streamFor(z, s, opts.level, opts.strategy ?? COMPRESSION_DEFAULTS.strategy)
   const dict = opts.dictionary
   if (dict && dict.length > 0) {
     const rc = z.setDictionary(strm, dict, dict.length)
@@ -267,7 +268,7 @@ export function zlibCompressWithNode(raw: Uint8Array, opts: ZlibCompressOptions)
     level: opts.level,
     windowBits: -WINDOW_BITS,
     memLevel: MEM_LEVEL,
-    strategy: opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY,
+    strategy: opts.strategy ?? COMPRESSION_DEFAULTS.strategy,
   }
   if (opts.dictionary && opts.dictionary.length > 0) zopts.dictionary = opts.dictionary
   return plainBytes(zlib.deflateRawSync(raw, zopts))

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { progressLine, progressWithEta } from '../cli/progress.js'
-import { autoSkipModes, layoutFlags, matrixFlags, recompressOptions, sourceFlags, tableLayouts } from '../cli/recompress-flags.js'
+import { autoSkipModes, layoutFlags, matrixFlags, recompressOptions, sourceFlags, strategyFlags, tableLayouts } from '../cli/recompress-flags.js'
 import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
 import { isFileError } from '../errors.js'
 import { BLOB_EXHAUSTIVE_BYTES, BLOB_SAMPLE_BYTES } from '../recompress/blob-matrix.js'
@@ -47,6 +47,10 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
         '<%= config.bin %> <%= command.id %> examples/sample.sst --levels 3 --dict none --checksum off --block-size 4KiB,16KiB,64KiB --index-compression both',
     },
     {
+      description: 'zlib under each deflate strategy (CompressionOptions::strategy), a row apiece:',
+      command: '<%= config.bin %> <%= command.id %> examples/sample.sst --types zlib --compression-strategy 0..4',
+    },
+    {
       description: 'An external dictionary trained with `zstd --train`:',
       command: '<%= config.bin %> <%= command.id %> db/ --dict none --dict-file my.dict --json',
     },
@@ -73,6 +77,7 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
       dictHelp:
         'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
     }),
+    ...strategyFlags,
     ...sourceFlags,
     ...layoutFlags,
     format: Flags.string({ description: 'Output format.', options: ['table', 'csv', 'markdown'], default: 'table' }),

@@ -105,7 +105,7 @@ export const COMPRESSION_KEYS: ReadonlySet<string> = new Set([
 export const DEFAULT_COMPRESSION_OPTS: Readonly<CompressionOpts> = Object.freeze({
   level: DEFAULT_COMPRESSION_LEVEL,
   windowBits: -14,
-  strategy: 0,
+  strategy: COMPRESSION_DEFAULTS.strategy,
   maxDictBytes: 0,
   zstdMaxTrainBytes: 0,
   parallelThreads: 1,

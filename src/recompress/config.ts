@@ -21,6 +21,8 @@ export interface RecompressConfig {
   readonly dict: DictMode
   /** zstd frame content checksum (CompressionOptions::checksum). */
   readonly checksum: boolean
+  /** CompressionOptions::strategy of a zlib setting from --compression-strategy; null: not given (zlib's default; the other codecs take none). */
+  readonly strategy: number | null
 }
 
 /** recompress's exhaustive zstd levels when --levels is not given (advise's sampled matrix is decide/settings.ts's). */
@@ -105,6 +107,8 @@ export interface MatrixSpec {
   checksums: boolean[]
   /** Also evaluate an external dictionary (zstd, lz4, lz4hc, zlib). */
   dictFile?: boolean
+  /** CompressionOptions::strategy values each zlib setting is evaluated under (undefined: zlib's default only). */
+  strategies?: number[]
 }
 
 export interface Matrix {
@@ -122,6 +126,8 @@ export function matrixNoteText(n: MatrixNote): string {
       return `${n.type} accepts levels ${n.min}..${n.max}: left out ${n.leftOut.join(', ')}${n.defaultLevelKept ? '; its default level evaluated' : ''}`
     case 'matrix-dict-mode-not-applicable':
       return `dictionary mode ${n.modes.join(', ')} does not apply to ${n.type}`
+    case 'matrix-strategy-without-zlib':
+      return `--compression-strategy is zlib's deflate strategy, and no zlib type is evaluated: ignored (${n.types.join(', ')} ${n.types.length === 1 ? 'takes' : 'take'} none)`
   }
 }
 
@@ -164,15 +170,20 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
     if (spec.dictFile && supported.includes('file')) dicts = [...dicts, 'file']
 
     const checksums = type === CompressionType.ZSTD ? spec.checksums : [false]
+    // CompressionOptions::strategy reaches zlib alone (RocksDB 11.8.1): the other codecs' rows are not multiplied.
+    const strategies: (number | null)[] = type === CompressionType.Zlib && spec.strategies ? spec.strategies : [null]
     for (const level of levels)
       for (const dict of dicts)
-        for (const checksum of checksums) {
-          // The filters above leave only valid settings; validateSetting is the one rule they follow.
-          const problem = validateSetting({ compressionType: type, level, dict, zstdChecksum: checksum })
-          if (problem) throw new MatrixError(problem)
-          configs.push({ id: configs.length, type, level, dict, checksum })
-        }
+        for (const checksum of checksums)
+          for (const strategy of strategies) {
+            // The filters above leave only valid settings; validateSetting is the one rule they follow.
+            const problem = validateSetting({ compressionType: type, level, dict, zstdChecksum: checksum })
+            if (problem) throw new MatrixError(problem)
+            configs.push({ id: configs.length, type, level, dict, checksum, strategy })
+          }
   }
+  if (spec.strategies && !spec.types.includes(CompressionType.Zlib))
+    note({ code: 'matrix-strategy-without-zlib', types: spec.types.map((t) => compressionShortName(t)) })
   if (configs.length === 0)
     throw new MatrixError(`these flags leave nothing to evaluate${notes.size ? `: ${[...notes.values()].map(matrixNoteText).join('; ')}` : ''}`)
   return { configs, notes: [...notes.values()] }
@@ -181,7 +192,12 @@ export function buildMatrix(spec: MatrixSpec): Matrix {
 export function configLabel(c: RecompressConfig): string {
   const level = c.level === null ? '' : ` ${c.level}`
   const dict = c.dict === 'none' ? '' : ` dict=${c.dict}`
-  return `${compressionShortName(c.type)}${level}${dict}${c.checksum ? ' +checksum' : ''}`
+  return `${compressionShortName(c.type)}${level}${dict}${c.checksum ? ' +checksum' : ''}${strategyLabel(c.strategy)}`
+}
+
+/** " strategy=1" for a setting evaluated under a given CompressionOptions::strategy; '' when not given. */
+export function strategyLabel(strategy: number | null | undefined): string {
+  return strategy === null || strategy === undefined ? '' : ` strategy=${strategy}`
 }
 
 /** How the table is written around its data blocks: format_version and enable_index_compression (null/undefined: rewrite's defaults). */

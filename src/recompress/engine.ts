@@ -79,6 +79,8 @@ export interface RecompressResult extends BlockCompressionCounts {
   level: number | null
   dict: string
   checksum: boolean
+  /** CompressionOptions::strategy of a zlib row from --compression-strategy; null: not given (zlib's default, 0; the other codecs take none). */
+  strategy: number | null
   /** null: the file's own block boundaries. */
   blockSize: number | null
   /** block_restart_interval of re-cut blocks (null: the file's own blocks, as stored). */
@@ -393,11 +395,11 @@ export function markResults(all: RecompressResult[]): void {
 }
 
 function carryKey(c: RecompressConfig): string {
-  return `${c.type}/${c.level}/${c.dict}/${c.checksum}`
+  return `${c.type}/${c.level}/${c.dict}/${c.checksum}/${c.strategy}`
 }
 
 function configKey(r: RecompressResult): string {
-  return `${r.type}/${r.level}/${r.dict}/${r.checksum}`
+  return `${r.type}/${r.level}/${r.dict}/${r.checksum}/${r.strategy}`
 }
 
 function resultOf(
@@ -426,6 +428,7 @@ function resultOf(
     level: c.level,
     dict: c.dict,
     checksum: c.checksum,
+    strategy: c.strategy,
     ...layout,
     dataBytes: m.dataBytes,
     dictBytes,

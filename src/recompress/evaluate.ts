@@ -121,7 +121,11 @@ transferable(RoundTripError)
 
 /** A compressor with the config's settings: its own contexts, so timing one config never reloads another's dictionary. */
 function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: Uint8Array | undefined): BlockCompressor {
-  return new BlockCompressor({ compressionType: c.type, level: c.level, zstdChecksum: c.checksum }, formatVersion, dictionary)
+  return new BlockCompressor(
+    { compressionType: c.type, level: c.level, zstdChecksum: c.checksum, strategy: c.strategy ?? undefined },
+    formatVersion,
+    dictionary,
+  )
 }
 
 interface ConfigState {
@@ -282,6 +286,7 @@ function evaluateWith(
         compressionType: config.type,
         level: config.level,
         zstdChecksum: config.checksum,
+        strategy: config.strategy ?? undefined,
         dict: config.dict === 'file' ? 'none' : config.dict,
         dictionary,
         maxDictBytes: task.maxDictBytes,

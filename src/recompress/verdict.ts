@@ -16,15 +16,18 @@ import { emptySums } from '../decide/estimate.js'
 import type { Choice, LevelLimits, DictMode, SettingEstimate, SettingSpec, Timing } from '../types/advice.js'
 import { decide, limitsFor, meets } from '../decide/rule.js'
 import { settingLabel } from '../decide/settings.js'
-import { type LayoutField, layoutLabel, type TableLayout, varyingLayoutFields } from './config.js'
+import { type LayoutField, layoutLabel, strategyLabel, type TableLayout, varyingLayoutFields } from './config.js'
 import type { RecompressReport, RecompressResult } from './engine.js'
 
-/** "zstd 19 dict=finalize +checksum": advise's label; a --dict-file dictionary reads dict=file; with several layouts, the layout that varies ("zstd 3 16KiB"). */
+/**
+ * "zstd 19 dict=finalize +checksum": advise's label; a --dict-file dictionary reads dict=file; a zlib row under
+ * --compression-strategy adds it ("zlib strategy=2"); with several layouts, the layout that varies ("zstd 3 16KiB").
+ */
 export function resultLabel(
-  r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'> & Partial<LayoutFields>,
+  r: Pick<RecompressResult, 'type' | 'level' | 'dict' | 'checksum'> & Partial<LayoutFields & Pick<RecompressResult, 'strategy'>>,
   layoutShown: ReadonlySet<LayoutField> = new Set(),
 ): string {
-  const setting = settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum })
+  const setting = settingLabel({ type: r.type, level: r.level, dict: r.dict as DictMode, checksum: r.checksum }) + strategyLabel(r.strategy)
   const layout = layoutShown.size > 0 && r.blockSize !== undefined ? layoutLabel(layoutOfResult(r as LayoutFields), layoutShown) : ''
   return layout ? `${setting} ${layout}` : setting
 }

@@ -69,6 +69,7 @@ export function noteText(n: AdviceNote | BlockSizeNote): string {
     case 'matrix-type-has-no-levels':
     case 'matrix-levels-out-of-range':
     case 'matrix-dict-mode-not-applicable':
+    case 'matrix-strategy-without-zlib':
       return matrixNoteText(n)
     case 'options-section-skipped':
     case 'option-not-used':

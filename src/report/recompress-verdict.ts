@@ -14,6 +14,8 @@ export interface RecompressChoice {
   level: number | null
   dict: string
   checksum: boolean
+  /** CompressionOptions::strategy of a zlib row under --compression-strategy (null: not given). */
+  strategy: number | null
   /** The table layout (the file's own blocks: blockSize null). */
   blockSize: number | null
   restartInterval: number | null
@@ -42,6 +44,7 @@ function choiceOf(x: SettingEstimate, reason: string, results: Map<SettingEstima
     level: r.level,
     dict: r.dict,
     checksum: r.checksum,
+    strategy: r.strategy,
     blockSize,
     restartInterval,
     separateKeyValue,

@@ -51,9 +51,24 @@ export function sortResults(results: RecompressResult[], key: SortKey): Recompre
   }
 }
 
-/** Type, level, dictionary, checksum: the cells that name a setting (wide table, CSV). */
-function settingCells(r: RecompressResult): Cell[] {
-  return [r.type, r.level === null ? 'default' : r.level, r.dict, r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '']
+/** Type, level, dictionary, checksum (and with `strategy`, zlib's strategy): the cells that name a setting (wide table, CSV). */
+function settingCells(r: RecompressResult, strategy: boolean): Cell[] {
+  const cells: Cell[] = [r.type, r.level === null ? 'default' : r.level, r.dict, r.type === 'zstd' ? (r.checksum ? 'on' : 'off') : '']
+  return strategy ? [...cells, r.strategy ?? ''] : cells
+}
+
+/** The setting's columns, as settingCells fills them. */
+function settingColumns(strategy: boolean): Column[] {
+  const columns: Column[] = [{ header: 'Type' }, { header: 'Level', align: 'right' }, { header: 'Dict' }, { header: 'Checksum' }]
+  return strategy ? [...columns, { header: 'Strategy', align: 'right' }] : columns
+}
+
+/**
+ * Where the Strategy column goes: in CSV always, as the last column (the others keep their places); in a
+ * table after Checksum, when a row was evaluated under --compression-strategy.
+ */
+function strategyColumn(report: RecompressReport, csv: boolean): { inline: boolean; last: boolean } {
+  return { inline: !csv && report.results.some((r) => r.strategy !== null), last: csv }
 }
 
 const fixed = (v: number | null, digits = 1) => (v === null || !Number.isFinite(v) ? '' : v.toFixed(digits))
@@ -139,6 +154,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     csv
       ? [r.decompressInterval ? fixed(r.decompressInterval.low, 0) : '', r.decompressInterval ? fixed(r.decompressInterval.high, 0) : '', r.roundTripBlocks]
       : []
+  const strategy = strategyColumn(report, csv)
   // The table layout's columns: in CSV always, in the wide table when the rows span several layouts.
   const layoutColumns = csv || layoutFieldsShown(report.results).size > 0
   const layout = (r: RecompressResult | null): Cell[] =>
@@ -159,6 +175,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       '',
       '',
       '',
+      ...(strategy.inline ? [''] : []),
       size(st.dataBytes),
       size(st.dictBytes),
       size(st.fileBytes),
@@ -174,11 +191,12 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       ...noise(st),
       ...(csv ? ['', '', ''] : []),
       ...layout(null),
+      ...(strategy.last ? [''] : []),
     ],
   ]
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
     rows.push([
-      ...settingCells(r),
+      ...settingCells(r, strategy.inline),
       size(r.dataBytes),
       size(r.dictBytes),
       size(r.fileBytes),
@@ -195,13 +213,11 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       ...noise(r),
       ...interval(r),
       ...layout(r),
+      ...(strategy.last ? [r.strategy ?? ''] : []),
     ])
   }
   const columns: Column[] = [
-    { header: 'Type' },
-    { header: 'Level', align: 'right' },
-    { header: 'Dict' },
-    { header: 'Checksum' },
+    ...settingColumns(strategy.inline),
     { header: 'Data bytes', align: 'right' },
     { header: 'Dict bytes', align: 'right' },
     { header: 'File bytes', align: 'right' },
@@ -226,6 +242,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
           { header: 'Format version', align: 'right' as const },
         ]
       : []),
+    ...(strategy.last ? [{ header: 'Strategy', align: 'right' as const }] : []),
   ]
   return { columns, rows }
 }
@@ -237,6 +254,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
 function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, csv: boolean): TableModel {
   const exact = csv || (opts.bytes ?? false)
   const wide = csv || (opts.wide ?? false)
+  const strategy = strategyColumn(report, csv)
   const rows: Cell[][] = []
   const mark = (noisy: boolean) => (!csv && noisy ? NOISY_MARK : '')
   let base: RecompressResult | undefined
@@ -244,7 +262,7 @@ function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, cs
     if (r.autoSkip === null) base = r
     const change = (v: number | undefined) => (v === undefined ? '' : signedPercent(v))
     const name = wide
-      ? [...settingCells(r), r.autoSkip ?? 'no skip']
+      ? [...settingCells(r, strategy.inline), r.autoSkip ?? 'no skip']
       : [r.autoSkip === null ? resultLabel(r, layoutFieldsShown(report.results)) : `↳ auto-skip ${r.autoSkip}`]
     rows.push([
       ...name,
@@ -256,14 +274,12 @@ function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, cs
       r.vsNoSkip ? `${mark(r.compressNoisy || (base?.compressNoisy ?? false))}${change(r.vsNoSkip.compressMs)}` : '',
       formatSize(r.dataBytes, exact),
       change(r.vsNoSkip?.dataBytes),
+      ...(strategy.last ? [r.strategy ?? ''] : []),
     ])
   }
   const columns: Column[] = wide
     ? [
-        { header: 'Type' },
-        { header: 'Level', align: 'right' },
-        { header: 'Dict' },
-        { header: 'Checksum' },
+        ...settingColumns(strategy.inline),
         { header: 'Auto-skip' },
         { header: 'Attempted', align: 'right' },
         { header: 'Skipped', align: 'right' },
@@ -272,6 +288,7 @@ function autoSkipModel(report: RecompressReport, opts: RecompressViewOptions, cs
         { header: 'CPU vs no skip', align: 'right' },
         { header: 'Data bytes', align: 'right' },
         { header: 'Bytes vs no skip', align: 'right' },
+        ...(strategy.last ? [{ header: 'Strategy', align: 'right' as const }] : []),
       ]
     : [
         { header: 'Setting' },

@@ -122,7 +122,7 @@ export function compressionOptionsProperty(o: TableWriterOptions): string {
   const parts = [
     'window_bits=-14',
     `level=${level}`,
-    `strategy=${o.strategy ?? 0}`,
+    `strategy=${o.strategy ?? COMPRESSION_DEFAULTS.strategy}`,
     `max_dict_bytes=${dictOn ? o.maxDictBytes : 0}`,
     `zstd_max_train_bytes=${o.dict === 'train' || o.dict === 'finalize' ? o.trainBytes : 0}`,
     'enabled=0',

@@ -546,6 +546,7 @@ export type MatrixNote =
   | { code: 'matrix-type-has-no-levels'; type: string }
   | { code: 'matrix-levels-out-of-range'; type: string; min: number; max: number; leftOut: number[]; defaultLevelKept: boolean }
   | { code: 'matrix-dict-mode-not-applicable'; type: string; modes: string[] }
+  | { code: 'matrix-strategy-without-zlib'; types: string[] }
 
 /** What a database's OPTIONS file and MANIFEST say that does not stop reading (db/options.ts, db/database.ts). */
 export type DatabaseNote =

@@ -137,6 +137,7 @@ describe('recompress table: 100 columns by default', () => {
       'Values',
       'Index compression',
       'Format version',
+      'Strategy',
     ])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
@@ -146,7 +147,9 @@ describe('recompress table: 100 columns by default', () => {
     // A small file: every compressed block round-tripped, so the speed is exact and the interval's bounds are empty.
     expect(finalize.slice(18, 21)).toEqual(['', '', String(r.blocksCompressed)])
     // The file's own blocks, as stored (no restart interval or value layout of their own), index compressed, its format_version.
-    expect(finalize.slice(21)).toEqual(['own', '', '', 'on', String(r.formatVersion)])
+    expect(finalize.slice(21, 26)).toEqual(['own', '', '', 'on', String(r.formatVersion)])
+    // No --compression-strategy (and zstd takes none): the Strategy column is empty.
+    expect(finalize.slice(26)).toEqual([''])
     expect(r.roundTripBlocks).toBe(r.blocksCompressed)
     expect(r.decompressInterval).toBeNull()
     expect(csv.some((c) => c.join(',').includes('~') || c[0].startsWith('verdict'))).toBe(false)

@@ -21,6 +21,12 @@ const SENTENCES: { [C in Note['code']]: [Extract<Note, { code: C }>, string][] }
   'matrix-dict-mode-not-applicable': [
     [{ code: 'matrix-dict-mode-not-applicable', type: 'lz4', modes: ['raw', 'train'] }, 'dictionary mode raw, train does not apply to lz4'],
   ],
+  'matrix-strategy-without-zlib': [
+    [
+      { code: 'matrix-strategy-without-zlib', types: ['zstd', 'lz4'] },
+      "--compression-strategy is zlib's deflate strategy, and no zlib type is evaluated: ignored (zstd, lz4 take none)",
+    ],
+  ],
   'options-section-skipped': [
     [
       { code: 'options-section-skipped', file: 'db/OPTIONS-5', line: 8, section: '[Future "x"]' },
