@@ -9,8 +9,11 @@
  * What is projected (`bytes`): the data blocks with their trailers plus the dictionary blocks, as
  * advise projects a level. A level whose files were all evaluated is exact; otherwise its files
  * are a sample (drawn at random, without replacement) and the level's bytes a ratio estimate over
- * them against the files' raw key and value bytes (their properties, known for every file), with
- * its 95% interval; the column family's interval adds the levels' variances.
+ * them against the files' data and dictionary blocks of today (known for every file from its
+ * properties and metaindex), with its 95% interval; the column family's interval adds the levels'
+ * variances. Today's stored bytes, not the raw key and value bytes: RocksDB cuts a level's files at
+ * a target size of compressed output, so their raw bytes vary with how well each compresses while a
+ * new block size moves every file's stored bytes by much the same share (docs/advise-reference.md).
  *
  * The read side, on the bottommost level (which serves most reads): a point lookup that misses
  * the block cache reads one data block (bytesReadPerLookup, compressed, with its trailer) and
@@ -23,6 +26,8 @@
 import { statSync } from 'node:fs'
 import { CompressionType, compressionShortName, compressionTypeFromOptionName, compressionTypeFromShortName } from '../format/compression-type.js'
 import { Property } from '../format/properties.js'
+import { COMPRESSION_DICT_BLOCK } from '../format/metaindex.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { type ColumnFamilyView, levelContext } from '../db/database.js'
 import { type ColumnFamilyOptions, compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
 import { bufferLimited } from '../decide/settings.js'
@@ -66,9 +71,9 @@ export interface BlockSizeOptions {
   jobs?: number
 }
 
-/** One file evaluated under every candidate: its raw bytes and each candidate's result. */
+/** One file evaluated under every candidate: its stored bytes today (todayBytes) and each candidate's result. */
 interface FileRun {
-  raw: number
+  today: number
   results: RecompressResult[]
 }
 
@@ -89,15 +94,20 @@ interface LevelFiles {
   bottommost: boolean
   setting: LevelCompression
   label: string
-  files: { path: string; raw: number }[]
+  files: { path: string; today: number }[]
 }
 
-/** A file's raw key + value bytes (rocksdb.raw.key.size + rocksdb.raw.value.size). */
-function rawBytes(path: string): number {
+/**
+ * A file's data blocks (rocksdb.data.size, trailers included) and dictionary block with its trailer
+ * today: what a projection counts, as the file stores it now (its size on disk without the property).
+ */
+function todayBytes(path: string): number {
   const t = openTable(path)
   try {
-    const k = t.properties.known
-    return Number(k.get(Property.RawKeySize) ?? 0) + Number(k.get(Property.RawValueSize) ?? 0)
+    const data = t.properties.known.get(Property.DataSize)
+    if (data === undefined) return t.fileSize
+    const dict = t.metaBlock(COMPRESSION_DICT_BLOCK)
+    return Number(data) + (dict ? dict.size + BLOCK_TRAILER_BYTES : 0)
   } finally {
     t.close()
   }
@@ -158,26 +168,26 @@ const storedOf = (r: RecompressResult) => r.dataBytes + r.dictBytes
 
 /**
  * A level's projection per candidate: exact when every file was evaluated; else the ratio
- * estimate over the sampled files (bytes against raw bytes), with its 95% interval and the
- * finite-population correction (files drawn without replacement).
+ * estimate over the sampled files (bytes against today's stored bytes), with its 95% interval and
+ * the finite-population correction (files drawn without replacement).
  */
 export function levelProjection(
   runs: FileRun[],
-  totalRaw: number,
+  totalToday: number,
   totalFiles: number,
   k: number,
 ): { estimate: number; variance: number; df: number; scale: number } {
   const c = runs.map((r) => storedOf(r.results[k]))
   if (runs.length === totalFiles) return { estimate: c.reduce((a, b) => a + b, 0), variance: 0, df: 0, scale: 1 }
-  const raws = runs.map((r) => r.raw)
-  const sumRaw = raws.reduce((a, b) => a + b, 0)
-  const ratio = c.reduce((a, b) => a + b, 0) / sumRaw
+  const xs = runs.map((r) => r.today)
+  const sumX = xs.reduce((a, b) => a + b, 0)
+  const ratio = c.reduce((a, b) => a + b, 0) / sumX
   const n = runs.length
-  const meanRaw = sumRaw / n
-  const s2 = n > 1 ? c.reduce((a, ci, i) => a + (ci - ratio * raws[i]) ** 2, 0) / (n - 1) : 0
+  const meanX = sumX / n
+  const s2 = n > 1 ? c.reduce((a, ci, i) => a + (ci - ratio * xs[i]) ** 2, 0) / (n - 1) : 0
   const fpc = 1 - n / totalFiles
-  const varRatio = n > 1 ? (fpc * s2) / (n * meanRaw * meanRaw) : 0
-  return { estimate: ratio * totalRaw, variance: varRatio * totalRaw * totalRaw, df: n - 1, scale: totalRaw / sumRaw }
+  const varRatio = n > 1 ? (fpc * s2) / (n * meanX * meanX) : 0
+  return { estimate: ratio * totalToday, variance: varRatio * totalToday * totalToday, df: n - 1, scale: totalToday / sumX }
 }
 
 /**
@@ -256,10 +266,10 @@ export async function adviseBlockSize(
       })
       continue
     }
-    const read: { path: string; raw: number }[] = []
+    const read: { path: string; today: number }[] = []
     for (const f of files) {
       try {
-        read.push({ path: f.path, raw: rawBytes(f.path) })
+        read.push({ path: f.path, today: todayBytes(f.path) })
       } catch (e) {
         return unreadable(cf.name, f.path, e)
       }
@@ -295,7 +305,7 @@ export async function adviseBlockSize(
       }
       const f = l.files[order[li][round]]
       try {
-        runs[li].push({ raw: f.raw, results: await evaluateFile(f.path, l, layouts, jobs) })
+        runs[li].push({ today: f.today, results: await evaluateFile(f.path, l, layouts, jobs) })
       } catch (e) {
         return unreadable(cf.name, f.path, e)
       }
@@ -327,7 +337,7 @@ export async function adviseBlockSize(
       interval(
         levelProjection(
           runs[li],
-          l.files.reduce((a, f) => a + f.raw, 0),
+          l.files.reduce((a, f) => a + f.today, 0),
           l.files.length,
           k,
         ),
@@ -340,8 +350,12 @@ export async function adviseBlockSize(
     let index = 0
     let blocks = 0
     for (const [li, l] of levels.entries()) {
-      const totalRaw = l.files.reduce((a, f) => a + f.raw, 0)
-      const p = levelProjection(runs[li], totalRaw, l.files.length, k)
+      const p = levelProjection(
+        runs[li],
+        l.files.reduce((a, f) => a + f.today, 0),
+        l.files.length,
+        k,
+      )
       estimate += p.estimate
       // Each level's own t quantile, summed in quadrature as the variances add.
       if (p.variance > 0) half += (t95(p.df) * Math.sqrt(p.variance)) ** 2

@@ -208,13 +208,13 @@ describe('decideBlockSize', () => {
 })
 
 describe('levelProjection: a level whose files were sampled', () => {
-  const run = (raw: number, bytes: number) => ({ raw, results: [{ dataBytes: bytes, dictBytes: 0 } as RecompressResult] })
+  const run = (today: number, bytes: number) => ({ today, results: [{ dataBytes: bytes, dictBytes: 0 } as RecompressResult] })
 
   it('every file evaluated: their sum, no interval', () => {
     expect(levelProjection([run(100, 40), run(300, 90)], 400, 2, 0)).toMatchObject({ estimate: 130, variance: 0 })
   })
 
-  it('a sample: the ratio estimate against raw bytes, its variance with the finite-population correction', () => {
+  it("a sample: the ratio estimate against today's stored bytes, its variance with the finite-population correction", () => {
     const runs = [run(100, 40), run(300, 90), run(200, 70)]
     const p = levelProjection(runs, 1200, 6, 0)
     const r = 200 / 600
