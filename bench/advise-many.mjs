@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const GNU_TIME = '/usr/bin/time'
 const DB_BENCH = '/usr/bin/db_bench'
 const TARGETS = { budgetSlack: 0.1, rssMB: 150, files: 3000 }

@@ -57,7 +57,7 @@ function usage(code) {
   --coverage-seeds LIST     also run advise with each of these seeds (e.g. 1,2,3,4) and print the
                             intervals' coverage pooled over every seed: the settings of one level
                             share their sample, so one run's pairs are not independent trials
-  --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.js)
+  --sstkit RUN_JS           the sstkit to run (default: this checkout's bin/run.cjs)
   --time-budget T           passed to advise (default: advise's own default)
   --advise-jobs N           passed to advise as --jobs (default: advise's own default)
   --jobs N                  recompress worker threads for the exhaustive run (default 2)
@@ -1038,7 +1038,7 @@ function ensureBuilt(build) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2))
-  const runJs = o.sstkit ?? join(ROOT, 'bin', 'run.js')
+  const runJs = o.sstkit ?? join(ROOT, 'bin', 'run.cjs')
   if (!o.sstkit) ensureBuilt(o.build)
   if (!existsSync(runJs)) throw new Error(`${runJs}: no such file`)
   const { dir, generation } = ensureDatabase(o)

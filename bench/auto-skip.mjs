@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const RUN_JS = join(resolve(HERE, '..'), 'bin', 'run.js')
+const RUN_JS = join(resolve(HERE, '..'), 'bin', 'run.cjs')
 const args = process.argv.slice(2)
 const opt = (n, d) => (args.includes(`--${n}`) ? args[args.indexOf(`--${n}`) + 1] : d)
 const size = opt('size', '64MB')

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const DEFAULT_FILE = join(HERE, 'data', 'inspect-200mb.sst')
 const TARGET_SECONDS = 1
 

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const REAL = join(ROOT, 'test', 'fixtures', 'real')
 const SRC = join(ROOT, 'src') + sep
 

@@ -16,7 +16,7 @@ import { generateSst } from './gen-sst.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const DEFAULT_FILE = join(HERE, 'data', 'inspect-200mb.sst')
 const SST_DUMP = '/usr/bin/sst_dump'
 const GNU_TIME = '/usr/bin/time'
@@ -37,7 +37,7 @@ function usage(code) {
   --only LIST     comma-separated subset of: startup,props,verify,verify-1,scan,scan-1,scan-hex,
                   sd-scan,sd-scan-hex,sd-check,sd-props,layout-summary
   --no-build      do not rebuild dist/ even if it is older than src/
-  --cli RUN_JS    time another sstkit build (path to its bin/run.js), e.g. a
+  --cli RUN_JS    time another sstkit build (path to its bin/run.cjs), e.g. a
                   copy of an older commit, for before/after comparisons
                   (implies --no-build)
   --baseline RUN_JS  also time another sstkit build on every sstkit command,

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { generateSst } from './gen-sst.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const RUN_JS = join(resolve(HERE, '..'), 'bin', 'run.js')
+const RUN_JS = join(resolve(HERE, '..'), 'bin', 'run.cjs')
 const SST_DUMP = '/usr/bin/sst_dump'
 const GNU_TIME = '/usr/bin/time'
 /** block_size 256 with 100-400-byte values: about one entry per block. */

@@ -34,7 +34,7 @@ import { generateSst } from './gen-sst.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const GNU_TIME = '/usr/bin/time'
 const TARGET_MB = 150
 
@@ -221,7 +221,7 @@ function generateSmallFile(f, path) {
 /** One run under GNU time: wall seconds, CPU seconds (user + sys, all threads), peak RSS MB, exit status. */
 function measure(argv, cmd = RUN_JS, limitS = timeoutS) {
   const t0 = performance.now()
-  // bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
+  // bin/run.cjs itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.cjs` would drop them).
   const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', cmd, ...argv], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',

@@ -56,8 +56,8 @@ function usage(code) {
   --codecs LIST   of lz4,zstd,snappy (default all)
   --blocks LIST   block sizes in KiB, of 4,16 (default both)
   --only LIST     command rows: ${COMMANDS.map((c) => c.key).join(',')}
-  --cli RUN_JS    time another sstkit build (its bin/run.js)
-  --baseline RUN_JS  also time this build (an earlier commit's bin/run.js) in the same rounds
+  --cli RUN_JS    time another sstkit build (its bin/run.cjs)
+  --baseline RUN_JS  also time this build (an earlier commit's bin/run.cjs or bin/run.js) in the same rounds
   --json          the results as JSON on stdout (progress on stderr)
   --regen         write the files again
   -h, --help      this text`
@@ -72,7 +72,7 @@ function parseArgs(argv) {
     codecs: ['lz4', 'zstd', 'snappy'],
     blocks: [4, 16],
     only: null,
-    cli: join(ROOT, 'bin', 'run.js'),
+    cli: join(ROOT, 'bin', 'run.cjs'),
     baseline: null,
     json: false,
     regen: false,

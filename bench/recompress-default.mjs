@@ -34,7 +34,8 @@ const out = `${db}-lz4`
 const file = existsSync(out) && tableFiles(out).length === 1 ? tableFiles(out)[0] : compactedTable(db, out)
 
 function run(checkout) {
-  const runJs = join(checkout, 'bin', 'run.js')
+  // the package's bin: run.cjs, or run.js in a checkout from before it
+  const runJs = existsSync(join(checkout, 'bin', 'run.cjs')) ? join(checkout, 'bin', 'run.cjs') : join(checkout, 'bin', 'run.js')
   const t0 = performance.now()
   const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', runJs, 'recompress', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 })
   const wall = (performance.now() - t0) / 1000

@@ -30,7 +30,7 @@ import { generateSst } from './gen-sst.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, '..')
-const RUN_JS = join(ROOT, 'bin', 'run.js')
+const RUN_JS = join(ROOT, 'bin', 'run.cjs')
 const SST_DUMP = '/usr/bin/sst_dump'
 const GNU_TIME = '/usr/bin/time'
 
@@ -133,7 +133,7 @@ function sstDumpRound() {
   }
   return out
 }
-// bin/run.js itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.js` would drop them).
+// bin/run.cjs itself, as a user runs it: its shebang's malloc and V8 settings apply (`node bin/run.cjs` would drop them).
 const roundsOut = []
 let report
 for (let i = 0; i < rounds; i++) {

@@ -41,8 +41,8 @@ function defaultFile() {
 
 const file = positional[0] ?? defaultFile()
 const work = mkdtempSync(join(tmpdir(), 'sstkit-bench-rewrite-'))
-// bin/run.js itself: its shebang sets the allocator and V8 options users run with.
-const sstkit = [join(ROOT, 'bin/run.js')]
+// bin/run.cjs itself: its shebang sets the allocator and V8 options users run with.
+const sstkit = [join(ROOT, 'bin/run.cjs')]
 
 /** Run under /usr/bin/time: wall seconds and peak RSS in MB; fails loudly on a non-zero exit. */
 function measure(argv) {

@@ -33,7 +33,7 @@ function usage(code) {
   --file PATH   the large SST (default bench/data/inspect-200mb.sst)
   --mid PATH    the SST for raw and recompress, whose outputs are large or slow
                 (default bench/data/layout-25k.sst)
-  --cli RUN_JS  time another sstkit build (path to its bin/run.js)
+  --cli RUN_JS  time another sstkit build (path to its bin/run.cjs)
   -h, --help    this text`
   ;(code ? process.stderr : process.stdout).write(text + '\n')
   process.exit(code)
@@ -126,7 +126,7 @@ function measureInterleaved(list, runs, devnull) {
 async function main() {
   const o = parseArgs(process.argv.slice(2))
   if (!existsSync(SST_DUMP)) throw new Error(`${SST_DUMP} not found (apt-get install -y rocksdb-tools)`)
-  const runJs = o.cli ?? join(ROOT, 'bin', 'run.js')
+  const runJs = o.cli ?? join(ROOT, 'bin', 'run.cjs')
   if (!existsSync(join(dirname(runJs), '..', 'dist', 'commands', 'sst-dump.js')))
     throw new Error(`no built sst-dump command beside ${runJs}: run npm run build`)
   const big = linked(o.file)

@@ -33,7 +33,7 @@ function parseArgs(argv) {
     } else fail(`unknown argument ${a}`)
   }
   if (!Number.isInteger(o.runs) || o.runs < 1) fail('--runs must be a positive integer')
-  if (o.clis.length === 0) o.clis.push(join(ROOT, 'bin', 'run.js'))
+  if (o.clis.length === 0) o.clis.push(join(ROOT, 'bin', 'run.cjs'))
   return o
 }
 

@@ -26,7 +26,9 @@
  * claims beyond the caller's limit; nothing here reads outside the buffers
  * it is given.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
+#endif
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
-// Compile native/*.c into dist/native/*.so with the system C compiler ($CC, else cc).
+// Compile native/*.c into dist/native/*.so, and native/addon/*.c into Node-API addons
+// dist/native/*.node (against the running node's headers), with the system C compiler ($CC, else cc).
 // Run by `npm run build`. Where no compiler works, sstkit still works: the code that
 // loads a library (src/verify/native.ts) falls back to its WebAssembly path, so
 // this says so in one line and exits 0. `--require` makes a failure an error (CI).
@@ -24,16 +25,29 @@ const extra = {
     ? { before: ['-I', join(zstdNapi, 'deps', 'zstd', 'lib')], after: [zstdArchive, '-Wl,--exclude-libs,ALL', '-lpthread'] }
     : { missing: `no ${zstdArchive.replace(`${dirname(zstdNapi)}/`, '')}` },
 }
+// Node-API's headers ship with node (<prefix>/include/node); the addon's napi_* symbols resolve
+// against the node binary that loads it.
+const nodeHeaders = join(dirname(process.execPath), '..', 'include', 'node')
+if (existsSync(join(nodeHeaders, 'node_api.h'))) extra['addon/sstkit.c'] = { before: ['-I', nodeHeaders] }
+else extra['addon/sstkit.c'] = { missing: `no node_api.h in ${nodeHeaders}`, addon: true }
+const sources = [
+  ...readdirSync(src).filter((f) => f.endsWith('.c')),
+  ...readdirSync(join(src, 'addon'))
+    .filter((f) => f.endsWith('.c'))
+    .map((f) => `addon/${f}`),
+]
 let failed = 0
-for (const name of readdirSync(src).filter((f) => f.endsWith('.c'))) {
+for (const name of sources) {
   const from = join(src, name)
-  const to = join(out, name.replace(/\.c$/, '.so'))
+  // An addon is optional: without it the kernel loads through koffi (src/codec/addon.ts).
+  const addon = name.startsWith('addon/')
+  const to = join(out, name.replace(/^addon\//, '').replace(/\.c$/, addon ? '.node' : '.so'))
   // Into a temporary name, then renamed: a process loading the library never sees half a file.
   const tmp = `${to}.${process.pid}.tmp`
   const more = extra[name] ?? {}
   if (more.missing) {
-    failed++
-    console.error(`native/${name} not built (${more.missing}): sstkit uses its JavaScript path instead`)
+    if (!addon) failed++
+    console.error(`native/${name} not built (${more.missing}): ${addon ? 'the kernel loads through koffi' : 'sstkit uses its JavaScript path instead'}`)
     continue
   }
   const args = [
@@ -58,7 +72,7 @@ for (const name of readdirSync(src).filter((f) => f.endsWith('.c'))) {
   } else {
     failed++
     const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n')[0]
-    console.error(`native/${name} not built (${why}): sstkit uses its portable path instead`)
+    console.error(`native/${name} not built (${why}): ${addon ? 'the kernel loads through koffi' : 'sstkit uses its portable path instead'}`)
   }
 }
 process.exit(failed && require ? 1 : 0)

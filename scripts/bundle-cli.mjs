@@ -2,7 +2,7 @@
 // ES modules in dist/bundle/, so that a command starts by compiling a handful of files instead
 // of ~180 CommonJS and ES modules (bench/README.md, "Start-up": each step and its numbers).
 // Run by `npm run build` after tsc; `oclif.commands` and `oclif.hooks` in package.json point here,
-// and bin/run.js imports oclif's execute from dist/bundle/_oclif.js.
+// and bin/run.cjs imports oclif's execute from dist/bundle/_oclif.js.
 //
 //   node scripts/bundle-cli.mjs            (META=FILE also writes esbuild's metafile to FILE)
 //
@@ -17,9 +17,9 @@
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
 // - `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and
-//   the `sst-dump` drop-in, which bin/run.js runs without oclif, are one file each (`_props.js`,
+//   the `sst-dump` drop-in, which bin/run.cjs runs without oclif, are one file each (`_props.js`,
 //   `_verify.js`, `_scan.js`, `_sst-dump.js`: builds without splitting): they share no module with the commands.
-// - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.js turns them on for --debug.
+// - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.cjs turns them on for --debug.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -44,7 +44,7 @@ const OCLIF_ENTRY = 'sstkit-oclif-entry'
  * - packages oclif requires when it loads but uses only for help, spinners, globbing (no
  *   manifest), config files or error rendering; the real one is required from oclif's own
  *   node_modules;
- * - Node built-ins that only some commands use (bin/run.js's shebang sets a V8 flag, so Node's
+ * - Node built-ins that only some commands use (bin/run.cjs's shebang sets a V8 flag, so Node's
  *   built-ins are compiled without their code cache: ~2 ms each for these at start-up).
  * Correct if one of them is used on a path not foreseen (it is then loaded as without a bundle);
  * it only saves their compile and load on the paths that do not.
@@ -151,7 +151,7 @@ const distModules = {
   name: 'sstkit-dist',
   setup(b) {
     b.onResolve({ filter: new RegExp(`^${OCLIF_ENTRY}$`) }, () => ({ path: OCLIF_ENTRY, namespace: OCLIF_ENTRY }))
-    // bin/run.js's entry: oclif's execute, from the same oclif chunk the commands use.
+    // bin/run.cjs's entry: oclif's execute, from the same oclif chunk the commands use.
     b.onLoad({ filter: /.*/, namespace: OCLIF_ENTRY }, () => ({
       contents: "export { execute } from '@oclif/core'",
       resolveDir: root,
@@ -224,10 +224,10 @@ const options = {
 }
 const result = await build({ ...options, entryPoints, splitting: true })
 // `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and the drop-in without oclif
-// (bin/run.js): one file each, sharing no chunk with the commands, since a module costs its
+// (bin/run.cjs): one file each, sharing no chunk with the commands, since a module costs its
 // resolution (~0.5 ms each) on top of its compile (the drop-in's 20 chunks and the modules its
 // check and scan import: ~0.04 s of CPU of a 64 MB check).
-// They are CommonJS (`.cjs`), which bin/run.js compiles as a vm.Script with V8's cached data of
+// They are CommonJS (`.cjs`), which bin/run.cjs compiles as a vm.Script with V8's cached data of
 // the code a run of it compiled (written below): Node 20 has no compile cache for modules, and
 // compiling them was ~20 ms of CPU of props' ~30 after node's start (commit 3ce6428, 2026-12-06).
 const plainOptions = {
@@ -241,9 +241,9 @@ const props = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'ent
 const verify = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
 const sstDump = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' }] })
 const scan = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'scan-main.js'), out: '_scan' }] })
-// bin/run.js's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
+// bin/run.cjs's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
 await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.js'), out: '_early-workers' }] })
-// The sizes from which verify and the drop-in start a worker, for bin/run.js to start it before the
+// The sizes from which verify and the drop-in start a worker, for bin/run.cjs to start it before the
 // command loads: read from their owners (src/verify/verify.ts, src/sstdump/sequential.ts), not copied.
 const { WORKERS_FROM_BYTES } = await import(join(dist, 'verify', 'verify.js'))
 const { PARALLEL_THRESHOLD, CHECK_PARALLEL_THRESHOLD } = await import(join(dist, 'sstdump', 'sequential.js'))
@@ -251,7 +251,7 @@ const sizes = { verify: WORKERS_FROM_BYTES, sstDump: PARALLEL_THRESHOLD, sstDump
 writeFileSync(join(out, '_early-worker-sizes.json'), `${JSON.stringify(sizes)}\n`)
 // The workers: one file each, no splitting (a worker shares no module with the thread that starts it).
 const workers = await build({ ...options, entryPoints: WORKERS })
-// Each plain entry's code cache: what a run on the sample file compiled (bin/run.js writes it at
+// Each plain entry's code cache: what a run on the sample file compiled (bin/run.cjs writes it at
 // exit under SSTKIT_WRITE_CODE_CACHE). A cache another Node rejects costs nothing but the compile.
 const sample = join(root, 'examples', 'sample.sst')
 for (const args of [
@@ -260,7 +260,7 @@ for (const args of [
   ['scan', sample],
   ['sst-dump', `--file=${sample}`, '--command=scan'],
 ]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, SSTKIT_WRITE_CODE_CACHE: '1' },
   })

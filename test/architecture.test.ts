@@ -41,7 +41,7 @@ const LAYERS: Record<string, number> = {
   ci: 12,
   // the drop-in prints through scan's WebAssembly block printer and parallel driver
   sstdump: 13,
-  // command lines bin/run.js runs without oclif, their work shared with the oclif command
+  // command lines bin/run.cjs runs without oclif, their work shared with the oclif command
   entry: 13,
   commands: 14,
 }

@@ -47,7 +47,7 @@ export interface CliResult {
 /** Run the built `sstkit` binary (as users do). */
 export function sstkit(args: string[], opts: { input?: string; env?: Record<string, string>; timeout?: number } = {}): CliResult {
   assertFreshBuild()
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.cjs'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     input: opts.input,

@@ -23,6 +23,8 @@ import { collectYoungGarbage } from '../util/garbage.js'
 import { addBlock, addCertainBlock, emptySums } from '../decide/estimate.js'
 import type { SampleSums, SettingSpec } from '../types/advice.js'
 import { blockDraw } from './sampling.js'
+import { equalBytes } from '../format/coding.js'
+import { zstdDictionaryId } from '../table/compression-dict.js'
 import { acceptanceOf, bufferLimited, dictionaryOptionsOf, typeByte } from '../decide/settings.js'
 
 const TRAILER_BYTES = BLOCK_TRAILER_BYTES
@@ -61,13 +63,79 @@ export interface FileTask {
    */
   timing?: { rates: number; bytesPerRate: number }
   /** The file's dictionaries, built once by a `dictionariesOnly` task and handed to every later task of the file. */
-  dictionaries?: FileDictionaries
+  dictionaries?: KeptDictionaries
   /** Only build the dictionaries the settings need (what RocksDB's builder would make for this file). */
   dictionariesOnly?: boolean
 }
 
 /** A file's dictionaries by kind (raw, train, finalize/LEVEL), with the time each took to build. */
 export type FileDictionaries = Record<string, BuiltDictionary>
+
+/**
+ * A dictionary kept as what it does not share with another of its file's (`of`, kept whole): `head`,
+ * then the first `length - head.length` bytes of that one.
+ */
+export interface SharedDictionary {
+  head: Uint8Array
+  of: string
+  length: number
+  ms: number
+  sampleBytes: number
+}
+
+/** A file's dictionaries as kept between rounds and handed to tasks (keepDictionaries). */
+export type KeptDictionaries = Record<string, BuiltDictionary | SharedDictionary>
+
+/** The longest head a dictionary shares the rest of another's after (a finalized dictionary's entropy tables: ~160 bytes). */
+const MAX_SHARED_HEAD = 4096
+
+/**
+ * A file's dictionaries kept small: a finalized dictionary is its entropy tables before the file's
+ * samples, which are the raw dictionary's first bytes, so it is kept as its tables and a reference.
+ * The default matrix's seven dictionaries of a file take ~33 KB so instead of ~112 KB, the bytes the
+ * engine keeps between rounds on the main thread. Exact: unpackDictionaries gives the same bytes.
+ */
+export function keepDictionaries(built: FileDictionaries): KeptDictionaries {
+  // Bases: dictionaries of raw content (no zstd dictionary magic), kept whole.
+  const bases = Object.entries(built).filter(([, d]) => d.bytes.length > 0 && zstdDictionaryId(d.bytes) === 0)
+  const kept: KeptDictionaries = {}
+  for (const [key, d] of Object.entries(built)) {
+    const shared = bases.some(([k]) => k === key) ? null : sharedWith(d, bases)
+    kept[key] = shared ?? d
+  }
+  return kept
+}
+
+/** `d` as a head and the start of one of `bases`, when most of it is that. */
+function sharedWith(d: BuiltDictionary, bases: [string, BuiltDictionary][]): SharedDictionary | null {
+  const b = d.bytes
+  for (const [of, base] of bases) {
+    const first = base.bytes[0]
+    for (let h = 0; h < Math.min(MAX_SHARED_HEAD, b.length >> 1); h++) {
+      if (b[h] !== first || b.length - h > base.bytes.length) continue
+      if (equalBytes(b.subarray(h), base.bytes.subarray(0, b.length - h)))
+        return { head: b.slice(0, h), of, length: b.length, ms: d.ms, sampleBytes: d.sampleBytes }
+    }
+  }
+  return null
+}
+
+/** The dictionaries keepDictionaries kept, whole again. */
+export function unpackDictionaries(kept: KeptDictionaries): FileDictionaries {
+  const out: FileDictionaries = {}
+  for (const [key, d] of Object.entries(kept)) {
+    if (!('head' in d)) {
+      out[key] = d
+      continue
+    }
+    const base = kept[d.of] as BuiltDictionary
+    const bytes = new Uint8Array(d.length)
+    bytes.set(d.head)
+    bytes.set(base.bytes.subarray(0, d.length - d.head.length), d.head.length)
+    out[key] = { bytes, ms: d.ms, sampleBytes: d.sampleBytes }
+  }
+  return out
+}
 
 export interface FileTaskResult {
   sums: Record<number, SampleSums>
@@ -109,7 +177,7 @@ export function dictKey(s: SettingSpec): string {
 
 /** The dictionaries the task's settings need: handed over by the task, else built from the file as RocksDB's builder would. */
 function dictionariesFor(table: Table, task: FileTask): Map<string, BuiltDictionary> {
-  const built = new Map(Object.entries(task.dictionaries ?? {}))
+  const built = new Map(Object.entries(unpackDictionaries(task.dictionaries ?? {})))
   const wanted = task.settings.filter((x) => x.spec.dict !== 'none' && !built.has(dictKey(x.spec)))
   // Settings that share dictionary options share the buffered blocks' samples.
   const byOptions = new Map<string, { spec: SettingSpec }[]>()

@@ -3,7 +3,7 @@
  * with their interval (files left unread included), the timings, and how wide the intervals still are.
  */
 import { emptySums, regressionEstimate, relativeHalfWidth, timing, withUnreadFiles } from '../decide/estimate.js'
-import type { FileDictionaries } from './evaluate.js'
+import type { KeptDictionaries } from './evaluate.js'
 import type { Interval, SampleSums, SettingEstimate, SettingSpec, StopReason, Timing } from '../types/advice.js'
 import { compressionNames, type LevelGroup, levelTotals, MIN_SPREAD_FILES } from './population.js'
 import { sameSetting, withRunOptions } from '../decide/settings.js'
@@ -26,7 +26,7 @@ export interface GroupState {
   blocks: number
   msPerBlock: number | null
   /** Each file's dictionaries (by file index), built once in the first round. */
-  fileDicts: Map<number, FileDictionaries>
+  fileDicts: Map<number, KeptDictionaries>
   /** Per file read (by index) and setting: its sampled sums, for the spread between files when some were left unread. */
   fileSums: Map<number, FileSums[]>
   /** Per file read: whether this run (its shard) evaluates it. */

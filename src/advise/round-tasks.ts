@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os'
 import { zstdLevel } from '../codec/setting.js'
 import { addTimings, mergeSums } from '../decide/estimate.js'
 import { nominalDictionaryMs } from '../decide/nominal.js'
-import { dictKey, type FileTask, type FileTaskResult } from './evaluate.js'
+import { dictKey, type FileTask, type FileTaskResult, keepDictionaries } from './evaluate.js'
 import type { Advice, SettingSpec } from '../types/advice.js'
 import type { AdvisePool } from './pool.js'
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
@@ -15,7 +15,10 @@ import type { MeasuredCosts } from './plan.js'
 import type { AdviseOptions } from './engine-options.js'
 import { estimateOf, type GroupState, MIN_TIMED_INPUT, todayOf } from './level-estimate.js'
 
-/** Dictionaries kept between the rounds of a run, at most (bytes); beyond, a file's are built again when its blocks are. */
+/**
+ * Dictionaries kept between the rounds of a run, at most (bytes as built); beyond, a file's are built
+ * again when its blocks are. Kept shared (keepDictionaries), they take about a third of it.
+ */
 const RETAINED_DICT_BYTES = 24 << 20
 
 /** Relative cost of a setting, for dealing settings to lanes of similar work. */
@@ -158,7 +161,7 @@ export async function buildDictionaries(st: GroupState, run: Run, indices: numbe
     const dicts = r.dictionaries ?? {}
     const size = Object.values(dicts).reduce((a, d) => a + d.bytes.length, 0)
     if (run.costs.retainedDictBytes + size <= RETAINED_DICT_BYTES) {
-      st.fileDicts.set(files[k].fi, dicts)
+      st.fileDicts.set(files[k].fi, keepDictionaries(dicts))
       run.costs.retainedDictBytes += size
     }
     const own = st.settings.map(() => 0)

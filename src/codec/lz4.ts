@@ -9,6 +9,7 @@
  * LZ4_decompress_safe_usingDict.
  */
 import type { LibraryHandle } from 'koffi'
+import { ADDON_MISSING_LIBRARY, kernelAddon } from './addon.js'
 import { copyToNative, koffi, loadLibrary } from './native.js'
 import { allocOutput, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -62,12 +63,15 @@ function lz4(): Lz4Api {
 /** Decode an LZ4 block into exactly `size` bytes of space. */
 export function lz4Decompress(src: Uint8Array, size: number, dictionary?: Uint8Array, scratch?: Scratch): Uint8Array {
   if (size > LZ4_MAX_SIZE || src.length > LZ4_MAX_SIZE) throw new Error(`size ${size} is beyond LZ4's limit`)
-  const f = lz4()
   const dst = scratch ? scratchBytes(scratch, size) : allocOutput(size)
-  const n: number =
-    dictionary && dictionary.length > 0
-      ? f.decompressSafeUsingDict(src, dst, src.length, size, dictionary, dictionary.length)
-      : f.decompressSafe(src, dst, src.length, size)
+  const dict = dictionary && dictionary.length > 0 ? dictionary : null
+  // The kernel's addon decodes with the same liblz4, without loading koffi (a reader's index block, say).
+  const addon = kernelAddon()
+  let n = addon ? addon.lz4Decompress(src, dst, dict) : ADDON_MISSING_LIBRARY
+  if (n === ADDON_MISSING_LIBRARY) {
+    const f = lz4()
+    n = dict ? f.decompressSafeUsingDict(src, dst, src.length, size, dict, dict.length) : f.decompressSafe(src, dst, src.length, size)
+  }
   // LZ4 reports -(position of the error + 1); it also fails when the output
   // would not fit in `size` bytes, which it does not distinguish.
   if (n < 0) throw new Error(`malformed input or output larger than ${size} bytes (error at input byte ${-n - 1})`)

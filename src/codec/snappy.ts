@@ -11,6 +11,7 @@
  * port) gives other, slightly larger ones. The package is the fallback.
  */
 import { createRequire } from 'node:module'
+import { ADDON_MISSING_LIBRARY, kernelAddon } from './addon.js'
 import { koffi } from './native.js'
 import { allocOutput, plainBytes, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -73,6 +74,16 @@ export function snappyBackend(): string {
  * result is a view into the scratch buffer, valid until its next use.
  */
 export function snappyDecompress(src: Uint8Array, declared?: number, scratch?: Scratch): Uint8Array {
+  // The kernel's addon decodes with the same libsnappy, without loading koffi.
+  const addon = nativeFn === undefined && declared !== undefined && !process.env.SSTKIT_NO_NATIVE_SNAPPY ? kernelAddon() : null
+  if (addon && declared !== undefined) {
+    const out = scratch ? scratchBytes(scratch, declared) : allocOutput(declared)
+    const n = addon.snappyUncompress(src, out)
+    if (n !== ADDON_MISSING_LIBRARY) {
+      if (n < 0) throw new Error(n === -2 ? 'output larger than its preamble declares' : 'corrupt input')
+      return n === out.length ? out : out.subarray(0, n)
+    }
+  }
   if (nativeFn === undefined) nativeFn = loadNative()
   if (nativeFn && declared !== undefined) {
     const out = scratch ? scratchBytes(scratch, declared) : allocOutput(declared)

@@ -1,6 +1,6 @@
 /**
  * The native kernel (native/verify-kernel.c, built into dist/native by
- * scripts/build-native.mjs, loaded through koffi). NativeBlockChecker is the
+ * scripts/build-native.mjs, loaded as a Node-API addon, else through koffi). NativeBlockChecker is the
  * BlockChecker (block-checker.ts) that checks a chunk of data blocks in one
  * call: checksum, decompression (none, Snappy, ZSTD, LZ4/LZ4HC, with the
  * table's dictionary as codec/compression.ts uses it), block footer and restart
@@ -17,6 +17,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../codec/compression.js'
+import { kernelAddon } from '../codec/addon.js'
 import { koffi } from '../codec/native.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import type { BlockLayout } from '../format/block.js'
@@ -121,6 +122,17 @@ let loaded:
 const LIBRARY = new URL('../../dist/native/verify-kernel.so', import.meta.url)
 
 function load(): typeof loaded {
+  const addon = kernelAddon()
+  if (addon) {
+    return {
+      call: addon.verifyBlocks as VerifyBlocksCall,
+      decode: addon.decodeBlocks as DecodeBlocksCall,
+      across: addon.verifyAcross as VerifyAcrossCall,
+      indexWalk: addon.indexWalk as IndexWalkCall,
+      dictionaryId: addon.dictionaryId,
+      abilities: abilitiesOf(addon.init()),
+    }
+  }
   const path = fileURLToPath(LIBRARY)
   if (!existsSync(path)) return null
   try {
@@ -139,13 +151,16 @@ function load(): typeof loaded {
       'int32_t sstkit_index_walk(const uint8_t *block, double entriesEnd, double numRestarts, int32_t deltaValues, void *state, void *prevKey, int32_t maxBlocks, double maxBytes, void *handles, void *keys, int32_t keysFrom, int32_t keysCapacity, void *keyEnds)',
     ) as IndexWalkCall
     const dictionaryId = lib.func('uint32_t sstkit_verify_dictionary_id(void)') as () => number
-    const bits = init()
-    const abilities = { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0, zstd: (bits & 8) !== 0, lz4: (bits & 16) !== 0 }
-    return { call, decode, across, indexWalk, dictionaryId, abilities }
+    return { call, decode, across, indexWalk, dictionaryId, abilities: abilitiesOf(init()) }
   } catch {
     // not loadable here (another platform's build): the WebAssembly path does the work
     return null
   }
+}
+
+/** sstkit_verify_init's bits: 1 libxxhash, 2 libsnappy, 4 CRC32C instructions, 8 libzstd, 16 liblz4. */
+function abilitiesOf(bits: number): NativeVerifyAbilities {
+  return { xxh3: (bits & 1) !== 0, snappy: (bits & 2) !== 0, crc32c: (bits & 4) !== 0, zstd: (bits & 8) !== 0, lz4: (bits & 16) !== 0 }
 }
 
 /** What the native kernel can do here, or null when it is not available. */

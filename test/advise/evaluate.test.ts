@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { evaluateFile } from '../../src/advise/evaluate.js'
+import { evaluateFile, keepDictionaries, unpackDictionaries } from '../../src/advise/evaluate.js'
 import { spec } from '../../src/decide/settings.js'
 import { recompressFile } from '../../src/recompress/engine.js'
 import { parseTypes } from '../../src/recompress/config.js'
@@ -44,4 +44,42 @@ describe('advise evaluates a block exactly as the exhaustive recompress does', (
       }
     })
   }
+})
+
+describe("a file's dictionaries kept between rounds", () => {
+  it("are kept shared (a finalized dictionary as its tables and the raw one's start), come back byte for byte, and evaluate the same", () => {
+    const file = join(ROOT, 'examples/sample.sst')
+    const settings = [
+      spec('zstd', 1, 'finalize', false),
+      spec('zstd', 3, 'finalize', false),
+      spec('zstd', 12, 'finalize', false),
+      spec('zstd', 3, 'raw', false),
+      spec('zstd', 3, 'train', false),
+    ]
+    const built = evaluateFile(wholeFileTask(file, settings, { dict: DICT, rateHigh: 0, dictionariesOnly: true })).dictionaries!
+    expect(Object.keys(built).sort()).toEqual(['finalize/1', 'finalize/12', 'finalize/3', 'raw', 'train'])
+    const kept = keepDictionaries(built)
+    for (const key of ['finalize/1', 'finalize/3', 'finalize/12']) {
+      const k = kept[key]
+      expect('head' in k && k.of, key).toBe('raw')
+      expect('head' in k && k.head.length, key).toBeLessThan(1024)
+    }
+    expect('head' in kept.raw || 'head' in kept.train).toBe(false)
+    const back = unpackDictionaries(structuredClone(kept))
+    for (const [key, d] of Object.entries(built)) {
+      expect(Buffer.from(back[key].bytes).equals(Buffer.from(d.bytes)), key).toBe(true)
+      expect(back[key].ms).toBe(d.ms)
+      expect(back[key].sampleBytes).toBe(d.sampleBytes)
+    }
+    const bytes = (x: Record<string, { bytes?: Uint8Array; head?: Uint8Array }>) =>
+      Object.values(x).reduce((a, d) => a + (d.bytes ?? d.head ?? new Uint8Array(0)).length, 0)
+    expect(bytes(kept)).toBeLessThan(bytes(built) / 2)
+    const own = evaluateFile(wholeFileTask(file, settings, { dict: DICT }))
+    const given = evaluateFile(wholeFileTask(file, settings, { dict: DICT, dictionaries: structuredClone(kept) }))
+    for (const id of settings.keys()) {
+      expect(given.sums[id].sumC, settings[id].label).toBe(own.sums[id].sumC)
+      expect(given.sums[id].n).toBe(own.sums[id].n)
+      expect(given.dictBytes[id]).toBe(own.dictBytes[id])
+    }
+  })
 })

@@ -1,5 +1,5 @@
 /**
- * Workers bin/run.js starts before the command loads (src/util/early-workers.ts): a pool adopts
+ * Workers bin/run.cjs starts before the command loads (src/util/early-workers.ts): a pool adopts
  * one and it works as one it started itself; one nobody adopts keeps no process alive.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Running a command that bin/run.js may take without oclif (props, verify), and the same command
+ * Running a command that bin/run.cjs may take without oclif (props, verify), and the same command
  * line through oclif, as a user's shell would: the two test files of those plain paths share it.
  */
 import { spawnSync } from 'node:child_process'
@@ -21,7 +21,7 @@ export interface PlainRun {
 export function plainPathRunner(command: string, home: string, timeoutMs: number) {
   const run = (args: string[], env: Record<string, string> = {}): PlainRun => {
     assertFreshBuild()
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), command, ...args], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.cjs'), command, ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },

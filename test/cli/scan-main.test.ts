@@ -1,5 +1,5 @@
 /**
- * `scan [--hex] PATH...` runs without oclif (bin/run.js, src/entry/scan-main.ts): which command
+ * `scan [--hex] PATH...` runs without oclif (bin/run.cjs, src/entry/scan-main.ts): which command
  * lines take that path, and that what it prints, on stdout and stderr, and its exit code are
  * oclif's for the same command line (oclif forced by DEBUG, which the plain path leaves to oclif).
  */
@@ -73,7 +73,7 @@ describe('scan without oclif prints what oclif prints', () => {
 
   it('a reader that goes away (EPIPE): exits quietly, as oclif does', () => {
     const piped = (env: Record<string, string>) =>
-      spawnSync('bash', ['-c', `set -o pipefail; "$0" bin/run.js scan "$1" | head -c 1 >/dev/null`, process.execPath, REAL], {
+      spawnSync('bash', ['-c', `set -o pipefail; "$0" bin/run.cjs scan "$1" | head -c 1 >/dev/null`, process.execPath, REAL], {
         cwd: ROOT,
         encoding: 'utf8',
         env: { ...userEnv, HOME: home, FORCE_COLOR: '0', ...env },
@@ -87,9 +87,8 @@ describe('scan without oclif prints what oclif prints', () => {
   it('loads no oclif on the plain path, and oclif otherwise', () => {
     const loaded = (args: string[], env: Record<string, string>) => run(args, { ...env, NODE_DEBUG: 'esm' }).stderr
     const plain = loaded(['examples/sample.sst'], {})
-    // The plain bundle (_scan.cjs) is compiled by bin/run.js from its code cache: the ESM loader loads bin/run.js alone.
-    expect(plain).toContain('bin/run.js')
-    expect(plain).not.toContain('dist/bundle/')
+    // The plain bundle (_scan.cjs) is compiled by bin/run.cjs from its code cache: the ESM loader loads nothing.
+    expect(plain).not.toContain('ESM')
     expect(loaded(['--limit', '1', 'examples/sample.sst'], {})).toContain('dist/bundle/_oclif.js')
   })
 })

@@ -1,5 +1,5 @@
 /**
- * What `sstkit props` loads (bin/run.js and the bundle scripts/bundle-cli.mjs writes): oclif and
+ * What `sstkit props` loads (bin/run.cjs and the bundle scripts/bundle-cli.mjs writes): oclif and
  * sstkit from dist/bundle/, and none of what props does not use. A static import added somewhere
  * (a codec's built-in, a UI package) would load it for every command again; see bench/README.md,
  * "Start-up", for what each one costs.
@@ -39,7 +39,7 @@ function loadedBy(args: string[]): Loaded {
   const recorder = join(dir, 'recorder.cjs')
   const out = join(dir, `loaded-${args.join('-').replace(/\W+/g, '_')}.json`)
   writeFileSync(recorder, RECORDER)
-  const r = spawnSync(process.execPath, ['--require', recorder, join(ROOT, 'bin/run.js'), ...args], {
+  const r = spawnSync(process.execPath, ['--require', recorder, join(ROOT, 'bin/run.cjs'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...userEnv, SSTKIT_LOADED: out, FORCE_COLOR: '0' },
@@ -57,8 +57,8 @@ describe('sstkit props start-up', () => {
     expect(props.stdout).toContain('BlockBasedTable, format_version 5, checksum kCRC32c')
   })
 
-  it('compiles no CommonJS file: oclif is in the bundle, and the CRC32C addon is not loaded for a few KiB', () => {
-    expect(props.files).toEqual([])
+  it('compiles no CommonJS file but the entry: oclif is in the bundle, and the CRC32C addon is not loaded for a few KiB', () => {
+    expect(props.files).toEqual([join(ROOT, 'bin/run.cjs')])
   })
 
   it('loads none of the built-ins only other commands use', () => {
@@ -96,7 +96,7 @@ describe('sstkit sst-dump start-up', () => {
     )
     const register = join(dir, 'register.mjs')
     writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(`file://${hooks}`)})\n`)
-    const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin/run.js'), ...args], {
+    const r = spawnSync(process.execPath, ['--import', register, join(ROOT, 'bin/run.cjs'), ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...userEnv, FORCE_COLOR: '0' },
@@ -109,10 +109,33 @@ describe('sstkit sst-dump start-up', () => {
     const r = esModulesOf(['sst-dump', '--file=examples/sample.sst', '--show_properties', '--command=none'])
     expect(r.status).toBe(0)
     expect(r.stdout).toContain('Table Properties:')
-    // dist/bundle/_sst-dump.cjs is compiled by bin/run.js from its code cache: the ESM loader loads bin/run.js alone.
-    expect(r.urls.some((u) => u.endsWith('/bin/run.js'))).toBe(true)
+    // dist/bundle/_sst-dump.cjs is compiled by bin/run.cjs from its code cache: the ESM loader loads no module of sstkit's.
+    expect(r.urls.filter((u) => u.includes('/bin/') && !u.endsWith('/bin/run.cjs'))).toEqual([])
     expect(r.urls.filter((u) => u.includes('/dist/bundle/'))).toEqual([])
     // The control: a command that goes through oclif loads it (plain `props` no longer does: props-main.test.ts).
     expect(esModulesOf(['layout', '--summary', 'examples/sample.sst']).urls.some((u) => u.endsWith('/dist/bundle/_oclif.js'))).toBe(true)
+  })
+})
+
+describe("bin/run.js, oclif's usual entry", () => {
+  it("runs sstkit as bin/run.cjs (package.json's bin) does, byte for byte", () => {
+    const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    expect(pjson.bin.sstkit).toBe('./bin/run.cjs')
+    for (const args of [
+      ['--version'],
+      ['props', 'examples/sample.sst'],
+      ['verify', 'examples/sample.sst'],
+      ['layout', '--summary', 'examples/sample.sst'],
+      ['scna'],
+    ]) {
+      const [viaJs, viaCjs] = ['bin/run.js', 'bin/run.cjs'].map((entry) =>
+        spawnSync(process.execPath, [join(ROOT, entry), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...userEnv, FORCE_COLOR: '0' }, timeout: 60_000 }),
+      )
+      expect({ status: viaJs.status, stdout: viaJs.stdout, stderr: viaJs.stderr }, args.join(' ')).toEqual({
+        status: viaCjs.status,
+        stdout: viaCjs.stdout,
+        stderr: viaCjs.stderr,
+      })
+    }
   })
 })

@@ -1,0 +1,270 @@
+/*
+ * The native kernel (../verify-kernel.c) as a Node-API addon: loaded with process.dlopen, where
+ * koffi's own load cost ~8 ms of CPU of each process (of verify's ~40 ms after node's start on a
+ * small file; measured in bench/README.md, "Start-up"). Each function takes the arguments the
+ * koffi declarations in src/verify/native.ts take, in that order: numbers, and typed arrays (or
+ * null) for pointers, which are passed as they are (no copy).
+ *
+ * Built by scripts/build-native.mjs into dist/native/sstkit.node against the running node's
+ * headers; where it is not built, src/codec/addon.ts returns null and koffi loads the kernel.
+ */
+#include <node_api.h>
+
+#include "../verify-kernel.c"
+
+#define MAX_ARGS 20
+
+/* Where an empty typed array points (V8 may give it no backing store): not NULL, never read or written. */
+static double empty_backing;
+
+/* The pointer of a typed array or ArrayBuffer argument (null and undefined: NULL); *ok = 0 for anything else. */
+static void *pointer_of(napi_env env, napi_value v, int *ok) {
+  napi_valuetype type;
+  if (napi_typeof(env, v, &type) != napi_ok) return (*ok = 0), NULL;
+  if (type == napi_null || type == napi_undefined) return NULL;
+  bool is;
+  if (napi_is_typedarray(env, v, &is) == napi_ok && is) {
+    void *data = NULL;
+    if (napi_get_typedarray_info(env, v, NULL, NULL, &data, NULL, NULL) != napi_ok) *ok = 0;
+    return data ? data : &empty_backing;
+  }
+  if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
+    void *data = NULL;
+    if (napi_get_arraybuffer_info(env, v, &data, NULL) != napi_ok) *ok = 0;
+    return data ? data : &empty_backing;
+  }
+  *ok = 0;
+  return NULL;
+}
+
+static double number_of(napi_env env, napi_value v, int *ok) {
+  double d = 0;
+  if (napi_get_value_double(env, v, &d) != napi_ok) *ok = 0;
+  return d;
+}
+
+static int32_t int_of(napi_env env, napi_value v, int *ok) {
+  int32_t i = 0;
+  if (napi_get_value_int32(env, v, &i) != napi_ok) *ok = 0;
+  return i;
+}
+
+static uint32_t uint_of(napi_env env, napi_value v, int *ok) {
+  uint32_t u = 0;
+  if (napi_get_value_uint32(env, v, &u) != napi_ok) *ok = 0;
+  return u;
+}
+
+/* The call's arguments: exactly `want` of them, else a TypeError (a caller's bug, not a file's). */
+static int arguments_of(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = MAX_ARGS;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != want) {
+    napi_throw_type_error(env, NULL, "sstkit addon: wrong number of arguments");
+    return 0;
+  }
+  return 1;
+}
+
+static napi_value int_result(napi_env env, int ok, int32_t value) {
+  napi_value r;
+  if (!ok) {
+    napi_throw_type_error(env, NULL, "sstkit addon: an argument of the wrong type");
+    return NULL;
+  }
+  napi_create_int32(env, value, &r);
+  return r;
+}
+
+static napi_value uint_result(napi_env env, uint32_t value) {
+  napi_value r;
+  napi_create_uint32(env, value, &r);
+  return r;
+}
+
+static napi_value verify_init(napi_env env, napi_callback_info info) {
+  (void)info;
+  return int_result(env, 1, sstkit_verify_init());
+}
+
+static napi_value dictionary_id(napi_env env, napi_callback_info info) {
+  (void)info;
+  return uint_result(env, sstkit_verify_dictionary_id());
+}
+
+static napi_value verify_blocks(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 20, a)) return NULL;
+  int ok = 1;
+  const uint8_t *src = pointer_of(env, a[0], &ok);
+  double src_length = number_of(env, a[1], &ok), src_offset = number_of(env, a[2], &ok);
+  const double *handles = pointer_of(env, a[3], &ok);
+  int32_t n = int_of(env, a[4], &ok), flags = int_of(env, a[5], &ok);
+  const uint8_t *valid_types = pointer_of(env, a[6], &ok);
+  int32_t checksum_type = int_of(env, a[7], &ok);
+  uint32_t context_base = uint_of(env, a[8], &ok);
+  int32_t format_version = int_of(env, a[9], &ok);
+  double limit = number_of(env, a[10], &ok), max_block = number_of(env, a[11], &ok), max_output = number_of(env, a[12], &ok);
+  const uint8_t *dict = pointer_of(env, a[13], &ok);
+  double dict_length = number_of(env, a[14], &ok);
+  uint32_t dict_id = uint_of(env, a[15], &ok);
+  int32_t *meta = pointer_of(env, a[16], &ok);
+  uint8_t *keys = pointer_of(env, a[17], &ok);
+  double keys_capacity = number_of(env, a[18], &ok);
+  double *keys_used = pointer_of(env, a[19], &ok);
+  if (!ok || !src || !handles || !meta || !keys || !keys_used) return int_result(env, 0, 0);
+  return int_result(env, 1,
+                    sstkit_verify_blocks(src, src_length, src_offset, handles, n, flags, valid_types, checksum_type, context_base, format_version,
+                                         limit, max_block, max_output, dict, dict_length, dict_id, meta, keys, keys_capacity, keys_used));
+}
+
+static napi_value decode_blocks(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 18, a)) return NULL;
+  int ok = 1;
+  const uint8_t *src = pointer_of(env, a[0], &ok);
+  double src_length = number_of(env, a[1], &ok), src_offset = number_of(env, a[2], &ok);
+  const double *handles = pointer_of(env, a[3], &ok);
+  int32_t n = int_of(env, a[4], &ok), flags = int_of(env, a[5], &ok), checksum_type = int_of(env, a[6], &ok);
+  uint32_t context_base = uint_of(env, a[7], &ok);
+  int32_t format_version = int_of(env, a[8], &ok);
+  double limit = number_of(env, a[9], &ok), max_block = number_of(env, a[10], &ok), max_output = number_of(env, a[11], &ok);
+  const uint8_t *dict = pointer_of(env, a[12], &ok);
+  double dict_length = number_of(env, a[13], &ok);
+  uint32_t dict_id = uint_of(env, a[14], &ok);
+  uint8_t *out = pointer_of(env, a[15], &ok);
+  double out_capacity = number_of(env, a[16], &ok);
+  double *results = pointer_of(env, a[17], &ok);
+  if (!ok || !src || !handles || !out || !results) return int_result(env, 0, 0);
+  return int_result(env, 1,
+                    sstkit_decode_blocks(src, src_length, src_offset, handles, n, flags, checksum_type, context_base, format_version, limit,
+                                         max_block, max_output, dict, dict_length, dict_id, out, out_capacity, results));
+}
+
+static napi_value verify_across(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 10, a)) return NULL;
+  int ok = 1;
+  const int32_t *meta = pointer_of(env, a[0], &ok);
+  const uint8_t *keys = pointer_of(env, a[1], &ok);
+  int32_t n = int_of(env, a[2], &ok);
+  const uint8_t *index_keys = pointer_of(env, a[3], &ok);
+  const int32_t *index_ends = pointer_of(env, a[4], &ok);
+  int32_t sep_is_user_key = int_of(env, a[5], &ok);
+  const uint8_t *prev_key = pointer_of(env, a[6], &ok);
+  int32_t prev_len = int_of(env, a[7], &ok);
+  const uint8_t *prev_index = pointer_of(env, a[8], &ok);
+  int32_t prev_index_len = int_of(env, a[9], &ok);
+  if (!ok || !meta || !keys || !index_keys || !index_ends) return int_result(env, 0, 0);
+  return int_result(env, 1, sstkit_verify_across(meta, keys, n, index_keys, index_ends, sep_is_user_key, prev_key, prev_len, prev_index, prev_index_len));
+}
+
+static napi_value index_walk(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 13, a)) return NULL;
+  int ok = 1;
+  const uint8_t *block = pointer_of(env, a[0], &ok);
+  double entries_end = number_of(env, a[1], &ok), num_restarts = number_of(env, a[2], &ok);
+  int32_t delta_values = int_of(env, a[3], &ok);
+  double *state = pointer_of(env, a[4], &ok);
+  uint8_t *prev_key = pointer_of(env, a[5], &ok);
+  int32_t max_blocks = int_of(env, a[6], &ok);
+  double max_bytes = number_of(env, a[7], &ok);
+  double *handles = pointer_of(env, a[8], &ok);
+  uint8_t *keys = pointer_of(env, a[9], &ok);
+  int32_t keys_from = int_of(env, a[10], &ok), keys_capacity = int_of(env, a[11], &ok);
+  int32_t *key_ends = pointer_of(env, a[12], &ok);
+  if (!ok || !block || !state || !prev_key || !handles || !keys || !key_ends) return int_result(env, 0, 0);
+  return int_result(env, 1,
+                    sstkit_index_walk(block, entries_end, num_restarts, delta_values, state, prev_key, max_blocks, max_bytes, handles, keys,
+                                      keys_from, keys_capacity, key_ends));
+}
+
+/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
+static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  sstkit_verify_init();
+  int ok = 1;
+  size_t byte_length = 0;
+  void *data = NULL;
+  bool is = false;
+  if (napi_is_typedarray(env, a[0], &is) != napi_ok || !is ||
+      napi_get_typedarray_info(env, a[0], NULL, NULL, &data, NULL, NULL) != napi_ok)
+    ok = 0;
+  if (ok) {
+    napi_typedarray_type kind;
+    size_t length = 0;
+    napi_get_typedarray_info(env, a[0], &kind, &length, NULL, NULL, NULL);
+    byte_length = kind == napi_uint8_array ? length : 0;
+  }
+  double want = number_of(env, a[1], &ok);
+  if (!ok || !xxh3 || want < 0 || want > (double)byte_length) {
+    napi_throw_range_error(env, NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
+    return NULL;
+  }
+  return uint_result(env, (uint32_t)xxh3(data ? data : (const void *)"", (size_t)want));
+}
+
+/* The bytes of a Uint8Array argument and their count; NULL for anything else. */
+static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) {
+  bool is = false;
+  napi_typedarray_type kind;
+  void *data = NULL;
+  *length = 0;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
+  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != napi_uint8_array) return NULL;
+  return data ? data : (uint8_t *)&empty_backing;
+}
+
+/*
+ * LZ4_decompress_safe(_usingDict) of src into dst (all of each; dict null or a Uint8Array): LZ4's
+ * result (bytes written, or negative at malformed input); -2^31 where liblz4 is missing.
+ */
+static napi_value lz4_block_decompress(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 3, a)) return NULL;
+  sstkit_verify_init();
+  size_t src_len, dst_len, dict_len = 0;
+  const uint8_t *src = bytes_of(env, a[0], &src_len);
+  uint8_t *dst = bytes_of(env, a[1], &dst_len);
+  int dict_ok = 1;
+  const uint8_t *dict = pointer_of(env, a[2], &dict_ok) ? bytes_of(env, a[2], &dict_len) : NULL;
+  if (!src || !dst || !dict_ok || src_len > INT32_MAX || dst_len > INT32_MAX || dict_len > INT32_MAX) return int_result(env, 0, 0);
+  if (!lz4_decompress) return int_result(env, 1, INT32_MIN);
+  int n = dict && dict_len > 0 ? lz4_decompress_dict((const char *)src, (char *)dst, (int)src_len, (int)dst_len, (const char *)dict, (int)dict_len)
+                               : lz4_decompress((const char *)src, (char *)dst, (int)src_len, (int)dst_len);
+  return int_result(env, 1, n);
+}
+
+/* snappy_uncompress of src into dst: the bytes written, or -(snappy's status) (1 invalid input, 2 too small); -2^31 where libsnappy is missing. */
+static napi_value snappy_block_uncompress(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  sstkit_verify_init();
+  size_t src_len, dst_len;
+  const uint8_t *src = bytes_of(env, a[0], &src_len);
+  uint8_t *dst = bytes_of(env, a[1], &dst_len);
+  if (!src || !dst || dst_len > INT32_MAX) return int_result(env, 0, 0);
+  if (!snappy_uncompress) return int_result(env, 1, INT32_MIN);
+  size_t written = dst_len;
+  int status = snappy_uncompress((const char *)src, src_len, (char *)dst, &written);
+  return int_result(env, 1, status != 0 ? -status : (int32_t)written);
+}
+
+NAPI_MODULE_INIT() {
+  static const struct {
+    const char *name;
+    napi_callback fn;
+  } calls[] = {
+      {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
+      {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
+      {"lz4Decompress", lz4_block_decompress}, {"snappyUncompress", snappy_block_uncompress},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    napi_value fn;
+    if (napi_create_function(env, calls[i].name, NAPI_AUTO_LENGTH, calls[i].fn, NULL, &fn) != napi_ok ||
+        napi_set_named_property(env, exports, calls[i].name, fn) != napi_ok)
+      return NULL;
+  }
+  return exports;
+}

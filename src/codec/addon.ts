@@ -1,0 +1,52 @@
+/**
+ * The native kernel as a Node-API addon (native/addon/sstkit.c, built into
+ * dist/native/sstkit.node by scripts/build-native.mjs), loaded with process.dlopen: koffi's
+ * own load cost ~8 ms of CPU of each process that only needs the kernel (bench/README.md,
+ * "Start-up"). Null where it was not built or does not load here: the kernel then loads
+ * through koffi (src/verify/native.ts), with the same calls.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+
+/** The addon's calls: the koffi declarations of src/verify/native.ts, same arguments and results. */
+export interface KernelAddon {
+  init(): number
+  dictionaryId(): number
+  verifyBlocks(...args: unknown[]): number
+  decodeBlocks(...args: unknown[]): number
+  verifyAcross(...args: unknown[]): number
+  indexWalk(...args: unknown[]): number
+  /** lo32(XXH3_64bits) of bytes[0, length) through libxxhash; throws where libxxhash is missing. */
+  xxh3Low32(bytes: Uint8Array, length: number): number
+  /** LZ4_decompress_safe(_usingDict) of all of src into dst: LZ4's result; ADDON_MISSING_LIBRARY without liblz4. */
+  lz4Decompress(src: Uint8Array, dst: Uint8Array, dictionary: Uint8Array | null): number
+  /** snappy_uncompress of src into dst: the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
+  snappyUncompress(src: Uint8Array, dst: Uint8Array): number
+}
+
+/** What a codec call of the addon returns where the system library is missing. */
+export const ADDON_MISSING_LIBRARY = -(2 ** 31)
+
+/** dist/native, from tsc's output (dist/codec), the sources (src/codec: tests) and the bundle (which re-points it). */
+const ADDON = new URL('../../dist/native/sstkit.node', import.meta.url)
+
+let addon: KernelAddon | null | undefined
+
+/** The addon, loaded on first call, or null (SSTKIT_NO_ADDON=1 asks for koffi's path). */
+export function kernelAddon(): KernelAddon | null {
+  if (addon === undefined) addon = load()
+  return addon
+}
+
+function load(): KernelAddon | null {
+  if (process.env.SSTKIT_NO_ADDON) return null
+  const path = fileURLToPath(ADDON)
+  if (!existsSync(path)) return null
+  try {
+    return createRequire(import.meta.url)(path) as KernelAddon
+  } catch {
+    // another platform's or node's build: koffi's path does the work
+    return null
+  }
+}
