@@ -187,7 +187,9 @@ export class ReadWindow {
     private readonly source: ByteSource,
     size = DEFAULT_READAHEAD,
   ) {
-    this.buf = new Uint8Array(size)
+    // No larger than the source: a window of a small file costs its size, not 1 MiB each (advise's block size opens
+    // every file once per candidate, and each dead megabyte brings a recompress lane's next full collection nearer).
+    this.buf = new Uint8Array(Math.min(size, source.size))
   }
 
   read(offset: number, length: number): Uint8Array {
