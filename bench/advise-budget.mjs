@@ -6,10 +6,14 @@
 //   small   a database under 10 MB answers in <= 2 s wall with default flags: every committed
 //           fixture database (test/fixtures/db*, examples/db, the databases of test/fixtures/found);
 //   cfs     peak RSS <= 150 MB on a database of 21 column families written by db_bench
-//           (--num_column_families=21).
+//           (--num_column_families=21);
+//   bs      what block size costs a small database: CPU seconds of default flags against
+//           --block-size none on examples/db and test/fixtures/db-medium, --rounds R (default 5)
+//           interleaved, medians; with --compare RUN_JS another build's in the same rounds.
+//           Not run by default (no target: a measurement).
 // Peak RSS <= 150 MB is checked everywhere.
 //
-//   node bench/advise-budget.mjs [--only budget,small,cfs] [--time-budget T ...] [--regen] [--json] [--strict]
+//   node bench/advise-budget.mjs [--only budget,small,cfs,bs] [--time-budget T ...] [--rounds R] [--compare RUN_JS] [--regen] [--json] [--strict]
 //
 // Databases are generated on first use into bench/data/ (gitignored): a few minutes each.
 
@@ -33,7 +37,9 @@ const opt = (name, dflt) => {
 const all = (name) => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : []))
 const flag = (name) => args.includes(`--${name}`)
 if (flag('help') || flag('h')) {
-  console.log('usage: node bench/advise-budget.mjs [--only budget,small,cfs] [--time-budget T ...] [--regen] [--json] [--strict]')
+  console.log(
+    'usage: node bench/advise-budget.mjs [--only budget,small,cfs,bs] [--time-budget T ...] [--rounds R] [--compare RUN_JS] [--regen] [--json] [--strict]',
+  )
   process.exit(0)
 }
 const only = new Set((opt('only', 'budget,small,cfs') ?? '').split(','))
@@ -92,10 +98,10 @@ function liveBytes(dir) {
 }
 
 /** One advise run under GNU time: wall from the process's start to its end, CPU, peak RSS. */
-function run(db, extra) {
+function run(db, extra, runJs = RUN_JS) {
   const argv = ['advise', db, '--json', ...extra]
   const t0 = performance.now()
-  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', RUN_JS, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 })
+  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', runJs, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 })
   const wall = (performance.now() - t0) / 1000
   const m = /__TIME__ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '')
   if (r.status !== 0 && r.status !== 1) throw new Error(`advise ${db} exited ${r.status}: ${(r.stderr ?? '').split('\n')[0]}`)
@@ -115,7 +121,7 @@ function run(db, extra) {
 }
 
 const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
-const out = { commit, date: new Date().toISOString(), targets: TARGETS, budget: [], small: [], cfs: [] }
+const out = { commit, date: new Date().toISOString(), targets: TARGETS, budget: [], small: [], cfs: [], bs: [] }
 const lines = []
 const say = (s) => lines.push(s)
 const mb = (x) => (x === null ? '?' : `${x.toFixed(0)} MB`)
@@ -169,6 +175,34 @@ if (only.has('cfs')) {
   say(
     `  peak ${mb(r.peakRssMB)} (≤ ${TARGETS.rssMB}: ${r.peakRssMB <= TARGETS.rssMB ? 'PASS' : 'FAIL'})  wall ${r.wallSeconds.toFixed(1)} s of ${r.budgetSeconds} s  CPU ${r.cpuSeconds?.toFixed(1)} s  ${r.levels} levels, not sampled: ${r.notSampled.length}`,
   )
+}
+
+if (only.has('bs')) {
+  const rounds = Number(opt('rounds', '5'))
+  const compare = opt('compare', null)
+  // Each build named by its checkout's commit (the other's: --compare's bin/run.js, two directories up).
+  const commitOf = (runJs) => spawnSync('git', ['-C', dirname(dirname(resolve(runJs))), 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
+  const builds = [{ name: commit, runJs: RUN_JS }, ...(compare ? [{ name: commitOf(compare) || compare, runJs: resolve(compare) }] : [])]
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+  say(`bs: CPU seconds with block size (default flags) and with --block-size none, ${rounds} rounds interleaved, medians`)
+  for (const db of [join(ROOT, 'examples/db'), join(ROOT, 'test/fixtures/db-medium')]) {
+    const cpu = builds.map(() => ({ on: [], none: [] }))
+    for (let k = 0; k < rounds; k++) {
+      process.stderr.write(`advise ${db} round ${k + 1} ...\n`)
+      for (const [i, b] of builds.entries()) {
+        cpu[i].on.push(run(db, [], b.runJs).cpuSeconds)
+        cpu[i].none.push(run(db, ['--block-size', 'none'], b.runJs).cpuSeconds)
+      }
+    }
+    for (const [i, b] of builds.entries()) {
+      const on = median(cpu[i].on)
+      const none = median(cpu[i].none)
+      out.bs.push({ db, build: b.name, rounds, cpuSeconds: { blockSize: on, none }, ratio: on / none, runs: cpu[i] })
+      say(
+        `  ${db.slice(ROOT.length + 1).padEnd(26)} ${b.name.padEnd(12)} block size ${on.toFixed(2)} s, none ${none.toFixed(2)} s: ${(on / none).toFixed(2)}x (+${(on - none).toFixed(2)} s)  [${cpu[i].on.map((x) => x.toFixed(2)).join(' ')} / ${cpu[i].none.map((x) => x.toFixed(2)).join(' ')}]`,
+      )
+    }
+  }
 }
 
 const pass = [...out.budget, ...out.small, ...out.cfs].every((r) => r.pass)

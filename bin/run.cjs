@@ -41,43 +41,42 @@ let unknownCommand = null
 // The worker thread a command will start on a large file, started before the command loads (src/util/early-workers.ts).
 // The commands' awaits, in CommonJS (no top-level await).
 ;(async () => {
-if (process.argv[2] === 'verify' && verifyWantsWorker(process.argv.slice(3))) await startWorkerEarly('_verify-worker.js')
-else if (process.argv[2] === 'sst-dump' && sstDumpWantsWorker(process.argv.slice(3))) await startWorkerEarly('_sst-dump-worker.js')
+  if (process.argv[2] === 'verify' && verifyWantsWorker(process.argv.slice(3))) await startWorkerEarly('_verify-worker.js')
+  else if (process.argv[2] === 'sst-dump' && sstDumpWantsWorker(process.argv.slice(3))) await startWorkerEarly('_sst-dump-worker.js')
 
-if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
-  // WSL is left to oclif, which names the platform "wsl" there.
-  const cpu = arch() === 'ia32' ? 'x86' : arch()
-  process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${cpu} node-${process.version}\n`)
-} else if (process.argv[2] === 'sst-dump') {
-  // The drop-in parses sst_dump's own flags (src/sstdump): oclif has nothing to do, and scripts
-  // call it once per file, so it starts without oclif (bench/sst-dump.mjs).
-  checkEngine(pjson.engines?.node)
-  const { sstDumpMain } = loadPlainBundle('_sst-dump')
-  process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
-} else if ((unknownCommand = unknownCommandLine(process.argv.slice(2)))) {
-  // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
-  process.stderr.write(`sstkit: ${unknownCommand}\n`)
-  process.exitCode = 2
-} else if (process.argv[2] === 'props' && (await runWithoutOclif('_props', 'propsMain'))) {
-  // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
-} else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify', 'verifyMain'))) {
-  // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
-} else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan', 'scanMain'))) {
-  // Done: `scan [--hex] PATH...` (src/entry/scan-main.ts); any other is oclif's.
-} else {
-  // advise's main thread keeps V8's first semi-spaces (src/util/garbage.ts keepYoungGenerationSmall)
-  // from here, not from its command's start: loading oclif and the command had grown them to 4 MiB.
-  // The code cache lost for what loads after costs a run of a minute's budget nothing measurable.
-  if (process.argv[2] === 'advise') require('node:v8').setFlagsFromString('--semi-space-growth-factor=1')
-  // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
-  if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
-  checkEngine(pjson.engines?.node)
-  nodeModule.enableCompileCache?.()
-  const { execute } = await import('../dist/bundle/_oclif.js')
-  const root = fileURLToPath(new URL('..', binUrl))
-  await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
-}
-
+  if (process.argv[2] === '--version' && !/microsoft/i.test(release())) {
+    // WSL is left to oclif, which names the platform "wsl" there.
+    const cpu = arch() === 'ia32' ? 'x86' : arch()
+    process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${cpu} node-${process.version}\n`)
+  } else if (process.argv[2] === 'sst-dump') {
+    // The drop-in parses sst_dump's own flags (src/sstdump): oclif has nothing to do, and scripts
+    // call it once per file, so it starts without oclif (bench/sst-dump.mjs).
+    checkEngine(pjson.engines?.node)
+    const { sstDumpMain } = loadPlainBundle('_sst-dump')
+    process.exitCode = await sstDumpMain(process.argv.slice(3), pjson.version)
+  } else if ((unknownCommand = unknownCommandLine(process.argv.slice(2)))) {
+    // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
+    process.stderr.write(`sstkit: ${unknownCommand}\n`)
+    process.exitCode = 2
+  } else if (process.argv[2] === 'props' && (await runWithoutOclif('_props', 'propsMain'))) {
+    // Done: `props [--json] PATH...` (src/entry/props-main.ts); any other props command line is oclif's.
+  } else if (process.argv[2] === 'verify' && (await runWithoutOclif('_verify', 'verifyMain'))) {
+    // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
+  } else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan', 'scanMain'))) {
+    // Done: `scan [--hex] PATH...` (src/entry/scan-main.ts); any other is oclif's.
+  } else {
+    // advise's main thread keeps V8's first semi-spaces (src/util/garbage.ts keepYoungGenerationSmall)
+    // from here, not from its command's start: loading oclif and the command had grown them to 4 MiB.
+    // The code cache lost for what loads after costs a run of a minute's budget nothing measurable.
+    if (process.argv[2] === 'advise') require('node:v8').setFlagsFromString('--semi-space-growth-factor=1')
+    // --debug prints stack traces: through the bundle's source maps they name src/*.ts lines.
+    if (process.argv.includes('--debug')) process.setSourceMapsEnabled(true)
+    checkEngine(pjson.engines?.node)
+    nodeModule.enableCompileCache?.()
+    const { execute } = await import('../dist/bundle/_oclif.js')
+    const root = fileURLToPath(new URL('..', binUrl))
+    await execute({ loadOptions: { root, pjson: forCommandLine(pjson, process.argv.slice(2)) } })
+  }
 })()
 /** Start the worker dist/bundle/`file` now, before the command loads: a pool of the command adopts it. */
 async function startWorkerEarly(file) {

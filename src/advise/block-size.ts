@@ -157,6 +157,8 @@ async function evaluateFile(path: string, l: LevelFiles, layouts: TableLayout[],
       source: { blockSize: null, samplePercent: 100 },
       dict: { maxDictBytes: s.maxDictBytes, trainBytes: s.trainBytes, maxDictBufferBytes: s.maxDictBufferBytes },
       maxCompressedBytesPerKb: s.perKb,
+      // Decompression is timed for the read side, which is the bottommost level's: elsewhere no block is decompressed.
+      roundTrip: l.bottommost ? 'sample' : 'none',
       jobs,
     },
     layouts,

@@ -24,7 +24,6 @@ const SST_ONLY_FLAGS = [
   'train-bytes',
   'max-dict-buffer-bytes',
   'max-compressed-bytes-per-kb',
-  'compression-strategy',
 ]
 
 export interface BlobFlagValues {
@@ -38,6 +37,8 @@ export interface BlobFlagValues {
 
 /** The settings the flags ask for on a blob file; `given` holds the flags on the command line. Throws MatrixError. */
 export function blobSettings(flags: BlobFlagValues, given: ReadonlySet<string>): { settings: BlobSetting[]; notes: string[] } {
+  if (given.has('compression-strategy'))
+    throw new MatrixError("--compression-strategy is a table's CompressionOptions::strategy: a blob file has blob_compression_type and no compression options")
   for (const f of SST_ONLY_FLAGS)
     if (given.has(f)) throw new MatrixError(`--${f} describes SST data blocks: it does not apply to a blob file, whose values are compressed one by one`)
   if (given.has('dict') && parseDicts(flags.dict ?? 'none').some((d) => d !== 'none'))

@@ -78,6 +78,29 @@ export function blockChecksum(type: number, bytes: Uint8Array): number {
 }
 
 /**
+ * blockChecksum of a block's payload followed by its compression-type byte, without joining them: what
+ * a reader verifies of a block whose payload is apart from its trailer (recompress's blocks, counted,
+ * not written).
+ */
+export function blockChecksumOfPayload(type: number, payload: Uint8Array, compressionType: number): number {
+  switch (type) {
+    case ChecksumType.None:
+      return 0
+    case ChecksumType.CRC32c:
+      return maskCrc32c(crc32cJs(Uint8Array.of(compressionType), crc32c(payload)))
+    case ChecksumType.XXH3:
+      // All bytes but the last hashed, the last (the type byte) folded in: the payload is what is hashed.
+      return (xxh3Low32(payload, payload.length) ^ Math.imul(compressionType, XXH3_LAST_BYTE_MULTIPLIER)) >>> 0
+    default: {
+      const whole = new Uint8Array(payload.length + 1)
+      whole.set(payload)
+      whole[payload.length] = compressionType
+      return blockChecksum(type, whole)
+    }
+  }
+}
+
+/**
  * fv ≥ 6 context modifier: stored = checksum + modifier (mod 2^32), binding
  * each block to its file offset and to the file (random per-file base).
  * `offset` is the block handle offset (or the footer's file offset).

@@ -16,9 +16,9 @@ const TABLE = (() => {
   return t
 })()
 
-/** crc32c(bytes), the value @node-rs/crc32's crc32c returns (unmasked). */
-export function crc32cJs(bytes: Uint8Array): number {
-  let c = -1
+/** crc32c(bytes), the value @node-rs/crc32's crc32c returns (unmasked); `crc`: that of the bytes before, to extend it. */
+export function crc32cJs(bytes: Uint8Array, crc = 0): number {
+  let c = ~crc
   for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8)
   return ~c >>> 0
 }

@@ -25,6 +25,7 @@ import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 import { Property } from '../format/properties.js'
 import { decompressEstimate, type RoundTripMode, roundTripStride } from './round-trip.js'
+import { readCpuEstimate } from './read-back.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
 export const MIN_TIMED_MS = 50
@@ -119,6 +120,14 @@ export interface RecompressResult extends BlockCompressionCounts {
    * index and meta blocks built; block checksums not computed (the table is counted, not written).
    */
   writeCpuMs: number
+  /**
+   * Thread CPU of reading the whole table's data blocks back as a reader does, ms: each block's
+   * checksum, its decompression and a walk over every entry (sst_dump's read test less the file's
+   * I/O and its index). Measured on the round trip's blocks (the compressed and the raw at its
+   * positions; decompression the mean over repeats) and scaled by bytes to every block: exact when
+   * every block was taken. Null without a round trip.
+   */
+  readCpuMs: number | null
   /** (max - min) / median over repeats; 0 with one repeat. */
   compressSpread: number
   decompressSpread: number
@@ -452,6 +461,7 @@ function resultOf(
     compressMs,
     decompressMs,
     writeCpuMs: m.writeMs,
+    readCpuMs: readCpuEstimate(m.read, m.uncompressedBytes),
     compressSpread: spread(m.compressMs),
     decompressSpread: spread(m.decompressMs),
     compressMBps,

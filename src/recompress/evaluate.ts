@@ -30,6 +30,8 @@ import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './di
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
 import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
+import { emptyReadSums, type ReadSums, walkEntries } from './read-back.js'
+import { blockChecksumOfPayload } from '../codec/checksum.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -107,6 +109,8 @@ export interface ConfigMeasurement extends BlockCompressionCounts {
   writeMs: number
   /** The compressed blocks and the round-tripped ones' sums, for the estimate (round-trip.ts). */
   roundTrip: RoundTripSums
+  /** Reading the round trip's blocks back (checksum, decompression, every entry), for readCpuMs (round-trip.ts). */
+  read: ReadSums
   /** With recordRoundTrips: per round-tripped block, its data block index, uncompressed bytes and mean ms. */
   roundTripRecords?: { index: number[]; bytes: number[]; ms: number[] }
 }
@@ -137,6 +141,9 @@ interface ConfigState {
   /** The round trip's own compressor (null: none), and the blocks waiting for it (one batch's). */
   roundTrip: BlockCompressor | null
   pending: PendingRoundTrip
+  /** What reading the blocks back needs: the table's block checksum type, and the restart interval of separated blocks. */
+  checksumType: number
+  restartInterval: number
   /** With repeats: the batch's blocks whose compression was tried, compressed again for the extra repeats. */
   attempted: Uint8Array[]
   warm?: boolean
@@ -146,48 +153,71 @@ interface PendingRoundTrip {
   payloads: Uint8Array[]
   raws: Uint8Array[]
   index: number[]
+  /** Blocks at the round trip's positions stored raw (rejected, skipped, or no compression): read back, not decompressed. */
+  plain: Uint8Array[]
 }
 
 function emptyPending(): PendingRoundTrip {
-  return { payloads: [], raws: [], index: [] }
+  return { payloads: [], raws: [], index: [], plain: [] }
 }
 
 /**
  * Decompress the blocks a configuration compressed since the last call and compare them with
  * their originals, `repeat` times: in one timed call per repeat where the codec kernel does the
- * setting (docs/cpu.md). A batch is one timed unit of the estimate (round-trip.ts).
+ * setting (docs/cpu.md). A batch is one timed unit of the estimate (round-trip.ts). Then the rest
+ * of reading those blocks and the raw ones back: their checksums and a walk over their entries.
  */
 function roundTripPending(st: ConfigState, repeat: number): void {
-  const { payloads, raws, index } = st.pending
-  const rt = st.roundTrip
-  if (!rt || payloads.length === 0) return
+  const { payloads, raws, index, plain } = st.pending
+  if (payloads.length === 0 && plain.length === 0) return
   st.pending = emptyPending()
   const m = st.m
-  if (!st.warm && !rt.batched) {
-    // The first call allocates the decompression context: keep it out of the timing.
-    rt.decompress(payloads[0], raws[0].length)
-  }
-  st.warm = true
-  let total = 0
-  for (let r = 0; r < repeat; r++) {
-    const before = rt.decompressNs
-    const bad = rt.roundTripMany(payloads, raws)
-    if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
-    const t = (rt.decompressNs - before) / 1e6
-    m.decompressMs[r] += t
-    total += t
-  }
-  let bytes = 0
-  for (const raw of raws) bytes += raw.length
-  addTimed(m.roundTrip, bytes, total / repeat, raws.length)
-  const records = m.roundTripRecords
-  if (records)
-    for (let i = 0; i < raws.length; i++) {
-      records.index.push(index[i])
-      records.bytes.push(raws[i].length)
-      // A block's share of its batch's time, by its bytes.
-      records.ms.push(bytes > 0 ? ((total / repeat) * raws[i].length) / bytes : 0)
+  const rt = st.roundTrip
+  let decompressMs = 0
+  if (rt && payloads.length > 0) {
+    if (!st.warm && !rt.batched) {
+      // The first call allocates the decompression context: keep it out of the timing.
+      rt.decompress(payloads[0], raws[0].length)
     }
+    st.warm = true
+    let total = 0
+    for (let r = 0; r < repeat; r++) {
+      const before = rt.decompressNs
+      const bad = rt.roundTripMany(payloads, raws)
+      if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
+      const t = (rt.decompressNs - before) / 1e6
+      m.decompressMs[r] += t
+      total += t
+    }
+    decompressMs = total / repeat
+    let bytes = 0
+    for (const raw of raws) bytes += raw.length
+    addTimed(m.roundTrip, bytes, decompressMs, raws.length)
+    const records = m.roundTripRecords
+    if (records)
+      for (let i = 0; i < raws.length; i++) {
+        records.index.push(index[i])
+        records.bytes.push(raws[i].length)
+        // A block's share of its batch's time, by its bytes.
+        records.ms.push(bytes > 0 ? (decompressMs * raws[i].length) / bytes : 0)
+      }
+  }
+  // The rest of a reader's work, on this thread: each block's checksum as stored (payload and type
+  // byte) and every entry walked; the decompressed blocks are their originals (compared above).
+  const t0 = threadCpuMs()
+  for (const p of payloads) blockChecksumOfPayload(st.checksumType, p, st.config.type)
+  for (const p of plain) blockChecksumOfPayload(st.checksumType, p, CompressionType.None)
+  let bytes = 0
+  for (const raw of raws) {
+    walkEntries(raw, st.restartInterval)
+    bytes += raw.length
+  }
+  for (const raw of plain) {
+    walkEntries(raw, st.restartInterval)
+    bytes += raw.length
+  }
+  m.read.cpuMs += decompressMs + threadCpuMs() - t0
+  m.read.timedBytes += bytes
 }
 
 /**
@@ -330,21 +360,39 @@ function evaluateWith(
       decompressMs: new Array(repeat).fill(0),
       writeMs: 0,
       roundTrip: emptyRoundTrip(),
+      read: emptyReadSums(),
       ...(task.recordRoundTrips ? { roundTripRecords: { index: [], bytes: [], ms: [] } } : {}),
     }
     const stride = task.roundTripStride ?? 1
     // The round trip only compares and discards: the compressor decompresses into one reused buffer.
     const roundTrip = config.type === CompressionType.None || stride === 0 ? null : compressorFor(config, options.formatVersion, dictionary)
-    const st: ConfigState = { config, writer, formatVersion: options.formatVersion, m, decider, roundTrip, pending: emptyPending(), attempted: [] }
+    const st: ConfigState = {
+      config,
+      writer,
+      formatVersion: options.formatVersion,
+      m,
+      decider,
+      roundTrip,
+      pending: emptyPending(),
+      attempted: [],
+      checksumType: options.checksumType,
+      // The file's own blocks keep their layout, and its restart interval with it.
+      restartInterval: task.source.blockSize === null ? table.dataRestartInterval : options.restartInterval,
+    }
     let index = -1
     writer.onDataBlock = (raw, compressed, ms, attempted) => {
       index++
       m.uncompressedBytes += raw.length
       m.compressMs[0] += ms
       if (attempted && repeat > 1) st.attempted.push(raw)
-      if (!compressed || !roundTrip) return
+      const sampled = inRoundTrip(index, stride)
+      if (!compressed || !roundTrip) {
+        // Stored raw: read back (checksum, entries) at the round trip's positions too.
+        if (sampled) st.pending.plain.push(raw)
+        return
+      }
       addCompressed(m.roundTrip, raw.length)
-      if (!inRoundTrip(index, stride)) return
+      if (!sampled) return
       // Kept until the batch's round trip: a zstd payload compressed one by one is a view of a reused buffer.
       st.pending.payloads.push(roundTrip.batched ? compressed : compressed.slice())
       st.pending.raws.push(raw)

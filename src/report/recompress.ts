@@ -188,6 +188,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       '',
       '',
       '',
+      '',
       ...noise(st),
       ...(csv ? ['', '', ''] : []),
       ...layout(null),
@@ -209,6 +210,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       r.dictMs > 0 ? fixed(r.dictMs, 1) : '',
       // Under MIN_TIMED_MS the first writer of a pass also pays the code's warm-up: noise, marked as the speeds are.
       csv ? fixed(r.writeCpuMs, 2) : `${r.writeCpuMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.writeCpuMs, 1)}`,
+      csv || r.readCpuMs === null ? fixed(r.readCpuMs, 2) : `${r.readCpuMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.readCpuMs, 1)}`,
       marksText(r),
       ...noise(r),
       ...interval(r),
@@ -229,6 +231,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     { header: 'Decomp MB/s', align: 'right' },
     { header: 'Dict ms', align: 'right' },
     { header: 'Write CPU ms', align: 'right' },
+    { header: 'Read CPU ms', align: 'right' },
     { header: 'Marks' },
     ...(csv
       ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }, { header: 'Decomp MB/s low' }, { header: 'Decomp MB/s high' }, { header: 'Round-trip blocks' }]

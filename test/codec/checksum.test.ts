@@ -5,6 +5,7 @@ import {
   ChecksumType,
   addContext,
   blockChecksum,
+  blockChecksumOfPayload,
   checksumTypeName,
   contextModifier,
   maskCrc32c,
@@ -247,5 +248,19 @@ describe('context checksums (fv >= 6)', () => {
     const stored = addContext(0xfffffff0, m)
     expect(stored).toBeLessThanOrEqual(0xffffffff)
     expect(removeContext(stored, m)).toBe(0xfffffff0)
+  })
+})
+
+describe('blockChecksumOfPayload', () => {
+  it('is blockChecksum of the payload and its type byte joined, for every checksum type, the empty payload included', () => {
+    for (const type of [ChecksumType.None, ChecksumType.CRC32c, ChecksumType.xxHash, ChecksumType.xxHash64, ChecksumType.XXH3])
+      for (const size of [0, 1, 15, 4096, 300_000])
+        for (const compressionType of [0, 1, 7]) {
+          const payload = randomBytes(size, size + compressionType)
+          const whole = new Uint8Array(size + 1)
+          whole.set(payload)
+          whole[size] = compressionType
+          expect(blockChecksumOfPayload(type, payload, compressionType), `${type} ${size} ${compressionType}`).toBe(blockChecksum(type, whole))
+        }
   })
 })

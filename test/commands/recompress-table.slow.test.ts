@@ -56,6 +56,7 @@ const WIDE_COLUMNS = [
   'Decomp MB/s',
   'Dict ms',
   'Write CPU ms',
+  'Read CPU ms',
   'Marks',
 ]
 
@@ -143,13 +144,16 @@ describe('recompress table: 100 columns by default', () => {
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
     expect(finalize.slice(4, 7)).toEqual([String(r.dataBytes), String(r.dictBytes), String(r.fileBytes)])
     // Noise flags come from each run's own timings, so two runs may differ: each is a boolean column.
-    for (const flag of finalize.slice(16, 18)) expect(['true', 'false']).toContain(flag)
+    for (const flag of finalize.slice(17, 19)) expect(['true', 'false']).toContain(flag)
+    // Read CPU (its own run's timing): ms to the hundredth.
+    expect(finalize[15]).toMatch(/^\d+\.\d\d$/)
+    expect(Number(finalize[15])).toBeGreaterThan(0)
     // A small file: every compressed block round-tripped, so the speed is exact and the interval's bounds are empty.
-    expect(finalize.slice(18, 21)).toEqual(['', '', String(r.blocksCompressed)])
+    expect(finalize.slice(19, 22)).toEqual(['', '', String(r.blocksCompressed)])
     // The file's own blocks, as stored (no restart interval or value layout of their own), index compressed, its format_version.
-    expect(finalize.slice(21, 26)).toEqual(['own', '', '', 'on', String(r.formatVersion)])
+    expect(finalize.slice(22, 27)).toEqual(['own', '', '', 'on', String(r.formatVersion)])
     // No --compression-strategy (and zstd takes none): the Strategy column is empty.
-    expect(finalize.slice(26)).toEqual([''])
+    expect(finalize.slice(27)).toEqual([''])
     expect(r.roundTripBlocks).toBe(r.blocksCompressed)
     expect(r.decompressInterval).toBeNull()
     expect(csv.some((c) => c.join(',').includes('~') || c[0].startsWith('verdict'))).toBe(false)

@@ -191,6 +191,7 @@ describe('round trip: the engine on a file that is sampled', () => {
       roundTripBlocks: _h,
       marks: _i,
       writeCpuMs: _j,
+      readCpuMs: _k,
       ...sizes
     } = s
     expect(e).toMatchObject(sizes)

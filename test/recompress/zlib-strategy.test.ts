@@ -71,6 +71,14 @@ describe('recompress --compression-strategy on the command line', () => {
     expect(r.stdout).toContain("note: --compression-strategy is zlib's deflate strategy, and no zlib type is evaluated: ignored")
   })
 
+  it('is a usage error on a blob file, which has no compression options', () => {
+    const r = sstkit(['recompress', join(ROOT, 'test/fixtures/blob/dbbench-zstd/000009.blob'), '--compression-strategy', '1'])
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 2, stdout: '' })
+    expect(r.stderr).toBe(
+      "sstkit: --compression-strategy is a table's CompressionOptions::strategy: a blob file has blob_compression_type and no compression options\n",
+    )
+  })
+
   it.each([
     ['5', 'sstkit: compression strategy 5 is out of range (0..4)'],
     ['-1', 'sstkit: not a compression strategy or range: "-1"'],
