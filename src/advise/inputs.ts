@@ -10,7 +10,7 @@ import { exactText } from '../format/exact-text.js'
 import { openTable } from '../table/reader.js'
 import { isDatabaseDir, levelContext, openDatabase, type DatabaseView } from '../db/database.js'
 import { compressionForLevel, type DbOptions, targetFileSize } from '../db/options.js'
-import { pinDatabase, type PinnedDatabase } from '../db/pin.js'
+import { type HeldVersion, pinDatabase, withoutView } from '../db/pin.js'
 import { writerRelease } from '../db/rocksdb-version.js'
 import type { Advice, AdviceNote } from '../types/advice.js'
 import { groupsOfFiles, type GroupInput } from './population.js'
@@ -31,7 +31,7 @@ export interface ResolvedInputs {
   /** A finding that leaves nothing to advise on (one line, exit 1): no live file can be read. */
   finding: string | null
   /** The database version held for the run (with `pin`): its caller releases it. */
-  pin?: PinnedDatabase
+  pin?: HeldVersion
   /** The database's newest OPTIONS file, parsed, and its text as read at the start (for the diff and --write-options). */
   options?: { parsed: DbOptions; text: string } | null
   /** Column families with live blob files (integrated BlobDB), for advise/blob.ts. */
@@ -46,7 +46,7 @@ export function resolveInputs(paths: string[], options: { pin?: boolean } = {}):
     if (!options.pin) return fromDatabase(paths[0], openDatabase(paths[0]))
     const pin = pinDatabase(paths[0])
     try {
-      return { ...fromDatabase(paths[0], pin.view, pin), pin }
+      return { ...fromDatabase(paths[0], pin.view, pin), pin: withoutView(pin) }
     } catch (e) {
       pin.release()
       throw e
@@ -111,7 +111,7 @@ function problem(paths: string[], message: string): ResolvedInputs {
   }
 }
 
-function fromDatabase(dir: string, db: DatabaseView, pin?: PinnedDatabase): ResolvedInputs {
+function fromDatabase(dir: string, db: DatabaseView, pin?: HeldVersion): ResolvedInputs {
   const notes: AdviceNote[] = []
   const groups: GroupInput[] = []
   const dynamicLevels = new Map<string, boolean>()
@@ -251,7 +251,7 @@ function isLevelDb(db: DatabaseView): boolean {
 }
 
 /** The advice with the held version's paths put back to the database's own, and what RocksDB changed under the run; releases `pin`. */
-export function heldToOriginal(advice: Advice, pin: PinnedDatabase): Advice {
+export function heldToOriginal(advice: Advice, pin: HeldVersion): Advice {
   const changes = pin.changes()
   // Mapped before the release, which forgets the held paths.
   const out = JSON.parse(pin.originalPaths(JSON.stringify(advice))) as Advice

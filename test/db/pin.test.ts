@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase, tableFileName } from '../../src/db/database.js'
 import { pinDatabase } from '../../src/db/pin.js'
@@ -94,6 +94,23 @@ describe('pinDatabase', () => {
       pin.release()
     }
     expect(readdirSync(dirname(dir))).toEqual(['db'])
+  })
+
+  it("puts every held path in a text back to the database's own, as the longest held path at each place", () => {
+    const dir = copyOf('layered')
+    const pin = pinDatabase(dir)
+    try {
+      expect(pin.info.method).toBe('hard-links')
+      const files = liveFiles(pin.view)
+      expect(files.length).toBeGreaterThan(1)
+      const own = (f: { path: string }) => join(dir, basename(f.path))
+      const text = JSON.stringify({ files: files.map((f) => f.path), note: `${files[0].path}.tmp and ${pin.info.location}/999999.sst, "${files[1].path}"` })
+      const back = JSON.parse(pin.originalPaths(text)) as { files: string[]; note: string }
+      expect(back.files).toEqual(files.map(own))
+      expect(back.note).toBe(`${own(files[0])}.tmp and ${pin.info.location}/999999.sst, "${own(files[1])}"`)
+    } finally {
+      pin.release()
+    }
   })
 
   it('holds open descriptors when no link can be made, read through /proc/self/fd after the files are deleted', () => {
