@@ -178,9 +178,12 @@ const distModules = {
     }))
     // An ES module import of a built-in makes Node build the module's whole export list, reading
     // every lazy getter on it (node:process's `report`, node:util's parseArgs and MIMEType,
-    // node:fs's streams...). Required as CommonJS, a built-in is only what it is.
+    // node:fs's streams...). Required as CommonJS, a built-in is only what it is. A CommonJS
+    // bundle (the plain paths) requires its built-ins already: wrapped, each import of one was
+    // copied into a namespace of getters at load (node:fs's ~100 names, six times over).
+    const commonJs = b.initialOptions.format === 'cjs'
     b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
-      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined,
+      !commonJs && args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined,
     )
     b.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
     // oclif sorts the commands with localeCompare, whose first call loads ICU's collation

@@ -204,7 +204,7 @@ export class ReadWindow {
   at(offset: number, length: number): number {
     if (offset >= this.start && offset + length <= this.start + this.length) return offset - this.start
     if (offset < 0 || length < 0 || offset + length > this.source.size) throw new ShortReadError(offset, length, this.source.size)
-    if (length > this.buf.length) this.buf = new Uint8Array(length)
+    if (length > this.buf.length) this.grow(length)
     const n = Math.max(length, Math.min(this.buf.length, this.source.size - offset))
     const target = this.buf.subarray(0, n)
     if (this.source.readInto) this.source.readInto(offset, target)
@@ -212,6 +212,15 @@ export class ReadWindow {
     this.start = offset
     this.length = n
     return 0
+  }
+
+  /**
+   * A buffer of at least `length` bytes, at least twice the last: reads of a little more each
+   * time (runs of blocks up to a limit) had each taken a new buffer, whose pages the kernel
+   * faulted in afresh (3,700 page faults of a 64 MB file's sst-dump check).
+   */
+  private grow(length: number): void {
+    this.buf = new Uint8Array(Math.max(length, 2 * this.buf.length))
   }
 
   /** The window's buffer (at() says where a read starts in it). */
@@ -230,7 +239,7 @@ export class ReadWindow {
   fill(offset: number, length: number, rethrow = false): boolean {
     this.length = 0
     if (offset < 0 || length <= 0 || offset + length > this.source.size) return false
-    if (length > this.buf.length) this.buf = new Uint8Array(length)
+    if (length > this.buf.length) this.grow(length)
     const target = this.buf.subarray(0, length)
     try {
       if (this.source.readInto) this.source.readInto(offset, target)

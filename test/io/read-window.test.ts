@@ -92,3 +92,21 @@ describe('ReadWindow.fill', () => {
     expect(Buffer.from(w.read(50, 10)).equals(whole.subarray(50, 60))).toBe(true)
   })
 })
+
+describe('ReadWindow growth', () => {
+  it('reads a little longer each time without a new buffer each time (at least doubled), the bytes right', () => {
+    const bytes = new Uint8Array(1 << 20).map((_, i) => (i * 7) & 0xff)
+    const window = new ReadWindow(new BufferByteSource(bytes), 1000)
+    const buffers = new Set<Uint8Array>()
+    for (let length = 1001, offset = 0; length < 9000; length += 137, offset += 15_000) {
+      const at = window.at(offset, length)
+      expect(Buffer.from(window.bytes.subarray(at, at + length)).equals(Buffer.from(bytes.subarray(offset, offset + length)))).toBe(true)
+      buffers.add(window.bytes)
+      expect(window.fill(offset + 1, length + 1)).toBe(true)
+      expect(Buffer.from(window.bytes.subarray(0, length + 1)).equals(Buffer.from(bytes.subarray(offset + 1, offset + length + 2)))).toBe(true)
+      buffers.add(window.bytes)
+    }
+    // 1000 -> 2000 -> 4000 -> 8000 -> 16000: four buffers for 59 reads growing from 1001 to 8950 bytes
+    expect(buffers.size).toBe(4)
+  })
+})
