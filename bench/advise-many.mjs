@@ -5,11 +5,14 @@
 // <= 150 MB, and every level that holds data sampled (or, if the budget could not reach it,
 // reported "not sampled" with today's setting kept: a FAIL here).
 //
-//   node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--json] [--strict]
+//   node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--json] [--strict]
 //
 // The database (~0.8 GB, ~3,300 files in L0-L3) is generated on first use into
 // bench/data/advise-many-files (gitignored), a few minutes. --time-budget may be given more than
-// once (default: advise's own 60 s, then 10 s).
+// once (default: advise's own 60 s, then 10 s). --rss-runs N: then N runs of `advise DB` with
+// default flags (text output), each followed by a bare `node -e 0`, both under GNU time: every
+// run's peak RSS, their range and median against 150 MB and against node's in the same rounds (peak
+// RSS varies from run to run with what the threads hold when it comes). --rss-runs alone: only those.
 
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
@@ -31,11 +34,12 @@ const opt = (name, dflt) => {
 const all = (name) => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : []))
 const flag = (name) => args.includes(`--${name}`)
 if (flag('help') || flag('h')) {
-  console.log('usage: node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--json] [--strict]')
+  console.log('usage: node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--json] [--strict]')
   process.exit(0)
 }
 const db = resolve(opt('db', join(HERE, 'data', 'advise-many-files')))
-const budgets = all('time-budget').length ? all('time-budget') : ['60s', '10s']
+const rssRuns = Number(opt('rss-runs', 0))
+const budgets = all('time-budget').length ? all('time-budget') : rssRuns > 0 ? [] : ['60s', '10s']
 const jobs = opt('jobs', null)
 
 /** The database: db_bench's filluniquerandom into many 256 KiB files (a temp dir, then renamed: never half a database). */
@@ -112,8 +116,42 @@ for (const b of budgets) {
   results.push(r)
   process.stderr.write(` ${r.wallSeconds.toFixed(1)} s, ${r.peakRssMB?.toFixed(0)} MB\n`)
 }
-const pass = sstFiles >= TARGETS.files && results.every((r) => r.withinBudget && r.withinMemory && r.everyLevelSampled)
-if (flag('json')) console.log(JSON.stringify({ db, sstFiles, commit, date: new Date().toISOString(), targets: TARGETS, results, pass }, null, 2))
+
+/** Peak RSS (MB) of a command under GNU time; its exit must be 0 or 1. */
+function peakRss(cmd, argv) {
+  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %M', cmd, ...argv], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] })
+  const m = /__TIME__ (\d+)/.exec(r.stderr ?? '')
+  if ((r.status !== 0 && r.status !== 1) || !m) throw new Error(`${cmd} ${argv[0]} exited ${r.status}: ${(r.stderr ?? '').split('\n')[0]}`)
+  return Number(m[1]) / 1024
+}
+
+const rss = { advise: [], node: [] }
+for (let i = 0; i < rssRuns; i++) {
+  process.stderr.write(`advise with default flags, run ${i + 1} of ${rssRuns} ...`)
+  rss.advise.push(peakRss(RUN_JS, ['advise', db]))
+  rss.node.push(peakRss(process.execPath, ['-e', '0']))
+  process.stderr.write(` ${rss.advise.at(-1).toFixed(0)} MB (node -e 0: ${rss.node.at(-1).toFixed(0)} MB)\n`)
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const rssSummary =
+  rssRuns > 0
+    ? {
+        runs: rss.advise,
+        nodeRuns: rss.node,
+        min: Math.min(...rss.advise),
+        median: median(rss.advise),
+        max: Math.max(...rss.advise),
+        nodeMedian: median(rss.node),
+        withinMemory: Math.max(...rss.advise) <= TARGETS.rssMB,
+      }
+    : null
+
+const pass = sstFiles >= TARGETS.files && results.every((r) => r.withinBudget && r.withinMemory && r.everyLevelSampled) && (rssSummary?.withinMemory ?? true)
+if (flag('json'))
+  console.log(JSON.stringify({ db, sstFiles, commit, date: new Date().toISOString(), targets: TARGETS, results, rss: rssSummary, pass }, null, 2))
 else {
   console.log(`database: ${db} (${sstFiles} live SST files${sstFiles >= TARGETS.files ? '' : `, fewer than ${TARGETS.files}: regenerate with --regen`})`)
   console.log(`commit ${commit}, ${new Date().toISOString().slice(0, 10)}`)
@@ -126,5 +164,12 @@ else {
         `  ${l.where.padEnd(14)} ${String(l.filesRead).padStart(5)} of ${String(l.files).padEnd(5)} files  ${String(l.blocks).padStart(7)} blocks  ${l.stopped.padEnd(12)} → ${l.recommended} ±${(l.halfWidth * 100).toFixed(1)}%`,
       )
   }
+}
+if (!flag('json') && rssSummary) {
+  const r = rssSummary
+  console.log(
+    `\nadvise with default flags, ${rssRuns} runs: peak RSS ${r.min.toFixed(0)}–${r.max.toFixed(0)} MB, median ${r.median.toFixed(0)} (≤ ${TARGETS.rssMB}: ${r.withinMemory ? 'PASS' : 'FAIL'}); node -e 0 in the same rounds: ${r.nodeMedian.toFixed(0)} MB, advise's peak above it ${(r.min - r.nodeMedian).toFixed(0)}–${(r.max - r.nodeMedian).toFixed(0)} MB`,
+  )
+  console.log(`  runs: ${r.runs.map((x) => x.toFixed(0)).join(', ')} MB`)
 }
 if (flag('strict') && !pass) process.exit(1)

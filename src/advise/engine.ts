@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs'
 import type { Advice, AdviceNote, SettingSpec } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
+import { collectPhaseGarbage, reapplyGrowthFactor } from '../util/garbage.js'
 import { type GroupInput, MIN_FILES_READ, readPopulation } from './population.js'
 import { defaultSettings, smallDatabaseSettings } from '../decide/settings.js'
 import { type AdviseOptions, levelsBudgetMs } from './engine-options.js'
@@ -78,6 +79,8 @@ async function adviseWithin(inputs: GroupInput[], opts: AdviseOptions): Promise<
   // files asks for them. A fixed sample (shards) reads every file, so that shards add up.
   const usesDictionaries = opts.settings.some((s) => s.dict !== 'none')
   const fixed = opts.fixedRate !== null
+  // What the start left (the MANIFEST replayed, the info LOG read) goes before the workers add their memory.
+  collectPhaseGarbage()
   // The worker threads start now, so that they load while this thread reads the first files.
   const pool = new AdvisePool(threadsFor(opts.settings, opts.jobs).lanes)
   let population: ReturnType<typeof readPopulation>
@@ -93,5 +96,8 @@ async function adviseWithin(inputs: GroupInput[], opts: AdviseOptions): Promise<
     await pool.close()
     throw e
   }
+  // The workers' start put V8's flags back while this thread read: its young generation is kept small again.
+  reapplyGrowthFactor()
+  collectPhaseGarbage()
   return advisePopulation(population, opts, started, pool)
 }

@@ -12,7 +12,7 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
-import { collectGarbage } from '../util/garbage.js'
+import { collectGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
@@ -35,6 +35,16 @@ const WORKER_DEPTH = 2
  */
 export const TASK_COLLECT_GROWTH_BYTES = 2 << 20
 
+/**
+ * After a task: collect this thread's garbage when its buffers grew (TASK_COLLECT_GROWTH_BYTES), and
+ * give the pages malloc then holds free back (a block's copy, a batch's payloads: small buffers, in
+ * the thread's own malloc arena, where freed memory between live blocks stays in the RSS).
+ */
+export function afterTask(): void {
+  if (collectGarbage(TASK_COLLECT_GROWTH_BYTES)) trimMallocArenas()
+  reapplyGrowthFactor()
+}
+
 export class AdvisePool {
   private readonly pool: WorkerPool<AdviseRequest, AdviseReply> | null
 
@@ -52,7 +62,7 @@ export class AdvisePool {
       const out: FileTaskResult[] = []
       for (const t of tasks) {
         out.push(evaluateFile(t.task))
-        collectGarbage(TASK_COLLECT_GROWTH_BYTES)
+        afterTask()
         await new Promise((r) => setImmediate(r))
       }
       return out
@@ -92,7 +102,7 @@ export class AdvisePool {
         return () => {
           done++
           results[i] = evaluateFile(tasks[i].task)
-          collectGarbage(TASK_COLLECT_GROWTH_BYTES)
+          afterTask()
         }
       },
       received,

@@ -1,10 +1,9 @@
 /** Worker-thread entry of advise: evaluate one file task at a time (see pool.ts). */
 import { sharePeakLock } from '../codec/peak-lock.js'
 import { errorToTransfer } from '../errors.js'
-import { collectGarbage } from '../util/garbage.js'
 import { poolWorker } from '../util/worker-pool.js'
 import { evaluateFile } from './evaluate.js'
-import { type AdviseReply, type AdviseRequest, TASK_COLLECT_GROWTH_BYTES } from './pool.js'
+import { type AdviseReply, type AdviseRequest, afterTask } from './pool.js'
 
 const side = poolWorker<SharedArrayBuffer, AdviseRequest, AdviseReply>()
 sharePeakLock(side.data)
@@ -16,5 +15,5 @@ side.listen((m) => {
   } catch (e) {
     side.post({ kind: 'error', id: m.id, error: errorToTransfer(e) })
   }
-  collectGarbage(TASK_COLLECT_GROWTH_BYTES)
+  afterTask()
 })

@@ -43,10 +43,12 @@ import {
 /** Bytes one LOG line may hold before it is skipped as overlong (event lines are a few KiB). */
 export const MAX_LINE_BYTES = 1 << 20
 /**
- * Bytes read at a time: below Node's threshold (about 1 MB) for making a decoded string external,
- * whose memory a scavenge does not reclaim (1 MiB chunks held 60 MB more at the peak).
+ * Bytes read at a time: a chunk's decoded string stays below V8's large-object size (128 KiB), so it
+ * is young garbage a scavenge reclaims. A larger one is a large object (1 MiB and up: external),
+ * reclaimed only by a full collection: 256 KiB chunks of a 59 MB LOG had up to 18 MB of them on the
+ * heap at advise's start, 1 MiB chunks 60 MB.
  */
-const CHUNK_BYTES = 256 << 10
+const CHUNK_BYTES = 64 << 10
 
 export interface LevelWrites {
   level: number

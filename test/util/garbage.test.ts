@@ -94,4 +94,25 @@ process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name ==
     expect(newSpace(false)).toBeGreaterThan(2 << 20)
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
+
+  it("a worker's start puts V8's flags back: reapplyGrowthFactor keeps the young generation small after it", () => {
+    assertFreshBuild()
+    const newSpace = (again: boolean) => {
+      const code = `import { keepYoungGenerationSmall, reapplyGrowthFactor } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
+import { getHeapSpaceStatistics } from 'node:v8'
+import { Worker } from 'node:worker_threads'
+keepYoungGenerationSmall()
+const w = new Worker('setTimeout(() => {}, 1000)', { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2 } })
+w.once('online', () => {
+  if (${again}) reapplyGrowthFactor()
+  let keep = []
+  for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
+  process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))
+  w.terminate()
+})`
+      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+    }
+    expect(newSpace(false)).toBeGreaterThan(2 << 20)
+    expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
+  })
 })
