@@ -60,6 +60,8 @@ export interface RecompressOptions {
   /** Position of this file in the run, and ratio's q_hat per configuration carried between files (updated). */
   fileIndex?: number
   carry?: Map<string, number | null>
+  /** Buffer growth after which a lane collects its garbage in full (evaluate.ts; default 4 MiB). */
+  collectAfterBytes?: number
 }
 
 /** The file as stored: its shape (stored.ts), and its data blocks' decoded size and decompression speed. */
@@ -544,6 +546,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       maxDictBytes: opts.dict.maxDictBytes,
       trainBytes: opts.dict.trainBytes,
       maxDictBufferBytes: opts.dict.maxDictBufferBytes,
+      collectAfterBytes: opts.collectAfterBytes,
     }))
     // One lane per task: this thread's (the last) reads the file for all of them.
     if (workers && tasks.length === workers.slots.length + 1) {

@@ -81,6 +81,8 @@ export interface EvaluateTask {
   feedOut?: FeedOut
   /** With feedOut: every lane's configurations, whose dictionaries this task builds and hands out. */
   allConfigs?: RecompressConfig[]
+  /** Buffer growth after which the lane runs a full collection (default BATCH_COLLECT_GROWTH_BYTES). */
+  collectAfterBytes?: number
 }
 
 export interface ConfigMeasurement extends BlockCompressionCounts {
@@ -450,7 +452,7 @@ function evaluateWith(
     batchBytes = 0
     // Each batch leaves its blocks and read windows behind as dead buffers (util/garbage.ts), and JS
     // objects that a young collection promotes: looked at every batch (a look costs microseconds).
-    if (collectGarbage(BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
+    if (collectGarbage(task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
   }
   const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
@@ -475,7 +477,7 @@ function evaluateWith(
     const sum = s.writer.finish()
     s.m.writeMs += threadCpuMs() - t0
     // Each writer's index is built at finish (~0.6 MB on a file of 32,000 blocks, and its builder's garbage).
-    if (collectGarbage(BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
+    if (collectGarbage(task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
     // The last block is written at finish: its round trip and repeats.
     roundTripPending(s, repeat)
     if (repeaters) repeatCompression(s, repeaters.get(s)!, repeat)
