@@ -5,7 +5,7 @@
 // <= 150 MB, and every level that holds data sampled (or, if the budget could not reach it,
 // reported "not sampled" with today's setting kept: a FAIL here).
 //
-//   node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--json] [--strict]
+//   node bench/advise-many.mjs [--db DIR | --flat-files N] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--held] [--json] [--strict]
 //
 // The database (~0.8 GB, ~3,300 files in L0-L3) is generated on first use into
 // bench/data/advise-many-files (gitignored), a few minutes. --time-budget may be given more than
@@ -13,6 +13,8 @@
 // default flags (text output), each followed by a bare `node -e 0`, both under GNU time: every
 // run's peak RSS, their range and median against 150 MB and against node's in the same rounds (peak
 // RSS varies from run to run with what the threads hold when it comes). --rss-runs alone: only those.
+// --held: the heap advise holds once started (the database resolved and pinned, the first pass), per
+// live file: with --flat-files, what more files cost.
 
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
@@ -34,12 +36,17 @@ const opt = (name, dflt) => {
 const all = (name) => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : []))
 const flag = (name) => args.includes(`--${name}`)
 if (flag('help') || flag('h')) {
-  console.log('usage: node bench/advise-many.mjs [--db DIR] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--json] [--strict]')
+  console.log(
+    'usage: node bench/advise-many.mjs [--db DIR | --flat-files N] [--regen] [--time-budget T ...] [--jobs N] [--rss-runs N] [--held] [--json] [--strict]',
+  )
   process.exit(0)
 }
-const db = resolve(opt('db', join(HERE, 'data', 'advise-many-files')))
+// --flat-files N: instead, a database of about N live files, all in L0 (one ~33 KB file per 64 KiB memtable flushed,
+// compactions off; db_bench fillrandom of 1,000-byte values, ~65 entries a file): what advise holds per live file.
+const flatFiles = Number(opt('flat-files', 0))
+const db = resolve(opt('db', join(HERE, 'data', flatFiles > 0 ? `advise-flat-${flatFiles}` : 'advise-many-files')))
 const rssRuns = Number(opt('rss-runs', 0))
-const budgets = all('time-budget').length ? all('time-budget') : rssRuns > 0 ? [] : ['60s', '10s']
+const budgets = all('time-budget').length ? all('time-budget') : rssRuns > 0 || flag('held') ? [] : ['60s', '10s']
 const jobs = opt('jobs', null)
 
 /** The database: db_bench's filluniquerandom into many 256 KiB files (a temp dir, then renamed: never half a database). */
@@ -48,23 +55,41 @@ function generate() {
   const tmp = `${db}.tmp`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(dirname(db), { recursive: true })
-  process.stderr.write(`generating ${db} with db_bench (~0.8 GB, a few minutes)...\n`)
+  process.stderr.write(`generating ${db} with db_bench (${flatFiles > 0 ? `~${flatFiles} files in L0, ~40 min for 20,000` : '~0.8 GB, a few minutes'})...\n`)
+  const flat = [
+    '--benchmarks=fillrandom',
+    `--db=${tmp}`,
+    `--num=${flatFiles * 65}`,
+    '--value_size=1000',
+    '--compression_type=lz4',
+    '--write_buffer_size=65536',
+    '--disable_auto_compactions=true',
+    '--level0_file_num_compaction_trigger=1000000',
+    '--level0_slowdown_writes_trigger=1000000',
+    '--level0_stop_writes_trigger=1000000',
+    '--max_background_jobs=2',
+    '--seed=1',
+    '--statistics=0',
+    '--histogram=0',
+  ]
   const r = spawnSync(
     DB_BENCH,
-    [
-      '--benchmarks=filluniquerandom',
-      `--db=${tmp}`,
-      '--num=3500000',
-      '--value_size=400',
-      '--compression_type=lz4',
-      '--target_file_size_base=262144',
-      '--max_bytes_for_level_base=4194304',
-      '--write_buffer_size=1048576',
-      '--max_background_jobs=1',
-      '--seed=1',
-      '--statistics=0',
-      '--histogram=0',
-    ],
+    flatFiles > 0
+      ? flat
+      : [
+          '--benchmarks=filluniquerandom',
+          `--db=${tmp}`,
+          '--num=3500000',
+          '--value_size=400',
+          '--compression_type=lz4',
+          '--target_file_size_base=262144',
+          '--max_bytes_for_level_base=4194304',
+          '--write_buffer_size=1048576',
+          '--max_background_jobs=1',
+          '--seed=1',
+          '--statistics=0',
+          '--histogram=0',
+        ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
   if (r.status !== 0) throw new Error(`db_bench failed (exit ${r.status})`)
@@ -125,6 +150,29 @@ function peakRss(cmd, argv) {
   return Number(m[1]) / 1024
 }
 
+/**
+ * What advise holds for the run once it has started (`--held`): the JavaScript heap that resolving the
+ * database (pinned) and the first pass leave, after full collections, in a node of its own (dist/).
+ */
+function heldAfterStart() {
+  const code = `
+const { resolveInputs } = await import(${JSON.stringify(new URL('../dist/advise/inputs.js', import.meta.url).href)})
+const { readPopulation } = await import(${JSON.stringify(new URL('../dist/advise/population.js', import.meta.url).href)})
+const { getHeapStatistics } = await import('node:v8')
+const heap = () => { gc(); gc(); return getHeapStatistics().used_heap_size }
+const before = heap()
+const inputs = resolveInputs([${JSON.stringify(db)}], { pin: true })
+const pop = readPopulation(inputs.groups, { dict: null, seed: 0, deadline: Number.POSITIVE_INFINITY, clock: () => performance.now(), filesPerLevel: 4 })
+const held = heap() - before
+const files = inputs.groups.reduce((a, g) => a + g.files.length, 0)
+inputs.pin?.release()
+console.log(JSON.stringify({ files, held, kept: pop.groups.length }))`
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`held after start: ${(r.stderr ?? '').split('\n')[0]}`)
+  return JSON.parse(r.stdout)
+}
+const held = flag('held') ? heldAfterStart() : null
+
 const rss = { advise: [], node: [] }
 for (let i = 0; i < rssRuns; i++) {
   process.stderr.write(`advise with default flags, run ${i + 1} of ${rssRuns} ...`)
@@ -151,7 +199,7 @@ const rssSummary =
 
 const pass = sstFiles >= TARGETS.files && results.every((r) => r.withinBudget && r.withinMemory && r.everyLevelSampled) && (rssSummary?.withinMemory ?? true)
 if (flag('json'))
-  console.log(JSON.stringify({ db, sstFiles, commit, date: new Date().toISOString(), targets: TARGETS, results, rss: rssSummary, pass }, null, 2))
+  console.log(JSON.stringify({ db, sstFiles, commit, date: new Date().toISOString(), targets: TARGETS, results, rss: rssSummary, held, pass }, null, 2))
 else {
   console.log(`database: ${db} (${sstFiles} live SST files${sstFiles >= TARGETS.files ? '' : `, fewer than ${TARGETS.files}: regenerate with --regen`})`)
   console.log(`commit ${commit}, ${new Date().toISOString().slice(0, 10)}`)
@@ -172,4 +220,8 @@ if (!flag('json') && rssSummary) {
   )
   console.log(`  runs: ${r.runs.map((x) => x.toFixed(0)).join(', ')} MB`)
 }
+if (!flag('json') && held)
+  console.log(
+    `\nheld after the start (inputs pinned, first pass): ${(held.held / 1e6).toFixed(2)} MB of heap for ${held.files} live files, ${Math.round(held.held / held.files)} bytes a file`,
+  )
 if (flag('strict') && !pass) process.exit(1)

@@ -12,7 +12,7 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
-import { collectGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
+import { collectGarbage, collectHeapGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 
@@ -41,7 +41,7 @@ export const TASK_COLLECT_GROWTH_BYTES = 2 << 20
  * the thread's own malloc arena, where freed memory between live blocks stays in the RSS).
  */
 export function afterTask(): void {
-  if (collectGarbage(TASK_COLLECT_GROWTH_BYTES)) trimMallocArenas()
+  if (collectGarbage(TASK_COLLECT_GROWTH_BYTES) || collectHeapGarbage()) trimMallocArenas()
   reapplyGrowthFactor()
 }
 

@@ -8,6 +8,7 @@
 import { rateFor } from '../decide/estimate.js'
 import type { Advice, AdviceNote } from '../types/advice.js'
 import { AdvisePool } from './pool.js'
+import { collectHeapGarbage } from '../util/garbage.js'
 import { type LevelGroup, levelTotals, MIN_FILES_READ, MIN_SPREAD_FILES, readFile, type readPopulation } from './population.js'
 import { inShard, roundRate } from './sampling.js'
 import { firstRoundShare, leastFirstRoundMs, planFirstRound, priorBlockMs, priorFileMs, unitCosts, type UnitCosts } from './plan.js'
@@ -124,6 +125,8 @@ export async function advisePopulation(
   const firstRounds = { from: elapsed(), sampled: 0 }
   try {
     for (;;) {
+      // Planning a round walks every file read of its level: dead arrays V8 would let pile up on many files.
+      collectHeapGarbage()
       const open = states.filter((s) => s.done === null)
       if (open.length === 0) break
       // Every level that holds data gets its first round before any level gets a second: the largest first.

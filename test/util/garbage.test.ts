@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { collectGarbage, collectYoungGarbage } from '../../src/util/garbage.js'
+import { collectGarbage, collectHeapGarbage, collectYoungGarbage } from '../../src/util/garbage.js'
 import { assertFreshBuild, ROOT } from '../helpers.js'
 
 /**
@@ -70,6 +70,20 @@ describe('collectYoungGarbage', () => {
 
   it('does nothing below the threshold', () => {
     expect(collectYoungGarbage(Number.MAX_SAFE_INTEGER)).toBe(false)
+  })
+})
+
+describe('collectHeapGarbage', () => {
+  it("collects once this thread's heap grew by the bar since its last collection, not before", () => {
+    collectHeapGarbage(0)
+    expect(collectHeapGarbage(Number.MAX_SAFE_INTEGER)).toBe(false)
+    // ~40 MB of objects that live past a few scavenges (in the old generation), then die.
+    let held: number[][] = []
+    for (let i = 0; i < 400_000; i++) held.push([i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6, i + 7])
+    expect(held.length).toBe(400_000)
+    held = []
+    expect(collectHeapGarbage(16 << 20)).toBe(true)
+    expect(collectHeapGarbage(16 << 20)).toBe(false)
   })
 })
 
