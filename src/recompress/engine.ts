@@ -25,7 +25,7 @@ import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
 import { Property } from '../format/properties.js'
 import { decompressEstimate, type RoundTripMode, roundTripStride } from './round-trip.js'
-import { readCpuEstimate } from './read-back.js'
+import { readCpuEstimate, readWallEstimate } from './read-back.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
 export const MIN_TIMED_MS = 50
@@ -130,6 +130,14 @@ export interface RecompressResult extends BlockCompressionCounts {
    * every block was taken. Null without a round trip.
    */
   readCpuMs: number | null
+  /**
+   * Wall-clock time of the same work as writeCpuMs and readCpuMs, ms (performance.now read where
+   * their thread CPU is; the read scaled as readCpuMs, null where it is): this row's share of its
+   * lane's wall time, as a lane writes its rows side by side, a batch of blocks each in turn. Wall
+   * minus CPU is time the thread waited (another thread ran, a page fault, ...).
+   */
+  writeWallMs: number
+  readWallMs: number | null
   /** (max - min) / median over repeats; 0 with one repeat. */
   compressSpread: number
   decompressSpread: number
@@ -464,6 +472,8 @@ function resultOf(
     decompressMs,
     writeCpuMs: m.writeMs,
     readCpuMs: readCpuEstimate(m.read, m.uncompressedBytes),
+    writeWallMs: m.writeWallMs,
+    readWallMs: readWallEstimate(m.read, m.uncompressedBytes),
     compressSpread: spread(m.compressMs),
     decompressSpread: spread(m.decompressMs),
     compressMBps,

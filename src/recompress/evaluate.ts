@@ -109,6 +109,8 @@ export interface ConfigMeasurement extends BlockCompressionCounts {
    * which reuses its plain twin's frames, is charged that compression too.
    */
   writeMs: number
+  /** Wall-clock time of the same calls, ms (performance.now at the places writeMs is read): the rest is time the thread waited. */
+  writeWallMs: number
   /** The compressed blocks and the round-tripped ones' sums, for the estimate (round-trip.ts). */
   roundTrip: RoundTripSums
   /** Reading the round trip's blocks back (checksum, decompression, every entry), for readCpuMs (round-trip.ts). */
@@ -176,6 +178,8 @@ function roundTripPending(st: ConfigState, repeat: number): void {
   const m = st.m
   const rt = st.roundTrip
   let decompressMs = 0
+  // The wall clock of the same calls (the decompressions and their comparisons), for readWallMs.
+  let wallTotal = 0
   if (rt && payloads.length > 0) {
     if (!st.warm && !rt.batched) {
       // The first call allocates the decompression context: keep it out of the timing.
@@ -185,7 +189,9 @@ function roundTripPending(st: ConfigState, repeat: number): void {
     let total = 0
     for (let r = 0; r < repeat; r++) {
       const before = rt.decompressNs
+      const w0 = performance.now()
       const bad = rt.roundTripMany(payloads, raws)
+      wallTotal += performance.now() - w0
       if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
       const t = (rt.decompressNs - before) / 1e6
       m.decompressMs[r] += t
@@ -206,6 +212,7 @@ function roundTripPending(st: ConfigState, repeat: number): void {
   }
   // The rest of a reader's work, on this thread: each block's checksum as stored (payload and type
   // byte) and every entry walked; the decompressed blocks are their originals (compared above).
+  const w0 = performance.now()
   const t0 = threadCpuMs()
   for (const p of payloads) blockChecksumOfPayload(st.checksumType, p, st.config.type)
   for (const p of plain) blockChecksumOfPayload(st.checksumType, p, CompressionType.None)
@@ -219,6 +226,7 @@ function roundTripPending(st: ConfigState, repeat: number): void {
     bytes += raw.length
   }
   m.read.cpuMs += decompressMs + threadCpuMs() - t0
+  m.read.wallMs += wallTotal / repeat + performance.now() - w0
   m.read.timedBytes += bytes
 }
 
@@ -361,6 +369,7 @@ function evaluateWith(
       compressMs: new Array(repeat).fill(0),
       decompressMs: new Array(repeat).fill(0),
       writeMs: 0,
+      writeWallMs: 0,
       roundTrip: emptyRoundTrip(),
       read: emptyReadSums(),
       ...(task.recordRoundTrips ? { roundTripRecords: { index: [], bytes: [], ms: [] } } : {}),
@@ -427,25 +436,31 @@ function evaluateWith(
     // Rotate which configuration goes first: the first to touch a batch pays its cache misses.
     const start = batchNo++ % n
     const raws = batch.map((b) => b.raw)
-    // t0: thread CPU when the setting's writer was first called for this batch.
-    const write = (st: ConfigState, t0: number) => {
+    // t0, w0: thread CPU and wall clock when the setting's writer was first called for this batch.
+    const write = (st: ConfigState, t0: number, w0: number) => {
       for (const b of batch) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
       st.m.writeMs += threadCpuMs() - t0
+      st.m.writeWallMs += performance.now() - w0
       roundTripPending(st, repeat)
       if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
     }
     for (let k = 0; k < n; k++) {
       const st = states[(start + k) % n]
       if (twinOf.has(st)) continue // written right after the setting it is made from
+      const w0 = performance.now()
       const t0 = threadCpuMs()
       const ahead = st.writer.compressAhead(raws)
-      write(st, t0)
+      const aheadWallMs = performance.now() - w0
+      write(st, t0, w0)
       const twin = checksumTwin.get(st)
       if (!twin) continue
+      const w1 = performance.now()
       const t1 = threadCpuMs()
-      if (ahead && twin.writer.checksumAheadFrom(ahead)) twin.m.writeMs += ahead.ns / 1e6
-      else twin.writer.compressAhead(raws)
-      write(twin, t1)
+      if (ahead && twin.writer.checksumAheadFrom(ahead)) {
+        twin.m.writeMs += ahead.ns / 1e6
+        twin.m.writeWallMs += aheadWallMs
+      } else twin.writer.compressAhead(raws)
+      write(twin, t1, w1)
     }
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
@@ -473,9 +488,11 @@ function evaluateWith(
   for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
 
   for (const s of states) {
+    const w0 = performance.now()
     const t0 = threadCpuMs()
     const sum = s.writer.finish()
     s.m.writeMs += threadCpuMs() - t0
+    s.m.writeWallMs += performance.now() - w0
     // Each writer's index is built at finish (~0.6 MB on a file of 32,000 blocks, and its builder's garbage).
     if (collectGarbage(task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
     // The last block is written at finish: its round trip and repeats.

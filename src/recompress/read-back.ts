@@ -7,20 +7,30 @@
 import { BlockIter, decodeBlockLayout } from '../format/block.js'
 import { CorruptionError } from '../format/errors.js'
 
-/** The read-back's thread CPU, ms, and the uncompressed bytes it read. */
+/** The read-back's thread CPU and wall-clock time, ms, and the uncompressed bytes it read. */
 export interface ReadSums {
   cpuMs: number
+  wallMs: number
   timedBytes: number
 }
 
 export function emptyReadSums(): ReadSums {
-  return { cpuMs: 0, timedBytes: 0 }
+  return { cpuMs: 0, wallMs: 0, timedBytes: 0 }
 }
 
 /** The read CPU of every data block (`bytes` uncompressed): the timed blocks' scaled by bytes (exact when all were timed); null when none was (no round trip). */
 export function readCpuEstimate(s: ReadSums, bytes: number): number | null {
+  return scaled(s.cpuMs, s, bytes)
+}
+
+/** The read wall-clock time of every data block, scaled as readCpuEstimate (null exactly where it is). */
+export function readWallEstimate(s: ReadSums, bytes: number): number | null {
+  return scaled(s.wallMs, s, bytes)
+}
+
+function scaled(ms: number, s: ReadSums, bytes: number): number | null {
   if (bytes === 0) return 0
-  return s.timedBytes > 0 ? s.cpuMs * (bytes / s.timedBytes) : null
+  return s.timedBytes > 0 ? ms * (bytes / s.timedBytes) : null
 }
 
 // The key being rebuilt, as RocksDB's IterKey: one buffer per thread, grown as keys need.

@@ -64,7 +64,7 @@ function settingColumns(strategy: boolean): Column[] {
 }
 
 /**
- * Where the Strategy column goes: in CSV always, as the last column (the others keep their places); in a
+ * Where the Strategy column goes: in CSV always, after the older columns and before the two wall columns (the others keep their places); in a
  * table after Checksum, when a row was evaluated under --compression-strategy.
  */
 function strategyColumn(report: RecompressReport, csv: boolean): { inline: boolean; last: boolean } {
@@ -155,6 +155,15 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       ? [r.decompressInterval ? fixed(r.decompressInterval.low, 0) : '', r.decompressInterval ? fixed(r.decompressInterval.high, 0) : '', r.roundTripBlocks]
       : []
   const strategy = strategyColumn(report, csv)
+  // Write and read wall ms: beside the CPU columns in the wide table, last in CSV (earlier columns keep their positions).
+  const walls = (r: RecompressResult): Cell[] => [
+    csv ? fixed(r.writeWallMs, 2) : `${r.writeWallMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.writeWallMs, 1)}`,
+    csv || r.readWallMs === null ? fixed(r.readWallMs, 2) : `${r.readWallMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.readWallMs, 1)}`,
+  ]
+  const wallColumns: Column[] = [
+    { header: 'Write wall ms', align: 'right' },
+    { header: 'Read wall ms', align: 'right' },
+  ]
   // The table layout's columns: in CSV always, in the wide table when the rows span several layouts.
   const layoutColumns = csv || layoutFieldsShown(report.results).size > 0
   const layout = (r: RecompressResult | null): Cell[] =>
@@ -189,10 +198,12 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       '',
       '',
       '',
+      ...(csv ? [] : ['', '']),
       ...noise(st),
       ...(csv ? ['', '', ''] : []),
       ...layout(null),
       ...(strategy.last ? [''] : []),
+      ...(csv ? ['', ''] : []),
     ],
   ]
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
@@ -211,11 +222,13 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       // Under MIN_TIMED_MS the first writer of a pass also pays the code's warm-up: noise, marked as the speeds are.
       csv ? fixed(r.writeCpuMs, 2) : `${r.writeCpuMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.writeCpuMs, 1)}`,
       csv || r.readCpuMs === null ? fixed(r.readCpuMs, 2) : `${r.readCpuMs < MIN_TIMED_MS ? NOISY_MARK : ''}${fixed(r.readCpuMs, 1)}`,
+      ...(csv ? [] : walls(r)),
       marksText(r),
       ...noise(r),
       ...interval(r),
       ...layout(r),
       ...(strategy.last ? [r.strategy ?? ''] : []),
+      ...(csv ? walls(r) : []),
     ])
   }
   const columns: Column[] = [
@@ -232,6 +245,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
     { header: 'Dict ms', align: 'right' },
     { header: 'Write CPU ms', align: 'right' },
     { header: 'Read CPU ms', align: 'right' },
+    ...(csv ? [] : wallColumns),
     { header: 'Marks' },
     ...(csv
       ? [{ header: 'Comp noisy' }, { header: 'Decomp noisy' }, { header: 'Decomp MB/s low' }, { header: 'Decomp MB/s high' }, { header: 'Round-trip blocks' }]
@@ -246,6 +260,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
         ]
       : []),
     ...(strategy.last ? [{ header: 'Strategy', align: 'right' as const }] : []),
+    ...(csv ? wallColumns : []),
   ]
   return { columns, rows }
 }

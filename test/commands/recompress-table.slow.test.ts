@@ -57,8 +57,11 @@ const WIDE_COLUMNS = [
   'Dict ms',
   'Write CPU ms',
   'Read CPU ms',
+  'Write wall ms',
+  'Read wall ms',
   'Marks',
 ]
+const WALL_COLUMNS = ['Write wall ms', 'Read wall ms']
 
 describe('recompress table: 100 columns by default', () => {
   it('the default matrix on the sample: every line fits, one Setting column, human sizes, signed changes, a verdict', () => {
@@ -127,7 +130,7 @@ describe('recompress table: 100 columns by default', () => {
     const json = JSON.parse(run([...args, '--json']))
     const csv = lines(run([...args, '--format', 'csv'])).map((l) => l.split(','))
     expect(csv[0]).toEqual([
-      ...WIDE_COLUMNS,
+      ...WIDE_COLUMNS.filter((c) => !WALL_COLUMNS.includes(c)),
       'Comp noisy',
       'Decomp noisy',
       'Decomp MB/s low',
@@ -139,6 +142,8 @@ describe('recompress table: 100 columns by default', () => {
       'Index compression',
       'Format version',
       'Strategy',
+      // Appended last: every older column keeps its position.
+      ...WALL_COLUMNS,
     ])
     const finalize = csv.find((c) => c[2] === 'finalize')!
     const r = json.results.find((x: { dict: string }) => x.dict === 'finalize')
@@ -153,7 +158,10 @@ describe('recompress table: 100 columns by default', () => {
     // The file's own blocks, as stored (no restart interval or value layout of their own), index compressed, its format_version.
     expect(finalize.slice(22, 27)).toEqual(['own', '', '', 'on', String(r.formatVersion)])
     // No --compression-strategy (and zstd takes none): the Strategy column is empty.
-    expect(finalize.slice(27)).toEqual([''])
+    expect(finalize.slice(27, 28)).toEqual([''])
+    // Write and read wall time (its own run's timing): ms to the hundredth.
+    for (const wall of finalize.slice(28)) expect(wall).toMatch(/^\d+\.\d\d$/)
+    expect(finalize.length).toBe(30)
     expect(r.roundTripBlocks).toBe(r.blocksCompressed)
     expect(r.decompressInterval).toBeNull()
     expect(csv.some((c) => c.join(',').includes('~') || c[0].startsWith('verdict'))).toBe(false)

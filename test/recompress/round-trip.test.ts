@@ -192,6 +192,8 @@ describe('round trip: the engine on a file that is sampled', () => {
       marks: _i,
       writeCpuMs: _j,
       readCpuMs: _k,
+      writeWallMs: _l,
+      readWallMs: _m,
       ...sizes
     } = s
     expect(e).toMatchObject(sizes)
