@@ -315,6 +315,7 @@ export async function adviseBlockSize(
         continue
       }
       const f = l.files[order[li][round]]
+      collectHeapGarbage()
       try {
         runs[li].push({ today: f.today, results: await evaluateFile(f.path, l, layouts, jobs) })
       } catch (e) {
