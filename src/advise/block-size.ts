@@ -33,7 +33,7 @@ import { type ColumnFamilyOptions, compressionForLevel, type DbOptions, targetFi
 import { bufferLimited } from '../decide/settings.js'
 import { DEFAULT_COMPRESSION_LEVEL, levelRange, supportedDictModes, type DictMode } from '../codec/setting.js'
 import { recompressLayouts } from '../recompress/layouts.js'
-import { collectHeapGarbage } from '../util/garbage.js'
+import { collectHeapGarbage, trimMallocArenas } from '../util/garbage.js'
 import { blockSizeLabel, type TableLayout } from '../recompress/config.js'
 import type { RecompressResult } from '../recompress/engine.js'
 import { openTable } from '../table/reader.js'
@@ -277,8 +277,9 @@ export async function adviseBlockSize(
     }
     const read: { path: string; today: number }[] = []
     for (const f of files) {
-      // Each file's table opened and left: on 20,000 files, ~100 MB of it between V8's own collections.
-      collectHeapGarbage()
+      // Each file's table opened and left: on 20,000 files, ~100 MB of it between V8's own collections,
+      // its small buffers in malloc's heap (given back once collected).
+      if (collectHeapGarbage()) trimMallocArenas()
       try {
         read.push({ path: f.path, today: todayBytes(f.path) })
       } catch (e) {
@@ -315,7 +316,7 @@ export async function adviseBlockSize(
         continue
       }
       const f = l.files[order[li][round]]
-      collectHeapGarbage()
+      if (collectHeapGarbage()) trimMallocArenas()
       try {
         runs[li].push({ today: f.today, results: await evaluateFile(f.path, l, layouts, jobs) })
       } catch (e) {

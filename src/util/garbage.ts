@@ -84,7 +84,7 @@ export function collectPhaseGarbage(): boolean {
 }
 
 /** collectHeapGarbage's default: what a thread's heap may grow by between full collections. */
-export const HEAP_COLLECT_GROWTH_BYTES = 16 << 20
+export const HEAP_COLLECT_GROWTH_BYTES = 8 << 20
 
 /** The JavaScript heap in use after the last full collection here (collectHeapGarbage). */
 let heapFloor = 0
