@@ -179,32 +179,6 @@ static napi_value index_walk(napi_env env, napi_callback_info info) {
                                       keys_from, keys_capacity, key_ends));
 }
 
-/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
-static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
-  napi_value a[MAX_ARGS];
-  if (!arguments_of(env, info, 2, a)) return NULL;
-  sstkit_verify_init();
-  int ok = 1;
-  size_t byte_length = 0;
-  void *data = NULL;
-  bool is = false;
-  if (napi_is_typedarray(env, a[0], &is) != napi_ok || !is ||
-      napi_get_typedarray_info(env, a[0], NULL, NULL, &data, NULL, NULL) != napi_ok)
-    ok = 0;
-  if (ok) {
-    napi_typedarray_type kind;
-    size_t length = 0;
-    napi_get_typedarray_info(env, a[0], &kind, &length, NULL, NULL, NULL);
-    byte_length = kind == napi_uint8_array ? length : 0;
-  }
-  double want = number_of(env, a[1], &ok);
-  if (!ok || !xxh3 || want < 0 || want > (double)byte_length) {
-    napi_throw_range_error(env, NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
-    return NULL;
-  }
-  return uint_result(env, (uint32_t)xxh3(data ? data : (const void *)"", (size_t)want));
-}
-
 /* The bytes of a Uint8Array argument and their count; NULL for anything else. */
 static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) {
   bool is = false;
@@ -212,8 +186,27 @@ static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) {
   void *data = NULL;
   *length = 0;
   if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
-  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != napi_uint8_array) return NULL;
+  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != napi_uint8_array) {
+    *length = 0;
+    return NULL;
+  }
   return data ? data : (uint8_t *)&empty_backing;
+}
+
+/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
+static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  sstkit_verify_init();
+  int ok = 1;
+  size_t byte_length = 0;
+  const uint8_t *data = bytes_of(env, a[0], &byte_length);
+  double want = number_of(env, a[1], &ok);
+  if (!ok || !xxh3 || want < 0 || want > (double)byte_length) {
+    napi_throw_range_error(env, NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
+    return NULL;
+  }
+  return uint_result(env, (uint32_t)xxh3(data ? (const void *)data : (const void *)"", (size_t)want));
 }
 
 /*

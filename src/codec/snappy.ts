@@ -11,7 +11,7 @@
  * port) gives other, slightly larger ones. The package is the fallback.
  */
 import { createRequire } from 'node:module'
-import { ADDON_MISSING_LIBRARY, kernelAddon } from './addon.js'
+import { ADDON_MISSING_LIBRARY, type KernelAddon, kernelAddon } from './addon.js'
 import { koffi } from './native.js'
 import { allocOutput, plainBytes, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -69,13 +69,17 @@ export function snappyBackend(): string {
   return nativeFn ? 'libsnappy' : 'snappy (npm)'
 }
 
+/** The addon snappyDecompress decodes through, decided on first use (the environment is read once, not per block). */
+let addonChoice: KernelAddon | null | undefined
+
 /**
  * Decode `src` whose preamble declares `declared` bytes. With `scratch`, the
  * result is a view into the scratch buffer, valid until its next use.
  */
 export function snappyDecompress(src: Uint8Array, declared?: number, scratch?: Scratch): Uint8Array {
   // The kernel's addon decodes with the same libsnappy, without loading koffi.
-  const addon = nativeFn === undefined && declared !== undefined && !process.env.SSTKIT_NO_NATIVE_SNAPPY ? kernelAddon() : null
+  if (addonChoice === undefined) addonChoice = process.env.SSTKIT_NO_NATIVE_SNAPPY ? null : kernelAddon()
+  const addon = nativeFn === undefined ? addonChoice : null
   if (addon && declared !== undefined) {
     const out = scratch ? scratchBytes(scratch, declared) : allocOutput(declared)
     const n = addon.snappyUncompress(src, out)
