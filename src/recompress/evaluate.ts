@@ -443,6 +443,8 @@ function evaluateWith(
   const BATCH_BYTES = 128 << 10
   let batch: FedBlock[] = []
   let batchBytes = 0
+  const nativeCut = !reader && task.source.blockSize !== null && nativeRecutApplies(table, task.source)
+  const growth = task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES
   const drain = () => {
     if (batch.length === 0) return
     // The other lanes first: they compress it while this one does.
@@ -482,11 +484,12 @@ function evaluateWith(
     batchBytes = 0
     // Each batch leaves its blocks and read windows behind as dead buffers (util/garbage.ts), and JS
     // objects that a young collection promotes: looked at every batch (a look costs microseconds).
-    // The blocks die young, so a scavenge frees them; where little JavaScript garbage comes with
-    // them (blocks re-cut natively) no scavenge of V8's own would, and a full collection every
-    // 4 MiB cost ~0.4 s of CPU on a 64 MB file. The full one is for what outlived the scavenges.
-    const fullAfter = FULL_COLLECT_GROWTH_FACTOR * (task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES)
-    if (!collectYoungGarbage(YOUNG_COLLECT_GROWTH_BYTES) && collectGarbage(fullAfter)) trimMallocArenas()
+    // Blocks re-cut natively come with little JavaScript garbage, so no scavenge of V8's own frees
+    // them, and a full collection every 4 MiB cost ~0.4 s of CPU on a 64 MB file: they die young,
+    // so a scavenge does, and the full one is for what outlived the scavenges.
+    if (nativeCut) {
+      if (!collectYoungGarbage(YOUNG_COLLECT_GROWTH_BYTES) && collectGarbage(FULL_COLLECT_GROWTH_FACTOR * growth)) trimMallocArenas()
+    } else if (collectGarbage(growth)) trimMallocArenas()
   }
   const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
