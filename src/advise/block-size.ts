@@ -75,11 +75,54 @@ export interface BlockSizeOptions {
   jobs?: number
 }
 
-/** One file evaluated under every candidate: its stored bytes today (todayBytes) and each candidate's result. */
-interface FileRun {
-  today: number
-  results: RecompressResult[]
+/**
+ * A level's files re-cut, as the estimate needs them: per file its stored bytes today (todayBytes)
+ * and, per candidate k, numbers of its result, one array each (a file's RecompressResult objects
+ * were ~3.5 KB of heap a file, 10-20 MB where thousands of files are re-cut).
+ */
+export class LevelRuns {
+  readonly today: number[] = []
+  /** [k][file]: data and dictionary bytes (storedOf). */
+  readonly stored: number[][]
+  readonly indexBytes: number[][]
+  readonly blocks: number[][]
+  /** [k][file]: the read side's (the bottommost level's). */
+  readonly dataBytes: number[][]
+  readonly uncompressedBytes: number[][]
+  readonly decompressMs: number[][]
+  /** [k]: a block of some file compressed. */
+  readonly compressed: boolean[]
+
+  constructor(candidates: number) {
+    const columns = () => Array.from({ length: candidates }, (): number[] => [])
+    this.stored = columns()
+    this.indexBytes = columns()
+    this.blocks = columns()
+    this.dataBytes = columns()
+    this.uncompressedBytes = columns()
+    this.decompressMs = columns()
+    this.compressed = Array.from({ length: candidates }, () => false)
+  }
+
+  get length(): number {
+    return this.today.length
+  }
+
+  add(today: number, results: readonly RecompressResult[]): void {
+    this.today.push(today)
+    for (const [k, r] of results.entries()) {
+      this.stored[k].push(storedOf(r))
+      this.indexBytes[k].push(r.indexBytes)
+      this.blocks[k].push(r.blocks)
+      this.dataBytes[k].push(r.dataBytes)
+      this.uncompressedBytes[k].push(r.uncompressedBytes)
+      this.decompressMs[k].push(r.decompressMs)
+      this.compressed[k] ||= r.blocksCompressed > 0
+    }
+  }
 }
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
 
 /** The compression a level's files are re-cut under (codec, level, dictionary and its options, acceptance rule). */
 export interface LevelCompression {
@@ -98,7 +141,11 @@ interface LevelFiles {
   bottommost: boolean
   setting: LevelCompression
   label: string
-  files: { path: string; today: number }[]
+  /** The level's files and their stored bytes today, side by side (an object a file: ~1 MB on 20,000 files). */
+  paths: readonly string[]
+  today: number[]
+  /** sum(today) */
+  totalToday: number
 }
 
 /**
@@ -176,22 +223,21 @@ async function evaluateFile(path: string, l: LevelFiles, layouts: TableLayout[],
 const storedOf = (r: RecompressResult) => r.dataBytes + r.dictBytes
 
 /**
- * A level's projection per candidate: exact when every file was evaluated; else the ratio
- * estimate over the sampled files (bytes against today's stored bytes), with its 95% interval and
- * the finite-population correction (files drawn without replacement).
+ * A level's projection of one candidate from its files evaluated (`c`: their bytes under it, `xs`:
+ * today's): exact when every file was evaluated; else the ratio estimate over the sampled files
+ * (bytes against today's stored bytes), with its 95% interval and the finite-population correction
+ * (files drawn without replacement).
  */
 export function levelProjection(
-  runs: FileRun[],
+  c: readonly number[],
+  xs: readonly number[],
   totalToday: number,
   totalFiles: number,
-  k: number,
 ): { estimate: number; variance: number; df: number; scale: number } {
-  const c = runs.map((r) => storedOf(r.results[k]))
-  if (runs.length === totalFiles) return { estimate: c.reduce((a, b) => a + b, 0), variance: 0, df: 0, scale: 1 }
-  const xs = runs.map((r) => r.today)
-  const sumX = xs.reduce((a, b) => a + b, 0)
-  const ratio = c.reduce((a, b) => a + b, 0) / sumX
-  const n = runs.length
+  if (c.length === totalFiles) return { estimate: sum(c), variance: 0, df: 0, scale: 1 }
+  const sumX = sum(xs)
+  const ratio = sum(c) / sumX
+  const n = c.length
   const meanX = sumX / n
   const s2 = n > 1 ? c.reduce((a, ci, i) => a + (ci - ratio * xs[i]) ** 2, 0) / (n - 1) : 0
   const fpc = 1 - n / totalFiles
@@ -223,7 +269,7 @@ function unreadable(columnFamily: string, file: string, e: unknown): BlockSizeNo
 /** A column family's live table files by level, as advise's inputs group them (held paths; missing files left out). */
 export interface BlockSizeColumnFamily {
   name: string
-  levels: { level: number; files: { path: string; size: number }[] }[]
+  levels: { level: number; files: readonly { path: string; size: number }[] }[]
 }
 
 /** A column family of a database as adviseBlockSize takes it. */
@@ -258,8 +304,12 @@ export async function adviseBlockSize(
   const levels: LevelFiles[] = []
   // RocksDB's level context (bottommost, base level) from the level sizes, indexed by level.
   const depth = Math.max(-1, ...cf.levels.filter((l) => l.files.length > 0).map((l) => l.level))
+  // levelContext reads only each level's bytes: one entry a level holds them (not an object a file).
   const shape = {
-    levels: Array.from({ length: depth + 1 }, (_, i) => (cf.levels.find((l) => l.level === i)?.files ?? []).map((f) => ({ fileSize: f.size }))),
+    levels: Array.from({ length: depth + 1 }, (_, i) => {
+      const files = cf.levels.find((l) => l.level === i)?.files ?? []
+      return files.length > 0 ? [{ fileSize: files.reduce((s, f) => s + f.size, 0) }] : []
+    }),
   }
   for (const { level, files } of cf.levels) {
     if (files.length === 0) continue
@@ -275,52 +325,52 @@ export async function adviseBlockSize(
       })
       continue
     }
-    const read: { path: string; today: number }[] = []
+    const today: number[] = []
     for (const f of files) {
       // Each file's table opened and left: on 20,000 files, ~100 MB of it between V8's own collections,
       // its small buffers in malloc's heap (given back once collected).
       if (collectHeapGarbage()) trimMallocArenas()
       try {
-        read.push({ path: f.path, today: todayBytes(f.path) })
+        today.push(todayBytes(f.path))
       } catch (e) {
         return unreadable(cf.name, f.path, e)
       }
     }
-    levels.push({ level, bottommost: level === depth, ...s, files: read })
+    levels.push({ level, bottommost: level === depth, ...s, paths: files.map((f) => f.path), today, totalToday: sum(today) })
   }
-  const allFiles = levels.reduce((n, l) => n + l.files.length, 0)
+  const allFiles = levels.reduce((n, l) => n + l.paths.length, 0)
   if (allFiles === 0) return null
 
   // Every file when the budget allows; else two per level first (an interval needs two), then more in random order.
   const random = prng(o.seed ^ 0xb10c)
   const order = levels.map((l) => {
-    const idx = l.files.map((_, i) => i)
+    const idx = l.paths.map((_, i) => i)
     for (let i = idx.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1))
       ;[idx[i], idx[j]] = [idx[j], idx[i]]
     }
     return idx
   })
-  const runs: FileRun[][] = levels.map(() => [])
+  const runs = levels.map(() => new LevelRuns(sizes.length))
   const started = performance.now()
   const jobs = o.jobs ?? 1
   let short = false
   for (let round = 0; ; round++) {
     let any = false
     for (const [li, l] of levels.entries()) {
-      if (round >= l.files.length) continue
+      if (round >= l.paths.length) continue
       if (o.fileShare != null) {
-        if (round >= Math.max(2, Math.ceil(o.fileShare * l.files.length))) continue
+        if (round >= Math.max(2, Math.ceil(o.fileShare * l.paths.length))) continue
       } else if (performance.now() - started >= o.budgetMs && !(round < 2 && o.floorAnyTime)) {
         short ||= round < 2
         continue
       }
-      const f = l.files[order[li][round]]
+      const i = order[li][round]
       if (collectHeapGarbage()) trimMallocArenas()
       try {
-        runs[li].push({ today: f.today, results: await evaluateFile(f.path, l, layouts, jobs) })
+        runs[li].add(l.today[i], await evaluateFile(l.paths[i], l, layouts, jobs))
       } catch (e) {
-        return unreadable(cf.name, f.path, e)
+        return unreadable(cf.name, l.paths[i], e)
       }
       any = true
     }
@@ -344,18 +394,9 @@ export async function adviseBlockSize(
   const perLevel = levels.map((l, li) => ({
     level: l.level,
     setting: l.label,
-    files: l.files.length,
+    files: l.paths.length,
     evaluated: runs[li].length,
-    bytes: sizes.map((_, k) =>
-      interval(
-        levelProjection(
-          runs[li],
-          l.files.reduce((a, f) => a + f.today, 0),
-          l.files.length,
-          k,
-        ),
-      ),
-    ),
+    bytes: sizes.map((_, k) => interval(levelProjection(runs[li].stored[k], runs[li].today, l.totalToday, l.paths.length))),
   }))
   const candidates: BlockSizeCandidate[] = sizes.map((blockSize, k) => {
     let estimate = 0
@@ -363,24 +404,20 @@ export async function adviseBlockSize(
     let index = 0
     let blocks = 0
     for (const [li, l] of levels.entries()) {
-      const p = levelProjection(
-        runs[li],
-        l.files.reduce((a, f) => a + f.today, 0),
-        l.files.length,
-        k,
-      )
+      const r = runs[li]
+      const p = levelProjection(r.stored[k], r.today, l.totalToday, l.paths.length)
       estimate += p.estimate
       // Each level's own t quantile, summed in quadrature as the variances add.
       if (p.variance > 0) half += (t95(p.df) * Math.sqrt(p.variance)) ** 2
-      index += runs[li].reduce((a, r) => a + r.results[k].indexBytes, 0) * p.scale
-      blocks += runs[li].reduce((a, r) => a + r.results[k].blocks, 0) * p.scale
+      index += sum(r.indexBytes[k]) * p.scale
+      blocks += sum(r.blocks[k]) * p.scale
     }
     const h = Math.sqrt(half)
-    const b = bottom >= 0 ? runs[bottom].map((r) => r.results[k]) : []
-    const nBlocks = b.reduce((a, r) => a + r.blocks, 0)
-    const uncompressed = b.reduce((a, r) => a + r.uncompressedBytes, 0)
-    const decMs = b.reduce((a, r) => a + r.decompressMs, 0)
-    const compressed = b.some((r) => r.blocksCompressed > 0)
+    const b = bottom >= 0 ? runs[bottom] : null
+    const nBlocks = b ? sum(b.blocks[k]) : 0
+    const uncompressed = b ? sum(b.uncompressedBytes[k]) : 0
+    const decMs = b ? sum(b.decompressMs[k]) : 0
+    const compressed = b ? b.compressed[k] : false
     const decompressMBps = compressed && decMs > 0 ? uncompressed / 1e6 / (decMs / 1000) : null
     const perBlock = nBlocks > 0 ? uncompressed / nBlocks : 0
     const readCores =
@@ -392,7 +429,7 @@ export async function adviseBlockSize(
       indexBytes: Math.round(index),
       dataBlocks: Math.round(blocks),
       read: {
-        bytesReadPerLookup: nBlocks > 0 ? Math.round(b.reduce((a, r) => a + r.dataBytes, 0) / nBlocks) : 0,
+        bytesReadPerLookup: b && nBlocks > 0 ? Math.round(sum(b.dataBytes[k]) / nBlocks) : 0,
         bytesDecompressedPerLookup: Math.round(perBlock),
         decompressMBps,
         readCores,
@@ -502,7 +539,13 @@ export async function attachBlockSizes(
   const levelsOf = (name: string) =>
     groups
       .filter((g) => g.columnFamily === name && g.level !== null)
-      .map((g) => ({ level: g.level!, files: g.files.map((f) => ({ path: f.path, size: f.size ?? sizeOnDisk(f.path) })) }))
+      .map((g) => ({
+        level: g.level!,
+        // advise's own files, where they have their sizes (not a copy of each).
+        files: g.files.every((f) => f.size !== undefined)
+          ? (g.files as readonly { path: string; size: number }[])
+          : g.files.map((f) => ({ path: f.path, size: f.size ?? sizeOnDisk(f.path) })),
+      }))
   const bytes = (levels: ReturnType<typeof levelsOf>) => levels.reduce((n, l) => n + l.files.reduce((m, f) => m + f.size, 0), 0)
   // The largest column family first: where block size moves the most bytes, should the time not reach them all.
   const order = families

@@ -20,7 +20,6 @@ import {
   decideBlockSize,
   levelProjection,
 } from '../../src/advise/block-size.js'
-import type { RecompressResult } from '../../src/recompress/engine.js'
 import { openDatabase } from '../../src/db/database.js'
 import { dbOptionsFrom } from '../../src/db/options.js'
 import { parseOptionsFile } from '../../src/format/options-file.js'
@@ -208,22 +207,20 @@ describe('decideBlockSize', () => {
 })
 
 describe('levelProjection: a level whose files were sampled', () => {
-  const run = (today: number, bytes: number) => ({ today, results: [{ dataBytes: bytes, dictBytes: 0 } as RecompressResult] })
-
+  // levelProjection(each file's bytes under the candidate, each file's bytes today, the level's bytes today, its files)
   it('every file evaluated: their sum, no interval', () => {
-    expect(levelProjection([run(100, 40), run(300, 90)], 400, 2, 0)).toMatchObject({ estimate: 130, variance: 0 })
+    expect(levelProjection([40, 90], [100, 300], 400, 2)).toMatchObject({ estimate: 130, variance: 0 })
   })
 
   it("a sample: the ratio estimate against today's stored bytes, its variance with the finite-population correction", () => {
-    const runs = [run(100, 40), run(300, 90), run(200, 70)]
-    const p = levelProjection(runs, 1200, 6, 0)
+    const p = levelProjection([40, 90, 70], [100, 300, 200], 1200, 6)
     const r = 200 / 600
     expect(p.estimate).toBeCloseTo(r * 1200, 6)
     const s2 = ((40 - r * 100) ** 2 + (90 - r * 300) ** 2 + (70 - r * 200) ** 2) / 2
     expect(p.variance).toBeCloseTo(((1 - 3 / 6) * s2 * 1200 * 1200) / (3 * 200 * 200), 6)
     expect(p.df).toBe(2)
     // Files that all compress alike leave no doubt.
-    expect(levelProjection([run(100, 30), run(300, 90)], 1000, 5, 0).variance).toBe(0)
+    expect(levelProjection([30, 90], [100, 300], 1000, 5).variance).toBe(0)
   })
 })
 
