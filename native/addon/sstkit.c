@@ -11,6 +11,7 @@
 #include <node_api.h>
 
 #include "../verify-kernel.c"
+#include "../recut-kernel.h"
 
 #define MAX_ARGS 20
 
@@ -244,6 +245,39 @@ static napi_value snappy_block_uncompress(napi_env env, napi_callback_info info)
   return int_result(env, 1, status != 0 ? -status : (int32_t)written);
 }
 
+/* The elements of a typed array argument of `kind` and their count; NULL for anything else. */
+static void *typed_of(napi_env env, napi_value v, napi_typedarray_type want, size_t *length) {
+  bool is = false;
+  napi_typedarray_type kind;
+  void *data = NULL;
+  *length = 0;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
+  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != want) {
+    *length = 0;
+    return NULL;
+  }
+  return data ? data : &empty_backing;
+}
+
+/* sstkit_recut (../recut-kernel.h): mode, src, out, restarts (Uint32Array), srcKey, lastKey, state (Float64Array of RC_SLOTS). */
+static napi_value recut(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 7, a)) return NULL;
+  int ok = 1;
+  int32_t mode = int_of(env, a[0], &ok);
+  size_t src_len, out_len, restarts_len, src_key_len, last_key_len, state_len;
+  const uint8_t *src = typed_of(env, a[1], napi_uint8_array, &src_len);
+  uint8_t *out = typed_of(env, a[2], napi_uint8_array, &out_len);
+  uint32_t *restarts = typed_of(env, a[3], napi_uint32_array, &restarts_len);
+  uint8_t *src_key = typed_of(env, a[4], napi_uint8_array, &src_key_len);
+  uint8_t *last_key = typed_of(env, a[5], napi_uint8_array, &last_key_len);
+  double *state = typed_of(env, a[6], napi_float64_array, &state_len);
+  if (!ok || !src || !out || !restarts || !src_key || !last_key || !state || state_len < RC_SLOTS || restarts_len < 1) return int_result(env, 0, 0);
+  return int_result(env, 1,
+                    sstkit_recut(mode, src, src_len, out, out_len, restarts, restarts_len, src_key, last_key,
+                                 src_key_len < last_key_len ? src_key_len : last_key_len, state));
+}
+
 NAPI_MODULE_INIT() {
   static const struct {
     const char *name;
@@ -251,7 +285,7 @@ NAPI_MODULE_INIT() {
   } calls[] = {
       {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
       {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
-      {"lz4Decompress", lz4_block_decompress}, {"snappyUncompress", snappy_block_uncompress},
+      {"lz4Decompress", lz4_block_decompress}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     napi_value fn;

@@ -23,6 +23,8 @@ export interface KernelAddon {
   lz4Decompress(src: Uint8Array, dst: Uint8Array, dictionary: Uint8Array | null): number
   /** snappy_uncompress of src into dst: the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
   snappyUncompress(src: Uint8Array, dst: Uint8Array): number
+  /** native/recut-kernel.h's sstkit_recut (src/recompress/recut-native.ts drives it). */
+  recut(mode: number, src: Uint8Array, out: Uint8Array, restarts: Uint32Array, srcKey: Uint8Array, lastKey: Uint8Array, state: Float64Array): number
 }
 
 /** What a codec call of the addon returns where the system library is missing. */

@@ -108,8 +108,10 @@ export function codecKernelLoaded(): boolean {
  * clock (performance.now) where the kernel is not available: what the JavaScript codecs are timed with.
  */
 export function threadCpuMs(): number {
-  const lib = library()
-  return lib ? lib.threadCpuNs() / 1e6 : performance.now()
+  // The clock is not a codec: SSTKIT_NO_CODEC_KERNEL leaves it (and reading process.env, microseconds
+  // a call, is not done thousands of times a file).
+  if (loaded === undefined) loaded = load()
+  return loaded ? loaded.threadCpuNs() / 1e6 : performance.now()
 }
 
 /** Whether the kernel compresses `type` with these options here. */

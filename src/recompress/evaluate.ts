@@ -23,7 +23,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
-import { collectGarbage, trimMallocArenas } from '../util/garbage.js'
+import { collectGarbage, collectYoungGarbage, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
@@ -31,6 +31,7 @@ import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
 import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
 import { emptyReadSums, type ReadSums, walkEntries } from './read-back.js'
+import { nativeRecutApplies, recutNative } from './recut-native.js'
 import { blockChecksumOfPayload } from '../codec/checksum.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
@@ -236,6 +237,20 @@ function roundTripPending(st: ConfigState, repeat: number): void {
  */
 const BATCH_COLLECT_GROWTH_BYTES = 4 << 20
 
+/**
+ * A lane scavenges once its buffers have grown by this much: a scavenge costs ~0.1 ms, and V8 counts
+ * what one freed only at the next collection. Measured (64 MB LZ4 file re-cut natively, zstd 3,
+ * FULL_COLLECT_GROWTH_FACTOR 3): at 1 MiB, 6 full collections; at 4 MiB, 15.
+ */
+const YOUNG_COLLECT_GROWTH_BYTES = 1 << 20
+
+/**
+ * Between scavenges V8's count still holds buffers they freed, so a lane's full collection waits
+ * for this many times its growth (BATCH_COLLECT_GROWTH_BYTES or the task's): at 1, 14 full
+ * collections on that file; at 3, 6.
+ */
+const FULL_COLLECT_GROWTH_FACTOR = 3
+
 /** What one task measured. */
 export interface TaskResult {
   results: ConfigMeasurement[]
@@ -428,6 +443,8 @@ function evaluateWith(
   const BATCH_BYTES = 128 << 10
   let batch: FedBlock[] = []
   let batchBytes = 0
+  const nativeCut = !reader && task.source.blockSize !== null && nativeRecutApplies(table, task.source)
+  const growth = task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES
   const drain = () => {
     if (batch.length === 0) return
     // The other lanes first: they compress it while this one does.
@@ -467,7 +484,12 @@ function evaluateWith(
     batchBytes = 0
     // Each batch leaves its blocks and read windows behind as dead buffers (util/garbage.ts), and JS
     // objects that a young collection promotes: looked at every batch (a look costs microseconds).
-    if (collectGarbage(task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES)) trimMallocArenas()
+    // Blocks re-cut natively come with little JavaScript garbage, so no scavenge of V8's own frees
+    // them, and a full collection every 4 MiB cost ~0.4 s of CPU on a 64 MB file: they die young,
+    // so a scavenge does, and the full one is for what outlived the scavenges.
+    if (nativeCut) {
+      if (!collectYoungGarbage(YOUNG_COLLECT_GROWTH_BYTES) && collectGarbage(FULL_COLLECT_GROWTH_FACTOR * growth)) trimMallocArenas()
+    } else if (collectGarbage(growth)) trimMallocArenas()
   }
   const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   const feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => {
@@ -539,7 +561,9 @@ function readBlocks(
     for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
     return
   }
-  if (task.source.blockSize !== null) {
+  if (task.source.blockSize !== null && nativeRecutApplies(table, task.source)) {
+    for (const b of recutNative(table, task.source, skipped, storedReads, true)) feed(b.data, b.firstKey, b.lastKey, b.stats)
+  } else if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
     const builder = recutBuilder(task.source)
     const policy = new FlushBySizePolicy(task.source.blockSize!)

@@ -12,25 +12,13 @@ import type { BlockHandle } from '../format/block-handle.js'
 import { FlushBySizePolicy } from '../table/block-builder.js'
 import { messageOf } from '../table/layout.js'
 import { collectGarbage } from '../util/garbage.js'
+import { nativeRecutApplies, recutNative } from './recut-native.js'
+import type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
+
+export type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
 
 /** A pass over the blocks collects dead buffers (its reads' and decoders') after about this many bytes. */
 const COLLECT_EVERY_BYTES = 4 << 20
-
-export interface SourceOptions {
-  /** null: keep the file's blocks; else re-cut entries into blocks of this size. */
-  blockSize: number | null
-  /** Re-cut blocks' restart interval (block_restart_interval; default RocksDB's 16). */
-  restartInterval?: number
-  /** Re-cut blocks in the separated key/value layout (RocksDB 11's separate_key_value_in_data_block; default inline). */
-  separateKeyValue?: boolean
-  /** Evaluate this percentage of blocks (1..100), evenly spread and deterministic. */
-  samplePercent: number
-  /**
-   * Re-cut an ingested file's entries with its global sequence number applied,
-   * as sst_dump's iterator hands them to its builder (default: as stored, as rewrite keeps them).
-   */
-  applyGlobalSeqno?: boolean
-}
 
 export interface SourceBlock {
   /** Uncompressed block contents (valid until the next block is produced). */
@@ -44,27 +32,10 @@ export interface SourceBlock {
   readonly indexKey?: Uint8Array
 }
 
-export interface SkippedBlock {
-  readonly offset: number
-  readonly message: string
-}
-
 /** Deterministic, evenly spread: block i is kept when the running share crosses an integer. */
 export function sampled(i: number, percent: number): boolean {
   if (percent >= 100) return true
   return Math.floor(((i + 1) * percent) / 100) > Math.floor((i * percent) / 100)
-}
-
-/** Where an entry is in the file: its stored data block (ordinal) and its place in that block. */
-export interface EntryPosition {
-  block: number
-  entry: number
-}
-
-/** Time and bytes spent reading and decoding stored data blocks: the stored baseline, measured by a pass that reads them anyway. */
-export interface ReadStats {
-  bytes: number
-  ms: number
 }
 
 /** What readDataBlock reuses between calls (its read window and decode buffer). */
@@ -223,6 +194,21 @@ export function recutBuilder(opts: Pick<SourceOptions, 'restartInterval' | 'sepa
 }
 
 function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], starts?: EntryPosition[]): Generator<SourceBlock> {
+  if (nativeRecutApplies(table, opts)) {
+    let index = 0
+    let sinceCollect = 0
+    for (const b of recutNative(table, opts, skipped)) {
+      starts?.push(b.start)
+      if (sampled(index, opts.samplePercent)) yield { data: b.data, index, firstKey: b.firstKey, lastKey: b.lastKey }
+      index++
+      sinceCollect += b.data.length
+      if (sinceCollect >= COLLECT_EVERY_BYTES) {
+        sinceCollect = 0
+        collectGarbage()
+      }
+    }
+    return
+  }
   const builder = recutBuilder(opts)
   const policy = new FlushBySizePolicy(opts.blockSize!)
   let index = 0

@@ -31,9 +31,9 @@ function storedDataBlocks(table: Table, samplePercent: number): { blocks: number
   const window = new ReadWindow(table.source)
   const out = { blocks: 0, compressed: 0, bytes: 0, types: new Set<number>() }
   let i = 0
-  for (const ref of table.dataBlocks()) {
+  for (const handle of table.dataHandles()) {
     if (!sampled(i++, samplePercent)) continue
-    const { offset, size } = ref.handle
+    const { offset, size } = handle
     out.blocks++
     out.bytes += size + BLOCK_TRAILER_BYTES
     let type: number

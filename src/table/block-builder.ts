@@ -11,6 +11,11 @@ export { BlockBuilder, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 /** Default `block_size_deviation` (percent). */
 export const DEFAULT_BLOCK_SIZE_DEVIATION = 10
 
+/** FlushBlockBySizePolicy's block_size_deviation_limit_: the size above which an entry that would overflow the block starts a new one. */
+export function deviationLimitOf(blockSize: number, deviation = DEFAULT_BLOCK_SIZE_DEVIATION): number {
+  return Math.floor((blockSize * (100 - deviation) + 99) / 100)
+}
+
 /** FlushBlockBySizePolicy: should the block be cut before adding this entry? */
 export class FlushBySizePolicy {
   private readonly deviationLimit: number
@@ -19,7 +24,7 @@ export class FlushBySizePolicy {
     readonly blockSize: number,
     deviation = DEFAULT_BLOCK_SIZE_DEVIATION,
   ) {
-    this.deviationLimit = Math.floor((blockSize * (100 - deviation) + 99) / 100)
+    this.deviationLimit = deviationLimitOf(blockSize, deviation)
   }
 
   shouldFlush(builder: BlockBuilder, keyLength: number, valueLength: number): boolean {
