@@ -143,7 +143,8 @@ static int sstkit_recut(int mode, const uint8_t *src, uint64_t src_len, uint8_t 
   const uint64_t num_restarts = (uint64_t)st[RC_NUM_RESTARTS];
   const int separated = st[RC_SEPARATED] != 0;
   const uint64_t src_interval = (uint64_t)st[RC_SRC_INTERVAL];
-  if (end > src_len || restarts_off + 4 * num_restarts > src_len) return RC_CORRUPT; /* the caller's layout says otherwise: never read past src */
+  /* the caller's layout says otherwise: never read past src */
+  if (end > src_len || restarts_off + 4 * num_restarts > src_len || (separated && st[RC_VALUES_END] > (double)src_len)) return RC_CORRUPT;
   if (st[RC_FRESH] != 0) {
     /* BlockIter.seekToFirst */
     st[RC_FRESH] = 0;
