@@ -23,7 +23,7 @@ import { sequenceFrom } from '../format/internal-key.js'
 import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
-import { collectGarbage, collectYoungGarbage, trimMallocArenas } from '../util/garbage.js'
+import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
@@ -482,6 +482,8 @@ function evaluateWith(
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
     batchBytes = 0
+    // A worker's start puts V8's semi-space growth back (util/garbage.ts): unset, this thread's had grown to 8 MiB.
+    reapplyGrowthFactor()
     // Each batch leaves its blocks and read windows behind as dead buffers (util/garbage.ts), and JS
     // objects that a young collection promotes: looked at every batch (a look costs microseconds).
     // Blocks re-cut natively come with little JavaScript garbage, so no scavenge of V8's own frees
