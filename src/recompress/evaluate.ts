@@ -240,16 +240,16 @@ const BATCH_COLLECT_GROWTH_BYTES = 4 << 20
 /**
  * A lane scavenges once its buffers have grown by this much: a scavenge costs ~0.1 ms, and V8 counts
  * what one freed only at the next collection. Measured (64 MB LZ4 file re-cut natively, zstd 3,
- * FULL_COLLECT_GROWTH_FACTOR 3): at 1 MiB, 6 full collections; at 4 MiB, 15.
+ * NATIVE_CUT_FULL_COLLECT_BYTES 12 MiB): at 1 MiB, 6 full collections; at 4 MiB, 15.
  */
 const YOUNG_COLLECT_GROWTH_BYTES = 1 << 20
 
 /**
- * Between scavenges V8's count still holds buffers they freed, so a lane's full collection waits
- * for this many times its growth (BATCH_COLLECT_GROWTH_BYTES or the task's): at 1, 14 full
- * collections on that file; at 3, 6.
+ * Between scavenges V8's count still holds buffers they freed, so where blocks are re-cut natively
+ * a lane's full collection waits for this much growth (or the task's own, if larger: advise's
+ * block-size step asks for 16 MiB): at 4 MiB, 14 full collections on that file; at 12 MiB, 6.
  */
-const FULL_COLLECT_GROWTH_FACTOR = 3
+const NATIVE_CUT_FULL_COLLECT_BYTES = 12 << 20
 
 /** What one task measured. */
 export interface TaskResult {
@@ -490,7 +490,7 @@ function evaluateWith(
     // them, and a full collection every 4 MiB cost ~0.4 s of CPU on a 64 MB file: they die young,
     // so a scavenge does, and the full one is for what outlived the scavenges.
     if (nativeCut) {
-      if (!collectYoungGarbage(YOUNG_COLLECT_GROWTH_BYTES) && collectGarbage(FULL_COLLECT_GROWTH_FACTOR * growth)) trimMallocArenas()
+      if (!collectYoungGarbage(YOUNG_COLLECT_GROWTH_BYTES) && collectGarbage(Math.max(growth, NATIVE_CUT_FULL_COLLECT_BYTES))) trimMallocArenas()
     } else if (collectGarbage(growth)) trimMallocArenas()
   }
   const entries: EntryTotals = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
