@@ -181,9 +181,11 @@ export function trimMallocArenas(): void {
  * raises its mmap threshold to the largest block freed (up to 32 MiB) and its trim threshold to twice
  * that: after recompress freed its first zstd context for a large index (~16 MB), every buffer under
  * 16 MB came from the arenas, and up to 32 MB free at their tops stayed in the RSS until a trim.
- * Fixed at 1 MiB: recompress's default matrix on a 64 MB file peaked at 133 MB instead of 157 MB.
+ * The default is what bin/run.cjs's shebang gives glibc (MALLOC_MMAP_THRESHOLD_), for a node
+ * started otherwise (`node bin/run.cjs`, npx): recompress's default matrix on a 64 MB file peaked
+ * at 157 MB without it, 133 MB with 1 MiB.
  */
-export function fixMallocThresholds(mmapBytes = 1 << 20): void {
+export function fixMallocThresholds(mmapBytes = 128 << 10): void {
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
     const mallopt = koffi.load('libc.so.6').func('int mallopt(int, int)') as (param: number, value: number) => number

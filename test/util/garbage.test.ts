@@ -130,7 +130,7 @@ w.once('online', () => {
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
 
-  it('fixMallocThresholds gives a block of 1 MiB or more pages of its own even after a larger one was freed (glibc would raise its threshold)', () => {
+  it('fixMallocThresholds gives a block over its threshold pages of its own even after a larger one was freed (glibc would raise the threshold)', () => {
     assertFreshBuild()
     // The bytes malloc mmapped for a 4 MiB block taken after a 16 MiB one was freed, in a process of its own.
     const mapped = (fix: boolean) => {
