@@ -15,7 +15,7 @@ import type { BlobFile } from '../blob/reader.js'
 import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
 import type { TableFormat } from '../report/table.js'
-import { keepYoungGenerationSmall } from '../util/garbage.js'
+import { fixMallocThresholds, keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
@@ -104,6 +104,8 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
     const given = new Set(raw.flatMap((t) => (t.type === 'flag' ? [t.flag] : [])))
     // This thread is a lane for seconds: a small young generation is ~20 MB less peak RSS with 2 jobs.
     keepYoungGenerationSmall()
+    // Large codec contexts come and go (a zstd 19 index's ~16 MB): their pages go back when freed.
+    fixMallocThresholds()
     const layouts = tableLayouts(flags)
     const options: RecompressOptions = {
       ...recompressOptions({ ...flags, 'block-size': undefined }),

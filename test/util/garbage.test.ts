@@ -129,4 +129,28 @@ w.once('online', () => {
     expect(newSpace(false)).toBeGreaterThan(2 << 20)
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
+
+  it('fixMallocThresholds gives a block of 1 MiB or more pages of its own even after a larger one was freed (glibc would raise its threshold)', () => {
+    assertFreshBuild()
+    // The bytes malloc mmapped for a 4 MiB block taken after a 16 MiB one was freed, in a process of its own.
+    const mapped = (fix: boolean) => {
+      const code = `import { createRequire } from 'node:module'
+import { fixMallocThresholds } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
+const koffi = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('koffi')
+const libc = koffi.load('libc.so.6')
+const malloc = libc.func('void *malloc(size_t)')
+const free = libc.func('void free(void *)')
+const Info = koffi.struct({ arena: 'size_t', ordblks: 'size_t', smblks: 'size_t', hblks: 'size_t', hblkhd: 'size_t', usmblks: 'size_t', fsmblks: 'size_t', uordblks: 'size_t', fordblks: 'size_t', keepcost: 'size_t' })
+const mallinfo2 = libc.func('mallinfo2', Info, [])
+if (${fix}) fixMallocThresholds()
+free(malloc(16 << 20))
+const before = mallinfo2().hblkhd
+const p = malloc(4 << 20)
+process.stdout.write(String(mallinfo2().hblkhd - before))
+free(p)`
+      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+    }
+    expect(mapped(false)).toBe(0)
+    expect(mapped(true)).toBeGreaterThanOrEqual(4 << 20)
+  })
 })
