@@ -44,8 +44,9 @@ const OCLIF_ENTRY = 'sstkit-oclif-entry'
  * - packages oclif requires when it loads but uses only for help, spinners, globbing (no
  *   manifest), config files or error rendering; the real one is required from oclif's own
  *   node_modules;
- * - Node built-ins that only some commands use (bin/run.cjs's shebang sets a V8 flag, so Node's
- *   built-ins are compiled without their code cache: ~2 ms each for these at start-up).
+ * - Node built-ins that only some commands use (loading each costs its compile at start-up, ~2 ms
+ *   each for these when measured under a V8 flag that took Node's code cache away; bin/run.cjs sets
+ *   none now, so less).
  * Correct if one of them is used on a path not foreseen (it is then loaded as without a bundle);
  * it only saves their compile and load on the paths that do not.
  */
