@@ -24,9 +24,12 @@ function makeOldGarbage(): number {
   return held.reduce((a, b) => a + b.length, churn.length)
 }
 
-/** V8 frees dead buffers' memory on a background thread after the collection: wait for it. */
+/**
+ * V8 frees dead buffers' memory on a background thread after the collection: wait for it (up to
+ * 5 s: on a loaded machine that thread may not run for a second).
+ */
 async function buffersAfterSweep(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 250; i++) {
     await sleep(20)
     if (process.memoryUsage().arrayBuffers < 16 << 20) break
   }
