@@ -55,7 +55,7 @@ function generate() {
   const tmp = `${db}.tmp`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(dirname(db), { recursive: true })
-  process.stderr.write(`generating ${db} with db_bench (${flatFiles > 0 ? `~${flatFiles} files in L0, ~40 min for 20,000` : '~0.8 GB, a few minutes'})...\n`)
+  process.stderr.write(`generating ${db} with db_bench (${flatFiles > 0 ? `~${flatFiles} files in L0, 8 min for 20,000 here` : '~0.8 GB, a few minutes'})...\n`)
   const flat = [
     '--benchmarks=fillrandom',
     `--db=${tmp}`,

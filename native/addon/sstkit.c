@@ -180,19 +180,22 @@ static napi_value index_walk(napi_env env, napi_callback_info info) {
                                       keys_from, keys_capacity, key_ends));
 }
 
-/* The bytes of a Uint8Array argument and their count; NULL for anything else. */
-static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) {
+/* The elements of a typed array argument of `kind` and their count; NULL for anything else. */
+static void *typed_of(napi_env env, napi_value v, napi_typedarray_type want, size_t *length) {
   bool is = false;
   napi_typedarray_type kind;
   void *data = NULL;
   *length = 0;
   if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
-  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != napi_uint8_array) {
+  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != want) {
     *length = 0;
     return NULL;
   }
-  return data ? data : (uint8_t *)&empty_backing;
+  return data ? data : &empty_backing;
 }
+
+/* The bytes of a Uint8Array argument and their count; NULL for anything else. */
+static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) { return typed_of(env, v, napi_uint8_array, length); }
 
 /* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
 static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
@@ -243,20 +246,6 @@ static napi_value snappy_block_uncompress(napi_env env, napi_callback_info info)
   size_t written = dst_len;
   int status = snappy_uncompress((const char *)src, src_len, (char *)dst, &written);
   return int_result(env, 1, status != 0 ? -status : (int32_t)written);
-}
-
-/* The elements of a typed array argument of `kind` and their count; NULL for anything else. */
-static void *typed_of(napi_env env, napi_value v, napi_typedarray_type want, size_t *length) {
-  bool is = false;
-  napi_typedarray_type kind;
-  void *data = NULL;
-  *length = 0;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
-  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != want) {
-    *length = 0;
-    return NULL;
-  }
-  return data ? data : &empty_backing;
 }
 
 /* sstkit_recut (../recut-kernel.h): mode, src, out, restarts (Uint32Array), srcKey, lastKey, state (Float64Array of RC_SLOTS). */

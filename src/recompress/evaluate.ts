@@ -506,7 +506,7 @@ function evaluateWith(
     batchBytes += raw.length
     if (batchBytes >= BATCH_BYTES) drain()
   }
-  readBlocks(table, task, reader, feed, skipped, storedReads)
+  readBlocks(table, task, reader, feed, skipped, storedReads, nativeCut)
   drain()
   feedOut?.end()
   for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
@@ -558,12 +558,14 @@ function readBlocks(
   feed: Feed,
   skipped: SkippedBlock[],
   storedReads: ReadStats | undefined,
+  /** The blocks are re-cut natively (nativeRecutApplies, asked once by the caller). */
+  nativeCut: boolean,
 ): void {
   if (reader) {
     for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
     return
   }
-  if (task.source.blockSize !== null && nativeRecutApplies(table, task.source)) {
+  if (nativeCut) {
     for (const b of recutNative(table, task.source, skipped, storedReads, true)) feed(b.data, b.firstKey, b.lastKey, b.stats)
   } else if (task.source.blockSize !== null) {
     // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.

@@ -129,10 +129,8 @@ export function* recutNative(table: Table, opts: SourceOptions, skipped: Skipped
   const take = (): RecutBlock => {
     const len = state[S.BlockLen]
     const firstOff = state[S.FirstOff]
-    const data = new Uint8Array(len)
-    data.set(out.subarray(0, len))
     return {
-      data,
+      data: out.slice(0, len),
       firstKey: out.slice(firstOff, firstOff + state[S.FirstLen]),
       lastKey: lastKey.slice(0, state[S.BlockLastLen]),
       stats: {

@@ -156,6 +156,21 @@ export function reapplyGrowthFactor(): void {
   }
 }
 
+type Libc = ReturnType<typeof import('koffi')['load']>
+let libcHandle: Libc | null | undefined
+/** glibc through koffi, loaded once; null elsewhere (not glibc, or no koffi). */
+function libc(): Libc | null {
+  if (libcHandle === undefined) {
+    try {
+      const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
+      libcHandle = koffi.load('libc.so.6')
+    } catch {
+      libcHandle = null
+    }
+  }
+  return libcHandle
+}
+
 let trimmer: ((pad: number) => number) | null | undefined
 /**
  * Give the pages malloc holds free back to the system (glibc's malloc_trim, through koffi; a
@@ -166,8 +181,7 @@ let trimmer: ((pad: number) => number) | null | undefined
 export function trimMallocArenas(): void {
   if (trimmer === undefined) {
     try {
-      const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
-      trimmer = koffi.load('libc.so.6').func('int malloc_trim(size_t)') as (pad: number) => number
+      trimmer = (libc()?.func('int malloc_trim(size_t)') as ((pad: number) => number) | undefined) ?? null
     } catch {
       trimmer = null // not glibc
     }
@@ -187,8 +201,9 @@ export function trimMallocArenas(): void {
  */
 export function fixMallocThresholds(mmapBytes = 128 << 10): void {
   try {
-    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
-    const mallopt = koffi.load('libc.so.6').func('int mallopt(int, int)') as (param: number, value: number) => number
+    const lib = libc()
+    if (!lib) return
+    const mallopt = lib.func('int mallopt(int, int)') as (param: number, value: number) => number
     const M_TRIM_THRESHOLD = -1
     const M_MMAP_THRESHOLD = -3
     mallopt(M_MMAP_THRESHOLD, mmapBytes)
