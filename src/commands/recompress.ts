@@ -103,7 +103,8 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
     const { argv, flags, raw } = await this.parse(Recompress)
     const given = new Set(raw.flatMap((t) => (t.type === 'flag' ? [t.flag] : [])))
     // This thread is a lane for seconds: a small young generation is ~20 MB less peak RSS with 2 jobs.
-    keepYoungGenerationSmall()
+    // Set at its first batch, after the lanes' workers and modules have loaded (keepYoungGenerationSmall).
+    keepYoungGenerationSmall({ deferred: true })
     // Large codec contexts come and go (a zstd 19 index's ~16 MB): their pages go back when freed.
     fixMallocThresholds()
     const layouts = tableLayouts(flags)

@@ -112,6 +112,23 @@ process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name ==
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
 
+  it('keepYoungGenerationSmall({ deferred: true }) sets no flag until reapplyGrowthFactor, so what loads before keeps the code cache', () => {
+    assertFreshBuild()
+    // The flag hash V8 checks code caches against is the process's: a flag set changes it (a worker then compiles from source).
+    const newSpace = (apply: boolean) => {
+      const code = `import { keepYoungGenerationSmall, reapplyGrowthFactor } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
+import { getHeapSpaceStatistics } from 'node:v8'
+keepYoungGenerationSmall({ deferred: true })
+if (${apply}) reapplyGrowthFactor()
+let keep = []
+for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
+process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))`
+      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+    }
+    expect(newSpace(false)).toBeGreaterThan(2 << 20)
+    expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
+  })
+
   it("a worker's start puts V8's flags back: reapplyGrowthFactor keeps the young generation small after it", () => {
     assertFreshBuild()
     const newSpace = (again: boolean) => {
