@@ -12,7 +12,7 @@ import { collectSamples } from '../../src/recompress/dictionary.js'
 import { type EntryPosition, recutAt, recutRecording, sourceBlocks } from '../../src/recompress/source.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { buildMatrix } from '../../src/recompress/config.js'
-import { partition, passes, settingsPerPass } from '../../src/recompress/engine.js'
+import { partition, passes, settingsPerPass } from '../../src/recompress/lanes.js'
 import { fixturePath, ROOT, sstkit } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')

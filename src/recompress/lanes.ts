@@ -1,0 +1,180 @@
+/**
+ * How recompress spreads a matrix over its lanes: what each setting costs (relative units, measured),
+ * the groups of settings one task evaluates side by side (one per lane, or passes of settings when a
+ * lane cannot hold every writer at once), and their order.
+ */
+import { effectiveLevel } from '../codec/setting.js'
+import { compressionShortName } from '../format/compression-type.js'
+import type { RecompressConfig } from './config.js'
+import { buildsFromSamples } from './dictionary.js'
+import type { SourceOptions } from './source.js'
+
+/**
+ * Relative cost of a configuration's compression, for balancing work across jobs (1: zstd 1 without a
+ * dictionary; zstd 3 measured 1.15-1.35x zstd 1 on the 224 MB bench file, round trip included). The
+ * other codecs' from compressMs on layout-25k.sst (16 KiB blocks, --repeat 3, zstd 1 = 34 ms, which
+ * also reproduced zstd 3..12 within 10%): none 0 (its table writer only), snappy 0.45, lz4 0.53,
+ * lz4hc 1.9 at level 1 to 2.8 at 9 and 7.7 at 12, zlib 2.8 at 1 to 4.5 at 6 (its default) and 5.1
+ * at 9, bzip2 34.
+ */
+function compressionCost(c: RecompressConfig): number {
+  const name = compressionShortName(c.type)
+  const l = effectiveLevel(c.type, c.level) ?? 1
+  switch (name) {
+    case 'zstd':
+      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+    case 'none':
+      return 0.2
+    case 'snappy':
+    case 'lz4':
+      return 0.5
+    case 'lz4hc':
+      return l <= 9 ? 1.8 + 0.11 * Math.max(l, 1) : 2.8 + (l - 9) * 1.6
+    case 'zlib':
+      return 2.7 + 0.27 * (l < 0 ? 6 : l)
+    case 'bzip2':
+      return 34
+    default:
+      return 1
+  }
+}
+
+/**
+ * What a dictionary adds to a configuration, in the same units: zstd copies the digested dictionary's
+ * tables into its context for every block. Measured on the 224 MB bench file, 16 KiB blocks, one
+ * thread: zstd 1 and 3 with a finalized dictionary compress and round-trip in 1.3-1.5x the time without.
+ */
+const DICTIONARY_COST = 0.5
+
+/**
+ * What sampling the file for dictionaries costs a task, in the same units: one re-cut pass over the
+ * data and a re-cut of the ~100 chosen blocks (1.15 s of CPU on the bench file against ~2-3 s for a
+ * zstd 1..3 configuration's compression and round trip, both measured under load).
+ */
+const SAMPLING_COST = 0.25
+
+/**
+ * What reading the file for every lane costs the lane that reads it (feed.ts), in the same units:
+ * read, checksum, decode, (re-cut) cut again, and copy to the other lanes. Measured on the 224 MB
+ * bench file, 16 KiB blocks, under load: the reading lane's CPU exceeded the other's by 1.4 s with
+ * 0.6 units less of settings (~1.9 s a unit), i.e. ~1.3 units. The file's own blocks need no re-cut
+ * (not measured: half of it, roughly).
+ */
+export function readingCost(source: SourceOptions): number {
+  return source.blockSize === null ? 0.6 : 1.3
+}
+
+function cost(c: RecompressConfig): number {
+  return compressionCost(c) + (c.dict === 'none' ? 0 : DICTIONARY_COST)
+}
+
+/**
+ * Split configurations into `n` groups of similar cost, keeping matrix order
+ * inside each: longest first, each to the group it leaves cheapest. A group
+ * with a dictionary built from samples pays for sampling once (each task
+ * builds its own configurations' dictionaries), so those configurations stay
+ * together unless balance asks otherwise.
+ */
+export function partition(configs: RecompressConfig[], n: number, reading = 0): RecompressConfig[][] {
+  type Group = { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }
+  const groups: Group[] = Array.from({ length: n }, () => ({ cost: 0, sampling: false, items: [], reads: false }))
+  // With a reading cost, one lane reads the file for all (feed.ts) and samples it for all: it starts with
+  // those costs and comes last (this thread's lane).
+  const shared = reading > 0 && n > 1
+  if (shared) Object.assign(groups[n - 1], { cost: reading + (configs.some(buildsFromSamples) ? SAMPLING_COST : 0), reads: true, sampling: true })
+  for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
+    const setup = (g: Group) => (buildsFromSamples(c) && !g.sampling && !shared ? SAMPLING_COST : 0)
+    const after = (g: Group) => g.cost + cost(c) + setup(g)
+    // Cheapest afterwards; on a tie, the group that needs no new sampling, then the first.
+    const g = groups.reduce((best, x) => (after(x) < after(best) || (after(x) === after(best) && setup(x) < setup(best)) ? x : best))
+    g.cost = after(g)
+    g.sampling ||= buildsFromSamples(c)
+    g.items.push(c)
+  }
+  if (n === 2) improveTwoLanes(groups, shared)
+  return groups
+    .filter((g) => g.items.length > 0)
+    .sort((a, b) => Number(a.reads) - Number(b.reads) || b.cost - a.cost)
+    .map((g) => g.items.sort((a, b) => a.id - b.id))
+}
+
+/**
+ * Memory a lane may give its table writers (one per setting and auto-skip variant, side by side in
+ * one pass), and what each costs: its codec contexts (a zstd compression context with a digested
+ * dictionary, a decompression context for the round trip: 0.2-0.8 MB by level), its scratch
+ * buffers and JS objects, and 4 bytes a data block for its index (format/index-block.ts
+ * SeparatorLog). A matrix with more writers than the lanes hold runs in several passes: the
+ * default zstd matrix (56 settings) held 3-4 MB of each in one pass, 254-335 MB in all.
+ */
+const LANE_WRITER_BUDGET_BYTES = 24 << 20
+const WRITER_BYTES = 1.5 * (1 << 20)
+
+/** How many settings one pass evaluates at most: the lane's writer budget over each setting's writers. */
+export function settingsPerPass(dataBlocks: number, writersPerSetting: number): number {
+  const perSetting = writersPerSetting * (WRITER_BYTES + 4 * dataBlocks)
+  return Math.max(1, Math.floor(LANE_WRITER_BUDGET_BYTES / perSetting))
+}
+
+/** Which dictionary a setting's pass builds: settings sharing one go into the same pass where they can. */
+function dictionaryKind(c: RecompressConfig): number {
+  return c.dict === 'raw' ? 1 : c.dict === 'finalize' ? 2 : c.dict === 'train' ? 3 : 0
+}
+
+/**
+ * Passes of at most `perPass` settings each, for a matrix larger than the lanes hold in one pass:
+ * settings of one dictionary kind together (each pass samples and builds only its own
+ * dictionaries), split evenly, in matrix order inside each; the costliest pass first, so that the
+ * lanes, taking passes in turn, end together.
+ */
+export function passes(configs: RecompressConfig[], perPass: number): RecompressConfig[][] {
+  const out: { cost: number; items: RecompressConfig[] }[] = []
+  for (let kind = 0; kind <= 3; kind++) {
+    const bucket = configs.filter((c) => dictionaryKind(c) === kind).sort((a, b) => a.id - b.id)
+    const n = Math.ceil(bucket.length / perPass)
+    for (let k = 0, at = 0; k < n; k++) {
+      const size = Math.floor(bucket.length / n) + (k < bucket.length % n ? 1 : 0)
+      const items = bucket.slice(at, at + size)
+      at += size
+      out.push({ cost: items.reduce((a, c) => a + cost(c), 0) + (kind > 0 ? SAMPLING_COST : 0), items })
+    }
+  }
+  return out.sort((a, b) => b.cost - a.cost || a.items[0].id - b.items[0].id).map((p) => p.items)
+}
+
+/** Configurations up to which two lanes are split by trying every split (2^n) rather than greedily. */
+const EXHAUSTIVE_MAX_CONFIGS = 16
+
+/**
+ * Two lanes: the split with the cheapest costlier lane, where the greedy one is not already it.
+ * Greedy is poor with few configurations and a reading lane: for zstd 1..3 x none/finalize it left
+ * the reading lane 0.5 units above the other, where every setting without a dictionary on the
+ * reading lane balances them (measured: 9.2 s against 7.7 s of CPU, greedy, under load).
+ */
+function improveTwoLanes(groups: { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }[], shared: boolean): void {
+  const all = groups.flatMap((g) => g.items)
+  if (all.length > EXHAUSTIVE_MAX_CONFIGS) return
+  // Shared: the reading lane's reading and sampling, whatever the split; else each lane samples for its own.
+  const base = groups.map((g) => (g.reads ? g.cost - g.items.reduce((a, c) => a + cost(c), 0) : 0))
+  const costOf = (items: RecompressConfig[], lane: number) =>
+    base[lane] + items.reduce((a, c) => a + cost(c), 0) + (!shared && items.some(buildsFromSamples) ? SAMPLING_COST : 0)
+  let best = { worst: Math.max(groups[0].cost, groups[1].cost), total: groups[0].cost + groups[1].cost }
+  let bestMask = -1
+  for (let mask = 0; mask < 1 << all.length; mask++) {
+    const lanes: RecompressConfig[][] = [[], []]
+    for (const [k, c] of all.entries()) lanes[(mask >> k) & 1].push(c)
+    const a = costOf(lanes[0], 0)
+    const b = costOf(lanes[1], 1)
+    const worst = Math.max(a, b)
+    // Strictly better only (by more than rounding), then less in all (sampling once): else greedy's, with its tie rules.
+    if (worst < best.worst - 1e-9 || (worst < best.worst + 1e-9 && a + b < best.total - 1e-9)) {
+      best = { worst, total: a + b }
+      bestMask = mask
+    }
+  }
+  if (bestMask < 0) return
+  groups.forEach((g, lane) => {
+    g.items = all.filter((_, k) => ((bestMask >> k) & 1) === lane)
+    g.cost = costOf(g.items, lane)
+    g.sampling = g.reads || g.items.some(buildsFromSamples)
+  })
+}
