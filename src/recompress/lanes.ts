@@ -15,14 +15,14 @@ import type { SourceOptions } from './source.js'
  * other codecs' from compressMs on layout-25k.sst (16 KiB blocks, --repeat 3, zstd 1 = 34 ms, which
  * also reproduced zstd 3..12 within 10%): none 0 (its table writer only), snappy 0.45, lz4 0.53,
  * lz4hc 1.9 at level 1 to 2.8 at 9 and 7.7 at 12, zlib 2.8 at 1 to 4.5 at 6 (its default) and 5.1
- * at 9, bzip2 34.
+ * at 9, bzip2 34. zstd from level 10 on: ZSTD_HIGH_LEVELS.
  */
 function compressionCost(c: RecompressConfig): number {
   const name = compressionShortName(c.type)
   const l = effectiveLevel(c.type, c.level) ?? 1
   switch (name) {
     case 'zstd':
-      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : l <= 15 ? 8 + (l - 9) * 2 : 20 + (l - 15) * 15
+      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : zstdHighLevelCost(l, c.dict !== 'none')
     case 'none':
       return 0.2
     case 'snappy':
@@ -37,6 +37,27 @@ function compressionCost(c: RecompressConfig): number {
     default:
       return 1
   }
+}
+
+/**
+ * zstd 9, 12, 15 and 19, without a dictionary and with one (its cost included), in the units above
+ * (zstd 9 = 7 and 7.5, as the model below level 10 has it). Measured by recompress's default matrix on bench/data/per-file/lz4-4k-8MB.sst
+ * (commit ea80237, 2026-12-06), compression MB/s: without 43, 22, 6.1, 3.2; with a dictionary (raw,
+ * finalize, train alike) 52, 28, 14, 5.5. A dictionary makes the high levels faster, where the
+ * model had it cost 0.5 more, and zstd 15 and 19 cost 49 and 94, not 20 and 80. The default
+ * matrix's pass without a dictionary, its costliest, was handed out last, and one lane ran its end
+ * alone (~3 s of a 15 s run on that file).
+ */
+const ZSTD_HIGH_LEVELS = { levels: [9, 12, 15, 19], none: [7, 14, 49, 94], dict: [7.5, 10.7, 21, 55] }
+
+function zstdHighLevelCost(level: number, dictionary: boolean): number {
+  const { levels } = ZSTD_HIGH_LEVELS
+  const costs = dictionary ? ZSTD_HIGH_LEVELS.dict : ZSTD_HIGH_LEVELS.none
+  const i = levels.findIndex((x) => x >= level)
+  // Past 19 (the ultra levels, not measured): as much more a level as from 15 to 19.
+  if (i < 0) return costs[3] + ((level - 19) * (costs[3] - costs[2])) / 4
+  if (levels[i] === level) return costs[i]
+  return costs[i - 1] + ((level - levels[i - 1]) * (costs[i] - costs[i - 1])) / (levels[i] - levels[i - 1])
 }
 
 /**
@@ -65,7 +86,8 @@ export function readingCost(source: SourceOptions): number {
 }
 
 function cost(c: RecompressConfig): number {
-  return compressionCost(c) + (c.dict === 'none' ? 0 : DICTIONARY_COST)
+  const measuredWithDictionary = compressionShortName(c.type) === 'zstd' && (effectiveLevel(c.type, c.level) ?? 1) > 9
+  return compressionCost(c) + (c.dict === 'none' || measuredWithDictionary ? 0 : DICTIONARY_COST)
 }
 
 /**
