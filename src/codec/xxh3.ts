@@ -58,10 +58,12 @@ function resolve(): Xxh3Fn {
 }
 
 /**
- * The first bytes a process hashes are hashed in JavaScript (xxh3-js.ts): loading koffi and
- * libxxhash costs more than a footer and a few meta blocks take there (`props` reads no more).
+ * The first bytes a process hashes are hashed in JavaScript (xxh3-js.ts): loading the native hash
+ * (the addon and libxxhash, ~0.8 ms) costs more than the few KiB of a footer and its properties and
+ * metaindex blocks take there (`props` reads no more). No more than that: cold, JavaScript took
+ * 3.6 ms for an 8 MB file's index block that the addon hashes in well under 1 ms, start included.
  */
-const JS_XXH3_BUDGET = 64 * 1024
+const JS_XXH3_BUDGET = 8 * 1024
 let jsBudget = JS_XXH3_BUDGET
 
 /** lo32(XXH3_64bits) of the first `length` bytes of `bytes` (default: all of them). */
