@@ -9,15 +9,18 @@
 import { createRequire } from 'node:module'
 import type { EntrySink } from './ingestible.js'
 
+// Loaded by the first digest, not with the module: recompress and advise import rewrite's writer
+// options and never digest (@node-rs/xxhash's native load: ~9 ms of each of their starts).
 const require = createRequire(import.meta.url)
-const { xxh3 } = require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')
+let xxhash: typeof import('@node-rs/xxhash') | undefined
+const xxh3 = () => (xxhash ??= require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')).xxh3
 
 const BUFFER_BYTES = 1 << 20
 const POINT = 1
 const TOMBSTONE = 2
 
 export class EntryDigest implements EntrySink {
-  private readonly hash = xxh3.Xxh3.withSeed()
+  private readonly hash = xxh3().Xxh3.withSeed()
   private readonly buffer = new Uint8Array(BUFFER_BYTES)
   private readonly view = new DataView(this.buffer.buffer)
   private used = 0
