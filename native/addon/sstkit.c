@@ -213,6 +213,22 @@ static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
   return uint_result(env, (uint32_t)xxh3(data ? (const void *)data : (const void *)"", (size_t)want));
 }
 
+/* crc32c (unmasked) of data[0, length), with SSE 4.2; throws where the CPU has none (init()'s bit 4: codec/checksum.ts asks it first). */
+static napi_value crc32c_of(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  sstkit_verify_init();
+  int ok = 1;
+  size_t byte_length = 0;
+  const uint8_t *data = bytes_of(env, a[0], &byte_length);
+  double want = number_of(env, a[1], &ok);
+  if (!ok || !crc32c_hardware || want < 0 || want > (double)byte_length) {
+    napi_throw_range_error(env, NULL, "sstkit addon: crc32c of more bytes than given, or no SSE 4.2");
+    return NULL;
+  }
+  return uint_result(env, crc32c(data ? data : (const uint8_t *)"", (size_t)want));
+}
+
 /*
  * LZ4_decompress_safe(_usingDict) of src into dst (all of each; dict null or a Uint8Array): LZ4's
  * result (bytes written, or negative at malformed input); -2^31 where liblz4 is missing.
@@ -274,7 +290,7 @@ NAPI_MODULE_INIT() {
   } calls[] = {
       {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
       {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
-      {"lz4Decompress", lz4_block_decompress}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
+      {"lz4Decompress", lz4_block_decompress}, {"crc32c", crc32c_of}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     napi_value fn;

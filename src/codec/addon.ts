@@ -19,6 +19,8 @@ export interface KernelAddon {
   indexWalk(...args: unknown[]): number
   /** lo32(XXH3_64bits) of bytes[0, length) through libxxhash; throws where libxxhash is missing. */
   xxh3Low32(bytes: Uint8Array, length: number): number
+  /** crc32c (unmasked) of bytes[0, length) with SSE 4.2; throws where init() lacks bit 4. */
+  crc32c(bytes: Uint8Array, length: number): number
   /** LZ4_decompress_safe(_usingDict) of all of src into dst: LZ4's result; ADDON_MISSING_LIBRARY without liblz4. */
   lz4Decompress(src: Uint8Array, dst: Uint8Array, dictionary: Uint8Array | null): number
   /** snappy_uncompress of src into dst: the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */

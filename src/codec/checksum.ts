@@ -8,23 +8,35 @@
 import { createRequire } from 'node:module'
 import { NotSupportedError } from '../format/errors.js'
 import { crc32cJs } from './crc32c.js'
+import { kernelAddon } from './addon.js'
 import { xxh3Low32 } from './xxh3.js'
 import { ChecksumType } from '../format/checksum-type.js'
 
-// Addons load on first use: a file uses one checksum type, so it pays for one.
+// Libraries load on first use: a file uses one checksum type, so it pays for one.
 const require = createRequire(import.meta.url)
-let crcLib: typeof import('@node-rs/crc32') | undefined
 let xxLib: typeof import('@node-rs/xxhash') | undefined
-// The first bytes a process checksums are CRC'd in JavaScript: loading the addon costs more
-// than a footer and a few meta blocks take in JS (~0.5 ms for the whole budget).
-const JS_CRC32C_BUDGET = 256 * 1024
+/**
+ * The first bytes a process checksums are CRC'd in JavaScript: a footer and its properties and
+ * metaindex blocks take less there than a library's load. No more than that: cold, JavaScript took
+ * ~10 ms for 256 KiB of data blocks that the addon (SSE 4.2, ~0.5 ms to load) CRCs in a fraction of one.
+ */
+const JS_CRC32C_BUDGET = 8 * 1024
 let jsCrcBudget = JS_CRC32C_BUDGET
+let crcImpl: ((b: Uint8Array) => number) | undefined
 const crc32c = (b: Uint8Array): number => {
-  if (!crcLib && b.length <= jsCrcBudget) {
+  if (!crcImpl && b.length <= jsCrcBudget) {
     jsCrcBudget -= b.length
     return crc32cJs(b)
   }
-  return (crcLib ??= require('@node-rs/crc32') as typeof import('@node-rs/crc32')).crc32c(b)
+  return (crcImpl ??= loadCrc32c())(b)
+}
+
+/** The addon's CRC where it loads and the CPU has SSE 4.2, else @node-rs/crc32 (~3-10 ms to load). */
+function loadCrc32c(): (b: Uint8Array) => number {
+  const addon = kernelAddon()
+  if (addon && typeof addon.crc32c === 'function' && (addon.init() & 4) !== 0) return (b) => addon.crc32c(b, b.length)
+  const lib = require('@node-rs/crc32') as typeof import('@node-rs/crc32')
+  return (b) => lib.crc32c(b)
 }
 const xxhash = () => (xxLib ??= require('@node-rs/xxhash') as typeof import('@node-rs/xxhash'))
 

@@ -1,6 +1,6 @@
 /**
  * The kernel's Node-API addon (native/addon/sstkit.c) against the paths it replaces: koffi's
- * calls into the same system libraries, the JavaScript XXH3, and whole commands run with
+ * calls into the same system libraries, the JavaScript XXH3 and CRC32C, and whole commands run with
  * SSTKIT_NO_ADDON=1 (the kernel through koffi), which must print the same bytes.
  */
 import { describe, expect, it } from 'vitest'
@@ -9,6 +9,8 @@ import { lz4Compress } from '../../src/codec/lz4.js'
 import { koffi } from '../../src/codec/native.js'
 import { snappyCompress } from '../../src/codec/snappy.js'
 import { xxh3Low32Js } from '../../src/codec/xxh3-js.js'
+import { crc32cJs } from '../../src/codec/crc32c.js'
+import { crc32c as nodeRsCrc32c } from '@node-rs/crc32'
 import { Cursor } from '../../src/format/coding.js'
 import { fixturePath, fixtures, sstkit } from '../helpers.js'
 import { kvText, randomBytes } from './helpers.js'
@@ -33,6 +35,16 @@ describe('the kernel addon', () => {
   it('xxh3Low32 refuses more bytes than given (a RangeError, not a read past the buffer)', () => {
     expect(() => addon!.xxh3Low32(new Uint8Array(10), 11)).toThrow(RangeError)
     expect(() => addon!.xxh3Low32(new Uint16Array(10) as unknown as Uint8Array, 2)).toThrow(RangeError)
+  })
+
+  it('crc32c equals the JavaScript CRC32C and @node-rs/crc32 on every length from 0 to 300, on large inputs and on views', () => {
+    const bytes = randomBytes(300_000, 6)
+    for (let n = 0; n <= 300; n++) expect(addon!.crc32c(bytes, n)).toBe(crc32cJs(bytes.subarray(0, n)))
+    for (const n of [4095, 4096, 16_389, 299_999]) expect(addon!.crc32c(bytes, n)).toBe(nodeRsCrc32c(bytes.subarray(0, n)))
+    expect(addon!.crc32c(bytes.subarray(7, 107), 100)).toBe(crc32cJs(bytes.subarray(7, 107)))
+    // The standard check value.
+    expect(addon!.crc32c(new TextEncoder().encode('123456789'), 9)).toBe(0xe3069283)
+    expect(() => addon!.crc32c(new Uint8Array(10), 11)).toThrow(RangeError)
   })
 
   it('lz4Decompress gives what liblz4 through koffi gives, with and without a dictionary, and the same failures', () => {
