@@ -162,3 +162,41 @@ describe.runIf(kernelAddon()?.recut)('the native re-cut', () => {
     expect(stopped).toBeGreaterThan(50)
   })
 })
+
+describe("the kernel's state slots and results, as recut-native.ts names them", () => {
+  // The two sides share a Float64Array by slot number and a result by value: a slot out of order
+  // would hand the kernel one setting for another without any error.
+  const header = readFileSync(join(ROOT, 'native/recut-kernel.h'), 'utf8')
+  const driver = readFileSync(join(ROOT, 'src/recompress/recut-native.ts'), 'utf8')
+  const pascal = (c: string) =>
+    c
+      .replace(/^RC_/, '')
+      .toLowerCase()
+      .replace(/(^|_)([a-z])/g, (_, __, l: string) => l.toUpperCase())
+  const withoutComments = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+
+  it('the slots: the header enum RC_FRESH..RC_SLOTS and enum S, name for name in the same order', () => {
+    const cSlots = withoutComments(header.match(/enum \{([^}]*RC_SLOTS[^}]*)\}/)![1])
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    const tsSlots = withoutComments(driver.match(/enum S \{([^}]*)\}/)![1])
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    expect(cSlots.length).toBeGreaterThan(40)
+    expect(cSlots.every((s) => /^RC_[A-Z_]+$/.test(s))).toBe(true) // no explicit values: the order is the number
+    expect(tsSlots).toEqual(cSlots.map(pascal))
+  })
+
+  it('the results: RC_EXHAUSTED..RC_SHORT_KEY and enum R, name for name and value for value', () => {
+    const cResults = Object.fromEntries(
+      [...header.match(/enum \{ (RC_EXHAUSTED[^}]*)\}/)![1].matchAll(/(RC_[A-Z_]+) = (-?\d+)/g)].map(([, name, value]) => [pascal(name), Number(value)]),
+    )
+    const tsResults = Object.fromEntries(
+      [...withoutComments(driver.match(/enum R \{([^}]*)\}/)![1]).matchAll(/(\w+) = (-?\d+)/g)].map(([, name, value]) => [name, Number(value)]),
+    )
+    expect(Object.keys(cResults).length).toBe(6)
+    expect(tsResults).toEqual(cResults)
+  })
+})
