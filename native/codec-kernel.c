@@ -131,9 +131,13 @@ double sstkit_thread_cpu_ns(void) {
   return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
+typedef struct helper helper_t;
+
 typedef struct {
   int type;
   int level;
+  int checksum;
+  helper_t *helper; /* sstkit_codec_split: a thread that compresses the second half of each batch */
   uint8_t *dict; /* owned copy: LZ4 streams and zstd keep pointers into it */
   size_t dict_len;
   void *lz4_stream; /* LZ4_stream_t or LZ4_streamHC_t, re-initialised per block */
@@ -156,6 +160,7 @@ void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, u
   if (!c) return NULL;
   c->type = type;
   c->level = level;
+  c->checksum = checksum;
   if (dict_len > 0 && type != COMPRESSION_SNAPPY) {
     c->dict = malloc(dict_len);
     if (!c->dict) return free(c), NULL;
@@ -181,9 +186,12 @@ fail:
   return NULL;
 }
 
+static void helper_stop(helper_t *h);
+
 void sstkit_codec_free(void *p) {
   codec_t *c = p;
   if (!c) return;
+  if (c->helper) helper_stop(c->helper);
   if (c->lz4_stream) (c->type == COMPRESSION_LZ4 ? lz4.free : lz4.free_hc)(c->lz4_stream);
   if (c->cctx) ZSTD_freeCCtx(c->cctx);
   if (c->dctx) ZSTD_freeDCtx(c->dctx);
@@ -238,28 +246,173 @@ static size_t compress_one(codec_t *c, const uint8_t *src, uint32_t n, uint8_t *
   return r > 0 ? prefix + (size_t)r : 0;
 }
 
+/* Blocks [0, n) into dst, one payload after the other: 0, or -(i + 1) when block i failed or did not fit; `used` the bytes written. */
+static int compress_range(codec_t *c, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, size_t room, uint32_t *out_lens, size_t *used) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    size_t len = compress_one(c, src, lens[i], dst + at, room - at);
+    if (len == 0) return *used = at, -(int)(i + 1);
+    out_lens[i] = (uint32_t)len;
+    at += len;
+    src += lens[i];
+  }
+  *used = at;
+  return 0;
+}
+
+/*
+ * A codec's helper thread (sstkit_codec_split): the same setting on a context of its own, which
+ * compresses the second half of each batch while the calling thread does the first. zstd, LZ4 and
+ * Snappy compress each block on its own (a fresh frame or stream, the dictionary the same), so the
+ * payloads are the bytes one thread would write; only the wall time changes. Its output goes into
+ * its own buffer, then after the first half's.
+ */
+struct helper {
+  codec_t *twin;
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int job, quit;
+  /* The job: blocks at src with lengths lens, n of them. */
+  const uint8_t *src;
+  const uint32_t *lens;
+  uint32_t n;
+  uint32_t *out_lens;
+  uint8_t *out;
+  size_t out_cap;
+  size_t used;
+  int result;
+  double cpu_ns;
+};
+
+static void *helper_main(void *arg) {
+  helper_t *h = arg;
+  pthread_mutex_lock(&h->mu);
+  for (;;) {
+    while (h->job != 1 && !h->quit) pthread_cond_wait(&h->cv, &h->mu);
+    if (h->quit) break;
+    pthread_mutex_unlock(&h->mu);
+    double t0 = sstkit_thread_cpu_ns();
+    int r = compress_range(h->twin, h->src, h->lens, h->n, h->out, h->out_cap, h->out_lens, &h->used);
+    double cpu = sstkit_thread_cpu_ns() - t0;
+    pthread_mutex_lock(&h->mu);
+    h->result = r;
+    h->cpu_ns = cpu;
+    h->job = 2;
+    pthread_cond_broadcast(&h->cv);
+  }
+  pthread_mutex_unlock(&h->mu);
+  return NULL;
+}
+
+static void helper_stop(helper_t *h) {
+  pthread_mutex_lock(&h->mu);
+  h->quit = 1;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+  pthread_join(h->thread, NULL);
+  pthread_cond_destroy(&h->cv);
+  pthread_mutex_destroy(&h->mu);
+  sstkit_codec_free(h->twin);
+  free(h->out);
+  free(h);
+}
+
+/*
+ * Give the codec a helper thread for its compress calls (a lane with a core to spare: recompress of
+ * one setting). 1 when it has one, 0 when it stays on the calling thread (nothing changes then).
+ */
+int sstkit_codec_split(void *p) {
+  codec_t *c = p;
+  if (!c) return 0;
+  if (c->helper) return 1;
+  helper_t *h = calloc(1, sizeof *h);
+  if (!h) return 0;
+  h->twin = sstkit_codec_new(c->type, c->level, c->checksum, c->dict, (uint32_t)c->dict_len);
+  if (!h->twin) return free(h), 0;
+  pthread_mutex_init(&h->mu, NULL);
+  pthread_cond_init(&h->cv, NULL);
+  if (pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    sstkit_codec_free(h->twin);
+    free(h);
+    return 0;
+  }
+  c->helper = h;
+  return 1;
+}
+
+/* Room for one block's payload in the helper's buffer: above every codec's bound, as the caller's room is. */
+static size_t payload_room(uint32_t n) { return (size_t)n + n / 6 + 64; }
+
 /*
  * Compress `n` blocks, concatenated in `src` with lengths `lens`, into `dst` (capacity `cap`), one
  * framed payload after the other, their lengths into `out_lens`. cpu_ns[0] = the thread CPU time
- * of the compression (the clock read once per batch). Returns 0, or -(i + 1) when block i failed
- * or did not fit (the caller gave too little room).
+ * of the compression (the clock read once per batch; with a helper, its thread's added), cpu_ns[1]
+ * the helper's share of it (0 without one). Returns 0,
+ * or -(i + 1) when block i failed or did not fit (the caller gave too little room).
  */
 int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *out_lens, double *cpu_ns) {
   codec_t *c = p;
   size_t room = (size_t)cap, used = 0;
+  helper_t *h = c->helper;
   double t0 = sstkit_thread_cpu_ns();
-  for (uint32_t i = 0; i < n; i++) {
-    size_t len = compress_one(c, src, lens[i], dst + used, room - used);
-    if (len == 0) {
-      cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
-      return -(int)(i + 1);
-    }
-    out_lens[i] = (uint32_t)len;
-    used += len;
-    src += lens[i];
+  cpu_ns[1] = 0;
+  if (!h || n < 2) {
+    int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
+    cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+    return r;
   }
-  cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
-  return 0;
+  /* The helper takes the blocks after the first half of the bytes. */
+  uint64_t total = 0, half = 0;
+  for (uint32_t i = 0; i < n; i++) total += lens[i];
+  uint32_t k = 0;
+  while (k < n - 1 && half + lens[k] <= total / 2) half += lens[k++];
+  if (k == 0) half += lens[k++];
+  size_t need = 0;
+  for (uint32_t i = k; i < n; i++) need += payload_room(lens[i]);
+  pthread_mutex_lock(&h->mu);
+  if (h->out_cap < need) {
+    uint8_t *grown = realloc(h->out, need);
+    if (!grown) {
+      pthread_mutex_unlock(&h->mu);
+      int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
+      cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+      return r;
+    }
+    h->out = grown;
+    h->out_cap = need;
+  }
+  h->src = src + half;
+  h->lens = lens + k;
+  h->n = n - k;
+  h->out_lens = out_lens + k;
+  h->job = 1;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+  int first = compress_range(c, src, lens, k, dst, room, out_lens, &used);
+  pthread_mutex_lock(&h->mu);
+  while (h->job != 2) pthread_cond_wait(&h->cv, &h->mu);
+  h->job = 0;
+  int second = h->result;
+  size_t second_used = h->used;
+  double helper_cpu = h->cpu_ns;
+  pthread_mutex_unlock(&h->mu);
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0 + helper_cpu;
+  cpu_ns[1] = helper_cpu;
+  /* The first failing block, as one thread would report it. */
+  if (first != 0) return first;
+  if (second != 0) return second - (int)k;
+  if (room - used >= second_used) {
+    memcpy(dst + used, h->out, second_used);
+    return 0;
+  }
+  /* Too little room after the first half (the caller's mistake): where one thread would have stopped. */
+  size_t rest = 0;
+  int r = compress_range(c, src + half, lens + k, n - k, dst + used, room - used, out_lens + k, &rest);
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0 + helper_cpu;
+  return r == 0 ? 0 : r - (int)k;
 }
 
 static int read_varint32(const uint8_t *p, size_t n, uint32_t *v, size_t *used) {

@@ -214,6 +214,8 @@ async function evaluateFile(path: string, l: LevelFiles, layouts: TableLayout[],
       // recompress lane's bound on its peak) took a quarter of this evaluation's CPU on test/fixtures/db-medium.
       collectAfterBytes: COLLECT_AFTER_BYTES,
       jobs,
+      // The levels' lanes may still be busy: no helper thread beside them.
+      splitCompression: false,
     },
     layouts,
   )

@@ -76,6 +76,8 @@ export class BlockCompressor {
   compressNs = 0
   /** CPU spent decompressing round-tripped blocks (ns), as compressNs. */
   decompressNs = 0
+  /** The part of compressNs spent on another thread (the kernel codec's helper: splitKernelCompression). */
+  helperNs = 0
 
   /**
    * `formatVersion` selects the framing (only v2, fv >= 2, is written for
@@ -137,8 +139,10 @@ export class BlockCompressor {
     const k = this.kernelCodec()
     if (k) {
       const before = k.compressNs
+      const helperBefore = k.helperNs
       const out = k.compress(raws, reuse)
       this.compressNs += k.compressNs - before
+      this.helperNs += k.helperNs - helperBefore
       return out
     }
     return raws.map((raw) => this.compress(raw).slice())

@@ -55,6 +55,7 @@ interface Library {
   abilities: number
   newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
   freeCodec: (codec: unknown) => void
+  splitCodec: (codec: unknown) => number
   compress: CompressCall
   roundTrip: RoundTripCall
   threadCpuNs: () => number
@@ -76,6 +77,7 @@ function load(): Library | null {
       abilities: init(),
       newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as Library['newCodec'],
       freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
+      splitCodec: lib.func('int sstkit_codec_split(void *codec)') as Library['splitCodec'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
@@ -129,6 +131,18 @@ function handles(lib: Library, type: number, formatVersion: number, lz4OneShot: 
   }
 }
 
+let helperThreads = false
+
+/**
+ * Whether the codecs this thread creates from now on compress each batch on two threads, the
+ * second half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split):
+ * for a lane with a core to spare (recompress of one setting). The same payloads; compressNs adds
+ * both threads' CPU.
+ */
+export function splitKernelCompression(on: boolean): void {
+  helperThreads = on
+}
+
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.
 const finalizer = new FinalizationRegistry<{ lib: Library; codec: unknown }>(({ lib, codec }) => lib.freeCodec(codec))
 
@@ -156,9 +170,11 @@ const scratch = {
 
 export class KernelCodec {
   compressNs = 0
+  /** The part of compressNs spent on the codec's helper thread (splitKernelCompression). */
+  helperNs = 0
   decompressNs = 0
   private codec: unknown
-  private readonly ns = new Float64Array(1)
+  private readonly ns = new Float64Array(2)
   private readonly token = {}
   /** The two output buffers reused in turn (compress and withChecksum with `reuse`). */
   private readonly kept = [new Uint8Array(0), new Uint8Array(0)]
@@ -181,6 +197,7 @@ export class KernelCodec {
     if (!lib || !handles(lib, type, formatVersion, lz4OneShot)) return null
     const dict = dictionary && dictionary.length > 0 ? dictionary : null
     const codec = lib.newCodec(type, level, zstdChecksum ? 1 : 0, dict, dict ? dict.length : 0)
+    if (codec && helperThreads) lib.splitCodec(codec)
     return codec ? new KernelCodec(lib, codec) : null
   }
 
@@ -235,6 +252,7 @@ export class KernelCodec {
     const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
     const r = this.lib.compress(this.codec, src, lens, n, scratch.output, scratch.output.length, outLens, this.ns)
     this.compressNs += this.ns[0]
+    this.helperNs += this.ns[1]
     if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
     let used = 0
     for (let i = 0; i < n; i++) used += outLens[i]

@@ -454,9 +454,10 @@ function evaluateWith(
     const start = batchNo++ % n
     const raws = batch.map((b) => b.raw)
     // t0, w0: thread CPU and wall clock when the setting's writer was first called for this batch.
-    const write = (st: ConfigState, t0: number, w0: number) => {
+    // helperNs: compression CPU on the codec's helper thread, part of writing the table though not this thread's.
+    const write = (st: ConfigState, t0: number, w0: number, helperNs = 0) => {
       for (const b of batch) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
-      st.m.writeMs += threadCpuMs() - t0
+      st.m.writeMs += threadCpuMs() - t0 + helperNs / 1e6
       st.m.writeWallMs += performance.now() - w0
       roundTripPending(st, repeat)
       if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
@@ -468,7 +469,7 @@ function evaluateWith(
       const t0 = threadCpuMs()
       const ahead = st.writer.compressAhead(raws)
       const aheadWallMs = performance.now() - w0
-      write(st, t0, w0)
+      write(st, t0, w0, ahead?.helperNs)
       const twin = checksumTwin.get(st)
       if (!twin) continue
       const w1 = performance.now()

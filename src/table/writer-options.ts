@@ -76,6 +76,8 @@ export interface AheadBatch {
   raws: readonly Uint8Array[]
   payloads: readonly Uint8Array[]
   ns: number
+  /** The part of `ns` spent on the codec's helper thread, not the writer's (codec/kernel.ts splitKernelCompression). */
+  helperNs?: number
 }
 
 /** Buffered data blocks compressed per batch once the dictionary is built (32 blocks of 4 KiB: one batch of recompress's feed). */

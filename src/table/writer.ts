@@ -391,10 +391,11 @@ export class TableWriter {
     const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
     if (tried.length === 0) return null
     const before = c.compressNs
+    const helperBefore = c.helperNs
     const payloads = c.compressMany(tried, reuse)
     const ns = c.compressNs - before
     this.keepAhead(tried, payloads, ns)
-    return { raws: tried, payloads, ns }
+    return { raws: tried, payloads, ns, helperNs: c.helperNs - helperBefore }
   }
 
   private keepAhead(tried: readonly Uint8Array[], payloads: readonly Uint8Array[], ns: number): void {

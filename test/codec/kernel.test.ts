@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BlockCompressor } from '../../src/codec/block-compressor.js'
-import { codecKernelLoaded, KernelCodec, threadCpuMs } from '../../src/codec/kernel.js'
+import { codecKernelLoaded, KernelCodec, splitKernelCompression, threadCpuMs } from '../../src/codec/kernel.js'
 import { CompressionType } from '../../src/format/compression-type.js'
 import { openTable } from '../../src/table/reader.js'
 import { kvText, randomBytes } from './helpers.js'
@@ -66,6 +66,40 @@ describe('codec kernel', () => {
         // One block on its own goes through the kernel too.
         expect(Buffer.from(c.compress(blocks[3])).equals(Buffer.from(expected[3]))).toBe(true)
         c.close()
+      })
+    }
+
+  for (const s of settings)
+    for (const dict of [undefined, dictionary]) {
+      if (dict && s.type === CompressionType.Snappy) continue
+      it(`${s.name}${dict ? ' with a dictionary' : ''}, split over a helper thread: the same payloads, its CPU counted`, () => {
+        const one = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
+        splitKernelCompression(true)
+        let two: BlockCompressor
+        try {
+          two = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
+          // The codec is made at first use: with the switch on, it gets its helper.
+          two.compressMany(blocks.slice(0, 1))
+        } finally {
+          splitKernelCompression(false)
+        }
+        // Batches of 1 (on the calling thread), 2, 7 and the rest, as evaluate's batches come.
+        for (const [from, to] of [
+          [0, 1],
+          [1, 3],
+          [3, 10],
+          [10, blocks.length],
+        ]) {
+          const expected = one.compressMany(blocks.slice(from, to))
+          const got = two.compressMany(blocks.slice(from, to))
+          expect(got.length).toBe(expected.length)
+          for (let i = 0; i < got.length; i++) expect(Buffer.from(got[i]).equals(Buffer.from(expected[i])), `block ${from + i}`).toBe(true)
+        }
+        expect(one.helperNs).toBe(0)
+        expect(two.helperNs).toBeGreaterThan(0)
+        expect(two.compressNs).toBeGreaterThan(two.helperNs)
+        one.close()
+        two.close()
       })
     }
 
