@@ -74,17 +74,29 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
     const db = join(dir, 'db')
     writeDatabase(db, 40000)
     const file = compactedTable(db, join(dir, 'lz4'))
-    const rocks = rocksDbCompressionCpu(db, join(dir, 'work'), SETTINGS, 3)
+    let rocks = rocksDbCompressionCpu(db, join(dir, 'work'), SETTINGS, 3)
     const ours = await sstkitCompressionCpu(file, SETTINGS, 3)
-    rows = rocksDbReference(rocks).map(({ name, reference, setting }) => {
-      const o = ours.get(name)!
-      return { name, rocksdb: reference, sstkit: (o.compressSecPerGB * setting.compressedInputBytes) / 1e9 + o.dictSeconds }
-    })
-    // The reference model against RocksDB's whole cost of the setting: a dictionary's buffering included, as the model charges it.
-    model = rocksDbReference(rocks).map(({ name, reference, withBuffering, setting }) => {
-      const s = SETTINGS.find((x) => x.name === name)!
-      return { name, rocksdb: s.dict === 'none' ? reference : withBuffering, sstkit: referenceSeconds(s, setting.compressedInputBytes, TRAIN_BYTES) }
-    })
+    const compare = () => {
+      rows = rocksDbReference(rocks).map(({ name, reference, setting }) => {
+        const o = ours.get(name)!
+        return { name, rocksdb: reference, sstkit: (o.compressSecPerGB * setting.compressedInputBytes) / 1e9 + o.dictSeconds }
+      })
+      // The reference model against RocksDB's whole cost of the setting: a dictionary's buffering included, as the model charges it.
+      model = rocksDbReference(rocks).map(({ name, reference, withBuffering, setting }) => {
+        const s = SETTINGS.find((x) => x.name === name)!
+        return { name, rocksdb: s.dict === 'none' ? reference : withBuffering, sstkit: referenceSeconds(s, setting.compressedInputBytes, TRAIN_BYTES) }
+      })
+    }
+    compare()
+    // RocksDB's per-block timer is a wall clock: with the other slow tests running beside it, all three
+    // rounds of LZ4 once read 12.8 ms where it reads ~8 alone. Where a setting falls outside the
+    // tolerance, RocksDB is measured again with twice the rounds (the least of them counts), once: an
+    // error of the model or of sstkit's timing stays outside.
+    const outside = (r: Row) => r.sstkit / r.rocksdb <= 1 / TOLERANCE || r.sstkit / r.rocksdb >= TOLERANCE
+    if ([...rows, ...model].some(outside)) {
+      rocks = rocksDbCompressionCpu(db, join(dir, 'again'), SETTINGS, 6)
+      compare()
+    }
     console.log(model.map((r) => `${r.name}: RocksDB ${(r.rocksdb * 1e3).toFixed(1)} ms, reference model ${(r.sstkit * 1e3).toFixed(1)} ms`).join('\n'))
     lz4 = { rocksdb: rocks.lz4DecompressMBps, sstkit: ours.get('lz4')!.decompressMBps }
     reads = rocks.settings
