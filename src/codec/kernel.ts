@@ -55,7 +55,7 @@ interface Library {
   abilities: number
   newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
   freeCodec: (codec: unknown) => void
-  splitCodec: (codec: unknown) => number
+  splitCodec: (codec: unknown, minBatchNs: number) => number
   compress: CompressCall
   roundTrip: RoundTripCall
   threadCpuNs: () => number
@@ -77,7 +77,7 @@ function load(): Library | null {
       abilities: init(),
       newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as Library['newCodec'],
       freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
-      splitCodec: lib.func('int sstkit_codec_split(void *codec)') as Library['splitCodec'],
+      splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as Library['splitCodec'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
@@ -132,15 +132,24 @@ function handles(lib: Library, type: number, formatVersion: number, lz4OneShot: 
 }
 
 let helperThreads = false
+let splitMinBatchMs = 0
 
 /**
- * Whether the codecs this thread creates from now on compress each batch on two threads, the
- * second half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split):
- * for a lane with a core to spare (recompress of one setting). The same payloads; compressNs adds
- * both threads' CPU.
+ * A batch is compressed on two threads only when the one before took this much CPU: zstd 3's
+ * batches (~0.5 ms) went 10-15% slower split, zstd 12's (~6 ms) 16% faster by wall time and zstd
+ * 19's (~40 ms) 41% (8 MB and 64 MB db_bench files, 2026-12-06).
  */
-export function splitKernelCompression(on: boolean): void {
+const SPLIT_MIN_BATCH_MS = 2
+
+/**
+ * Whether the codecs this thread creates from now on compress a batch on two threads, the second
+ * half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split), where the
+ * batch before took at least `minBatchMs` of CPU: for a lane with a core to spare (recompress of
+ * one setting). The same payloads; compressNs adds both threads' CPU.
+ */
+export function splitKernelCompression(on: boolean, minBatchMs = SPLIT_MIN_BATCH_MS): void {
   helperThreads = on
+  splitMinBatchMs = minBatchMs
 }
 
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.
@@ -197,7 +206,7 @@ export class KernelCodec {
     if (!lib || !handles(lib, type, formatVersion, lz4OneShot)) return null
     const dict = dictionary && dictionary.length > 0 ? dictionary : null
     const codec = lib.newCodec(type, level, zstdChecksum ? 1 : 0, dict, dict ? dict.length : 0)
-    if (codec && helperThreads) lib.splitCodec(codec)
+    if (codec && helperThreads) lib.splitCodec(codec, splitMinBatchMs * 1e6)
     return codec ? new KernelCodec(lib, codec) : null
   }
 

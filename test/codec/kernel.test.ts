@@ -74,7 +74,8 @@ describe('codec kernel', () => {
       if (dict && s.type === CompressionType.Snappy) continue
       it(`${s.name}${dict ? ' with a dictionary' : ''}, split over a helper thread: the same payloads, its CPU counted`, () => {
         const one = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
-        splitKernelCompression(true)
+        // Every batch split, however short (the default splits only batches of 2 ms or more).
+        splitKernelCompression(true, 0)
         let two: BlockCompressor
         try {
           two = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
@@ -102,6 +103,29 @@ describe('codec kernel', () => {
         two.close()
       })
     }
+
+  it('split only after a batch of at least the given CPU: short batches stay on the calling thread', () => {
+    const make = (minBatchMs: number) => {
+      splitKernelCompression(true, minBatchMs)
+      try {
+        const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
+        c.compressMany(blocks.slice(0, 1))
+        return c
+      } finally {
+        splitKernelCompression(false)
+      }
+    }
+    const never = make(1e6) // a batch of 1,000 s
+    const always = make(0)
+    for (let i = 0; i < 3; i++) {
+      never.compressMany(blocks)
+      always.compressMany(blocks)
+    }
+    expect(never.helperNs).toBe(0)
+    expect(always.helperNs).toBeGreaterThan(0)
+    never.close()
+    always.close()
+  })
 
   for (const level of [1, 3, 19])
     for (const dict of [undefined, dictionary])
