@@ -197,36 +197,50 @@ static void *typed_of(napi_env env, napi_value v, napi_typedarray_type want, siz
 /* The bytes of a Uint8Array argument and their count; NULL for anything else. */
 static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) { return typed_of(env, v, napi_uint8_array, length); }
 
-/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
-static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+/*
+ * The arguments (bytes: Uint8Array, length) of a hash of bytes[0, length): 1 with their data (never
+ * NULL) and the length; 0 when the length is not a number or is past the bytes; -1 when the count
+ * of arguments is wrong (a TypeError thrown).
+ */
+static int prefix_of(napi_env env, napi_callback_info info, const uint8_t **data, size_t *want) {
   napi_value a[MAX_ARGS];
-  if (!arguments_of(env, info, 2, a)) return NULL;
-  sstkit_verify_init();
+  if (!arguments_of(env, info, 2, a)) return -1;
   int ok = 1;
   size_t byte_length = 0;
-  const uint8_t *data = bytes_of(env, a[0], &byte_length);
-  double want = number_of(env, a[1], &ok);
-  if (!ok || !xxh3 || want < 0 || want > (double)byte_length) {
+  const uint8_t *bytes = bytes_of(env, a[0], &byte_length);
+  double length = number_of(env, a[1], &ok);
+  if (!ok || length < 0 || length > (double)byte_length) return 0;
+  *data = bytes ? bytes : (const uint8_t *)"";
+  *want = (size_t)length;
+  return 1;
+}
+
+/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
+static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+  const uint8_t *data;
+  size_t want;
+  sstkit_verify_init();
+  int got = prefix_of(env, info, &data, &want);
+  if (got < 0) return NULL;
+  if (!got || !xxh3) {
     napi_throw_range_error(env, NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
     return NULL;
   }
-  return uint_result(env, (uint32_t)xxh3(data ? (const void *)data : (const void *)"", (size_t)want));
+  return uint_result(env, (uint32_t)xxh3(data, want));
 }
 
 /* crc32c (unmasked) of data[0, length), with SSE 4.2; throws where the CPU has none (init()'s bit 4: codec/checksum.ts asks it first). */
 static napi_value crc32c_of(napi_env env, napi_callback_info info) {
-  napi_value a[MAX_ARGS];
-  if (!arguments_of(env, info, 2, a)) return NULL;
+  const uint8_t *data;
+  size_t want;
   sstkit_verify_init();
-  int ok = 1;
-  size_t byte_length = 0;
-  const uint8_t *data = bytes_of(env, a[0], &byte_length);
-  double want = number_of(env, a[1], &ok);
-  if (!ok || !crc32c_hardware || want < 0 || want > (double)byte_length) {
+  int got = prefix_of(env, info, &data, &want);
+  if (got < 0) return NULL;
+  if (!got || !crc32c_hardware) {
     napi_throw_range_error(env, NULL, "sstkit addon: crc32c of more bytes than given, or no SSE 4.2");
     return NULL;
   }
-  return uint_result(env, crc32c(data ? data : (const uint8_t *)"", (size_t)want));
+  return uint_result(env, crc32c(data, want));
 }
 
 /*

@@ -17,12 +17,10 @@ import type { SourceOptions } from './source.js'
  * lz4hc 1.9 at level 1 to 2.8 at 9 and 7.7 at 12, zlib 2.8 at 1 to 4.5 at 6 (its default) and 5.1
  * at 9, bzip2 34. zstd from level 10 on: ZSTD_HIGH_LEVELS.
  */
-function compressionCost(c: RecompressConfig): number {
-  const name = compressionShortName(c.type)
-  const l = effectiveLevel(c.type, c.level) ?? 1
+function compressionCost(name: string, l: number): number {
   switch (name) {
     case 'zstd':
-      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : l <= 9 ? 1 + (l - 3) : zstdHighLevelCost(l, c.dict !== 'none')
+      return l <= 3 ? 1 + 0.1 * (Math.max(l, 1) - 1) : 1 + (l - 3)
     case 'none':
       return 0.2
     case 'snappy':
@@ -86,8 +84,12 @@ export function readingCost(source: SourceOptions): number {
 }
 
 function cost(c: RecompressConfig): number {
-  const measuredWithDictionary = compressionShortName(c.type) === 'zstd' && (effectiveLevel(c.type, c.level) ?? 1) > 9
-  return compressionCost(c) + (c.dict === 'none' || measuredWithDictionary ? 0 : DICTIONARY_COST)
+  const name = compressionShortName(c.type)
+  const l = effectiveLevel(c.type, c.level) ?? 1
+  const dictionary = c.dict !== 'none'
+  // zstd's high levels were measured with a dictionary and without: their table holds its cost.
+  if (name === 'zstd' && l > 9) return zstdHighLevelCost(l, dictionary)
+  return compressionCost(name, l) + (dictionary ? DICTIONARY_COST : 0)
 }
 
 /**

@@ -106,6 +106,24 @@ describe('collectHeapGarbage', () => {
   })
 })
 
+/**
+ * The main thread's new space (both semi-spaces) after churn V8 would grow it for, in a process of
+ * its own (V8's flags are the process's), from the build: `prelude` runs first, with garbage.js's
+ * exports imported as `garbage`; `around` wraps the churn (a function of it), for a start to wait on.
+ */
+function newSpaceAfter(prelude: string, around = (churn: string) => churn): number {
+  const code = `import * as garbage from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
+import { getHeapSpaceStatistics } from 'node:v8'
+${prelude}
+${around(CHURN)}`
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+}
+
+/** Short-lived objects, some surviving a few scavenges; then the new space's size is printed. */
+const CHURN = `let keep = []
+for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
+process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))`
+
 describe('V8 flags', () => {
   it('collecting puts --expose-gc back: a flag left set would cost every later built-in its code cache', () => {
     expect(collectGarbage(-1)).toBe(true)
@@ -113,17 +131,8 @@ describe('V8 flags', () => {
   })
 
   it("keepYoungGenerationSmall keeps this thread's young generation at its initial 1 MiB semi-spaces (V8 would grow them to 16 MiB)", () => {
-    // In a process of its own (V8's flags are the process's), from the build.
     assertFreshBuild()
-    const newSpace = (keep: boolean) => {
-      const code = `import { keepYoungGenerationSmall } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
-import { getHeapSpaceStatistics } from 'node:v8'
-if (${keep}) keepYoungGenerationSmall()
-let keep = []
-for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
-process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))`
-      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
-    }
+    const newSpace = (keep: boolean) => newSpaceAfter(`if (${keep}) garbage.keepYoungGenerationSmall()`)
     expect(newSpace(false)).toBeGreaterThan(2 << 20)
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
@@ -131,37 +140,26 @@ process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name ==
   it('keepYoungGenerationSmall({ deferred: true }) sets no flag until reapplyGrowthFactor, so what loads before keeps the code cache', () => {
     assertFreshBuild()
     // The flag hash V8 checks code caches against is the process's: a flag set changes it (a worker then compiles from source).
-    const newSpace = (apply: boolean) => {
-      const code = `import { keepYoungGenerationSmall, reapplyGrowthFactor } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
-import { getHeapSpaceStatistics } from 'node:v8'
-keepYoungGenerationSmall({ deferred: true })
-if (${apply}) reapplyGrowthFactor()
-let keep = []
-for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
-process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))`
-      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
-    }
+    const newSpace = (apply: boolean) =>
+      newSpaceAfter(`garbage.keepYoungGenerationSmall({ deferred: true })
+if (${apply}) garbage.reapplyGrowthFactor()`)
     expect(newSpace(false)).toBeGreaterThan(2 << 20)
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
 
   it("a worker's start puts V8's flags back: reapplyGrowthFactor keeps the young generation small after it", () => {
     assertFreshBuild()
-    const newSpace = (again: boolean) => {
-      const code = `import { keepYoungGenerationSmall, reapplyGrowthFactor } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
-import { getHeapSpaceStatistics } from 'node:v8'
-import { Worker } from 'node:worker_threads'
-keepYoungGenerationSmall()
-const w = new Worker('setTimeout(() => {}, 1000)', { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2 } })
-w.once('online', () => {
-  if (${again}) reapplyGrowthFactor()
-  let keep = []
-  for (let i = 0; i < 3e6; i++) { const o = { a: i, b: [i, i + 1] }; if (i % 50 === 0) keep.push(o); if (keep.length > 20000) keep = [] }
-  process.stdout.write(String(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + keep.length * 0))
-  w.terminate()
-})`
-      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
-    }
+    const newSpace = (again: boolean) =>
+      newSpaceAfter(
+        `import { Worker } from 'node:worker_threads'
+garbage.keepYoungGenerationSmall()
+const w = new Worker('setTimeout(() => {}, 1000)', { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2 } })`,
+        (churn) => `w.once('online', () => {
+if (${again}) garbage.reapplyGrowthFactor()
+${churn}
+w.terminate()
+})`,
+      )
     expect(newSpace(false)).toBeGreaterThan(2 << 20)
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
