@@ -25,6 +25,7 @@
 #define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -137,7 +138,10 @@ typedef struct {
   int type;
   int level;
   int checksum;
-  helper_t *helper; /* sstkit_codec_split: a thread that compresses the second half of each batch */
+  /* sstkit_codec_split: batches that take split_min_ns or more go half to a helper thread, made at the first such batch */
+  int split;
+  double split_min_ns, last_batch_ns;
+  helper_t *helper;
   uint8_t *dict; /* owned copy: LZ4 streams and zstd keep pointers into it */
   size_t dict_len;
   void *lz4_stream; /* LZ4_stream_t or LZ4_streamHC_t, re-initialised per block */
@@ -269,8 +273,6 @@ static int compress_range(codec_t *c, const uint8_t *src, const uint32_t *lens, 
  */
 struct helper {
   codec_t *twin;
-  double min_batch_ns; /* a batch is split only when the one before took this much CPU */
-  double last_batch_ns;
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -321,22 +323,28 @@ static void helper_stop(helper_t *h) {
 }
 
 /*
- * Give the codec a helper thread for its compress calls (a lane with a core to spare: recompress of
- * one setting). A batch goes to both threads only when the batch before it took at least
- * `min_batch_ns` of CPU: handing half of a short batch over (a condition variable each way) and
- * running beside V8's own threads cost more than it saved (zstd 3, 16 KiB blocks, 128 KiB batches:
- * ~0.5 ms each, 10-15% more CPU and wall time on 64 MB files). 1 when it has one, 0 when it stays
- * on the calling thread (nothing changes then).
+ * The cores the process's lanes have lent (sstkit_codec_lend_cores): a lane with nothing left to do,
+ * or one setting's lane beside an idle core. A split batch takes one for its helper's half and gives
+ * it back when the helper is done, so the helpers of all lanes together never use more cores than
+ * were lent. Process-wide: every thread loads this library once.
  */
-int sstkit_codec_split(void *p, double min_batch_ns) {
-  codec_t *c = p;
-  if (!c) return 0;
-  if (c->helper) return c->helper->min_batch_ns = min_batch_ns, 1;
+static atomic_int spare_cores;
+
+/* Add `delta` (negative: take back) to the cores lent; the count after. */
+int sstkit_codec_lend_cores(int delta) { return atomic_fetch_add(&spare_cores, delta) + delta; }
+
+static int take_spare_core(void) {
+  int v = atomic_load(&spare_cores);
+  while (v > 0)
+    if (atomic_compare_exchange_weak(&spare_cores, &v, v - 1)) return 1;
+  return 0;
+}
+
+static helper_t *helper_start(const codec_t *c) {
   helper_t *h = calloc(1, sizeof *h);
-  if (!h) return 0;
-  h->min_batch_ns = min_batch_ns;
+  if (!h) return NULL;
   h->twin = sstkit_codec_new(c->type, c->level, c->checksum, c->dict, (uint32_t)c->dict_len);
-  if (!h->twin) return free(h), 0;
+  if (!h->twin) return free(h), NULL;
   pthread_mutex_init(&h->mu, NULL);
   pthread_cond_init(&h->cv, NULL);
   if (pthread_create(&h->thread, NULL, helper_main, h) != 0) {
@@ -344,9 +352,24 @@ int sstkit_codec_split(void *p, double min_batch_ns) {
     pthread_mutex_destroy(&h->mu);
     sstkit_codec_free(h->twin);
     free(h);
-    return 0;
+    return NULL;
   }
-  c->helper = h;
+  return h;
+}
+
+/*
+ * Let the codec's compress calls use a lent core (sstkit_codec_lend_cores): a batch goes to two
+ * threads, the second half to a helper thread of the codec's own (made at the first such batch),
+ * only when a core is lent and the batch before it took at least `min_batch_ns` of CPU: handing
+ * half of a short batch over (a condition variable each way) and running beside V8's own threads
+ * cost more than it saved (zstd 3, 16 KiB blocks, 128 KiB batches: ~0.5 ms each, 10-15% more CPU
+ * and wall time on 64 MB files). Returns 1.
+ */
+int sstkit_codec_split(void *p, double min_batch_ns) {
+  codec_t *c = p;
+  if (!c) return 0;
+  c->split = 1;
+  c->split_min_ns = min_batch_ns;
   return 1;
 }
 
@@ -363,13 +386,19 @@ static size_t payload_room(uint32_t n) { return (size_t)n + n / 6 + 64; }
 int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *out_lens, double *cpu_ns) {
   codec_t *c = p;
   size_t room = (size_t)cap, used = 0;
-  helper_t *h = c->helper;
   double t0 = sstkit_thread_cpu_ns();
   cpu_ns[1] = 0;
-  if (!h || n < 2 || h->last_batch_ns < h->min_batch_ns) {
+  int two = c->split && n >= 2 && c->last_batch_ns >= c->split_min_ns && take_spare_core();
+  if (two && !c->helper && !(c->helper = helper_start(c))) {
+    c->split = 0; /* no thread to be had: this codec stays on one */
+    atomic_fetch_add(&spare_cores, 1);
+    two = 0;
+  }
+  helper_t *h = c->helper;
+  if (!two) {
     int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
     cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
-    if (h && n >= 2) h->last_batch_ns = cpu_ns[0];
+    if (n >= 2) c->last_batch_ns = cpu_ns[0];
     return r;
   }
   /* The helper takes the blocks after the first half of the bytes. */
@@ -385,6 +414,7 @@ int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, ui
     uint8_t *grown = realloc(h->out, need);
     if (!grown) {
       pthread_mutex_unlock(&h->mu);
+      atomic_fetch_add(&spare_cores, 1);
       int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
       cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
       return r;
@@ -407,9 +437,10 @@ int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, ui
   size_t second_used = h->used;
   double helper_cpu = h->cpu_ns;
   pthread_mutex_unlock(&h->mu);
+  atomic_fetch_add(&spare_cores, 1);
   cpu_ns[0] = sstkit_thread_cpu_ns() - t0 + helper_cpu;
   cpu_ns[1] = helper_cpu;
-  h->last_batch_ns = cpu_ns[0];
+  c->last_batch_ns = cpu_ns[0];
   /* The first failing block, as one thread would report it. */
   if (first != 0) return first;
   if (second != 0) return second - (int)k;

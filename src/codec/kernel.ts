@@ -56,6 +56,7 @@ interface Library {
   newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
   freeCodec: (codec: unknown) => void
   splitCodec: (codec: unknown, minBatchNs: number) => number
+  lendCores: (delta: number) => number
   compress: CompressCall
   roundTrip: RoundTripCall
   threadCpuNs: () => number
@@ -78,6 +79,7 @@ function load(): Library | null {
       newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as Library['newCodec'],
       freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
       splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as Library['splitCodec'],
+      lendCores: lib.func('int sstkit_codec_lend_cores(int delta)') as Library['lendCores'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
@@ -142,14 +144,24 @@ let splitMinBatchMs = 0
 const SPLIT_MIN_BATCH_MS = 2
 
 /**
- * Whether the codecs this thread creates from now on compress a batch on two threads, the second
- * half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split), where the
- * batch before took at least `minBatchMs` of CPU: for a lane with a core to spare (recompress of
- * one setting). The same payloads; compressNs adds both threads' CPU.
+ * Whether the codecs this thread creates from now on may compress a batch on two threads, the
+ * second half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split):
+ * when a core is lent (lendCores) and the batch before took at least `minBatchMs` of CPU. The same
+ * payloads; compressNs adds both threads' CPU.
  */
 export function splitKernelCompression(on: boolean, minBatchMs = SPLIT_MIN_BATCH_MS): void {
   helperThreads = on
   splitMinBatchMs = minBatchMs
+}
+
+/**
+ * Lend `cores` cores to the codecs' helper threads (negative: take them back), for the whole
+ * process: a recompress lane with nothing left to do while others still compress, or one setting's
+ * lane beside an idle core. A split batch holds one while its helper runs. The count after; 0
+ * where the kernel is not loaded.
+ */
+export function lendCores(cores: number): number {
+  return library()?.lendCores(cores) ?? 0
 }
 
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.

@@ -16,7 +16,7 @@ import { defaultFormatVersion } from '../rewrite/rewrite.js'
 import { compressionShortName } from '../format/compression-type.js'
 import type { BuiltDictionary, DictionaryOptions } from './dictionary.js'
 import { partition, passes, readingCost, settingsPerPass } from './lanes.js'
-import { splitKernelCompression } from '../codec/kernel.js'
+import { lendCores, splitKernelCompression } from '../codec/kernel.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
 import { makeFeed } from './feed.js'
@@ -53,8 +53,10 @@ export interface RecompressOptions {
   roundTrip?: RoundTripMode
   jobs?: number
   /**
-   * Whether a matrix evaluated on one lane, with more jobs than lanes, compresses each batch on two
-   * threads (codec/kernel.ts splitKernelCompression): the same bytes and CPU, less wall time. Default true.
+   * Whether, with more than one job, a lane compresses its slow batches on two threads when a core
+   * is idle (one setting's lane beside a free core, or the last lanes once others have nothing left:
+   * codec/kernel.ts splitKernelCompression, lendCores): the same bytes and CPU, less wall time.
+   * Default true.
    */
   splitCompression?: boolean
   /** Called with (done, total) block evaluations. */
@@ -372,6 +374,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     } finally {
       table.close()
     }
+    const split = jobs > 1 && opts.splitCompression !== false
     // The stored blocks' decoding rides on one task's pass: the lightest group's, which runs on this thread.
     const tasks: EvaluateTask[] = groups.map((g, i) => ({
       file,
@@ -393,6 +396,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       trainBytes: opts.dict.trainBytes,
       maxDictBufferBytes: opts.dict.maxDictBufferBytes,
       collectAfterBytes: opts.collectAfterBytes,
+      splitCompression: split,
     }))
     // One lane per task: this thread's (the last) reads the file for all of them.
     if (workers && tasks.length === workers.slots.length + 1) {
@@ -406,12 +410,15 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       done += n
       opts.onProgress?.(Math.min(done, total), total)
     }
-    // One lane and a core to spare: its codecs compress each batch's second half on a helper thread.
-    const split = !workers && tasks.length === 1 && jobs > 1 && opts.splitCompression !== false
+    // Lanes split their slow batches over the cores lent: on one lane, the others from the start; on
+    // several, each lane's once it has nothing left (runTasks).
     splitKernelCompression(split)
+    const lent = split && !workers ? jobs - 1 : 0
+    lendCores(lent)
     try {
       outputs = await runTasks(tasks, jobs, progress, workers)
     } finally {
+      lendCores(-lent)
       splitKernelCompression(false)
     }
   } finally {

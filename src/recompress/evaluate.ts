@@ -78,6 +78,8 @@ export interface EvaluateTask {
   carry?: Record<number, number | null>
   /** Take the data blocks from another lane's pass (feed.ts) instead of reading the file. */
   feedIn?: FeedIn
+  /** Whether the task's codecs may split slow batches over a lent core (codec/kernel.ts splitKernelCompression; the lane sets it). */
+  splitCompression?: boolean
   /** Hand this task's data blocks to the other lanes (this thread only: its ports are not sent). */
   feedOut?: FeedOut
   /** With feedOut: every lane's configurations, whose dictionaries this task builds and hands out. */

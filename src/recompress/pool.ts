@@ -7,6 +7,7 @@
  * the worker script is not built. Results never depend on the number of jobs:
  * each task is a pure function of its inputs (timings aside).
  */
+import { lendCores } from '../codec/kernel.js'
 import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
@@ -91,10 +92,19 @@ export async function runTasks(
   let next = 0
   let done = 0
   const failure = new FirstFailure()
+  // A lane with no task left lends its core to the lanes still compressing (codec/kernel.ts lendCores).
+  const split = tasks.some((t) => t.splitCompression)
+  let lent = 0
+  const lendIdleCore = () => {
+    if (!split) return
+    lendCores(1)
+    lent++
+  }
   const give = (s: PoolSlot) => {
     running[s.index] = next < tasks.length && !failure.failed ? next++ : -1
     const task = tasks[running[s.index]]
     if (task) pool.send(s, { kind: 'task', id: running[s.index], task }, task.feedIn ? [task.feedIn.port] : [])
+    else lendIdleCore()
   }
   const received = (s: PoolSlot, m: WorkerMessage) => {
     if (m.kind === 'progress') {
@@ -112,12 +122,17 @@ export async function runTasks(
       if (running[s.index] >= 0 && results[running[s.index]] === undefined) failure.set(s.error ?? new Error('a recompress worker thread exited'))
     }
   }
+  let ownIdle = false
   try {
     for (const s of pool.slots) give(s)
     // This thread's lane: the next task nobody has taken, in turn with the workers.
     await workBeside(pool, {
       ownTask: () => {
-        if (next >= tasks.length) return null
+        if (next >= tasks.length) {
+          if (!ownIdle) lendIdleCore()
+          ownIdle = true
+          return null
+        }
         const id = next++
         return () => {
           done++
@@ -136,6 +151,7 @@ export async function runTasks(
     })
     return results
   } finally {
+    lendCores(-lent)
     await closeWorkers(pool)
   }
 }

@@ -1,4 +1,5 @@
 /** Worker-thread entry: evaluate one task at a time, reporting progress (see pool.ts). */
+import { splitKernelCompression } from '../codec/kernel.js'
 import { sharePeakLock } from '../codec/peak-lock.js'
 import { errorToTransfer } from '../errors.js'
 import { collectGarbage } from '../util/garbage.js'
@@ -12,6 +13,7 @@ side.ready()
 
 side.listen((m) => {
   let pending = 0
+  splitKernelCompression(m.task.splitCompression === true)
   try {
     const result = evaluate(m.task, () => {
       if (++pending >= 32) {

@@ -3,9 +3,9 @@
  * bytes for every setting it does, on real blocks (a 7.8.3 fixture's data blocks), and times what
  * it does: CPU for each batch, decompression compared with the originals.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BlockCompressor } from '../../src/codec/block-compressor.js'
-import { codecKernelLoaded, KernelCodec, splitKernelCompression, threadCpuMs } from '../../src/codec/kernel.js'
+import { codecKernelLoaded, KernelCodec, lendCores, splitKernelCompression, threadCpuMs } from '../../src/codec/kernel.js'
 import { CompressionType } from '../../src/format/compression-type.js'
 import { openTable } from '../../src/table/reader.js'
 import { kvText, randomBytes } from './helpers.js'
@@ -45,6 +45,13 @@ function javascriptPayloads(type: number, level: number | null, checksum: boolea
 }
 
 describe('codec kernel', () => {
+  // The split tests compress over a lent core (lendCores), as recompress's idle lanes lend theirs.
+  beforeAll(() => {
+    lendCores(1)
+  })
+  afterAll(() => {
+    lendCores(-1)
+  })
   it('is built and loads here (npm run build compiles it)', () => {
     expect(codecKernelLoaded()).toBe(true)
     expect(blocks.length).toBeGreaterThan(20)
@@ -103,6 +110,36 @@ describe('codec kernel', () => {
         two.close()
       })
     }
+
+  it('splits only over a lent core, and gives it back after each batch', () => {
+    splitKernelCompression(true, 0)
+    let c: BlockCompressor
+    try {
+      c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
+      c.compressMany(blocks.slice(0, 1))
+    } finally {
+      splitKernelCompression(false)
+    }
+    lendCores(-1)
+    const expected = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5).compressMany(blocks)
+    // No core lent: one thread.
+    expect(lendCores(0)).toBe(0)
+    c.compressMany(blocks)
+    expect(c.helperNs).toBe(0)
+    // One lent: the batch is split, and the core is lent again once the batch is done.
+    expect(lendCores(1)).toBe(1)
+    const got = c.compressMany(blocks)
+    expect(c.helperNs).toBeGreaterThan(0)
+    expect(lendCores(0)).toBe(1)
+    expect(got.map((b) => Buffer.from(b).toString('hex'))).toEqual(expected.map((b) => Buffer.from(b).toString('hex')))
+    // Taken back: one thread again.
+    expect(lendCores(-1)).toBe(0)
+    const before = c.helperNs
+    c.compressMany(blocks)
+    expect(c.helperNs).toBe(before)
+    c.close()
+    lendCores(1)
+  })
 
   it('split only after a batch of at least the given CPU: short batches stay on the calling thread', () => {
     const make = (minBatchMs: number) => {
