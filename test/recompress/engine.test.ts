@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openTable, recompressFile, type RecompressOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
+import { lendCores } from '../../src/codec/kernel.js'
 import { ZSTD_DICT_MAGIC } from '../../src/codec/zdict.js'
 import { collectSamples, trainedDictionary } from '../../src/recompress/dictionary.js'
 import { isNoisyTiming, MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../../src/recompress/engine.js'
@@ -150,6 +151,19 @@ describe('recompress engine', () => {
     expect(isNoisyTiming(20, 0.05, 3)).toBe(false) // 60 ms in all, 5% spread
     expect(isNoisyTiming(200, MAX_TIMING_SPREAD + 0.01, 3)).toBe(true)
     expect(isNoisyTiming(200, MAX_TIMING_SPREAD, 3)).toBe(false)
+  })
+
+  it('lends the spare cores to one lane for the run, and only with --jobs above 1', async () => {
+    const seen = async (over: Partial<RecompressOptions>) => {
+      const lent = new Set<number>()
+      await recompressFile(SAMPLE, base({ ...over, onProgress: () => lent.add(lendCores(0)) }))
+      return [...lent]
+    }
+    expect(await seen({ jobs: 2 })).toEqual([1])
+    expect(await seen({ jobs: 3 })).toEqual([2])
+    expect(await seen({ jobs: 1 })).toEqual([0])
+    expect(await seen({ jobs: 2, splitCompression: false })).toEqual([0])
+    expect(lendCores(0)).toBe(0)
   })
 
   it('reads a format_version 7 file with a dictionary and a zstd checksum', async () => {

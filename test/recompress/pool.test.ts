@@ -54,3 +54,16 @@ describe('recompress worker errors', () => {
     expect(got!.offset).toBeGreaterThan(0)
   })
 })
+
+describe('recompress lanes lend their cores', () => {
+  it('a lane left without a task lends its core, and the run takes every lent core back', async () => {
+    const { lendCores } = (await import(dist('codec/kernel.js'))) as typeof import('../../src/codec/kernel.js')
+    const sound = { ...task(join(REAL, 'fv5-crc32c-snappy.sst')), splitCompression: true }
+    // Three tasks on two lanes: one lane finds none left while the other works.
+    await runTasks([sound, sound, sound], 2)
+    expect(lendCores(0)).toBe(0)
+    // And after a failure.
+    await expect(runTasks([{ ...task(join(BAD, 'properties-flip.sst')), splitCompression: true }, sound, sound], 2)).rejects.toThrow()
+    expect(lendCores(0)).toBe(0)
+  })
+})
