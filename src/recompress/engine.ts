@@ -68,9 +68,19 @@ export interface RecompressOptions {
   /** Position of this file in the run, and ratio's q_hat per configuration carried between files (updated). */
   fileIndex?: number
   carry?: Map<string, number | null>
-  /** Buffer growth after which a lane collects its garbage in full (evaluate.ts; default 4 MiB). */
+  /** Buffer growth after which a lane collects its garbage in full (evaluate.ts; default 4 MiB, LONE_LANE_COLLECT_BYTES for a lone task). */
   collectAfterBytes?: number
 }
+
+/**
+ * A task that runs alone (one setting, or any matrix of one lane's worth) may leave this much of
+ * dead buffers between its full collections, where lanes side by side leave 4-12 MiB each
+ * (evaluate.ts): no other lane's garbage adds to the process's peak. One setting (zstd 3) of the
+ * 64 MB db_bench files (commit 731d654, 2026-12-06, 5-7 rounds): 14 full collections (96 ms of
+ * the main thread) against 7 (21 ms), CPU -4% on the LZ4 file and -9% on the ZSTD one, peak RSS
+ * 84 MB against 104.
+ */
+export const LONE_LANE_COLLECT_BYTES = 32 << 20
 
 /** The file as stored: its shape (stored.ts), and its data blocks' decoded size and decompression speed. */
 export interface StoredBaseline extends StoredShape {
@@ -395,7 +405,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       maxDictBytes: opts.dict.maxDictBytes,
       trainBytes: opts.dict.trainBytes,
       maxDictBufferBytes: opts.dict.maxDictBufferBytes,
-      collectAfterBytes: opts.collectAfterBytes,
+      collectAfterBytes: opts.collectAfterBytes ?? (groups.length === 1 ? LONE_LANE_COLLECT_BYTES : undefined),
       splitCompression: split,
     }))
     // One lane per task: this thread's (the last) reads the file for all of them.
