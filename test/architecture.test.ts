@@ -169,6 +169,25 @@ describe('layering of src/ (docs/architecture.md)', () => {
     expect(circles(next)).toEqual([])
   })
 
+  it('no module of src/ takes values from the library entries (index.ts, reader.ts): each loads every feature', () => {
+    // recompress's command took its flag parsers from index.ts and loaded advise, the database reader
+    // and verify at every start (~260 KB more to compile); props' report took its names from reader.ts.
+    const barrels = new Set(['index.js', 'reader.js'])
+    const offenders: string[] = []
+    for (const file of sourceFiles(SRC)) {
+      const name = relative(SRC, file)
+      if (name === 'index.ts' || name === 'reader.ts') continue
+      const text = readFileSync(file, 'utf8')
+      for (const m of text.matchAll(/\bimport\s+(type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
+        const target = relative(SRC, resolve(dirname(file), m[3]))
+        if (m[1] || !barrels.has(target)) continue
+        const values = m[2].split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))
+        if (values.length) offenders.push(`${name}: ${values.join(', ')} from ${target}`)
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+
   it('format/ and io/ import only each other, errors.ts', () => {
     for (const e of all.filter((x) => ['format', 'io'].includes(folderOf(x.from)))) {
       expect(['format', 'io', 'errors.ts'], `${e.from} → ${e.to}`).toContain(folderOf(e.to))

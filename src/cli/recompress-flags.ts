@@ -6,19 +6,22 @@
 import { Flags } from '@oclif/core'
 import { sizeFlag } from './units.js'
 import { availableParallelism } from 'node:os'
+import { COMPRESSION_DEFAULTS, defaultTrainBytes, ZLIB_STRATEGY_NAMES } from '../codec/setting.js'
 import {
-  COMPRESSION_DEFAULTS,
-  defaultTrainBytes,
+  layoutMatrix,
   MatrixError,
+  type MatrixSpec,
+  parseByteSizes,
   parseChecksums,
+  parseCounts,
   parseDicts,
   parseLevels,
+  parseOnOff,
   parseTypes,
-  type MatrixSpec,
-  type RecompressOptions,
-} from '../index.js'
-import { ZLIB_STRATEGY_NAMES } from '../codec/setting.js'
-import { layoutMatrix, parseByteSizes, parseCounts, parseOnOff, type TableLayout, WRITABLE_FORMAT_VERSIONS } from '../recompress/config.js'
+  type TableLayout,
+  WRITABLE_FORMAT_VERSIONS,
+} from '../recompress/config.js'
+import type { RecompressOptions } from '../recompress/engine.js'
 
 /** Defaults of the matrix flags; a command without a default leaves the flag undefined. */
 export interface MatrixFlagDefaults {

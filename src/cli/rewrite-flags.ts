@@ -1,21 +1,15 @@
 /**
  * The flags of `rewrite` and their translation into RewriteOptions; the
  * compression setting's defaults and validation come from codec/setting.ts
- * (through the library entry), its textual forms from rewrite/plan.ts.
+ * its textual forms from rewrite/plan.ts.
  */
 import { Flags } from '@oclif/core'
 import { sizeFlag } from './units.js'
-import {
-  CHECKSUM_SHORT_NAMES,
-  checksumTypeFromShortName,
-  COMPRESSION_DEFAULTS,
-  COMPRESSION_SHORT_NAMES,
-  defaultTrainBytes,
-  type RewriteOptions,
-} from '../index.js'
+import { COMPRESSION_DEFAULTS, defaultTrainBytes } from '../codec/setting.js'
+import { CHECKSUM_SHORT_NAMES, checksumTypeFromShortName } from '../format/checksum-type.js'
 import { resolveCompression } from '../rewrite/plan.js'
-import { RewriteError } from '../rewrite/rewrite.js'
-import { CompressionType } from '../format/compression-type.js'
+import { RewriteError, type RewriteOptions } from '../rewrite/rewrite.js'
+import { COMPRESSION_SHORT_NAMES, CompressionType } from '../format/compression-type.js'
 
 export const rewriteFlags = {
   output: Flags.string({

@@ -6,7 +6,7 @@ import { type RewriteFlagValues, rewriteFlags, rewriteOptions } from '../cli/rew
 import { progressBar, progressLine } from '../cli/progress.js'
 import { ExitCode, isBlobFile, type FileErrorJson, SstCommand } from '../cli/sst-command.js'
 import { isFileError, NotSupportedError } from '../errors.js'
-import { RewriteError, type RewriteResult } from '../index.js'
+import { RewriteError, type RewriteResult } from '../rewrite/rewrite.js'
 import { BLOB_NOT_REWRITTEN } from '../report/blob.js'
 import { rewriteDbModel, rewriteDbSummary, rewriteModel } from '../report/rewrite.js'
 import { dbOptionsFrom } from '../db/options.js'

@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core'
 import { existsSync } from 'node:fs'
 import { ExitCode, SstCommand } from '../cli/sst-command.js'
 import { parseSize } from '../cli/units.js'
-import { parseTypes, writeSynth } from '../index.js'
+import { parseTypes } from '../recompress/config.js'
+import { writeSynth } from '../synth/synth.js'
 
 export default class Synth extends SstCommand {
   static override description =

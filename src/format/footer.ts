@@ -258,3 +258,8 @@ export function encodeFooter(f: FooterFields, checksum?: (footer: Uint8Array) =>
   writeFixed32(out, FOOTER_CHECKSUM_OFFSET, checksum(out))
   return out
 }
+
+/** The format_version a table is rewritten in when none is given: its input's, but at least 2 (older framings are not written). */
+export function defaultFormatVersion(input: number): number {
+  return input >= 2 ? input : 5
+}

@@ -12,7 +12,7 @@ import { type AcceptanceRule, BlockCompressor } from '../codec/block-compressor.
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
-import { wholeBlock, writerOptionsFor } from '../rewrite/rewrite.js'
+import { wholeBlock, writerOptionsFor } from '../rewrite/writer-options.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import { SeparatorLog } from '../format/index-block.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'

@@ -5,7 +5,8 @@
  * them and memory independent of them.
  */
 import { printableLine } from '../errors.js'
-import { type LayoutBlock, layoutBlocks, type LayoutTotals, type Table } from '../reader.js'
+import { layoutBlocks } from '../table/layout.js'
+import type { LayoutBlock, LayoutTotals, Table } from '../reader.js'
 import { LayoutTotalsBuilder, layoutKinds } from '../table/layout.js'
 import { asciiCell, renderTable, type StreamColumn, type TableFormat, type TableModel, TableStream } from './table.js'
 import { formatSize, percent } from './text.js'

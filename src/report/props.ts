@@ -2,18 +2,13 @@
  * The `props` report: footer facts and every property, as a JSON document
  * (the documented contract) and as rows for people.
  */
-import {
-  checksumTypeName,
-  decodeWellKnownUserProperty,
-  describeFilter,
-  filterInfo,
-  formatSeqnoTimeMapProperty,
-  indexTypeName,
-  magicName,
-  type FilterDescription,
-  type FilterInfo,
-  type Table,
-} from '../reader.js'
+import { checksumTypeName } from '../codec/checksum.js'
+import { decodeWellKnownUserProperty } from '../format/properties.js'
+import { describeFilter, filterInfo } from '../table/filter-info.js'
+import { formatSeqnoTimeMapProperty } from './sst-dump-text.js'
+import { indexTypeName } from '../format/index-block.js'
+import { magicName } from '../format/footer.js'
+import type { FilterDescription, FilterInfo, Table } from '../reader.js'
 import { escapeText, toHex } from '../format/coding.js'
 import { printableLine } from '../errors.js'
 import { BLOCK_BASED_FILTER_PREFIX, FULL_FILTER_PREFIX, PARTITIONED_FILTER_PREFIX } from '../format/metaindex.js'

@@ -9,56 +9,23 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { randomBytes } from 'node:crypto'
-import { RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import { prng } from '../util/prng.js'
 import { clearStaleTemporaries, runStart, temporaryPath } from '../util/temp-file.js'
-import {
-  BLOCK_BASED_FILTER_PREFIX,
-  FULL_FILTER_PREFIX,
-  HASH_INDEX_METADATA_BLOCK,
-  HASH_INDEX_PREFIXES_BLOCK,
-  PARTITIONED_FILTER_PREFIX,
-} from '../format/metaindex.js'
 import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
 import { openTable, type Table, type TableIterator } from '../table/reader.js'
 import { MAX_PROBLEMS, verifyFile, verifyTable } from '../verify/verify.js'
-import { copyIngestible, type Entry, type EntrySink, ingestibleNotes, ingestibleProperties, isExternalFile } from './ingestible.js'
+import { copyIngestible, type Entry, type EntrySink, ingestibleNotes, isExternalFile } from './ingestible.js'
 import { EntryDigest, tee } from './entry-digest.js'
 import { newSalvageLog, type SalvageLog, salvagedEntries, salvagedTombstones, salvageNotes, storedEntries } from './salvage.js'
 import type { RangeTombstone } from '../format/range-del.js'
-import { type BlockEntryStats, CountingSink, FileSink, type TableSink, TableWriter, type TableWriterOptions, type WriteSummary } from '../table/writer.js'
-import { BlockIter } from '../format/block.js'
-import { parseInternalKey } from '../format/internal-key.js'
+import { CountingSink, FileSink, type TableSink, TableWriter, type WriteSummary } from '../table/writer.js'
+import { type RewriteOptions, wholeBlock, writerOptionsFor } from './writer-options.js'
 import { ValueType } from '../format/value-type.js'
 import { compressionSetting } from '../codec/setting.js'
-import { Property } from '../format/properties.js'
 import { equalBytes } from '../format/coding.js'
 import { type BlobRemap, remapBlobIndex } from './blob-files.js'
 
-export type RewriteOptions = Omit<TableWriterOptions, 'filter' | 'baseProperties' | 'dropProperties' | 'formatVersion' | 'checksumType'> & {
-  /** Default: the input's format_version, or 5 for older inputs. */
-  formatVersion?: number
-  /** Default: the input's checksum type (CRC32c for format_version 0). */
-  checksumType?: number
-  verify: boolean
-  force: boolean
-  /** Keep the input's data block boundaries (blockSize is then unused). */
-  keepBlocks?: boolean
-  /** Apply auto-skip decisions while writing. */
-  autoSkip?: 'rate' | 'ratio'
-  minSampleEvery?: number
-  seed?: number
-  /** Write what IngestExternalFile accepts: the newest entry of each user key at sequence number 0 (ingestible.ts). */
-  ingestible?: boolean
-  /** Rewrite an input verify flags: keep the blocks that read, say what was dropped (salvage.ts). */
-  salvage?: boolean
-  /** Blocks buffered for a dictionary stay in memory up to this (default 4 MiB), then spill next to the output. */
-  spillMemoryBytes?: number
-  /** Blob files written again (blob-files.ts): every blob index pointing into one is moved to its record's new offset, size and compression. */
-  blobRemaps?: BlobRemap[]
-}
+export type { RewriteOptions } from './writer-options.js'
 
 export interface RewriteResult extends WriteSummary {
   input: string
@@ -97,74 +64,6 @@ export class RewriteError extends SstkitError {
 }
 transferable(RewriteError)
 
-/** Output format_version when not given: keep the input's, but at least 2 (older framings are not written). */
-export function defaultFormatVersion(input: number): number {
-  return input >= 2 ? input : 5
-}
-
-/** The writer options that rewrite `table` under `o`: its properties, filter and comparator carried over. */
-export function writerOptionsFor(table: Table, o: Omit<RewriteOptions, 'verify' | 'force'>, notes: string[]): TableWriterOptions {
-  const formatVersion = o.formatVersion ?? defaultFormatVersion(table.formatVersion)
-  const checksumType = o.checksumType ?? table.footer.checksumType
-  const base = new Map<string, Uint8Array>()
-  for (const p of table.properties.raw) base.set(p.name, p.value)
-  // RocksDB derives a file's unique ID (and its block cache keys) from the DB session ID and file
-  // number: a rewritten copy must not share them with its original.
-  base.set(Property.CreatingSessionIdentity, new TextEncoder().encode(newSessionId()))
-  const drop: string[] = []
-  let filter: TableWriterOptions['filter']
-  const f = table.metaindexEntries.find((e) => e.name.startsWith(FULL_FILTER_PREFIX))
-  if (f) {
-    // A full filter depends only on the keys, which a rewrite keeps (an ingestible or salvaged
-    // copy keeps a subset, for which the filter stays correct): carry it over verbatim.
-    try {
-      filter = { metaName: f.name, bytes: table.readBlock(f.handle, 'filter block').slice() }
-    } catch (e) {
-      if (!o.salvage) throw e
-      notes.push(`salvage: dropped the damaged filter (${e instanceof Error ? e.message : String(e)})`)
-      drop.push(Property.FilterPolicy, Property.NumFilterEntries)
-    }
-  } else if (table.metaindexEntries.some((e) => e.name.startsWith(PARTITIONED_FILTER_PREFIX) || e.name.startsWith(BLOCK_BASED_FILTER_PREFIX))) {
-    notes.push('the input has a partitioned (or obsolete block-based) filter, whose partitions follow the old index: it was dropped, not rebuilt')
-    drop.push(Property.FilterPolicy, Property.NumFilterEntries, Property.BlockBasedTableDecoupledPartitionedFilters)
-  }
-  if (table.metaindexEntries.some((e) => e.name === HASH_INDEX_PREFIXES_BLOCK || e.name === HASH_INDEX_METADATA_BLOCK)) {
-    notes.push('the input used a hash-search index; the output uses a binary-search index (the prefix hash blocks were dropped)')
-  }
-  if (o.ingestible) ingestibleProperties(base)
-  const {
-    keepBlocks: _keep,
-    autoSkip,
-    minSampleEvery,
-    seed,
-    ingestible: _ing,
-    salvage: _salvage,
-    spillMemoryBytes: _spill,
-    blobRemaps: _remaps,
-    ...rest
-  } = o as RewriteOptions
-  void [_keep, _ing, _salvage, _spill, _remaps]
-  const random = prng(seed ?? 0)
-  const skip =
-    autoSkip === 'rate' ? new RateDecider(random) : autoSkip === 'ratio' ? new RatioDecider(random, o.maxCompressedBytesPerKb, minSampleEvery) : rest.skip
-  return {
-    ...rest,
-    skip,
-    formatVersion,
-    checksumType,
-    filter,
-    baseProperties: base,
-    dropProperties: drop,
-    shortenSeparators: table.comparatorName === 'leveldb.BytewiseComparator',
-  }
-}
-
-/** A session ID in RocksDB's shape: 20 characters of [0-9A-Z]. */
-export function newSessionId(): string {
-  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-  return Array.from(randomBytes(20), (b) => alphabet[b % 36]).join('')
-}
-
 /**
  * Feed every entry of `table` (as stored: global seqno not applied) into
  * `writer`: re-cut by size, or block by block keeping the file's boundaries.
@@ -200,28 +99,6 @@ export function feedEntries(table: Table, o: Pick<RewriteOptions, 'ingestible'>,
   for (const e of entries) sink.add(e.key, e.value)
   for (const t of tombstones) sink.addRangeTombstone(t.internalKey, t.end)
   return []
-}
-
-/** First and last key of a data block, and its entries' counts; null for an empty block. */
-export function wholeBlock(raw: Uint8Array, offset: number, restartInterval: number): { first: Uint8Array; last: Uint8Array; stats: BlockEntryStats } | null {
-  const it = new BlockIter(raw, offset, 'data block', restartInterval)
-  const stats: BlockEntryStats = { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0, smallestSeq: null, largestSeq: null }
-  let first: Uint8Array | null = null
-  let last: Uint8Array | null = null
-  for (it.seekToFirst(); it.valid; it.next()) {
-    const key = it.key
-    first ??= key.slice()
-    last = key
-    const p = parseInternalKey(key, offset + it.entryOffset)
-    stats.entries++
-    stats.rawKeyBytes += key.length
-    stats.rawValueBytes += it.valueEnd - it.valueStart
-    if (p.type === ValueType.Deletion || p.type === ValueType.SingleDeletion || p.type === ValueType.DeletionWithTimestamp) stats.deletions++
-    if (p.type === ValueType.Merge) stats.merges++
-    if (stats.smallestSeq === null || p.seq < stats.smallestSeq) stats.smallestSeq = p.seq
-    if (stats.largestSeq === null || p.seq > stats.largestSeq) stats.largestSeq = p.seq
-  }
-  return first && last ? { first, last: last.slice(), stats } : null
 }
 
 /** Exact size of the rewritten file, without writing it (for recompress). */

@@ -4,7 +4,8 @@
  * previous block's separator); a block that cannot be read gives one problem
  * row instead of its entries.
  */
-import { parseInternalKey, type DataBlockRef, type SequenceNumber, type Table, type TableIterator } from '../index.js'
+import { parseInternalKey } from '../format/internal-key.js'
+import type { DataBlockRef, SequenceNumber, Table, TableIterator } from '../reader.js'
 import { messageOf } from '../table/layout.js'
 
 /** One point entry, copied out of its block. */

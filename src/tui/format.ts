@@ -2,7 +2,12 @@
  * Text for the browser's panes: keys, values, hex dumps, the byte-split bar,
  * fixed-width cells. Plain functions over strings; no ink, no file access.
  */
-import { decodeBlobIndex, decodeWideColumns, formatBlobIndex, splitValuePreferredSeqno, ValueType, valueTypeName, type BlockKind } from '../index.js'
+import { decodeBlobIndex } from '../format/blob-index.js'
+import { decodeWideColumns } from '../format/wide-columns.js'
+import { formatBlobIndex } from '../report/sst-dump-text.js'
+import { splitValuePreferredSeqno } from '../format/preferred-seqno.js'
+import { ValueType, valueTypeName } from '../format/value-type.js'
+import type { BlockKind } from '../reader.js'
 import { toHex } from '../format/coding.js'
 import { escapeBytes, formatBytes, percent, truncate } from '../report/text.js'
 import type { ByteSplit, EntryRow } from './model.js'

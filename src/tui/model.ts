@@ -22,7 +22,10 @@
  */
 import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { addGaps, messageOf } from '../table/layout.js'
-import { ChecksumMismatchError, compressionTypeName, tableLayout, type DataBlockRef, type LayoutBlock, type BlockHandle, type Table } from '../index.js'
+import { ChecksumMismatchError } from '../table/block-reader.js'
+import { compressionTypeName } from '../codec/compression.js'
+import { tableLayout } from '../table/layout.js'
+import type { DataBlockRef, LayoutBlock, BlockHandle, Table } from '../reader.js'
 import { propsJson, type PropsJson } from '../report/props.js'
 import * as cursor from './cursor.js'
 import type { EntryPos, EntryRows } from './cursor.js'
