@@ -181,7 +181,10 @@ describe('layering of src/ (docs/architecture.md)', () => {
       for (const m of text.matchAll(/\bimport\s+(type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
         const target = relative(SRC, resolve(dirname(file), m[3]))
         if (m[1] || !barrels.has(target)) continue
-        const values = m[2].split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))
+        const values = m[2]
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x && !x.startsWith('type '))
         if (values.length) offenders.push(`${name}: ${values.join(', ')} from ${target}`)
       }
     }
