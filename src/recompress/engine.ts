@@ -75,10 +75,10 @@ export interface RecompressOptions {
 /**
  * A task that runs alone (one setting, or any matrix of one lane's worth) may leave this much of
  * dead buffers between its full collections, where lanes side by side leave 4-12 MiB each
- * (evaluate.ts): no other lane's garbage adds to the process's peak. One setting (zstd 3) of the
- * 64 MB db_bench files (commit 731d654, 2026-12-06, 5-7 rounds): 14 full collections (96 ms of
- * the main thread) against 7 (21 ms), CPU -4% on the LZ4 file and -9% on the ZSTD one, peak RSS
- * 84 MB against 104.
+ * (evaluate.ts): no other lane's garbage adds to the process's peak. One setting (zstd 3, 16 KiB
+ * blocks) of the 64 MB db_bench files against 12 MiB (2026-12-06, 9 rounds interleaved against
+ * 731d654): CPU -11% on the LZ4 file and -8% on the ZSTD one, full collections 7 against 14, peak
+ * RSS 105 MB against 85 (105 MB on a 1 GB file too: the garbage is bounded, not the input).
  */
 export const LONE_LANE_COLLECT_BYTES = 32 << 20
 
