@@ -377,6 +377,27 @@ int sstkit_codec_split(void *p, double min_batch_ns) {
 static size_t payload_room(uint32_t n) { return (size_t)n + n / 6 + 64; }
 
 /*
+ * The codec's helper, made at its first split, with room for the payloads of blocks `lens`, n of
+ * them; 0 where no thread or memory is to be had (no thread: the codec stays on one from now on).
+ * The helper is idle between batches, so its buffer is grown here, before the batch is handed over.
+ */
+static int helper_ready(codec_t *c, const uint32_t *lens, uint32_t n) {
+  if (!c->helper && !(c->helper = helper_start(c))) {
+    c->split = 0;
+    return 0;
+  }
+  helper_t *h = c->helper;
+  size_t need = 0;
+  for (uint32_t i = 0; i < n; i++) need += payload_room(lens[i]);
+  if (h->out_cap >= need) return 1;
+  uint8_t *grown = realloc(h->out, need);
+  if (!grown) return 0;
+  h->out = grown;
+  h->out_cap = need;
+  return 1;
+}
+
+/*
  * Compress `n` blocks, concatenated in `src` with lengths `lens`, into `dst` (capacity `cap`), one
  * framed payload after the other, their lengths into `out_lens`. cpu_ns[0] = the thread CPU time
  * of the compression (the clock read once per batch; with a helper, its thread's added), cpu_ns[1]
@@ -388,40 +409,28 @@ int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, ui
   size_t room = (size_t)cap, used = 0;
   double t0 = sstkit_thread_cpu_ns();
   cpu_ns[1] = 0;
+  /* The helper takes the blocks after the first half of the bytes. */
+  uint32_t k = 0;
+  uint64_t half = 0;
   int two = c->split && n >= 2 && c->last_batch_ns >= c->split_min_ns && take_spare_core();
-  if (two && !c->helper && !(c->helper = helper_start(c))) {
-    c->split = 0; /* no thread to be had: this codec stays on one */
-    atomic_fetch_add(&spare_cores, 1);
-    two = 0;
+  if (two) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) total += lens[i];
+    while (k < n - 1 && half + lens[k] <= total / 2) half += lens[k++];
+    if (k == 0) half += lens[k++];
+    if (!helper_ready(c, lens + k, n - k)) {
+      atomic_fetch_add(&spare_cores, 1);
+      two = 0;
+    }
   }
-  helper_t *h = c->helper;
   if (!two) {
     int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
     cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
     if (n >= 2) c->last_batch_ns = cpu_ns[0];
     return r;
   }
-  /* The helper takes the blocks after the first half of the bytes. */
-  uint64_t total = 0, half = 0;
-  for (uint32_t i = 0; i < n; i++) total += lens[i];
-  uint32_t k = 0;
-  while (k < n - 1 && half + lens[k] <= total / 2) half += lens[k++];
-  if (k == 0) half += lens[k++];
-  size_t need = 0;
-  for (uint32_t i = k; i < n; i++) need += payload_room(lens[i]);
+  helper_t *h = c->helper;
   pthread_mutex_lock(&h->mu);
-  if (h->out_cap < need) {
-    uint8_t *grown = realloc(h->out, need);
-    if (!grown) {
-      pthread_mutex_unlock(&h->mu);
-      atomic_fetch_add(&spare_cores, 1);
-      int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
-      cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
-      return r;
-    }
-    h->out = grown;
-    h->out_cap = need;
-  }
   h->src = src + half;
   h->lens = lens + k;
   h->n = n - k;

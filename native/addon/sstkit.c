@@ -215,32 +215,34 @@ static int prefix_of(napi_env env, napi_callback_info info, const uint8_t **data
   return 1;
 }
 
-/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
-static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+/*
+ * hash(data[0, length)) for a (bytes, length) call; a RangeError with `refusal` when length is over
+ * the bytes given or the hash is not available here (`available`, after init).
+ */
+static napi_value prefix_hash(napi_env env, napi_callback_info info, uint32_t (*hash)(const uint8_t *, size_t), int available, const char *refusal) {
   const uint8_t *data;
   size_t want;
-  sstkit_verify_init();
   int got = prefix_of(env, info, &data, &want);
   if (got < 0) return NULL;
-  if (!got || !xxh3) {
-    napi_throw_range_error(env, NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
+  if (!got || !available) {
+    napi_throw_range_error(env, NULL, refusal);
     return NULL;
   }
-  return uint_result(env, (uint32_t)xxh3(data, want));
+  return uint_result(env, hash(data, want));
+}
+
+static uint32_t xxh3_lo32(const uint8_t *data, size_t n) { return (uint32_t)xxh3(data, n); }
+
+/* lo32(XXH3_64bits) of data[0, length): the block checksums JavaScript computes (meta blocks, a block read alone). */
+static napi_value xxh3_low32(napi_env env, napi_callback_info info) {
+  sstkit_verify_init();
+  return prefix_hash(env, info, xxh3_lo32, xxh3 != NULL, "sstkit addon: xxh3 of more bytes than given, or libxxhash missing");
 }
 
 /* crc32c (unmasked) of data[0, length), with SSE 4.2; throws where the CPU has none (init()'s bit 4: codec/checksum.ts asks it first). */
 static napi_value crc32c_of(napi_env env, napi_callback_info info) {
-  const uint8_t *data;
-  size_t want;
   sstkit_verify_init();
-  int got = prefix_of(env, info, &data, &want);
-  if (got < 0) return NULL;
-  if (!got || !crc32c_hardware) {
-    napi_throw_range_error(env, NULL, "sstkit addon: crc32c of more bytes than given, or no SSE 4.2");
-    return NULL;
-  }
-  return uint_result(env, crc32c(data, want));
+  return prefix_hash(env, info, crc32c, crc32c_hardware, "sstkit addon: crc32c of more bytes than given, or no SSE 4.2");
 }
 
 /*
