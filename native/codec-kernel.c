@@ -142,6 +142,7 @@ typedef struct {
   int split;
   double split_min_ns, last_batch_ns;
   helper_t *helper;
+  int pending; /* a batch submitted to the helper (sstkit_compress_submit), not yet collected */
   uint8_t *dict; /* owned copy: LZ4 streams and zstd keep pointers into it */
   size_t dict_len;
   void *lz4_stream; /* LZ4_stream_t or LZ4_streamHC_t, re-initialised per block */
@@ -265,29 +266,60 @@ static int compress_range(codec_t *c, const uint8_t *src, const uint32_t *lens, 
 }
 
 /*
- * A codec's helper thread (sstkit_codec_split): the same setting on a context of its own, which
- * compresses the second half of each batch while the calling thread does the first. zstd, LZ4 and
- * Snappy compress each block on its own (a fresh frame or stream, the dictionary the same), so the
- * payloads are the bytes one thread would write; only the wall time changes. Its output goes into
- * its own buffer, then after the first half's.
+ * A codec's helper thread (sstkit_codec_split): the same setting on a context of its own. A batch
+ * handed to it is copied in and taken block by block: the helper claims the next block, and so
+ * does the calling thread once it comes for the payloads, each payload into the block's own slot
+ * of the helper's buffer, so the two end together whatever the blocks cost. zstd, LZ4 and Snappy
+ * compress each block on its own (a fresh frame or stream, the dictionary the same), so the
+ * payloads are the bytes one thread would write; only the wall time changes.
  */
 struct helper {
   codec_t *twin;
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  int job, quit;
-  /* The job: blocks at src with lengths lens, n of them. */
-  const uint8_t *src;
-  const uint32_t *lens;
+  int job, quit; /* job: 0 idle, 1 handed over, 2 the helper has no block left to claim */
+  /* The batch: block i at in + in_at[i], lens[i] bytes; its payload at out + out_at[i], out_lens[i] bytes (0: failed). */
   uint32_t n;
-  uint32_t *out_lens;
-  uint8_t *out;
-  size_t out_cap;
-  size_t used;
-  int result;
+  atomic_uint next; /* the next block to claim */
+  uint8_t *in, *out;
+  size_t in_cap, out_cap;
+  uint32_t *lens, *out_lens;
+  size_t *in_at, *out_at;
+  uint32_t n_cap;
   double cpu_ns;
+  int gives_core; /* a submitted batch's helper gives its core back itself (sstkit_compress_submit) */
 };
+
+/*
+ * The cores the process's lanes have lent (sstkit_codec_lend_cores): a lane with nothing left to do,
+ * or one setting's lane beside an idle core. A batch handed to a helper takes one and gives it back
+ * when the helper is done, so the helpers of all lanes together never use more cores than were
+ * lent. Process-wide: every thread loads this library once.
+ */
+static atomic_int spare_cores;
+
+/* Add `delta` (negative: take back) to the cores lent; the count after. */
+int sstkit_codec_lend_cores(int delta) { return atomic_fetch_add(&spare_cores, delta) + delta; }
+
+static int take_spare_core(void) {
+  int v = atomic_load(&spare_cores);
+  while (v > 0)
+    if (atomic_compare_exchange_weak(&spare_cores, &v, v - 1)) return 1;
+  return 0;
+}
+
+/* Room for one block's payload in the helper's buffer: above every codec's bound, as the caller's room is. */
+static size_t payload_room(uint32_t n) { return (size_t)n + n / 6 + 64; }
+
+/* Compress the batch's blocks with `c` until none is left to claim. */
+static void compress_claimed(codec_t *c, helper_t *h) {
+  for (;;) {
+    uint32_t i = atomic_fetch_add(&h->next, 1);
+    if (i >= h->n) return;
+    h->out_lens[i] = (uint32_t)compress_one(c, h->in + h->in_at[i], h->lens[i], h->out + h->out_at[i], payload_room(h->lens[i]));
+  }
+}
 
 static void *helper_main(void *arg) {
   helper_t *h = arg;
@@ -297,12 +329,12 @@ static void *helper_main(void *arg) {
     if (h->quit) break;
     pthread_mutex_unlock(&h->mu);
     double t0 = sstkit_thread_cpu_ns();
-    int r = compress_range(h->twin, h->src, h->lens, h->n, h->out, h->out_cap, h->out_lens, &h->used);
+    compress_claimed(h->twin, h);
     double cpu = sstkit_thread_cpu_ns() - t0;
     pthread_mutex_lock(&h->mu);
-    h->result = r;
     h->cpu_ns = cpu;
     h->job = 2;
+    if (h->gives_core) atomic_fetch_add(&spare_cores, 1);
     pthread_cond_broadcast(&h->cv);
   }
   pthread_mutex_unlock(&h->mu);
@@ -318,26 +350,11 @@ static void helper_stop(helper_t *h) {
   pthread_cond_destroy(&h->cv);
   pthread_mutex_destroy(&h->mu);
   sstkit_codec_free(h->twin);
+  free(h->in);
   free(h->out);
+  free(h->lens);
+  free(h->in_at);
   free(h);
-}
-
-/*
- * The cores the process's lanes have lent (sstkit_codec_lend_cores): a lane with nothing left to do,
- * or one setting's lane beside an idle core. A split batch takes one for its helper's half and gives
- * it back when the helper is done, so the helpers of all lanes together never use more cores than
- * were lent. Process-wide: every thread loads this library once.
- */
-static atomic_int spare_cores;
-
-/* Add `delta` (negative: take back) to the cores lent; the count after. */
-int sstkit_codec_lend_cores(int delta) { return atomic_fetch_add(&spare_cores, delta) + delta; }
-
-static int take_spare_core(void) {
-  int v = atomic_load(&spare_cores);
-  while (v > 0)
-    if (atomic_compare_exchange_weak(&spare_cores, &v, v - 1)) return 1;
-  return 0;
 }
 
 static helper_t *helper_start(const codec_t *c) {
@@ -358,12 +375,12 @@ static helper_t *helper_start(const codec_t *c) {
 }
 
 /*
- * Let the codec's compress calls use a lent core (sstkit_codec_lend_cores): a batch goes to two
- * threads, the second half to a helper thread of the codec's own (made at the first such batch),
- * only when a core is lent and the batch before it took at least `min_batch_ns` of CPU: handing
- * half of a short batch over (a condition variable each way) and running beside V8's own threads
- * cost more than it saved (zstd 3, 16 KiB blocks, 128 KiB batches: ~0.5 ms each, 10-15% more CPU
- * and wall time on 64 MB files). Returns 1.
+ * Let the codec's compress calls use a lent core (sstkit_codec_lend_cores) through a helper thread
+ * of its own, made at its first batch: batches submitted (sstkit_compress_submit), and batches of
+ * sstkit_compress_blocks when the one before took at least `min_batch_ns` of CPU: handing a short
+ * batch over and waiting for it (a condition variable each way, beside V8's own threads) cost more
+ * than it saved (zstd 3, 16 KiB blocks, 128 KiB batches: ~0.5 ms each, 10-15% more CPU and wall
+ * time on 64 MB files). Returns 1.
  */
 int sstkit_codec_split(void *p, double min_batch_ns) {
   codec_t *c = p;
@@ -373,28 +390,83 @@ int sstkit_codec_split(void *p, double min_batch_ns) {
   return 1;
 }
 
-/* Room for one block's payload in the helper's buffer: above every codec's bound, as the caller's room is. */
-static size_t payload_room(uint32_t n) { return (size_t)n + n / 6 + 64; }
+static int grow(void **p, size_t *cap, size_t need, size_t unit) {
+  if (*cap >= need) return 1;
+  void *grown = realloc(*p, need * unit);
+  if (!grown) return 0;
+  *p = grown;
+  *cap = need;
+  return 1;
+}
 
 /*
- * The codec's helper, made at its first split, with room for the payloads of blocks `lens`, n of
- * them; 0 where no thread or memory is to be had (no thread: the codec stays on one from now on).
- * The helper is idle between batches, so its buffer is grown here, before the batch is handed over.
+ * Copy a batch into the codec's helper (made at its first) and start it on a core taken by the
+ * caller: 0, the core not used, where no thread or memory is to be had (no thread: the codec stays
+ * on one from now on).
  */
-static int helper_ready(codec_t *c, const uint32_t *lens, uint32_t n) {
+static int hand_over(codec_t *c, const uint8_t *src, const uint32_t *lens, uint32_t n, int gives_core) {
   if (!c->helper && !(c->helper = helper_start(c))) {
     c->split = 0;
     return 0;
   }
   helper_t *h = c->helper;
-  size_t need = 0;
-  for (uint32_t i = 0; i < n; i++) need += payload_room(lens[i]);
-  if (h->out_cap >= need) return 1;
-  uint8_t *grown = realloc(h->out, need);
-  if (!grown) return 0;
-  h->out = grown;
-  h->out_cap = need;
+  size_t in = 0, out = 0, n_cap = h->n_cap;
+  for (uint32_t i = 0; i < n; i++) in += lens[i], out += payload_room(lens[i]);
+  if (!grow((void **)&h->in, &h->in_cap, in, 1) || !grow((void **)&h->out, &h->out_cap, out, 1)) return 0;
+  /* lens and out_lens share one array, in_at and out_at another. */
+  size_t lens_cap = n_cap, at_cap = n_cap;
+  if (!grow((void **)&h->lens, &lens_cap, 2 * (size_t)n, sizeof *h->lens) || !grow((void **)&h->in_at, &at_cap, 2 * (size_t)n, sizeof *h->in_at)) return 0;
+  h->n_cap = (uint32_t)(lens_cap < at_cap ? lens_cap : at_cap);
+  h->out_lens = h->lens + n;
+  h->out_at = h->in_at + n;
+  memcpy(h->in, src, in);
+  memcpy(h->lens, lens, n * sizeof *lens);
+  in = out = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    h->in_at[i] = in;
+    h->out_at[i] = out;
+    in += lens[i];
+    out += payload_room(lens[i]);
+  }
+  h->n = n;
+  atomic_store(&h->next, 0);
+  pthread_mutex_lock(&h->mu);
+  h->gives_core = gives_core;
+  h->job = 1;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+  c->pending = 1;
   return 1;
+}
+
+/*
+ * The batch out on the codec's helper: claim its blocks beside the helper until none is left, wait
+ * for the helper, then lay the payloads end to end into `dst` (capacity `room`), their lengths into
+ * `out_lens`. cpu_ns[0] = the compression's CPU on both threads, cpu_ns[1] the helper's share.
+ * 0, or -(i + 1) when block i failed or did not fit (the caller gave too little room).
+ */
+static int take_back(codec_t *c, uint8_t *dst, size_t room, uint32_t *out_lens, double *cpu_ns) {
+  helper_t *h = c->helper;
+  double t0 = sstkit_thread_cpu_ns();
+  compress_claimed(c, h);
+  double mine = sstkit_thread_cpu_ns() - t0;
+  pthread_mutex_lock(&h->mu);
+  while (h->job != 2) pthread_cond_wait(&h->cv, &h->mu);
+  h->job = 0;
+  pthread_mutex_unlock(&h->mu);
+  c->pending = 0;
+  cpu_ns[0] = mine + h->cpu_ns;
+  cpu_ns[1] = h->cpu_ns;
+  if (h->n >= 2) c->last_batch_ns = cpu_ns[0];
+  size_t at = 0;
+  for (uint32_t i = 0; i < h->n; i++) {
+    uint32_t len = h->out_lens[i];
+    if (len == 0 || room - at < len) return -(int)(i + 1);
+    memcpy(dst + at, h->out + h->out_at[i], len);
+    out_lens[i] = len;
+    at += len;
+  }
+  return 0;
 }
 
 /*
@@ -407,61 +479,47 @@ static int helper_ready(codec_t *c, const uint32_t *lens, uint32_t n) {
 int sstkit_compress_blocks(void *p, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *out_lens, double *cpu_ns) {
   codec_t *c = p;
   size_t room = (size_t)cap, used = 0;
-  double t0 = sstkit_thread_cpu_ns();
-  cpu_ns[1] = 0;
-  /* The helper takes the blocks after the first half of the bytes. */
-  uint32_t k = 0;
-  uint64_t half = 0;
-  int two = c->split && n >= 2 && c->last_batch_ns >= c->split_min_ns && take_spare_core();
-  if (two) {
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < n; i++) total += lens[i];
-    while (k < n - 1 && half + lens[k] <= total / 2) half += lens[k++];
-    if (k == 0) half += lens[k++];
-    if (!helper_ready(c, lens + k, n - k)) {
+  if (c->split && !c->pending && n >= 2 && c->last_batch_ns >= c->split_min_ns && take_spare_core()) {
+    if (hand_over(c, src, lens, n, 0)) {
+      int r = take_back(c, dst, room, out_lens, cpu_ns);
       atomic_fetch_add(&spare_cores, 1);
-      two = 0;
+      return r;
     }
+    atomic_fetch_add(&spare_cores, 1);
   }
-  if (!two) {
-    int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
-    cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
-    if (n >= 2) c->last_batch_ns = cpu_ns[0];
-    return r;
-  }
-  helper_t *h = c->helper;
-  pthread_mutex_lock(&h->mu);
-  h->src = src + half;
-  h->lens = lens + k;
-  h->n = n - k;
-  h->out_lens = out_lens + k;
-  h->job = 1;
-  pthread_cond_broadcast(&h->cv);
-  pthread_mutex_unlock(&h->mu);
-  int first = compress_range(c, src, lens, k, dst, room, out_lens, &used);
-  pthread_mutex_lock(&h->mu);
-  while (h->job != 2) pthread_cond_wait(&h->cv, &h->mu);
-  h->job = 0;
-  int second = h->result;
-  size_t second_used = h->used;
-  double helper_cpu = h->cpu_ns;
-  pthread_mutex_unlock(&h->mu);
+  double t0 = sstkit_thread_cpu_ns();
+  int r = compress_range(c, src, lens, n, dst, room, out_lens, &used);
+  cpu_ns[0] = sstkit_thread_cpu_ns() - t0;
+  cpu_ns[1] = 0;
+  if (n >= 2) c->last_batch_ns = cpu_ns[0];
+  return r;
+}
+
+/*
+ * Hand a batch (as sstkit_compress_blocks takes it) to the codec's helper and return at once, so
+ * that this thread goes on with its own work while a lent core compresses: 1 when taken (then
+ * sstkit_compress_collect before the codec's next batch), 0 when not: no core is lent, the codec
+ * does not use one (sstkit_codec_split), a batch is already out, or no thread or memory was to be
+ * had. Compress it then. The blocks are copied: the caller's buffers are free again on return. The
+ * helper gives the core back when it has no block left to claim, for any codec to take.
+ */
+int sstkit_compress_submit(void *p, const uint8_t *src, const uint32_t *lens, uint32_t n) {
+  codec_t *c = p;
+  if (!c || !c->split || c->pending || n == 0 || !take_spare_core()) return 0;
+  if (hand_over(c, src, lens, n, 1)) return 1;
   atomic_fetch_add(&spare_cores, 1);
-  cpu_ns[0] = sstkit_thread_cpu_ns() - t0 + helper_cpu;
-  cpu_ns[1] = helper_cpu;
-  c->last_batch_ns = cpu_ns[0];
-  /* The first failing block, as one thread would report it. */
-  if (first != 0) return first;
-  if (second != 0) return second - (int)k;
-  if (room - used >= second_used) {
-    memcpy(dst + used, h->out, second_used);
-    return 0;
-  }
-  /* Too little room after the first half (the caller's mistake): where one thread would have stopped. */
-  size_t rest = 0;
-  int r = compress_range(c, src + half, lens + k, n - k, dst + used, room - used, out_lens + k, &rest);
-  cpu_ns[0] = sstkit_thread_cpu_ns() - t0 + helper_cpu;
-  return r == 0 ? 0 : r - (int)k;
+  return 0;
+}
+
+/*
+ * The batch sstkit_compress_submit took: its blocks not yet claimed compressed on this thread
+ * beside the helper, then the payloads into `dst` (capacity `cap`), as sstkit_compress_blocks
+ * gives them. -(2^30) when no batch was out.
+ */
+int sstkit_compress_collect(void *p, uint8_t *dst, double cap, uint32_t *out_lens, double *cpu_ns) {
+  codec_t *c = p;
+  if (!c || !c->pending) return -(1 << 30);
+  return take_back(c, dst, (size_t)cap, out_lens, cpu_ns);
 }
 
 static int read_varint32(const uint8_t *p, size_t n, uint32_t *v, size_t *used) {

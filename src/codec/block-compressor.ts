@@ -149,6 +149,25 @@ export class BlockCompressor {
   }
 
   /**
+   * Hand `raws` to the kernel codec's helper thread (KernelCodec.submit): true when it took them,
+   * collectMany() then giving their payloads; false when not (compressMany them now).
+   */
+  submitMany(raws: readonly Uint8Array[]): boolean {
+    return this.kernelCodec()?.submit(raws) ?? false
+  }
+
+  /** The payloads of the batch submitMany took (waited for), timed into compressNs and helperNs; `reuse` as compressMany's. */
+  collectMany(reuse = false): Uint8Array[] {
+    const k = this.kernelCodec()!
+    const before = k.compressNs
+    const helperBefore = k.helperNs
+    const out = k.collect(reuse)
+    this.compressNs += k.compressNs - before
+    this.helperNs += k.helperNs - helperBefore
+    return out
+  }
+
+  /**
    * For zstd with the content checksum: the payloads of `raws` made from the same setting's without
    * it (`plain`), byte for byte what compressing them gives (KernelCodec.withChecksum), the hashing
    * timed into compressNs. Null where the kernel does not do it: compress them then. `reuse`: as compressMany's.

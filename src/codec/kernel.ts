@@ -58,6 +58,8 @@ interface Library {
   splitCodec: (codec: unknown, minBatchNs: number) => number
   lendCores: (delta: number) => number
   compress: CompressCall
+  submit: (codec: unknown, src: Uint8Array, lens: Uint32Array, n: number) => number
+  collect: (codec: unknown, dst: Uint8Array, cap: number, outLens: Uint32Array, cpuNs: Float64Array) => number
   roundTrip: RoundTripCall
   threadCpuNs: () => number
   zstdVersion: () => number
@@ -83,6 +85,8 @@ function load(): Library | null {
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
+      submit: lib.func('int sstkit_compress_submit(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n)') as Library['submit'],
+      collect: lib.func('int sstkit_compress_collect(void *codec, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)') as Library['collect'],
       roundTrip: lib.func(
         'int sstkit_round_trip_blocks(void *codec, const uint8_t *src, const uint32_t *lens, const uint32_t *sizes, uint32_t n, uint8_t *dst, double cap, const uint8_t *raw, double *cpuNs)',
       ) as RoundTripCall,
@@ -200,6 +204,9 @@ export class KernelCodec {
   /** The two output buffers reused in turn (compress and withChecksum with `reuse`). */
   private readonly kept = [new Uint8Array(0), new Uint8Array(0)]
   private turn = 0
+  /** The blocks of the batch out on the helper (submit), and room for their payloads. */
+  private submitted = 0
+  private submittedCap = 0
 
   private constructor(
     private readonly lib: Library,
@@ -272,6 +279,48 @@ export class KernelCodec {
     if (scratch.output.length < cap) scratch.output = new Uint8Array(Math.max(cap, scratch.output.length * 2))
     const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
     const r = this.lib.compress(this.codec, src, lens, n, scratch.output, scratch.output.length, outLens, this.ns)
+    this.compressNs += this.ns[0]
+    this.helperNs += this.ns[1]
+    if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
+    let used = 0
+    for (let i = 0; i < n; i++) used += outLens[i]
+    const out = this.outputFor(used, reuse)
+    out.set(scratch.output.subarray(0, used))
+    return splitByLengths(out, outLens, n)
+  }
+
+  /**
+   * Hand `blocks` to the codec's helper thread and return at once (the blocks are copied): true
+   * when a lent core took them, collect() then giving their payloads; false when not (compress
+   * them now). Only with splitKernelCompression on, and not for batches slow enough to be split.
+   */
+  submit(blocks: readonly Uint8Array[]): boolean {
+    if (!this.codec) throw new Error('KernelCodec used after close()')
+    const n = blocks.length
+    // No core lent (recompress's lanes all busy): not worth gathering the blocks for.
+    if (n === 0 || this.submitted > 0 || !helperThreads || this.lib.lendCores(0) <= 0) return false
+    if (this.lib.submit(this.codec, this.gather(blocks, 'input'), this.lengths(blocks, 'lens'), n) !== 1) return false
+    this.submitted = n
+    let cap = 0
+    for (const b of blocks) cap += payloadBound(b.length)
+    this.submittedCap = cap
+    return true
+  }
+
+  /** Whether a batch is out (submit) and not yet collected. */
+  get pending(): boolean {
+    return this.submitted > 0
+  }
+
+  /** The payloads of the batch submit() took, once compressed (waited for), as compress() gives them; `reuse` as its. */
+  collect(reuse = false): Uint8Array[] {
+    if (!this.codec) throw new Error('KernelCodec used after close()')
+    const n = this.submitted
+    if (n === 0) throw new Error('KernelCodec.collect() without a batch submitted')
+    this.submitted = 0
+    if (scratch.output.length < this.submittedCap) scratch.output = new Uint8Array(Math.max(this.submittedCap, scratch.output.length * 2))
+    const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
+    const r = this.lib.collect(this.codec, scratch.output, scratch.output.length, outLens, this.ns)
     this.compressNs += this.ns[0]
     this.helperNs += this.ns[1]
     if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)

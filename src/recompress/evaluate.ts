@@ -14,6 +14,7 @@ import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
 import { wholeBlock, writerOptionsFor } from '../rewrite/writer-options.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
+import type { AheadBatch } from '../table/writer-options.js'
 import { SeparatorLog } from '../format/index-block.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { threadCpuMs } from '../codec/kernel.js'
@@ -447,6 +448,55 @@ function evaluateWith(
   let batchBytes = 0
   const nativeCut = !reader && task.source.blockSize !== null && nativeRecutApplies(table, task.source)
   const growth = task.collectAfterBytes ?? BATCH_COLLECT_GROWTH_BYTES
+  // Add a batch's blocks to a setting's writer (compressed ahead into `ahead` where the kernel does
+  // the setting), then to its checksum twin's. t0, w0: thread CPU and wall clock when the setting's
+  // writer was first called for this batch. helperNs: compression CPU on the codec's helper thread,
+  // part of writing the table though not this thread's; `offThread` when all of it ran there while
+  // this thread went on (submitAhead), its CPU then standing for its wall time too.
+  const write = (st: ConfigState, blocks: readonly FedBlock[], t0: number, w0: number, helperNs = 0, offThread = false) => {
+    for (const b of blocks) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
+    st.m.writeMs += threadCpuMs() - t0 + helperNs / 1e6
+    st.m.writeWallMs += performance.now() - w0 + (offThread ? helperNs / 1e6 : 0)
+    roundTripPending(st, repeat)
+    if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
+  }
+  const writeBatch = (st: ConfigState, blocks: readonly FedBlock[], raws: readonly Uint8Array[], ahead: AheadBatch | null, t0: number, w0: number, aheadWallMs: number, offThread: boolean) => {
+    write(st, blocks, t0, w0, ahead?.helperNs, offThread)
+    const twin = checksumTwin.get(st)
+    if (!twin) return
+    const w1 = performance.now()
+    const t1 = threadCpuMs()
+    if (ahead && twin.writer.checksumAheadFrom(ahead)) {
+      twin.m.writeMs += ahead.ns / 1e6
+      twin.m.writeWallMs += aheadWallMs
+    } else twin.writer.compressAhead(raws)
+    write(twin, blocks, t1, w1)
+  }
+  // A setting's batch out on a lent core (TableWriter.submitAhead), compressed there while this
+  // thread writes the batch before it and re-cuts the next; collected at the next batch (or the
+  // end). cpuMs, wallMs: what handing it over took here.
+  const out = new Map<ConfigState, { blocks: FedBlock[]; raws: Uint8Array[]; cpuMs: number; wallMs: number }>()
+  // The batch out, its payloads taken back, then `next` handed over in its place (when given and a
+  // lent core takes it) before the taken one is written: both threads busy. True when handed over.
+  const cycle = (st: ConfigState, next?: { blocks: FedBlock[]; raws: Uint8Array[] }): boolean => {
+    const o = out.get(st)
+    const w0 = performance.now()
+    const t0 = threadCpuMs()
+    const ahead = o ? st.writer.collectAhead() : null
+    let handed = false
+    if (next) {
+      const w1 = performance.now()
+      const t1 = threadCpuMs()
+      handed = st.writer.submitAhead(next.raws)
+      if (handed) out.set(st, { ...next, cpuMs: threadCpuMs() - t1, wallMs: performance.now() - w1 })
+    }
+    if (!handed) out.delete(st)
+    if (o && ahead) {
+      const helperMs = (ahead.helperNs ?? 0) / 1e6
+      writeBatch(st, o.blocks, o.raws, ahead, t0 - o.cpuMs, w0 - o.wallMs, helperMs, true)
+    }
+    return handed
+  }
   const drain = () => {
     if (batch.length === 0) return
     // The other lanes first: they compress it while this one does.
@@ -455,32 +505,14 @@ function evaluateWith(
     // Rotate which configuration goes first: the first to touch a batch pays its cache misses.
     const start = batchNo++ % n
     const raws = batch.map((b) => b.raw)
-    // t0, w0: thread CPU and wall clock when the setting's writer was first called for this batch.
-    // helperNs: compression CPU on the codec's helper thread, part of writing the table though not this thread's.
-    const write = (st: ConfigState, t0: number, w0: number, helperNs = 0) => {
-      for (const b of batch) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
-      st.m.writeMs += threadCpuMs() - t0 + helperNs / 1e6
-      st.m.writeWallMs += performance.now() - w0
-      roundTripPending(st, repeat)
-      if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
-    }
     for (let k = 0; k < n; k++) {
       const st = states[(start + k) % n]
       if (twinOf.has(st)) continue // written right after the setting it is made from
+      if (cycle(st, { blocks: batch, raws })) continue
       const w0 = performance.now()
       const t0 = threadCpuMs()
       const ahead = st.writer.compressAhead(raws)
-      const aheadWallMs = performance.now() - w0
-      write(st, t0, w0, ahead?.helperNs)
-      const twin = checksumTwin.get(st)
-      if (!twin) continue
-      const w1 = performance.now()
-      const t1 = threadCpuMs()
-      if (ahead && twin.writer.checksumAheadFrom(ahead)) {
-        twin.m.writeMs += ahead.ns / 1e6
-        twin.m.writeWallMs += aheadWallMs
-      } else twin.writer.compressAhead(raws)
-      write(twin, t1, w1)
+      writeBatch(st, batch, raws, ahead, t0, w0, performance.now() - w0, false)
     }
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
@@ -511,6 +543,7 @@ function evaluateWith(
   }
   readBlocks(table, task, reader, feed, skipped, storedReads, nativeCut)
   drain()
+  for (const st of states) cycle(st)
   feedOut?.end()
   for (const t of table.rangeTombstones({ applyGlobalSeqno: false })) for (const s of states) s.writer.addRangeTombstone(t.internalKey, t.end)
 

@@ -370,6 +370,38 @@ export class TableWriter {
   }
 
   /**
+   * As compressAhead, but the batch goes to a lent core (BlockCompressor.submitMany) and this call
+   * returns at once: true when it was taken, collectAhead() then keeping the payloads, to be called
+   * before these blocks are added. False where compressAhead would do nothing or no core took it.
+   */
+  submitAhead(raws: readonly Uint8Array[]): boolean {
+    const c = this.dataCompressor
+    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return false
+    const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
+    const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
+    if (tried.length === 0 || !c.submitMany(tried)) return false
+    this.submitted = tried
+    return true
+  }
+
+  /** The batch submitAhead handed out, compressed (waited for), kept as compressAhead keeps its own. */
+  collectAhead(): AheadBatch {
+    const c = this.dataCompressor!
+    const tried = this.submitted
+    if (!tried) throw new Error('TableWriter.collectAhead() without a batch submitted')
+    this.submitted = null
+    const before = c.compressNs
+    const helperBefore = c.helperNs
+    const payloads = c.collectMany(this.sink.countsOnly === true)
+    const ns = c.compressNs - before
+    this.keepAhead(tried, payloads, ns)
+    return { raws: tried, payloads, ns, helperNs: c.helperNs - helperBefore }
+  }
+
+  /** The blocks of the batch out on a lent core (submitAhead). */
+  private submitted: readonly Uint8Array[] | null = null
+
+  /**
    * As compressAhead, for zstd with the content checksum, from the batch another writer of the same
    * setting without it compressed ahead (`plain`, the same blocks): its frames, flagged and
    * checksummed (BlockCompressor.withChecksumFrom), instead of compressing them again. False where
