@@ -298,8 +298,8 @@ export async function adviseBlockSize(
   const layouts: TableLayout[] = sizes.map((blockSize) => ({
     blockSize,
     restartInterval: options.blockRestartInterval,
-    separateKeyValue: options.raw['table.separate_key_value_in_data_block'] === 'true',
-    indexCompression: options.raw['table.enable_index_compression'] !== 'false',
+    separateKeyValue: options.separateKeyValue,
+    indexCompression: options.indexCompression,
     formatVersion: options.formatVersion,
   }))
   const notes: BlockSizeNote[] = []

@@ -70,6 +70,10 @@ export interface ColumnFamilyOptions {
   /** kCRC32c, kxxHash, kxxHash64, kXXH3, kNoChecksum. */
   checksum: string
   blockRestartInterval: number
+  /** separate_key_value_in_data_block (RocksDB 11.0+; default false): data blocks with their values after the keys. */
+  separateKeyValue: boolean
+  /** enable_index_compression (default true): false stores index blocks raw. */
+  indexCompression: boolean
   /** The table factory's section title (TableOptions/BlockBasedTable), null when there is none. */
   tableFactory: string | null
   /** Every CFOptions statement, raw; table options under "table." + key. */
@@ -208,6 +212,8 @@ function columnFamilyOptions(file: OptionsFile, name: string, path: string, note
     formatVersion: read(table, 'format_version', DEFAULTS.formatVersion, int),
     checksum: read(table, 'checksum', DEFAULTS.checksum, text),
     blockRestartInterval: read(table, 'block_restart_interval', DEFAULTS.blockRestartInterval, int),
+    separateKeyValue: read(table, 'separate_key_value_in_data_block', false, parseBoolOption),
+    indexCompression: read(table, 'enable_index_compression', true, parseBoolOption),
     tableFactory: table?.title ?? null,
     raw,
   }

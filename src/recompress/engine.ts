@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { loadDictionaryFile } from '../table/compression-dict.js'
 import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
-import { openTable, type Table } from '../table/reader.js'
+import { openTable, type StoredTally, type Table } from '../table/reader.js'
 import type { BlockCompressionCounts } from '../table/writer.js'
 import { buildMatrix, matrixNoteText, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
@@ -20,7 +20,7 @@ import { lendCores, splitKernelCompression } from '../codec/kernel.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
 import { makeFeed } from './feed.js'
-import { decodeStored, type StoredShape, storedShape } from './stored.js'
+import { decodeStored, type StoredLayout, type StoredShape, storedLayout, storedShape, storedTally } from './stored.js'
 import type { AutoSkipStrategy } from '../codec/auto-skip.js'
 import type { ReadStats, SkippedBlock, SourceOptions } from './source.js'
 import { transferable, UsageError } from '../errors.js'
@@ -369,16 +369,16 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
     table.close()
     throw e
   }
-  // The workers boot (a V8 isolate, sstkit's modules: ~0.3 s) while this thread reads the stored file's shape.
+  // The workers boot (a V8 isolate, sstkit's modules: ~0.3 s) while this thread reads the stored file's layout.
   const workers = startWorkers(jobs, groups.length)
-  let shape: StoredShape
+  let storedBlocks: StoredLayout
   let outputs: TaskResult[]
   const roundTrip = opts.roundTrip ?? 'sample'
   let stride: number
   try {
     let total: number
     try {
-      shape = storedShape(table, opts.source.samplePercent)
+      storedBlocks = storedLayout(table)
       total = estimatedBlocks(table, opts.source) * groups.length
       stride = roundTripStride(roundTrip, estimatedRawBytes(table, opts.source))
     } finally {
@@ -438,15 +438,19 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
   const skipped: SkippedBlock[] = []
   let decoded = outputs.find((o) => o.stored)?.stored
+  // The pass that decoded the stored blocks tallied them as stored, unless it met an unreadable one:
+  // then every block's trailer is read (counted as sst_dump counts them, unreadable ones too).
+  let tally: StoredTally | undefined = decoded
   if (!decoded) {
     const again = openTable(file)
     try {
       decoded = decodeStored(again, opts.source.samplePercent, skipped)
+      tally = skipped.length === 0 ? decoded : storedTally(again, opts.source.samplePercent)
     } finally {
       again.close()
     }
   }
-  const stored = storedBaseline(shape, decoded)
+  const stored = storedBaseline(storedShape(storedBlocks, tally!), decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
   if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0, sampleBytes: 0 })

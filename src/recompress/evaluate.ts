@@ -26,7 +26,7 @@ import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import { type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
+import { emptyReadStats, type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
@@ -434,7 +434,7 @@ function evaluateWith(
   const repeaters = repeat > 1 ? repeatCompressors(states, dictionaries) : null
 
   const skipped: SkippedBlock[] = []
-  const storedReads: ReadStats | undefined = task.measureStored && storedMeasurable(task.source, table.globalSeqno) ? { bytes: 0, ms: 0 } : undefined
+  const storedReads: ReadStats | undefined = task.measureStored && storedMeasurable(task.source, table.globalSeqno) ? emptyReadStats() : undefined
   let first = true
   let batchNo = 0
   // Blocks are handed out in batches, each configuration taking the whole batch in turn: its

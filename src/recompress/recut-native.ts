@@ -122,7 +122,7 @@ export function* recutNative(table: Table, opts: SourceOptions, skipped: Skipped
   // Small at first, so that every file's first keys take the growing path (tests meet it on real tables).
   let srcKey = new Uint8Array(16)
   let lastKey = new Uint8Array(16)
-  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
   let start: EntryPosition = { block: 0, entry: 0 }
   let ordinal = -1
   let offset = table.indexHandle.offset

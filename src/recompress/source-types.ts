@@ -2,6 +2,7 @@
  * What recompress's sources of data blocks are asked and report (source.ts, recut-native.ts):
  * their own file, apart from both, which import it.
  */
+import type { StoredTally } from '../table/reader.js'
 export interface SourceOptions {
   /** null: keep the file's blocks; else re-cut entries into blocks of this size. */
   blockSize: number | null
@@ -29,8 +30,11 @@ export interface EntryPosition {
   entry: number
 }
 
-/** Time and bytes spent reading and decoding stored data blocks: the stored baseline, measured by a pass that reads them anyway. */
-export interface ReadStats {
+/**
+ * Time and bytes spent reading and decoding stored data blocks: the stored baseline, measured by a
+ * pass that reads them anyway; and those blocks as stored (Table.readDataBlock's tally).
+ */
+export interface ReadStats extends StoredTally {
   bytes: number
   ms: number
 }

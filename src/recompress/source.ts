@@ -41,7 +41,12 @@ export function sampled(i: number, percent: number): boolean {
 /** What readDataBlock reuses between calls (its read window and decode buffer). */
 type BlockReuse = NonNullable<Parameters<Table['readDataBlock']>[1]>
 
-/** One stored data block, uncompressed, its read and decode counted in `stats`. */
+/** A fresh ReadStats. */
+export function emptyReadStats(): ReadStats {
+  return { bytes: 0, ms: 0, blocks: 0, storedBytes: 0, compressed: 0, types: [] }
+}
+
+/** One stored data block, uncompressed, its read and decode counted in `stats` (and tallied there: `reuse.tally`). */
 function readBlock(table: Table, handle: BlockHandle, reuse: BlockReuse, stats: ReadStats | undefined): Uint8Array {
   if (!stats) return table.readDataBlock(handle, reuse)
   const t0 = performance.now()
@@ -56,7 +61,7 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
     let i = 0
     // One reused read window and decode buffer: a pass over the file allocates nothing per block,
     // so memory stays flat (the yielded data is valid until the next block, as documented).
-    const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+    const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
     let sinceCollect = 0
     for (const ref of table.dataBlocks()) {
       const index = i++
@@ -170,7 +175,7 @@ export function* storedEntries(
     }
     return
   }
-  const reuse = { window: new ReadWindow(table.source), scratch: newScratch() }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
   let offset = table.indexHandle.offset
   try {
     for (const ref of table.dataBlocks()) {

@@ -386,6 +386,12 @@ function planJobs(view: DatabaseView, pin: PinnedDatabase, o: DbRewriteOptions, 
         options.restartInterval = cfOptions.blockRestartInterval
       }
       if (o.blockSizeFromOptions && advisedBlockSize) options.blockSize = advisedBlockSize.recommended
+      // The table layout RocksDB writes under this column family's OPTIONS (advise projects its sizes
+      // the same way), where no flag says otherwise.
+      if (cfOptions) {
+        options.separateKeyValue ??= cfOptions.separateKeyValue || undefined
+        options.indexCompression ??= cfOptions.indexCompression
+      }
       jobs.push({
         source: f.path,
         original: pin.originalPath(f.path),

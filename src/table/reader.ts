@@ -42,6 +42,7 @@ import {
 } from '../format/properties.js'
 import { decodeRangeDeletions, type RangeTombstone } from '../format/range-del.js'
 import type { Scratch } from '../codec/output.js'
+import { BLOCK_TRAILER_BYTES } from '../format/block-trailer.js'
 import { type ByteSource, FileByteSource, type ReadWindow } from '../io/byte-source.js'
 import {
   ChecksumMismatchError,
@@ -89,6 +90,23 @@ export type KeyFormat = 'internal' | 'raw'
  * records none (LevelDB).
  */
 export type ComparatorSource = 'recorded' | 'stated' | 'assumed'
+
+/** Data blocks as stored, counted as they are read (readDataBlock's `reuse.tally`). */
+export interface StoredTally {
+  blocks: number
+  /** Their bytes on disk, trailers included. */
+  storedBytes: number
+  /** How many are stored compressed, and the compression types met (in order of first use). */
+  compressed: number
+  types: number[]
+}
+
+function tallyBlock(t: StoredTally, handle: BlockHandle, compressionType: number): void {
+  t.blocks++
+  t.storedBytes += handle.size + BLOCK_TRAILER_BYTES
+  if (compressionType !== 0) t.compressed++
+  if (!t.types.includes(compressionType)) t.types.push(compressionType)
+}
 
 export interface DataBlockRef {
   readonly handle: BlockHandle
@@ -289,7 +307,7 @@ export class Table {
    * through `reuse.window` and decoding into `reuse.scratch` where the codec
    * allows, so the result is valid only until the next call with them.
    */
-  readDataBlock(handle: BlockHandle, reuse: { scratch?: Scratch; window?: ReadWindow } = {}): Uint8Array {
+  readDataBlock(handle: BlockHandle, reuse: { scratch?: Scratch; window?: ReadWindow; tally?: StoredTally } = {}): Uint8Array {
     const raw = readRawBlock(this.source, handle, this.checksum, {
       what: 'data block',
       verifyChecksum: this.verifyChecksums,
@@ -297,6 +315,7 @@ export class Table {
       maxBlockBytes: this.maxBlockBytes,
       window: reuse.window,
     })
+    if (reuse.tally) tallyBlock(reuse.tally, handle, raw.compressionType)
     if (raw.compressionType === 0) return raw.payload
     return decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, reuse.scratch)
   }

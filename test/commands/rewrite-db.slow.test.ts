@@ -15,6 +15,7 @@ import { openDatabase } from '../../src/db/database.js'
 import { assertFreshBuild, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB, parseManifestDump } from '../db/ldb.js'
 import { Rocks, rocksdbJs, type Entry } from '../rewrite/rocksdb-js.js'
+import { v11WithTableOption } from '../rewrite/v11-options.js'
 
 assertFreshBuild()
 const work = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-db-slow-'))
@@ -91,6 +92,21 @@ describe.runIf(
     for (const cf of openDatabase(dir).columnFamilies) {
       const levels = theirs.columnFamilies.find((c) => c.name === cf.name)!.levels
       for (const [level, files] of cf.levels.entries()) expect((levels.get(level) ?? []).map((f) => f.number)).toEqual(files.map((f) => f.fileNumber))
+    }
+  })
+
+  it('the v11 database with separate_key_value_in_data_block and enable_index_compression=false in its OPTIONS: RocksDB 11 reads the rewrite as the source', () => {
+    const src = v11WithTableOption(join(work, `v11-${n++}`), [
+      { cf: 'default', option: 'enable_index_compression', value: 'false' },
+      { cf: 'events', option: 'separate_key_value_in_data_block', value: 'true' },
+    ])
+    const out = join(work, `out${n++}`)
+    const r = sstkit(['rewrite', src, '-o', out])
+    expect(r.status, r.stderr).toBe(0)
+    for (const cf of ['default', 'events']) {
+      const want = rocks11Entries(src, cf)
+      expect(want.length).toBeGreaterThan(100)
+      expect(rocks11Entries(out, cf)).toEqual(want)
     }
   })
 

@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/database.js'
+import { tableLayout } from '../../src/table/layout.js'
 import { openTable } from '../../src/table/reader.js'
 import { EntryDigest } from '../../src/rewrite/entry-digest.js'
 import { feedEntries } from '../../src/rewrite/rewrite.js'
 import { Property } from '../../src/format/properties.js'
 import { assertFreshBuild, ROOT, sstkit } from '../helpers.js'
+import { v11WithTableOption } from '../rewrite/v11-options.js'
 
 assertFreshBuild()
 const EXAMPLE = join(ROOT, 'examples/db')
@@ -70,6 +72,55 @@ function expectSameDatabase(source: string, out: string): void {
 }
 
 describe('sstkit rewrite DB -o OUT', () => {
+  it("writes each column family's tables in the layout its OPTIONS gives: separate_key_value_in_data_block, enable_index_compression", () => {
+    // Of each column family's tables: how many hold the values after the keys in their data blocks, and how many have a compressed index block.
+    const layouts = (dir: string) =>
+      openDatabase(dir).columnFamilies.map((cf) => {
+        const tables = cf.levels.flat().map((f) => {
+          const t = openTable(f.path)
+          try {
+            const index = tableLayout(t, { decompress: false, dataBlocks: false }).blocks.filter((b) => b.kind === 'index')
+            return {
+              separated: Number(t.properties.known.get(Property.SeparateKeyValueInDataBlock) ?? 0) === 1,
+              indexCompressed: index.some((b) => b.compressionType !== 0),
+            }
+          } finally {
+            t.close()
+          }
+        })
+        return {
+          cf: cf.name,
+          tables: tables.length,
+          separated: tables.filter((x) => x.separated).length,
+          indexCompressed: tables.filter((x) => x.indexCompressed).length,
+        }
+      })
+    // As RocksDB 11.8.1 wrote it (its defaults): inline, index blocks compressed where that saves enough; and so rewritten.
+    const plain = fresh()
+    expect(sstkit(['rewrite', join(ROOT, 'test/fixtures/db/v11'), '-o', plain]).status).toBe(0)
+    expect(layouts(plain)).toEqual([
+      { cf: 'default', tables: 2, separated: 0, indexCompressed: 2 },
+      { cf: 'events', tables: 3, separated: 0, indexCompressed: 0 },
+    ])
+    // Its OPTIONS edited: index blocks stored raw in "default", values after the keys in "events".
+    const src = v11WithTableOption(fresh(), [
+      { cf: 'default', option: 'enable_index_compression', value: 'false' },
+      { cf: 'events', option: 'separate_key_value_in_data_block', value: 'true' },
+    ])
+    const out = fresh()
+    const r = sstkit(['rewrite', src, '-o', out])
+    expect(r.status, r.stderr).toBe(0)
+    expect(layouts(out)).toEqual([
+      { cf: 'default', tables: 2, separated: 0, indexCompressed: 0 },
+      { cf: 'events', tables: 3, separated: 3, indexCompressed: 0 },
+    ])
+    expectSameDatabase(src, out)
+    // A flag still says otherwise for every column family.
+    const flagged = fresh()
+    expect(sstkit(['rewrite', src, '-o', flagged, '--separate-key-value']).status).toBe(0)
+    expect(layouts(flagged).map((l) => l.separated)).toEqual([2, 3])
+  })
+
   it('examples/db: every table rewritten on its level, the source untouched, no LOCK taken, nothing left beside OUT', () => {
     const before = snapshot(EXAMPLE)
     const out = fresh()

@@ -58,6 +58,9 @@ describe('readNewestOptions on the fixture databases', () => {
       formatVersion: 5,
       checksum: 'kCRC32c',
       blockRestartInterval: 16,
+      // separate_key_value_in_data_block is RocksDB 11's: absent here, its default.
+      separateKeyValue: false,
+      indexCompression: true,
       tableFactory: 'TableOptions/BlockBasedTable',
     })
     expect(def.compressionOpts).toEqual(DEFAULT_COMPRESSION_OPTS)
@@ -194,6 +197,8 @@ const cf = (over: Partial<ColumnFamilyOptions> = {}): ColumnFamilyOptions => ({
   formatVersion: 5,
   checksum: 'kCRC32c',
   blockRestartInterval: 16,
+  separateKeyValue: false,
+  indexCompression: true,
   tableFactory: 'TableOptions/BlockBasedTable',
   raw: {},
   ...over,

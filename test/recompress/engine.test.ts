@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openTable, recompressFile, type RecompressOptions } from '../../src/index.js'
-import { CompressionType } from '../../src/codec/compression.js'
+import { CompressionType, compressionTypeName } from '../../src/codec/compression.js'
 import { lendCores } from '../../src/codec/kernel.js'
 import { ZSTD_DICT_MAGIC } from '../../src/codec/zdict.js'
 import { collectSamples, trainedDictionary } from '../../src/recompress/dictionary.js'
 import { isNoisyTiming, MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../../src/recompress/engine.js'
+import { storedTally } from '../../src/recompress/stored.js'
 import { fixturePath, ROOT, sstkit } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
@@ -24,6 +25,28 @@ describe('recompress engine', () => {
     const r = await recompressFile(SAMPLE, base())
     expect(r.stored).toMatchObject({ compression: 'ZSTD', blocks: 43, blocksCompressed: 43, dataBytes: 55060, fileBytes: 57785 })
     expect(r.stored.uncompressedBytes).toBe(169856)
+  })
+
+  it('tallies the stored blocks in the pass that reads them: what reading every trailer counts', async () => {
+    // Files with blocks stored raw beside compressed ones; own boundaries, a re-cut, a sample.
+    for (const name of ['index-partitioned', 'fv1-lz4', 'binary-keys'])
+      for (const source of [
+        { blockSize: null, samplePercent: 100 },
+        { blockSize: 4096, samplePercent: 100 },
+        { blockSize: null, samplePercent: 30 },
+      ]) {
+        const file = fixturePath(name)
+        const t = openTable(file)
+        const expected = storedTally(t, source.samplePercent)
+        t.close()
+        if (source.samplePercent === 100) expect(expected.types.length, name).toBe(2)
+        const r = await recompressFile(file, base({ source }))
+        const what = `${name} ${JSON.stringify(source)}`
+        expect(r.stored.blocks, what).toBe(expected.blocks)
+        expect(r.stored.blocksCompressed, what).toBe(expected.compressed)
+        expect(r.stored.dataBytes, what).toBe(expected.storedBytes)
+        expect(r.stored.compression, what).toBe(compressionTypeName(expected.types.find((x) => x !== 0) ?? 0))
+      }
   })
 
   it('counts the point entries it fed, as the file records them, the same re-cut', async () => {
@@ -235,6 +258,8 @@ describe('recompress on damaged input', () => {
     expect(j.skipped.length).toBe(1)
     expect(j.notes.join(' ')).toMatch(/1 data block\(s\) could not be read and were skipped/)
     expect(j.results[0].blocks).toBe(8) // 9 blocks, 1 skipped
+    // The stored row still counts every block: the pass met an unreadable one, so each trailer was read.
+    expect(j.stored).toMatchObject({ blocks: 9, blocksCompressed: 0 })
   })
   it('refuses a file that is not an SST (exit 2, one line)', () => {
     const r = sstkit(['recompress', 'test/fixtures/bad/bad-magic.sst'])

@@ -24,6 +24,16 @@ class CountingSource implements ByteSource {
 const text = (b: Uint8Array) => Buffer.from(b).toString('latin1')
 
 describe('openTable', () => {
+  it('tallies the data blocks it reads as stored: count, bytes on disk, compressed, types in order of first use', () => {
+    const t = openTable(fixturePath('fv1-lz4'))
+    const tally = { blocks: 0, storedBytes: 0, compressed: 0, types: [] as number[] }
+    const handles = [...t.dataHandles()]
+    for (const h of handles) t.readDataBlock(h, { tally })
+    t.close()
+    // 9 blocks, one stored raw (LZ4 is type 4), each with its 5-byte trailer.
+    expect(tally).toEqual({ blocks: 9, storedBytes: handles.reduce((a, h) => a + h.size + 5, 0), compressed: 8, types: [4, 0] })
+  })
+
   it('gives typed footer and properties', () => {
     const t = openTable(fixturePath('fv5-zstd'))
     expect(t.footer.formatVersion).toBe(5)
