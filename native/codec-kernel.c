@@ -297,10 +297,16 @@ struct helper {
  * when the helper is done, so the helpers of all lanes together never use more cores than were
  * lent. Process-wide: every thread loads this library once.
  */
-static atomic_int spare_cores;
+static atomic_int spare_cores, lent_cores;
 
-/* Add `delta` (negative: take back) to the cores lent; the count after. */
-int sstkit_codec_lend_cores(int delta) { return atomic_fetch_add(&spare_cores, delta) + delta; }
+/* Add `delta` (negative: take back) to the cores lent; the count lent after (held by a helper or not). */
+int sstkit_codec_lend_cores(int delta) {
+  atomic_fetch_add(&spare_cores, delta);
+  return atomic_fetch_add(&lent_cores, delta) + delta;
+}
+
+/* The cores lent that no helper holds now. */
+int sstkit_codec_spare_cores(void) { return atomic_load(&spare_cores); }
 
 static int take_spare_core(void) {
   int v = atomic_load(&spare_cores);

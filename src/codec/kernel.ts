@@ -57,6 +57,7 @@ interface Library {
   freeCodec: (codec: unknown) => void
   splitCodec: (codec: unknown, minBatchNs: number) => number
   lendCores: (delta: number) => number
+  spareCores: () => number
   compress: CompressCall
   submit: (codec: unknown, src: Uint8Array, lens: Uint32Array, n: number) => number
   collect: (codec: unknown, dst: Uint8Array, cap: number, outLens: Uint32Array, cpuNs: Float64Array) => number
@@ -82,6 +83,7 @@ function load(): Library | null {
       freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
       splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as Library['splitCodec'],
       lendCores: lib.func('int sstkit_codec_lend_cores(int delta)') as Library['lendCores'],
+      spareCores: lib.func('int sstkit_codec_spare_cores(void)') as Library['spareCores'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
@@ -148,10 +150,10 @@ let splitMinBatchMs = 0
 const SPLIT_MIN_BATCH_MS = 2
 
 /**
- * Whether the codecs this thread creates from now on may compress a batch on two threads, the
- * second half on a helper thread of the codec's own (native/codec-kernel.c sstkit_codec_split):
- * when a core is lent (lendCores) and the batch before took at least `minBatchMs` of CPU. The same
- * payloads; compressNs adds both threads' CPU.
+ * Whether the codecs this thread creates from now on may use a lent core (lendCores) through a
+ * helper thread of their own (native/codec-kernel.c sstkit_codec_split): a batch handed over
+ * (KernelCodec.submit) while this thread goes on, and a batch of compress() on two threads when the
+ * one before took at least `minBatchMs` of CPU. The same payloads; compressNs adds both threads' CPU.
  */
 export function splitKernelCompression(on: boolean, minBatchMs = SPLIT_MIN_BATCH_MS): void {
   helperThreads = on
@@ -161,11 +163,16 @@ export function splitKernelCompression(on: boolean, minBatchMs = SPLIT_MIN_BATCH
 /**
  * Lend `cores` cores to the codecs' helper threads (negative: take them back), for the whole
  * process: a recompress lane with nothing left to do while others still compress, or one setting's
- * lane beside an idle core. A split batch holds one while its helper runs. The count after; 0
- * where the kernel is not loaded.
+ * lane beside an idle core. A batch split or submitted holds one while its helper runs. The count
+ * lent after (held or not); 0 where the kernel is not loaded.
  */
 export function lendCores(cores: number): number {
   return library()?.lendCores(cores) ?? 0
+}
+
+/** The cores lent (lendCores) that no helper thread holds at this moment; 0 where the kernel is not loaded. */
+export function spareCores(): number {
+  return library()?.spareCores() ?? 0
 }
 
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.
@@ -211,6 +218,8 @@ export class KernelCodec {
   private constructor(
     private readonly lib: Library,
     codec: unknown,
+    /** Made with splitKernelCompression on: it may use a lent core. */
+    private readonly helped: boolean,
   ) {
     this.codec = codec
     finalizer.register(this, { lib, codec }, this.token)
@@ -226,7 +235,7 @@ export class KernelCodec {
     const dict = dictionary && dictionary.length > 0 ? dictionary : null
     const codec = lib.newCodec(type, level, zstdChecksum ? 1 : 0, dict, dict ? dict.length : 0)
     if (codec && helperThreads) lib.splitCodec(codec, splitMinBatchMs * 1e6)
-    return codec ? new KernelCodec(lib, codec) : null
+    return codec ? new KernelCodec(lib, codec, helperThreads) : null
   }
 
   private gather(blocks: readonly Uint8Array[], into: 'input' | 'raws'): Uint8Array {
@@ -298,7 +307,7 @@ export class KernelCodec {
     if (!this.codec) throw new Error('KernelCodec used after close()')
     const n = blocks.length
     // No core lent (recompress's lanes all busy): not worth gathering the blocks for.
-    if (n === 0 || this.submitted > 0 || !helperThreads || this.lib.lendCores(0) <= 0) return false
+    if (n === 0 || this.submitted > 0 || !this.helped || this.lib.spareCores() <= 0) return false
     if (this.lib.submit(this.codec, this.gather(blocks, 'input'), this.lengths(blocks, 'lens'), n) !== 1) return false
     this.submitted = n
     let cap = 0

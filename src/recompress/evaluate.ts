@@ -26,7 +26,17 @@ import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import { emptyReadStats, type ReadStats, recutBuilder, type SkippedBlock, type SourceOptions, sourceBlocks, storedEntries } from './source.js'
+import {
+  emptyReadStats,
+  type Feed,
+  feedBlocks,
+  type ReadStats,
+  recutBuilder,
+  type SkippedBlock,
+  type SourceOptions,
+  sourceBlocks,
+  storedEntries,
+} from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
@@ -460,7 +470,16 @@ function evaluateWith(
     roundTripPending(st, repeat)
     if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
   }
-  const writeBatch = (st: ConfigState, blocks: readonly FedBlock[], raws: readonly Uint8Array[], ahead: AheadBatch | null, t0: number, w0: number, aheadWallMs: number, offThread: boolean) => {
+  const writeBatch = (
+    st: ConfigState,
+    blocks: readonly FedBlock[],
+    raws: readonly Uint8Array[],
+    ahead: AheadBatch | null,
+    t0: number,
+    w0: number,
+    aheadWallMs: number,
+    offThread: boolean,
+  ) => {
     write(st, blocks, t0, w0, ahead?.helperNs, offThread)
     const twin = checksumTwin.get(st)
     if (!twin) return
@@ -584,8 +603,6 @@ function evaluateWith(
   }
 }
 
-type Feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => void
-
 /** Every data block of the task's source, in order, to `feed`: from another lane's pass, re-cut, or as stored. */
 function readBlocks(
   table: Table,
@@ -597,61 +614,8 @@ function readBlocks(
   /** The blocks are re-cut natively (nativeRecutApplies, asked once by the caller). */
   nativeCut: boolean,
 ): void {
-  if (reader) {
-    for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
-    return
-  }
-  if (nativeCut) {
-    for (const b of recutNative(table, task.source, skipped, storedReads, true)) feed(b.data, b.firstKey, b.lastKey, b.stats)
-  } else if (task.source.blockSize !== null) {
-    // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
-    const builder = recutBuilder(task.source)
-    const policy = new FlushBySizePolicy(task.source.blockSize!)
-    let firstKey: Uint8Array | null = null
-    let lastKey = new Uint8Array(64)
-    let lastLength = 0
-    let stats = emptyStats()
-    const flush = () => {
-      feed(builder.finish(), firstKey!, lastKey.slice(0, lastLength), stats)
-      firstKey = null
-      stats = emptyStats()
-    }
-    for (const it of storedEntries(table, skipped, task.source.applyGlobalSeqno ?? false, storedReads)) {
-      const key = it.key
-      const value = it.value
-      if (policy.shouldFlush(builder, key.length, value.length)) flush()
-      builder.add(key, value)
-      firstKey ??= key.slice()
-      if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
-      lastKey.set(key)
-      lastLength = key.length
-      countEntry(stats, key, value.length)
-    }
-    if (!builder.empty) flush()
-  } else {
-    for (const block of sourceBlocks(table, task.source, skipped, storedReads)) {
-      const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
-      if (whole) feed(block.data.slice(), whole.first, whole.last, whole.stats)
-    }
-  }
-}
-
-function emptyStats(): BlockEntryStats {
-  return { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0, smallestSeq: null, largestSeq: null }
-}
-
-/** Count one entry from its internal key's trailer, without building objects. */
-function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): void {
-  const n = key.length
-  const type = key[n - 8]
-  s.entries++
-  s.rawKeyBytes += n
-  s.rawValueBytes += valueLength
-  if (type === ValueType.Deletion || type === ValueType.SingleDeletion || type === ValueType.DeletionWithTimestamp) s.deletions++
-  else if (type === ValueType.Merge) s.merges++
-  const seq = sequenceFrom(readFixed32(key, n - 8), readFixed32(key, n - 4))
-  if (s.smallestSeq === null || seq < s.smallestSeq) s.smallestSeq = seq
-  if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
+  if (!reader) return feedBlocks(table, task.source, feed, skipped, storedReads, nativeCut)
+  for (const batch of reader.batches()) for (const b of batch) feed(b.raw, b.firstKey, b.lastKey, b.stats)
 }
 
 /**

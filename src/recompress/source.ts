@@ -5,6 +5,11 @@
  * block is recorded and skipped.
  */
 import type { Table } from '../table/reader.js'
+import type { BlockEntryStats } from '../table/writer.js'
+import { ValueType } from '../format/value-type.js'
+import { readFixed32 } from '../format/coding.js'
+import { sequenceFrom } from '../format/internal-key.js'
+import { wholeBlock } from '../rewrite/writer-options.js'
 import { ReadWindow } from '../io/byte-source.js'
 import { newScratch } from '../codec/output.js'
 import { BlockBuilder, BlockIter, DEFAULT_RESTART_INTERVAL } from '../format/block.js'
@@ -252,4 +257,69 @@ function* recut(table: Table, opts: SourceOptions, skipped: SkippedBlock[], star
     const block = finish()
     if (block) yield block
   }
+}
+
+/** What a pass hands each data block to: its contents, first and last key, and its entries counted. */
+export type Feed = (raw: Uint8Array, firstKey: Uint8Array, lastKey: Uint8Array, stats: BlockEntryStats) => void
+
+/** Every data block of `table` under `opts`, in order, to `feed`: re-cut (natively where `nativeCut`: nativeRecutApplies) or as stored. */
+export function feedBlocks(
+  table: Table,
+  opts: SourceOptions,
+  feed: Feed,
+  skipped: SkippedBlock[],
+  storedReads: ReadStats | undefined,
+  nativeCut: boolean,
+): void {
+  if (nativeCut) {
+    for (const b of recutNative(table, opts, skipped, storedReads, true)) feed(b.data, b.firstKey, b.lastKey, b.stats)
+  } else if (opts.blockSize !== null) {
+    // Cut the blocks once, as RocksDB's builder cuts them, and hand every writer the same blocks.
+    const builder = recutBuilder(opts)
+    const policy = new FlushBySizePolicy(opts.blockSize)
+    let firstKey: Uint8Array | null = null
+    let lastKey = new Uint8Array(64)
+    let lastLength = 0
+    let stats = emptyStats()
+    const flush = () => {
+      feed(builder.finish(), firstKey!, lastKey.slice(0, lastLength), stats)
+      firstKey = null
+      stats = emptyStats()
+    }
+    for (const it of storedEntries(table, skipped, opts.applyGlobalSeqno ?? false, storedReads)) {
+      const key = it.key
+      const value = it.value
+      if (policy.shouldFlush(builder, key.length, value.length)) flush()
+      builder.add(key, value)
+      firstKey ??= key.slice()
+      if (lastKey.length < key.length) lastKey = new Uint8Array(key.length * 2)
+      lastKey.set(key)
+      lastLength = key.length
+      countEntry(stats, key, value.length)
+    }
+    if (!builder.empty) flush()
+  } else {
+    for (const block of sourceBlocks(table, opts, skipped, storedReads)) {
+      const whole = wholeBlock(block.data, 0, table.dataRestartInterval)
+      if (whole) feed(block.data.slice(), whole.first, whole.last, whole.stats)
+    }
+  }
+}
+
+function emptyStats(): BlockEntryStats {
+  return { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0, smallestSeq: null, largestSeq: null }
+}
+
+/** Count one entry from its internal key's trailer, without building objects. */
+function countEntry(s: BlockEntryStats, key: Uint8Array, valueLength: number): void {
+  const n = key.length
+  const type = key[n - 8]
+  s.entries++
+  s.rawKeyBytes += n
+  s.rawValueBytes += valueLength
+  if (type === ValueType.Deletion || type === ValueType.SingleDeletion || type === ValueType.DeletionWithTimestamp) s.deletions++
+  else if (type === ValueType.Merge) s.merges++
+  const seq = sequenceFrom(readFixed32(key, n - 8), readFixed32(key, n - 4))
+  if (s.smallestSeq === null || seq < s.smallestSeq) s.smallestSeq = seq
+  if (s.largestSeq === null || seq > s.largestSeq) s.largestSeq = seq
 }

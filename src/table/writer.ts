@@ -31,6 +31,7 @@ import { INTERNAL_KEY_TRAILER_BYTES, parseInternalKey } from '../format/internal
 import { COMPRESSION_DICT_BLOCK, encodeMetaindex, INDEX_BLOCK, type MetaindexEntry, PROPERTIES_BLOCK, RANGE_DEL_BLOCK } from '../format/metaindex.js'
 import { ValueType } from '../format/value-type.js'
 import { BlockBuilder } from '../format/block.js'
+import { AheadBlocks } from './ahead.js'
 import { BlockSpill, type HeldBlock } from './block-spill.js'
 import { FlushBySizePolicy } from './block-builder.js'
 import { ShortenedIndexBuilder } from '../format/index-block.js'
@@ -114,6 +115,7 @@ export class TableWriter {
     if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION)
       throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
     this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
+    this.ahead = new AheadBlocks(o)
     this.dataBuilder = new BlockBuilder(o.restartInterval, true, false, o.separateKeyValue === true)
     this.flush = new FlushBySizePolicy(o.blockSize)
     const indexOpts = indexBuilderOptions(o)
@@ -286,7 +288,7 @@ export class TableWriter {
           chunk = []
           for (let j = k; j < Math.min(blocks.count, k + AHEAD_BLOCKS); j++) chunk.push(blocks.get(j))
           if (batched)
-            this.compressBatch(
+            this.ahead.compress(
               c,
               chunk.map((h) => h.block),
             )
@@ -335,9 +337,8 @@ export class TableWriter {
     if (t === CompressionType.None || !attemptsCompression(raw.length, perKb, acceptance)) return { payload: raw, type: 0, ns: 0 }
     let framed: Uint8Array
     let ns = 0
-    const ahead = withDictionary ? this.ahead.get(raw) : undefined
+    const ahead = withDictionary ? this.ahead.take(raw) : undefined
     if (ahead) {
-      this.ahead.delete(raw)
       framed = ahead.payload
       ns = ahead.ns
     } else if (withDictionary) {
@@ -352,8 +353,14 @@ export class TableWriter {
     return { payload: framed, type: t, ns }
   }
 
-  /** Data blocks compressed ahead (compressAhead), by block: the payload and its share of the batch's CPU. */
-  private readonly ahead = new Map<Uint8Array, { payload: Uint8Array; ns: number }>()
+  /** Data blocks compressed ahead (compressAhead, submitAhead), by block: the payload and its share of the batch's CPU. */
+  private readonly ahead: AheadBlocks
+
+  /** The data compressor when batches go ahead of addDataBlock: not while blocks are buffered for a dictionary, nor under auto-skip (which decides per block). */
+  private aheadCompressor(): BlockCompressor | null {
+    const c = this.dataCompressor
+    return c && !this.buffered && !this.o.skip && this.o.compressionType !== CompressionType.None && c.batched ? c : null
+  }
 
   /**
    * Compress data blocks about to be added (addDataBlock, these very arrays) in one batch: through
@@ -364,9 +371,8 @@ export class TableWriter {
    * arrays the compressor reuses in turn: each is valid until the compressAhead after next.
    */
   compressAhead(raws: readonly Uint8Array[]): AheadBatch | null {
-    const c = this.dataCompressor
-    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return null
-    return this.compressBatch(c, raws, this.sink.countsOnly === true)
+    const c = this.aheadCompressor()
+    return c ? this.ahead.compress(c, raws, this.sink.countsOnly === true) : null
   }
 
   /**
@@ -375,31 +381,14 @@ export class TableWriter {
    * before these blocks are added. False where compressAhead would do nothing or no core took it.
    */
   submitAhead(raws: readonly Uint8Array[]): boolean {
-    const c = this.dataCompressor
-    if (!c || this.buffered || this.o.skip || this.o.compressionType === CompressionType.None || !c.batched) return false
-    const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
-    const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
-    if (tried.length === 0 || !c.submitMany(tried)) return false
-    this.submitted = tried
-    return true
+    const c = this.aheadCompressor()
+    return c !== null && this.ahead.submit(c, raws)
   }
 
   /** The batch submitAhead handed out, compressed (waited for), kept as compressAhead keeps its own. */
   collectAhead(): AheadBatch {
-    const c = this.dataCompressor!
-    const tried = this.submitted
-    if (!tried) throw new Error('TableWriter.collectAhead() without a batch submitted')
-    this.submitted = null
-    const before = c.compressNs
-    const helperBefore = c.helperNs
-    const payloads = c.collectMany(this.sink.countsOnly === true)
-    const ns = c.compressNs - before
-    this.keepAhead(tried, payloads, ns)
-    return { raws: tried, payloads, ns, helperNs: c.helperNs - helperBefore }
+    return this.ahead.collect(this.dataCompressor!, this.sink.countsOnly === true)
   }
-
-  /** The blocks of the batch out on a lent core (submitAhead). */
-  private submitted: readonly Uint8Array[] | null = null
 
   /**
    * As compressAhead, for zstd with the content checksum, from the batch another writer of the same
@@ -410,30 +399,7 @@ export class TableWriter {
   checksumAheadFrom(plain: AheadBatch): boolean {
     const c = this.dataCompressor
     if (!c || this.buffered || this.o.skip || !c.batched) return false
-    const before = c.compressNs
-    const payloads = c.withChecksumFrom(plain.payloads, plain.raws, this.sink.countsOnly === true)
-    if (!payloads) return false
-    // What compressing them with the checksum costs: the same compression, and the hashing.
-    this.keepAhead(plain.raws, payloads, plain.ns + c.compressNs - before)
-    return true
-  }
-
-  private compressBatch(c: BlockCompressor, raws: readonly Uint8Array[], reuse = false): AheadBatch | null {
-    const { maxCompressedBytesPerKb: perKb, acceptance } = this.o
-    const tried = raws.filter((r) => attemptsCompression(r.length, perKb, acceptance))
-    if (tried.length === 0) return null
-    const before = c.compressNs
-    const helperBefore = c.helperNs
-    const payloads = c.compressMany(tried, reuse)
-    const ns = c.compressNs - before
-    this.keepAhead(tried, payloads, ns)
-    return { raws: tried, payloads, ns, helperNs: c.helperNs - helperBefore }
-  }
-
-  private keepAhead(tried: readonly Uint8Array[], payloads: readonly Uint8Array[], ns: number): void {
-    let bytes = 0
-    for (const r of tried) bytes += r.length
-    for (let i = 0; i < tried.length; i++) this.ahead.set(tried[i], { payload: payloads[i], ns: bytes > 0 ? (ns * tried[i].length) / bytes : 0 })
+    return this.ahead.checksumFrom(c, plain, this.sink.countsOnly === true)
   }
 
   /**

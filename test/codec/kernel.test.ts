@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BlockCompressor } from '../../src/codec/block-compressor.js'
-import { codecKernelLoaded, KernelCodec, lendCores, splitKernelCompression, threadCpuMs } from '../../src/codec/kernel.js'
+import { codecKernelLoaded, KernelCodec, lendCores, spareCores, splitKernelCompression, threadCpuMs } from '../../src/codec/kernel.js'
 import { CompressionType } from '../../src/format/compression-type.js'
 import { openTable } from '../../src/table/reader.js'
 import { kvText, randomBytes } from './helpers.js'
@@ -130,7 +130,7 @@ describe('codec kernel', () => {
     expect(lendCores(1)).toBe(1)
     const got = c.compressMany(blocks)
     expect(c.helperNs).toBeGreaterThan(0)
-    expect(lendCores(0)).toBe(1)
+    expect(spareCores()).toBe(1)
     expect(got.map((b) => Buffer.from(b).toString('hex'))).toEqual(expected.map((b) => Buffer.from(b).toString('hex')))
     // Taken back: one thread again.
     expect(lendCores(-1)).toBe(0)
@@ -162,6 +162,79 @@ describe('codec kernel', () => {
     expect(always.helperNs).toBeGreaterThan(0)
     never.close()
     always.close()
+  })
+
+  for (const s of settings)
+    for (const dict of [undefined, dictionary]) {
+      if (dict && s.type === CompressionType.Snappy) continue
+      it(`${s.name}${dict ? ' with a dictionary' : ''}, submitted to a lent core and collected: the same payloads, the core back`, () => {
+        const options = { compressionType: s.type, level: s.level, zstdChecksum: s.checksum }
+        const one = new BlockCompressor(options, 5, dict)
+        splitKernelCompression(true)
+        let two: BlockCompressor
+        try {
+          two = new BlockCompressor(options, 5, dict)
+          two.compressMany(blocks.slice(0, 1))
+        } finally {
+          splitKernelCompression(false)
+        }
+        // Batches of 1, 2, 7 and the rest, and the rest again: the helper's buffers reused and grown.
+        for (const [from, to] of [
+          [0, 1],
+          [1, 3],
+          [3, 10],
+          [10, blocks.length],
+          [0, blocks.length],
+        ]) {
+          const expected = one.compressMany(blocks.slice(from, to))
+          expect(two.submitMany(blocks.slice(from, to))).toBe(true)
+          // One batch out at a time.
+          expect(two.submitMany(blocks.slice(from, to))).toBe(false)
+          const got = two.collectMany()
+          expect(got.length).toBe(expected.length)
+          for (let i = 0; i < got.length; i++) expect(Buffer.from(got[i]).equals(Buffer.from(expected[i])), `block ${from + i}`).toBe(true)
+          // The helper gave its core back once it had no block left.
+          expect(spareCores()).toBe(1)
+        }
+        expect(two.compressNs).toBeGreaterThan(0)
+        expect(two.compressNs).toBeGreaterThanOrEqual(two.helperNs)
+        one.close()
+        two.close()
+      })
+    }
+
+  it('submits only over a spare lent core, with the switch on, one batch at a time', () => {
+    const raws = blocks.slice(0, 6)
+    const make = (on: boolean) => {
+      splitKernelCompression(on)
+      try {
+        const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
+        c.compressMany(blocks.slice(0, 1))
+        return c
+      } finally {
+        splitKernelCompression(false)
+      }
+    }
+    const off = make(false)
+    expect(off.submitMany(raws)).toBe(false)
+    const on = make(true)
+    const other = make(true)
+    expect(lendCores(-1)).toBe(0)
+    expect(on.submitMany(raws)).toBe(false)
+    expect(lendCores(1)).toBe(1)
+    expect(on.submitMany(raws)).toBe(true)
+    // Lent, whether a helper holds it or not.
+    expect(lendCores(0)).toBe(1)
+    on.collectMany()
+    expect(spareCores()).toBe(1)
+    // Two codecs with a batch out each: the second waits for a spare core; after a collect there is one.
+    expect(on.submitMany(raws)).toBe(true)
+    const first = on.collectMany()
+    expect(other.submitMany(raws)).toBe(true)
+    expect(other.collectMany().map((p) => Buffer.from(p).toString('hex'))).toEqual(first.map((p) => Buffer.from(p).toString('hex')))
+    expect(() => on.collectMany()).toThrow(/without a batch submitted/)
+    for (const c of [off, on, other]) c.close()
+    expect(spareCores()).toBe(1)
   })
 
   for (const level of [1, 3, 19])

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openTable, recompressFile, type RecompressOptions } from '../../src/index.js'
 import { CompressionType, compressionTypeName } from '../../src/codec/compression.js'
-import { lendCores } from '../../src/codec/kernel.js'
+import { lendCores, spareCores } from '../../src/codec/kernel.js'
 import { ZSTD_DICT_MAGIC } from '../../src/codec/zdict.js'
 import { collectSamples, trainedDictionary } from '../../src/recompress/dictionary.js'
 import { isNoisyTiming, MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../../src/recompress/engine.js'
@@ -187,6 +187,23 @@ describe('recompress engine', () => {
     expect(await seen({ jobs: 1 })).toEqual([0])
     expect(await seen({ jobs: 2, splitCompression: false })).toEqual([0])
     expect(lendCores(0)).toBe(0)
+  })
+
+  it('one setting with a core to spare: its batches go to a helper thread while this one goes on, the same sizes as on one core', async () => {
+    for (const checksums of [[false], [false, true]]) {
+      const matrix = { types: [CompressionType.ZSTD], levels: [3], dicts: ['none' as const], checksums }
+      const spare = new Set<number>()
+      const two = await recompressFile(SAMPLE, base({ matrix, jobs: 2, onProgress: () => spare.add(spareCores()) }))
+      const one = await recompressFile(SAMPLE, base({ matrix, jobs: 1 }))
+      // A batch out on the helper holds the lent core (progress is told right after it is handed over).
+      expect(spare.has(0), `checksums ${checksums}`).toBe(true)
+      const sizes = (r: typeof one) =>
+        r.results.map((x) => [x.checksum, x.dataBytes, x.fileBytes, x.blocks, x.blocksCompressed, x.blocksRejected, x.roundTripBlocks])
+      expect(sizes(two)).toEqual(sizes(one))
+      for (const r of two.results) expect(r.compressMs).toBeGreaterThan(0)
+    }
+    expect(lendCores(0)).toBe(0)
+    expect(spareCores()).toBe(0)
   })
 
   it('reads a format_version 7 file with a dictionary and a zstd checksum', async () => {
