@@ -278,7 +278,7 @@ struct helper {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  int job, quit; /* job: 0 idle, 1 handed over, 2 the helper has no block left to claim */
+  int job, quit; /* job: 0 idle, 1 handed over, 3 taken up by the helper, 2 the helper has no block left to claim */
   /* The batch: block i at in + in_at[i], lens[i] bytes; its payload at out + out_at[i], out_lens[i] bytes (0: failed). */
   uint32_t n;
   atomic_uint next; /* the next block to claim */
@@ -308,6 +308,10 @@ int sstkit_codec_lend_cores(int delta) {
 /* The cores lent that no helper holds now. */
 int sstkit_codec_spare_cores(void) { return atomic_load(&spare_cores); }
 
+/* Batches handed to helpers so far in the process, split or submitted (diagnostics, tests). */
+static atomic_uint handed_batches;
+double sstkit_codec_handed_batches(void) { return (double)atomic_load(&handed_batches); }
+
 static int take_spare_core(void) {
   int v = atomic_load(&spare_cores);
   while (v > 0)
@@ -332,7 +336,9 @@ static void *helper_main(void *arg) {
   pthread_mutex_lock(&h->mu);
   for (;;) {
     while (h->job != 1 && !h->quit) pthread_cond_wait(&h->cv, &h->mu);
-    if (h->quit) break;
+    /* A batch handed over is done even when the codec is being freed: its core comes back with it. */
+    if (h->job != 1) break;
+    h->job = 3;
     pthread_mutex_unlock(&h->mu);
     double t0 = sstkit_thread_cpu_ns();
     compress_claimed(h->twin, h);
@@ -439,6 +445,7 @@ static int hand_over(codec_t *c, const uint8_t *src, const uint32_t *lens, uint3
   pthread_mutex_lock(&h->mu);
   h->gives_core = gives_core;
   h->job = 1;
+  atomic_fetch_add(&handed_batches, 1);
   pthread_cond_broadcast(&h->cv);
   pthread_mutex_unlock(&h->mu);
   c->pending = 1;
@@ -457,9 +464,15 @@ static int take_back(codec_t *c, uint8_t *dst, size_t room, uint32_t *out_lens, 
   compress_claimed(c, h);
   double mine = sstkit_thread_cpu_ns() - t0;
   pthread_mutex_lock(&h->mu);
-  while (h->job != 2) pthread_cond_wait(&h->cv, &h->mu);
+  /* Every block claimed here before the helper even woke (a busy machine): taken back from it, not waited for. */
+  int unstarted = h->job == 1;
+  if (unstarted) h->cpu_ns = 0;
+  else
+    while (h->job != 2) pthread_cond_wait(&h->cv, &h->mu);
+  int gives_core = h->gives_core;
   h->job = 0;
   pthread_mutex_unlock(&h->mu);
+  if (unstarted && gives_core) atomic_fetch_add(&spare_cores, 1);
   c->pending = 0;
   cpu_ns[0] = mine + h->cpu_ns;
   cpu_ns[1] = h->cpu_ns;

@@ -58,6 +58,7 @@ interface Library {
   splitCodec: (codec: unknown, minBatchNs: number) => number
   lendCores: (delta: number) => number
   spareCores: () => number
+  handedBatches: () => number
   compress: CompressCall
   submit: (codec: unknown, src: Uint8Array, lens: Uint32Array, n: number) => number
   collect: (codec: unknown, dst: Uint8Array, cap: number, outLens: Uint32Array, cpuNs: Float64Array) => number
@@ -84,6 +85,7 @@ function load(): Library | null {
       splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as Library['splitCodec'],
       lendCores: lib.func('int sstkit_codec_lend_cores(int delta)') as Library['lendCores'],
       spareCores: lib.func('int sstkit_codec_spare_cores(void)') as Library['spareCores'],
+      handedBatches: lib.func('double sstkit_codec_handed_batches(void)') as Library['handedBatches'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
@@ -173,6 +175,11 @@ export function lendCores(cores: number): number {
 /** The cores lent (lendCores) that no helper thread holds at this moment; 0 where the kernel is not loaded. */
 export function spareCores(): number {
   return library()?.spareCores() ?? 0
+}
+
+/** Batches handed to the codecs' helper threads so far in this process, split or submitted (diagnostics, tests). */
+export function handedBatches(): number {
+  return library()?.handedBatches() ?? 0
 }
 
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.

@@ -12,37 +12,23 @@ import { type AcceptanceRule, BlockCompressor } from '../codec/block-compressor.
 import { COMPRESSION_DEFAULTS } from '../codec/setting.js'
 import { CompressionType } from '../format/compression-type.js'
 import { openTable, type Table } from '../table/reader.js'
-import { wholeBlock, writerOptionsFor } from '../rewrite/writer-options.js'
+import { writerOptionsFor } from '../rewrite/writer-options.js'
 import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBlockCompression, indexBuilderOptions, TableWriter } from '../table/writer.js'
 import type { AheadBatch } from '../table/writer-options.js'
 import { SeparatorLog } from '../format/index-block.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { threadCpuMs } from '../codec/kernel.js'
-import { FlushBySizePolicy } from '../table/block-builder.js'
-import { readFixed32 } from '../format/coding.js'
-import { sequenceFrom } from '../format/internal-key.js'
-import { ValueType } from '../format/value-type.js'
 import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
-import {
-  emptyReadStats,
-  type Feed,
-  feedBlocks,
-  type ReadStats,
-  recutBuilder,
-  type SkippedBlock,
-  type SourceOptions,
-  sourceBlocks,
-  storedEntries,
-} from './source.js'
+import { emptyReadStats, type Feed, feedBlocks, type ReadStats, type SkippedBlock, type SourceOptions } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
 import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
 import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
 import { emptyReadSums, type ReadSums, walkEntries } from './read-back.js'
-import { nativeRecutApplies, recutNative } from './recut-native.js'
+import { nativeRecutApplies } from './recut-native.js'
 import { blockChecksumOfPayload } from '../codec/checksum.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
@@ -461,12 +447,12 @@ function evaluateWith(
   // Add a batch's blocks to a setting's writer (compressed ahead into `ahead` where the kernel does
   // the setting), then to its checksum twin's. t0, w0: thread CPU and wall clock when the setting's
   // writer was first called for this batch. helperNs: compression CPU on the codec's helper thread,
-  // part of writing the table though not this thread's; `offThread` when all of it ran there while
-  // this thread went on (submitAhead), its CPU then standing for its wall time too.
-  const write = (st: ConfigState, blocks: readonly FedBlock[], t0: number, w0: number, helperNs = 0, offThread = false) => {
+  // part of writing the table though not this thread's. aheadWallMs: the wall time of compressing
+  // the batch ahead, what the twin's frames take instead of their own compression.
+  const write = (st: ConfigState, blocks: readonly FedBlock[], t0: number, w0: number, helperNs = 0) => {
     for (const b of blocks) st.writer.addDataBlock(b.raw, b.firstKey, b.lastKey, b.stats)
     st.m.writeMs += threadCpuMs() - t0 + helperNs / 1e6
-    st.m.writeWallMs += performance.now() - w0 + (offThread ? helperNs / 1e6 : 0)
+    st.m.writeWallMs += performance.now() - w0
     roundTripPending(st, repeat)
     if (repeaters) repeatCompression(st, repeaters.get(st)!, repeat)
   }
@@ -478,9 +464,8 @@ function evaluateWith(
     t0: number,
     w0: number,
     aheadWallMs: number,
-    offThread: boolean,
   ) => {
-    write(st, blocks, t0, w0, ahead?.helperNs, offThread)
+    write(st, blocks, t0, w0, ahead?.helperNs)
     const twin = checksumTwin.get(st)
     if (!twin) return
     const w1 = performance.now()
@@ -493,7 +478,7 @@ function evaluateWith(
   }
   // A setting's batch out on a lent core (TableWriter.submitAhead), compressed there while this
   // thread writes the batch before it and re-cuts the next; collected at the next batch (or the
-  // end). cpuMs, wallMs: what handing it over took here.
+  // end). cpuMs, wallMs: what handing it over took here, charged to it when it is written.
   const out = new Map<ConfigState, { blocks: FedBlock[]; raws: Uint8Array[]; cpuMs: number; wallMs: number }>()
   // The batch out, its payloads taken back, then `next` handed over in its place (when given and a
   // lent core takes it) before the taken one is written: both threads busy. True when handed over.
@@ -502,18 +487,21 @@ function evaluateWith(
     const w0 = performance.now()
     const t0 = threadCpuMs()
     const ahead = o ? st.writer.collectAhead() : null
+    const collectWallMs = performance.now() - w0
+    // The hand-over of `next` is its own cost, not the collected batch's.
+    let handOverMs = 0
+    let handOverWallMs = 0
     let handed = false
     if (next) {
       const w1 = performance.now()
       const t1 = threadCpuMs()
       handed = st.writer.submitAhead(next.raws)
-      if (handed) out.set(st, { ...next, cpuMs: threadCpuMs() - t1, wallMs: performance.now() - w1 })
+      handOverMs = threadCpuMs() - t1
+      handOverWallMs = performance.now() - w1
+      if (handed) out.set(st, { ...next, cpuMs: handOverMs, wallMs: handOverWallMs })
     }
     if (!handed) out.delete(st)
-    if (o && ahead) {
-      const helperMs = (ahead.helperNs ?? 0) / 1e6
-      writeBatch(st, o.blocks, o.raws, ahead, t0 - o.cpuMs, w0 - o.wallMs, helperMs, true)
-    }
+    if (o && ahead) writeBatch(st, o.blocks, o.raws, ahead, t0 - o.cpuMs + handOverMs, w0 - o.wallMs + handOverWallMs, o.wallMs + collectWallMs)
     return handed
   }
   const drain = () => {
@@ -531,7 +519,7 @@ function evaluateWith(
       const w0 = performance.now()
       const t0 = threadCpuMs()
       const ahead = st.writer.compressAhead(raws)
-      writeBatch(st, batch, raws, ahead, t0, w0, performance.now() - w0, false)
+      writeBatch(st, batch, raws, ahead, t0, w0, performance.now() - w0)
     }
     for (let i = 0; i < batch.length; i++) onBlock?.()
     batch = []
