@@ -284,9 +284,9 @@ struct helper {
   atomic_uint next; /* the next block to claim */
   uint8_t *in, *out;
   size_t in_cap, out_cap;
-  uint32_t *lens, *out_lens;
-  size_t *in_at, *out_at;
-  uint32_t n_cap;
+  uint32_t *lens, *out_lens; /* one array of lens_cap: lens, then out_lens */
+  size_t *in_at, *out_at;    /* one array of at_cap: in_at, then out_at */
+  size_t lens_cap, at_cap;
   double cpu_ns;
   int gives_core; /* a submitted batch's helper gives its core back itself (sstkit_compress_submit) */
 };
@@ -422,13 +422,10 @@ static int hand_over(codec_t *c, const uint8_t *src, const uint32_t *lens, uint3
     return 0;
   }
   helper_t *h = c->helper;
-  size_t in = 0, out = 0, n_cap = h->n_cap;
+  size_t in = 0, out = 0;
   for (uint32_t i = 0; i < n; i++) in += lens[i], out += payload_room(lens[i]);
   if (!grow((void **)&h->in, &h->in_cap, in, 1) || !grow((void **)&h->out, &h->out_cap, out, 1)) return 0;
-  /* lens and out_lens share one array, in_at and out_at another. */
-  size_t lens_cap = n_cap, at_cap = n_cap;
-  if (!grow((void **)&h->lens, &lens_cap, 2 * (size_t)n, sizeof *h->lens) || !grow((void **)&h->in_at, &at_cap, 2 * (size_t)n, sizeof *h->in_at)) return 0;
-  h->n_cap = (uint32_t)(lens_cap < at_cap ? lens_cap : at_cap);
+  if (!grow((void **)&h->lens, &h->lens_cap, 2 * (size_t)n, sizeof *h->lens) || !grow((void **)&h->in_at, &h->at_cap, 2 * (size_t)n, sizeof *h->in_at)) return 0;
   h->out_lens = h->lens + n;
   h->out_at = h->in_at + n;
   memcpy(h->in, src, in);

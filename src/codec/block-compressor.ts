@@ -137,15 +137,18 @@ export class BlockCompressor {
    */
   compressMany(raws: readonly Uint8Array[], reuse = false): Uint8Array[] {
     const k = this.kernelCodec()
-    if (k) {
-      const before = k.compressNs
-      const helperBefore = k.helperNs
-      const out = k.compress(raws, reuse)
-      this.compressNs += k.compressNs - before
-      this.helperNs += k.helperNs - helperBefore
-      return out
-    }
+    if (k) return this.timedBy(k, () => k.compress(raws, reuse))
     return raws.map((raw) => this.compress(raw).slice())
+  }
+
+  /** The payloads of a call of the kernel codec `k`, its compression CPU (and its helper's share) added to this compressor's. */
+  private timedBy(k: KernelCodec, call: () => Uint8Array[]): Uint8Array[] {
+    const before = k.compressNs
+    const helperBefore = k.helperNs
+    const out = call()
+    this.compressNs += k.compressNs - before
+    this.helperNs += k.helperNs - helperBefore
+    return out
   }
 
   /**
@@ -159,12 +162,7 @@ export class BlockCompressor {
   /** The payloads of the batch submitMany took (waited for), timed into compressNs and helperNs; `reuse` as compressMany's. */
   collectMany(reuse = false): Uint8Array[] {
     const k = this.kernelCodec()!
-    const before = k.compressNs
-    const helperBefore = k.helperNs
-    const out = k.collect(reuse)
-    this.compressNs += k.compressNs - before
-    this.helperNs += k.helperNs - helperBefore
-    return out
+    return this.timedBy(k, () => k.collect(reuse))
   }
 
   /**

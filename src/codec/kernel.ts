@@ -174,7 +174,9 @@ export function lendCores(cores: number): number {
 
 /** The cores lent (lendCores) that no helper thread holds at this moment; 0 where the kernel is not loaded. */
 export function spareCores(): number {
-  return library()?.spareCores() ?? 0
+  // Asked per setting and batch (recompress): not through library(), which reads process.env.
+  if (loaded === undefined) loaded = load()
+  return loaded ? loaded.spareCores() : 0
 }
 
 /** Batches handed to the codecs' helper threads so far in this process, split or submitted (diagnostics, tests). */
@@ -289,12 +291,15 @@ export class KernelCodec {
     if (n === 0) return []
     const src = this.gather(blocks, 'input')
     const lens = this.lengths(blocks, 'lens')
-    let cap = 0
-    for (const b of blocks) cap += payloadBound(b.length)
     // Into a reused buffer, then copied out: a fresh one's pages would be faulted in inside the timed call.
-    if (scratch.output.length < cap) scratch.output = new Uint8Array(Math.max(cap, scratch.output.length * 2))
-    const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
-    const r = this.lib.compress(this.codec, src, lens, n, scratch.output, scratch.output.length, outLens, this.ns)
+    const output = scratchOutput(payloadsBound(blocks))
+    const outLens = scratchSizes(n)
+    const r = this.lib.compress(this.codec, src, lens, n, output, output.length, outLens, this.ns)
+    return this.payloadsOf(r, n, outLens, reuse)
+  }
+
+  /** The `n` payloads a compressing call of the kernel left in scratch.output (returning `r`): its CPU counted, then copied out (`reuse`: as compress's). */
+  private payloadsOf(r: number, n: number, outLens: Uint32Array, reuse: boolean): Uint8Array[] {
     this.compressNs += this.ns[0]
     this.helperNs += this.ns[1]
     if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
@@ -308,7 +313,7 @@ export class KernelCodec {
   /**
    * Hand `blocks` to the codec's helper thread and return at once (the blocks are copied): true
    * when a lent core took them, collect() then giving their payloads; false when not (compress
-   * them now). Only with splitKernelCompression on, and not for batches slow enough to be split.
+   * them now). Only for a codec made with splitKernelCompression on.
    */
   submit(blocks: readonly Uint8Array[]): boolean {
     if (!this.codec) throw new Error('KernelCodec used after close()')
@@ -317,15 +322,8 @@ export class KernelCodec {
     if (n === 0 || this.submitted > 0 || !this.helped || this.lib.spareCores() <= 0) return false
     if (this.lib.submit(this.codec, this.gather(blocks, 'input'), this.lengths(blocks, 'lens'), n) !== 1) return false
     this.submitted = n
-    let cap = 0
-    for (const b of blocks) cap += payloadBound(b.length)
-    this.submittedCap = cap
+    this.submittedCap = payloadsBound(blocks)
     return true
-  }
-
-  /** Whether a batch is out (submit) and not yet collected. */
-  get pending(): boolean {
-    return this.submitted > 0
   }
 
   /** The payloads of the batch submit() took, once compressed (waited for), as compress() gives them; `reuse` as its. */
@@ -334,17 +332,10 @@ export class KernelCodec {
     const n = this.submitted
     if (n === 0) throw new Error('KernelCodec.collect() without a batch submitted')
     this.submitted = 0
-    if (scratch.output.length < this.submittedCap) scratch.output = new Uint8Array(Math.max(this.submittedCap, scratch.output.length * 2))
-    const outLens = n <= scratch.sizes.length ? scratch.sizes : (scratch.sizes = new Uint32Array(n * 2))
-    const r = this.lib.collect(this.codec, scratch.output, scratch.output.length, outLens, this.ns)
-    this.compressNs += this.ns[0]
-    this.helperNs += this.ns[1]
-    if (r !== 0) throw new Error(`the codec kernel could not compress block ${-r - 1} of ${n}`)
-    let used = 0
-    for (let i = 0; i < n; i++) used += outLens[i]
-    const out = this.outputFor(used, reuse)
-    out.set(scratch.output.subarray(0, used))
-    return splitByLengths(out, outLens, n)
+    const output = scratchOutput(this.submittedCap)
+    const outLens = scratchSizes(n)
+    const r = this.lib.collect(this.codec, output, output.length, outLens, this.ns)
+    return this.payloadsOf(r, n, outLens, reuse)
   }
 
   /**
@@ -385,8 +376,8 @@ export class KernelCodec {
     const raw = this.gather(blocks, 'raws')
     let total = 0
     for (const b of blocks) total += b.length
-    if (scratch.output.length < total) scratch.output = new Uint8Array(Math.max(total, scratch.output.length * 2))
-    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, scratch.output, scratch.output.length, raw, this.ns)
+    const output = scratchOutput(total)
+    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, output, output.length, raw, this.ns)
     this.decompressNs += this.ns[0]
     return r === 0 ? -1 : Math.abs(r) - 1
   }
@@ -398,6 +389,25 @@ export class KernelCodec {
     this.lib.freeCodec(this.codec)
     this.codec = null
   }
+}
+
+/** Room for the payloads of `blocks` (payloadBound each). */
+function payloadsBound(blocks: readonly Uint8Array[]): number {
+  let cap = 0
+  for (const b of blocks) cap += payloadBound(b.length)
+  return cap
+}
+
+/** This thread's output scratch, grown to at least `bytes`. */
+function scratchOutput(bytes: number): Uint8Array {
+  if (scratch.output.length < bytes) scratch.output = new Uint8Array(Math.max(bytes, scratch.output.length * 2))
+  return scratch.output
+}
+
+/** This thread's lengths scratch (`sizes`), with room for `n`. */
+function scratchSizes(n: number): Uint32Array {
+  if (scratch.sizes.length < n) scratch.sizes = new Uint32Array(n * 2)
+  return scratch.sizes
 }
 
 /** The first `n` payloads laid end to end in `out`, of the lengths in `lengths`, as views of it. */

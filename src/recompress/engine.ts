@@ -371,14 +371,14 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   }
   // The workers boot (a V8 isolate, sstkit's modules: ~0.3 s) while this thread reads the stored file's layout.
   const workers = startWorkers(jobs, groups.length)
-  let storedBlocks: StoredLayout
+  let storedMeta: StoredLayout
   let outputs: TaskResult[]
   const roundTrip = opts.roundTrip ?? 'sample'
   let stride: number
   try {
     let total: number
     try {
-      storedBlocks = storedLayout(table)
+      storedMeta = storedLayout(table)
       total = estimatedBlocks(table, opts.source) * groups.length
       stride = roundTripStride(roundTrip, estimatedRawBytes(table, opts.source))
     } finally {
@@ -450,7 +450,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       again.close()
     }
   }
-  const stored = storedBaseline(storedShape(storedBlocks, tally!), decoded)
+  const stored = storedBaseline(storedShape(storedMeta, tally!), decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
   if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0, sampleBytes: 0 })

@@ -17,7 +17,7 @@ import { type BlockCompressionCounts, type BlockEntryStats, CountingSink, noBloc
 import type { AheadBatch } from '../table/writer-options.js'
 import { SeparatorLog } from '../format/index-block.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
-import { threadCpuMs } from '../codec/kernel.js'
+import { spareCores, threadCpuMs } from '../codec/kernel.js'
 import type { RecompressConfig, TableShape } from './config.js'
 import { prng } from '../util/prng.js'
 import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
@@ -484,6 +484,9 @@ function evaluateWith(
   // lent core takes it) before the taken one is written: both threads busy. True when handed over.
   const cycle = (st: ConfigState, next?: { blocks: FedBlock[]; raws: Uint8Array[] }): boolean => {
     const o = out.get(st)
+    // Nothing out and no core spare (lanes all busy): no clock read, nothing to try. With a batch
+    // out, its helper may hold the core until it is collected: the hand-over is tried after that.
+    if (!o && !(next && spareCores() > 0)) return false
     const w0 = performance.now()
     const t0 = threadCpuMs()
     const ahead = o ? st.writer.collectAhead() : null

@@ -33,11 +33,7 @@ export class AheadBlocks {
   /** Compress `raws` in one batch (`reuse`: BlockCompressor.compressMany's); null when none is tried. */
   compress(c: BlockCompressor, raws: readonly Uint8Array[], reuse = false): AheadBatch | null {
     const tried = this.tried(raws)
-    if (tried.length === 0) return null
-    const before = c.compressNs
-    const helperBefore = c.helperNs
-    const payloads = c.compressMany(tried, reuse)
-    return this.keep(tried, payloads, c.compressNs - before, c.helperNs - helperBefore)
+    return tried.length === 0 ? null : this.keepTimed(c, tried, () => c.compressMany(tried, reuse))
   }
 
   /** Hand `raws` to a lent core (BlockCompressor.submitMany): true when taken, collect() then keeping them. */
@@ -53,9 +49,14 @@ export class AheadBlocks {
     const tried = this.submitted
     if (!tried) throw new Error('TableWriter.collectAhead() without a batch submitted')
     this.submitted = null
+    return this.keepTimed(c, tried, () => c.collectMany(reuse))
+  }
+
+  /** Keep the payloads `call` makes of `tried`, with the compression CPU (and the helper's share) it added to `c`. */
+  private keepTimed(c: BlockCompressor, tried: readonly Uint8Array[], call: () => Uint8Array[]): AheadBatch {
     const before = c.compressNs
     const helperBefore = c.helperNs
-    const payloads = c.collectMany(reuse)
+    const payloads = call()
     return this.keep(tried, payloads, c.compressNs - before, c.helperNs - helperBefore)
   }
 

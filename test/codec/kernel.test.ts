@@ -32,6 +32,23 @@ const settings = [
   { name: 'zstd 9', type: CompressionType.ZSTD, level: 9, checksum: false },
 ]
 
+const ZSTD_3 = { compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }
+
+/**
+ * A compressor whose kernel codec is made with splitKernelCompression on (`minBatchMs`: the split's
+ * threshold; null: the switch off), made at its first use, here: it may use a lent core.
+ */
+function compressorWithHelper(options: ConstructorParameters<typeof BlockCompressor>[0], dict?: Uint8Array, minBatchMs: number | null = 2): BlockCompressor {
+  if (minBatchMs !== null) splitKernelCompression(true, minBatchMs)
+  try {
+    const c = new BlockCompressor(options, 5, dict)
+    c.compressMany(blocks.slice(0, 1))
+    return c
+  } finally {
+    splitKernelCompression(false)
+  }
+}
+
 /** The JavaScript path's payloads (the kernel switched off for the compressor). */
 function javascriptPayloads(type: number, level: number | null, checksum: boolean, dict: Uint8Array | undefined, raws: Uint8Array[]): Uint8Array[] {
   process.env.SSTKIT_NO_CODEC_KERNEL = '1'
@@ -82,15 +99,7 @@ describe('codec kernel', () => {
       it(`${s.name}${dict ? ' with a dictionary' : ''}, split over a helper thread: the same payloads`, () => {
         const one = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
         // Every batch split, however short (the default splits only batches of 2 ms or more).
-        splitKernelCompression(true, 0)
-        let two: BlockCompressor
-        try {
-          two = new BlockCompressor({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, 5, dict)
-          // The codec is made at first use: with the switch on, it gets its helper.
-          two.compressMany(blocks.slice(0, 1))
-        } finally {
-          splitKernelCompression(false)
-        }
+        const two = compressorWithHelper({ compressionType: s.type, level: s.level, zstdChecksum: s.checksum }, dict, 0)
         // Batches of 1 (on the calling thread), 2, 7 and the rest, as evaluate's batches come.
         const handed = handedBatches()
         for (const [from, to] of [
@@ -114,16 +123,9 @@ describe('codec kernel', () => {
     }
 
   it('splits only over a lent core, and gives it back after each batch', () => {
-    splitKernelCompression(true, 0)
-    let c: BlockCompressor
-    try {
-      c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
-      c.compressMany(blocks.slice(0, 1))
-    } finally {
-      splitKernelCompression(false)
-    }
+    const c = compressorWithHelper(ZSTD_3, undefined, 0)
     lendCores(-1)
-    const expected = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5).compressMany(blocks)
+    const expected = new BlockCompressor(ZSTD_3, 5).compressMany(blocks)
     // No core lent: one thread.
     expect(lendCores(0)).toBe(0)
     const handed = handedBatches()
@@ -144,18 +146,8 @@ describe('codec kernel', () => {
   })
 
   it('split only after a batch of at least the given CPU: short batches stay on the calling thread', () => {
-    const make = (minBatchMs: number) => {
-      splitKernelCompression(true, minBatchMs)
-      try {
-        const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
-        c.compressMany(blocks.slice(0, 1))
-        return c
-      } finally {
-        splitKernelCompression(false)
-      }
-    }
-    const never = make(1e6) // a batch of 1,000 s
-    const always = make(0)
+    const never = compressorWithHelper(ZSTD_3, undefined, 1e6) // a batch of 1,000 s
+    const always = compressorWithHelper(ZSTD_3, undefined, 0)
     const handed = handedBatches()
     for (let i = 0; i < 3; i++) never.compressMany(blocks)
     expect(handedBatches()).toBe(handed)
@@ -171,14 +163,7 @@ describe('codec kernel', () => {
       it(`${s.name}${dict ? ' with a dictionary' : ''}, submitted to a lent core and collected: the same payloads, the core back`, () => {
         const options = { compressionType: s.type, level: s.level, zstdChecksum: s.checksum }
         const one = new BlockCompressor(options, 5, dict)
-        splitKernelCompression(true)
-        let two: BlockCompressor
-        try {
-          two = new BlockCompressor(options, 5, dict)
-          two.compressMany(blocks.slice(0, 1))
-        } finally {
-          splitKernelCompression(false)
-        }
+        const two = compressorWithHelper(options, dict)
         // Batches of 1, 2, 7 and the rest, and the rest again: the helper's buffers reused and grown.
         for (const [from, to] of [
           [0, 1],
@@ -215,20 +200,10 @@ describe('codec kernel', () => {
 
   it('submits only over a spare lent core, with the switch on, one batch at a time', () => {
     const raws = blocks.slice(0, 6)
-    const make = (on: boolean) => {
-      splitKernelCompression(on)
-      try {
-        const c = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
-        c.compressMany(blocks.slice(0, 1))
-        return c
-      } finally {
-        splitKernelCompression(false)
-      }
-    }
-    const off = make(false)
+    const off = compressorWithHelper(ZSTD_3, undefined, null)
     expect(off.submitMany(raws)).toBe(false)
-    const on = make(true)
-    const other = make(true)
+    const on = compressorWithHelper(ZSTD_3)
+    const other = compressorWithHelper(ZSTD_3)
     expect(lendCores(-1)).toBe(0)
     expect(on.submitMany(raws)).toBe(false)
     expect(lendCores(1)).toBe(1)

@@ -199,8 +199,8 @@ describe('recompress engine', () => {
       const batches = handedBatches() - handed
       const one = await recompressFile(file, base({ matrix, jobs: 1 }))
       expect(handedBatches() - handed).toBe(batches)
-      // Every 128 KiB batch but the warm-up's (a block: compressed on the spot).
-      expect(batches, `checksums ${checksums}`).toBeGreaterThan(10)
+      // Each 128 KiB batch (a few KiB more with its last block), once the one before is collected: the core is spare again then.
+      expect(batches, `checksums ${checksums}`).toBeGreaterThanOrEqual(Math.floor(two.stored.uncompressedBytes / (144 << 10)))
       // Blocks written out of order would change the index (its separators and handles).
       const sizes = (r: typeof one) =>
         r.results.map((x) => [x.checksum, x.dataBytes, x.indexBytes, x.fileBytes, x.blocks, x.blocksCompressed, x.blocksRejected, x.roundTripBlocks])
