@@ -3,14 +3,15 @@
  * auto-skip regimes 1 (incompressible), 2 (compressible) and 4 (high-payoff
  * mix), and the storage bound on a marginal mix (regime 3).
  */
-import { mkdtempSync, mkdirSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { SST_DUMP, sstkit, toolPresent } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-autoskip-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function regime(name: string, fraction: number, ratio: number) {
   const file = join(dir, `${name}.sst`)

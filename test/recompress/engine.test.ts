@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -141,7 +141,7 @@ describe('recompress engine', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sstkit-dict-'))
     const file = join(dir, 'ext.dict')
     writeFileSync(file, Buffer.from('{"id":0,"name":"margaret dijkstra","email":"@example.com","city":"lima"}'.repeat(40)))
-    const r = await recompressFile(SAMPLE, base({ dictFile: file }))
+    const r = await recompressFile(SAMPLE, base({ dictFile: file })).finally(() => rmSync(dir, { recursive: true, force: true }))
     const ext = r.results.find((x) => x.dict === 'file')!
     expect(ext.dictBytes).toBeGreaterThan(0)
     expect(ext.dataBytes).toBeLessThan(r.results.find((x) => x.dict === 'none')!.dataBytes)

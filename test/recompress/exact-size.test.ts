@@ -2,13 +2,14 @@
  * recompress reports the exact size of the file rewrite writes with the same
  * settings: both drive the same table writer.
  */
-import { mkdtempSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { sstkit } from '../helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sstkit-exact-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('recompress sizes equal rewrite sizes', () => {
   const cases: { name: string; recompress: string[]; rewrite: string[] }[] = [
