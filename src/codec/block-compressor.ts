@@ -15,7 +15,7 @@
  * native call, timed there as RocksDB pays it (no per-call overhead); else the
  * JavaScript codecs are timed with the thread's CPU clock around each call.
  */
-import { equalBytes, varintLength } from '../format/coding.js'
+import { equalBytes, varintLength, writeVarint } from '../format/coding.js'
 import { CompressionType } from '../format/compression-type.js'
 import { compressBlock, decompressBlock } from './compression.js'
 import { KernelCodec, threadCpuMs } from './kernel.js'
@@ -48,15 +48,6 @@ export function attemptsCompression(rawLength: number, maxCompressedBytesPerKb: 
 export function keepsCompressed(framedLength: number, rawLength: number, maxCompressedBytesPerKb: number, rule: AcceptanceRule = 'bytes-per-kb'): boolean {
   if (rule === 'good-ratio') return framedLength < rawLength - Math.floor(rawLength / 8)
   return framedLength <= bytesPerKbBudget(rawLength, maxCompressedBytesPerKb)
-}
-
-function writeVarint(buffer: Uint8Array, n: number): void {
-  let i = 0
-  while (n >= 0x80) {
-    buffer[i++] = (n & 0x7f) | 0x80
-    n = Math.floor(n / 128)
-  }
-  buffer[i] = n
 }
 
 export class BlockCompressor {
@@ -201,6 +192,22 @@ export class BlockCompressor {
     return -1
   }
 
+  /**
+   * For zstd with the content checksum, where the kernel does the setting: what decoding `raws`
+   * from this setting's frames costs beyond decoding the same setting's frames without the
+   * checksum (withChecksumFrom: the same frames, flagged, the checksum appended), timed into
+   * decompressNs: the hashing of their content zstd checks. False where it cannot say (round-trip them).
+   */
+  contentChecksumsMany(raws: readonly Uint8Array[]): boolean {
+    if (this.compressionType !== CompressionType.ZSTD || !this.zstdChecksum) return false
+    const k = this.kernelCodec()
+    if (!k) return false
+    const before = k.decompressNs
+    k.contentChecksums(raws)
+    this.decompressNs += k.decompressNs - before
+    return true
+  }
+
   /** Free the kernel's native codec (a compressor no longer used; also freed when collected). */
   close(): void {
     this.closeKernel()
@@ -224,7 +231,7 @@ export class BlockCompressor {
       // RocksDB's framing: varint32 uncompressed size, then the zstd frame.
       const prefix = varintLength(raw.length)
       const { buffer, length } = this.zstd.compress(raw, prefix)
-      writeVarint(buffer, raw.length)
+      writeVarint(buffer, 0, raw.length)
       return buffer.subarray(0, length)
     }
     return compressBlock(this.compressionType, raw, {

@@ -64,6 +64,7 @@ interface Library {
   collect: (codec: unknown, dst: Uint8Array, cap: number, outLens: Uint32Array, cpuNs: Float64Array) => number
   roundTrip: RoundTripCall
   threadCpuNs: () => number
+  contentChecksums: (raw: Uint8Array, lens: Uint32Array, n: number, cpuNs: Float64Array) => number
   zstdVersion: () => number
 }
 
@@ -98,6 +99,9 @@ function load(): Library | null {
       checksumFrames: lib.func(
         'int sstkit_checksum_frames(const uint8_t *src, const uint32_t *lens, const uint8_t *raw, const uint32_t *rawLens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as ChecksumCall,
+      contentChecksums: lib.func(
+        'int sstkit_content_checksums(const uint8_t *raw, const uint32_t *lens, uint32_t n, double *cpuNs)',
+      ) as Library['contentChecksums'],
       zstdVersion: lib.func('uint32_t sstkit_codec_zstd_version(void)') as () => number,
     }
   } catch {
@@ -206,7 +210,32 @@ const scratch = {
   sizes: new Uint32Array(64),
   input: new Uint8Array(0),
   raws: new Uint8Array(0),
+  blocks: new Uint8Array(0),
   output: new Uint8Array(0),
+}
+
+/**
+ * The blocks last laid end to end in scratch.blocks (gatherBlocks): recompress hands each batch to
+ * every setting of a pass in turn, and each setting's compress (and its checksum twin's hashing)
+ * gathers the same blocks, so they are copied once a batch rather than once a setting. Blocks are
+ * never written once handed to a codec, so the same arrays hold the same bytes.
+ */
+let gathered: readonly Uint8Array[] = []
+
+/** `blocks` laid end to end in scratch.blocks, unless they are the arrays already there. */
+function gatherBlocks(blocks: readonly Uint8Array[]): Uint8Array {
+  if (blocks.length === gathered.length && blocks.every((b, i) => b === gathered[i])) return scratch.blocks
+  let total = 0
+  for (const b of blocks) total += b.length
+  if (scratch.blocks.length < total) scratch.blocks = new Uint8Array(Math.max(total, scratch.blocks.length * 2))
+  const buf = scratch.blocks
+  let at = 0
+  for (const b of blocks) {
+    buf.set(b, at)
+    at += b.length
+  }
+  gathered = blocks.slice()
+  return buf
 }
 
 export class KernelCodec {
@@ -289,7 +318,7 @@ export class KernelCodec {
     if (!this.codec) throw new Error('KernelCodec used after close()')
     const n = blocks.length
     if (n === 0) return []
-    const src = this.gather(blocks, 'input')
+    const src = gatherBlocks(blocks)
     const lens = this.lengths(blocks, 'lens')
     // Into a reused buffer, then copied out: a fresh one's pages would be faulted in inside the timed call.
     const output = scratchOutput(payloadsBound(blocks))
@@ -320,7 +349,7 @@ export class KernelCodec {
     const n = blocks.length
     // No core lent (recompress's lanes all busy): not worth gathering the blocks for.
     if (n === 0 || this.submitted > 0 || !this.helped || this.lib.spareCores() <= 0) return false
-    if (this.lib.submit(this.codec, this.gather(blocks, 'input'), this.lengths(blocks, 'lens'), n) !== 1) return false
+    if (this.lib.submit(this.codec, gatherBlocks(blocks), this.lengths(blocks, 'lens'), n) !== 1) return false
     this.submitted = n
     this.submittedCap = payloadsBound(blocks)
     return true
@@ -349,7 +378,7 @@ export class KernelCodec {
     if (n === 0) return []
     const src = this.gather(plain, 'input')
     const lens = this.lengths(plain, 'lens')
-    const raw = this.gather(blocks, 'raws')
+    const raw = gatherBlocks(blocks)
     const sizes = this.lengths(blocks, 'sizes')
     let cap = 0
     for (const p of plain) cap += p.length + 4
@@ -380,6 +409,18 @@ export class KernelCodec {
     const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, output, output.length, raw, this.ns)
     this.decompressNs += this.ns[0]
     return r === 0 ? -1 : Math.abs(r) - 1
+  }
+
+  /**
+   * What decoding `blocks` from frames with zstd's content checksum costs beyond decoding the same
+   * frames without it (their payloads differ only by the checksum: withChecksum): hashing each
+   * block's content, timed into decompressNs.
+   */
+  contentChecksums(blocks: readonly Uint8Array[]): void {
+    const n = blocks.length
+    if (n === 0) return
+    this.lib.contentChecksums(this.gather(blocks, 'raws'), this.lengths(blocks, 'sizes'), n, this.ns)
+    this.decompressNs += this.ns[0]
   }
 
   /** Free the native codec (also done when collected). */

@@ -5,7 +5,7 @@
  *
  * `size` is the stored payload length, excluding the 5-byte block trailer.
  */
-import { type Cursor, encodeVarint } from './coding.js'
+import { type Cursor, varintLength, writeVarint } from './coding.js'
 
 /** Longest encoded handle: two varint64s. */
 export const MAX_BLOCK_HANDLE_BYTES = 20
@@ -26,11 +26,8 @@ export function decodeBlockHandle(c: Cursor): BlockHandle {
 }
 
 export function encodeBlockHandle(h: BlockHandle): Uint8Array {
-  const offset = encodeVarint(h.offset)
-  const size = encodeVarint(h.size)
-  const out = new Uint8Array(offset.length + size.length)
-  out.set(offset)
-  out.set(size, offset.length)
+  const out = new Uint8Array(varintLength(h.offset) + varintLength(h.size))
+  writeVarint(out, writeVarint(out, 0, h.offset), h.size)
   return out
 }
 

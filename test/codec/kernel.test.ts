@@ -239,6 +239,33 @@ describe('codec kernel', () => {
         expect(plain.withChecksumFrom(plain.compressMany(raws), raws)).toBeNull()
       })
 
+  it('compresses a batch gathered once for several settings, and a new batch of as many blocks as its own', () => {
+    // recompress hands one batch to every setting in turn: the kernel lays its blocks end to end once.
+    const zstd = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 1, zstdChecksum: false }, 5)
+    const lz4 = new BlockCompressor({ compressionType: CompressionType.LZ4, level: null, zstdChecksum: false }, 5)
+    const a = blocks.slice(0, 6)
+    // As many blocks in other arrays (copies of other blocks), then copies of `a`.
+    const b = blocks.slice(6, 12).map((x) => x.slice())
+    const c = a.map((x) => x.slice())
+    const expect6 = (got: Uint8Array[], raws: Uint8Array[], type: number, level: number | null) => {
+      const want = javascriptPayloads(type, level, false, undefined, raws)
+      for (let i = 0; i < raws.length; i++) expect(Buffer.from(got[i]).equals(Buffer.from(want[i])), `block ${i}`).toBe(true)
+    }
+    for (const [raws, copyOf] of [
+      [a, a],
+      [b, blocks.slice(6, 12)],
+      [c, a],
+    ] as const) {
+      expect6(zstd.compressMany(raws), copyOf, CompressionType.ZSTD, 1)
+      expect6(lz4.compressMany(raws), copyOf, CompressionType.LZ4, null)
+    }
+    // A new array of the same blocks with one replaced is gathered again.
+    const d = [...c.slice(0, 5), blocks[20]]
+    expect6(zstd.compressMany(d), [...a.slice(0, 5), blocks[20]], CompressionType.ZSTD, 1)
+    zstd.close()
+    lz4.close()
+  })
+
   it('with reuse, gives the same payloads in two arrays taken in turn, each valid until the call after next', () => {
     const plain = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: false }, 5)
     const summed = new BlockCompressor({ compressionType: CompressionType.ZSTD, level: 3, zstdChecksum: true }, 5)

@@ -6,6 +6,13 @@ describe('varints', () => {
   it.each([0, 1, 127, 128, 300, 2 ** 32 - 1, 2 ** 53 - 1])('round-trips %d', (n) => {
     expect(new Cursor(encodeVarint(n)).varint64()).toBe(n)
   })
+  it.each([0, 1, 127, 128, 16_383, 16_384, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 35 + 129, 2 ** 53 - 1])('encodes %d as a number as it does as a bigint', (n) => {
+    expect(encodeVarint(n)).toEqual(encodeVarint(BigInt(n)))
+  })
+  it('refuses a negative value, number or bigint', () => {
+    expect(() => encodeVarint(-1)).toThrow(RangeError)
+    expect(() => encodeVarint(-1n)).toThrow(RangeError)
+  })
   it('decodes 64-bit values exactly as bigint', () => {
     const v = (1n << 63n) + 5n
     expect(new Cursor(encodeVarint(v)).varint64Big()).toBe(v)

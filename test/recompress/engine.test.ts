@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { openTable, recompressFile, type RecompressOptions } from '../../src/index.js'
 import { CompressionType, compressionTypeName } from '../../src/codec/compression.js'
+import { BlockCompressor } from '../../src/codec/block-compressor.js'
 import { handedBatches, lendCores, spareCores } from '../../src/codec/kernel.js'
 import { ZSTD_DICT_MAGIC } from '../../src/codec/zdict.js'
 import { collectSamples, trainedDictionary } from '../../src/recompress/dictionary.js'
@@ -209,6 +210,38 @@ describe('recompress engine', () => {
     }
     expect(lendCores(0)).toBe(0)
     expect(spareCores()).toBe(0)
+  })
+
+  it('a zstd setting with the checksum round-trips through the same setting without it: its frames decoded once, the content hashed', async () => {
+    // ~2 MB of blocks, every one round-tripped: batches of 128 KiB, the last written at the end.
+    const file = join(ROOT, 'test/fixtures/db-medium/000019.sst')
+    const matrix = { types: [CompressionType.ZSTD], levels: [3], dicts: ['none' as const, 'raw' as const], checksums: [false, true] }
+    const roundTrip = vi.spyOn(BlockCompressor.prototype, 'roundTripMany')
+    const hash = vi.spyOn(BlockCompressor.prototype, 'contentChecksumsMany')
+    const blocksBy = (spy: typeof roundTrip | typeof hash, checksum: boolean) =>
+      spy.mock.calls.reduce((n, call, i) => n + ((spy.mock.contexts[i] as BlockCompressor).zstdChecksum === checksum ? call.at(-1)!.length : 0), 0)
+    let r: Awaited<ReturnType<typeof recompressFile>>
+    const counted = { decoded: [0, 0], hashed: 0 }
+    try {
+      r = await recompressFile(file, base({ matrix }))
+      counted.decoded = [blocksBy(roundTrip, false), blocksBy(roundTrip, true)]
+      counted.hashed = blocksBy(hash, true)
+    } finally {
+      roundTrip.mockRestore()
+      hash.mockRestore()
+    }
+    const rows = (checksum: boolean) => r.results.filter((x) => x.checksum === checksum)
+    const roundTripped = rows(false).reduce((n, x) => n + x.roundTripBlocks, 0)
+    expect(roundTripped).toBeGreaterThan(500)
+    // The plain rows decode every block; the checksum rows hash them, but for the last block (written at the end, on its own).
+    expect(counted.decoded).toEqual([roundTripped, 2])
+    expect(counted.hashed).toBe(roundTripped - 2)
+    for (const on of rows(true)) {
+      const off = rows(false).find((x) => x.dict === on.dict)!
+      expect(on.roundTripBlocks).toBe(off.roundTripBlocks)
+      expect(on.decompressMs).toBeGreaterThan(off.decompressMs)
+      expect(on.dataBytes).toBe(off.dataBytes + 4 * off.blocksCompressed)
+    }
   })
 
   it('reads a format_version 7 file with a dictionary and a zstd checksum', async () => {
