@@ -336,6 +336,24 @@ function resultOf(
   }
 }
 
+/**
+ * The stored data blocks as a task's pass read and tallied them; else (no task could time them) as
+ * a pass of their own reads them, its skipped blocks into `skipped`. A pass that met an unreadable
+ * block leaves the tally to a walk over every block's trailer (counted as sst_dump counts them,
+ * unreadable ones too).
+ */
+function storedReads(file: string, outputs: TaskResult[], samplePercent: number, skipped: SkippedBlock[]): { decoded: ReadStats; tally: StoredTally } {
+  const fromTask = outputs.find((o) => o.stored)?.stored
+  if (fromTask) return { decoded: fromTask, tally: fromTask }
+  const again = openTable(file)
+  try {
+    const decoded = decodeStored(again, samplePercent, skipped)
+    return { decoded, tally: skipped.length === 0 ? decoded : storedTally(again, samplePercent) }
+  } finally {
+    again.close()
+  }
+}
+
 /** Uncompressed bytes a task's pass feeds, about: the entries' raw bytes (the data size without them), times the source's sample. */
 function estimatedRawBytes(table: Table, source: SourceOptions): number {
   const known = table.properties.known
@@ -437,20 +455,8 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   // The decoding's own pass, only when no task could time it (no configuration, sampling a re-cut, an ingested
   // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
   const skipped: SkippedBlock[] = []
-  let decoded = outputs.find((o) => o.stored)?.stored
-  // The pass that decoded the stored blocks tallied them as stored, unless it met an unreadable one:
-  // then every block's trailer is read (counted as sst_dump counts them, unreadable ones too).
-  let tally: StoredTally | undefined = decoded
-  if (!decoded) {
-    const again = openTable(file)
-    try {
-      decoded = decodeStored(again, opts.source.samplePercent, skipped)
-      tally = skipped.length === 0 ? decoded : storedTally(again, opts.source.samplePercent)
-    } finally {
-      again.close()
-    }
-  }
-  const stored = storedBaseline(storedShape(storedMeta, tally!), decoded)
+  const { decoded, tally } = storedReads(file, outputs, opts.source.samplePercent, skipped)
+  const stored = storedBaseline(storedShape(storedMeta, tally), decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
   if (fileDict) for (const c of configs) if (c.dict === 'file') dictionaries.set(c.id, { bytes: fileDict, ms: 0, sampleBytes: 0 })

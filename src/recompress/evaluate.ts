@@ -24,12 +24,11 @@ import { collectGarbage, collectYoungGarbage, reapplyGrowthFactor, trimMallocAre
 import { type AutoSkipStrategy, deciderSeed, RateDecider, RatioDecider } from '../codec/auto-skip.js'
 import { emptyReadStats, type Feed, feedBlocks, type ReadStats, type SkippedBlock, type SourceOptions } from './source.js'
 import { type BuiltDictionary, buildDictionaries, buildsFromSamples } from './dictionary.js'
-import { SstkitError, type SstkitErrorOptions, transferable } from '../errors.js'
 import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from './feed.js'
-import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
-import { emptyReadSums, type ReadSums, walkEntries } from './read-back.js'
+import { addCompressed, emptyRoundTrip, inRoundTrip } from './round-trip.js'
+import { emptyReadSums } from './read-back.js'
 import { nativeRecutApplies } from './recut-native.js'
-import { blockChecksumOfPayload } from '../codec/checksum.js'
+import { type BatchRoundTrip, emptyPending, roundTripPending, type RoundTripMeasurement, type RoundTripState } from './pending-round-trip.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -85,7 +84,7 @@ export interface EvaluateTask {
   collectAfterBytes?: number
 }
 
-export interface ConfigMeasurement extends BlockCompressionCounts {
+export interface ConfigMeasurement extends BlockCompressionCounts, RoundTripMeasurement {
   id: number
   /** null: compression attempted on every block; else the auto-skip strategy applied. */
   strategy: AutoSkipStrategy | null
@@ -100,9 +99,8 @@ export interface ConfigMeasurement extends BlockCompressionCounts {
   dictBytes: number
   /** The whole file the writer produced. */
   fileBytes: number
-  /** Compression time per repeat, ms; decompression time of the round-tripped blocks per repeat, ms. */
+  /** Compression time per repeat, ms (decompression's: RoundTripMeasurement). */
   compressMs: number[]
-  decompressMs: number[]
   /**
    * Thread CPU of the whole table write, ms (first pass): the writer's every call (data blocks
    * compressed and placed, index built and compressed, meta blocks, footer); a zstd checksum twin,
@@ -111,21 +109,9 @@ export interface ConfigMeasurement extends BlockCompressionCounts {
   writeMs: number
   /** Wall-clock time of the same calls, ms (performance.now at the places writeMs is read): the rest is time the thread waited. */
   writeWallMs: number
-  /** The compressed blocks and the round-tripped ones' sums, for the estimate (round-trip.ts). */
-  roundTrip: RoundTripSums
-  /** Reading the round trip's blocks back (checksum, decompression, every entry), for readCpuMs (round-trip.ts). */
-  read: ReadSums
-  /** With recordRoundTrips: per round-tripped block, its data block index, uncompressed bytes and mean ms. */
-  roundTripRecords?: { index: number[]; bytes: number[]; ms: number[] }
 }
 
-export class RoundTripError extends SstkitError {
-  override name = 'RoundTripError'
-  constructor(message: string, options?: SstkitErrorOptions) {
-    super('internal', message, options)
-  }
-}
-transferable(RoundTripError)
+export { RoundTripError } from './pending-round-trip.js'
 
 /** A compressor with the config's settings: its own contexts, so timing one config never reloads another's dictionary. */
 function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: Uint8Array | undefined): BlockCompressor {
@@ -136,137 +122,15 @@ function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: U
   )
 }
 
-interface ConfigState {
+interface ConfigState extends RoundTripState {
   config: RecompressConfig
+  m: ConfigMeasurement
   writer: TableWriter
   formatVersion: number
-  m: ConfigMeasurement
   decider?: RateDecider | RatioDecider
-  /** The round trip's own compressor (null: none), and the blocks waiting for it (one batch's). */
-  roundTrip: BlockCompressor | null
-  pending: PendingRoundTrip
-  /** What reading the blocks back needs: the table's block checksum type, and the restart interval of separated blocks. */
-  checksumType: number
-  restartInterval: number
   /** With repeats: the batch's blocks whose compression was tried, compressed again for the extra repeats. */
   attempted: Uint8Array[]
   warm?: boolean
-}
-
-interface PendingRoundTrip {
-  payloads: Uint8Array[]
-  raws: Uint8Array[]
-  index: number[]
-  /** Blocks at the round trip's positions stored raw (rejected, skipped, or no compression): read back, not decompressed. */
-  plain: Uint8Array[]
-}
-
-function emptyPending(): PendingRoundTrip {
-  return { payloads: [], raws: [], index: [], plain: [] }
-}
-
-/**
- * Decompress the blocks a configuration compressed since the last call and compare them with
- * their originals, `repeat` times: in one timed call per repeat where the codec kernel does the
- * setting (docs/cpu.md). A batch is one timed unit of the estimate (round-trip.ts). Then the rest
- * of reading those blocks and the raw ones back: their checksums and a walk over their entries.
- */
-function roundTripPending(st: ConfigState, repeat: number, plainTwin?: BatchRoundTrip): BatchRoundTrip | undefined {
-  const { payloads, raws, index, plain } = st.pending
-  if (payloads.length === 0 && plain.length === 0) return undefined
-  st.pending = emptyPending()
-  const m = st.m
-  const rt = st.roundTrip
-  let decompressMs = 0
-  // The wall clock of the same calls (the decompressions and their comparisons), for readWallMs.
-  let wallTotal = 0
-  let done: BatchRoundTrip | undefined
-  if (rt && payloads.length > 0) {
-    done = { raws, ms: new Array(repeat).fill(0), wallMs: 0 }
-    if (plainTwin && sameArrays(plainTwin.raws, raws) && derivedRoundTrip(rt, plainTwin, done, repeat)) {
-      // A checksum twin's frames are its plain twin's with the checksum: decoded and compared there.
-    } else {
-      if (!st.warm && !rt.batched) {
-        // The first call allocates the decompression context: keep it out of the timing.
-        rt.decompress(payloads[0], raws[0].length)
-      }
-      st.warm = true
-      for (let r = 0; r < repeat; r++) {
-        const before = rt.decompressNs
-        const w0 = performance.now()
-        const bad = rt.roundTripMany(payloads, raws)
-        done.wallMs += performance.now() - w0
-        if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
-        done.ms[r] = (rt.decompressNs - before) / 1e6
-      }
-    }
-    wallTotal = done.wallMs
-    let total = 0
-    for (let r = 0; r < repeat; r++) {
-      m.decompressMs[r] += done.ms[r]
-      total += done.ms[r]
-    }
-    decompressMs = total / repeat
-    let bytes = 0
-    for (const raw of raws) bytes += raw.length
-    addTimed(m.roundTrip, bytes, decompressMs, raws.length)
-    const records = m.roundTripRecords
-    if (records)
-      for (let i = 0; i < raws.length; i++) {
-        records.index.push(index[i])
-        records.bytes.push(raws[i].length)
-        // A block's share of its batch's time, by its bytes.
-        records.ms.push(bytes > 0 ? (decompressMs * raws[i].length) / bytes : 0)
-      }
-  }
-  // The rest of a reader's work, on this thread: each block's checksum as stored (payload and type
-  // byte) and every entry walked; the decompressed blocks are their originals (compared above).
-  const w0 = performance.now()
-  const t0 = threadCpuMs()
-  for (const p of payloads) blockChecksumOfPayload(st.checksumType, p, st.config.type)
-  for (const p of plain) blockChecksumOfPayload(st.checksumType, p, CompressionType.None)
-  let bytes = 0
-  for (const raw of raws) {
-    walkEntries(raw, st.restartInterval)
-    bytes += raw.length
-  }
-  for (const raw of plain) {
-    walkEntries(raw, st.restartInterval)
-    bytes += raw.length
-  }
-  m.read.cpuMs += decompressMs + threadCpuMs() - t0
-  m.read.wallMs += wallTotal / repeat + performance.now() - w0
-  m.read.timedBytes += bytes
-  return done
-}
-
-/** One batch's round trip of a setting: the blocks decoded, the CPU of each repeat and the wall time of all, ms. */
-interface BatchRoundTrip {
-  raws: readonly Uint8Array[]
-  ms: number[]
-  wallMs: number
-}
-
-/**
- * A checksum twin's round trip from its plain twin's of the same blocks (`plain`): zstd decodes
- * the same frames, then hashes the content to check the checksum (BlockCompressor
- * contentChecksumsMany, timed here once and added to each repeat). Decoding them again was a
- * round trip more per setting with the checksum for no new fact: the frames are the plain twin's,
- * byte for byte, and it compared what they decode to. False where the hashing is not timed natively.
- */
-function derivedRoundTrip(rt: BlockCompressor, plain: BatchRoundTrip, done: BatchRoundTrip, repeat: number): boolean {
-  const before = rt.decompressNs
-  const w0 = performance.now()
-  if (!rt.contentChecksumsMany(done.raws)) return false
-  const wallMs = performance.now() - w0
-  const hashMs = (rt.decompressNs - before) / 1e6
-  for (let r = 0; r < repeat; r++) done.ms[r] = plain.ms[r] + hashMs
-  done.wallMs = plain.wallMs + wallMs * repeat
-  return true
-}
-
-function sameArrays(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i])
 }
 
 /**
