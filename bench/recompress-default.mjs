@@ -56,7 +56,12 @@ for (let i = 0; i < rounds; i++)
     results[k].push(r)
     process.stderr.write(`round ${i + 1} ${b.name}: ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} s CPU, ${r.rssMB.toFixed(0)} MB peak\n`)
   }
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
+// The middle value; of an even count, the mean of the middle two (two rounds: their mean, not the larger).
+const median = (a) => {
+  const b = [...a].sort((x, y) => x - y)
+  const m = Math.floor(b.length / 2)
+  return b.length % 2 ? b[m] : (b[m - 1] + b[m]) / 2
+}
 console.log(`recompress default matrix on ${file} (${results[0][0].settings} settings), ${rounds} interleaved round(s), medians:`)
 for (const [k, b] of builds.entries()) {
   const rs = results[k]
@@ -69,7 +74,9 @@ if (compare) {
   const a = results[0][0].sizes
   const b = results[1][0].sizes
   const differ = [...a].filter(([key, v]) => b.get(key) !== v).map(([key]) => key)
+  // Each round's ratio too: the two builds of a round ran back to back, on the machine as it was then.
+  const byRound = results[0].map((r, i) => (r.wall / results[1][i].wall).toFixed(3)).join(', ')
   console.log(
-    `  wall this / compare: ${wall.toFixed(2)}x; sizes ${differ.length === 0 && a.size === b.size ? 'identical for every setting' : `differ: ${differ.join(', ')}`}`,
+    `  wall this / compare: ${wall.toFixed(3)}x (round by round: ${byRound}); sizes ${differ.length === 0 && a.size === b.size ? 'identical for every setting' : `differ: ${differ.join(', ')}`}`,
   )
 }
