@@ -16,17 +16,14 @@ import { assertFreshBuild, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB, parseManifestDump } from '../db/ldb.js'
 import { Rocks, rocksdbJs, type Entry } from '../rewrite/rocksdb-js.js'
 import { v11WithTableOption } from '../rewrite/v11-options.js'
+import { copyDir } from '../rewrite/scratch.js'
 
 assertFreshBuild()
 const work = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-db-slow-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 let n = 0
 /** A copy to open: RocksDB and ldb write into a database they open (a new MANIFEST, the WAL flushed). */
-function copy(dir: string): string {
-  const c = join(work, `copy${n++}`)
-  cpSync(dir, c, { recursive: true })
-  return c
-}
+const copy = (dir: string) => copyDir(work, dir)
 
 /** Every entry of a column family as ldb 7.8.3 reads it (WAL replayed), in the binding's form. */
 function ldbEntries(dir: string, cf: string): Entry[] {

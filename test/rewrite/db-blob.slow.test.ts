@@ -10,7 +10,7 @@
  * RocksDB 11.8.1 reads the same entries.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -25,17 +25,14 @@ import { CompressionType } from '../../src/format/compression-type.js'
 import { assertFreshBuild, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB, parseManifestDump } from '../db/ldb.js'
 import { Rocks, rocksdbJs } from './rocksdb-js.js'
+import { copyDir } from './scratch.js'
 
 assertFreshBuild()
 const work = mkdtempSync(join(tmpdir(), 'sstkit-rewrite-db-blob-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 let n = 0
 
-function copy(dir: string): string {
-  const c = join(work, `copy${n++}`)
-  cpSync(dir, c, { recursive: true })
-  return c
-}
+const copy = (dir: string) => copyDir(work, dir)
 
 function ldbScan(dir: string, cf: string): string {
   // The v11 fixture's OPTIONS file names options 7.8.3 does not know.

@@ -15,17 +15,13 @@ import { openTable } from '../../src/table/reader.js'
 import { assertFreshBuild, ROOT, sstkit, toolPresent } from '../helpers.js'
 import { LDB } from '../db/ldb.js'
 import { type Entry, Rocks, rocksdbJs } from './rocksdb-js.js'
+import { copyDir } from './scratch.js'
 
 assertFreshBuild()
 const SOURCE = join(ROOT, 'test/fixtures/found/leveldb-log')
 const work = mkdtempSync(join(tmpdir(), 'sstkit-leveldb-log-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
-let n = 0
-function copy(dir: string): string {
-  const c = join(work, `copy${n++}`)
-  cpSync(dir, c, { recursive: true })
-  return c
-}
+const copy = (dir: string) => copyDir(work, dir)
 
 /** LevelDB's own read of the source, its log replayed (`0xKEY : 0xVALUE` lines). */
 const leveldbScan = readFileSync(join(ROOT, 'test/fixtures/found/leveldb-log.scan.txt'), 'latin1')

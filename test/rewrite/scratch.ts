@@ -2,7 +2,7 @@
  * What the rewrite tests share: a scratch directory per test file (a fresh
  * empty one per test inside it), and a table's entries to compare with.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
@@ -30,6 +30,13 @@ export function scratchSpace(prefix: string, beforeRemove?: () => void): { reado
       return d
     },
   }
+}
+
+/** A copy of the directory `dir` in a new directory under `parent`: a database a real tool may write to (ldb and RocksDB take its LOCK). */
+export function copyDir(parent: string, dir: string): string {
+  const c = mkdtempSync(join(parent, 'copy-'))
+  cpSync(dir, c, { recursive: true })
+  return c
 }
 
 /** Names in a directory, temporary files included (they start with a dot). */
