@@ -123,14 +123,12 @@ function compressorFor(c: RecompressConfig, formatVersion: number, dictionary: U
 }
 
 interface ConfigState extends RoundTripState {
-  config: RecompressConfig
   m: ConfigMeasurement
   writer: TableWriter
   formatVersion: number
   decider?: RateDecider | RatioDecider
   /** With repeats: the batch's blocks whose compression was tried, compressed again for the extra repeats. */
   attempted: Uint8Array[]
-  warm?: boolean
 }
 
 /**

@@ -76,23 +76,9 @@ export function roundTripPending(st: RoundTripState, repeat: number, plainTwin?:
   let done: BatchRoundTrip | undefined
   if (rt && payloads.length > 0) {
     done = { raws, ms: new Array(repeat).fill(0), wallMs: 0 }
-    if (plainTwin && sameArrays(plainTwin.raws, raws) && derivedRoundTrip(rt, plainTwin, done, repeat)) {
-      // A checksum twin's frames are its plain twin's with the checksum: decoded and compared there.
-    } else {
-      if (!st.warm && !rt.batched) {
-        // The first call allocates the decompression context: keep it out of the timing.
-        rt.decompress(payloads[0], raws[0].length)
-      }
-      st.warm = true
-      for (let r = 0; r < repeat; r++) {
-        const before = rt.decompressNs
-        const w0 = performance.now()
-        const bad = rt.roundTripMany(payloads, raws)
-        done.wallMs += performance.now() - w0
-        if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
-        done.ms[r] = (rt.decompressNs - before) / 1e6
-      }
-    }
+    // A checksum twin's frames are its plain twin's with the checksum: decoded and compared there.
+    const derived = plainTwin !== undefined && sameArrays(plainTwin.raws, raws) && derivedRoundTrip(rt, plainTwin, done, repeat)
+    if (!derived) decodedRoundTrip(st, rt, done, payloads, index, repeat)
     wallTotal = done.wallMs
     let total = 0
     for (let r = 0; r < repeat; r++) {
@@ -131,6 +117,23 @@ export function roundTripPending(st: RoundTripState, repeat: number, plainTwin?:
   m.read.wallMs += wallTotal / repeat + performance.now() - w0
   m.read.timedBytes += bytes
   return done
+}
+
+/** Decompress `payloads` and compare them with `done.raws`, `repeat` times, each repeat's CPU and the wall time of all into `done`. */
+function decodedRoundTrip(st: RoundTripState, rt: BlockCompressor, done: BatchRoundTrip, payloads: Uint8Array[], index: number[], repeat: number): void {
+  if (!st.warm && !rt.batched) {
+    // The first call allocates the decompression context: keep it out of the timing.
+    rt.decompress(payloads[0], done.raws[0].length)
+  }
+  st.warm = true
+  for (let r = 0; r < repeat; r++) {
+    const before = rt.decompressNs
+    const w0 = performance.now()
+    const bad = rt.roundTripMany(payloads, done.raws)
+    done.wallMs += performance.now() - w0
+    if (bad >= 0) throw new RoundTripError(`round trip mismatch in data block ${index[bad]} under ${JSON.stringify(st.config)}`)
+    done.ms[r] = (rt.decompressNs - before) / 1e6
+  }
 }
 
 /** One batch's round trip of a setting: the blocks decoded, the CPU of each repeat and the wall time of all, ms. */

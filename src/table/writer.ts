@@ -647,8 +647,8 @@ const LARGE_INDEX_BYTES = 64 << 10
 /**
  * Dead buffers a thread may hold when it compresses a large index block: more are collected first.
  * At 0 every such block cost a full collection, one per setting (recompress's default matrix on
- * an 8 MB file: 56 of its 70, ~0.6 s of 33 s of CPU); at 2 MiB, 19 in all, peak RSS 128 MB against
- * 124 (2026-12-06, two runs each).
+ * an 8 MB file: 56 of its 70, their pauses ~0.6 s of 33 s of CPU by --trace-gc); at 2 MiB, 19 in
+ * all, peak RSS 128 MB against 124 (commit 6368d48, 2026-12-06, two runs each).
  */
 const INDEX_COLLECT_GROWTH_BYTES = 2 << 20
 
