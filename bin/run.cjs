@@ -16,10 +16,11 @@
 // - oclif, the commands and the init hook load from dist/bundle/ (scripts/bundle-cli.mjs): a
 //   handful of ES modules instead of ~180 files.
 // - `sst-dump` (sst_dump's own argument syntax) runs without oclif, and so do the plain
-//   `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...` and `scan [--hex] PATH...`
-//   (src/entry/props-main.ts, verify-main.ts and scan-main.ts say which command lines, and why
-//   they print what oclif would); oclif's config, parser and code were ~50 ms of props' ~150,
-//   ~80 ms of verify's, ~75 ms of CPU of scan's.
+//   `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and
+//   recompress with its common flags (src/entry/props-main.ts, verify-main.ts, scan-main.ts and
+//   recompress-main.ts say which command lines, and why they print what oclif would); oclif's
+//   config, parser and code were ~50 ms of props' ~150, ~80 ms of verify's, ~75 ms of CPU of
+//   scan's, ~0.1 s of recompress's.
 // - oclif gets package.json as read here, with the help plugin (whose only command is `help`)
 //   only when the command line may need it: no search for package.json, no second read of it,
 //   no plugin to find and read.
@@ -64,6 +65,9 @@ let unknownCommand = null
     // Done: `verify [--jobs N] [--json] PATH...` (src/entry/verify-main.ts); any other is oclif's.
   } else if (process.argv[2] === 'scan' && (await runWithoutOclif('_scan', 'scanMain'))) {
     // Done: `scan [--hex] PATH...` (src/entry/scan-main.ts); any other is oclif's.
+  } else if (process.argv[2] === 'recompress' && (await runWithoutOclif('_recompress', 'recompressMain'))) {
+    // Done: paths with --types, --levels, --dict, --checksum, --block-size, --jobs, --format, --sort,
+    // --wide, --bytes, --verify-compression, --json (src/entry/recompress-main.ts); any other is oclif's.
   } else {
     // advise's main thread keeps V8's first semi-spaces (src/util/garbage.ts keepYoungGenerationSmall)
     // from here, not from its command's start: loading oclif and the command had grown them to 4 MiB.
@@ -155,14 +159,14 @@ function loadPlainBundle(name) {
 }
 
 /**
- * A command's plain path (`main` of dist/bundle/`name`.cjs: src/entry/props-main.ts, verify-main.ts, scan-main.ts)
- * when its command line allows; false: left to oclif.
+ * A command's plain path (`main` of dist/bundle/`name`.cjs: src/entry/*-main.ts; its exit code, or a
+ * promise of it) when its command line allows; false: left to oclif.
  */
 async function runWithoutOclif(name, main) {
   checkEngine(pjson.engines?.node)
   const code = loadPlainBundle(name)[main](process.argv.slice(3))
   if (code === null) return false
-  process.exitCode = code
+  process.exitCode = await code
   return true
 }
 

@@ -16,9 +16,10 @@
 // - Native addons, ink/react, echarts and typescript stay external (loaded by Node when a command
 //   needs them); WebAssembly is base64 in the code. What oclif and sstkit load but props-like
 //   commands never use is a stand-in that loads the real module on first use (LAZY_* below).
-// - `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...` and
-//   the `sst-dump` drop-in, which bin/run.cjs runs without oclif, are one file each (`_props.js`,
-//   `_verify.js`, `_scan.js`, `_sst-dump.js`: builds without splitting): they share no module with the commands.
+// - `props [--json] PATH...`, `verify [--jobs N] [--json] PATH...`, `scan [--hex] PATH...`,
+//   recompress's common command lines and the `sst-dump` drop-in, which bin/run.cjs runs without
+//   oclif, are one file each (`_props.cjs`, `_verify.cjs`, `_scan.cjs`, `_recompress.cjs`,
+//   `_sst-dump.cjs`: builds without splitting): they share no module with the commands.
 // - Source maps chain to src/*.ts (esbuild reads tsc's); bin/run.cjs turns them on for --debug.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -245,6 +246,7 @@ const props = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'ent
 const verify = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'verify-main.js'), out: '_verify' }] })
 const sstDump = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'sstdump', 'main.js'), out: '_sst-dump' }] })
 const scan = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'scan-main.js'), out: '_scan' }] })
+const recompress = await build({ ...plainOptions, entryPoints: [{ in: join(dist, 'entry', 'recompress-main.js'), out: '_recompress' }] })
 // bin/run.cjs's start of a worker before the command loads (src/util/early-workers.ts): it imports nothing else.
 await build({ ...options, entryPoints: [{ in: join(dist, 'util', 'early-workers.js'), out: '_early-workers' }] })
 // The sizes from which verify and the drop-in start a worker, for bin/run.cjs to start it before the
@@ -263,6 +265,7 @@ for (const args of [
   ['verify', sample],
   ['scan', sample],
   ['sst-dump', `--file=${sample}`, '--command=scan'],
+  ['recompress', sample, '--levels', '3', '--dict', 'none,finalize', '--checksum', 'off'],
 ]) {
   const r = spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -276,3 +279,4 @@ if (process.env.META) writeFileSync(`${process.env.META}.props.json`, JSON.strin
 if (process.env.META) writeFileSync(`${process.env.META}.verify.json`, JSON.stringify(verify.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.sst-dump.json`, JSON.stringify(sstDump.metafile))
 if (process.env.META) writeFileSync(`${process.env.META}.scan.json`, JSON.stringify(scan.metafile))
+if (process.env.META) writeFileSync(`${process.env.META}.recompress.json`, JSON.stringify(recompress.metafile))

@@ -1,21 +1,13 @@
 import { Args, Flags } from '@oclif/core'
-import { progressLine, progressWithEta } from '../cli/progress.js'
-import { autoSkipModes, layoutFlags, matrixFlags, recompressOptions, sourceFlags, strategyFlags, tableLayouts } from '../cli/recompress-flags.js'
-import { ExitCode, type FileErrorJson, isBlobFile, SstCommand } from '../cli/sst-command.js'
-import { isFileError } from '../errors.js'
+import { layoutFlags, matrixFlags, sourceFlags, strategyFlags } from '../cli/recompress-flags.js'
+import { RECOMPRESS_FLAG_DEFAULTS as D, RECOMPRESS_FLAG_OPTIONS } from '../cli/recompress-options.js'
+import { SstCommand } from '../cli/sst-command.js'
+import { type RecompressResultJson, recompressReport } from '../entry/recompress-main.js'
 import { BLOB_EXHAUSTIVE_BYTES, BLOB_SAMPLE_BYTES } from '../recompress/blob-matrix.js'
-import type { RecompressOptions, RecompressReport } from '../index.js'
-import { recompressLayouts } from '../recompress/layouts.js'
 import { DICT_MODES, EXHAUSTIVE_ZSTD_LEVELS } from '../recompress/config.js'
 import { MAX_TIMING_SPREAD, MIN_TIMED_MS } from '../recompress/engine.js'
 import { MAX_STRIDE, SAMPLE_BYTES } from '../recompress/round-trip.js'
-import { blobRecompressJson, blobRecompressNotes, renderBlobRecompress } from '../report/blob-recompress.js'
-import { type BlobFlagValues, blobSettings, measureBlobFile, openBlobForMatrix } from '../cli/blob-recompress.js'
-import type { BlobFile } from '../blob/reader.js'
-import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import { VERDICT_RULE } from '../report/recompress-verdict.js'
-import type { TableFormat } from '../report/table.js'
-import { fixMallocThresholds, keepYoungGenerationSmall } from '../util/garbage.js'
 
 export default class Recompress extends SstCommand {
   static override description = `Rebuild the data blocks of SST files under a matrix of compression settings and compare sizes and speeds.
@@ -71,8 +63,8 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
 
   static override flags = {
     ...matrixFlags({
-      types: 'zstd',
-      checksum: 'both',
+      types: D.types,
+      checksum: D.checksum,
       levelsHelp: `Levels as a range or list: 1..19, 1,3,6,9, -5..3; \`default\` is the library default. Default for zstd: ${EXHAUSTIVE_ZSTD_LEVELS.join(',')}; other types: their default level. Types without levels (none, snappy, bzip2) ignore it.`,
       dictHelp:
         'Dictionary modes: none, raw (concatenated samples), finalize (ZDICT_finalizeDictionary), train (ZDICT_trainFromBuffer). Default: all four for zstd, none for others; lz4, lz4hc and zlib support none and raw.',
@@ -80,15 +72,19 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
     ...strategyFlags,
     ...sourceFlags,
     ...layoutFlags,
-    format: Flags.string({ description: 'Output format.', options: ['table', 'csv', 'markdown'], default: 'table' }),
+    format: Flags.string({ description: 'Output format.', options: [...RECOMPRESS_FLAG_OPTIONS.format], default: D.format }),
     'auto-skip': Flags.string({
       description:
         "Also simulate auto-skip for each setting: rate (RocksDB's AutoSkipCompressorWrapper), ratio (skip while the estimated ratio is above the acceptance bar); comma-separated.",
     }),
-    'min-sample-every': Flags.integer({ description: 'ratio auto-skip: while skipping, sample a block at least every N blocks.', default: 64, min: 1 }),
-    seed: Flags.integer({ description: "Seed of auto-skip's random choices (exploration, sampling gaps).", default: 0 }),
+    'min-sample-every': Flags.integer({
+      description: 'ratio auto-skip: while skipping, sample a block at least every N blocks.',
+      default: D['min-sample-every'],
+      min: 1,
+    }),
+    seed: Flags.integer({ description: "Seed of auto-skip's random choices (exploration, sampling gaps).", default: D.seed }),
     'no-carry': Flags.boolean({ description: 'ratio auto-skip: start every file afresh instead of carrying the estimate across the files of the run.' }),
-    sort: Flags.string({ description: 'Row order after the stored row.', options: ['matrix', 'size', 'ratio', 'compress', 'decompress'], default: 'matrix' }),
+    sort: Flags.string({ description: 'Row order after the stored row.', options: [...RECOMPRESS_FLAG_OPTIONS.sort], default: D.sort }),
     wide: Flags.boolean({
       description:
         'Every column: type, level, dictionary and checksum apart; data, dictionary and file bytes; blocks compressed and rejected; dictionary time; write and read CPU and wall time (CSV always has them).',
@@ -99,97 +95,9 @@ A BlobDB blob file (*.blob) gets its own matrix: each record's value compressed 
     }),
   }
 
-  async run(): Promise<unknown> {
+  async run(): Promise<RecompressResultJson | RecompressResultJson[] | undefined> {
     const { argv, flags, raw } = await this.parse(Recompress)
     const given = new Set(raw.flatMap((t) => (t.type === 'flag' ? [t.flag] : [])))
-    // This thread is a lane for seconds: a small young generation is ~20 MB less peak RSS with 2 jobs.
-    // Set at its first batch, after the lanes' workers and modules have loaded (keepYoungGenerationSmall).
-    keepYoungGenerationSmall({ deferred: true })
-    // Large codec contexts come and go (a zstd 19 index's ~16 MB): their pages go back when freed.
-    fixMallocThresholds()
-    const layouts = tableLayouts(flags)
-    const options: RecompressOptions = {
-      ...recompressOptions({ ...flags, 'block-size': undefined }),
-      roundTrip: flags['verify-compression'] ? 'every' : 'sample',
-    }
-    const autoSkip = autoSkipModes(flags['auto-skip'])
-    const carry = new Map<string, number | null>()
-    const files = this.expandFiles(argv as string[])
-    const reports: (ReturnType<typeof recompressJson> | ReturnType<typeof blobRecompressJson> | FileErrorJson)[] = []
-    const progress = progressLine(process.stderr.isTTY && !this.jsonEnabled())
-    for (const [fileIndex, file] of files.entries()) {
-      if (isBlobFile(file)) {
-        reports.push(this.recompressBlob(file, flags, given, fileIndex, files.length))
-        continue
-      }
-      let report: RecompressReport
-      const bar = progressWithEta(progress, file)
-      try {
-        report = await recompressLayouts(
-          file,
-          {
-            ...options,
-            onProgress: (done, total) => bar.update(done, total),
-            autoSkip,
-            minSampleEvery: flags['min-sample-every'],
-            seed: flags.seed,
-            fileIndex,
-            carry: flags['no-carry'] ? new Map() : carry,
-          },
-          layouts,
-        )
-      } catch (e) {
-        progress.clear()
-        // Errors from the worker threads arrive as their own classes and kinds; usage errors end the run.
-        if (!isFileError(e)) throw e
-        // A file that cannot be measured is one that cannot be opened (exit 2), not a finding.
-        reports.push(this.reportFileError(file, e, 'opening'))
-        continue
-      }
-      progress.clear()
-      if (report.skipped.length > 0) {
-        this.raise(ExitCode.Finding)
-        for (const s of report.skipped) process.stderr.write(`sstkit: ${file}: skipped data block at offset ${s.offset}: ${s.message}\n`)
-      }
-      reports.push(
-        recompressJson(report, { repeats: flags.repeat, options: { ...options.dict, maxCompressedBytesPerKb: flags['max-compressed-bytes-per-kb'] } }),
-      )
-      if (this.jsonEnabled()) continue
-      // Markdown needs a blank line to end a paragraph or a table.
-      const markdown = flags.format === 'markdown'
-      if (files.length > 1) this.log(`${markdown && fileIndex > 0 ? '\n' : ''}${file}:`)
-      const view = { sort: flags.sort as SortKey, wide: flags.wide, bytes: flags.bytes, repeats: flags.repeat, ...this.tty }
-      this.log(renderRecompress(report, flags.format as TableFormat, view))
-      for (const line of renderRecompressNotes(report.notes, flags.format as TableFormat, this.tty)) this.log(line)
-    }
-    if (!this.jsonEnabled()) return undefined
-    return files.length === 1 ? reports[0] : reports
-  }
-
-  /** A blob file's matrix (cli/blob-recompress.ts): printed, and its --json entry returned. */
-  private recompressBlob(file: string, flags: BlobFlagValues & { format: string; bytes: boolean }, given: ReadonlySet<string>, index: number, count: number) {
-    const { settings, notes } = blobSettings(flags, given)
-    let blob: BlobFile
-    try {
-      blob = openBlobForMatrix(file)
-    } catch (e) {
-      if (!isFileError(e)) throw e
-      return this.reportFileError(file, e, 'opening')
-    }
-    let measured: ReturnType<typeof measureBlobFile>
-    try {
-      measured = measureBlobFile(file, blob, settings, flags)
-    } catch (e) {
-      // A damaged record (offset named) is a finding about an opened file: exit 1.
-      if (!isFileError(e)) throw e
-      return this.reportFileError(file, e, 'opened')
-    }
-    const { report, ctx } = measured
-    if (this.jsonEnabled()) return blobRecompressJson(file, report, ctx)
-    const format = flags.format as TableFormat
-    if (count > 1) this.log(`${format === 'markdown' && index > 0 ? '\n' : ''}${file}:`)
-    this.log(renderBlobRecompress(report, format, { bytes: flags.bytes, ...this.tty }))
-    if (format !== 'csv') for (const line of [...blobRecompressNotes(report, ctx), ...notes]) this.log(format === 'markdown' ? `\n${line}` : line)
-    return blobRecompressJson(file, report, ctx)
+    return recompressReport(this.files, argv as string[], flags, given, { json: this.jsonEnabled(), log: (line) => this.log(line), tty: this.tty })
   }
 }

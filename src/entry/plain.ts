@@ -45,6 +45,25 @@ export function plainPathArgs(
  * mirrors: a bug's line, stdout's EPIPE ignored.
  */
 export function runPlain(json: boolean, report: (run: FileSession, log: (line: string) => void) => unknown): number {
+  const { run, print } = plainSession()
+  try {
+    return finish(run, json, report(run, print), print)
+  } catch (e) {
+    return failed(e)
+  }
+}
+
+/** runPlain for a report that awaits (recompress's lanes). */
+export async function runPlainAsync(json: boolean, report: (run: FileSession, log: (line: string) => void) => Promise<unknown>): Promise<number> {
+  const { run, print } = plainSession()
+  try {
+    return finish(run, json, await report(run, print), print)
+  } catch (e) {
+    return failed(e)
+  }
+}
+
+function plainSession(): { run: FileSession; print: (text: string) => void } {
   // Lines go straight to fd 1, as console.log would write them: no stdout stream to load (its
   // built-ins are compiled without code cache under the shebang's V8 flag). oclif ignores EPIPE
   // on stdout (`props DIR | head`), dropping what follows and going on: so does this.
@@ -52,16 +71,18 @@ export function runPlain(json: boolean, report: (run: FileSession, log: (line: s
   const print = (text: string) => {
     if (!stdoutGone) stdoutGone = !writeAllUnlessGone(1, Buffer.from(`${text}\n`))
   }
-  const run = new FileSession(false)
-  try {
-    const result = report(run, print)
-    // oclif's logJson without a theme: JSON.stringify's output, indented by 2.
-    if (result && json) print(JSON.stringify(result, null, 2))
-    return run.exitCode
-  } catch (e) {
-    const err = e instanceof Error ? e : new Error(String(e))
-    const { line, code } = commandErrorReport(err, null, false)
-    process.stderr.write(`sstkit: ${line}\n`)
-    return code
-  }
+  return { run: new FileSession(false), print }
+}
+
+function finish(run: FileSession, json: boolean, result: unknown, print: (text: string) => void): number {
+  // oclif's logJson without a theme: JSON.stringify's output, indented by 2.
+  if (result && json) print(JSON.stringify(result, null, 2))
+  return run.exitCode
+}
+
+function failed(e: unknown): number {
+  const err = e instanceof Error ? e : new Error(String(e))
+  const { line, code } = commandErrorReport(err, null, false)
+  process.stderr.write(`sstkit: ${line}\n`)
+  return code
 }
