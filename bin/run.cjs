@@ -154,7 +154,14 @@ function loadPlainBundle(name) {
   const script = new Script(source, { filename: path, cachedData })
   const bundle = { exports: {} }
   script.runInThisContext()(bundle.exports, nodeModule.createRequire(path), bundle, path, fileURLToPath(new URL('../dist/bundle', binUrl)))
-  if (process.env.SSTKIT_WRITE_CODE_CACHE === '1') process.once('exit', () => require('node:fs').writeFileSync(`${path}.cache`, script.createCachedData()))
+  if (process.env.SSTKIT_WRITE_CODE_CACHE === '1') {
+    process.once('exit', () => {
+      // A cache carries a hash of V8's flags and is rejected under others: recompress sets one while it
+      // runs (src/util/garbage.ts keepYoungGenerationSmall), put back to V8's default before the cache is made.
+      require('node:v8').setFlagsFromString('--semi-space-growth-factor=2')
+      require('node:fs').writeFileSync(`${path}.cache`, script.createCachedData())
+    })
+  }
   return bundle.exports
 }
 

@@ -66,7 +66,7 @@ const LAZY_PACKAGES = [
   'widest-line',
   'minimatch',
 ]
-const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks']
+const LAZY_BUILTINS = ['node:zlib', 'node:worker_threads', 'node:child_process', 'node:readline', 'node:perf_hooks', 'node:crypto']
 /** oclif's command sort (config/plugin.js) without ICU for plain ids: see its onLoad below. */
 const LOCALE_FREE_SORT = '(a, b) => (/^[a-z-]*$/.test(a.id) && /^[a-z-]*$/.test(b.id) ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.id.localeCompare(b.id))'
 const LAZY_NAMESPACE = 'sstkit-lazy'

@@ -16,7 +16,6 @@
  * temporary file past 4 MiB when `spill` says where) and one block.
  */
 import { requireBytes } from '../format/coding.js'
-import { randomInt } from 'node:crypto'
 import { blockChecksum, contextModifier } from '../codec/checksum.js'
 import { attemptsCompression, BlockCompressor, keepsCompressed } from '../codec/block-compressor.js'
 import { compressBlock } from '../codec/compression.js'
@@ -114,7 +113,8 @@ export class TableWriter {
   ) {
     if (o.formatVersion < 2 || o.formatVersion > LATEST_FORMAT_VERSION)
       throw new RangeError(`format_version ${o.formatVersion} cannot be written (2..${LATEST_FORMAT_VERSION})`)
-    this.base = o.formatVersion >= 6 ? randomInt(1, 0xffffffff) : 0
+    // Any value but 0 (RocksDB's own generator; not secret): without node:crypto's load (newSessionId).
+    this.base = o.formatVersion >= 6 ? 1 + Math.floor(Math.random() * 0xfffffffe) : 0
     this.ahead = new AheadBlocks(o)
     this.dataBuilder = new BlockBuilder(o.restartInterval, true, false, o.separateKeyValue === true)
     this.flush = new FlushBySizePolicy(o.blockSize)

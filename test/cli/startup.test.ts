@@ -5,7 +5,7 @@
  * "Start-up", for what each one costs.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -114,6 +114,22 @@ describe('sstkit sst-dump start-up', () => {
     expect(r.urls.filter((u) => u.includes('/dist/bundle/'))).toEqual([])
     // The control: a command that goes through oclif loads it (plain `props` no longer does: props-main.test.ts).
     expect(esModulesOf(['layout', '--summary', 'examples/sample.sst']).urls.some((u) => u.endsWith('/dist/bundle/_oclif.js'))).toBe(true)
+  })
+})
+
+describe('the plain bundles bin/run.cjs compiles with their code cache', () => {
+  it('has a cache for each that a fresh node accepts (made under the flags node starts with)', () => {
+    assertFreshBuild()
+    const bundles = readdirSync(join(ROOT, 'dist/bundle')).filter((f) => f.endsWith('.cjs'))
+    expect(bundles).toEqual(expect.arrayContaining(['_props.cjs', '_verify.cjs', '_scan.cjs', '_recompress.cjs', '_sst-dump.cjs']))
+    // As bin/run.cjs's loadPlainBundle compiles it: CommonJS's wrapper around the bundle's text.
+    const check = `const { Script } = require('node:vm'); const fs = require('node:fs'); const path = process.argv[1]
+const source = '(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(path, 'utf8') + '\\n})'
+process.stdout.write(String(new Script(source, { filename: path, cachedData: fs.readFileSync(path + '.cache') }).cachedDataRejected))`
+    for (const b of bundles) {
+      const r = spawnSync(process.execPath, ['-e', check, join(ROOT, 'dist/bundle', b)], { encoding: 'utf8', env: userEnv })
+      expect(`${b}: ${r.stdout}${r.stderr}`).toBe(`${b}: false`)
+    }
   })
 })
 
