@@ -28,7 +28,7 @@ import { type FedBlock, type FeedIn, type FeedOut, FeedReader, FeedWriter } from
 import { addCompressed, emptyRoundTrip, inRoundTrip } from './round-trip.js'
 import { emptyReadSums } from './read-back.js'
 import { nativeRecutApplies } from './recut-native.js'
-import { type BatchRoundTrip, emptyPending, roundTripPending, type RoundTripMeasurement, type RoundTripState } from './pending-round-trip.js'
+import { type BatchRoundTrip, emptyPending, roundTripPending, type RoundTripMeasurement, type RoundTripState, type WalkTimes } from './pending-round-trip.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -225,6 +225,8 @@ function evaluateWith(
   }
   // Every writer is fed the same blocks: their index separators are recorded once (format/index-block.ts).
   const separatorLogs = new Map<string, SeparatorLog>()
+  // ...and read back the same blocks: each is walked once for all (pending-round-trip.ts WalkTimes).
+  const walks: WalkTimes = new WeakMap()
   const states: ConfigState[] = plan.map(({ config, strategy }) => {
     const random = prng(deciderSeed(task.seed ?? 0, config.id * 2 + (strategy === 'ratio' ? 1 : 0), task.fileIndex ?? 0))
     const decider =
@@ -300,6 +302,7 @@ function evaluateWith(
       decider,
       roundTrip,
       pending: emptyPending(),
+      walks,
       attempted: [],
       checksumType: options.checksumType,
       // The file's own blocks keep their layout, and its restart interval with it.

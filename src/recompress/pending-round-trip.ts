@@ -2,7 +2,8 @@
  * A setting's round trip, batch by batch: the compressed blocks recompress's writer hook took since
  * the last batch (round-trip.ts chooses which) decompressed and compared with their originals, timed;
  * then the rest of reading them back. A zstd setting with the checksum takes its round trip from
- * the same setting's without it where the blocks are the same.
+ * the same setting's without it where the blocks are the same; every setting takes a block's walk
+ * over its entries from the first setting that walked it (WalkTimes).
  */
 import type { BlockCompressor } from '../codec/block-compressor.js'
 import { blockChecksumOfPayload } from '../codec/checksum.js'
@@ -44,7 +45,18 @@ export interface RoundTripState {
   checksumType: number
   restartInterval: number
   warm?: boolean
+  /** The entry walks of this task's blocks, shared by its settings (null: each walks its own). */
+  walks: WalkTimes | null
 }
+
+/**
+ * Each uncompressed block's walk over its entries (read-back.ts walkEntries): its thread CPU and
+ * wall time, ms, measured by the first setting that reads the block back and charged to every other
+ * that reads it: the block is the same entries whatever compressed it, so walking it again for each
+ * setting (56 times a block in the default matrix, ~2% of its CPU) measured nothing new. Blocks
+ * walked in one timed run get its time by their bytes.
+ */
+export type WalkTimes = WeakMap<Uint8Array, { cpuMs: number; wallMs: number }>
 
 export interface PendingRoundTrip {
   payloads: Uint8Array[]
@@ -104,19 +116,49 @@ export function roundTripPending(st: RoundTripState, repeat: number, plainTwin?:
   const t0 = threadCpuMs()
   for (const p of payloads) blockChecksumOfPayload(st.checksumType, p, st.config.type)
   for (const p of plain) blockChecksumOfPayload(st.checksumType, p, CompressionType.None)
-  let bytes = 0
-  for (const raw of raws) {
-    walkEntries(raw, st.restartInterval)
-    bytes += raw.length
-  }
-  for (const raw of plain) {
-    walkEntries(raw, st.restartInterval)
-    bytes += raw.length
-  }
-  m.read.cpuMs += decompressMs + threadCpuMs() - t0
-  m.read.wallMs += wallTotal / repeat + performance.now() - w0
-  m.read.timedBytes += bytes
+  const checksumMs = threadCpuMs() - t0
+  const checksumWallMs = performance.now() - w0
+  const walk = walkedEntries(st, raws, plain)
+  m.read.cpuMs += decompressMs + checksumMs + walk.cpuMs
+  m.read.wallMs += wallTotal / repeat + checksumWallMs + walk.wallMs
+  m.read.timedBytes += walk.bytes
   return done
+}
+
+/** The walk over every entry of `raws` and `plain`: timed here for the blocks no setting walked before (WalkTimes), the others' times taken. */
+function walkedEntries(st: RoundTripState, raws: readonly Uint8Array[], plain: readonly Uint8Array[]): { cpuMs: number; wallMs: number; bytes: number } {
+  const walks = st.walks
+  let cpuMs = 0
+  let wallMs = 0
+  let bytes = 0
+  const fresh: Uint8Array[] = []
+  for (const list of [raws, plain])
+    for (const raw of list) {
+      bytes += raw.length
+      const known = walks?.get(raw)
+      if (!known) {
+        fresh.push(raw)
+        continue
+      }
+      cpuMs += known.cpuMs
+      wallMs += known.wallMs
+    }
+  if (fresh.length === 0) return { cpuMs, wallMs, bytes }
+  const w0 = performance.now()
+  const t0 = threadCpuMs()
+  let freshBytes = 0
+  for (const raw of fresh) {
+    walkEntries(raw, st.restartInterval)
+    freshBytes += raw.length
+  }
+  const freshMs = threadCpuMs() - t0
+  const freshWallMs = performance.now() - w0
+  if (walks)
+    for (const raw of fresh) {
+      const share = freshBytes > 0 ? raw.length / freshBytes : 1 / fresh.length
+      walks.set(raw, { cpuMs: freshMs * share, wallMs: freshWallMs * share })
+    }
+  return { cpuMs: cpuMs + freshMs, wallMs: wallMs + freshWallMs, bytes }
 }
 
 /** Decompress `payloads` and compare them with `done.raws`, `repeat` times, each repeat's CPU and the wall time of all into `done`. */
