@@ -124,6 +124,7 @@ describe('recompress without oclif prints what oclif prints', () => {
       [sample, '--block-size', '4KiB,16KiB', '--jobs', '1', '--sort', 'size', '--verify-compression', ...one],
     ],
     ['a blob file (its own matrix; --levels given)', [blob, '--types', 'lz4,zstd', '--levels', '1']],
+    ['a blob file with --block-size (a usage error: the flags given count)', [blob, '--block-size', '4KiB']],
     ['a missing path (exit 2)', ['no/such.sst', sample, ...one]],
     ['a missing path, --json', ['no/such.sst', '--json', ...one]],
     ['a directory without .sst files', [empty, ...one]],
