@@ -1,8 +1,8 @@
 /**
- * What the commands bin/run.js starts without oclif (`props`, `verify`: src/entry/*-main.ts)
- * share: which command lines they take (only those whose meaning oclif would not change: its
- * --help, its usage errors and every other flag stay oclif's), and how a run prints, fails and
- * exits as SstCommand's would (test/cli/props-main.test.ts and verify-main.test.ts run both on the same files).
+ * What the commands bin/run.cjs starts without oclif (props, verify, scan, recompress:
+ * src/entry/*-main.ts) share: which command lines they take (only those whose meaning oclif would
+ * not change: its --help, its usage errors and every other flag stay oclif's), and how a run
+ * prints, fails and exits as SstCommand's would (test/cli/*-main.test.ts run both on the same files).
  */
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
