@@ -88,10 +88,10 @@ export interface RecompressFlagValues {
 export function matrixSpec(f: Pick<RecompressFlagValues, 'types' | 'levels' | 'dict' | 'checksum' | 'compression-strategy'>): MatrixSpec {
   const strategy = f['compression-strategy']
   return {
-    types: parseTypes(f.types ?? 'zstd'),
+    types: parseTypes(f.types ?? RECOMPRESS_FLAG_DEFAULTS.types),
     levels: f.levels !== undefined ? parseLevels(f.levels) : undefined,
     dicts: f.dict !== undefined ? parseDicts(f.dict) : undefined,
-    checksums: parseChecksums(f.checksum ?? 'both'),
+    checksums: parseChecksums(f.checksum ?? RECOMPRESS_FLAG_DEFAULTS.checksum),
     ...(strategy !== undefined ? { strategies: parseCounts(strategy, 'compression strategy', 0, ZLIB_STRATEGY_NAMES.length - 1) } : {}),
   }
 }
