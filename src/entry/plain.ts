@@ -18,8 +18,8 @@ import { writeAllUnlessGone } from '../cli/write-all.js'
 const OCLIF_ENV = ['DEBUG', 'CLI_FLAGS_DEBUG', 'SSTKIT_CONTENT_TYPE', 'SSTKIT_DEBUG', 'SSTKIT_CONFIG_DIR', 'SSTKIT_DISABLE_THEME']
 
 /**
- * The paths and --json of a command line (after the command's name) that a plain path runs as
- * oclif would, or null: one or more words that are not options, at most one `--json`, on a
+ * The paths and --json of a command line (after the command's name; `argv` without the flags a
+ * command takes besides --json, `commandLine` all of it) that a plain path runs as oclif would, or null: one or more words that are not options, at most one `--json`, on a
  * POSIX system, none of OCLIF_ENV set, and for --json no colour theme (oclif colours JSON with
  * `<config dir>/theme.json`: $XDG_CONFIG_HOME/sstkit or ~/.config/sstkit).
  */
@@ -27,9 +27,13 @@ export function plainPathArgs(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  commandLine: readonly string[] = argv,
 ): { paths: string[]; json: boolean } | null {
   if (platform === 'win32' || OCLIF_ENV.some((k) => env[k])) return null
-  const paths = argv.filter((a) => a !== '--json')
+  // In the order oclif's parser gives them: by where each word first appears in the whole command
+  // line (`commandLine`, flags and values included), so a path given twice comes next to its first
+  // and one equal to an earlier flag's value comes at that value's place (the same stable sort).
+  const paths = argv.filter((a) => a !== '--json').sort((a, b) => commandLine.indexOf(a) - commandLine.indexOf(b))
   const json = paths.length < argv.length
   if (argv.length - paths.length > 1 || paths.length === 0 || paths.some((p) => p === '' || p.startsWith('-'))) return null
   if (json) {

@@ -6,6 +6,7 @@
  * line is oclif's, and what this path prints is what oclif's would (test/cli/recompress-main.test.ts
  * runs both).
  */
+import { isatty } from 'node:tty'
 import type { BlobFile } from '../blob/reader.js'
 import { type BlobFlagValues, blobSettings, measureBlobFile, openBlobForMatrix } from '../cli/blob-recompress.js'
 import { ExitCode } from '../cli/exit-code.js'
@@ -219,7 +220,7 @@ export function plainRecompressArgs(
     if (spec.integer && !/^[1-9][0-9]{0,8}$/.test(value)) return null
     flags[name] = value
   }
-  const plain = plainPathArgs(rest, env, platform)
+  const plain = plainPathArgs(rest, env, platform, argv)
   if (!plain || (plain.json && 'format' in flags)) return null
   return { ...plain, flags }
 }
@@ -250,7 +251,8 @@ export function recompressMain(argv: readonly string[]): Promise<number> | null 
   if (!plain) return null
   const flags = plainRecompressFlags(plain.flags)
   const given = new Set([...Object.keys(plain.flags), ...(plain.json ? ['json'] : [])])
-  const isTTY = process.stdout.isTTY === true
+  // As SstCommand's tty; isatty, so that a run into a pipe or file creates no stdout stream (plain.ts).
+  const isTTY = isatty(1)
   const tty = { color: isTTY, width: isTTY ? process.stdout.columns : undefined }
   return runPlainAsync(plain.json, (run, log) => recompressReport(run, plain.paths, flags, given, { json: plain.json, log, tty }))
 }

@@ -148,7 +148,7 @@ export function plainScanArgs(
 ): { paths: string[]; hex: boolean } | null {
   const rest = argv.filter((a) => a !== '--hex')
   if (argv.length - rest.length > 1) return null
-  const plain = plainPathArgs(rest, env, platform)
+  const plain = plainPathArgs(rest, env, platform, argv)
   return plain && !plain.json ? { paths: plain.paths, hex: rest.length < argv.length } : null
 }
 

@@ -80,7 +80,7 @@ export function plainVerifyArgs(
     jobs = a === '--jobs' ? argv[++i] : a.slice('--jobs='.length)
     if (jobs === undefined || !/^[1-9][0-9]{0,8}$/.test(jobs)) return null
   }
-  const plain = plainPathArgs(rest, env, platform)
+  const plain = plainPathArgs(rest, env, platform, argv)
   if (!plain) return null
   return jobs === undefined ? plain : { ...plain, jobs: Number(jobs) }
 }

@@ -35,6 +35,11 @@ describe('plainRecompressArgs: the command lines recompress runs without oclif',
     })
   })
 
+  it("orders the paths as oclif's parser does: by where each first appears in the command line", () => {
+    expect(plainRecompressArgs(['b.sst', 'a.sst', 'b.sst'], env, 'linux')?.paths).toEqual(['b.sst', 'b.sst', 'a.sst'])
+    expect(plainRecompressArgs(['--levels', '3', 'x.sst', '3'], env, 'linux')?.paths).toEqual(['3', 'x.sst'])
+  })
+
   it("leaves to oclif a value oclif's parser checks, a flag given twice, --json with --format, and any other option", () => {
     const lines = [
       ['a.sst', '--checksum', 'maybe'],
@@ -85,15 +90,16 @@ const { run, throughOclif } = plainPathRunner('recompress', home, 120_000)
 function masked(r: PlainRun): PlainRun {
   const mask = (text: string) => {
     const lines = text.split('\n')
-    // CSV: the columns of speeds and times, by their header.
-    const header = lines.findIndex((l) => l.startsWith('Type,Level,'))
-    if (header >= 0) {
-      const timed = lines[header].split(',').map((name) => /MB\/s|ms$/.test(name))
-      for (let i = header + 1; i < lines.length && lines[i].includes(','); i++)
+    // CSV (a table per file): the columns of speeds and times, by their header.
+    let timed: boolean[] | null = null
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i].startsWith('Type,Level,')) timed = lines[i].split(',').map((name) => /MB\/s|ms$/.test(name))
+      else if (timed && lines[i].includes(','))
         lines[i] = lines[i]
           .split(',')
-          .map((v, k) => (timed[k] && v !== '' ? 'T' : v))
+          .map((v, k) => (timed?.[k] && v !== '' ? 'T' : v))
           .join(',')
+      else timed = null
     }
     return (
       lines
@@ -125,6 +131,8 @@ describe('recompress without oclif prints what oclif prints', () => {
     ],
     ['a blob file (its own matrix; --levels given)', [blob, '--types', 'lz4,zstd', '--levels', '1']],
     ['a blob file with --block-size (a usage error: the flags given count)', [blob, '--block-size', '4KiB']],
+    ['a path given twice, CSV (oclif orders paths by first appearance)', [sample, fixturePath('fv5-zstd'), sample, '--format', 'csv', ...one]],
+    ['a path equal to an earlier flag value, --json', ['--levels', '3', sample, '3', '--dict', 'none', '--checksum', 'off', '--json']],
     ['a missing path (exit 2)', ['no/such.sst', sample, ...one]],
     ['a missing path, --json', ['no/such.sst', '--json', ...one]],
     ['a directory without .sst files', [empty, ...one]],

@@ -65,6 +65,8 @@ describe('verify without oclif prints what oclif prints', () => {
     ['--jobs=2 on a directory and a file', ['--jobs=2', REAL, 'examples/sample.sst']],
     ['a directory, --json', ['--json', REAL]],
     ['a larger file (two SSTs of a database)', ['--jobs', '2', 'test/fixtures/db-medium']],
+    ['a path given twice (oclif orders paths by first appearance)', ['examples/sample.sst', fixturePath('fv5-zstd'), 'examples/sample.sst']],
+    ['a path equal to the value of --jobs, --json', ['--jobs', '1', 'examples/sample.sst', '1', '--json']],
     ['a missing path (exit 2)', ['no/such.sst', 'examples/sample.sst']],
     ['a missing path, --json', ['no/such.sst', '--json']],
     ['a directory without .sst files', [empty]],
