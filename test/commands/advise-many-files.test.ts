@@ -89,6 +89,21 @@ function checkLevels(advice: Advice, liveLevels: number[]) {
   }
 }
 
+/** The note on files drawn lists exactly the levels that read fewer files than they hold, with their counts (the JSON's text aside); none when every level read all. */
+function checkDrawnNote(advice: Advice) {
+  const levels = advice.columnFamilies.flatMap((c) => c.levels)
+  const partial = levels.filter((l) => l.sample.filesRead < l.files).map((l) => ({ level: l.level, read: l.sample.filesRead, files: l.files }))
+  const drawn = advice.notes.find((n) => n.code === 'files-sampled')
+  if (partial.length === 0) {
+    expect(drawn).toBeUndefined()
+    return
+  }
+  if (drawn?.code !== 'files-sampled') throw new Error(`no files-sampled note, though ${partial.length} level(s) read fewer files than they hold`)
+  expect(drawn.levels.map((l) => ({ level: l.level, read: l.read, files: l.files }))).toEqual(partial)
+  expect(drawn.read).toBe(partial.reduce((a, l) => a + l.read, 0))
+  expect(drawn.files).toBe(partial.reduce((a, l) => a + l.files, 0))
+}
+
 describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install rocksdb-tools'))('advise on a db_bench database of many small files', () => {
   let liveLevels: number[] = []
   beforeAll(() => {
@@ -106,10 +121,11 @@ describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install ro
     expect(r.status, r.stderr).toBe(0)
     const advice = JSON.parse(r.stdout) as Advice
     checkLevels(advice, liveLevels)
-    // Files are drawn, not all read: the note says how many were.
-    const drawn = advice.notes.find((n) => n.code === 'files-sampled')
-    expect(drawn).toMatchObject({ code: 'files-sampled', read: expect.any(Number), files: expect.any(Number) })
-    expect(jsonNoteTexts(advice).join('\n')).toMatch(/files drawn in proportion to their size, \d+ of \d+ read/)
+    // Files are drawn in proportion to their size as far as the budget goes, and the note says, level by level, how
+    // many were read wherever fewer than all (how far 8 s go depends on the machine; the injected clock below draws).
+    checkDrawnNote(advice)
+    if (advice.notes.some((n) => n.code === 'files-sampled'))
+      expect(jsonNoteTexts(advice).join('\n')).toMatch(/files drawn in proportion to their size, \d+ of \d+ read/)
     // No number in the JSON is NaN or infinite (JSON would have made it null).
     expect(r.stdout).not.toMatch(/NaN|Infinity/)
     for (const n of numbers(advice)) expect(Number.isFinite(n.value), n.path).toBe(true)
@@ -124,6 +140,9 @@ describe.runIf(toolPresent('db_bench', existsSync(DB_BENCH), 'apt-get install ro
     const budget = 3000
     const advice = await adviseGroups(inputs.groups, { ...testAdviseOptions(inputs, defaultSettings()), timeBudgetMs: budget, jobs: 1, clock })
     checkLevels(advice, liveLevels)
+    // 100 ms a look at the clock leaves no time for every file: some are drawn, and the note says which levels.
+    expect(advice.notes.some((n) => n.code === 'files-sampled')).toBe(true)
+    checkDrawnNote(advice)
     expect(advice.elapsedSec * 1000).toBeLessThanOrEqual(budget * 1.1)
     expect(advice.columnFamilies[0].levels.some((l) => l.sample.blocks > 0)).toBe(true)
   }, 60_000)
