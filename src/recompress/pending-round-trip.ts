@@ -45,8 +45,8 @@ export interface RoundTripState {
   checksumType: number
   restartInterval: number
   warm?: boolean
-  /** The entry walks of this task's blocks, shared by its settings (null: each walks its own). */
-  walks: WalkTimes | null
+  /** The entry walks of this task's blocks, shared by its settings. */
+  walks: WalkTimes
 }
 
 /**
@@ -135,7 +135,7 @@ function walkedEntries(st: RoundTripState, raws: readonly Uint8Array[], plain: r
   for (const list of [raws, plain])
     for (const raw of list) {
       bytes += raw.length
-      const known = walks?.get(raw)
+      const known = walks.get(raw)
       if (!known) {
         fresh.push(raw)
         continue
@@ -153,11 +153,10 @@ function walkedEntries(st: RoundTripState, raws: readonly Uint8Array[], plain: r
   }
   const freshMs = threadCpuMs() - t0
   const freshWallMs = performance.now() - w0
-  if (walks)
-    for (const raw of fresh) {
-      const share = freshBytes > 0 ? raw.length / freshBytes : 1 / fresh.length
-      walks.set(raw, { cpuMs: freshMs * share, wallMs: freshWallMs * share })
-    }
+  for (const raw of fresh) {
+    const share = freshBytes > 0 ? raw.length / freshBytes : 1 / fresh.length
+    walks.set(raw, { cpuMs: freshMs * share, wallMs: freshWallMs * share })
+  }
   return { cpuMs: cpuMs + freshMs, wallMs: wallMs + freshWallMs, bytes }
 }
 

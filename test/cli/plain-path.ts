@@ -3,13 +3,24 @@
  * line through oclif, as a user's shell would: the two test files of those plain paths share it.
  */
 import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { assertFreshBuild, BAD, ROOT } from '../helpers.js'
 
 // A user's environment: without the test runner's NODE_ENV (oclif's development mode) and DEBUG.
 const { NODE_ENV: _n, NODE_OPTIONS: _o, DEBUG: _d, ...rest } = process.env
 export const userEnv: NodeJS.ProcessEnv = rest
+
+/** A scratch directory for a plain path's test file, removed after it, with an empty HOME inside (no oclif theme). */
+export function scratchWithHome(command: string): { dir: string; home: string } {
+  const dir = mkdtempSync(join(tmpdir(), `sstkit-${command}-main-`))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const home = join(dir, 'home')
+  mkdirSync(home)
+  return { dir, home }
+}
 
 export interface PlainRun {
   status: number | null

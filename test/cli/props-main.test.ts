@@ -4,18 +4,14 @@
  * oclif's for the same command line (oclif forced by DEBUG, which the plain path leaves to oclif).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { plainPropsArgs } from '../../src/entry/props-main.js'
 import { BAD, fixturePath, REAL, ROOT } from '../helpers.js'
-import { plainPathRunner, userEnv } from './plain-path.js'
+import { plainPathRunner, scratchWithHome, userEnv } from './plain-path.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'sstkit-props-main-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const home = join(dir, 'home')
-mkdirSync(home)
+const { dir, home } = scratchWithHome('props')
 
 describe('plainPropsArgs: the command lines props runs without oclif', () => {
   const env = { HOME: home }

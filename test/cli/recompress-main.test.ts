@@ -1,16 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RECOMPRESS_FLAG_DEFAULTS } from '../../src/cli/recompress-options.js'
 import { plainRecompressArgs, plainRecompressFlags } from '../../src/entry/recompress-main.js'
 import { BAD, fixturePath } from '../helpers.js'
-import { type PlainRun, plainPathRunner } from './plain-path.js'
+import { type PlainRun, plainPathRunner, scratchWithHome } from './plain-path.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'sstkit-recompress-main-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const home = join(dir, 'home')
-mkdirSync(home)
+const { dir, home } = scratchWithHome('recompress')
 
 describe('plainRecompressArgs: the command lines recompress runs without oclif', () => {
   const env = { HOME: home }

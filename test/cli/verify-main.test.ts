@@ -1,15 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { plainVerifyArgs } from '../../src/entry/verify-main.js'
 import { BAD, fixturePath, REAL } from '../helpers.js'
-import { plainPathRunner } from './plain-path.js'
+import { plainPathRunner, scratchWithHome } from './plain-path.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'sstkit-verify-main-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const home = join(dir, 'home')
-mkdirSync(home)
+const { dir, home } = scratchWithHome('verify')
 
 describe('plainVerifyArgs: the command lines verify runs without oclif', () => {
   const env = { HOME: home }
