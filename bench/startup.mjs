@@ -83,6 +83,17 @@ function main() {
     // The same through a plain `node`: without the shebang's V8 flag, which makes Node compile
     // its built-in modules without their code cache (what that flag costs at start-up).
     commands.push({ name: `node RUN_JS props (no shebang flags)${tag}`, kind: 'info', argv: [node, cli, 'props', o.file] })
+    // recompress's start with the codec kernel (one setting) and with ZDICT (a finalized dictionary).
+    commands.push({
+      name: `sstkit recompress zstd 3${tag}`,
+      kind: 'info',
+      argv: [cli, 'recompress', o.file, '--types', 'zstd', '--levels', '3', '--dict', 'none'],
+    })
+    commands.push({
+      name: `sstkit recompress zstd 3 finalize${tag}`,
+      kind: 'info',
+      argv: [cli, 'recompress', o.file, '--types', 'zstd', '--levels', '3', '--dict', 'finalize'],
+    })
   }
   for (const c of commands) runOnce(c.argv) // warm-up: page cache
   const samples = commands.map(() => ({ wall: [], cpu: [] }))

@@ -28,8 +28,12 @@ const extra = {
 // Node-API's headers ship with node (<prefix>/include/node); the addon's napi_* symbols resolve
 // against the node binary that loads it.
 const nodeHeaders = join(dirname(process.execPath), '..', 'include', 'node')
-if (existsSync(join(nodeHeaders, 'node_api.h'))) extra['addon/sstkit.c'] = { before: ['-I', nodeHeaders] }
-else extra['addon/sstkit.c'] = { missing: `no node_api.h in ${nodeHeaders}`, addon: true }
+const noHeaders = existsSync(join(nodeHeaders, 'node_api.h')) ? null : `no node_api.h in ${nodeHeaders}`
+extra['addon/sstkit.c'] = noHeaders ? { missing: noHeaders } : { before: ['-I', nodeHeaders] }
+// The codec kernel's addon: codec-kernel.c's zstd as above, and node's headers.
+const kernel = extra['codec-kernel.c']
+extra['addon/codec.c'] =
+  noHeaders || kernel.missing ? { missing: noHeaders ?? kernel.missing } : { before: ['-I', nodeHeaders, ...kernel.before], after: kernel.after }
 const sources = [
   ...readdirSync(src).filter((f) => f.endsWith('.c')),
   ...readdirSync(join(src, 'addon'))

@@ -13,74 +13,11 @@
 #include "../verify-kernel.c"
 #include "../recut-kernel.h"
 
-#define MAX_ARGS 20
+#include "napi-args.h"
 
-/* Where an empty typed array points (V8 may give it no backing store): not NULL, never read or written. */
-static double empty_backing;
-
-/* The pointer of a typed array or ArrayBuffer argument (null and undefined: NULL); *ok = 0 for anything else. */
-static void *pointer_of(napi_env env, napi_value v, int *ok) {
-  napi_valuetype type;
-  if (napi_typeof(env, v, &type) != napi_ok) return (*ok = 0), NULL;
-  if (type == napi_null || type == napi_undefined) return NULL;
-  bool is;
-  if (napi_is_typedarray(env, v, &is) == napi_ok && is) {
-    void *data = NULL;
-    if (napi_get_typedarray_info(env, v, NULL, NULL, &data, NULL, NULL) != napi_ok) *ok = 0;
-    return data ? data : &empty_backing;
-  }
-  if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
-    void *data = NULL;
-    if (napi_get_arraybuffer_info(env, v, &data, NULL) != napi_ok) *ok = 0;
-    return data ? data : &empty_backing;
-  }
-  *ok = 0;
-  return NULL;
-}
-
-static double number_of(napi_env env, napi_value v, int *ok) {
-  double d = 0;
-  if (napi_get_value_double(env, v, &d) != napi_ok) *ok = 0;
-  return d;
-}
-
-static int32_t int_of(napi_env env, napi_value v, int *ok) {
-  int32_t i = 0;
-  if (napi_get_value_int32(env, v, &i) != napi_ok) *ok = 0;
-  return i;
-}
-
-static uint32_t uint_of(napi_env env, napi_value v, int *ok) {
-  uint32_t u = 0;
-  if (napi_get_value_uint32(env, v, &u) != napi_ok) *ok = 0;
-  return u;
-}
-
-/* The call's arguments: exactly `want` of them, else a TypeError (a caller's bug, not a file's). */
-static int arguments_of(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
-  size_t argc = MAX_ARGS;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != want) {
-    napi_throw_type_error(env, NULL, "sstkit addon: wrong number of arguments");
-    return 0;
-  }
-  return 1;
-}
-
-static napi_value int_result(napi_env env, int ok, int32_t value) {
-  napi_value r;
-  if (!ok) {
-    napi_throw_type_error(env, NULL, "sstkit addon: an argument of the wrong type");
-    return NULL;
-  }
-  napi_create_int32(env, value, &r);
-  return r;
-}
-
-static napi_value uint_result(napi_env env, uint32_t value) {
-  napi_value r;
-  napi_create_uint32(env, value, &r);
-  return r;
-}
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static napi_value verify_init(napi_env env, napi_callback_info info) {
   (void)info;
@@ -180,23 +117,6 @@ static napi_value index_walk(napi_env env, napi_callback_info info) {
                                       keys_from, keys_capacity, key_ends));
 }
 
-/* The elements of a typed array argument of `kind` and their count; NULL for anything else. */
-static void *typed_of(napi_env env, napi_value v, napi_typedarray_type want, size_t *length) {
-  bool is = false;
-  napi_typedarray_type kind;
-  void *data = NULL;
-  *length = 0;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
-  if (napi_get_typedarray_info(env, v, &kind, length, &data, NULL, NULL) != napi_ok || kind != want) {
-    *length = 0;
-    return NULL;
-  }
-  return data ? data : &empty_backing;
-}
-
-/* The bytes of a Uint8Array argument and their count; NULL for anything else. */
-static uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) { return typed_of(env, v, napi_uint8_array, length); }
-
 /*
  * The arguments (bytes: Uint8Array, length) of a hash of bytes[0, length): 1 with their data (never
  * NULL) and the length; 0 when the length is not a number or is past the bytes; -1 when the count
@@ -280,6 +200,59 @@ static napi_value snappy_block_uncompress(napi_env env, napi_callback_info info)
   return int_result(env, 1, status != 0 ? -status : (int32_t)written);
 }
 
+/* libsnappy's compression calls (the kernel resolves only its decompression), on first use. */
+typedef int (*snappy_compress_fn)(const char *, size_t, char *, size_t *);
+typedef size_t (*snappy_max_fn)(size_t);
+static snappy_compress_fn snappy_compress_call;
+static snappy_max_fn snappy_max_call;
+
+static void resolve_snappy_compress(void) {
+  void *sn = open_first("libsnappy.so.1", "libsnappy.so");
+  if (!sn) return;
+  snappy_compress_call = (snappy_compress_fn)dlsym(sn, "snappy_compress");
+  snappy_max_call = (snappy_max_fn)dlsym(sn, "snappy_max_compressed_length");
+  if (!snappy_compress_call || !snappy_max_call) snappy_compress_call = NULL;
+}
+
+static int snappy_compress_ready(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, resolve_snappy_compress);
+  return snappy_compress_call != NULL;
+}
+
+/* snappy_max_compressed_length(n); -2^31 where libsnappy is missing. */
+static napi_value snappy_max_compressed(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 1, a)) return NULL;
+  int ok = 1;
+  double n = number_of(env, a[0], &ok);
+  if (!ok || n < 0 || n > INT32_MAX) return int_result(env, 0, 0);
+  if (!snappy_compress_ready()) return int_result(env, 1, INT32_MIN);
+  napi_value r;
+  napi_create_double(env, (double)snappy_max_call((size_t)n), &r);
+  return r;
+}
+
+/*
+ * snappy_compress (RawCompress, as RocksDB's Snappy_Compress) of all of src into dst, which holds at
+ * least snappy_max_compressed_length(src's length) bytes: the bytes written, or -(snappy's status);
+ * -2^31 where libsnappy is missing.
+ */
+static napi_value snappy_block_compress(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  size_t src_len, dst_len;
+  const uint8_t *src = bytes_of(env, a[0], &src_len);
+  uint8_t *dst = bytes_of(env, a[1], &dst_len);
+  if (!src || !dst || src_len > INT32_MAX || dst_len > INT32_MAX) return int_result(env, 0, 0);
+  if (!snappy_compress_ready()) return int_result(env, 1, INT32_MIN);
+  if (dst_len < snappy_max_call(src_len)) return int_result(env, 0, 0);
+  static const char empty[1];
+  size_t written = dst_len;
+  int status = snappy_compress_call(src_len ? (const char *)src : empty, src_len, (char *)dst, &written);
+  return int_result(env, 1, status != 0 ? -status : (int32_t)written);
+}
+
 /* sstkit_recut (../recut-kernel.h): mode, src, out, restarts (Uint32Array), srcKey, lastKey, state (Float64Array of RC_SLOTS). */
 static napi_value recut(napi_env env, napi_callback_info info) {
   napi_value a[MAX_ARGS];
@@ -299,6 +272,39 @@ static napi_value recut(napi_env env, napi_callback_info info) {
                                  src_key_len < last_key_len ? src_key_len : last_key_len, state));
 }
 
+/*
+ * mallopt(param, value) (glibc; 0, its failure, elsewhere): src/util/garbage.ts fixes malloc's
+ * mmap and trim thresholds with it.
+ */
+static napi_value mallopt_call(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  int ok = 1;
+  int32_t param = int_of(env, a[0], &ok), value = int_of(env, a[1], &ok);
+  if (!ok) return int_result(env, 0, 0);
+#ifdef __GLIBC__
+  return int_result(env, 1, mallopt(param, value));
+#else
+  (void)param, (void)value;
+  return int_result(env, 1, 0);
+#endif
+}
+
+/* malloc_trim(pad) (glibc; 0 elsewhere): 1 when memory went back to the system. */
+static napi_value malloc_trim_call(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 1, a)) return NULL;
+  int ok = 1;
+  uint32_t pad = uint_of(env, a[0], &ok);
+  if (!ok) return int_result(env, 0, 0);
+#ifdef __GLIBC__
+  return int_result(env, 1, malloc_trim(pad));
+#else
+  (void)pad;
+  return int_result(env, 1, 0);
+#endif
+}
+
 NAPI_MODULE_INIT() {
   static const struct {
     const char *name;
@@ -307,6 +313,8 @@ NAPI_MODULE_INIT() {
       {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
       {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
       {"lz4Decompress", lz4_block_decompress}, {"crc32c", crc32c_of}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
+      {"snappyCompress", snappy_block_compress}, {"snappyMaxCompressedLength", snappy_max_compressed},
+      {"mallopt", mallopt_call}, {"mallocTrim", malloc_trim_call},
   };
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     napi_value fn;

@@ -5,9 +5,7 @@
  * "Start-up"). Null where it was not built or does not load here: the kernel then loads
  * through koffi (src/verify/native.ts), with the same calls.
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { loadAddon } from '../util/addon.js'
 
 /** The addon's calls: the koffi declarations of src/verify/native.ts, same arguments and results. */
 export interface KernelAddon {
@@ -25,8 +23,16 @@ export interface KernelAddon {
   lz4Decompress(src: Uint8Array, dst: Uint8Array, dictionary: Uint8Array | null): number
   /** snappy_uncompress of src into dst: the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
   snappyUncompress(src: Uint8Array, dst: Uint8Array): number
+  /** snappy_max_compressed_length(n); ADDON_MISSING_LIBRARY without libsnappy. */
+  snappyMaxCompressedLength(n: number): number
+  /** snappy_compress of all of src into dst (at least snappyMaxCompressedLength bytes): the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
+  snappyCompress(src: Uint8Array, dst: Uint8Array): number
   /** native/recut-kernel.h's sstkit_recut (src/recompress/recut-native.ts drives it). */
   recut(mode: number, src: Uint8Array, out: Uint8Array, restarts: Uint32Array, srcKey: Uint8Array, lastKey: Uint8Array, state: Float64Array): number
+  /** glibc's mallopt(param, value); 0 where the C library is not glibc (src/util/garbage.ts). */
+  mallopt(param: number, value: number): number
+  /** glibc's malloc_trim(pad); 0 where the C library is not glibc. */
+  mallocTrim(pad: number): number
 }
 
 /** What a codec call of the addon returns where the system library is missing. */
@@ -39,18 +45,6 @@ let addon: KernelAddon | null | undefined
 
 /** The addon, loaded on first call, or null (SSTKIT_NO_ADDON=1 asks for koffi's path). */
 export function kernelAddon(): KernelAddon | null {
-  if (addon === undefined) addon = load()
+  if (addon === undefined) addon = loadAddon<KernelAddon>(ADDON)
   return addon
-}
-
-function load(): KernelAddon | null {
-  if (process.env.SSTKIT_NO_ADDON) return null
-  const path = fileURLToPath(ADDON)
-  if (!existsSync(path)) return null
-  try {
-    return createRequire(import.meta.url)(path) as KernelAddon
-  } catch {
-    // another platform's or node's build: koffi's path does the work
-    return null
-  }
 }

@@ -1,6 +1,7 @@
 /**
- * The codec kernel (native/codec-kernel.c, built into dist/native by
- * scripts/build-native.mjs, loaded through koffi): compresses and
+ * The codec kernel (native/codec-kernel.c, built by scripts/build-native.mjs into
+ * dist/native/codec.node, a Node-API addon, and codec-kernel.so, which koffi loads where the
+ * addon was not built or SSTKIT_NO_ADDON is set; the same calls either way): compresses and
  * round-trips a batch of blocks per call, as RocksDB's table builder and read
  * path do a block, and reports the thread CPU time the codec work took (see
  * docs/cpu.md). Its bytes are the JavaScript codecs' (the same zstd 1.5.7,
@@ -14,6 +15,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CompressionType } from '../format/compression-type.js'
+import { loadAddon } from '../util/addon.js'
 import { koffi } from './native.js'
 
 type CompressCall = (
@@ -50,7 +52,8 @@ type ChecksumCall = (
   cpuNs: Float64Array,
 ) => number
 
-interface Library {
+/** The kernel's calls, as native/addon/codec.c makes them (a codec is an External) and koffi's declarations below. */
+export interface KernelCalls {
   checksumFrames: ChecksumCall
   abilities: number
   newCodec: (type: number, level: number, checksum: number, dict: Uint8Array | null, dictLength: number) => unknown
@@ -68,12 +71,35 @@ interface Library {
   zstdVersion: () => number
 }
 
-let loaded: Library | null | undefined
+let loaded: KernelCalls | null | undefined
 
 /** dist/native, from tsc's output (dist/codec), the sources (src/codec: tests) and the bundle (which re-points it). */
+const ADDON = new URL('../../dist/native/codec.node', import.meta.url)
 const LIBRARY = new URL('../../dist/native/codec-kernel.so', import.meta.url)
 
-function load(): Library | null {
+/** The addon's calls, as they are (init() answered once). */
+type AddonCalls = Omit<KernelCalls, 'abilities'> & { init(): number }
+
+let loadedThrough: 'addon' | 'koffi' | null = null
+
+function load(): KernelCalls | null {
+  const addon = loadAddon<AddonCalls>(ADDON)
+  if (addon) {
+    loadedThrough = 'addon'
+    return { ...addon, abilities: addon.init() }
+  }
+  const lib = loadThroughKoffi()
+  loadedThrough = lib ? 'koffi' : null
+  return lib
+}
+
+/** The kernel through each way there is to load it, loaded anew (tests: both give the same results). */
+export function codecKernelEachWay(): { addon: KernelCalls | null; koffi: KernelCalls | null } {
+  const addon = loadAddon<AddonCalls>(ADDON)
+  return { addon: addon && { ...addon, abilities: addon.init() }, koffi: loadThroughKoffi() }
+}
+
+function loadThroughKoffi(): KernelCalls | null {
   const path = fileURLToPath(LIBRARY)
   if (!existsSync(path)) return null
   try {
@@ -81,17 +107,17 @@ function load(): Library | null {
     const init = lib.func('int sstkit_codec_init(void)') as () => number
     return {
       abilities: init(),
-      newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as Library['newCodec'],
-      freeCodec: lib.func('void sstkit_codec_free(void *codec)') as Library['freeCodec'],
-      splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as Library['splitCodec'],
-      lendCores: lib.func('int sstkit_codec_lend_cores(int delta)') as Library['lendCores'],
-      spareCores: lib.func('int sstkit_codec_spare_cores(void)') as Library['spareCores'],
-      handedBatches: lib.func('double sstkit_codec_handed_batches(void)') as Library['handedBatches'],
+      newCodec: lib.func('void *sstkit_codec_new(int type, int level, int checksum, const uint8_t *dict, uint32_t dictLen)') as KernelCalls['newCodec'],
+      freeCodec: lib.func('void sstkit_codec_free(void *codec)') as KernelCalls['freeCodec'],
+      splitCodec: lib.func('int sstkit_codec_split(void *codec, double minBatchNs)') as KernelCalls['splitCodec'],
+      lendCores: lib.func('int sstkit_codec_lend_cores(int delta)') as KernelCalls['lendCores'],
+      spareCores: lib.func('int sstkit_codec_spare_cores(void)') as KernelCalls['spareCores'],
+      handedBatches: lib.func('double sstkit_codec_handed_batches(void)') as KernelCalls['handedBatches'],
       compress: lib.func(
         'int sstkit_compress_blocks(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)',
       ) as CompressCall,
-      submit: lib.func('int sstkit_compress_submit(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n)') as Library['submit'],
-      collect: lib.func('int sstkit_compress_collect(void *codec, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)') as Library['collect'],
+      submit: lib.func('int sstkit_compress_submit(void *codec, const uint8_t *src, const uint32_t *lens, uint32_t n)') as KernelCalls['submit'],
+      collect: lib.func('int sstkit_compress_collect(void *codec, uint8_t *dst, double cap, uint32_t *outLens, double *cpuNs)') as KernelCalls['collect'],
       roundTrip: lib.func(
         'int sstkit_round_trip_blocks(void *codec, const uint8_t *src, const uint32_t *lens, const uint32_t *sizes, uint32_t n, uint8_t *dst, double cap, const uint8_t *raw, double *cpuNs)',
       ) as RoundTripCall,
@@ -101,7 +127,7 @@ function load(): Library | null {
       ) as ChecksumCall,
       contentChecksums: lib.func(
         'int sstkit_content_checksums(const uint8_t *raw, const uint32_t *lens, uint32_t n, double *cpuNs)',
-      ) as Library['contentChecksums'],
+      ) as KernelCalls['contentChecksums'],
       zstdVersion: lib.func('uint32_t sstkit_codec_zstd_version(void)') as () => number,
     }
   } catch {
@@ -109,7 +135,7 @@ function load(): Library | null {
   }
 }
 
-function library(): Library | null {
+function library(): KernelCalls | null {
   if (loaded === undefined) loaded = load()
   return loaded && !process.env.SSTKIT_NO_CODEC_KERNEL ? loaded : null
 }
@@ -117,6 +143,11 @@ function library(): Library | null {
 /** Whether the kernel is loaded here (diagnostics, tests). */
 export function codecKernelLoaded(): boolean {
   return library() !== null
+}
+
+/** How the kernel was loaded in this thread: as the addon, through koffi, or not at all (diagnostics, tests). */
+export function codecKernelPath(): 'addon' | 'koffi' | null {
+  return library() ? loadedThrough : null
 }
 
 /**
@@ -131,7 +162,7 @@ export function threadCpuMs(): number {
 }
 
 /** Whether the kernel compresses `type` with these options here. */
-function handles(lib: Library, type: number, formatVersion: number, lz4OneShot: boolean): boolean {
+function handles(lib: KernelCalls, type: number, formatVersion: number, lz4OneShot: boolean): boolean {
   switch (type) {
     case CompressionType.Snappy:
       return (lib.abilities & 1) !== 0
@@ -189,7 +220,7 @@ export function handedBatches(): number {
 }
 
 // A codec not freed by close() (a writer abandoned on an error) is freed when collected.
-const finalizer = new FinalizationRegistry<{ lib: Library; codec: unknown }>(({ lib, codec }) => lib.freeCodec(codec))
+const finalizer = new FinalizationRegistry<{ lib: KernelCalls; codec: unknown }>(({ lib, codec }) => lib.freeCodec(codec))
 
 /** LZ4_compressBound / snappy's MaxCompressedLength / ZSTD_compressBound, each above n + n/6 + 64: room for one block's payload. */
 function payloadBound(n: number): number {
@@ -254,7 +285,7 @@ export class KernelCodec {
   private submittedCap = 0
 
   private constructor(
-    private readonly lib: Library,
+    private readonly lib: KernelCalls,
     codec: unknown,
     /** Made with splitKernelCompression on: it may use a lent core. */
     private readonly helped: boolean,

@@ -3,7 +3,8 @@
  * gives the uncompressed length (RocksDB adds no prefix). RocksDB stores but
  * ignores a dictionary for Snappy, so there is no dictionary parameter here.
  *
- * Both directions use the system libsnappy through koffi when it loads.
+ * Both directions use the system libsnappy, through the kernel's addon (native/addon/sstkit.c),
+ * else through koffi, when it loads.
  * Decoding into a reused buffer measured ~730 MB/s on the bench file's 4 KiB
  * blocks against ~470 MB/s for the `snappy` package, which always allocates
  * its output. Encoding through libsnappy (snappy_compress = RawCompress, as
@@ -111,6 +112,19 @@ export function snappyDecompressPackage(src: Uint8Array): Uint8Array {
 
 /** snappy::RawCompress into MaxCompressedLength bytes, as RocksDB's Snappy_Compress. */
 export function snappyCompress(raw: Uint8Array): Uint8Array {
+  // The kernel's addon compresses with the same libsnappy, without loading koffi.
+  if (addonChoice === undefined) addonChoice = process.env.SSTKIT_NO_NATIVE_SNAPPY ? null : kernelAddon()
+  const addon = nativeFn === undefined ? addonChoice : null
+  if (addon) {
+    const capacity = addon.snappyMaxCompressedLength(raw.length)
+    if (capacity !== ADDON_MISSING_LIBRARY) {
+      const out = allocOutput(capacity)
+      const n = addon.snappyCompress(raw, out)
+      // SNAPPY_BUFFER_TOO_SMALL cannot happen with MaxCompressedLength bytes.
+      if (n < 0) throw new Error(`snappy_compress failed (${-n})`)
+      return trimmed(out, n)
+    }
+  }
   if (nativeFn === undefined) nativeFn = loadNative()
   if (!nativeFn) return snappyCompressPackage(raw)
   const capacity = Number(nativeFn.maxCompressedLength(raw.length))

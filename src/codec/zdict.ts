@@ -1,5 +1,6 @@
 /**
- * zstd dictionary builder (ZDICT) through the system libzstd.so.1.
+ * zstd dictionary builder (ZDICT) through the system libzstd.so.1, opened by the codec kernel's
+ * addon (native/addon/codec.c), else through koffi.
  *
  * zstd-napi does not ship ZDICT, and no npm package trains dictionaries
  * (see the dependencies reference); libzstd1 is on every Debian system (dpkg
@@ -8,53 +9,85 @@
  * Debian's RocksDB builds from the same samples.
  */
 import type { LibraryHandle } from 'koffi'
+import { NotSupportedError } from '../format/errors.js'
 import { SstkitError, transferable } from '../errors.js'
+import { loadAddon } from '../util/addon.js'
 import { koffi, loadLibrary } from './native.js'
 import { withPeakLock } from './peak-lock.js'
 
 /** Magic number that starts a zstd-format (trained or finalized) dictionary. */
 export const ZSTD_DICT_MAGIC = 0xec30a437
 
+/** ZDICT's calls: a dictionary's length, or ZDICT's error name. */
+export interface ZdictCalls {
+  train(dict: Uint8Array, capacity: number, samples: Uint8Array, sizes: BigUint64Array, n: number): number | string
+  finalize(dict: Uint8Array, capacity: number, content: Uint8Array, samples: Uint8Array, sizes: BigUint64Array, n: number, level: number): number | string
+  version(): number
+}
+
+/** The codec kernel's addon (native/addon/codec.c), which opens the system libzstd itself. */
+interface ZdictAddon {
+  zdictUnavailable(): string | null
+  zdictVersion(): number
+  zdictTrain: ZdictCalls['train']
+  zdictFinalize: ZdictCalls['finalize']
+}
+
+const WHAT = 'the zstd dictionary builder (libzstd.so.1, package libzstd1)'
+const ADDON = new URL('../../dist/native/codec.node', import.meta.url)
+
+let api: ZdictCalls | undefined
+
+function zdict(): ZdictCalls {
+  api ??= throughAddon() ?? throughKoffi()
+  return api
+}
+
+/** ZDICT through each way there is to reach it, loaded anew (tests: both give the same results). */
+export function zdictEachWay(): { addon: ZdictCalls | null; koffi: ZdictCalls } {
+  return { addon: throughAddon(), koffi: throughKoffi() }
+}
+
+/** ZDICT through the addon; null where the addon is not built here (koffi's path then). */
+function throughAddon(): ZdictCalls | null {
+  const addon = loadAddon<ZdictAddon>(ADDON)
+  if (!addon) return null
+  const why = addon.zdictUnavailable()
+  if (why !== null) throw new NotSupportedError(`${WHAT} is not available: cannot load ${why}`)
+  return { train: addon.zdictTrain, finalize: addon.zdictFinalize, version: addon.zdictVersion }
+}
+
 /** koffi's type for a bound C function (its arguments and result are not typed). */
 type Fn = ReturnType<LibraryHandle['func']>
 
-interface ZdictApi {
-  train: Fn
-  finalize: Fn
-  isError: Fn
-  errorName: Fn
-  getDictID: Fn
-  version: Fn
-}
-
-let api: ZdictApi | undefined
-
-function zdict(): ZdictApi {
-  if (api) return api
+function throughKoffi(): ZdictCalls {
   const k = koffi()
-  const lib = loadLibrary('the zstd dictionary builder (libzstd.so.1, package libzstd1)', ['libzstd.so.1', 'libzstd.so'])
+  const lib = loadLibrary(WHAT, ['libzstd.so.1', 'libzstd.so'])
   // ZDICT_params_t, passed by value.
   const params = k.struct('ZDICT_params_t', { compressionLevel: 'int', notificationLevel: 'unsigned int', dictID: 'unsigned int' })
-  api = {
-    train: lib.func(
-      'size_t ZDICT_trainFromBuffer(void *dictBuffer, size_t dictBufferCapacity, const void *samplesBuffer, const size_t *samplesSizes, unsigned int nbSamples)',
-    ),
-    finalize: lib.func('ZDICT_finalizeDictionary', 'size_t', [
-      'void *',
-      'size_t',
-      'const void *',
-      'size_t',
-      'const void *',
-      'const size_t *',
-      'unsigned int',
-      params,
-    ]),
-    isError: lib.func('unsigned int ZDICT_isError(size_t code)'),
-    errorName: lib.func('const char *ZDICT_getErrorName(size_t code)'),
-    getDictID: lib.func('unsigned int ZDICT_getDictID(const void *dictBuffer, size_t dictSize)'),
-    version: lib.func('unsigned int ZSTD_versionNumber(void)'),
+  const train: Fn = lib.func(
+    'size_t ZDICT_trainFromBuffer(void *dictBuffer, size_t dictBufferCapacity, const void *samplesBuffer, const size_t *samplesSizes, unsigned int nbSamples)',
+  )
+  const finalize: Fn = lib.func('ZDICT_finalizeDictionary', 'size_t', [
+    'void *',
+    'size_t',
+    'const void *',
+    'size_t',
+    'const void *',
+    'const size_t *',
+    'unsigned int',
+    params,
+  ])
+  const isError: Fn = lib.func('unsigned int ZDICT_isError(size_t code)')
+  const errorName: Fn = lib.func('const char *ZDICT_getErrorName(size_t code)')
+  const version: Fn = lib.func('unsigned int ZSTD_versionNumber(void)')
+  const result = (r: number | bigint): number | string => (isError(r) ? (errorName(r) as string) : Number(r))
+  return {
+    train: (dict, capacity, samples, sizes, n) => result(train(dict, capacity, samples, sizes, n)),
+    finalize: (dict, capacity, content, samples, sizes, n, level) =>
+      result(finalize(dict, capacity, content, content.length, samples, sizes, n, { compressionLevel: level, notificationLevel: 0, dictID: 0 })),
+    version: () => Number(version()),
   }
-  return api
 }
 
 /** The system zstd's version, e.g. "1.5.4" (the one building dictionaries). */
@@ -76,10 +109,9 @@ function sizes(sampleLengths: readonly number[]): BigUint64Array {
   return BigUint64Array.from(sampleLengths, (n) => BigInt(n))
 }
 
-function check(result: number | bigint, what: string): number {
-  const a = zdict()
-  if (a.isError(result)) throw new DictionaryBuildError(`${what} failed: ${a.errorName(result)}`)
-  return Number(result)
+function check(result: number | string, what: string): number {
+  if (typeof result === 'string') throw new DictionaryBuildError(`${what} failed: ${result}`)
+  return result
 }
 
 /** ZDICT_trainFromBuffer: a dictionary of at most `capacity` bytes (RocksDB's `train` mode). */
@@ -98,14 +130,7 @@ export function trainDictionary(samples: Uint8Array, sampleLengths: readonly num
 export function finalizeDictionary(content: Uint8Array, samples: Uint8Array, sampleLengths: readonly number[], capacity: number, level: number): Uint8Array {
   if (samples.length === 0 || sampleLengths.length === 0) return new Uint8Array(0)
   const dict = new Uint8Array(capacity)
-  const n = check(
-    zdict().finalize(dict, capacity, content, content.length, samples, sizes(sampleLengths), sampleLengths.length, {
-      compressionLevel: level,
-      notificationLevel: 0,
-      dictID: 0,
-    }),
-    'ZDICT_finalizeDictionary',
-  )
+  const n = check(zdict().finalize(dict, capacity, content, samples, sizes(sampleLengths), sampleLengths.length, level), 'ZDICT_finalizeDictionary')
   return dict.slice(0, n)
 }
 

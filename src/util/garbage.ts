@@ -15,6 +15,7 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createRequire } from 'node:module'
+import { loadAddon } from './addon.js'
 
 /**
  * This thread's ArrayBuffer contents (with its few other external bytes), as V8 counts them:
@@ -158,41 +159,47 @@ export function reapplyGrowthFactor(): void {
   }
 }
 
-type Libc = ReturnType<typeof import('koffi')['load']>
-let libcHandle: Libc | null | undefined
-/** glibc through koffi, loaded once; null elsewhere (not glibc, or no koffi). */
-function libc(): Libc | null {
-  if (libcHandle === undefined) {
-    try {
-      const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
-      libcHandle = koffi.load('libc.so.6')
-    } catch {
-      libcHandle = null
-    }
-  }
-  return libcHandle
+/** glibc's calls as native/addon/sstkit.c makes them (0 where the C library is not glibc). */
+interface MallocCalls {
+  mallopt(param: number, value: number): number
+  mallocTrim(pad: number): number
 }
 
-let trimmer: ((pad: number) => number) | null | undefined
+/** The kernel's addon (src/codec/addon.ts loads the same file for its other calls). */
+const ADDON = new URL('../../dist/native/sstkit.node', import.meta.url)
+
+let mallocCalls: MallocCalls | null | undefined
+/** glibc's malloc calls through the addon, else through koffi; null where neither loads (no addon, not glibc). */
+function malloc(): MallocCalls | null {
+  if (mallocCalls === undefined) mallocCalls = loadAddon<MallocCalls>(ADDON) ?? mallocThroughKoffi()
+  return mallocCalls
+}
+
+function mallocThroughKoffi(): MallocCalls | null {
+  try {
+    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi')
+    const libc = koffi.load('libc.so.6')
+    return {
+      mallopt: libc.func('int mallopt(int, int)') as MallocCalls['mallopt'],
+      mallocTrim: libc.func('int malloc_trim(size_t)') as MallocCalls['mallocTrim'],
+    }
+  } catch {
+    return null // not glibc, or no koffi
+  }
+}
+
 /**
- * Give the pages malloc holds free back to the system (glibc's malloc_trim, through koffi; a
+ * Give the pages malloc holds free back to the system (glibc's malloc_trim, through the kernel's addon; a
  * no-op elsewhere). The buffers a collection frees go back to malloc's arenas, where memory
  * between live blocks stays in the RSS: after a lane's collections, trimming took recompress's
  * default matrix on an 8 MB ZSTD file from 136 to 129 MB, at no CPU measured.
  */
 export function trimMallocArenas(): void {
-  if (trimmer === undefined) {
-    try {
-      trimmer = (libc()?.func('int malloc_trim(size_t)') as ((pad: number) => number) | undefined) ?? null
-    } catch {
-      trimmer = null // not glibc
-    }
-  }
-  trimmer?.(0)
+  malloc()?.mallocTrim(0)
 }
 
 /**
- * Fix glibc malloc's thresholds for the rest of the process (mallopt, through koffi; a no-op elsewhere):
+ * Fix glibc malloc's thresholds for the rest of the process (mallopt, through the kernel's addon; a no-op elsewhere):
  * blocks of `mmapBytes` or more get pages of their own, given back when freed. Left dynamic, glibc
  * raises its mmap threshold to the largest block freed (up to 32 MiB) and its trim threshold to twice
  * that: after recompress freed its first zstd context for a large index (~16 MB), every buffer under
@@ -202,15 +209,10 @@ export function trimMallocArenas(): void {
  * at 157 MB without it, 133 MB with 1 MiB.
  */
 export function fixMallocThresholds(mmapBytes = 128 << 10): void {
-  try {
-    const lib = libc()
-    if (!lib) return
-    const mallopt = lib.func('int mallopt(int, int)') as (param: number, value: number) => number
-    const M_TRIM_THRESHOLD = -1
-    const M_MMAP_THRESHOLD = -3
-    mallopt(M_MMAP_THRESHOLD, mmapBytes)
-    mallopt(M_TRIM_THRESHOLD, mmapBytes)
-  } catch {
-    // not glibc: its own policy
-  }
+  const calls = malloc()
+  if (!calls) return // not glibc: its own policy
+  const M_TRIM_THRESHOLD = -1
+  const M_MMAP_THRESHOLD = -3
+  calls.mallopt(M_MMAP_THRESHOLD, mmapBytes)
+  calls.mallopt(M_TRIM_THRESHOLD, mmapBytes)
 }

@@ -164,10 +164,10 @@ w.terminate()
     expect(newSpace(true)).toBeLessThanOrEqual(2 << 20)
   })
 
-  it('fixMallocThresholds gives a block over its threshold pages of its own even after a larger one was freed (glibc would raise the threshold)', () => {
+  it('fixMallocThresholds gives a block over its threshold pages of its own even after a larger one was freed (glibc would raise the threshold), through the addon and through koffi', () => {
     assertFreshBuild()
     // The bytes malloc mmapped for a 4 MiB block taken after a 16 MiB one was freed, in a process of its own.
-    const mapped = (fix: boolean) => {
+    const mapped = (fix: boolean, throughKoffi = false) => {
       const code = `import { createRequire } from 'node:module'
 import { fixMallocThresholds } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/garbage.js')).href)}
 const koffi = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('koffi')
@@ -182,9 +182,11 @@ const before = mallinfo2().hblkhd
 const p = malloc(4 << 20)
 process.stdout.write(String(mallinfo2().hblkhd - before))
 free(p)`
-      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }))
+      const env = throughKoffi ? { ...process.env, SSTKIT_NO_ADDON: '1' } : process.env
+      return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', env }))
     }
     expect(mapped(false)).toBe(0)
     expect(mapped(true)).toBeGreaterThanOrEqual(4 << 20)
+    expect(mapped(true, true)).toBeGreaterThanOrEqual(4 << 20)
   })
 })
