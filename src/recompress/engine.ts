@@ -15,7 +15,7 @@ import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
 import { defaultFormatVersion } from '../format/footer.js'
 import { compressionShortName } from '../format/compression-type.js'
 import type { BuiltDictionary, DictionaryOptions } from './dictionary.js'
-import { partition, passes, readingCost, settingsPerPass } from './lanes.js'
+import { laneUnits, partition, passes, readingCost, settingsPerPass } from './lanes.js'
 import { lendCores, splitKernelCompression } from '../codec/kernel.js'
 import { type ConfigMeasurement, DEFAULT_MAX_COMPRESSED_BYTES_PER_KB, type EntryTotals, type EvaluateTask, type TaskResult } from './evaluate.js'
 import { closeWorkers, runTasks, startWorkers, workersAvailable } from './pool.js'
@@ -378,7 +378,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const storedFormatVersion = table.formatVersion
   // One pass per lane (sharing one reading of the file, feed.ts) when the lanes hold every setting's writer; else more passes.
   const perPass = settingsPerPass(estimatedBlocks(table, opts.source), 1 + (opts.autoSkip?.length ?? 0))
-  const lanes = Math.min(jobs, configs.length)
+  const lanes = Math.min(jobs, laneUnits(configs))
   const groups = configs.length > lanes * perPass ? passes(configs, perPass) : partition(configs, lanes, workersAvailable() ? readingCost(opts.source) : 0)
   let fileDict: Uint8Array | undefined
   try {

@@ -4,7 +4,7 @@
  * lane cannot hold every writer at once), and their order.
  */
 import { effectiveLevel } from '../codec/setting.js'
-import { compressionShortName } from '../format/compression-type.js'
+import { CompressionType, compressionShortName } from '../format/compression-type.js'
 import type { RecompressConfig } from './config.js'
 import { buildsFromSamples } from './dictionary.js'
 import type { SourceOptions } from './source.js'
@@ -83,6 +83,56 @@ export function readingCost(source: SourceOptions): number {
   return source.blockSize === null ? 0.6 : 1.3
 }
 
+/**
+ * What a zstd setting with the content checksum adds beside the same setting without it in one task
+ * (evaluate.ts checksumTwins: its frames are the other's, flagged, with XXH64 of the block appended),
+ * in the same units: the hash and a copy of each block. Apart, in two tasks, it compresses every block
+ * again: recompress of zstd 3 with and without the checksum on a 64 MB file took 2.43 s on two lanes
+ * against 1.86 s on one (commit e753790, 2026-12-07).
+ */
+const CHECKSUM_TWIN_COST = 0.05
+
+/** Whether `a` and `b` are checksum twins: zstd, the same level, dictionary and strategy, one with the checksum. */
+function twins(a: RecompressConfig, b: RecompressConfig): boolean {
+  return (
+    a.type === CompressionType.ZSTD && b.type === a.type && a.level === b.level && a.dict === b.dict && a.strategy === b.strategy && a.checksum !== b.checksum
+  )
+}
+
+/**
+ * The settings as units a task keeps together, in their order (a pair where its first comes): a zstd
+ * setting with the checksum and its twin without it, every other setting alone.
+ */
+function units(configs: RecompressConfig[]): RecompressConfig[][] {
+  const out: RecompressConfig[][] = []
+  const taken = new Set<RecompressConfig>()
+  for (const c of configs) {
+    if (taken.has(c)) continue
+    taken.add(c)
+    const twin = configs.find((o) => !taken.has(o) && twins(c, o))
+    if (twin) taken.add(twin)
+    out.push(twin ? [c, twin] : [c])
+  }
+  return out
+}
+
+/** How many lanes the matrix can keep busy at most: its units (a checksum pair is one). */
+export function laneUnits(configs: RecompressConfig[]): number {
+  return units(configs).length
+}
+
+/** What a task evaluating `items` side by side costs in compression: a checksum twin beside its pair costs only its hash. */
+function groupCost(items: readonly RecompressConfig[]): number {
+  let total = 0
+  const paired = new Set<RecompressConfig>()
+  for (const c of items) {
+    const twin = c.checksum ? items.find((o) => !o.checksum && !paired.has(o) && twins(c, o)) : undefined
+    if (twin) paired.add(twin)
+    total += twin ? CHECKSUM_TWIN_COST : cost(c)
+  }
+  return total
+}
+
 function cost(c: RecompressConfig): number {
   const name = compressionShortName(c.type)
   const l = effectiveLevel(c.type, c.level) ?? 1
@@ -106,14 +156,16 @@ export function partition(configs: RecompressConfig[], n: number, reading = 0): 
   // those costs and comes last (this thread's lane).
   const shared = reading > 0 && n > 1
   if (shared) Object.assign(groups[n - 1], { cost: reading + (configs.some(buildsFromSamples) ? SAMPLING_COST : 0), reads: true, sampling: true })
-  for (const c of [...configs].sort((a, b) => cost(b) - cost(a) || a.id - b.id)) {
-    const setup = (g: Group) => (buildsFromSamples(c) && !g.sampling && !shared ? SAMPLING_COST : 0)
-    const after = (g: Group) => g.cost + cost(c) + setup(g)
+  // Checksum twins stay together: apart, the second compresses every block again.
+  for (const u of units(configs).sort((a, b) => groupCost(b) - groupCost(a) || a[0].id - b[0].id)) {
+    const samples = buildsFromSamples(u[0])
+    const setup = (g: Group) => (samples && !g.sampling && !shared ? SAMPLING_COST : 0)
+    const after = (g: Group) => g.cost + groupCost(u) + setup(g)
     // Cheapest afterwards; on a tie, the group that needs no new sampling, then the first.
     const g = groups.reduce((best, x) => (after(x) < after(best) || (after(x) === after(best) && setup(x) < setup(best)) ? x : best))
     g.cost = after(g)
-    g.sampling ||= buildsFromSamples(c)
-    g.items.push(c)
+    g.sampling ||= samples
+    g.items.push(...u)
   }
   if (n === 2) improveTwoLanes(groups, shared)
   return groups
@@ -153,19 +205,32 @@ function dictionaryKind(c: RecompressConfig): number {
 export function passes(configs: RecompressConfig[], perPass: number): RecompressConfig[][] {
   const out: { cost: number; items: RecompressConfig[] }[] = []
   for (let kind = 0; kind <= 3; kind++) {
-    const bucket = configs.filter((c) => dictionaryKind(c) === kind).sort((a, b) => a.id - b.id)
-    const n = Math.ceil(bucket.length / perPass)
-    for (let k = 0, at = 0; k < n; k++) {
-      const size = Math.floor(bucket.length / n) + (k < bucket.length % n ? 1 : 0)
-      const items = bucket.slice(at, at + size)
-      at += size
-      out.push({ cost: items.reduce((a, c) => a + cost(c), 0) + (kind > 0 ? SAMPLING_COST : 0), items })
+    const bucket = units(configs.filter((c) => dictionaryKind(c) === kind).sort((a, b) => a.id - b.id))
+    const count = bucket.reduce((a, u) => a + u.length, 0)
+    const n = Math.ceil(count / perPass)
+    if (n === 0) continue
+    const sizes = Array.from({ length: n }, (_, k) => Math.floor(count / n) + (k < count % n ? 1 : 0))
+    const items: RecompressConfig[][] = Array.from({ length: n }, () => [])
+    let k = 0
+    for (const u of bucket) {
+      const rest = [...u]
+      while (rest.length > 0) {
+        while (k < n - 1 && items[k].length >= sizes[k]) k++
+        const room = sizes[k] - items[k].length
+        if (room >= rest.length) items[k].push(...rest.splice(0))
+        // A pair that does not fit: this pass ends short where the next can take the difference, else the pair is split.
+        else if (k < n - 1 && sizes[k + 1] + room <= perPass) {
+          sizes[k + 1] += room
+          sizes[k] -= room
+        } else items[k].push(...rest.splice(0, room))
+      }
     }
+    for (const p of items) out.push({ cost: groupCost(p) + (kind > 0 ? SAMPLING_COST : 0), items: p })
   }
   return out.sort((a, b) => b.cost - a.cost || a.items[0].id - b.items[0].id).map((p) => p.items)
 }
 
-/** Configurations up to which two lanes are split by trying every split (2^n) rather than greedily. */
+/** Units (a setting, or a checksum pair) up to which two lanes are split by trying every split (2^n) rather than greedily. */
 const EXHAUSTIVE_MAX_CONFIGS = 16
 
 /**
@@ -175,17 +240,16 @@ const EXHAUSTIVE_MAX_CONFIGS = 16
  * reading lane balances them (measured: 9.2 s against 7.7 s of CPU, greedy, under load).
  */
 function improveTwoLanes(groups: { cost: number; sampling: boolean; items: RecompressConfig[]; reads: boolean }[], shared: boolean): void {
-  const all = groups.flatMap((g) => g.items)
+  const all = units(groups.flatMap((g) => g.items))
   if (all.length > EXHAUSTIVE_MAX_CONFIGS) return
   // Shared: the reading lane's reading and sampling, whatever the split; else each lane samples for its own.
-  const base = groups.map((g) => (g.reads ? g.cost - g.items.reduce((a, c) => a + cost(c), 0) : 0))
-  const costOf = (items: RecompressConfig[], lane: number) =>
-    base[lane] + items.reduce((a, c) => a + cost(c), 0) + (!shared && items.some(buildsFromSamples) ? SAMPLING_COST : 0)
+  const base = groups.map((g) => (g.reads ? g.cost - groupCost(g.items) : 0))
+  const costOf = (items: RecompressConfig[], lane: number) => base[lane] + groupCost(items) + (!shared && items.some(buildsFromSamples) ? SAMPLING_COST : 0)
   let best = { worst: Math.max(groups[0].cost, groups[1].cost), total: groups[0].cost + groups[1].cost }
   let bestMask = -1
   for (let mask = 0; mask < 1 << all.length; mask++) {
     const lanes: RecompressConfig[][] = [[], []]
-    for (const [k, c] of all.entries()) lanes[(mask >> k) & 1].push(c)
+    for (const [k, u] of all.entries()) lanes[(mask >> k) & 1].push(...u)
     const a = costOf(lanes[0], 0)
     const b = costOf(lanes[1], 1)
     const worst = Math.max(a, b)
@@ -197,7 +261,7 @@ function improveTwoLanes(groups: { cost: number; sampling: boolean; items: Recom
   }
   if (bestMask < 0) return
   groups.forEach((g, lane) => {
-    g.items = all.filter((_, k) => ((bestMask >> k) & 1) === lane)
+    g.items = all.filter((_, k) => ((bestMask >> k) & 1) === lane).flat()
     g.cost = costOf(g.items, lane)
     g.sampling = g.reads || g.items.some(buildsFromSamples)
   })

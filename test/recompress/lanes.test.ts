@@ -12,7 +12,7 @@ import { collectSamples } from '../../src/recompress/dictionary.js'
 import { type EntryPosition, recutAt, recutRecording, sourceBlocks } from '../../src/recompress/source.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { buildMatrix } from '../../src/recompress/config.js'
-import { partition, passes, settingsPerPass } from '../../src/recompress/lanes.js'
+import { laneUnits, partition, passes, settingsPerPass } from '../../src/recompress/lanes.js'
 import { fixturePath, ROOT, sstkit } from '../helpers.js'
 
 const SAMPLE = join(ROOT, 'examples/sample.sst')
@@ -57,6 +57,22 @@ describe('passes of a matrix larger than the lanes hold', () => {
     // 14 a pass: one pass per dictionary kind; none first (zstd 15 and 19 without a dictionary are
     // its costliest settings), then those with one (equal costs: matrix order).
     expect(passes(configs, 14).map((p) => p[0].dict)).toEqual(['none', 'raw', 'train', 'finalize'])
+  })
+
+  it('keeps a zstd setting with the checksum in the pass of its twin without it wherever the pass size allows', () => {
+    const configs = matrix([1, 3, 6, 9, 12, 15, 19], ['none', 'raw', 'train', 'finalize'], [false, true])
+    const twinsApart = (ps: ReturnType<typeof passes>) => {
+      const passOf = new Map(ps.flatMap((p, k) => p.map((c) => [`${c.level}/${c.dict}/${c.checksum}`, k] as const)))
+      return configs.filter((c) => c.checksum && passOf.get(`${c.level}/${c.dict}/true`) !== passOf.get(`${c.level}/${c.dict}/false`)).length
+    }
+    // Even pass sizes hold whole pairs; 5 a pass (14 settings of a kind in 5, 5, 4) splits one pair a kind; 1 a pass all.
+    expect(twinsApart(passes(configs, 14))).toBe(0)
+    expect(twinsApart(passes(configs, 4))).toBe(0)
+    expect(twinsApart(passes(configs, 6))).toBe(0)
+    expect(twinsApart(passes(configs, 5))).toBe(4)
+    expect(twinsApart(passes(configs, 1))).toBe(28)
+    // A pass ends one short so that a pair stays whole where the next pass has room: 7 a pass, 14 a kind in 6 and 8 is over 7.
+    for (const perPass of [3, 7]) expect(passes(configs, perPass).every((p) => p.length <= perPass)).toBe(true)
   })
 
   it("weighs zstd's high levels as measured: a dictionary makes them faster, and zstd 19 costs about twice zstd 15 with one", () => {
@@ -119,6 +135,25 @@ describe('partition of the matrix over lanes', () => {
     ])
     // With nothing else to weigh, the reading lane takes the cheaper setting.
     expect(partition(matrix([1, 19], ['none']), 2, 1.3).map(label)).toEqual([['19/none'], ['1/none']])
+  })
+
+  it('keeps checksum twins on one lane, and counts the one with the checksum at its hash only', () => {
+    const withChecksums = buildMatrix({ types: [CompressionType.ZSTD], levels: [1, 3], dicts: ['none'], checksums: [false, true] }).configs
+    const label4 = (g: typeof withChecksums) => g.map((c) => `${c.level}/${c.checksum ? 'checksum' : 'plain'}`)
+    // Two pairs on two lanes: a pair each, not zstd 1 and 3 without the checksum on one lane and with it on the other.
+    expect(partition(withChecksums, 2).map(label4)).toEqual([
+      ['3/plain', '3/checksum'],
+      ['1/plain', '1/checksum'],
+    ])
+    // One pair: one lane (no worker for a setting whose twin is made from it), with or without a reading cost.
+    const pair = buildMatrix({ types: [CompressionType.ZSTD], levels: [3], dicts: ['none'], checksums: [false, true] }).configs
+    expect(laneUnits(pair)).toBe(1)
+    expect(laneUnits(withChecksums)).toBe(2)
+    expect(partition(pair, 1, 1.3).map(label4)).toEqual([['3/plain', '3/checksum']])
+    // Other codecs take no checksum: LZ4 beside a zstd pair is a unit of its own.
+    const mixed = buildMatrix({ types: [CompressionType.LZ4, CompressionType.ZSTD], levels: [null], dicts: ['none'], checksums: [false, true] }).configs
+    expect(mixed.length).toBe(3)
+    expect(laneUnits(mixed)).toBe(2)
   })
 
   it('balances by cost: zstd 19 alone against the cheap levels', () => {
