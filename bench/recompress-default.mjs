@@ -5,7 +5,10 @@
 // commit before a change), interleaved round by round: wall, CPU, peak RSS (GNU time), and
 // whether both give the same sizes for every setting (exactness kept).
 //
-//   node bench/recompress-default.mjs --compare OTHER_CHECKOUT [--rounds 1] [--keys 620000]
+//   node bench/recompress-default.mjs --compare OTHER_CHECKOUT [--rounds 1] [--keys 620000] [--matrix 'FLAGS']
+//
+// --matrix runs another matrix than the default on the same file, e.g. --matrix '--types zstd
+// --levels 3 --dict none' (zstd 3 with and without the frame checksum).
 //
 // The file: test/fixtures/compaction-cpu.mjs writes a database (filluniquerandom, seed 42, 200-byte
 // values of ratio 0.5, LZ4, 4 KiB blocks) and compacts it into one table file, under bench/data/.
@@ -24,6 +27,7 @@ const opt = (name, dflt) => {
 const rounds = Number(opt('rounds', '1'))
 const keys = Number(opt('keys', '620000'))
 const compare = opt('compare')
+const matrix = (opt('matrix') ?? '').split(' ').filter(Boolean)
 const GNU_TIME = '/usr/bin/time'
 
 const data = join(HERE, 'data')
@@ -37,7 +41,7 @@ function run(checkout) {
   // the package's bin: run.cjs, or run.js in a checkout from before it
   const runJs = existsSync(join(checkout, 'bin', 'run.cjs')) ? join(checkout, 'bin', 'run.cjs') : join(checkout, 'bin', 'run.js')
   const t0 = performance.now()
-  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', runJs, 'recompress', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 })
+  const r = spawnSync(GNU_TIME, ['-f', '__TIME__ %U %S %M', runJs, 'recompress', file, ...matrix, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 })
   const wall = (performance.now() - t0) / 1000
   if (r.status !== 0) throw new Error(`${runJs} recompress failed: ${(r.stderr || '').trim().split('\n').at(-1)}`)
   const m = /__TIME__ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr)
@@ -62,7 +66,9 @@ const median = (a) => {
   const m = Math.floor(b.length / 2)
   return b.length % 2 ? b[m] : (b[m - 1] + b[m]) / 2
 }
-console.log(`recompress default matrix on ${file} (${results[0][0].settings} settings), ${rounds} interleaved round(s), medians:`)
+console.log(
+  `recompress ${matrix.length ? matrix.join(' ') : 'default matrix'} on ${file} (${results[0][0].settings} settings), ${rounds} interleaved round(s), medians:`,
+)
 for (const [k, b] of builds.entries()) {
   const rs = results[k]
   console.log(
