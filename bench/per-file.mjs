@@ -26,6 +26,11 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
+
+// NODE_EXTRA_CA_CERTS makes every node start parse that CA bundle (~50 ms on a 2-core machine): the
+// runs go without it, sstkit's and a bare node's alike, so that start-up numbers compare between machines.
+const caCertsUnset = process.env.NODE_EXTRA_CA_CERTS !== undefined
+delete process.env.NODE_EXTRA_CA_CERTS
 const ROOT = resolve(HERE, '..')
 const DATA = join(HERE, 'data', 'per-file')
 const DB_BENCH = '/usr/bin/db_bench'
@@ -256,6 +261,7 @@ if (o.json) {
     `commit ${commit}, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
   )
   console.log(`cli ${o.cli}; medians of interleaved rounds; after = sstkit - node -e 0; ratio = sst_dump / after (>= 1: met)`)
+  if (caCertsUnset) console.log('NODE_EXTRA_CA_CERTS unset for the runs')
   console.log('by wall time, then by CPU time (user + system, all threads); props: met when after <= 0.020 s\n')
   if (o.baseline) console.log(`baseline ${o.baseline}, in the same rounds: its time and ratio in the last two columns`)
   const head = [

@@ -14,6 +14,11 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
+
+// NODE_EXTRA_CA_CERTS makes every node start parse that CA bundle (~50 ms on a 2-core machine): the
+// runs go without it, sstkit's and a bare node's alike, so that start-up numbers compare between machines.
+const caCertsUnset = process.env.NODE_EXTRA_CA_CERTS !== undefined
+delete process.env.NODE_EXTRA_CA_CERTS
 const ROOT = resolve(HERE, '..')
 const GNU_TIME = '/usr/bin/time'
 const TARGETS = { version: 1.5, props: 2 }
@@ -118,6 +123,7 @@ function main() {
     return
   }
   const lines = [`${o.runs} interleaved rounds, medians (CPU = user + sys; GNU time's resolution is 10 ms)`, '']
+  if (caCertsUnset) lines.splice(1, 0, 'NODE_EXTRA_CA_CERTS unset for the runs')
   lines.push(`${'command'.padEnd(60)} ${'wall ms'.padStart(8)} ${'CPU ms'.padStart(7)} ${'x node'.padStart(7)}`)
   for (const r of results) {
     lines.push(
