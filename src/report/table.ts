@@ -3,7 +3,11 @@
  * cli-table3 box table (people), CSV or Markdown (documents, scripts).
  */
 import Table from 'cli-table3'
+import cliTableUtils from 'cli-table3/src/utils.js'
+import { installCellTruncation } from './table-truncate.js'
 import { wrapWords } from './text.js'
+
+installCellTruncation(cliTableUtils)
 
 export type Align = 'left' | 'right'
 

@@ -1,0 +1,5 @@
+/** cli-table3's internal utils module (no types of its own): report/table-truncate.ts patches its truncate. */
+declare module 'cli-table3/src/utils.js' {
+  const utils: import('../report/table-truncate.js').CliTableUtils
+  export default utils
+}
