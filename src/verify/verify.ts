@@ -325,7 +325,7 @@ function countRangeDeletions(table: Table, findings: Findings): number {
   try {
     return table.rangeTombstones().length
   } catch (e) {
-    const at = table.metaBlock(RANGE_DEL_BLOCK)?.offset ?? null
+    const at = metaBlockAt(table, RANGE_DEL_BLOCK)
     if (!findings.problems.some((p) => p.offset === at)) findings.addError('range deletion block', at, e)
     return 0
   }
@@ -560,6 +560,16 @@ function inFile(table: Table, h: { offset: number; size: number }): boolean {
   return h.offset + h.size + BLOCK_TRAILER_BYTES <= table.footer.offset
 }
 
+/**
+ * Where a problem of the meta block `name` is reported: at the block, or, where its handle points
+ * outside the file, at the metaindex that holds the handle (as the layout walk reports it).
+ */
+function metaBlockAt(table: Table, name: string): number | null {
+  const h = table.metaBlock(name)
+  if (!h) return null
+  return inFile(table, h) ? h.offset : handleHolder(table, 'meta block')
+}
+
 /** Where the handle of a block of this kind is stored, when one block holds it: the metaindex, or the index. */
 function handleHolder(table: Table, kind: string): number | null {
   if (kind === 'index partition') return table.indexHandle.offset
@@ -606,7 +616,7 @@ function readDictionary(table: Table): { bytes: Uint8Array | undefined; problem?
   try {
     return { bytes: table.dictionary() ?? undefined }
   } catch (e) {
-    return { bytes: undefined, problem: problemOf(e, table.metaBlock(COMPRESSION_DICT_BLOCK)?.offset ?? null) }
+    return { bytes: undefined, problem: problemOf(e, metaBlockAt(table, COMPRESSION_DICT_BLOCK)) }
   }
 }
 

@@ -96,6 +96,25 @@ describe('fuzz: mutants of real fixtures, in process', () => {
   })
 })
 
+describe('fuzz: mutants bench/fuzz.mjs found', () => {
+  // A meta block's handle set past the end of the file: its problem is reported at the metaindex
+  // that holds the handle (where the layout walk reports it), not at the offset the handle claims.
+  for (const [name, seed] of [
+    ['ingested-global-seqno', 423],
+    ['zstd-dict-finalize', 1064],
+  ] as const)
+    it(`${name}:${seed}: every property holds`, () => {
+      const { bytes, map } = original(name)
+      const m = mutant(bytes, map, seed)
+      expect(m.kind).toBe('metaindex-handle')
+      const file = writeMutant(name, m)
+      const lib = runLibrary(file)
+      expect(lib.flagged).toBe(true)
+      expect(lib.violations).toEqual([])
+      rmSync(file)
+    })
+})
+
 describe('fuzz: the mutants themselves', () => {
   const all = FIXTURES.flatMap((name, f) => mutantsOf(name, f).map((m) => ({ name, m })))
 
