@@ -43,8 +43,25 @@ export interface BlockLayout {
 }
 
 /**
+ * Contents decompressed from a stored block (marked by table/block-reader.ts): a position in them is
+ * not a file offset, so their errors point at the block itself.
+ */
+const decompressedContents = new WeakSet<Uint8Array>()
+
+/** Mark `contents` as decompressed from a stored block (see errorOffset); returns them. */
+export function markDecompressed(contents: Uint8Array): Uint8Array {
+  decompressedContents.add(contents)
+  return contents
+}
+
+/** The file offset an error at byte `at` of a block's contents names: the block's own where they were decompressed. */
+function errorOffset(block: Uint8Array, base: number, at: number): number {
+  return decompressedContents.has(block) ? base : base + at
+}
+
+/**
  * Decode the tail of a block.
- * @param block uncompressed block contents (no trailer)
+ * @param block uncompressed block contents (no trailer))
  * @param base file offset of the block, for error messages
  */
 export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block'): BlockLayout {
@@ -64,7 +81,7 @@ export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block
   }
   numRestarts = packed & NUM_RESTARTS_MASK
   if (packed & RESERVED_BIT) {
-    throw new CorruptionError(`${what} footer has the reserved bit 30 set (0x${packed.toString(16)})`, base + tail)
+    throw new CorruptionError(`${what} footer has the reserved bit 30 set (0x${packed.toString(16)})`, errorOffset(block, base, tail))
   }
   uniform = (packed & UNIFORM_BIT) !== 0
   let valuesStart = 0
@@ -81,19 +98,22 @@ export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block
     const numBuckets = block[tail - 2] | (block[tail - 1] << 8)
     tail -= 2
     if (numBuckets > tail) {
-      throw new CorruptionError(`${what} hash index claims ${numBuckets} buckets but only ${tail} bytes precede it`, base + tail)
+      throw new CorruptionError(`${what} hash index claims ${numBuckets} buckets but only ${tail} bytes precede it`, errorOffset(block, base, tail))
     }
     tail -= numBuckets
     hashIndex = { bucketsOffset: tail, numBuckets }
   }
   if (numRestarts * 4 > tail) {
-    throw new CorruptionError(`${what} claims ${numRestarts} restart points, more than its ${size} bytes can hold`, base + size - BLOCK_FOOTER_BYTES)
+    throw new CorruptionError(
+      `${what} claims ${numRestarts} restart points, more than its ${size} bytes can hold`,
+      errorOffset(block, base, size - BLOCK_FOOTER_BYTES),
+    )
   }
   const restartsOffset = tail - numRestarts * 4
   let entriesEnd = restartsOffset
   if (separatedKV) {
     if (valuesStart > restartsOffset) {
-      throw new CorruptionError(`${what} values section offset ${valuesStart} lies past the restart array`, base + valuesEnd)
+      throw new CorruptionError(`${what} values section offset ${valuesStart} lies past the restart array`, errorOffset(block, base, valuesEnd))
     }
     // keys section is [0, valuesStart); values section is [valuesStart, restartsOffset)
     entriesEnd = valuesStart
@@ -110,16 +130,18 @@ export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block
  */
 function checkRestartPoints(block: Uint8Array, base: number, what: string, numRestarts: number, restartsOffset: number, entriesEnd: number): void {
   if (numRestarts === 0) {
-    if (entriesEnd > 0) throw new CorruptionError(`${what} holds ${entriesEnd} bytes of entries but no restart point`, base + restartsOffset)
+    if (entriesEnd > 0) throw new CorruptionError(`${what} holds ${entriesEnd} bytes of entries but no restart point`, errorOffset(block, base, restartsOffset))
     return
   }
   let previous = -1
   for (let i = 0; i < numRestarts; i++) {
     const at = restartsOffset + 4 * i
     const point = readFixed32(block, at)
-    if (i === 0 && point !== 0) throw new CorruptionError(`${what} restart point 0 is ${point}, not 0`, base + at)
-    if (point <= previous) throw new CorruptionError(`${what} restart point ${i} (${point}) does not follow restart point ${i - 1} (${previous})`, base + at)
-    if (point >= entriesEnd && i > 0) throw new CorruptionError(`${what} restart point ${i} (${point}) lies past its ${entriesEnd} bytes of entries`, base + at)
+    if (i === 0 && point !== 0) throw new CorruptionError(`${what} restart point 0 is ${point}, not 0`, errorOffset(block, base, at))
+    if (point <= previous)
+      throw new CorruptionError(`${what} restart point ${i} (${point}) does not follow restart point ${i - 1} (${previous})`, errorOffset(block, base, at))
+    if (point >= entriesEnd && i > 0)
+      throw new CorruptionError(`${what} restart point ${i} (${point}) lies past its ${entriesEnd} bytes of entries`, errorOffset(block, base, at))
     previous = point
   }
 }
@@ -181,7 +203,10 @@ export class BlockIter {
   restartPoint(i: number): number {
     const off = readFixed32(this.block, this.layout.restartsOffset + 4 * i)
     if (off >= this.layout.entriesEnd && !(off === 0 && this.layout.entriesEnd === 0)) {
-      throw new CorruptionError(`${this.what} restart point ${i} (${off}) lies outside the entries`, this.base + this.layout.restartsOffset + 4 * i)
+      throw new CorruptionError(
+        `${this.what} restart point ${i} (${off}) lies outside the entries`,
+        errorOffset(this.block, this.base, this.layout.restartsOffset + 4 * i),
+      )
     }
     return off
   }
@@ -368,7 +393,7 @@ export class BlockIter {
     const at = this.layout.restartsOffset + 4 * i
     throw new CorruptionError(
       `${this.what} restart point ${i} (${this.restartPointUnchecked(i)}) is not the start of an entry: it falls inside the entry at ${this.entryOffset}`,
-      this.base + at,
+      errorOffset(this.block, this.base, at),
     )
   }
 
@@ -377,7 +402,7 @@ export class BlockIter {
     const at = this.layout.restartsOffset + 4 * i
     throw new CorruptionError(
       `${this.what} restart point ${i} (${this.restartPointUnchecked(i)}) ends restart interval ${i - 1} after ${this.entriesSinceRestart + 1} entries, not ${this.restartInterval}`,
-      this.base + at,
+      errorOffset(this.block, this.base, at),
     )
   }
 
@@ -406,7 +431,7 @@ export class BlockIter {
   }
 
   protected corrupt(message: string): never {
-    throw new CorruptionError(`${this.what}: ${message}`, this.base + this.entryOffset)
+    throw new CorruptionError(`${this.what}: ${message}`, errorOffset(this.block, this.base, this.entryOffset))
   }
 }
 

@@ -113,6 +113,19 @@ describe('fuzz: mutants bench/fuzz.mjs found', () => {
       expect(lib.violations).toEqual([])
       rmSync(file)
     })
+
+  // A compressed data block whose contents break a restart point: the error names the block's offset,
+  // not the block's offset plus a position in its decompressed contents (past the end of the file).
+  it('v11-fv7-blob:1633: every property holds', () => {
+    const { bytes, map } = original('v11-fv7-blob')
+    const m = mutant(bytes, map, 1633)
+    expect(m.kind).toBe('compressed-bytes')
+    const file = writeMutant('v11-fv7-blob', m)
+    const lib = runLibrary(file)
+    expect(lib.flagged).toBe(true)
+    expect(lib.violations).toEqual([])
+    rmSync(file)
+  })
 })
 
 describe('fuzz: the mutants themselves', () => {
