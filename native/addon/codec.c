@@ -24,12 +24,6 @@ static void *codec_of(napi_env env, napi_value v, int *ok) {
   return codec;
 }
 
-static napi_value double_result(napi_env env, double value) {
-  napi_value r;
-  napi_create_double(env, value, &r);
-  return r;
-}
-
 static napi_value codec_init(napi_env env, napi_callback_info info) {
   (void)info;
   return int_result(env, 1, sstkit_codec_init());
@@ -194,6 +188,37 @@ static napi_value checksum_frames(napi_env env, napi_callback_info info) {
   return int_result(env, 1, sstkit_checksum_frames(src, lens, raw, raw_lens, n, dst, cap, out_lens, cpu_ns));
 }
 
+/* snappy_max_compressed_length(n), through the kernel's libsnappy; -2^31 where libsnappy is missing. */
+static napi_value snappy_max_compressed(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 1, a)) return NULL;
+  int ok = 1;
+  double n = number_of(env, a[0], &ok);
+  if (!ok || n < 0 || n > INT32_MAX) return int_result(env, 0, 0);
+  if (!(sstkit_codec_init() & 1)) return int_result(env, 1, INT32_MIN);
+  return double_result(env, (double)snappy.max_length((size_t)n));
+}
+
+/*
+ * snappy_compress (RawCompress, as RocksDB's Snappy_Compress) of all of src into dst, which holds at
+ * least snappy_max_compressed_length(src's length) bytes: the bytes written, or -(snappy's status);
+ * -2^31 where libsnappy is missing.
+ */
+static napi_value snappy_block_compress(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 2, a)) return NULL;
+  size_t src_len, dst_len;
+  const uint8_t *src = bytes_of(env, a[0], &src_len);
+  uint8_t *dst = bytes_of(env, a[1], &dst_len);
+  if (!src || !dst || src_len > INT32_MAX || dst_len > INT32_MAX) return int_result(env, 0, 0);
+  if (!(sstkit_codec_init() & 1)) return int_result(env, 1, INT32_MIN);
+  if (dst_len < snappy.max_length(src_len)) return int_result(env, 0, 0);
+  static const char empty[1];
+  size_t written = dst_len;
+  int status = snappy.compress(src_len ? (const char *)src : empty, src_len, (char *)dst, &written);
+  return int_result(env, 1, status != 0 ? -status : (int32_t)written);
+}
+
 /*
  * The system libzstd's dictionary builder (ZDICT), as src/codec/zdict.ts calls it: the library
  * Debian's RocksDB builds its dictionaries with (zstd-napi's zstd has no ZDICT), opened on first
@@ -244,12 +269,6 @@ static int zdict_ready(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, resolve_zdict);
   return zdict.train != NULL;
-}
-
-static napi_value string_result(napi_env env, const char *text) {
-  napi_value r;
-  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &r);
-  return r;
 }
 
 /* zdictUnavailable(): null where the system libzstd's ZDICT loads, else why not. */
@@ -329,10 +348,7 @@ static napi_value zdict_finalize(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
-  static const struct {
-    const char *name;
-    napi_callback fn;
-  } calls[] = {
+  static const napi_call calls[] = {
       {"init", codec_init},
       {"zstdVersion", zstd_version},
       {"threadCpuNs", thread_cpu_ns},
@@ -348,16 +364,12 @@ NAPI_MODULE_INIT() {
       {"roundTrip", round_trip_blocks},
       {"contentChecksums", content_checksums},
       {"checksumFrames", checksum_frames},
+      {"snappyCompress", snappy_block_compress},
+      {"snappyMaxCompressedLength", snappy_max_compressed},
       {"zdictUnavailable", zdict_unavailable},
       {"zdictVersion", zdict_version},
       {"zdictTrain", zdict_train},
       {"zdictFinalize", zdict_finalize},
   };
-  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-    napi_value fn;
-    if (napi_create_function(env, calls[i].name, NAPI_AUTO_LENGTH, calls[i].fn, NULL, &fn) != napi_ok ||
-        napi_set_named_property(env, exports, calls[i].name, fn) != napi_ok)
-      return NULL;
-  }
-  return exports;
+  return exported(env, exports, calls, sizeof calls / sizeof calls[0]);
 }

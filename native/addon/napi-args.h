@@ -1,5 +1,6 @@
 /*
- * Reading a Node-API call's arguments for the kernels' addons (sstkit.c, codec.c): numbers, and
+ * Reading a Node-API call's arguments, making its result and exporting the calls, for the kernels'
+ * addons (sstkit.c, codec.c): numbers, and
  * typed arrays (or null) for pointers, passed as they are (no copy). A wrong count of arguments or
  * an argument of the wrong type is a TypeError: a caller's bug, not a file's.
  */
@@ -94,5 +95,34 @@ static inline void *typed_of(napi_env env, napi_value v, napi_typedarray_type wa
 
 /* The bytes of a Uint8Array argument and their count; NULL for anything else. */
 static inline uint8_t *bytes_of(napi_env env, napi_value v, size_t *length) { return typed_of(env, v, napi_uint8_array, length); }
+
+static inline napi_value double_result(napi_env env, double value) {
+  napi_value r;
+  napi_create_double(env, value, &r);
+  return r;
+}
+
+static inline napi_value string_result(napi_env env, const char *text) {
+  napi_value r;
+  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &r);
+  return r;
+}
+
+/* A function of an addon's exports: its name in JavaScript and its callback. */
+typedef struct {
+  const char *name;
+  napi_callback fn;
+} napi_call;
+
+/* `exports` with each of calls[0, n) set on it; NULL (the load fails) where one cannot be. */
+static inline napi_value exported(napi_env env, napi_value exports, const napi_call *calls, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    napi_value fn;
+    if (napi_create_function(env, calls[i].name, NAPI_AUTO_LENGTH, calls[i].fn, NULL, &fn) != napi_ok ||
+        napi_set_named_property(env, exports, calls[i].name, fn) != napi_ok)
+      return NULL;
+  }
+  return exports;
+}
 
 #endif

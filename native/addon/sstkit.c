@@ -200,59 +200,6 @@ static napi_value snappy_block_uncompress(napi_env env, napi_callback_info info)
   return int_result(env, 1, status != 0 ? -status : (int32_t)written);
 }
 
-/* libsnappy's compression calls (the kernel resolves only its decompression), on first use. */
-typedef int (*snappy_compress_fn)(const char *, size_t, char *, size_t *);
-typedef size_t (*snappy_max_fn)(size_t);
-static snappy_compress_fn snappy_compress_call;
-static snappy_max_fn snappy_max_call;
-
-static void resolve_snappy_compress(void) {
-  void *sn = open_first("libsnappy.so.1", "libsnappy.so");
-  if (!sn) return;
-  snappy_compress_call = (snappy_compress_fn)dlsym(sn, "snappy_compress");
-  snappy_max_call = (snappy_max_fn)dlsym(sn, "snappy_max_compressed_length");
-  if (!snappy_compress_call || !snappy_max_call) snappy_compress_call = NULL;
-}
-
-static int snappy_compress_ready(void) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, resolve_snappy_compress);
-  return snappy_compress_call != NULL;
-}
-
-/* snappy_max_compressed_length(n); -2^31 where libsnappy is missing. */
-static napi_value snappy_max_compressed(napi_env env, napi_callback_info info) {
-  napi_value a[MAX_ARGS];
-  if (!arguments_of(env, info, 1, a)) return NULL;
-  int ok = 1;
-  double n = number_of(env, a[0], &ok);
-  if (!ok || n < 0 || n > INT32_MAX) return int_result(env, 0, 0);
-  if (!snappy_compress_ready()) return int_result(env, 1, INT32_MIN);
-  napi_value r;
-  napi_create_double(env, (double)snappy_max_call((size_t)n), &r);
-  return r;
-}
-
-/*
- * snappy_compress (RawCompress, as RocksDB's Snappy_Compress) of all of src into dst, which holds at
- * least snappy_max_compressed_length(src's length) bytes: the bytes written, or -(snappy's status);
- * -2^31 where libsnappy is missing.
- */
-static napi_value snappy_block_compress(napi_env env, napi_callback_info info) {
-  napi_value a[MAX_ARGS];
-  if (!arguments_of(env, info, 2, a)) return NULL;
-  size_t src_len, dst_len;
-  const uint8_t *src = bytes_of(env, a[0], &src_len);
-  uint8_t *dst = bytes_of(env, a[1], &dst_len);
-  if (!src || !dst || src_len > INT32_MAX || dst_len > INT32_MAX) return int_result(env, 0, 0);
-  if (!snappy_compress_ready()) return int_result(env, 1, INT32_MIN);
-  if (dst_len < snappy_max_call(src_len)) return int_result(env, 0, 0);
-  static const char empty[1];
-  size_t written = dst_len;
-  int status = snappy_compress_call(src_len ? (const char *)src : empty, src_len, (char *)dst, &written);
-  return int_result(env, 1, status != 0 ? -status : (int32_t)written);
-}
-
 /* sstkit_recut (../recut-kernel.h): mode, src, out, restarts (Uint32Array), srcKey, lastKey, state (Float64Array of RC_SLOTS). */
 static napi_value recut(napi_env env, napi_callback_info info) {
   napi_value a[MAX_ARGS];
@@ -306,21 +253,11 @@ static napi_value malloc_trim_call(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
-  static const struct {
-    const char *name;
-    napi_callback fn;
-  } calls[] = {
+  static const napi_call calls[] = {
       {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
       {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
       {"lz4Decompress", lz4_block_decompress}, {"crc32c", crc32c_of}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
-      {"snappyCompress", snappy_block_compress}, {"snappyMaxCompressedLength", snappy_max_compressed},
       {"mallopt", mallopt_call}, {"mallocTrim", malloc_trim_call},
   };
-  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-    napi_value fn;
-    if (napi_create_function(env, calls[i].name, NAPI_AUTO_LENGTH, calls[i].fn, NULL, &fn) != napi_ok ||
-        napi_set_named_property(env, exports, calls[i].name, fn) != napi_ok)
-      return NULL;
-  }
-  return exports;
+  return exported(env, exports, calls, sizeof calls / sizeof calls[0]);
 }

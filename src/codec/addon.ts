@@ -23,10 +23,6 @@ export interface KernelAddon {
   lz4Decompress(src: Uint8Array, dst: Uint8Array, dictionary: Uint8Array | null): number
   /** snappy_uncompress of src into dst: the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
   snappyUncompress(src: Uint8Array, dst: Uint8Array): number
-  /** snappy_max_compressed_length(n); ADDON_MISSING_LIBRARY without libsnappy. */
-  snappyMaxCompressedLength(n: number): number
-  /** snappy_compress of all of src into dst (at least snappyMaxCompressedLength bytes): the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
-  snappyCompress(src: Uint8Array, dst: Uint8Array): number
   /** native/recut-kernel.h's sstkit_recut (src/recompress/recut-native.ts drives it). */
   recut(mode: number, src: Uint8Array, out: Uint8Array, restarts: Uint32Array, srcKey: Uint8Array, lastKey: Uint8Array, state: Float64Array): number
   /** glibc's mallopt(param, value); 0 where the C library is not glibc (src/util/garbage.ts). */

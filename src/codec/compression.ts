@@ -12,6 +12,7 @@
  *   Both: ZSTD always has the varint prefix; Snappy never does (its own
  *       preamble holds the size).
  */
+import { markDecompressed } from '../format/block.js'
 import { Cursor, encodeVarint, readFixed32, shortVarint32 } from '../format/coding.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { bzip2Compress, bzip2Decompress, bzip2DecompressUnknownSize } from './bzip2.js'
@@ -181,7 +182,8 @@ function decompressFramed(type: number, payload: Uint8Array, opts: DecompressOpt
   if (declared !== undefined && out.length !== declared) {
     throw new CorruptionError(`${name} block: decompressed size ${out.length} != declared ${declared}`, offset)
   }
-  return out
+  // Positions in the contents are not file offsets: errors in them name the block (format/block.ts).
+  return markDecompressed(out)
 }
 
 /** Dictionaries apply to ZSTD, Zlib and LZ4/LZ4HC only; RocksDB ignores them for Snappy and BZip2. */

@@ -77,16 +77,30 @@ let loaded: KernelCalls | null | undefined
 const ADDON = new URL('../../dist/native/codec.node', import.meta.url)
 const LIBRARY = new URL('../../dist/native/codec-kernel.so', import.meta.url)
 
+/** libsnappy's compression through the kernel's own libsnappy (the addon only): src/codec/snappy.ts. */
+export interface SnappyCompression {
+  /** snappy_max_compressed_length(n); ADDON_MISSING_LIBRARY (codec/addon.ts) without libsnappy. */
+  snappyMaxCompressedLength(n: number): number
+  /** snappy_compress of all of src into dst (at least that long): the bytes written, or -(snappy's status); ADDON_MISSING_LIBRARY without libsnappy. */
+  snappyCompress(src: Uint8Array, dst: Uint8Array): number
+}
+
 /** The addon's calls, as they are (init() answered once). */
-type AddonCalls = Omit<KernelCalls, 'abilities'> & { init(): number }
+type AddonCalls = Omit<KernelCalls, 'abilities'> & SnappyCompression & { init(): number }
 
 let loadedThrough: 'addon' | 'koffi' | null = null
+let loadedAddon: AddonCalls | null = null
+
+/** The kernel's calls of an addon, its abilities asked once. */
+function fromAddon(addon: AddonCalls): KernelCalls {
+  return { ...addon, abilities: addon.init() }
+}
 
 function load(): KernelCalls | null {
-  const addon = loadAddon<AddonCalls>(ADDON)
-  if (addon) {
+  loadedAddon = loadAddon<AddonCalls>(ADDON)
+  if (loadedAddon) {
     loadedThrough = 'addon'
-    return { ...addon, abilities: addon.init() }
+    return fromAddon(loadedAddon)
   }
   const lib = loadThroughKoffi()
   loadedThrough = lib ? 'koffi' : null
@@ -96,7 +110,13 @@ function load(): KernelCalls | null {
 /** The kernel through each way there is to load it, loaded anew (tests: both give the same results). */
 export function codecKernelEachWay(): { addon: KernelCalls | null; koffi: KernelCalls | null } {
   const addon = loadAddon<AddonCalls>(ADDON)
-  return { addon: addon && { ...addon, abilities: addon.init() }, koffi: loadThroughKoffi() }
+  return { addon: addon && fromAddon(addon), koffi: loadThroughKoffi() }
+}
+
+/** Snappy compression through the codec addon; null where the kernel is not the addon (koffi's path, or none). */
+export function snappyCompression(): SnappyCompression | null {
+  if (loaded === undefined) loaded = load()
+  return loadedAddon
 }
 
 function loadThroughKoffi(): KernelCalls | null {

@@ -3,8 +3,8 @@
  * gives the uncompressed length (RocksDB adds no prefix). RocksDB stores but
  * ignores a dictionary for Snappy, so there is no dictionary parameter here.
  *
- * Both directions use the system libsnappy, through the kernel's addon (native/addon/sstkit.c),
- * else through koffi, when it loads.
+ * Both directions use the system libsnappy, through the kernels' addons (native/addon/sstkit.c
+ * decodes, native/addon/codec.c encodes), else through koffi, when it loads.
  * Decoding into a reused buffer measured ~730 MB/s on the bench file's 4 KiB
  * blocks against ~470 MB/s for the `snappy` package, which always allocates
  * its output. Encoding through libsnappy (snappy_compress = RawCompress, as
@@ -13,6 +13,7 @@
  */
 import { createRequire } from 'node:module'
 import { ADDON_MISSING_LIBRARY, type KernelAddon, kernelAddon } from './addon.js'
+import { type SnappyCompression, snappyCompression } from './kernel.js'
 import { koffi } from './native.js'
 import { allocOutput, plainBytes, scratchBytes, trimmed, type Scratch } from './output.js'
 
@@ -72,6 +73,8 @@ export function snappyBackend(): string {
 
 /** The addon snappyDecompress decodes through, decided on first use (the environment is read once, not per block). */
 let addonChoice: KernelAddon | null | undefined
+/** The addon snappyCompress compresses through, decided likewise. */
+let compressionChoice: SnappyCompression | null | undefined
 
 /**
  * Decode `src` whose preamble declares `declared` bytes. With `scratch`, the
@@ -112,9 +115,9 @@ export function snappyDecompressPackage(src: Uint8Array): Uint8Array {
 
 /** snappy::RawCompress into MaxCompressedLength bytes, as RocksDB's Snappy_Compress. */
 export function snappyCompress(raw: Uint8Array): Uint8Array {
-  // The kernel's addon compresses with the same libsnappy, without loading koffi.
-  if (addonChoice === undefined) addonChoice = process.env.SSTKIT_NO_NATIVE_SNAPPY ? null : kernelAddon()
-  const addon = nativeFn === undefined ? addonChoice : null
+  // The codec kernel's addon compresses with the same libsnappy, without loading koffi.
+  if (compressionChoice === undefined) compressionChoice = process.env.SSTKIT_NO_NATIVE_SNAPPY ? null : snappyCompression()
+  const addon = nativeFn === undefined ? compressionChoice : null
   if (addon) {
     const capacity = addon.snappyMaxCompressedLength(raw.length)
     if (capacity !== ADDON_MISSING_LIBRARY) {

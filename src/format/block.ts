@@ -43,7 +43,7 @@ export interface BlockLayout {
 }
 
 /**
- * Contents decompressed from a stored block (marked by table/block-reader.ts): a position in them is
+ * Contents decompressed from a stored block (marked by codec/compression.ts): a position in them is
  * not a file offset, so their errors point at the block itself.
  */
 const decompressedContents = new WeakSet<Uint8Array>()

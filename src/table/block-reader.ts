@@ -8,7 +8,6 @@ import { compressionTypeName, decompressBlock } from '../codec/compression.js'
 import type { Scratch } from '../codec/output.js'
 import type { BlockHandle } from '../format/block-handle.js'
 import { BLOCK_TRAILER_BYTES, decodeBlockTrailer } from '../format/block-trailer.js'
-import { markDecompressed } from '../format/block.js'
 import { transferable } from '../errors.js'
 import { CorruptionError, NotSupportedError } from '../format/errors.js'
 import { type ByteSource, type ReadWindow, ShortReadError } from '../io/byte-source.js'
@@ -126,8 +125,7 @@ export function blockChecksumOf(table: { checksum: ChecksumContext }, raw: RawBl
 export function decompressRawBlock(raw: RawBlock, formatVersion: number, what: string, dictionary?: Uint8Array, scratch?: Scratch): Uint8Array {
   if (raw.compressionType === 0) return raw.payload
   try {
-    // Positions in the contents are not file offsets: errors in them name the block (format/block.ts).
-    return markDecompressed(decompressBlock(raw.compressionType, raw.payload, { formatVersion, dictionary, offset: raw.handle.offset, scratch }))
+    return decompressBlock(raw.compressionType, raw.payload, { formatVersion, dictionary, offset: raw.handle.offset, scratch })
   } catch (e) {
     if (e instanceof CorruptionError || e instanceof NotSupportedError) {
       // Re-label with the block kind; keep the class so callers can tell them apart.

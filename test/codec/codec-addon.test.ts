@@ -2,15 +2,18 @@
  * The codec kernel's Node-API addon (native/addon/codec.c) against the kernel's library through
  * koffi, its fallback: the same calls on real blocks give the same results (payload lengths and
  * bytes, failures, round trips, checksums), and recompress prints the same sizes either way; the
- * system libzstd's dictionary builder (ZDICT) through it and through koffi gives the same bytes.
+ * system libzstd's dictionary builder (ZDICT) through it and through koffi gives the same bytes, and
+ * its Snappy compression libsnappy's.
  */
 import { describe, expect, it } from 'vitest'
-import { codecKernelEachWay, codecKernelPath, type KernelCalls } from '../../src/codec/kernel.js'
+import { codecKernelEachWay, codecKernelPath, type KernelCalls, snappyCompression } from '../../src/codec/kernel.js'
+import { koffi as koffiModule } from '../../src/codec/native.js'
+import { snappyCompress } from '../../src/codec/snappy.js'
 import { ZSTD_DICT_MAGIC, type ZdictCalls, zdictEachWay } from '../../src/codec/zdict.js'
 import { CompressionType } from '../../src/format/compression-type.js'
 import { openTable } from '../../src/table/reader.js'
 import { fixturePath, sstkit } from '../helpers.js'
-import { concat, kvText } from './helpers.js'
+import { concat, kvText, randomBytes } from './helpers.js'
 
 const blocks: Uint8Array[] = []
 for (const name of ['fv5-lz4', 'fv5-zstd', 'big-value', 'binary-keys']) {
@@ -141,6 +144,29 @@ describe('the codec kernel addon', () => {
     expect(a.outLens.every((l, i) => l > 0 && l === b.outLens[i])).toBe(true)
     expect(a.bytes.equals(b.bytes)).toBe(true)
     expect(a.content).toBe(b.content)
+  })
+
+  // libsnappy's compression: the codec kernel's own library (codec-kernel.c resolves it), called directly.
+  const snappy = snappyCompression()
+
+  it("snappyCompress gives what libsnappy through koffi gives (RocksDB's bytes), and a TypeError where the room is under MaxCompressedLength", () => {
+    const lib = koffiModule().load('libsnappy.so.1')
+    const compress = lib.func('int snappy_compress(const void *src, size_t n, void *dst, _Inout_ size_t *dstLen)')
+    const maxLength = lib.func('size_t snappy_max_compressed_length(size_t n)')
+    for (const raw of [kvText(30_000, 2), randomBytes(5000, 4), new Uint8Array(0), new Uint8Array(70_000)]) {
+      const capacity = Number(maxLength(raw.length))
+      expect(snappy!.snappyMaxCompressedLength(raw.length)).toBe(capacity)
+      const a = new Uint8Array(capacity)
+      const b = new Uint8Array(capacity)
+      const length = [capacity]
+      expect(compress(raw.length ? raw : new Uint8Array(1), raw.length, b, length)).toBe(0)
+      const n = snappy!.snappyCompress(raw, a)
+      expect(n).toBe(length[0])
+      expect(Buffer.from(a.subarray(0, n)).equals(Buffer.from(b.subarray(0, n)))).toBe(true)
+      // and the codec module's snappyCompress is these bytes
+      expect(Buffer.from(snappyCompress(raw)).equals(Buffer.from(b.subarray(0, n)))).toBe(true)
+      expect(() => snappy!.snappyCompress(raw, new Uint8Array(capacity - 1))).toThrow(TypeError)
+    }
   })
 
   it('a codec not made by newCodec, or a missing argument, is a TypeError, not a crash', () => {
