@@ -1,9 +1,11 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=2097152 node
 // No V8 flag here: under any non-default V8 flag Node rejects its built-in code cache, and every
 // thread compiles Node's internal modules from source (`--max-semi-space-size=1` cost ~10-15 ms of
 // each start and ~0.06 s of CPU per worker thread). Young generations are bounded without one:
 // workers by their Worker limits (src/util/worker-pool.ts), the main thread of the long commands
 // at run time (keepYoungGenerationSmall, src/util/garbage.ts). Measured on commit 9058897, 2026-12-01.
+// glibc's malloc thresholds are set here for every command (and by recompress itself when node is
+// started otherwise): src/util/garbage.ts's MALLOC_MMAP_BYTES and MALLOC_TRIM_BYTES say why.
 //
 // Start-up (each step measured in bench/README.md, "Start-up"):
 // - This file is CommonJS (package.json's bin): an ES module entry starts Node's ES module loader

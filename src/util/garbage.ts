@@ -198,21 +198,33 @@ export function trimMallocArenas(): void {
   malloc()?.mallocTrim(0)
 }
 
+/** Blocks of this size or more get pages of their own (glibc's M_MMAP_THRESHOLD; bin/run.cjs's shebang says the same). */
+export const MALLOC_MMAP_BYTES = 128 << 10
+/**
+ * Free bytes malloc keeps at an arena's top before giving them back (glibc's M_TRIM_THRESHOLD;
+ * bin/run.cjs's shebang says the same). At glibc's 128 KiB, every few blocks' buffers freed gave
+ * the top's pages back and the next took them again, a page fault each: recompress of one setting
+ * on a 64 MB file of 4 KiB LZ4 blocks took 13,800 page faults and 1.13 s of CPU, with 2 MiB 8,200 and
+ * 0.98 s; scan of it 0.53 s against 0.49 (commit da26c1e, 2026-12-07, medians of 9 runs interleaved).
+ * 4 MiB saved no more and raised baseline's peak RSS on a 224 MB file by 7 MB (2 MiB: 5 MB).
+ */
+export const MALLOC_TRIM_BYTES = 2 << 20
+
 /**
  * Fix glibc malloc's thresholds for the rest of the process (mallopt, through the kernel's addon; a no-op elsewhere):
- * blocks of `mmapBytes` or more get pages of their own, given back when freed. Left dynamic, glibc
- * raises its mmap threshold to the largest block freed (up to 32 MiB) and its trim threshold to twice
- * that: after recompress freed its first zstd context for a large index (~16 MB), every buffer under
- * 16 MB came from the arenas, and up to 32 MB free at their tops stayed in the RSS until a trim.
- * The default is what bin/run.cjs's shebang gives glibc (MALLOC_MMAP_THRESHOLD_), for a node
- * started otherwise (`node bin/run.cjs`, npx): recompress's default matrix on a 64 MB file peaked
- * at 157 MB without it, 133 MB with 1 MiB.
+ * blocks of `mmapBytes` or more get pages of their own, given back when freed, and up to `trimBytes` free at
+ * an arena's top stay there. Left dynamic, glibc raises its mmap threshold to the largest block freed (up to
+ * 32 MiB) and its trim threshold to twice that: after recompress freed its first zstd context for a large
+ * index (~16 MB), every buffer under 16 MB came from the arenas, and up to 32 MB free at their tops stayed in
+ * the RSS until a trim. The defaults are what bin/run.cjs's shebang gives glibc (MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_), for a node started otherwise (`node bin/run.cjs`, npx): recompress's default
+ * matrix on a 64 MB file peaked at 157 MB without them, 133 MB with them.
  */
-export function fixMallocThresholds(mmapBytes = 128 << 10): void {
+export function fixMallocThresholds(mmapBytes = MALLOC_MMAP_BYTES, trimBytes = MALLOC_TRIM_BYTES): void {
   const calls = malloc()
   if (!calls) return // not glibc: its own policy
   const M_TRIM_THRESHOLD = -1
   const M_MMAP_THRESHOLD = -3
   calls.mallopt(M_MMAP_THRESHOLD, mmapBytes)
-  calls.mallopt(M_TRIM_THRESHOLD, mmapBytes)
+  calls.mallopt(M_TRIM_THRESHOLD, trimBytes)
 }
