@@ -4,6 +4,7 @@
  * koffi (~48 MB/s decoding, 3× the pure-JS decoders). RocksDB stores but
  * ignores a dictionary for BZip2.
  */
+import { allocateInArenasBelow } from '../util/garbage.js'
 import { loadLibrary } from './native.js'
 import { allocOutput, OutputOverflow, trimmed } from './output.js'
 
@@ -24,10 +25,20 @@ const BZ_ERRORS: Record<number, string> = {
 /** libbz2 sizes are unsigned int. */
 const BZ_MAX_SIZE = 0xffffffff
 
+/**
+ * libbz2 allocates its state on every call: at blockSize100k 1, three arrays of 400,000, 400,136 and
+ * 262,148 bytes to compress, 400,000 (and 64 KiB) to decompress. Over glibc's mmap threshold
+ * (128 KiB, bin/run.cjs's shebang) each was mapped and unmapped for every block, ~250 page faults a
+ * block: `sst-dump --command=recompress` (every codec) of an 8 MB file took 43,800 faults and 3.61 s
+ * of CPU, with them from malloc's arenas 16,900 and 3.11 s (commit bcfa380, 2026-12-07).
+ */
+const BZIP2_STATE_BYTES = 512 << 10
+
 let api: { decompress: Fn; compress: Fn } | undefined
 
 function bz2() {
   if (api) return api
+  allocateInArenasBelow(BZIP2_STATE_BYTES)
   const lib = loadLibrary('BZip2 (libbz2.so.1.0)', ['libbz2.so.1.0', 'libbz2.so.1', 'libbz2.so'])
   // destLen is an in/out unsigned int*: passed as a 1-element Uint32Array.
   api = {

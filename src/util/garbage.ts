@@ -210,6 +210,12 @@ export const MALLOC_MMAP_BYTES = 128 << 10
  */
 export const MALLOC_TRIM_BYTES = 2 << 20
 
+/** mallopt's parameters (glibc's malloc.h). */
+const M_TRIM_THRESHOLD = -1
+const M_MMAP_THRESHOLD = -3
+/** The mmap threshold last set here (the shebang's until then). */
+let mmapThreshold = MALLOC_MMAP_BYTES
+
 /**
  * Fix glibc malloc's thresholds for the rest of the process (mallopt, through the kernel's addon; a no-op elsewhere):
  * blocks of `mmapBytes` or more get pages of their own, given back when freed, and up to `trimBytes` free at
@@ -223,8 +229,23 @@ export const MALLOC_TRIM_BYTES = 2 << 20
 export function fixMallocThresholds(mmapBytes = MALLOC_MMAP_BYTES, trimBytes = MALLOC_TRIM_BYTES): void {
   const calls = malloc()
   if (!calls) return // not glibc: its own policy
-  const M_TRIM_THRESHOLD = -1
-  const M_MMAP_THRESHOLD = -3
   calls.mallopt(M_MMAP_THRESHOLD, mmapBytes)
   calls.mallopt(M_TRIM_THRESHOLD, trimBytes)
+  mmapThreshold = mmapBytes
+}
+
+/**
+ * Let blocks under `bytes` come from malloc's arenas for the rest of the process: glibc's mmap
+ * threshold raised to `bytes`, never lowered, and its trim threshold fixed at MALLOC_TRIM_BYTES (a
+ * no-op where the C library is not glibc). For a library that takes and frees such blocks on every
+ * call: each mapped afresh is a page fault per 4 KiB, where a block from an arena is reused (freed
+ * to the arena's top, which keeps up to MALLOC_TRIM_BYTES).
+ */
+export function allocateInArenasBelow(bytes: number): void {
+  if (bytes <= mmapThreshold) return
+  const calls = malloc()
+  if (!calls) return
+  calls.mallopt(M_MMAP_THRESHOLD, bytes)
+  calls.mallopt(M_TRIM_THRESHOLD, MALLOC_TRIM_BYTES)
+  mmapThreshold = bytes
 }
