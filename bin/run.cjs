@@ -5,7 +5,7 @@
 // workers by their Worker limits (src/util/worker-pool.ts), the main thread of the long commands
 // at run time (keepYoungGenerationSmall, src/util/garbage.ts). Measured on commit 9058897, 2026-12-01.
 // glibc's malloc thresholds are set here for every command (and by recompress itself when node is
-// started otherwise): src/util/garbage.ts's MALLOC_MMAP_BYTES and MALLOC_TRIM_BYTES say why.
+// started otherwise): src/util/malloc.ts's MALLOC_MMAP_BYTES and MALLOC_TRIM_BYTES say why.
 //
 // Start-up (each step measured in bench/README.md, "Start-up"):
 // - This file is CommonJS (package.json's bin): an ES module entry starts Node's ES module loader

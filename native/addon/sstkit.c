@@ -220,7 +220,7 @@ static napi_value recut(napi_env env, napi_callback_info info) {
 }
 
 /*
- * mallopt(param, value) (glibc; 0, its failure, elsewhere): src/util/garbage.ts fixes malloc's
+ * mallopt(param, value) (glibc; 0, its failure, elsewhere): src/util/malloc.ts fixes malloc's
  * mmap and trim thresholds with it.
  */
 static napi_value mallopt_call(napi_env env, napi_callback_info info) {

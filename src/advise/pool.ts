@@ -12,7 +12,8 @@
  */
 import { errorFromTransfer, type TransferredError } from '../errors.js'
 import { newPeakLock, sharePeakLock } from '../codec/peak-lock.js'
-import { collectGarbage, collectHeapGarbage, reapplyGrowthFactor, trimMallocArenas } from '../util/garbage.js'
+import { collectGarbage, collectHeapGarbage, reapplyGrowthFactor } from '../util/garbage.js'
+import { trimMallocArenas } from '../util/malloc.js'
 import { FirstFailure, type PoolSlot, WorkerPool, workBeside } from '../util/worker-pool.js'
 import { evaluateFile, type FileTask, type FileTaskResult } from './evaluate.js'
 

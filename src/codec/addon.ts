@@ -25,7 +25,7 @@ export interface KernelAddon {
   snappyUncompress(src: Uint8Array, dst: Uint8Array): number
   /** native/recut-kernel.h's sstkit_recut (src/recompress/recut-native.ts drives it). */
   recut(mode: number, src: Uint8Array, out: Uint8Array, restarts: Uint32Array, srcKey: Uint8Array, lastKey: Uint8Array, state: Float64Array): number
-  /** glibc's mallopt(param, value); 0 where the C library is not glibc (src/util/garbage.ts). */
+  /** glibc's mallopt(param, value); 0 where the C library is not glibc (src/util/malloc.ts). */
   mallopt(param: number, value: number): number
   /** glibc's malloc_trim(pad); 0 where the C library is not glibc. */
   mallocTrim(pad: number): number

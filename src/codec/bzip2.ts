@@ -4,7 +4,7 @@
  * koffi (~48 MB/s decoding, 3× the pure-JS decoders). RocksDB stores but
  * ignores a dictionary for BZip2.
  */
-import { allocateInArenasBelow } from '../util/garbage.js'
+import { allocateInArenasBelow } from '../util/malloc.js'
 import { loadLibrary } from './native.js'
 import { allocOutput, OutputOverflow, trimmed } from './output.js'
 

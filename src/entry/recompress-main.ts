@@ -27,7 +27,8 @@ import { recompressLayouts } from '../recompress/layouts.js'
 import { blobRecompressJson, blobRecompressNotes, renderBlobRecompress } from '../report/blob-recompress.js'
 import { recompressJson, renderRecompress, renderRecompressNotes, type SortKey } from '../report/recompress.js'
 import type { TableFormat } from '../report/table.js'
-import { fixMallocThresholds, keepYoungGenerationSmall } from '../util/garbage.js'
+import { keepYoungGenerationSmall } from '../util/garbage.js'
+import { fixMallocThresholds } from '../util/malloc.js'
 import { plainPathArgs, runPlainAsync } from './plain.js'
 
 /** recompress's flag values, as oclif parses them (defaults filled in). */
