@@ -30,7 +30,8 @@ const BZ_MAX_SIZE = 0xffffffff
  * 262,148 bytes to compress, 400,000 (and 64 KiB) to decompress. Over glibc's mmap threshold
  * (128 KiB, bin/run.cjs's shebang) each was mapped and unmapped for every block, ~250 page faults a
  * block: `sst-dump --command=recompress` (every codec) of an 8 MB file took 43,800 faults and 3.61 s
- * of CPU, with them from malloc's arenas 16,900 and 3.11 s (commit bcfa380, 2026-12-07).
+ * of CPU, with them from malloc's arenas 16,900 and 3.11 s (commit bcfa380, 2026-12-07). Where the
+ * thresholds are glibc's own (a library's host), glibc raises its threshold itself.
  */
 const BZIP2_STATE_BYTES = 512 << 10
 

@@ -61,8 +61,14 @@ export const MALLOC_TRIM_BYTES = 2 << 20
 /** mallopt's parameters (glibc's malloc.h). */
 const M_TRIM_THRESHOLD = -1
 const M_MMAP_THRESHOLD = -3
-/** The mmap threshold last set here (the shebang's until then). */
-let mmapThreshold = MALLOC_MMAP_BYTES
+/**
+ * Whether glibc's thresholds are fixed: by the environment (bin/run.cjs's shebang sets
+ * MALLOC_MMAP_THRESHOLD_) or by fixMallocThresholds. Otherwise glibc's own policy raises its mmap
+ * threshold to the size of a mapped block once it is freed, and a library's host keeps that policy.
+ */
+let thresholdsFixed = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
+/** The mmap threshold in force where fixed: the environment's, or the last set here. */
+let mmapThreshold = Number(process.env.MALLOC_MMAP_THRESHOLD_) || MALLOC_MMAP_BYTES
 
 /**
  * Fix glibc malloc's thresholds for the rest of the process (mallopt, through the kernel's addon; a no-op elsewhere):
@@ -80,17 +86,19 @@ export function fixMallocThresholds(mmapBytes = MALLOC_MMAP_BYTES, trimBytes = M
   calls.mallopt(M_MMAP_THRESHOLD, mmapBytes)
   calls.mallopt(M_TRIM_THRESHOLD, trimBytes)
   mmapThreshold = mmapBytes
+  thresholdsFixed = true
 }
 
 /**
- * Let blocks under `bytes` come from malloc's arenas for the rest of the process: glibc's mmap
- * threshold raised to `bytes`, never lowered, and its trim threshold fixed at MALLOC_TRIM_BYTES (a
+ * Let blocks under `bytes` come from malloc's arenas for the rest of the process, where glibc's
+ * thresholds are fixed (see thresholdsFixed; left to glibc's own policy, it does so itself): its
+ * mmap threshold raised to `bytes`, never lowered, and its trim threshold at MALLOC_TRIM_BYTES (a
  * no-op where the C library is not glibc). For a library that takes and frees such blocks on every
  * call: each mapped afresh is a page fault per 4 KiB, where a block from an arena is reused (freed
  * to the arena's top, which keeps up to MALLOC_TRIM_BYTES).
  */
 export function allocateInArenasBelow(bytes: number): void {
-  if (bytes <= mmapThreshold) return
+  if (!thresholdsFixed || bytes <= mmapThreshold) return
   const calls = malloc()
   if (!calls) return
   calls.mallopt(M_MMAP_THRESHOLD, bytes)
