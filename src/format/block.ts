@@ -61,7 +61,7 @@ function errorOffset(block: Uint8Array, base: number, at: number): number {
 
 /**
  * Decode the tail of a block.
- * @param block uncompressed block contents (no trailer))
+ * @param block uncompressed block contents (no trailer)
  * @param base file offset of the block, for error messages
  */
 export function decodeBlockLayout(block: Uint8Array, base: number, what = 'block'): BlockLayout {

@@ -26,11 +26,12 @@ export function truncateCell(
 ): string {
   if (typeof str !== 'string' || str.includes('\x1b')) return original(str, desiredLength, truncateChar)
   const mark = truncateChar || '…'
-  if (strlen(str) <= desiredLength) return str
+  const width = strlen(str)
+  if (width <= desiredLength) return str
   const room = desiredLength - strlen(mark)
   if (room <= 0) return mark
   // cli-table3's own shortcut where every character is one column (one line, no wide characters).
-  if (str.length === strlen(str)) return str.substr(0, room) + mark
+  if (str.length === width) return str.substr(0, room) + mark
   let fits = 0
   let over = str.length
   while (over - fits > 1) {
