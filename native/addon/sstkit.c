@@ -15,6 +15,8 @@
 
 #include "napi-args.h"
 
+#include <unistd.h>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -252,12 +254,25 @@ static napi_value malloc_trim_call(napi_env env, napi_callback_info info) {
 #endif
 }
 
+/*
+ * _exit(code): the process ends here, without Node's and V8's teardown (src/util/exit.ts says
+ * when a command may); a TypeError for a code that is not an int32.
+ */
+static napi_value exit_now(napi_env env, napi_callback_info info) {
+  napi_value a[MAX_ARGS];
+  if (!arguments_of(env, info, 1, a)) return NULL;
+  int ok = 1;
+  int32_t code = int_of(env, a[0], &ok);
+  if (ok) _exit(code);
+  return int_result(env, 0, 0);
+}
+
 NAPI_MODULE_INIT() {
   static const napi_call calls[] = {
       {"init", verify_init},     {"dictionaryId", dictionary_id}, {"verifyBlocks", verify_blocks}, {"decodeBlocks", decode_blocks},
       {"verifyAcross", verify_across}, {"indexWalk", index_walk},       {"xxh3Low32", xxh3_low32},
       {"lz4Decompress", lz4_block_decompress}, {"crc32c", crc32c_of}, {"snappyUncompress", snappy_block_uncompress}, {"recut", recut},
-      {"mallopt", mallopt_call}, {"mallocTrim", malloc_trim_call},
+      {"mallopt", mallopt_call}, {"mallocTrim", malloc_trim_call}, {"exitNow", exit_now},
   };
   return exported(env, exports, calls, sizeof calls / sizeof calls[0]);
 }

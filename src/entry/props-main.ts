@@ -11,6 +11,8 @@ import { ExitCode } from '../cli/exit-code.js'
 import { type FileErrorJson, type FileSession, isBlobFile } from '../cli/file-session.js'
 import { type BlobPropsJson, blobPropsJson, blobPropsText } from '../report/blob.js'
 import { plainPathArgs, runPlain } from './plain.js'
+/** bin/run.cjs ends the process with it once the command is done. */
+export { exitAtOnce } from '../util/exit.js'
 
 export type PropsResult = PropsJson | BlobPropsJson | FileErrorJson | (PropsJson | BlobPropsJson | FileErrorJson)[] | undefined
 

@@ -30,6 +30,8 @@ import type { TableFormat } from '../report/table.js'
 import { keepYoungGenerationSmall } from '../util/garbage.js'
 import { fixMallocThresholds } from '../util/malloc.js'
 import { plainPathArgs, runPlainAsync } from './plain.js'
+/** bin/run.cjs ends the process with it once the command is done. */
+export { exitAtOnce } from '../util/exit.js'
 
 /** recompress's flag values, as oclif parses them (defaults filled in). */
 export type RecompressRunFlags = Omit<RecompressFlagValues, 'block-size'> &

@@ -17,6 +17,8 @@ import { escapeBytes } from '../report/text.js'
 import { BlobValues } from '../scan/blob-values.js'
 import { scanTable } from '../scan/scan.js'
 import { plainPathArgs, runPlain } from './plain.js'
+/** bin/run.cjs ends the process with it once the command is done. */
+export { exitAtOnce } from '../util/exit.js'
 
 /** What a scan prints, decided from its flags. */
 export interface ScanRunOptions {

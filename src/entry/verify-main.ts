@@ -12,6 +12,8 @@ import type { OpenTableOptions } from '../reader.js'
 import { verifyText, type VerifyJson } from '../report/verify.js'
 import { verifyFile } from '../verify/verify.js'
 import { plainPathArgs, runPlain } from './plain.js'
+/** bin/run.cjs ends the process with it once the command is done. */
+export { exitAtOnce } from '../util/exit.js'
 
 export type VerifyResultJson = VerifyJson | BlobVerifyJson | FileErrorJson | (VerifyJson | BlobVerifyJson | FileErrorJson)[] | undefined
 

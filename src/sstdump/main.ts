@@ -7,6 +7,8 @@
 import { writeAllSync } from '../cli/write-all.js'
 import { helpText } from './help.js'
 import { runSstDump } from './run.js'
+/** bin/run.cjs ends the process with it once the command is done. */
+export { exitAtOnce } from '../util/exit.js'
 
 /** Whether sst_dump's own help is asked for: `--help` among the arguments before a `--`. */
 export function asksSstDumpHelp(argv: readonly string[]): boolean {
