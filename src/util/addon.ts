@@ -17,8 +17,18 @@ export function loadAddon<T>(url: URL): T | null {
   const path = fileURLToPath(url)
   if (!existsSync(path)) return null
   try {
-    return createRequire(import.meta.url)(path) as T
+    const addon = createRequire(import.meta.url)(path) as T
+    loaded.set(url.href, addon)
+    return addon
   } catch {
     return null
   }
+}
+
+/** The addons loadAddon loaded, by URL. */
+const loaded = new Map<string, unknown>()
+
+/** The addon at `url` where loadAddon has loaded it already, else null: loading it is not free. */
+export function loadedAddon<T>(url: URL): T | null {
+  return (loaded.get(url.href) as T | undefined) ?? null
 }

@@ -5,7 +5,7 @@
  * the end of verify on an 8 MB file, a third of its time after node's start (bench/README.md,
  * "Start-up"). Where nothing is left to do, _exit through the kernel's addon ends it at once.
  */
-import { loadAddon } from './addon.js'
+import { loadedAddon } from './addon.js'
 
 /** The kernel's addon (src/codec/addon.ts loads the same file for its other calls). */
 const ADDON = new URL('../../dist/native/sstkit.node', import.meta.url)
@@ -22,19 +22,23 @@ const EXIT_WORK = /prof|coverage|inspect|report|trace|debug/
 export function nothingLeftAtExit(): boolean {
   if (process.listenerCount('exit') > 0 || process.listenerCount('beforeExit') > 0) return false
   if (process.env.NODE_V8_COVERAGE || EXIT_WORK.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '))) return false
-  if (process.getActiveResourcesInfo().some((r) => r !== 'TTYWrap' && r !== 'PipeWrap')) return false
-  return process.stdout.writableLength === 0 && process.stderr.writableLength === 0
+  const resources = process.getActiveResourcesInfo()
+  if (resources.some((r) => r !== 'TTYWrap' && r !== 'PipeWrap')) return false
+  // Output to files (or none) was written as it was given; a terminal's or a pipe's stream may queue it.
+  // Reading a stream that was never used would make one (~3 ms for props on a small file).
+  return resources.length === 0 || (process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
 }
 
 /**
- * End the process now with `code` where nothing is left to do at its exit (nothingLeftAtExit);
- * false (the process then ends as usual) otherwise, or where the addon is not built.
- * SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit (for comparison).
+ * End the process now with `code` where nothing is left to do at its exit (nothingLeftAtExit) and
+ * the command loaded the kernel's addon; false (the process then ends as usual) otherwise. A
+ * command that did not need the addon (props) ends as usual: loading it only to exit cost props
+ * on a small file more than the exit saved. SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit.
  */
 export function exitAtOnce(code: number): boolean {
-  if (process.env.SSTKIT_NO_FAST_EXIT || !nothingLeftAtExit()) return false
-  const addon = loadAddon<{ exitNow(code: number): never }>(ADDON)
-  if (!addon) return false
+  if (process.env.SSTKIT_NO_FAST_EXIT) return false
+  const addon = loadedAddon<{ exitNow(code: number): never }>(ADDON)
+  if (!addon || !nothingLeftAtExit()) return false
   addon.exitNow(code)
   return false
 }

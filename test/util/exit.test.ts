@@ -8,26 +8,29 @@ import { describe, expect, it } from 'vitest'
 import { loadAddon } from '../../src/util/addon.js'
 import { assertFreshBuild, ROOT, sstkit } from '../helpers.js'
 
+const built = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
+
 /**
  * Run `body` in a process of its own, a CommonJS script as bin/run.cjs is (an ES module entry
- * adds an exit listener of Node's), after the built util/exit.js's exitAtOnce is in scope: its
- * status and output.
+ * adds an exit listener of Node's), with the built util/exit.js's exitAtOnce in scope and, unless
+ * `withAddon` is false, the kernel's addon loaded as a command loads it: its status and output.
  */
-function runWithExit(body: string, env: NodeJS.ProcessEnv = process.env, execArgv: string[] = []) {
+function runWithExit(body: string, o: { env?: NodeJS.ProcessEnv; execArgv?: string[]; withAddon?: boolean } = {}) {
   assertFreshBuild()
   const dir = mkdtempSync(join(tmpdir(), 'sstkit-exit-'))
   try {
     const script = join(dir, 'run.cjs')
-    // The import's own file close may still be in flight when it resolves: the body runs once it is done.
+    // The imports' own file closes may still be in flight when they resolve: the body runs once they are done.
     writeFileSync(
       script,
-      `import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/util/exit.js')).href)}).then(({ exitAtOnce }) => {
+      `Promise.all([import(${built('dist/util/exit.js')}), import(${built('dist/util/addon.js')})]).then(([{ exitAtOnce }, { loadAddon }]) => {
+if (${o.withAddon ?? true}) loadAddon(new URL(${built('dist/native/sstkit.node')}))
 const run = () => {\n${body}\n}
 const whenSettled = () => (process.getActiveResourcesInfo().length > 0 ? setImmediate(whenSettled) : run())
 whenSettled()
 })`,
     )
-    const r = spawnSync(process.execPath, [...execArgv, script], { encoding: 'utf8', env, maxBuffer: 64 << 20 })
+    const r = spawnSync(process.execPath, [...(o.execArgv ?? []), script], { encoding: 'utf8', env: o.env ?? plainEnv(), maxBuffer: 64 << 20 })
     return { status: r.status, stdout: r.stdout, stderr: r.stderr }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -43,33 +46,32 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 describe('exitAtOnce', () => {
   it('ends the process with the code given, once what it wrote is handed to the system', () => {
-    const r = runWithExit(
-      `process.stdout.write('done\\n')
+    const r = runWithExit(`process.stdout.write('done\\n')
 exitAtOnce(3)
-process.stdout.write('not ended\\n')`,
-      plainEnv(),
-    )
+process.stdout.write('not ended\\n')`)
     expect(r).toEqual({ status: 3, stdout: 'done\n', stderr: '' })
   })
 
-  it('leaves the exit to Node where something is left to do: an exit listener, a timer, unwritten output, a profiler or coverage, or SSTKIT_NO_FAST_EXIT', () => {
-    const returned = (body: string, env = plainEnv(), execArgv: string[] = []) =>
+  it('leaves the exit to Node where something is left to do (an exit listener, a timer, unwritten output, a profiler or coverage), where the addon is not loaded, or under SSTKIT_NO_FAST_EXIT', () => {
+    const returned = (body: string, o: Parameters<typeof runWithExit>[1] = {}) =>
       runWithExit(
         `${body}
 process.stdout.write(String(exitAtOnce(3)))
 process.exitCode = 4`,
-        env,
-        execArgv,
+        o,
       )
-    expect(returned(`process.on('exit', () => process.stderr.write('exit listener ran'))`)).toEqual({ status: 4, stdout: 'false', stderr: 'exit listener ran' })
-    expect(returned(`setTimeout(() => process.stderr.write('timer ran'), 10)`)).toEqual({ status: 4, stdout: 'false', stderr: 'timer ran' })
+    const usual = { status: 4, stdout: 'false', stderr: '' }
+    expect(returned(`process.on('exit', () => process.stderr.write('exit listener ran'))`)).toEqual({ ...usual, stderr: 'exit listener ran' })
+    expect(returned(`setTimeout(() => process.stderr.write('timer ran'), 10)`)).toEqual({ ...usual, stderr: 'timer ran' })
     // 8 MiB into a pipe the parent reads as it can: most of it is still queued when exitAtOnce is called, and arrives whole.
     const queued = returned(`process.stdout.write('x'.repeat(8 << 20))`)
     expect(queued.status).toBe(4)
     expect(queued.stdout).toBe(`${'x'.repeat(8 << 20)}false`)
-    expect(returned('', plainEnv({ SSTKIT_NO_FAST_EXIT: '1' }))).toEqual({ status: 4, stdout: 'false', stderr: '' })
-    expect(returned('', plainEnv({ NODE_OPTIONS: '--trace-warnings' }))).toEqual({ status: 4, stdout: 'false', stderr: '' })
-    expect(returned('', plainEnv(), ['--trace-uncaught'])).toEqual({ status: 4, stdout: 'false', stderr: '' })
+    expect(returned('', { env: plainEnv({ SSTKIT_NO_FAST_EXIT: '1' }) })).toEqual(usual)
+    expect(returned('', { env: plainEnv({ NODE_OPTIONS: '--trace-warnings' }) })).toEqual(usual)
+    expect(returned('', { execArgv: ['--trace-uncaught'] })).toEqual(usual)
+    // A process that has not loaded the addon (props) is not made to load it to exit.
+    expect(returned('', { withAddon: false })).toEqual(usual)
     // Without any of them, the same body ends at once.
     expect(returned('')).toEqual({ status: 3, stdout: '', stderr: '' })
   })
