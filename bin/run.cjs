@@ -59,7 +59,7 @@ let unknownCommand = null
     checkEngine(pjson.engines?.node)
     const dropIn = loadPlainBundle('_sst-dump')
     process.exitCode = await dropIn.sstDumpMain(process.argv.slice(3), pjson.version)
-    dropIn.exitAtOnce(process.exitCode)
+    exitWhenSettled(dropIn)
   } else if ((unknownCommand = unknownCommandLine(process.argv.slice(2)))) {
     // oclif would say " ›   Error: command scna:x.sst not found" (its topic separator joins the words), exit 2.
     process.stderr.write(`sstkit: ${unknownCommand}\n`)
@@ -180,8 +180,17 @@ async function runWithoutOclif(name, main) {
   const code = bundle[main](process.argv.slice(3))
   if (code === null) return false
   process.exitCode = await code
-  bundle.exitAtOnce(process.exitCode)
+  exitWhenSettled(bundle)
   return true
+}
+
+/**
+ * End the process through the plain bundle's exitAtOnce (src/util/exit.ts) once the ticks the
+ * command queued have run (a warning process.emitWarning prints on a later tick, say); not from
+ * setImmediate, which lets V8 run a collection first.
+ */
+function exitWhenSettled(bundle) {
+  process.nextTick(() => bundle.exitAtOnce(process.exitCode))
 }
 
 /**

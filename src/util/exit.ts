@@ -33,10 +33,11 @@ export function nothingLeftAtExit(): boolean {
  * End the process now with `code` where nothing is left to do at its exit (nothingLeftAtExit) and
  * the command loaded the kernel's addon; false (the process then ends as usual) otherwise. A
  * command that did not need the addon (props) ends as usual: loading it only to exit cost props
- * on a small file more than the exit saved. SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit.
+ * on a small file more than the exit saved. SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit. Call
+ * it from a tick queued after the command's own (a warning, say, prints on a later tick).
  */
 export function exitAtOnce(code: number): boolean {
-  if (process.env.SSTKIT_NO_FAST_EXIT) return false
+  if (process.env.SSTKIT_NO_FAST_EXIT || !Number.isInteger(code)) return false
   const addon = loadedAddon<{ exitNow(code: number): never }>(ADDON)
   if (!addon || !nothingLeftAtExit()) return false
   addon.exitNow(code)

@@ -50,6 +50,11 @@ describe('exitAtOnce', () => {
 exitAtOnce(3)
 process.stdout.write('not ended\\n')`)
     expect(r).toEqual({ status: 3, stdout: 'done\n', stderr: '' })
+    // Called from a tick queued after the command's, as bin/run.cjs calls it: a warning printed on a later tick is not lost.
+    const warned = runWithExit(`process.emitWarning('a late warning')
+process.nextTick(() => exitAtOnce(3))`)
+    expect(warned.status).toBe(3)
+    expect(warned.stderr).toContain('Warning: a late warning')
   })
 
   it('leaves the exit to Node where something is left to do (an exit listener, a timer, unwritten output, a profiler or coverage), where the addon is not loaded, or under SSTKIT_NO_FAST_EXIT', () => {
@@ -68,6 +73,7 @@ process.exitCode = 4`,
     expect(queued.status).toBe(4)
     expect(queued.stdout).toBe(`${'x'.repeat(8 << 20)}false`)
     expect(returned('', { env: plainEnv({ SSTKIT_NO_FAST_EXIT: '1' }) })).toEqual(usual)
+    expect(runWithExit(`process.stdout.write(String(exitAtOnce(undefined)))`)).toEqual({ status: 0, stdout: 'false', stderr: '' })
     expect(returned('', { env: plainEnv({ NODE_OPTIONS: '--trace-warnings' }) })).toEqual(usual)
     expect(returned('', { execArgv: ['--trace-uncaught'] })).toEqual(usual)
     // A process that has not loaded the addon (props) is not made to load it to exit.
