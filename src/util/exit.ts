@@ -3,7 +3,9 @@
  * background compilations still running (TurboFan optimizing functions the run will not call
  * again) and tears down the heap and the environment: ~15 ms of wall time and ~18 ms of CPU at
  * the end of verify on an 8 MB file, a third of its time after node's start (bench/README.md,
- * "Start-up"). Where nothing is left to do, _exit through the kernel's addon ends it at once.
+ * "Per-file commands"). Where nothing is left to do, _exit through the kernel's addon ends it at
+ * once; where the command did not load the addon (props), process.exit, which skips the teardown
+ * but not the wait (~8 ms of props' CPU on a small file; loading the addon to exit cost more).
  */
 import { loadedAddon } from './addon.js'
 
@@ -30,16 +32,14 @@ export function nothingLeftAtExit(): boolean {
 }
 
 /**
- * End the process now with `code` where nothing is left to do at its exit (nothingLeftAtExit) and
- * the command loaded the kernel's addon; false (the process then ends as usual) otherwise. A
- * command that did not need the addon (props) ends as usual: loading it only to exit cost props
- * on a small file more than the exit saved. SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit. Call
- * it from a tick queued after the command's own (a warning, say, prints on a later tick).
+ * End the process now with `code` where nothing is left to do at its exit (nothingLeftAtExit):
+ * at once where the command loaded the kernel's addon, else through process.exit; false (the
+ * process then ends as usual) otherwise. SSTKIT_NO_FAST_EXIT=1 asks for Node's own exit. Call it
+ * from a tick queued after the command's own (a warning, say, prints on a later tick).
  */
 export function exitAtOnce(code: number): boolean {
-  if (process.env.SSTKIT_NO_FAST_EXIT || !Number.isInteger(code)) return false
+  if (process.env.SSTKIT_NO_FAST_EXIT || !Number.isInteger(code) || !nothingLeftAtExit()) return false
   const addon = loadedAddon<{ exitNow(code: number): never }>(ADDON)
-  if (!addon || !nothingLeftAtExit()) return false
-  addon.exitNow(code)
-  return false
+  if (addon) addon.exitNow(code)
+  process.exit(code)
 }

@@ -25,6 +25,9 @@ function runWithExit(body: string, o: { env?: NodeJS.ProcessEnv; execArgv?: stri
       script,
       `Promise.all([import(${built('dist/util/exit.js')}), import(${built('dist/util/addon.js')})]).then(([{ exitAtOnce }, { loadAddon }]) => {
 if (${o.withAddon ?? true}) loadAddon(new URL(${built('dist/native/sstkit.node')}))
+// How the process ended, where it went through process.exit.
+const exit = process.exit
+process.exit = (code) => { process.stderr.write('process.exit'); exit(code) }
 const run = () => {\n${body}\n}
 const whenSettled = () => (process.getActiveResourcesInfo().length > 0 ? setImmediate(whenSettled) : run())
 whenSettled()
@@ -45,11 +48,13 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 describe('exitAtOnce', () => {
-  it('ends the process with the code given, once what it wrote is handed to the system', () => {
-    const r = runWithExit(`process.stdout.write('done\\n')
+  it('ends the process with the code given, once what it wrote is handed to the system: at once where the addon is loaded, else through process.exit', () => {
+    const body = `process.stdout.write('done\\n')
 exitAtOnce(3)
-process.stdout.write('not ended\\n')`)
-    expect(r).toEqual({ status: 3, stdout: 'done\n', stderr: '' })
+process.stdout.write('not ended\\n')`
+    expect(runWithExit(body)).toEqual({ status: 3, stdout: 'done\n', stderr: '' })
+    // A command that has not loaded the addon (props) is not made to load it to exit.
+    expect(runWithExit(body, { withAddon: false })).toEqual({ status: 3, stdout: 'done\n', stderr: 'process.exit' })
     // Called from a tick queued after the command's, as bin/run.cjs calls it: a warning printed on a later tick is not lost.
     const warned = runWithExit(`process.emitWarning('a late warning')
 process.nextTick(() => exitAtOnce(3))`)
@@ -57,7 +62,7 @@ process.nextTick(() => exitAtOnce(3))`)
     expect(warned.stderr).toContain('Warning: a late warning')
   })
 
-  it('leaves the exit to Node where something is left to do (an exit listener, a timer, unwritten output, a profiler or coverage), where the addon is not loaded, or under SSTKIT_NO_FAST_EXIT', () => {
+  it('leaves the exit to Node where something is left to do (an exit listener, a timer, unwritten output, a profiler or coverage), or under SSTKIT_NO_FAST_EXIT', () => {
     const returned = (body: string, o: Parameters<typeof runWithExit>[1] = {}) =>
       runWithExit(
         `${body}
@@ -76,8 +81,6 @@ process.exitCode = 4`,
     expect(runWithExit(`process.stdout.write(String(exitAtOnce(undefined)))`)).toEqual({ status: 0, stdout: 'false', stderr: '' })
     expect(returned('', { env: plainEnv({ NODE_OPTIONS: '--trace-warnings' }) })).toEqual(usual)
     expect(returned('', { execArgv: ['--trace-uncaught'] })).toEqual(usual)
-    // A process that has not loaded the addon (props) is not made to load it to exit.
-    expect(returned('', { withAddon: false })).toEqual(usual)
     // Without any of them, the same body ends at once.
     expect(returned('')).toEqual({ status: 3, stdout: '', stderr: '' })
   })
