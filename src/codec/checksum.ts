@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { NotSupportedError } from '../format/errors.js'
 import { crc32cJs } from './crc32c.js'
 import { kernelAddon } from './addon.js'
-import { xxh3Low32 } from './xxh3.js'
+import { xxh3Low32, xxh3NativeFromStart } from './xxh3.js'
 import { ChecksumType } from '../format/checksum-type.js'
 
 // Libraries load on first use: a file uses one checksum type, so it pays for one.
@@ -29,6 +29,17 @@ const crc32c = (b: Uint8Array): number => {
     return crc32cJs(b)
   }
   return (crcImpl ??= loadCrc32c())(b)
+}
+
+/**
+ * Checksum natively from the first byte: for a command about to read a whole file's data blocks,
+ * which loads the native hashes for them anyway. The JavaScript budgets above are for a process
+ * that reads a few metadata blocks (props); cold, the drop-in's check of an 8 MB file spent ~2 ms
+ * hashing its first 8 KiB in JavaScript before loading the addon for its data blocks.
+ */
+export function checksumNativelyFromStart(): void {
+  jsCrcBudget = 0
+  xxh3NativeFromStart()
 }
 
 /** The addon's CRC where it loads and the CPU has SSE 4.2, else @node-rs/crc32 (~3-10 ms to load). */

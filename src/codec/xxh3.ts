@@ -66,6 +66,11 @@ function resolve(): Xxh3Fn {
 const JS_XXH3_BUDGET = 8 * 1024
 let jsBudget = JS_XXH3_BUDGET
 
+/** No JavaScript hashing from here on: for a process that will hash data blocks natively anyway (checksum.ts). */
+export function xxh3NativeFromStart(): void {
+  jsBudget = 0
+}
+
 /** lo32(XXH3_64bits) of the first `length` bytes of `bytes` (default: all of them). */
 export function xxh3Low32(bytes: Uint8Array, length = bytes.length): number {
   if (!impl && length <= jsBudget) {

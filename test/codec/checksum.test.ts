@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, it, expect } from 'vitest'
 import { crc32c } from '@node-rs/crc32'
 import { xxh3, xxh32, xxh64 } from '@node-rs/xxhash'
@@ -16,7 +19,7 @@ import { crc32cJs } from '../../src/codec/crc32c.js'
 import { loadXxh3Native, xxh3Backend, xxh3Low32, xxh3Low32NodeRs } from '../../src/codec/xxh3.js'
 import { xxh3Js, xxh3Low32Js } from '../../src/codec/xxh3-js.js'
 import { NotSupportedError } from '../../src/format/errors.js'
-import { toolPresent } from '../helpers.js'
+import { assertFreshBuild, ROOT, toolPresent } from '../helpers.js'
 import { ascii, embedded, randomBytes, rng, thrown } from './helpers.js'
 
 /** RocksDB prints checksums as the 4 stored (little-endian) bytes in hex. */
@@ -262,5 +265,25 @@ describe('blockChecksumOfPayload', () => {
           whole[size] = compressionType
           expect(blockChecksumOfPayload(type, payload, compressionType), `${type} ${size} ${compressionType}`).toBe(blockChecksum(type, whole))
         }
+  })
+})
+
+describe('checksumNativelyFromStart', () => {
+  /** Whether the kernel's addon is loaded after an XXH3 and a CRC32C block checksum of 100 bytes, in a fresh process (`first` runs before). */
+  const addonLoadedAfterSmallChecksums = (first: string): boolean => {
+    assertFreshBuild()
+    const url = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
+    const code = `import { blockChecksum, checksumNativelyFromStart } from ${url('dist/codec/checksum.js')}
+import { loadedAddon } from ${url('dist/util/addon.js')}
+${first}
+blockChecksum(4, new Uint8Array(100))
+blockChecksum(1, new Uint8Array(100))
+process.stdout.write(String(loadedAddon(new URL(${url('dist/native/sstkit.node')})) !== null))`
+    return execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }) === 'true'
+  }
+
+  it('hashes natively from the first byte once called (a command about to read data blocks); before, the first KiB are hashed in JavaScript, with no addon loaded', () => {
+    expect(addonLoadedAfterSmallChecksums('')).toBe(false)
+    expect(addonLoadedAfterSmallChecksums('checksumNativelyFromStart()')).toBe(true)
   })
 })
