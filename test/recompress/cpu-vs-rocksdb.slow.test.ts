@@ -62,6 +62,25 @@ interface Row {
   sstkit: number
 }
 
+/** The order RocksDB's costs and sstkit's charges are held to: each pair's first setting cheaper than its second. */
+const CHEAPER_THAN: readonly (readonly [string, string])[] = [
+  ['snappy', 'zstd 1'],
+  ['lz4', 'zstd 1'],
+  ['zstd 1', 'zstd 3'],
+  ['zstd 3', 'zstd 6'],
+  ['lz4', 'lz4hc'],
+  ['zstd 1', 'zlib'],
+  ['zlib', 'bzip2'],
+  ['zstd 3', 'zstd 3 dict=raw'],
+  ['zstd 3 dict=finalize', 'zstd 3 dict=train'],
+]
+
+/** The pairs of CHEAPER_THAN that `who`'s costs in `rows` do not keep, as "a < b". */
+function misordered(rows: readonly Row[], who: 'rocksdb' | 'sstkit'): string[] {
+  const cost = (name: string) => rows.find((r) => r.name === name)![who]
+  return CHEAPER_THAN.filter(([a, b]) => !(cost(a) < cost(b))).map(([a, b]) => `${a} < ${b}`)
+}
+
 describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU against RocksDB 7.8.3', () => {
   let dir: string
   let rows: Row[]
@@ -105,7 +124,9 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
     const outside = (r: Row) => r.sstkit / r.rocksdb <= 1 / TOLERANCE || r.sstkit / r.rocksdb >= TOLERANCE
     // Reading too (sstkit's measured zlib aside, held to its own tolerance below): its timer is the same wall clock.
     const readOutside = (r: ReadRow) => outside({ ...r, sstkit: r.model }) || (r.name !== 'zlib' && outside(r))
-    if ([...rows, ...model].some(outside) || reads.some(readOutside) || outside({ name: 'lz4', ...lz4 })) {
+    // And RocksDB's costs out of the order held below: zstd 3 with a raw dictionary once measured 0.1% under zstd 3 without
+    // (40.43 against 40.48 ms), where the dictionary's attach adds little on 4 KiB blocks.
+    if ([...rows, ...model].some(outside) || reads.some(readOutside) || outside({ name: 'lz4', ...lz4 }) || misordered(rows, 'rocksdb').length > 0) {
       rocks = rocksDbCompressionCpu(db, join(dir, 'again'), SETTINGS, 6)
       compare()
     }
@@ -140,18 +161,7 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
   })
 
   it('orders the codecs as RocksDB does: Snappy and LZ4 below zstd 1, zstd 1 < 3 < 6 < zlib < bzip2, a dictionary above none, training above finalizing', () => {
-    const at = (name: string) => rows.find((r) => r.name === name)!
-    for (const who of ['rocksdb', 'sstkit'] as const) {
-      const v = (name: string) => at(name)[who]
-      expect(Math.max(v('snappy'), v('lz4')), who).toBeLessThan(v('zstd 1'))
-      expect(v('zstd 1'), who).toBeLessThan(v('zstd 3'))
-      expect(v('zstd 3'), who).toBeLessThan(v('zstd 6'))
-      expect(v('lz4'), who).toBeLessThan(v('lz4hc'))
-      expect(v('zstd 1'), who).toBeLessThan(v('zlib'))
-      expect(v('zlib'), who).toBeLessThan(v('bzip2'))
-      expect(v('zstd 3'), who).toBeLessThan(v('zstd 3 dict=raw'))
-      expect(v('zstd 3 dict=finalize'), who).toBeLessThan(v('zstd 3 dict=train'))
-    }
+    for (const who of ['rocksdb', 'sstkit'] as const) expect(misordered(rows, who), who).toEqual([])
   })
 
   it(`decompresses every codec within ${TOLERANCE}x of RocksDB's speed reading the same setting's output, measured and in the reference model`, () => {
