@@ -75,10 +75,18 @@ const CHEAPER_THAN: readonly (readonly [string, string])[] = [
   ['zstd 3 dict=finalize', 'zstd 3 dict=train'],
 ]
 
-/** The pairs of CHEAPER_THAN that `who`'s costs in `rows` do not keep, as "a < b". */
+/**
+ * RocksDB's costs within this share of each other are a tie: its per-block timer is a wall clock, and
+ * zstd 3 with a raw dictionary (attached to the context, little work on 4 KiB blocks) measures within
+ * 0.5% of zstd 3 without (40.4 and 40.2 ms; once 40.43 under 40.48 ms).
+ */
+const ROCKSDB_TIE = 0.01
+
+/** The pairs of CHEAPER_THAN that `who`'s costs in `rows` do not keep, as "a < b" (RocksDB's ties kept). */
 function misordered(rows: readonly Row[], who: 'rocksdb' | 'sstkit'): string[] {
   const cost = (name: string) => rows.find((r) => r.name === name)![who]
-  return CHEAPER_THAN.filter(([a, b]) => !(cost(a) < cost(b))).map(([a, b]) => `${a} < ${b}`)
+  const tie = who === 'rocksdb' ? ROCKSDB_TIE : 0
+  return CHEAPER_THAN.filter(([a, b]) => !(cost(a) < cost(b) * (1 + tie))).map(([a, b]) => `${a} < ${b}`)
 }
 
 describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU against RocksDB 7.8.3', () => {
@@ -124,8 +132,7 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
     const outside = (r: Row) => r.sstkit / r.rocksdb <= 1 / TOLERANCE || r.sstkit / r.rocksdb >= TOLERANCE
     // Reading too (sstkit's measured zlib aside, held to its own tolerance below): its timer is the same wall clock.
     const readOutside = (r: ReadRow) => outside({ ...r, sstkit: r.model }) || (r.name !== 'zlib' && outside(r))
-    // And RocksDB's costs out of the order held below: zstd 3 with a raw dictionary once measured 0.1% under zstd 3 without
-    // (40.43 against 40.48 ms), where the dictionary's attach adds little on 4 KiB blocks.
+    // And RocksDB's costs out of the order held below beyond a tie.
     if ([...rows, ...model].some(outside) || reads.some(readOutside) || outside({ name: 'lz4', ...lz4 }) || misordered(rows, 'rocksdb').length > 0) {
       rocks = rocksDbCompressionCpu(db, join(dir, 'again'), SETTINGS, 6)
       compare()
@@ -160,7 +167,7 @@ describe.runIf(process.env.SSTKIT_SLOW_TESTS && haveDbBench())('compression CPU 
     }
   })
 
-  it('orders the codecs as RocksDB does: Snappy and LZ4 below zstd 1, zstd 1 < 3 < 6 < zlib < bzip2, a dictionary above none, training above finalizing', () => {
+  it('orders the codecs as RocksDB does: Snappy and LZ4 below zstd 1, zstd 1 < 3 < 6 < zlib < bzip2, a dictionary above none, training above finalizing (RocksDB within 1% a tie)', () => {
     for (const who of ['rocksdb', 'sstkit'] as const) expect(misordered(rows, who), who).toEqual([])
   })
 
