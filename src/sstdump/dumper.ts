@@ -88,6 +88,11 @@ export interface BlockBuffers {
   scratch?: Scratch
 }
 
+/** Whether ReadSequential reads whole files: no entry count, key range or prefix to stop at (its readAll path). */
+export function readsWholeFiles(readNum: bigint, hasFrom: boolean, hasTo: boolean, usePrefix: boolean): boolean {
+  return (readNum === 0n || readNum >= UNREACHABLE_READ_NUM) && !hasFrom && !hasTo && !usePrefix
+}
+
 /** What `SstFileDumper` prints and keeps for one file. */
 export class Dumper {
   /** `init_result_`: null when the table reader opened. */
@@ -420,7 +425,7 @@ export class Dumper {
     let i = 0n
     let status: SstDumpStatus | null = null
     const tsSize = this.timestampSize
-    if (readAll && (readNum === 0n || readNum >= UNREACHABLE_READ_NUM) && !hasFrom && !hasTo && !usePrefix && tsSize === 0) {
+    if (readAll && readsWholeFiles(readNum, hasFrom, hasTo, usePrefix) && tsSize === 0) {
       // The whole file, nothing to compare: whole blocks at once, in WebAssembly and on every core.
       const r = readAll(printKv)
       i = BigInt(r.entries)

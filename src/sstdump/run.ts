@@ -8,7 +8,7 @@ import { writeAllSync } from '../cli/write-all.js'
 import { isAbsolute, resolve } from 'node:path'
 import { hexToBytes, parseSstDumpArgs, type SstDumpArgs, U64_MAX } from './args.js'
 import { checksumNativelyFromStart } from '../codec/checksum.js'
-import { Dumper } from './dumper.js'
+import { Dumper, readsWholeFiles } from './dumper.js'
 import { debugString, parseIkey783 } from './entry-text.js'
 import { helpText } from './help.js'
 import { propertiesToString, userPropertiesLines } from './properties.js'
@@ -100,8 +100,8 @@ async function run(argv: readonly string[], io: SstDumpIo, out: ByteSink, err: B
   const totals = { files: 0n, dataBlocks: 0n, data: 0n, index: 0n, filter: 0n }
   const cmd = a.command
   // Whole files' data blocks are about to be read, and hashed natively: so are their metadata blocks.
-  const limited = a.readNum !== U64_MAX || a.fromKey.length > 0 || a.toKey.length > 0
-  if (cmd === 'raw' || cmd === 'verify' || cmd === 'recompress' || ((cmd === 'check' || cmd === 'scan' || cmd === '') && !limited)) checksumNativelyFromStart()
+  const whole = readsWholeFiles(a.readNum, a.hasFrom, a.hasTo, a.usePrefix)
+  if (cmd === 'raw' || cmd === 'verify' || cmd === 'recompress' || ((cmd === 'check' || cmd === 'scan' || cmd === '') && whole)) checksumNativelyFromStart()
   for (const filename of filenames) {
     if (filename.length <= 4 || !filename.endsWith('.sst')) continue
     const dumper = Dumper.open(filename, fsPath(filename), out, {

@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
+/** The addons loadAddon loaded, by URL. */
+const loaded = new Map<string, unknown>()
+
 /**
  * The addon at `url`, or null where it was not built, does not load here (another platform's or
  * node's build) or SSTKIT_NO_ADDON is set (which asks for the koffi paths, for tests and comparison).
@@ -24,9 +27,6 @@ export function loadAddon<T>(url: URL): T | null {
     return null
   }
 }
-
-/** The addons loadAddon loaded, by URL. */
-const loaded = new Map<string, unknown>()
 
 /** The addon at `url` where loadAddon has loaded it already, else null: loading it is not free. */
 export function loadedAddon<T>(url: URL): T | null {

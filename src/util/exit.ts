@@ -21,7 +21,7 @@ const EXIT_WORK = /prof|coverage|inspect|report|trace|debug/
  * were given handed to the system (a pipe whose reader is slow keeps some), and no profiler or
  * coverage to write out.
  */
-export function nothingLeftAtExit(): boolean {
+function nothingLeftAtExit(): boolean {
   if (process.listenerCount('exit') > 0 || process.listenerCount('beforeExit') > 0) return false
   if (process.env.NODE_V8_COVERAGE || EXIT_WORK.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '))) return false
   const resources = process.getActiveResourcesInfo()
