@@ -36,6 +36,8 @@ export interface AppProps {
   readonly height?: number
   /** Milliseconds between redraws caused by background loading (default 80). */
   readonly redrawMs?: number
+  /** Called after each drawn frame with the number of keys handled before it, Infinity once unmounted (tests wait on it, not on a clock). */
+  readonly onDrawn?: (keysHandled: number) => void
 }
 
 interface TerminalSize {
@@ -82,7 +84,7 @@ function useModelTick(model: BrowseModel, ms: number): number {
   return tick
 }
 
-export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNode {
+export function App({ model, width, height, redrawMs = 80, onDrawn }: AppProps): ReactNode {
   const { exit } = useApp()
   const { isRawModeSupported } = useStdin()
   const { cols, rows } = useTerminalSize(width, height)
@@ -304,16 +306,24 @@ export function App({ model, width, height, redrawMs = 80 }: AppProps): ReactNod
     }
   }
 
+  const keysHandled = useRef(0)
   useInput(
     (input, key) => {
       // Keys typed faster than they are read (before ink started, or a paste)
       // arrive as one string: take them one at a time.
       if (input.length > 1 && !key.ctrl && !key.meta) for (const ch of input) onKey(...charKey(ch))
       else onKey(input, key)
+      keysHandled.current++
+      if (onDrawn) bump((v) => v + 1) // a key that changed nothing is still reported drawn
     },
     { isActive: isRawModeSupported === true },
   )
 
+  const drawnAfter = keysHandled.current
+  useEffect(() => onDrawn?.(drawnAfter))
+  const drawnRef = useRef(onDrawn)
+  drawnRef.current = onDrawn
+  useEffect(() => () => drawnRef.current?.(Number.POSITIVE_INFINITY), []) // unmounted: no key will wait on a frame again
   const frame = drawFrame(model, st.current, cols, rows, ovLines)
   return (
     <Box flexDirection="column" width={W}>

@@ -21,7 +21,7 @@ export interface Browser {
   table: Table
   model: BrowseModel
   frame(): string
-  /** Send keys one at a time, letting the app redraw after each. */
+  /** Send keys one at a time, each once the app has drawn the frame after the one before. */
   press(...keys: string[]): Promise<void>
   /** Wait until the screen satisfies `pred` (or contains the string); fails with the last screen after `ms`. */
   waitFor(pred: string | RegExp | ((screen: string) => boolean), ms?: number): Promise<string>
@@ -44,7 +44,13 @@ export async function browse(file: string, opts: { width?: number; height?: numb
   const table = openTable(file)
   const model = new BrowseModel(file, table, { background: opts.background ?? true })
   const size = { width: opts.width ?? 100, height: opts.height ?? 30 }
-  const r = render(createElement(App, { model, ...size, redrawMs: 1 }))
+  // the app reports each frame it drew with the number of keys handled before it; a key's effects are on the screen once that count reaches it
+  let keysWritten = 0
+  let keysDrawn = 0
+  const onDrawn = (n: number) => {
+    keysDrawn = n
+  }
+  const r = render(createElement(App, { model, ...size, redrawMs: 1, onDrawn }))
   const frame = () => r.lastFrame() ?? ''
   const b: Browser = {
     table,
@@ -53,7 +59,12 @@ export async function browse(file: string, opts: { width?: number; height?: numb
     async press(...keys) {
       for (const k of keys) {
         r.stdin.write(k)
-        await sleep(k === KEY.esc ? 60 : 15) // a lone Esc is told from an escape sequence by a short delay
+        keysWritten++
+        const end = Date.now() + 10_000
+        while (keysDrawn < keysWritten) {
+          if (Date.now() > end) throw new Error(`key ${JSON.stringify(k)} not drawn within 10 s; the screen shows:\n${frame()}`)
+          await sleep(k === KEY.esc ? 5 : 1) // a lone Esc is told from an escape sequence on the next turn of the event loop
+        }
       }
     },
     async waitFor(pred, ms = 5000) {
@@ -80,7 +91,7 @@ export async function browse(file: string, opts: { width?: number; height?: numb
       return s
     },
     rerender(sz) {
-      r.rerender(createElement(App, { model, ...sz, redrawMs: 1 }))
+      r.rerender(createElement(App, { model, ...sz, redrawMs: 1, onDrawn }))
     },
     close() {
       r.unmount()
