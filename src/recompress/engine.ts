@@ -86,11 +86,20 @@ export const LONE_LANE_COLLECT_BYTES = 32 << 20
 export interface StoredBaseline extends StoredShape {
   uncompressedBytes: number
   ratio: number
-  /** Time to decompress the stored data blocks, ms. */
+  /**
+   * Thread CPU time of decompressing the stored compressed data blocks, ms, timed as a setting's round
+   * trip (the same blocks, estimated the same way where sampled: `decompressInterval`); 0 where none is compressed.
+   */
   decompressMs: number
+  /** uncompressedBytes over decompressMs; null where no block was timed (none compressed, or no round trip). */
   decompressMBps: number | null
-  /** The decompression timing is too short to rank on (isNoisyTiming). */
+  decompressInterval: { low: number; high: number | null } | null
+  /** The decompression timing is too short, or its sample too uncertain, to rank on (isNoisyTiming). */
   decompressNoisy: boolean
+  /** The compressed blocks timed (all of them but on files the round trip samples). */
+  roundTripBlocks: number
+  /** Wall time of the pass's reading, checking and decoding of the stored data blocks, ms. */
+  readWallMs: number
 }
 
 export interface RecompressResult extends BlockCompressionCounts {
@@ -202,7 +211,13 @@ function spread(xs: number[]): number {
 const mbps = (bytes: number, ms: number) => (ms > 0 ? bytes / 1e6 / (ms / 1000) : null)
 
 function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline {
-  const { bytes: uncompressed, ms: decompressMs } = decoded
+  const uncompressed = decoded.bytes
+  // Timed as a setting's round trip (stored-decompress.ts), estimated the same way where sampled.
+  const estimate = decoded.decompress ? decompressEstimate(decoded.decompress) : null
+  const timedMs = decoded.decompress?.sumC ?? 0
+  const decompressMs = estimate ? timedMs * estimate.scale : 0
+  const decompressMBps = estimate ? mbps(uncompressed, decompressMs) : null
+  const relHalf = estimate?.relHalf ?? 0
   // Keys in the order the JSON report has always had them.
   return {
     compression: shape.compression,
@@ -218,8 +233,12 @@ function storedBaseline(shape: StoredShape, decoded: ReadStats): StoredBaseline 
     fileBytes: shape.fileBytes,
     ratio: shape.dataBytes + shape.dictBytes > 0 ? uncompressed / (shape.dataBytes + shape.dictBytes) : 0,
     decompressMs,
-    decompressMBps: mbps(uncompressed, decompressMs),
-    decompressNoisy: isNoisyTiming(decompressMs, 0, 1),
+    decompressMBps,
+    decompressInterval:
+      decompressMBps === null || relHalf === 0 ? null : { low: decompressMBps / (1 + relHalf), high: relHalf < 1 ? decompressMBps / (1 - relHalf) : null },
+    decompressNoisy: decompressMBps !== null && (isNoisyTiming(timedMs, 0, 1) || relHalf > MAX_TIMING_SPREAD / 2),
+    roundTripBlocks: decoded.decompress?.timedBlocks ?? 0,
+    readWallMs: decoded.ms,
   }
 }
 
@@ -342,12 +361,18 @@ function resultOf(
  * block leaves the tally to a walk over every block's trailer (counted as sst_dump counts them,
  * unreadable ones too).
  */
-function storedReads(file: string, outputs: TaskResult[], samplePercent: number, skipped: SkippedBlock[]): { decoded: ReadStats; tally: StoredTally } {
+function storedReads(
+  file: string,
+  outputs: TaskResult[],
+  samplePercent: number,
+  skipped: SkippedBlock[],
+  stride: number,
+): { decoded: ReadStats; tally: StoredTally } {
   const fromTask = outputs.find((o) => o.stored)?.stored
   if (fromTask) return { decoded: fromTask, tally: fromTask }
   const again = openTable(file)
   try {
-    const decoded = decodeStored(again, samplePercent, skipped)
+    const decoded = decodeStored(again, samplePercent, skipped, stride)
     return { decoded, tally: skipped.length === 0 ? decoded : storedTally(again, samplePercent) }
   } finally {
     again.close()
@@ -455,7 +480,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   // The decoding's own pass, only when no task could time it (no configuration, sampling a re-cut, an ingested
   // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
   const skipped: SkippedBlock[] = []
-  const { decoded, tally } = storedReads(file, outputs, opts.source.samplePercent, skipped)
+  const { decoded, tally } = storedReads(file, outputs, opts.source.samplePercent, skipped, stride)
   const stored = storedBaseline(storedShape(storedMeta, tally), decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)

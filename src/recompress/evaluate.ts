@@ -30,6 +30,7 @@ import { addCompressed, emptyRoundTrip, inRoundTrip } from './round-trip.js'
 import { emptyReadSums } from './read-back.js'
 import { nativeRecutApplies } from './recut-native.js'
 import { type BatchRoundTrip, emptyPending, roundTripPending, type RoundTripMeasurement, type RoundTripState, type WalkTimes } from './pending-round-trip.js'
+import { finishStoredTiming, timeStoredDecompression } from './stored-decompress.js'
 
 /** RocksDB's default `max_compressed_bytes_per_kb` (7/8). */
 export const DEFAULT_MAX_COMPRESSED_BYTES_PER_KB = COMPRESSION_DEFAULTS.maxCompressedBytesPerKb
@@ -335,7 +336,10 @@ function evaluateWith(
   const repeaters = repeat > 1 ? repeatCompressors(states, dictionaries) : null
 
   const skipped: SkippedBlock[] = []
-  const storedReads: ReadStats | undefined = task.measureStored && storedMeasurable(task.source, table.globalSeqno) ? emptyReadStats() : undefined
+  const storedReads: ReadStats | undefined =
+    task.measureStored && storedMeasurable(task.source, table.globalSeqno)
+      ? timeStoredDecompression(emptyReadStats(), table, task.roundTripStride ?? 1)
+      : undefined
   let first = true
   let batchNo = 0
   // Blocks are handed out in batches, each configuration taking the whole batch in turn: its
@@ -494,6 +498,7 @@ function evaluateWith(
     m.dictBytes = sum.dictBytes
     m.fileBytes = sum.fileSize
   }
+  finishStoredTiming(storedReads)
   return {
     results: states.map((s) => s.m),
     skipped,

@@ -17,6 +17,7 @@ import { messageOf } from '../table/layout.js'
 import type { Table } from '../table/reader.js'
 import type { BlockEntryStats } from '../table/writer.js'
 import type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
+import { storedObserver } from './stored-decompress.js'
 
 /** The kernel's state slots (native/recut-kernel.h's enum, in its order). */
 enum S {
@@ -122,7 +123,7 @@ export function* recutNative(table: Table, opts: SourceOptions, skipped: Skipped
   // Small at first, so that every file's first keys take the growing path (tests meet it on real tables).
   let srcKey = new Uint8Array(16)
   let lastKey = new Uint8Array(16)
-  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats, observe: storedObserver(stats) }
   let start: EntryPosition = { block: 0, entry: 0 }
   let ordinal = -1
   let offset = table.indexHandle.offset

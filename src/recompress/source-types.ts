@@ -3,6 +3,7 @@
  * their own file, apart from both, which import it.
  */
 import type { StoredTally } from '../table/reader.js'
+import type { RoundTripSums } from './round-trip.js'
 export interface SourceOptions {
   /** null: keep the file's blocks; else re-cut entries into blocks of this size. */
   blockSize: number | null
@@ -36,5 +37,8 @@ export interface EntryPosition {
  */
 export interface ReadStats extends StoredTally {
   bytes: number
+  /** Wall time of reading, checking and decoding them. */
   ms: number
+  /** Their decompression as a setting's round trip times it (stored-decompress.ts), once the pass is over; absent where not timed. */
+  decompress?: RoundTripSums
 }

@@ -19,6 +19,7 @@ import { messageOf } from '../table/layout.js'
 import { collectGarbage } from '../util/garbage.js'
 import { nativeRecutApplies, recutNative } from './recut-native.js'
 import type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
+import { storedObserver } from './stored-decompress.js'
 
 export type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
 
@@ -66,7 +67,7 @@ export function* sourceBlocks(table: Table, opts: SourceOptions, skipped: Skippe
     let i = 0
     // One reused read window and decode buffer: a pass over the file allocates nothing per block,
     // so memory stays flat (the yielded data is valid until the next block, as documented).
-    const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
+    const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats, observe: storedObserver(stats) }
     let sinceCollect = 0
     for (const ref of table.dataBlocks()) {
       const index = i++
@@ -180,7 +181,7 @@ export function* storedEntries(
     }
     return
   }
-  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats }
+  const reuse = { window: new ReadWindow(table.source), scratch: newScratch(), tally: stats, observe: storedObserver(stats) }
   let offset = table.indexHandle.offset
   try {
     for (const ref of table.dataBlocks()) {

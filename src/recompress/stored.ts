@@ -10,6 +10,7 @@ import { ReadWindow } from '../io/byte-source.js'
 import { tableLayout } from '../table/layout.js'
 import type { StoredTally, Table } from '../table/reader.js'
 import { emptyReadStats, type ReadStats, sampled, type SkippedBlock, type SourceOptions, sourceBlocks } from './source.js'
+import { finishStoredTiming, timeStoredDecompression } from './stored-decompress.js'
 
 export interface StoredShape {
   compression: string
@@ -80,10 +81,14 @@ export function storedShape(layout: StoredLayout, data: StoredTally): StoredShap
   }
 }
 
-/** The stored data blocks (the sampled ones) decoded in a pass of their own, timed and tallied. */
-export function decodeStored(table: Table, samplePercent: number, skipped: SkippedBlock[]): ReadStats {
-  const stats = emptyReadStats()
+/**
+ * The stored data blocks (the sampled ones) decoded in a pass of their own, timed and tallied; their
+ * decompression timed on 1 in `stride` of them (round-trip.ts roundTripStride), as a setting's.
+ */
+export function decodeStored(table: Table, samplePercent: number, skipped: SkippedBlock[], stride: number): ReadStats {
+  const stats = timeStoredDecompression(emptyReadStats(), table, stride)
   const ownBoundaries: SourceOptions = { blockSize: null, samplePercent }
   for (const _ of sourceBlocks(table, ownBoundaries, skipped, stats));
+  finishStoredTiming(stats)
   return stats
 }

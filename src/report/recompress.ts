@@ -86,8 +86,11 @@ function spreadText(v: number, repeats: number): string {
   return repeats > 1 && v > 0 ? ` ±${(v * 50).toFixed(0)}%` : ''
 }
 
+/** A decompression speed as a row (a setting's, or the stored row's: no repeats) gives it. */
+type DecompressTiming = Pick<RecompressResult, 'decompressMBps' | 'decompressInterval' | 'decompressNoisy'> & { decompressSpread?: number }
+
 /** A sampled decompression speed's 95% interval as a share either side of it (the wider side), or 0 when exact. */
-function intervalShare(r: RecompressResult): number {
+function intervalShare(r: DecompressTiming): number {
   const i = r.decompressInterval
   if (!i || r.decompressMBps === null || !(r.decompressMBps > 0)) return 0
   if (i.high === null) return Number.POSITIVE_INFINITY
@@ -95,11 +98,12 @@ function intervalShare(r: RecompressResult): number {
 }
 
 /** A decompression speed, " ±N%" after it when sampled (rounded up; with --repeat in the wide table, the wider of that and the spread). */
-function decompressText(r: RecompressResult, repeats: number): string {
+function decompressText(r: DecompressTiming, repeats: number): string {
   const share = intervalShare(r)
+  const spread = r.decompressSpread ?? 0
   const base = speed(r.decompressMBps, r.decompressNoisy)
-  if (r.decompressMBps === null || share === 0) return `${base}${r.decompressMBps === null ? '' : spreadText(r.decompressSpread, repeats)}`
-  const half = repeats > 1 ? Math.max(share, r.decompressSpread / 2) : share
+  if (r.decompressMBps === null || share === 0) return `${base}${r.decompressMBps === null ? '' : spreadText(spread, repeats)}`
+  const half = repeats > 1 ? Math.max(share, spread / 2) : share
   return `${base} ±${Number.isFinite(half) ? Math.max(1, Math.ceil(half * 100)) : '∞'}%`
 }
 
@@ -111,9 +115,7 @@ function storedLabel(report: RecompressReport): string {
 function compactModel(report: RecompressReport, opts: RecompressViewOptions): TableModel {
   const st = report.stored
   const exact = opts.bytes ?? false
-  const rows: Cell[][] = [
-    [storedLabel(report), formatSize(st.dataBytes + st.dictBytes, exact), '', st.ratio.toFixed(2), '', speed(st.decompressMBps, st.decompressNoisy), ''],
-  ]
+  const rows: Cell[][] = [[storedLabel(report), formatSize(st.dataBytes + st.dictBytes, exact), '', st.ratio.toFixed(2), '', decompressText(st, 1), '']]
   const layoutShown = layoutFieldsShown(report.results)
   for (const r of sortResults(report.results, opts.sort ?? 'matrix')) {
     rows.push([
@@ -150,7 +152,7 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
   const noise = (r: { compressNoisy?: boolean; decompressNoisy: boolean }) =>
     csv ? [r.compressNoisy === undefined ? '' : String(r.compressNoisy), String(r.decompressNoisy)] : []
   // CSV: the sampled interval's bounds (empty when exact) and the blocks round-tripped.
-  const interval = (r: RecompressResult) =>
+  const interval = (r: Pick<RecompressResult, 'decompressInterval' | 'roundTripBlocks'>) =>
     csv
       ? [r.decompressInterval ? fixed(r.decompressInterval.low, 0) : '', r.decompressInterval ? fixed(r.decompressInterval.high, 0) : '', r.roundTripBlocks]
       : []
@@ -193,14 +195,14 @@ function wideModel(report: RecompressReport, opts: RecompressViewOptions, csv: b
       `${st.blocksCompressed}/${st.blocks}`,
       '',
       '',
-      rate(st.decompressMBps, st.decompressNoisy, 0),
+      csv ? fixed(st.decompressMBps, 0) : decompressText(st, repeats),
       '',
       '',
       '',
       '',
       ...(csv ? [] : ['', '']),
       ...noise(st),
-      ...(csv ? ['', '', ''] : []),
+      ...interval(st),
       ...layout(null),
       ...(strategy.last ? [''] : []),
       ...(csv ? ['', ''] : []),

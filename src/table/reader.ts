@@ -91,6 +91,15 @@ export type KeyFormat = 'internal' | 'raw'
  */
 export type ComparatorSource = 'recorded' | 'stated' | 'assumed'
 
+/** What a sequential reader of data blocks reuses between readDataBlock calls, and what it is told of each block. */
+export interface DataBlockReuse {
+  scratch?: Scratch
+  window?: ReadWindow
+  tally?: StoredTally
+  /** Each block read: as stored (payload and type, valid until the next read) and decoded (valid until the next call). */
+  observe?: (raw: RawBlock, data: Uint8Array) => void
+}
+
 /** Data blocks as stored, counted as they are read (readDataBlock's `reuse.tally`). */
 export interface StoredTally {
   blocks: number
@@ -307,7 +316,7 @@ export class Table {
    * through `reuse.window` and decoding into `reuse.scratch` where the codec
    * allows, so the result is valid only until the next call with them.
    */
-  readDataBlock(handle: BlockHandle, reuse: { scratch?: Scratch; window?: ReadWindow; tally?: StoredTally } = {}): Uint8Array {
+  readDataBlock(handle: BlockHandle, reuse: DataBlockReuse = {}): Uint8Array {
     const raw = readRawBlock(this.source, handle, this.checksum, {
       what: 'data block',
       verifyChecksum: this.verifyChecksums,
@@ -316,8 +325,10 @@ export class Table {
       window: reuse.window,
     })
     if (reuse.tally) tallyBlock(reuse.tally, handle, raw.compressionType)
-    if (raw.compressionType === 0) return raw.payload
-    return decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, reuse.scratch)
+    const data =
+      raw.compressionType === 0 ? raw.payload : decompressRawBlock(raw, this.formatVersion, 'data block', this.dictionary() ?? undefined, reuse.scratch)
+    reuse.observe?.(raw, data)
+    return data
   }
 
   /** The compression dictionary (raw bytes), or null. Read once, then cached. */

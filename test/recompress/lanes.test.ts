@@ -24,7 +24,7 @@ const opts = (over: Partial<RecompressOptions> = {}): RecompressOptions => ({
   ...over,
 })
 /** The baseline without its timing. */
-const untimed = ({ decompressMs, decompressMBps, decompressNoisy, ...rest }: StoredBaseline) => rest
+const untimed = ({ decompressMs, decompressMBps, decompressNoisy, decompressInterval, readWallMs, ...rest }: StoredBaseline) => rest
 
 describe('passes of a matrix larger than the lanes hold', () => {
   const matrix = (levels: number[], dicts: ('none' | 'raw' | 'train' | 'finalize')[], checksums = [false]) =>

@@ -1,0 +1,157 @@
+/**
+ * The stored row's decompression, timed as a setting's round trip is (round-trip.ts, codec/kernel.ts):
+ * the stored payloads of a batch of data blocks decoded in one native call on the thread's CPU clock,
+ * the same blocks (1 in the round trip's stride) and the same estimate, so that the stored row's
+ * Decomp MB/s compares with every setting's. Timing the pass's own decoding instead counted its
+ * reads, checksums and one JavaScript call per block: a 4 KiB LZ4 file's stored row showed ~300 MB/s
+ * beside the settings' kernel-timed ~1,000 MB/s of zstd (commit 0a0298c, 2026-12-07).
+ *
+ * The pass hands each block it reads to observe() (Table.readDataBlock's `observe`): its payload as
+ * stored and its decoded contents, both valid only until the next block, so a sampled block is copied
+ * into this timer's reused batch buffers. Codecs the kernel does not do (zlib, bzip2, xpress, LZ4
+ * before format_version 2) are decoded by the reader's own code, a batch timed per call of threadCpuMs.
+ */
+import { CompressionType, decompressBlock } from '../codec/compression.js'
+import { KernelCodec, threadCpuMs } from '../codec/kernel.js'
+import type { RawBlock } from '../table/block-reader.js'
+import type { Table } from '../table/reader.js'
+import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
+import type { ReadStats } from './source-types.js'
+
+/** Uncompressed bytes a timed batch holds: 128 KiB, as a setting's batch (evaluate.ts BATCH_BYTES). */
+const BATCH_BYTES = 128 << 10
+
+export class StoredDecompressTimer {
+  private readonly sums = emptyRoundTrip()
+  private readonly codecs = new Map<number, KernelCodec | null>()
+  private readonly warmed = new Set<number>()
+  /** Data blocks observed so far: the next one's index in the round trip's stride. */
+  private index = 0
+  private batchType = -1
+  private payloadBuffer: Uint8Array = new Uint8Array(BATCH_BYTES)
+  private rawBuffer: Uint8Array = new Uint8Array(BATCH_BYTES)
+  private payloadAt = 0
+  private rawAt = 0
+  private readonly payloadLengths: number[] = []
+  private readonly rawLengths: number[] = []
+  private readonly offsets: number[] = []
+
+  /** `stride`: round-trip.ts roundTripStride's (1: every block, 0: none timed). */
+  constructor(
+    private readonly table: Pick<Table, 'formatVersion' | 'dictionary'>,
+    private readonly stride: number,
+  ) {}
+
+  /** A data block as the pass read it: `raw` its stored payload and type, `data` its decoded contents. */
+  readonly observe = (raw: RawBlock, data: Uint8Array): void => {
+    const index = this.index++
+    if (raw.compressionType === CompressionType.None) return
+    addCompressed(this.sums, data.length)
+    if (!inRoundTrip(index, this.stride)) return
+    if (raw.compressionType !== this.batchType || this.rawAt + data.length > BATCH_BYTES) this.flush()
+    this.batchType = raw.compressionType
+    if (this.payloadAt + raw.payload.length > this.payloadBuffer.length)
+      this.payloadBuffer = grown(this.payloadBuffer, this.payloadAt, this.payloadAt + raw.payload.length)
+    if (this.rawAt + data.length > this.rawBuffer.length) this.rawBuffer = grown(this.rawBuffer, this.rawAt, this.rawAt + data.length)
+    this.payloadBuffer.set(raw.payload, this.payloadAt)
+    this.rawBuffer.set(data, this.rawAt)
+    this.payloadAt += raw.payload.length
+    this.rawAt += data.length
+    this.payloadLengths.push(raw.payload.length)
+    this.rawLengths.push(data.length)
+    this.offsets.push(raw.handle.offset)
+  }
+
+  /** The sums of every compressed block observed and of the timed ones (ms, uncompressed bytes); frees the codecs. */
+  finish(): RoundTripSums {
+    this.flush()
+    for (const c of this.codecs.values()) c?.close()
+    this.codecs.clear()
+    return this.sums
+  }
+
+  private flush(): void {
+    const n = this.payloadLengths.length
+    if (n === 0) return
+    const payloads = views(this.payloadBuffer, this.payloadLengths)
+    const raws = views(this.rawBuffer, this.rawLengths)
+    const ms = this.timeKernel(payloads, raws) ?? this.timeReader(payloads)
+    addTimed(this.sums, this.rawAt, ms, n)
+    this.payloadAt = 0
+    this.rawAt = 0
+    this.payloadLengths.length = 0
+    this.rawLengths.length = 0
+    this.offsets.length = 0
+  }
+
+  /** The batch decoded by the kernel, in ms of thread CPU; null where it does not do the codec or does not give the blocks back. */
+  private timeKernel(payloads: Uint8Array[], raws: Uint8Array[]): number | null {
+    const type = this.batchType
+    let codec = this.codecs.get(type)
+    if (codec === undefined) {
+      // The level only matters to compression, which this codec never does.
+      codec = KernelCodec.create(type, type === CompressionType.ZSTD ? 3 : 1, false, this.table.formatVersion, this.table.dictionary() ?? undefined)
+      this.codecs.set(type, codec)
+    }
+    if (!codec) return null
+    // A codec's first batch, once untimed: its decoder's setup and the first touch of the shared output's pages are not decompression.
+    if (!this.warmed.has(type)) {
+      this.warmed.add(type)
+      if (codec.roundTrip(payloads, raws) !== -1) return null
+    }
+    const before = codec.decompressNs
+    if (codec.roundTrip(payloads, raws) !== -1) return null
+    return (codec.decompressNs - before) / 1e6
+  }
+
+  /** The batch decoded by the reader's own code (codec/compression.ts decompressBlock), timed around the batch. */
+  private timeReader(payloads: Uint8Array[]): number {
+    const options = { formatVersion: this.table.formatVersion, dictionary: this.table.dictionary() ?? undefined, offset: 0 }
+    const t0 = threadCpuMs()
+    for (let i = 0; i < payloads.length; i++) {
+      options.offset = this.offsets[i]
+      decompressBlock(this.batchType, payloads[i], options)
+    }
+    return threadCpuMs() - t0
+  }
+}
+
+/** Consecutive views of `buffer`, one per length. */
+function views(buffer: Uint8Array, lengths: readonly number[]): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let at = 0
+  for (const n of lengths) {
+    out.push(buffer.subarray(at, at + n))
+    at += n
+  }
+  return out
+}
+
+/** A larger buffer holding the first `used` bytes of `buffer`, room for at least `need`. */
+function grown(buffer: Uint8Array, used: number, need: number): Uint8Array {
+  const next = new Uint8Array(Math.max(need, buffer.length * 2))
+  next.set(buffer.subarray(0, used))
+  return next
+}
+
+/** The timers of passes under way, by the stats they fill (a ReadStats stays a plain object, posted between threads). */
+const timers = new WeakMap<ReadStats, StoredDecompressTimer>()
+
+/** Time the decompression of the stored blocks a pass reads into `stats` (the pass's readDataBlock calls get storedObserver(stats)). */
+export function timeStoredDecompression(stats: ReadStats, table: Pick<Table, 'formatVersion' | 'dictionary'>, stride: number): ReadStats {
+  timers.set(stats, new StoredDecompressTimer(table, stride))
+  return stats
+}
+
+/** What readDataBlock tells of each block it reads into `stats`, where it is timed. */
+export function storedObserver(stats: ReadStats | undefined): ((raw: RawBlock, data: Uint8Array) => void) | undefined {
+  return stats ? timers.get(stats)?.observe : undefined
+}
+
+/** The pass is over: its timed batches into `stats.decompress`. */
+export function finishStoredTiming(stats: ReadStats | undefined): void {
+  const timer = stats && timers.get(stats)
+  if (!timer) return
+  stats.decompress = timer.finish()
+  timers.delete(stats)
+}
