@@ -463,6 +463,21 @@ export class KernelCodec {
   }
 
   /**
+   * roundTrip over payloads and blocks already laid end to end: `n` payloads in `src` (lengths
+   * `lens`), their blocks in `raw` (lengths `sizes`), copied nowhere first.
+   */
+  roundTripGathered(src: Uint8Array, lens: Uint32Array, raw: Uint8Array, sizes: Uint32Array, n: number): number {
+    if (!this.codec) throw new Error('KernelCodec used after close()')
+    if (n === 0) return -1
+    let total = 0
+    for (let i = 0; i < n; i++) total += sizes[i]
+    const output = scratchOutput(total)
+    const r = this.lib.roundTrip(this.codec, src, lens, sizes, n, output, output.length, raw, this.ns)
+    this.decompressNs += this.ns[0]
+    return r === 0 ? -1 : Math.abs(r) - 1
+  }
+
+  /**
    * What decoding `blocks` from frames with zstd's content checksum costs beyond decoding the same
    * frames without it (their payloads differ only by the checksum: withChecksum): hashing each
    * block's content, timed into decompressNs.

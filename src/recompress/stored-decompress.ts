@@ -32,9 +32,11 @@ export class StoredDecompressTimer {
   private rawBuffer: Uint8Array = new Uint8Array(BATCH_BYTES)
   private payloadAt = 0
   private rawAt = 0
-  private readonly payloadLengths: number[] = []
-  private readonly rawLengths: number[] = []
-  private readonly offsets: number[] = []
+  /** The batch's blocks: payload and contents lengths, file offsets. */
+  private payloadLengths: Uint32Array = new Uint32Array(64)
+  private rawLengths: Uint32Array = new Uint32Array(64)
+  private offsets: number[] = []
+  private n = 0
 
   /** `stride`: round-trip.ts roundTripStride's (1: every block, 0: none timed). */
   constructor(
@@ -57,9 +59,14 @@ export class StoredDecompressTimer {
     this.rawBuffer.set(data, this.rawAt)
     this.payloadAt += raw.payload.length
     this.rawAt += data.length
-    this.payloadLengths.push(raw.payload.length)
-    this.rawLengths.push(data.length)
-    this.offsets.push(raw.handle.offset)
+    if (this.n === this.payloadLengths.length) {
+      this.payloadLengths = grownLengths(this.payloadLengths)
+      this.rawLengths = grownLengths(this.rawLengths)
+    }
+    this.payloadLengths[this.n] = raw.payload.length
+    this.rawLengths[this.n] = data.length
+    this.offsets[this.n] = raw.handle.offset
+    this.n++
   }
 
   /** The sums of every compressed block observed and of the timed ones (ms, uncompressed bytes); frees the codecs. */
@@ -71,21 +78,17 @@ export class StoredDecompressTimer {
   }
 
   private flush(): void {
-    const n = this.payloadLengths.length
+    const n = this.n
     if (n === 0) return
-    const payloads = views(this.payloadBuffer, this.payloadLengths)
-    const raws = views(this.rawBuffer, this.rawLengths)
-    const ms = this.timeKernel(payloads, raws) ?? this.timeReader(payloads)
+    const ms = this.timeKernel() ?? this.timeReader()
     addTimed(this.sums, this.rawAt, ms, n)
     this.payloadAt = 0
     this.rawAt = 0
-    this.payloadLengths.length = 0
-    this.rawLengths.length = 0
-    this.offsets.length = 0
+    this.n = 0
   }
 
   /** The batch decoded by the kernel, in ms of thread CPU; null where it does not do the codec or does not give the blocks back. */
-  private timeKernel(payloads: Uint8Array[], raws: Uint8Array[]): number | null {
+  private timeKernel(): number | null {
     const type = this.batchType
     let codec = this.codecs.get(type)
     if (codec === undefined) {
@@ -95,18 +98,21 @@ export class StoredDecompressTimer {
     }
     if (!codec) return null
     // A codec's first batch, once untimed: its decoder's setup and the first touch of the shared output's pages are not decompression.
+    const roundTrip = () => codec.roundTripGathered(this.payloadBuffer, this.payloadLengths, this.rawBuffer, this.rawLengths, this.n) === -1
     if (!this.warmed.has(type)) {
       this.warmed.add(type)
-      if (codec.roundTrip(payloads, raws) !== -1) return null
+      if (!roundTrip()) return null
     }
     const before = codec.decompressNs
-    if (codec.roundTrip(payloads, raws) !== -1) return null
+    if (!roundTrip()) return null
     return (codec.decompressNs - before) / 1e6
   }
 
   /** The batch decoded by the reader's own code (codec/compression.ts decompressBlock), timed around the batch. */
-  private timeReader(payloads: Uint8Array[]): number {
+  private timeReader(): number {
     const options = { formatVersion: this.table.formatVersion, dictionary: this.table.dictionary() ?? undefined, offset: 0 }
+    const payloads: Uint8Array[] = []
+    for (let i = 0, at = 0; i < this.n; at += this.payloadLengths[i++]) payloads.push(this.payloadBuffer.subarray(at, at + this.payloadLengths[i]))
     const t0 = threadCpuMs()
     for (let i = 0; i < payloads.length; i++) {
       options.offset = this.offsets[i]
@@ -116,15 +122,10 @@ export class StoredDecompressTimer {
   }
 }
 
-/** Consecutive views of `buffer`, one per length. */
-function views(buffer: Uint8Array, lengths: readonly number[]): Uint8Array[] {
-  const out: Uint8Array[] = []
-  let at = 0
-  for (const n of lengths) {
-    out.push(buffer.subarray(at, at + n))
-    at += n
-  }
-  return out
+function grownLengths(a: Uint32Array): Uint32Array {
+  const next = new Uint32Array(a.length * 2)
+  next.set(a)
+  return next
 }
 
 /** A larger buffer holding the first `used` bytes of `buffer`, room for at least `need`. */

@@ -329,3 +329,28 @@ describe('codec kernel', () => {
     expect(c.compressNs / 1e6).toBeLessThanOrEqual(threadCpuMs() - t0 + 1e-6)
   })
 })
+
+describe('KernelCodec.roundTripGathered', () => {
+  it('decodes payloads laid end to end and compares them with their blocks, as roundTrip does, timed', () => {
+    const raws = blocks.slice(0, 8)
+    for (const s of settings) {
+      const codec = KernelCodec.create(s.type, s.level ?? 1, s.checksum, 5)!
+      const payloads = codec.compress(raws)
+      const src = Buffer.concat(payloads)
+      const raw = Buffer.concat(raws)
+      const lens = Uint32Array.from(payloads, (p) => p.length)
+      const sizes = Uint32Array.from(raws, (r) => r.length)
+      const before = codec.decompressNs
+      expect(codec.roundTripGathered(src, lens, raw, sizes, raws.length), s.name).toBe(-1)
+      expect(codec.decompressNs).toBeGreaterThan(before)
+      expect(codec.roundTrip(payloads, raws)).toBe(-1)
+      // The fourth block's contents changed: found at its index; the batch's count honoured (n of 3 stops before it).
+      const damaged = Buffer.from(raw)
+      const at = sizes[0] + sizes[1] + sizes[2] + 10
+      damaged[at] ^= 0xff
+      expect(codec.roundTripGathered(src, lens, damaged, sizes, raws.length), s.name).toBe(3)
+      expect(codec.roundTripGathered(src, lens, damaged, sizes, 3), s.name).toBe(-1)
+      codec.close()
+    }
+  })
+})
