@@ -27,6 +27,7 @@ import { transferable, UsageError } from '../errors.js'
 import { Property } from '../format/properties.js'
 import { decompressEstimate, type RoundTripMode, roundTripStride } from './round-trip.js'
 import { readCpuEstimate, readWallEstimate } from './read-back.js'
+import { storedTimingStride } from './stored-decompress.js'
 
 /** A timing whose runs add up to less than this is noise (timer, JIT warm-up and scheduling dominate it): shown as such, never ranked on. */
 export const MIN_TIMED_MS = 50
@@ -88,7 +89,8 @@ export interface StoredBaseline extends StoredShape {
   ratio: number
   /**
    * Thread CPU time of decompressing the stored compressed data blocks, ms, timed as a setting's round
-   * trip (the same blocks, estimated the same way where sampled: `decompressInterval`); 0 where none is compressed.
+   * trip on a sample of them (stored-decompress.ts storedTimingStride: every one on a file under 8 MiB of
+   * data), estimated the same way where sampled (`decompressInterval`); 0 where none is compressed.
    */
   decompressMs: number
   /** uncompressedBytes over decompressMs; null where no block was timed (none compressed, or no round trip). */
@@ -96,7 +98,7 @@ export interface StoredBaseline extends StoredShape {
   decompressInterval: { low: number; high: number | null } | null
   /** The decompression timing is too short, or its sample too uncertain, to rank on (isNoisyTiming). */
   decompressNoisy: boolean
-  /** The compressed blocks timed (all of them but on files the round trip samples). */
+  /** The stored compressed blocks timed. */
   roundTripBlocks: number
   /** Wall time of the pass's reading, checking and decoding of the stored data blocks, ms. */
   readWallMs: number
@@ -418,12 +420,14 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   let outputs: TaskResult[]
   const roundTrip = opts.roundTrip ?? 'sample'
   let stride: number
+  let storedStride: number
   try {
     let total: number
     try {
       storedMeta = storedLayout(table)
       total = estimatedBlocks(table, opts.source) * groups.length
       stride = roundTripStride(roundTrip, estimatedRawBytes(table, opts.source))
+      storedStride = storedTimingStride(roundTrip, estimatedRawBytes(table, opts.source))
     } finally {
       table.close()
     }
@@ -440,6 +444,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
       acceptance: opts.acceptance,
       repeat: opts.repeat ?? 1,
       roundTripStride: stride,
+      storedStride,
       autoSkip: opts.autoSkip,
       minSampleEvery: opts.minSampleEvery,
       seed: opts.seed,
@@ -480,7 +485,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   // The decoding's own pass, only when no task could time it (no configuration, sampling a re-cut, an ingested
   // file's re-cut with its seqno applied, an unreadable block): its skipped blocks come first, as they always have.
   const skipped: SkippedBlock[] = []
-  const { decoded, tally } = storedReads(file, outputs, opts.source.samplePercent, skipped, stride)
+  const { decoded, tally } = storedReads(file, outputs, opts.source.samplePercent, skipped, storedStride)
   const stored = storedBaseline(storedShape(storedMeta, tally), decoded)
   const dictionaries = new Map<number, BuiltDictionary>()
   for (const o of outputs) for (const [id, d] of Object.entries(o.dictionaries)) dictionaries.set(Number(id), d)
@@ -528,6 +533,10 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   if (stride > 1)
     notes.push(
       `1 in ${stride} data blocks of each setting decompressed and compared with the original: decompression speeds are estimates, ± their 95% interval (--verify-compression: every block)`,
+    )
+  if (stored.decompressInterval)
+    notes.push(
+      `the stored row's decompression timed on ${stored.roundTripBlocks} of its ${stored.blocksCompressed} compressed blocks (1 in ${storedStride}): an estimate, ± its 95% interval (--verify-compression: every block)`,
     )
   const entries = outputs[0]?.entries ?? { entries: 0, deletions: 0, merges: 0, rawKeyBytes: 0, rawValueBytes: 0 }
   return { file, stored, results, notes, skipped, samplePercent: opts.source.samplePercent, roundTrip, roundTripStride: stride, entries }

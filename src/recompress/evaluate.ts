@@ -60,6 +60,8 @@ export interface EvaluateTask {
   repeat: number
   /** Which compressed blocks are decompressed and compared (round-trip.ts roundTripStride; default 1: every one). */
   roundTripStride?: number
+  /** Which stored compressed blocks the stored row's timing decodes again (stored-decompress.ts storedTimingStride; default roundTripStride). */
+  storedStride?: number
   /** Keep each round-tripped block's index, size and time (tests: the sample against every block). */
   recordRoundTrips?: boolean
   /** Dictionary options, recorded in the written properties. */
@@ -338,7 +340,7 @@ function evaluateWith(
   const skipped: SkippedBlock[] = []
   const storedReads: ReadStats | undefined =
     task.measureStored && storedMeasurable(task.source, table.globalSeqno)
-      ? timeStoredDecompression(emptyReadStats(), table, task.roundTripStride ?? 1)
+      ? timeStoredDecompression(emptyReadStats(), table, task.storedStride ?? task.roundTripStride ?? 1)
       : undefined
   let first = true
   let batchNo = 0

@@ -1,8 +1,8 @@
 /**
  * The stored row's decompression, timed as a setting's round trip is (round-trip.ts, codec/kernel.ts):
  * the stored payloads of a batch of data blocks decoded in one native call on the thread's CPU clock,
- * the same blocks (1 in the round trip's stride) and the same estimate, so that the stored row's
- * Decomp MB/s compares with every setting's. Timing the pass's own decoding instead counted its
+ * an evenly spread sample of them (storedTimingStride) and the same estimate, so that the stored
+ * row's Decomp MB/s compares with every setting's. Timing the pass's own decoding instead counted its
  * reads, checksums and one JavaScript call per block: a 4 KiB LZ4 file's stored row showed ~300 MB/s
  * beside the settings' kernel-timed ~1,000 MB/s of zstd (commit 0a0298c, 2026-12-07).
  *
@@ -15,11 +15,25 @@ import { CompressionType, decompressBlock } from '../codec/compression.js'
 import { KernelCodec, threadCpuMs } from '../codec/kernel.js'
 import type { RawBlock } from '../table/block-reader.js'
 import type { Table } from '../table/reader.js'
-import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripSums } from './round-trip.js'
+import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripMode, type RoundTripSums } from './round-trip.js'
 import type { ReadStats } from './source-types.js'
 
 /** Uncompressed bytes a timed batch holds: 128 KiB, as a setting's batch (evaluate.ts BATCH_BYTES). */
 const BATCH_BYTES = 128 << 10
+
+/**
+ * Data the stored row's timing decodes again, at least (uncompressed bytes): the stored blocks were
+ * decoded once already, so every one decoded again is only for the clock. All of them cost a 4 KiB
+ * ZSTD 8 MB file's recompress of one setting ~6% of its wall time (commit 2765f8e, 2026-12-07).
+ */
+export const STORED_SAMPLE_BYTES = 4 << 20
+
+/** 1 in how many stored blocks are timed (round-trip.ts inRoundTrip's positions) for a source of about `rawBytes`: every one under twice STORED_SAMPLE_BYTES or with `every`; none with `none`. */
+export function storedTimingStride(mode: RoundTripMode, rawBytes: number): number {
+  if (mode === 'none') return 0
+  if (mode === 'every') return 1
+  return Math.max(1, Math.floor(rawBytes / STORED_SAMPLE_BYTES))
+}
 
 export class StoredDecompressTimer {
   private readonly sums = emptyRoundTrip()
@@ -38,7 +52,7 @@ export class StoredDecompressTimer {
   private offsets: number[] = []
   private n = 0
 
-  /** `stride`: round-trip.ts roundTripStride's (1: every block, 0: none timed). */
+  /** `stride`: storedTimingStride's (1: every block, 0: none timed). */
   constructor(
     private readonly table: Pick<Table, 'formatVersion' | 'dictionary'>,
     private readonly stride: number,

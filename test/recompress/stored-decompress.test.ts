@@ -3,16 +3,22 @@
  * compressed data blocks decoded again, a batch per timed call, 1 in the round trip's stride of
  * them; not the pass's reading, checking and decoding (readWallMs keeps that).
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recompressFile, type RecompressOptions } from '../../src/index.js'
 import { CompressionType } from '../../src/codec/compression.js'
 import { ReadWindow } from '../../src/io/byte-source.js'
 import { newScratch } from '../../src/codec/output.js'
 import { decompressEstimate, inRoundTrip } from '../../src/recompress/round-trip.js'
-import { StoredDecompressTimer } from '../../src/recompress/stored-decompress.js'
+import { STORED_SAMPLE_BYTES, StoredDecompressTimer, storedTimingStride } from '../../src/recompress/stored-decompress.js'
+import { encodeInternalKey } from '../../src/format/internal-key.js'
+import { ValueType } from '../../src/format/value-type.js'
 import { openTable } from '../../src/table/reader.js'
+import { prng } from '../../src/util/prng.js'
 import { fixturePath, ROOT } from '../helpers.js'
+import { type Entry, writeSyntheticTable } from '../synthetic.js'
 
 /** Every data block of `file` read as a pass reads them, told to a timer of `stride`; the compressed blocks' count and decoded bytes. */
 function timedPass(file: string, stride: number) {
@@ -41,6 +47,15 @@ function timedPass(file: string, stride: number) {
 }
 
 describe('the stored decompression timer', () => {
+  it('times every block of a file under twice STORED_SAMPLE_BYTES, then about that much; all with every, none with none', () => {
+    expect(storedTimingStride('sample', 0)).toBe(1)
+    expect(storedTimingStride('sample', 2 * STORED_SAMPLE_BYTES - 1)).toBe(1)
+    expect(storedTimingStride('sample', 15e6)).toBe(3)
+    expect(storedTimingStride('sample', 2e9)).toBe(476)
+    expect(storedTimingStride('every', 2e9)).toBe(1)
+    expect(storedTimingStride('none', 15e6)).toBe(0)
+  })
+
   // LZ4 and zstd (a dictionary too) through the kernel; zlib, bzip2 and LZ4 before format_version 2 through the reader's own code.
   it.each(['fv5-lz4', 'fv5-snappy', 'fv5-zstd', 'v11-fv7-zstd-dict', 'fv5-zlib', 'fv5-bzip2', 'fv1-lz4'])(
     '%s: every compressed block counted and timed, in batches',
@@ -120,5 +135,45 @@ describe('recompress: the stored row', () => {
     expect(st.roundTripBlocks).toBe(st.blocksCompressed)
     expect(st.decompressMs).toBeGreaterThan(0)
     expect(st.decompressMBps).toBeCloseTo(st.uncompressedBytes / 1e6 / (st.decompressMs / 1000), 6)
+  })
+})
+
+describe('recompress: the stored row of a file whose stored blocks are sampled', () => {
+  let dir: string
+  let file: string
+  beforeAll(() => {
+    // About 3 x STORED_SAMPLE_BYTES of compressible entries in 4 KiB LZ4 blocks (written by sstkit's writer: synthetic).
+    dir = mkdtempSync(join(tmpdir(), 'sstkit-stored-timing-'))
+    const rnd = prng(11)
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta']
+    const values = Array.from({ length: 64 }, () =>
+      new TextEncoder().encode(Array.from({ length: 40 }, () => words[Math.floor(rnd() * words.length)]).join(' ')),
+    )
+    const count = Math.ceil((3.2 * STORED_SAMPLE_BYTES) / (values.reduce((a, v) => a + v.length, 0) / values.length + 21))
+    function* entries(): Iterable<Entry> {
+      for (let i = 0; i < count; i++)
+        yield [encodeInternalKey(new TextEncoder().encode(`key${String(i).padStart(10, '0')}`), BigInt(i + 1), ValueType.Value), values[i % 64]]
+    }
+    file = writeSyntheticTable(join(dir, 'synthetic-lz4.sst'), entries(), { compression: CompressionType.LZ4 })
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('times 1 in 3 of its blocks, an estimate with its interval and a note; --verify-compression every block', async () => {
+    const sample = await recompressFile(file, zstd1())
+    const st = sample.stored
+    expect(st.blocksCompressed).toBeGreaterThan(1000)
+    expect(st.blocksCompressed).toBe(st.blocks)
+    expect(st.roundTripBlocks).toBe(Array.from({ length: st.blocks }, (_, i) => i).filter((i) => inRoundTrip(i, 3)).length)
+    expect(st.decompressInterval).not.toBeNull()
+    expect(st.decompressInterval!.low).toBeLessThan(st.decompressMBps!)
+    expect(st.decompressMBps).toBeCloseTo(st.uncompressedBytes / 1e6 / (st.decompressMs / 1000), 6)
+    expect(sample.notes.join(' ')).toMatch(/the stored row's decompression timed on \d+ of its \d+ compressed blocks \(1 in 3\)/)
+    const every = await recompressFile(file, zstd1({ roundTrip: 'every' }))
+    expect(every.stored.roundTripBlocks).toBe(every.stored.blocksCompressed)
+    expect(every.stored.decompressInterval).toBeNull()
+    expect(every.notes.join(' ')).not.toMatch(/stored row's decompression/)
+    const none = await recompressFile(file, zstd1({ roundTrip: 'none' }))
+    expect(none.stored.roundTripBlocks).toBe(0)
+    expect(none.stored.decompressMBps).toBeNull()
   })
 })
