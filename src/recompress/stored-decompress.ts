@@ -37,6 +37,8 @@ export function storedTimingStride(mode: RoundTripMode, rawBytes: number): numbe
 
 export class StoredDecompressTimer {
   private readonly sums = emptyRoundTrip()
+  /** Batches timed through the kernel and through the reader's code (diagnostics, tests). */
+  readonly batches = { kernel: 0, reader: 0 }
   private readonly codecs = new Map<number, KernelCodec | null>()
   private readonly warmed = new Set<number>()
   /** Data blocks observed so far: the next one's index in the round trip's stride. */
@@ -94,7 +96,11 @@ export class StoredDecompressTimer {
   private flush(): void {
     const n = this.n
     if (n === 0) return
-    const ms = this.timeKernel() ?? this.timeReader()
+    let ms = this.timeKernel()
+    if (ms === null) {
+      ms = this.timeReader()
+      this.batches.reader++
+    } else this.batches.kernel++
     addTimed(this.sums, this.rawAt, ms, n)
     this.payloadAt = 0
     this.rawAt = 0
