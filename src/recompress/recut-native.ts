@@ -17,6 +17,7 @@ import { messageOf } from '../table/layout.js'
 import type { Table } from '../table/reader.js'
 import type { BlockEntryStats } from '../table/writer.js'
 import type { EntryPosition, ReadStats, SkippedBlock, SourceOptions } from './source-types.js'
+import { storedBlockDecoder, storedBlocks } from './stored-blocks.js'
 import { storedObserver } from './stored-decompress.js'
 
 /** The kernel's state slots (native/recut-kernel.h's enum, in its order). */
@@ -146,17 +147,21 @@ export function* recutNative(table: Table, opts: SourceOptions, skipped: Skipped
       start,
     }
   }
+  const onRead = stats
+    ? (ms: number, bytes: number) => {
+        stats.ms += ms
+        stats.bytes += bytes
+      }
+    : undefined
   try {
-    for (const handle of table.dataHandles()) {
+    for (const block of storedBlocks(table, storedBlockDecoder(table), reuse, onRead)) {
+      if (block.error !== undefined || block.data === undefined) {
+        if (block.handle) offset = block.handle.offset
+        throw block.error
+      }
       ordinal++
-      offset = handle.offset
-      let data: Uint8Array
-      if (stats) {
-        const t0 = performance.now()
-        data = table.readDataBlock(handle, reuse)
-        stats.ms += performance.now() - t0
-        stats.bytes += data.length
-      } else data = table.readDataBlock(handle, reuse)
+      offset = block.handle.offset
+      const data = block.data
       const layout = decodeBlockLayout(data, offset, 'data block')
       if (layout.separatedKV && table.dataRestartInterval <= 0) {
         throw new CorruptionError('data block uses the separated key/value layout but the table has no restart interval property', offset)

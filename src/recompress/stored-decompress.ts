@@ -13,8 +13,7 @@
  */
 import { CompressionType, decompressBlock } from '../codec/compression.js'
 import { KernelCodec, threadCpuMs } from '../codec/kernel.js'
-import type { RawBlock } from '../table/block-reader.js'
-import type { Table } from '../table/reader.js'
+import type { StoredPayload, Table } from '../table/reader.js'
 import { addCompressed, addTimed, emptyRoundTrip, inRoundTrip, type RoundTripMode, type RoundTripSums } from './round-trip.js'
 import type { ReadStats } from './source-types.js'
 
@@ -61,7 +60,7 @@ export class StoredDecompressTimer {
   ) {}
 
   /** A data block as the pass read it: `raw` its stored payload and type, `data` its decoded contents. */
-  readonly observe = (raw: RawBlock, data: Uint8Array): void => {
+  readonly observe = (raw: StoredPayload, data: Uint8Array): void => {
     const index = this.index++
     if (raw.compressionType === CompressionType.None) return
     addCompressed(this.sums, data.length)
@@ -165,7 +164,7 @@ export function timeStoredDecompression(stats: ReadStats, table: Pick<Table, 'fo
 }
 
 /** What readDataBlock tells of each block it reads into `stats`, where it is timed. */
-export function storedObserver(stats: ReadStats | undefined): ((raw: RawBlock, data: Uint8Array) => void) | undefined {
+export function storedObserver(stats: ReadStats | undefined): ((raw: StoredPayload, data: Uint8Array) => void) | undefined {
   return stats ? timers.get(stats)?.observe : undefined
 }
 

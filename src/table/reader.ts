@@ -91,13 +91,16 @@ export type KeyFormat = 'internal' | 'raw'
  */
 export type ComparatorSource = 'recorded' | 'stated' | 'assumed'
 
+/** A data block as stored: where it is, its payload and its compression type byte. */
+export type StoredPayload = Pick<RawBlock, 'handle' | 'payload' | 'compressionType'>
+
 /** What a sequential reader of data blocks reuses between readDataBlock calls, and what it is told of each block. */
 export interface DataBlockReuse {
   scratch?: Scratch
   window?: ReadWindow
   tally?: StoredTally
   /** Each block read: as stored (payload and type, valid until the next read) and decoded (valid until the next call). */
-  observe?: (raw: RawBlock, data: Uint8Array) => void
+  observe?: (stored: StoredPayload, data: Uint8Array) => void
 }
 
 /** Data blocks as stored, counted as they are read (readDataBlock's `reuse.tally`). */
@@ -110,7 +113,8 @@ export interface StoredTally {
   types: number[]
 }
 
-function tallyBlock(t: StoredTally, handle: BlockHandle, compressionType: number): void {
+/** Count one data block into `t` as readDataBlock does (a pass that decodes blocks its own way counts them too). */
+export function tallyBlock(t: StoredTally, handle: BlockHandle, compressionType: number): void {
   t.blocks++
   t.storedBytes += handle.size + BLOCK_TRAILER_BYTES
   if (compressionType !== 0) t.compressed++
