@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { loadDictionaryFile } from '../table/compression-dict.js'
 import { dictionaryId } from '../codec/zdict.js'
 import type { AcceptanceRule } from '../codec/block-compressor.js'
-import { openTable, type StoredTally, type Table } from '../table/reader.js'
+import { openTable, requireInternalKeys, type StoredTally, type Table } from '../table/reader.js'
 import type { BlockCompressionCounts } from '../table/writer.js'
 import { buildMatrix, matrixNoteText, type MatrixSpec, type RecompressConfig, type TableShape } from './config.js'
 import { DEFAULT_RESTART_INTERVAL } from '../format/block.js'
@@ -257,8 +257,9 @@ function readDictFile(path: string): Uint8Array {
 
 /** The marks of a file's results (smallest, fastest-decompress, pareto), set in place. */
 export function markResults(all: RecompressResult[]): void {
-  // Marks compare settings; auto-skip rows are variants of a setting, not candidates.
-  const results = all.filter((r) => r.autoSkip === null)
+  // Marks compare settings; auto-skip rows are variants of a setting, not candidates, and a row that evaluated no
+  // block (a re-cut stopped at an unreadable first block) is no candidate either, as for the verdict.
+  const results = all.filter((r) => r.autoSkip === null && r.blocks > 0)
   const size = (r: RecompressResult) => r.dataBytes + r.dictBytes
   if (results.length === 0) return
   const smallest = Math.min(...results.map(size))
@@ -402,6 +403,7 @@ export async function recompressFile(file: string, opts: RecompressOptions): Pro
   const notes = matrix.notes.map(matrixNoteText)
   const jobs = Math.max(1, opts.jobs ?? availableParallelism())
   const table = openTable(file)
+  requireInternalKeys(table, 'recompress')
   const storedFormatVersion = table.formatVersion
   // One pass per lane (sharing one reading of the file, feed.ts) when the lanes hold every setting's writer; else more passes.
   const perPass = settingsPerPass(estimatedBlocks(table, opts.source), 1 + (opts.autoSkip?.length ?? 0))

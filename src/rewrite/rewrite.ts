@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path'
 import { clearStaleTemporaries, runStart, temporaryPath } from '../util/temp-file.js'
 import { SstkitError, transferable } from '../errors.js'
 import { CorruptionError } from '../format/errors.js'
-import { openTable, type Table, type TableIterator } from '../table/reader.js'
+import { openTable, requireInternalKeys, type Table, type TableIterator } from '../table/reader.js'
 import { MAX_PROBLEMS, verifyFile, verifyTable } from '../verify/verify.js'
 import { copyIngestible, type Entry, type EntrySink, ingestibleNotes, isExternalFile } from './ingestible.js'
 import { EntryDigest, tee } from './entry-digest.js'
@@ -104,6 +104,7 @@ export function feedEntries(table: Table, o: Pick<RewriteOptions, 'ingestible'>,
 /** Exact size of the rewritten file, without writing it (for recompress). */
 export function rewrittenSize(input: string, o: Omit<RewriteOptions, 'verify' | 'force'>): WriteSummary {
   const table = openTable(input)
+  requireInternalKeys(table, 'rewrite')
   try {
     const writer = new TableWriter(new CountingSink(), writerOptionsFor(table, o, []))
     copyEntries(table, writer, o.keepBlocks)
@@ -124,6 +125,12 @@ export function rewriteFile(input: string, output: string, o: RewriteOptions): R
   const notes: string[] = []
   const log = checkInput(input, o.salvage ?? false, notes)
   const table = log ? openForSalvage(input) : openTable(input)
+  try {
+    requireInternalKeys(table, 'rewrite')
+  } catch (e) {
+    unopenableInputs.add(e as object) // not a finding in the input: a table rewrite cannot take (exit 2)
+    throw e
+  }
   // What earlier runs left beside OUT (killed before they could remove it) goes first.
   clearStaleTemporaries(dirname(output), runStart)
   const tmp = temporaryPath(output)

@@ -465,6 +465,19 @@ export class Table {
   }
 }
 
+/**
+ * Fail with a NotSupportedError (closing `table`) where its data blocks hold plain user keys (a table
+ * LevelDB's TableBuilder wrote outside a database): writing a table of its entries (`what`: rewrite,
+ * recompress's evaluation) needs each key's sequence number and type, which such keys do not have.
+ */
+export function requireInternalKeys(table: Table, what: string): void {
+  if (table.keyFormat !== 'raw') return
+  table.close()
+  throw new NotSupportedError(
+    `the data blocks hold plain user keys, not internal keys (a table LevelDB's TableBuilder wrote outside a database): ${what} needs a table of a database`,
+  )
+}
+
 /** Open an SST from a path or a ByteSource. */
 export function openTable(file: string | ByteSource, options: OpenTableOptions = {}): Table {
   const source = typeof file === 'string' ? new FileByteSource(file, { readahead: options.readahead }) : file

@@ -4,7 +4,8 @@
  * order is checked only under a comparator known to be the file's, a LevelDB table (which records
  * none) gets a note, seeks refuse without the file's comparator, and raw-key tables read.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT, sstkit } from '../helpers.js'
@@ -215,6 +216,34 @@ describe('raw-key LevelDB tables (TableBuilder used directly)', () => {
     const scan = sstkit(['scan', LDB_RAW, '--key-format', 'internal'])
     expect(scan.status).toBe(1)
     expect(scan.stderr).toBe(`sstkit: ${LDB_RAW}: data block: internal key of 1 bytes is shorter than its 8-byte trailer (at offset 0)\n`)
+  })
+
+  it('recompress and rewrite refuse them in one line, exit 2, nothing written: such keys have no sequence number or type to write a table with', () => {
+    const refused = `sstkit: ${LDB_RAW}: the data blocks hold plain user keys, not internal keys (a table LevelDB's TableBuilder wrote outside a database)`
+    for (const args of [[], ['--block-size', '8192']]) {
+      const r = sstkit(['recompress', LDB_RAW, '--types', 'zstd', '--levels', '1', '--dict', 'none', '--checksum', 'off', ...args])
+      expect(r.status, args.join(' ')).toBe(2)
+      expect(r.stderr).toBe(`${refused}: recompress needs a table of a database\n`)
+      expect(r.stdout).toBe('')
+    }
+    // Another file of the same run still gets its report.
+    const two = sstkit(['recompress', LDB_RAW, LDB_BYTEWISE, '--types', 'zstd', '--levels', '1', '--dict', 'none', '--checksum', 'off', '--json'])
+    expect(two.status).toBe(2)
+    const reports = JSON.parse(two.stdout) as { file: string; error?: { code: string }; results?: unknown[] }[]
+    expect(reports.map((x) => [x.file, x.error?.code ?? x.results?.length])).toEqual([
+      [LDB_RAW, 'not-supported'],
+      [LDB_BYTEWISE, 1],
+    ])
+    const dir = mkdtempSync(join(tmpdir(), 'sstkit-raw-keys-'))
+    try {
+      const out = join(dir, 'out.sst')
+      const w = sstkit(['rewrite', LDB_RAW, '-o', out, '--compression', 'zstd'])
+      expect(w.status).toBe(2)
+      expect(w.stderr).toBe(`${refused}: rewrite needs a table of a database\n`)
+      expect(readdirSync(dir)).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('--key-format raw on a table of internal keys prints the trailers as key bytes (what was asked), and auto does not', () => {

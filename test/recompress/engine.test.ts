@@ -316,6 +316,31 @@ describe('recompress on damaged input', () => {
     // The stored row still counts every block: the pass met an unreadable one, so each trailer was read.
     expect(j.stored).toMatchObject({ blocks: 9, blocksCompressed: 0 })
   })
+  it('a re-cut stopped at an unreadable first block: its rows evaluated nothing and are neither marked nor chosen (exit 1)', () => {
+    const r = sstkit([
+      'recompress',
+      'test/fixtures/bad/data-flip-zstd.sst',
+      '--types',
+      'zstd,snappy',
+      '--levels',
+      '1',
+      '--dict',
+      'none',
+      '--checksum',
+      'off',
+      '--block-size',
+      '8192',
+      '--json',
+    ])
+    expect(r.status).toBe(1)
+    const j = JSON.parse(r.stdout)
+    expect(j.skipped[0].message).toMatch(/checksum mismatch/)
+    expect(j.results.map((x: { blocks: number; marks: string[] }) => [x.blocks, x.marks])).toEqual([
+      [0, []],
+      [0, []],
+    ])
+    expect(j.verdict).toBeNull()
+  })
   it('refuses a file that is not an SST (exit 2, one line)', () => {
     const r = sstkit(['recompress', 'test/fixtures/bad/bad-magic.sst'])
     expect(r.status).toBe(2)
