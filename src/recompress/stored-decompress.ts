@@ -4,12 +4,12 @@
  * an evenly spread sample of them (storedTimingStride) and the same estimate, so that the stored
  * row's Decomp MB/s compares with every setting's. Timing the pass's own decoding instead counted its
  * reads, checksums and one JavaScript call per block: a 4 KiB LZ4 file's stored row showed ~300 MB/s
- * beside the settings' kernel-timed ~1,000 MB/s of zstd (commit 0a0298c, 2026-12-07).
+ * beside the lz4 row's ~8,000 MB/s for the same blocks (commit 0a0298c, 2026-12-07).
  *
  * The pass hands each block it reads to observe() (Table.readDataBlock's `observe`): its payload as
  * stored and its decoded contents, both valid only until the next block, so a sampled block is copied
- * into this timer's reused batch buffers. Codecs the kernel does not do (zlib, bzip2, xpress, LZ4
- * before format_version 2) are decoded by the reader's own code, a batch timed per call of threadCpuMs.
+ * into this timer's reused batch buffers. Codecs the kernel does not do (zlib, bzip2, LZ4 before
+ * format_version 2) are decoded by the reader's own code, a batch timed per call of threadCpuMs.
  */
 import { CompressionType, decompressBlock } from '../codec/compression.js'
 import { KernelCodec, threadCpuMs } from '../codec/kernel.js'
