@@ -195,7 +195,25 @@ function median(xs) {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
+/**
+ * What the first write to a fresh anonymous page costs on this machine, µs (the median of three
+ * 64 MiB buffers, one byte written per 4 KiB page): a run's fresh buffers cost that per page (10.9 µs
+ * on the virtual machine of bench/README.md's figures, 7f26b72, 2026-12-07), which weighs on the short runs.
+ */
+function freshPageMicros() {
+  const bytes = 64 << 20
+  const each = []
+  for (let k = 0; k < 3; k++) {
+    const b = new Uint8Array(bytes)
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < bytes; i += 4096) b[i] = 1
+    each.push(Number(process.hrtime.bigint() - t0) / 1e3 / (bytes / 4096))
+  }
+  return median(each)
+}
+
 const o = parseArgs(process.argv.slice(2))
+const pageMicros = freshPageMicros()
 const commands = o.only ? COMMANDS.filter((c) => o.only.includes(c.key)) : COMMANDS
 const commit = spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim()
 const started = new Date()
@@ -255,13 +273,20 @@ for (const size of o.sizes)
 const loadAfter = loadavg()[0]
 
 if (o.json) {
-  console.log(JSON.stringify({ commit, date: started.toISOString(), loadAverage: [loadBefore, loadAfter], cli: o.cli, baseline: o.baseline, results }, null, 2))
+  console.log(
+    JSON.stringify(
+      { commit, date: started.toISOString(), loadAverage: [loadBefore, loadAfter], freshPageMicros: pageMicros, cli: o.cli, baseline: o.baseline, results },
+      null,
+      2,
+    ),
+  )
 } else {
   console.log(
     `commit ${commit}, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
   )
   console.log(`cli ${o.cli}; medians of interleaved rounds; after = sstkit - node -e 0; ratio = sst_dump / after (>= 1: met)`)
   if (caCertsUnset) console.log('NODE_EXTRA_CA_CERTS unset for the runs')
+  console.log(`a fresh page's first write here: ${pageMicros.toFixed(2)} µs (every run's new buffers pay it per 4 KiB)`)
   console.log('by wall time, then by CPU time (user + system, all threads); props: met when after <= 0.020 s\n')
   if (o.baseline) console.log(`baseline ${o.baseline}, in the same rounds: its time and ratio in the last two columns`)
   const head = [
