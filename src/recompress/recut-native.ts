@@ -155,7 +155,7 @@ export function* recutNative(table: Table, opts: SourceOptions, skipped: Skipped
     : undefined
   try {
     for (const block of storedBlocks(table, storedBlockDecoder(table), reuse, onRead)) {
-      if (block.error !== undefined || block.data === undefined) {
+      if (block.data === undefined) {
         if (block.handle) offset = block.handle.offset
         throw block.error
       }

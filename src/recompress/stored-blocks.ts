@@ -111,8 +111,7 @@ function* decodedRun(
   let src: Uint8Array | null = null
   if (extent) {
     try {
-      const at = reuse.window.at(extent.offset, extent.length)
-      src = reuse.window.bytes.subarray(at, at + extent.length)
+      src = reuse.window.read(extent.offset, extent.length)
     } catch {
       src = null // each block's own read meets the problem and words it
     }
@@ -136,12 +135,12 @@ function* decodedRun(
     for (let k = 0; k < b; k++) {
       const handle = run[from + k]
       const at = handle.offset - extent.offset
-      const stored = { handle, payload: src.subarray(at, at + handle.size), compressionType: src[at + handle.size] }
+      const type = src[at + handle.size]
       const data = output.subarray(results[2 * k], results[2 * k] + results[2 * k + 1])
       // Decompressed contents: an error in them names the block, as readDataBlock's do (format/block.ts errorOffset).
-      if (stored.compressionType !== 0) markDecompressed(data)
-      if (reuse.tally) tallyBlock(reuse.tally, handle, stored.compressionType)
-      reuse.observe?.(stored, data)
+      if (type !== 0) markDecompressed(data)
+      if (reuse.tally) tallyBlock(reuse.tally, handle, type)
+      reuse.observe?.({ handle, payload: src.subarray(at, at + handle.size), compressionType: type }, data)
       yield { handle, data }
     }
     from += b

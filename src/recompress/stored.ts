@@ -83,7 +83,7 @@ export function storedShape(layout: StoredLayout, data: StoredTally): StoredShap
 
 /**
  * The stored data blocks (the sampled ones) decoded in a pass of their own, timed and tallied; their
- * decompression timed on 1 in `stride` of them (round-trip.ts roundTripStride), as a setting's.
+ * decompression timed on 1 in `stride` of them (stored-decompress.ts storedTimingStride), as a setting's.
  */
 export function decodeStored(table: Table, samplePercent: number, skipped: SkippedBlock[], stride: number): ReadStats {
   const stats = timeStoredDecompression(emptyReadStats(), table, stride)

@@ -257,8 +257,7 @@ export class EntryPrinter {
     let src: Uint8Array | null = null
     if (extent) {
       try {
-        const at = this.window.at(extent.offset, extent.length)
-        src = this.window.bytes.subarray(at, at + extent.length)
+        src = this.window.read(extent.offset, extent.length)
       } catch {
         src = null // each block's own read meets the problem and words it
       }

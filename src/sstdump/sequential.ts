@@ -470,8 +470,7 @@ export class SstDumpBlockPrinter {
       // In place in the window (a parallel chunk's blocks are there already: no read).
       const window = this.buffers.window as ReadWindow
       try {
-        const at = window.at(start, length)
-        src = window.bytes.subarray(at, at + length)
+        src = window.read(start, length)
       } catch {
         src = null // each block's own read meets the problem and words it
       }
